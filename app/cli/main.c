@@ -1,0 +1,104 @@
+/* main.c: bin/askql, the command-line front end sharing the workers' code. */
+#include <stdio.h>
+#include <string.h>
+#include "cli/cli.h"
+#include "util/conf.h"
+#include "util/log.h"
+
+struct cmd {
+	const char *name;
+	int (*fn)(int, char **);
+	const char *usage;
+};
+
+/* The one dispatch table of the CLI. */
+static const struct cmd cmds[] = {
+	{"migrate", cmd_migrate, "migrate                 apply conf/migrations to the app database"},
+	{"user", cmd_user, "user add NAME ROLE [--password-file F] | user token NAME"},
+	{"index", cmd_index, "index [--target URL] [--docs DIR] [--metadata FILE]"},
+	{"search", cmd_search, "search [--target URL] [--json] \"question\""},
+	{"guard", cmd_guard, "guard [--target URL] [--json] \"SQL\""},
+	{"explain", cmd_explain, "explain [--target URL] [--json] \"SQL\""},
+	{"export", cmd_export, "export [--target URL] --sql \"...\" --format csv|json|ndjson|xlsx -o FILE"},
+	{"ask", cmd_ask, "ask [--target URL] [--provider builtin|openai] [--mode extract|react] [--now TS] [--json] \"question\""},
+	{"eval", cmd_eval, "eval [--target URL] [--now TS] FILE.jsonl"},
+	{"critique", cmd_critique, "critique --case ID [--json] | --text FILE"},
+	{"render", cmd_render, "render TEMPLATE DATA.json   render a template to stdout"},
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: askql [--conf FILE] COMMAND [ARGS]\n\ncommands:\n");
+	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
+		fprintf(f, "  %s\n", cmds[i].usage);
+}
+
+/* cli_opt: find "flag VALUE" or "flag=VALUE" in argv, remove it, return VALUE (NULL if absent). */
+const char *cli_opt(int *argc, char **argv, const char *flag)
+{
+	size_t fl = strlen(flag);
+
+	for (int i = 1; i < *argc; i++) {
+		const char *v = NULL;
+		int take = 0;
+
+		if (!strcmp(argv[i], flag) && i + 1 < *argc) {
+			v = argv[i + 1];
+			take = 2;
+		} else if (!strncmp(argv[i], flag, fl) && argv[i][fl] == '=') {
+			v = argv[i] + fl + 1;
+			take = 1;
+		}
+		if (take) {
+			memmove(&argv[i], &argv[i + take], (size_t)(*argc - i - take + 1) * sizeof *argv);
+			*argc -= take;
+			return v;
+		}
+	}
+	return NULL;
+}
+
+/* cli_flag: 1 if the boolean flag is present (and removes it). */
+int cli_flag(int *argc, char **argv, const char *flag)
+{
+	for (int i = 1; i < *argc; i++) {
+		if (!strcmp(argv[i], flag)) {
+			memmove(&argv[i], &argv[i + 1], (size_t)(*argc - i) * sizeof *argv);
+			(*argc)--;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *cf = NULL, *errmsg;
+
+	if (argc > 2 && !strcmp(argv[1], "--conf")) {
+		cf = argv[2];
+		argv += 2;
+		argc -= 2;
+	}
+	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		usage(argc < 2 ? stderr : stdout);
+		return argc < 2 ? 2 : 0;
+	}
+	if (conf_load(cf, &errmsg) != OK) {
+		fprintf(stderr, "askql: %s\n", errmsg);
+		return 2;
+	}
+	log_open(NULL, LOG_WARN);
+	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+		if (strcmp(argv[1], cmds[i].name))
+			continue;
+		if (!cmds[i].fn) {
+			fprintf(stderr, "askql: %s is not available in this build\n", cmds[i].name);
+			return 2;
+		}
+		return cmds[i].fn(argc - 1, argv + 1);
+	}
+	fprintf(stderr, "askql: unknown command '%s'\n", argv[1]);
+	usage(stderr);
+	return 2;
+}

@@ -1,0 +1,76 @@
+/* exec.h: the read-only executor: runs guarded SQL as the least-privilege role, in chunks. */
+#ifndef ASKQL_EXEC_H
+#define ASKQL_EXEC_H
+
+#include <stddef.h>
+#include <libpq-fe.h>
+#include "util/err.h"
+
+/* A structured database error (react-framework.md 5.3 hints extracted). */
+struct exec_error {
+	char sqlstate[6];
+	char *message, *detail, *hint;  /* heap or NULL */
+	int position;                   /* 1-based, 0 unknown */
+	char *missing_column;           /* from 'column "X" does not exist' */
+	char *missing_relation;         /* from 'relation "X" does not exist' */
+	char *suggested;                /* from 'Perhaps you meant to reference the column "T.C"' */
+};
+void exec_error_free(struct exec_error *e);
+/* exec_error_text: one line "SQLSTATE: message (hint)" into a heap string. */
+char *exec_error_text(const struct exec_error *e);
+
+/* Column description of a result. */
+struct exec_col {
+	char *name;
+	unsigned int type_oid;
+	int is_numeric, is_temporal, is_bool;
+};
+
+/*
+ * Row sink: called once with the columns, then once per row (values are text as
+ * PostgreSQL prints them, NULL for SQL NULL; valid only during the call), then
+ * done.  Returning non-OK from a callback stops the query (it is cancelled).
+ */
+struct exec_sink {
+	enum err (*begin)(void *ctx, const struct exec_col *cols, int ncols);
+	enum err (*row)(void *ctx, const char *const *vals, const int *lens, int ncols);
+	enum err (*end)(void *ctx, long long nrows, int truncated);
+	void *ctx;
+};
+
+struct exec_opts {
+	const char *conninfo;   /* NULL: conf target_ro_db (or target_db if empty) */
+	long max_rows;          /* stop (truncated=1) after this many rows; 0: no cap */
+	size_t max_bytes;       /* stop (truncated=1) after this many value bytes; 0: no cap */
+	int chunk_rows;         /* rows per fetch (PQsetChunkedRowsMode is PG17; we use a cursor); 0: 1000 */
+};
+
+/*
+ * exec_run: guard sql again (never trusts the caller), then run it inside
+ * BEGIN READ ONLY with statement_timeout, lock_timeout and
+ * idle_in_transaction_session_timeout from conf, fetching through a cursor so
+ * memory stays flat, and feed the sink.  On a database error returns ERR_DB and
+ * fills *dberr (when non-NULL); on a guard refusal returns ERR_DENIED with the
+ * reason in dberr->message.  Connections are pooled per process and per conninfo,
+ * reset after a server restart.
+ */
+enum err exec_run(const char *sql, const struct exec_opts *opts, const struct exec_sink *sink,
+                  struct exec_error *dberr);
+
+/* A small in-memory result for previews and the agent (at most max_rows rows). */
+struct exec_result {
+	struct exec_col *cols;
+	int ncols;
+	char ***rows;           /* rows[i][j]: heap string or NULL for SQL NULL */
+	long long nrows;
+	int truncated;
+	double ms;
+};
+enum err exec_fetch(const char *sql, const struct exec_opts *opts, struct exec_result *res,
+                    struct exec_error *dberr);
+void exec_result_free(struct exec_result *res);
+/* exec_result_json: {"columns":[..],"rows":[[..]..],"row_count":N,"truncated":b}; numbers
+ * as JSON numbers, NULL as null. Heap string. */
+char *exec_result_json(const struct exec_result *res);
+
+#endif

@@ -1,0 +1,201 @@
+/* db.c: libpq connection helpers and the migration runner. */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "store/db.h"
+#include "util/conf.h"
+#include "util/log.h"
+#include "util/sb.h"
+
+static PGconn *app_conn;
+
+PGconn *db_connect(const char *conninfo, char *err, size_t errlen)
+{
+	struct sb ci = SB_INIT;
+	PGconn *c;
+
+	sb_puts(&ci, conninfo);
+	if (!strstr(conninfo, "connect_timeout"))
+		sb_puts(&ci, " connect_timeout=5");
+	if (!strstr(conninfo, "application_name"))
+		sb_puts(&ci, " application_name=askql");
+	c = PQconnectdb(sb_cstr(&ci));
+	sb_free(&ci);
+	if (!c || PQstatus(c) != CONNECTION_OK) {
+		if (err)
+			snprintf(err, errlen, "cannot connect: %s",
+			         c ? PQerrorMessage(c) : "out of memory");
+		PQfinish(c);
+		return NULL;
+	}
+	PQsetClientEncoding(c, "UTF8");
+	return c;
+}
+
+PGconn *db_app(void)
+{
+	char err[512];
+
+	if (app_conn && PQstatus(app_conn) == CONNECTION_OK) {
+		/* A server restart is only noticed on use; a cheap probe keeps
+		 * callers from failing their first query after one. */
+		PGresult *r = PQexec(app_conn, "SELECT 1");
+		int ok = PQresultStatus(r) == PGRES_TUPLES_OK;
+
+		PQclear(r);
+		if (ok)
+			return app_conn;
+	}
+	if (app_conn) {
+		PQreset(app_conn);
+		if (PQstatus(app_conn) == CONNECTION_OK)
+			return app_conn;
+		PQfinish(app_conn);
+		app_conn = NULL;
+	}
+	app_conn = db_connect(conf_get("app_db"), err, sizeof err);
+	if (!app_conn)
+		log_error("app database: %s", err);
+	return app_conn;
+}
+
+void db_app_close(void)
+{
+	PQfinish(app_conn);
+	app_conn = NULL;
+}
+
+PGresult *db_query(PGconn *c, const char *sql, int n, const char *const *params,
+                   char *err, size_t errlen)
+{
+	PGresult *r;
+	ExecStatusType st;
+
+	if (!c) {
+		if (err)
+			snprintf(err, errlen, "no database connection");
+		return NULL;
+	}
+	r = PQexecParams(c, sql, n, NULL, params, NULL, NULL, 0);
+	st = PQresultStatus(r);
+	if (st == PGRES_TUPLES_OK || st == PGRES_COMMAND_OK)
+		return r;
+	if (err)
+		snprintf(err, errlen, "%s", r ? PQresultErrorMessage(r) : PQerrorMessage(c));
+	PQclear(r);
+	return NULL;
+}
+
+enum err db_exec(PGconn *c, const char *sql, int n, const char *const *params,
+                 char *err, size_t errlen)
+{
+	PGresult *r = db_query(c, sql, n, params, err, errlen);
+
+	if (!r)
+		return ERR_DB;
+	PQclear(r);
+	return OK;
+}
+
+static int cmpstr(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	struct sb s = SB_INIT;
+	char buf[8192];
+	size_t n;
+
+	if (!f)
+		return NULL;
+	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+		sb_append(&s, buf, n);
+	fclose(f);
+	return sb_steal(&s);
+}
+
+enum err db_migrate(PGconn *c, const char *dir, char *err, size_t errlen)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	char **names = NULL;
+	size_t nn = 0, i;
+	enum err rc = OK;
+
+	if (!d) {
+		snprintf(err, errlen, "cannot open migrations dir %s", dir);
+		return ERR_IO;
+	}
+	while ((de = readdir(d))) {
+		size_t l = strlen(de->d_name);
+
+		if (l > 4 && !strcmp(de->d_name + l - 4, ".sql") && de->d_name[0] >= '0' &&
+		    de->d_name[0] <= '9') {
+			names = realloc(names, (nn + 1) * sizeof *names);
+			names[nn++] = strdup(de->d_name);
+		}
+	}
+	closedir(d);
+	qsort(names, nn, sizeof *names, cmpstr);
+
+	if ((rc = db_exec(c, "CREATE SCHEMA IF NOT EXISTS askql", 0, NULL, err, errlen)) != OK)
+		goto out;
+	if ((rc = db_exec(c, "CREATE TABLE IF NOT EXISTS askql.schema_migrations("
+	                     " name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())",
+	                  0, NULL, err, errlen)) != OK)
+		goto out;
+	for (i = 0; i < nn; i++) {
+		const char *p[1] = {names[i]};
+		char path[1024];
+		char *sql;
+		PGresult *r;
+
+		if ((rc = db_exec(c, "BEGIN", 0, NULL, err, errlen)) != OK)
+			goto out;
+		db_exec(c, "SELECT pg_advisory_xact_lock(4242)", 0, NULL, NULL, 0);
+		r = db_query(c, "SELECT 1 FROM askql.schema_migrations WHERE name=$1", 1, p, err, errlen);
+		if (!r) {
+			rc = ERR_DB;
+			goto rollback;
+		}
+		if (PQntuples(r) > 0) {
+			PQclear(r);
+			db_exec(c, "COMMIT", 0, NULL, NULL, 0);
+			continue;
+		}
+		PQclear(r);
+		snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+		if (!(sql = slurp(path))) {
+			snprintf(err, errlen, "cannot read %s", path);
+			rc = ERR_IO;
+			goto rollback;
+		}
+		r = PQexec(c, sql);
+		free(sql);
+		if (PQresultStatus(r) != PGRES_COMMAND_OK && PQresultStatus(r) != PGRES_TUPLES_OK) {
+			snprintf(err, errlen, "%s: %s", names[i], PQresultErrorMessage(r));
+			PQclear(r);
+			rc = ERR_DB;
+			goto rollback;
+		}
+		PQclear(r);
+		if ((rc = db_exec(c, "INSERT INTO askql.schema_migrations(name) VALUES ($1)", 1, p,
+		                  err, errlen)) != OK)
+			goto rollback;
+		if ((rc = db_exec(c, "COMMIT", 0, NULL, err, errlen)) != OK)
+			goto out;
+		log_info("migration applied: %s", names[i]);
+	}
+	goto out;
+rollback:
+	db_exec(c, "ROLLBACK", 0, NULL, NULL, 0);
+out:
+	for (i = 0; i < nn; i++)
+		free(names[i]);
+	free(names);
+	return rc;
+}

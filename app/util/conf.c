@@ -1,0 +1,188 @@
+/* conf.c: settings table with defaults, file and environment layers. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "conf.h"
+
+static struct conf_item items[] = {
+	/* databases */
+	{"app_db", "dbname=askql", 0, "libpq conninfo of the app schema (users, runs, catalog)", 0, 0},
+	{"target_db", "dbname=demo", 0, "libpq conninfo of the default target database (indexing as owner)", 0, 0},
+	{"target_ro_db", "", 0, "conninfo the executor uses: the least-privilege read-only role (empty: target_db)", 0, 0},
+	{"target_name", "demo", 0, "name of the default target in the catalog", 0, 0},
+	{"allow_system_catalogs", "0", 0, "1: the guard lets SELECTs read pg_catalog / information_schema", 0, 0},
+	/* executor */
+	{"statement_timeout_ms", "30000", 0, "statement_timeout for analyst SQL", 0, 0},
+	{"lock_timeout_ms", "2000", 0, "lock_timeout for analyst SQL", 0, 0},
+	{"idle_tx_timeout_ms", "60000", 0, "idle_in_transaction_session_timeout for analyst SQL", 0, 0},
+	{"preview_limit", "1000", 0, "LIMIT the guard adds to previews when the SQL has none", 0, 0},
+	{"max_rows", "1000000", 0, "most rows an export may stream", 0, 0},
+	{"max_page_bytes", "4194304", 0, "most result bytes kept for one page", 0, 0},
+	/* agent and LLM */
+	{"max_retries", "3", 0, "planner attempts in the self-correction loop", 0, 0},
+	{"react_max_calls", "8", 0, "tool calls a ReAct run may make", 0, 0},
+	{"llm_provider", "builtin", 0, "builtin (offline planner) or openai (any OpenAI-compatible endpoint)", 0, 0},
+	{"llm_base_url", "", 0, "base URL of the OpenAI-compatible API, e.g. http://127.0.0.1:8000/v1", 0, 0},
+	{"llm_api_key", "", 1, "API key sent as a bearer token", 0, 0},
+	{"llm_model", "gpt-4o-mini", 0, "model name", 0, 0},
+	{"llm_temperature", "0", 0, "sampling temperature", 0, 0},
+	{"llm_max_tokens", "1024", 0, "max tokens per completion", 0, 0},
+	{"llm_timeout_ms", "60000", 0, "total timeout of one LLM request", 0, 0},
+	{"llm_connect_timeout_ms", "5000", 0, "connect timeout of one LLM request", 0, 0},
+	{"llm_retries", "3", 0, "retries on 429/5xx/timeouts (exponential backoff with jitter)", 0, 0},
+	{"llm_fallback_builtin", "0", 0, "1: when the LLM fails, fall back to the offline planner", 0, 0},
+	{"embed_provider", "builtin", 0, "builtin (hashed n-grams) or openai (/v1/embeddings)", 0, 0},
+	{"embed_dim", "256", 0, "embedding dimension", 0, 0},
+	{"embed_base_url", "", 0, "base URL for the openai embedding provider", 0, 0},
+	{"embed_model", "text-embedding-3-small", 0, "embedding model name", 0, 0},
+	{"now", "", 0, "reference time for relative dates (empty: now())", 0, 0},
+	/* files */
+	{"template_dir", "templates", 0, "directory of page templates", 0, 0},
+	{"prompt_dir", "conf/prompts", 0, "directory of XML prompt files", 0, 0},
+	{"docs_dir", "conf/docs", 0, "directory of Markdown table documents and knowledge base", 0, 0},
+	{"metadata_file", "conf/metadata/demo.json", 0, "column metadata / ontology for the default target", 0, 0},
+	{"export_dir", "var/exports", 0, "directory for exported files", 0, 0},
+	{"log_path", "", 0, "log file (empty: stderr)", 0, 0},
+	/* web */
+	{"session_ttl_s", "43200", 0, "session lifetime in seconds", 0, 0},
+	{"max_body_bytes", "1048576", 0, "largest request body accepted", 0, 0},
+	{"signin_max_failures", "5", 0, "failed sign-ins per user+address per 15 minutes before refusal", 0, 0},
+};
+#define NITEMS ((int)(sizeof items / sizeof items[0]))
+
+static char *loaded_path;
+static char errbuf[256];
+
+static struct conf_item *find(const char *name)
+{
+	for (int i = 0; i < NITEMS; i++)
+		if (!strcmp(items[i].name, name))
+			return &items[i];
+	return NULL;
+}
+
+static char *trim(char *s)
+{
+	char *e;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	e = s + strlen(s);
+	while (e > s && isspace((unsigned char)e[-1]))
+		*--e = '\0';
+	return s;
+}
+
+/* Values and sources loaded from files/env are strdup'd and live for the process. */
+enum err conf_set(const char *name, const char *value, const char *source)
+{
+	struct conf_item *it = find(name);
+
+	if (!it)
+		return ERR_NOTFOUND;
+	it->value = strdup(value);
+	it->source = strdup(source);
+	if (!it->value || !it->source)
+		return ERR_NOMEM;
+	return OK;
+}
+
+enum err conf_load(const char *path, const char **errmsg)
+{
+	FILE *f = NULL;
+	char line[4100];
+	int lineno = 0;
+	enum err rc = OK;
+
+	*errmsg = NULL;
+	for (int i = 0; i < NITEMS; i++) {
+		items[i].value = items[i].def;
+		items[i].source = "default";
+	}
+	if (!path)
+		path = getenv("ASKQL_CONF");
+	free(loaded_path);
+	loaded_path = NULL;
+	if (path && *path) {
+		if (!(f = fopen(path, "r"))) {
+			snprintf(errbuf, sizeof errbuf, "cannot open config %s: %s", path, strerror(errno));
+			*errmsg = errbuf;
+			return ERR_IO;
+		}
+		loaded_path = strdup(path);
+		while (fgets(line, sizeof line, f)) {
+			char *eq, *k, *v, src[600];
+			size_t n = strlen(line);
+
+			lineno++;
+			if (n == sizeof line - 1 && line[n - 1] != '\n') {
+				snprintf(errbuf, sizeof errbuf, "%s:%d: line longer than 4096 bytes", path, lineno);
+				rc = ERR_LIMIT;
+				goto out;
+			}
+			k = trim(line);
+			if (!*k || *k == '#')
+				continue;
+			if (!(eq = strchr(k, '='))) {
+				snprintf(errbuf, sizeof errbuf, "%s:%d: expected key = value", path, lineno);
+				rc = ERR_PARSE;
+				goto out;
+			}
+			*eq = '\0';
+			k = trim(k);
+			v = trim(eq + 1);
+			snprintf(src, sizeof src, "file:%s:%d", path, lineno);
+			if (conf_set(k, v, src) != OK) {
+				snprintf(errbuf, sizeof errbuf, "%s:%d: unknown setting '%.64s'", path, lineno, k);
+				rc = ERR_INPUT;
+				goto out;
+			}
+		}
+	}
+	for (int i = 0; i < NITEMS; i++) {
+		char env[80], src[96];
+		const char *v;
+		int j;
+
+		snprintf(env, sizeof env, "ASKQL_%s", items[i].name);
+		for (j = 6; env[j]; j++)
+			env[j] = (char)toupper((unsigned char)env[j]);
+		if ((v = getenv(env))) {
+			snprintf(src, sizeof src, "env:%s", env);
+			conf_set(items[i].name, v, src);
+		}
+	}
+out:
+	if (f)
+		fclose(f);
+	if (rc != OK)
+		*errmsg = errbuf;
+	return rc;
+}
+
+const char *conf_get(const char *name)
+{
+	struct conf_item *it = find(name);
+
+	if (!it)
+		return "";
+	return it->value ? it->value : it->def;
+}
+
+long conf_get_int(const char *name)
+{
+	return strtol(conf_get(name), NULL, 10);
+}
+
+const struct conf_item *conf_items(int *n)
+{
+	*n = NITEMS;
+	return items;
+}
+
+const char *conf_path(void)
+{
+	return loaded_path;
+}

@@ -3,8 +3,10 @@
 set -euo pipefail
 PKGS="build-essential pkg-config libfcgi-dev spawn-fcgi multiwatch nginx-light
  libpq-dev libcurl4-openssl-dev libcjson-dev libxml2-dev libpg-query-dev libxlsxwriter-dev
- libcmocka-dev postgresql-15 postgresql-contrib-15 postgresql-15-hypopg valgrind curl
- clang libclang-rt-14-dev chromium wrk python3 nodejs npm"
+ libcmocka-dev postgresql-15 postgresql-15-hypopg valgrind curl
+ clang libclang-rt-14-dev chromium wrk python3"
+# node/npm may come from another repository (nodesource); install Debian's only when absent
+command -v npm >/dev/null 2>&1 || PKGS="$PKGS nodejs npm"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

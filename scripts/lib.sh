@@ -110,3 +110,84 @@ export PGHOST=$var/run PGPORT=$port PGUSER=askql PGDATABASE=askql
 export ASKQL_CONF=$var/askql.conf
 ENV
 }
+
+# pool_start VAR WORKERS: spawn-fcgi binds VAR/run/askql.sock and runs multiwatch, which keeps
+# WORKERS copies of bin/askql-fcgi alive (a worker that dies is restarted).
+pool_start() {
+	local var=$1 workers=$2 sock=$1/run/askql.sock
+	if [ -f "$var/run/pool.pid" ] && kill -0 "$(cat "$var/run/pool.pid")" 2>/dev/null; then return 0; fi
+	rm -f "$sock"
+	(cd "$TOP" && ASKQL_CONF="$var/askql.conf" spawn-fcgi -s "$sock" -M 0660 -u "$SYSUSER" -g "$SYSUSER" \
+		-P "$var/run/pool.pid" -- /usr/bin/multiwatch -f "$workers" -- "$TOP/bin/askql-fcgi" >/dev/null)
+}
+
+pool_stop() {
+	local var=$1 pid
+	[ -f "$var/run/pool.pid" ] || return 0
+	pid=$(cat "$var/run/pool.pid")
+	if kill -0 "$pid" 2>/dev/null; then
+		kill -TERM "$pid"
+		for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+		kill -KILL "$pid" 2>/dev/null || true
+	fi
+	rm -f "$var/run/pool.pid" "$var/run/askql.sock"
+}
+
+# nginx_start VAR PORT: render conf/nginx.conf.in and start nginx (master as root, workers as askql).
+nginx_start() {
+	local var=$1 port=$2
+	mkdir -p "$var/nginx"
+	sed -e "s|@VAR@|$var|g" -e "s|@TOP@|$TOP|g" -e "s|@PORT@|$port|g" -e "s|@SOCK@|$var/run/askql.sock|g" \
+		"$TOP/conf/nginx.conf.in" >"$var/nginx.conf"
+	if [ -f "$var/run/nginx.pid" ] && kill -0 "$(cat "$var/run/nginx.pid")" 2>/dev/null; then
+		nginx -c "$var/nginx.conf" -p "$var/nginx" -s reload 2>/dev/null
+		return 0
+	fi
+	nginx -c "$var/nginx.conf" -p "$var/nginx"
+}
+
+nginx_stop() {
+	local var=$1 pid
+	[ -f "$var/run/nginx.pid" ] || return 0
+	pid=$(cat "$var/run/nginx.pid")
+	if kill -0 "$pid" 2>/dev/null; then
+		kill -QUIT "$pid"
+		for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+		kill -KILL "$pid" 2>/dev/null || true
+	fi
+	rm -f "$var/run/nginx.pid"
+}
+
+# admin_ensure VAR: the first admin with a random password in VAR/admin.password (mode 0600, root).
+admin_ensure() {
+	local var=$1
+	if [ ! -s "$var/admin.password" ]; then
+		(umask 077; head -c 18 /dev/urandom | base64 | tr -d '/+=' >"$var/admin.password")
+	fi
+	chmod 600 "$var/admin.password"
+	ASKQL_CONF="$var/askql.conf" "$TOP/bin/askql" user add admin admin --password-file "$var/admin.password" \
+		--if-missing >/dev/null 2>&1 || true
+}
+
+# stack_up VAR PORT PGPORT WORKERS: everything `make run` and the tests need, idempotent.
+stack_up() {
+	local var=$1 port=$2 pgport=$3 workers=$4
+	ensure_sysuser
+	pg_init "$var" "$pgport"
+	pg_start "$var"
+	db_setup "$var" "$pgport"
+	write_conf "$var" "$pgport"
+	ASKQL_CONF="$var/askql.conf" "$TOP/bin/askql" migrate
+	admin_ensure "$var"
+	ASKQL_CONF="$var/askql.conf" "$TOP/bin/askql" index --name demo >"$var/log/index.log" 2>&1 ||
+		echo "warning: indexing the demo database failed (see $var/log/index.log)" >&2
+	pool_start "$var" "$workers"
+	nginx_start "$var" "$port"
+}
+
+stack_down() {
+	local var=$1
+	nginx_stop "$var"
+	pool_stop "$var"
+	pg_stop "$var"
+}

@@ -10,6 +10,11 @@
 
 static PGconn *app_conn;
 
+static void quiet_notice(void *arg, const char *msg)
+{
+	log_debug("postgres: %s", msg);
+}
+
 PGconn *db_connect(const char *conninfo, char *err, size_t errlen)
 {
 	struct sb ci = SB_INIT;
@@ -30,6 +35,8 @@ PGconn *db_connect(const char *conninfo, char *err, size_t errlen)
 		return NULL;
 	}
 	PQsetClientEncoding(c, "UTF8");
+	/* NOTICEs ("already exists, skipping") are not errors; keep them off stderr. */
+	PQsetNoticeProcessor(c, quiet_notice, NULL);
 	return c;
 }
 

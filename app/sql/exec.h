@@ -43,6 +43,12 @@ struct exec_opts {
 	long max_rows;          /* stop (truncated=1) after this many rows; 0: no cap */
 	size_t max_bytes;       /* stop (truncated=1) after this many value bytes; 0: no cap */
 	int chunk_rows;         /* rows per fetch (PQsetChunkedRowsMode is PG17; we use a cursor); 0: 1000 */
+	/* Extensions (zero-initialised fields keep the old behaviour): */
+	long limit;             /* LIMIT the guard adds when the SQL has none; 0: max_rows+1 when
+	                         * max_rows is set (so truncation is detected), else none; -1: none */
+	int (*relation_ok)(void *ctx, const char *schema, const char *name);  /* guard catalog check; NULL: off */
+	void *relation_ctx;
+	const volatile int *stop;  /* when non-NULL and *stop becomes non-zero: cancel, ERR_TIMEOUT */
 };
 
 /*
@@ -56,6 +62,31 @@ struct exec_opts {
  */
 enum err exec_run(const char *sql, const struct exec_opts *opts, const struct exec_sink *sink,
                   struct exec_error *dberr);
+/* Errors of exec_run besides ERR_DB/ERR_DENIED: ERR_NET (cannot connect; message in dberr),
+ * ERR_TIMEOUT (opts->stop raised), or whatever a sink callback returned (the query is
+ * cancelled and rolled back first).  sink->end is called only on success. */
+
+/* exec_error_from_result: fill e from a failed PGresult (fields, position adjusted by
+ * minus pos_offset characters, hint columns extracted).  e must be zeroed or freed. */
+void exec_error_from_result(struct exec_error *e, const PGresult *r, int pos_offset);
+/* exec_error_parse_hints: set missing_column / missing_relation / suggested from
+ * e->message and e->hint (react-framework.md 5.3).  Idempotent. */
+void exec_error_parse_hints(struct exec_error *e);
+/* exec_error_json: e as a JSON object (heap string). */
+char *exec_error_json(const struct exec_error *e);
+
+/*
+ * The per-process pool, for modules that run their own statements on the target
+ * (explain.c).  exec_pool_get: an idle connection to conninfo (NULL: the executor's
+ * default), opened or reset as needed; NULL with a message in err.  Return it with
+ * exec_pool_put (broken=1 closes it instead of keeping it).  Thread-safe.
+ */
+PGconn *exec_pool_get(const char *conninfo, char *err, size_t errlen);
+void exec_pool_put(PGconn *c, int broken);
+/* exec_pool_close: close every idle pooled connection (tests, after fork). */
+void exec_pool_close(void);
+/* exec_conninfo: the conninfo exec uses when opts->conninfo is NULL (static/conf storage). */
+const char *exec_conninfo(void);
 
 /* A small in-memory result for previews and the agent (at most max_rows rows). */
 struct exec_result {

@@ -1,0 +1,704 @@
+/* exec.c: the read-only executor: guarded SQL, least-privilege role, READ ONLY transaction, cursor in chunks. */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "sql/exec.h"
+#include "sql/guard.h"
+#include "store/db.h"
+#include "util/conf.h"
+#include "util/log.h"
+#include "util/sb.h"
+
+/* The cursor the executor declares; one per connection at a time. */
+#define CURSOR_PREFIX "DECLARE askql_cur NO SCROLL CURSOR FOR "
+#define POOL_MAX 8
+
+/* ---- structured errors ---------------------------------------------------------- */
+
+void exec_error_free(struct exec_error *e)
+{
+	if (!e)
+		return;
+	free(e->message);
+	free(e->detail);
+	free(e->hint);
+	free(e->missing_column);
+	free(e->missing_relation);
+	free(e->suggested);
+	memset(e, 0, sizeof *e);
+}
+
+static char *dup_or_null(const char *s)
+{
+	return s && *s ? strdup(s) : NULL;
+}
+
+/* between: the text of s after prefix and before the next terminator, heap; NULL if absent.
+ * Error messages do not escape quotes in names, so the terminator is the whole tail. */
+static char *between(const char *s, const char *prefix, const char *term)
+{
+	const char *a, *b;
+
+	if (!s || !(a = strstr(s, prefix)))
+		return NULL;
+	a += strlen(prefix);
+	if (!(b = strstr(a, term)) || b == a)
+		return NULL;
+	return strndup(a, (size_t)(b - a));
+}
+
+void exec_error_parse_hints(struct exec_error *e)
+{
+	char *v;
+
+	if (!e->missing_column) {
+		/* unqualified: column "x" does not exist; qualified: column t.x does not exist */
+		if ((v = between(e->message, "column \"", "\" does not exist"))) {
+			e->missing_column = v;
+		} else if ((v = between(e->message, "column ", " does not exist"))) {
+			char *dot = strrchr(v, '.');
+
+			e->missing_column = strdup(dot ? dot + 1 : v);
+			free(v);
+		}
+	}
+	if (!e->missing_relation)
+		e->missing_relation = between(e->message, "relation \"", "\" does not exist");
+	if (!e->suggested) {
+		/* PostgreSQL prints "T.C" in one pair of quotes; the seed also accepted "T"."C" */
+		const char *p = "Perhaps you meant to reference the column \"";
+
+		if ((v = between(e->hint, p, "\"."))) {
+			e->suggested = v;
+		} else if ((v = between(e->hint, p, "\" or"))) {
+			e->suggested = v;
+		}
+		if (e->suggested) {
+			/* "T"."C" -> T.C */
+			char *s = e->suggested, *w = s;
+
+			for (; *s; s++)
+				if (*s != '"')
+					*w++ = *s;
+			*w = '\0';
+		}
+	}
+}
+
+/* chars: number of UTF-8 characters in the first n bytes of s. */
+static int chars(const char *s, size_t n)
+{
+	int c = 0;
+
+	for (size_t i = 0; i < n && s[i]; i++)
+		if (((unsigned char)s[i] & 0xC0) != 0x80)
+			c++;
+	return c;
+}
+
+void exec_error_from_result(struct exec_error *e, const PGresult *r, int pos_offset)
+{
+	const char *st = PQresultErrorField(r, PG_DIAG_SQLSTATE);
+	const char *msg = PQresultErrorField(r, PG_DIAG_MESSAGE_PRIMARY);
+	const char *pos = PQresultErrorField(r, PG_DIAG_STATEMENT_POSITION);
+
+	exec_error_free(e);
+	snprintf(e->sqlstate, sizeof e->sqlstate, "%s", st ? st : "");
+	e->message = strdup(msg ? msg : PQresultErrorMessage(r));
+	e->detail = dup_or_null(PQresultErrorField(r, PG_DIAG_MESSAGE_DETAIL));
+	e->hint = dup_or_null(PQresultErrorField(r, PG_DIAG_MESSAGE_HINT));
+	if (pos) {
+		int p = atoi(pos) - pos_offset;
+
+		e->position = p > 0 ? p : 0;
+	}
+	exec_error_parse_hints(e);
+}
+
+char *exec_error_text(const struct exec_error *e)
+{
+	struct sb sb = SB_INIT;
+
+	if (e->sqlstate[0])
+		sb_printf(&sb, "%s: ", e->sqlstate);
+	sb_puts(&sb, e->message ? e->message : "unknown error");
+	if (e->detail)
+		sb_printf(&sb, " [%s]", e->detail);
+	if (e->hint)
+		sb_printf(&sb, " (%s)", e->hint);
+	return sb_steal(&sb);
+}
+
+static void json_field(struct sb *sb, const char *k, const char *v, int *first)
+{
+	if (!v)
+		return;
+	sb_printf(sb, "%s\"%s\":", *first ? "" : ",", k);
+	sb_json_str(sb, v);
+	*first = 0;
+}
+
+char *exec_error_json(const struct exec_error *e)
+{
+	struct sb sb = SB_INIT;
+	int first = 1;
+
+	sb_putc(&sb, '{');
+	json_field(&sb, "sqlstate", e->sqlstate[0] ? e->sqlstate : NULL, &first);
+	json_field(&sb, "message", e->message, &first);
+	json_field(&sb, "detail", e->detail, &first);
+	json_field(&sb, "hint", e->hint, &first);
+	if (e->position)
+		sb_printf(&sb, "%s\"position\":%d", first ? "" : ",", e->position), first = 0;
+	json_field(&sb, "missing_column", e->missing_column, &first);
+	json_field(&sb, "missing_relation", e->missing_relation, &first);
+	json_field(&sb, "suggested", e->suggested, &first);
+	sb_putc(&sb, '}');
+	return sb_steal(&sb);
+}
+
+static void set_msg(struct exec_error *e, const char *fmt, const char *arg)
+{
+	char buf[1024];
+
+	if (!e)
+		return;
+	exec_error_free(e);
+	snprintf(buf, sizeof buf, fmt, arg);
+	e->message = strdup(buf);
+}
+
+/* ---- connection pool ------------------------------------------------------------ */
+
+struct slot {
+	char *conninfo;
+	PGconn *c;
+	int busy;
+};
+static struct slot pool[POOL_MAX];
+static pthread_mutex_t pool_mu = PTHREAD_MUTEX_INITIALIZER;
+
+const char *exec_conninfo(void)
+{
+	const char *ci = conf_get("target_ro_db");
+
+	return *ci ? ci : conf_get("target_db");
+}
+
+PGconn *exec_pool_get(const char *conninfo, char *err, size_t errlen)
+{
+	struct slot *s = NULL;
+	PGconn *c;
+
+	if (!conninfo)
+		conninfo = exec_conninfo();
+	pthread_mutex_lock(&pool_mu);
+	for (int i = 0; i < POOL_MAX && !s; i++)
+		if (pool[i].c && !pool[i].busy && !strcmp(pool[i].conninfo, conninfo))
+			s = &pool[i];
+	if (!s) {
+		/* an empty slot, else evict an idle connection to another database */
+		for (int i = 0; i < POOL_MAX && !s; i++)
+			if (!pool[i].c && !pool[i].busy)
+				s = &pool[i];
+		for (int i = 0; i < POOL_MAX && !s; i++)
+			if (!pool[i].busy) {
+				s = &pool[i];
+				PQfinish(s->c);
+				s->c = NULL;
+			}
+		if (s && !s->c) {
+			free(s->conninfo);
+			s->conninfo = strdup(conninfo);
+			if (!s->conninfo)
+				s = NULL;
+		}
+	}
+	if (s)
+		s->busy = 1;
+	pthread_mutex_unlock(&pool_mu);
+
+	c = s ? s->c : NULL;
+	if (c && PQstatus(c) != CONNECTION_OK) {
+		PQreset(c);
+		if (PQstatus(c) != CONNECTION_OK) {
+			PQfinish(c);
+			c = NULL;
+		}
+	}
+	if (!c)
+		c = db_connect(conninfo, err, errlen);
+	if (s) {
+		pthread_mutex_lock(&pool_mu);
+		s->c = c;
+		if (!c)
+			s->busy = 0;
+		pthread_mutex_unlock(&pool_mu);
+	}
+	/* every slot busy: an unpooled connection, closed by exec_pool_put */
+	return c;
+}
+
+void exec_pool_put(PGconn *c, int broken)
+{
+	int pooled = 0;
+
+	if (!c)
+		return;
+	if (!broken && (PQstatus(c) != CONNECTION_OK || PQtransactionStatus(c) != PQTRANS_IDLE))
+		broken = 1;
+	pthread_mutex_lock(&pool_mu);
+	for (int i = 0; i < POOL_MAX; i++) {
+		if (pool[i].c == c) {
+			pooled = 1;
+			pool[i].busy = 0;
+			if (broken)
+				pool[i].c = NULL;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&pool_mu);
+	if (!pooled || broken)
+		PQfinish(c);
+}
+
+void exec_pool_close(void)
+{
+	pthread_mutex_lock(&pool_mu);
+	for (int i = 0; i < POOL_MAX; i++) {
+		if (pool[i].busy)
+			continue;
+		PQfinish(pool[i].c);
+		pool[i].c = NULL;
+		free(pool[i].conninfo);
+		pool[i].conninfo = NULL;
+	}
+	pthread_mutex_unlock(&pool_mu);
+}
+
+/* ---- running -------------------------------------------------------------------- */
+
+static void classify(struct exec_col *c)
+{
+	switch (c->type_oid) {
+	case 20: case 21: case 23: case 26: case 700: case 701: case 1700:
+		c->is_numeric = 1;
+		break;
+	case 1082: case 1083: case 1114: case 1184: case 1266:
+		c->is_temporal = 1;
+		break;
+	case 16:
+		c->is_bool = 1;
+		break;
+	default:
+		break;
+	}
+}
+
+/* begin_tx: BEGIN READ ONLY with the timeouts; one retry after a reset when the
+ * connection turns out broken (server restart) before anything ran. */
+static PGresult *begin_tx(PGconn *c)
+{
+	char q[256];
+	PGresult *r;
+
+	snprintf(q, sizeof q,
+	         "BEGIN READ ONLY; SET LOCAL statement_timeout = %ld; SET LOCAL lock_timeout = %ld; "
+	         "SET LOCAL idle_in_transaction_session_timeout = %ld",
+	         conf_get_int("statement_timeout_ms"), conf_get_int("lock_timeout_ms"),
+	         conf_get_int("idle_tx_timeout_ms"));
+	for (int attempt = 0; ; attempt++) {
+		r = PQexec(c, q);
+		if (PQresultStatus(r) == PGRES_COMMAND_OK || attempt == 1 ||
+		    PQstatus(c) != CONNECTION_BAD)
+			return r;
+		PQclear(r);
+		log_info("exec: connection lost, reconnecting");
+		PQreset(c);
+	}
+}
+
+/* drain: read every pending result; when cancel, ask the server to stop first. */
+static void drain(PGconn *c, int cancel)
+{
+	PGresult *r;
+
+	if (cancel) {
+		char eb[256];
+		PGcancel *cn = PQgetCancel(c);
+
+		if (cn) {
+			PQcancel(cn, eb, sizeof eb);
+			PQfreeCancel(cn);
+		}
+	}
+	while ((r = PQgetResult(c)))
+		PQclear(r);
+}
+
+/* position offset: characters before the caller's text in the statement we sent. */
+static int pos_offset(const char *sent_sql, const char *orig)
+{
+	const char *at = strstr(sent_sql, orig);
+	int off = (int)strlen(CURSOR_PREFIX);
+
+	if (at)
+		off += chars(sent_sql, (size_t)(at - sent_sql));
+	return off;
+}
+
+enum err exec_run(const char *sql, const struct exec_opts *opts, const struct exec_sink *sink,
+                  struct exec_error *dberr)
+{
+	struct exec_opts dflt = {0};
+	struct guard_opts go = {0};
+	struct guard_result g = {0};
+	struct sb q = SB_INIT;
+	struct exec_col *cols = NULL;
+	const char **vals = NULL;
+	int *lens = NULL, ncols = 0, chunk, inflight = 0, broken = 0, truncated = 0, done = 0;
+	long long nrows = 0;
+	size_t bytes = 0;
+	char fetch[64], cerr[512];
+	PGconn *c = NULL;
+	PGresult *r = NULL;
+	enum err rc = OK;
+
+	if (!opts)
+		opts = &dflt;
+	if (dberr)
+		exec_error_free(dberr);
+	chunk = opts->chunk_rows > 0 ? opts->chunk_rows : 1000;
+
+	/* never trust the caller: guard again */
+	go.limit = opts->limit > 0 ? opts->limit : opts->limit == 0 && opts->max_rows > 0 ? opts->max_rows + 1 : 0;
+	go.allow_system_catalogs = conf_get_int("allow_system_catalogs") != 0;
+	go.relation_ok = opts->relation_ok;
+	go.relation_ctx = opts->relation_ctx;
+	if ((rc = guard_check(sql, &go, &g)) != OK) {
+		set_msg(dberr, "guard failed: %s", err_str(rc));
+		goto out;
+	}
+	if (!g.allowed) {
+		set_msg(dberr, "%s", g.reason ? g.reason : "refused by the guard");
+		if (dberr)
+			dberr->position = g.position;
+		rc = ERR_DENIED;
+		goto out;
+	}
+
+	if (!(c = exec_pool_get(opts->conninfo, cerr, sizeof cerr))) {
+		set_msg(dberr, "%s", cerr);
+		rc = ERR_NET;
+		goto out;
+	}
+	r = begin_tx(c);
+	if (PQresultStatus(r) != PGRES_COMMAND_OK) {
+		if (dberr)
+			exec_error_from_result(dberr, r, 0);
+		rc = PQstatus(c) == CONNECTION_BAD ? ERR_NET : ERR_DB;
+		goto out;
+	}
+	PQclear(r);
+
+	/* the guarded text ends the statement: nothing is appended after it */
+	sb_puts(&q, CURSOR_PREFIX);
+	sb_puts(&q, g.sql);
+	while (q.len > strlen(CURSOR_PREFIX) && strchr(" \t\r\n;", q.buf[q.len - 1]))
+		q.buf[--q.len] = '\0';
+	if (!sb_ok(&q)) {
+		rc = ERR_NOMEM;
+		goto out;
+	}
+	/* extended protocol: a single statement only, even if the guard were fooled */
+	r = PQexecParams(c, sb_cstr(&q), 0, NULL, NULL, NULL, NULL, 0);
+	if (PQresultStatus(r) != PGRES_COMMAND_OK) {
+		if (dberr)
+			exec_error_from_result(dberr, r, pos_offset(g.sql, sql));
+		rc = ERR_DB;
+		goto out;
+	}
+	PQclear(r);
+	r = NULL;
+
+	snprintf(fetch, sizeof fetch, "FETCH %d FROM askql_cur", chunk);
+	if (!PQsendQuery(c, fetch)) {
+		set_msg(dberr, "%s", PQerrorMessage(c));
+		rc = ERR_NET;
+		goto out;
+	}
+	inflight = 1;
+	while (!done) {
+		PGresult *extra;
+		int n;
+
+		r = PQgetResult(c);
+		while ((extra = PQgetResult(c)))   /* one result per FETCH; then NULL */
+			PQclear(extra);
+		inflight = 0;
+		if (!r) {
+			set_msg(dberr, "%s", PQerrorMessage(c));
+			rc = ERR_NET;
+			goto out;
+		}
+		if (PQresultStatus(r) != PGRES_TUPLES_OK) {
+			if (dberr)
+				exec_error_from_result(dberr, r, 0);
+			rc = PQstatus(c) == CONNECTION_BAD ? ERR_NET : ERR_DB;
+			goto out;
+		}
+		n = PQntuples(r);
+		if (!cols) {
+			ncols = PQnfields(r);
+			cols = calloc((size_t)ncols + 1, sizeof *cols);
+			vals = calloc((size_t)ncols + 1, sizeof *vals);
+			lens = calloc((size_t)ncols + 1, sizeof *lens);
+			if (!cols || !vals || !lens) {
+				rc = ERR_NOMEM;
+				goto out;
+			}
+			for (int j = 0; j < ncols; j++) {
+				cols[j].name = PQfname(r, j);
+				cols[j].type_oid = PQftype(r, j);
+				classify(&cols[j]);
+			}
+			if (sink->begin && (rc = sink->begin(sink->ctx, cols, ncols)) != OK)
+				goto out;
+		}
+		/* ask for the next chunk before handing this one out: the server
+		 * produces it while the sink works (two cores) */
+		if (n == chunk) {
+			if (!PQsendQuery(c, fetch)) {
+				set_msg(dberr, "%s", PQerrorMessage(c));
+				rc = ERR_NET;
+				goto out;
+			}
+			inflight = 1;
+		} else {
+			done = 1;
+		}
+		for (int i = 0; i < n; i++) {
+			size_t rb = 0;
+
+			for (int j = 0; j < ncols; j++) {
+				vals[j] = PQgetisnull(r, i, j) ? NULL : PQgetvalue(r, i, j);
+				lens[j] = PQgetlength(r, i, j);
+				rb += (size_t)lens[j];
+			}
+			if ((opts->max_rows > 0 && nrows >= opts->max_rows) ||
+			    (opts->max_bytes > 0 && bytes + rb > opts->max_bytes)) {
+				truncated = 1;
+				done = 1;
+				break;
+			}
+			if (sink->row && (rc = sink->row(sink->ctx, vals, lens, ncols)) != OK)
+				goto out;
+			nrows++;
+			bytes += rb;
+		}
+		if (opts->stop && *opts->stop) {
+			rc = ERR_TIMEOUT;
+			set_msg(dberr, "%s", "stopped by the caller");
+			goto out;
+		}
+		PQclear(r);
+		r = NULL;
+	}
+	if (inflight) {
+		/* capped: the chunk asked for in advance is not needed */
+		drain(c, 0);
+		inflight = 0;
+	}
+	if (sink->end)
+		rc = sink->end(sink->ctx, nrows, truncated);
+out:
+	if (c) {
+		if (inflight)
+			drain(c, 1);
+		if (PQtransactionStatus(c) != PQTRANS_IDLE && PQstatus(c) == CONNECTION_OK) {
+			PGresult *rb = PQexec(c, "ROLLBACK");
+
+			if (PQresultStatus(rb) != PGRES_COMMAND_OK)
+				broken = 1;
+			PQclear(rb);
+		}
+		exec_pool_put(c, broken);
+	}
+	PQclear(r);
+	free(cols);
+	free(vals);
+	free(lens);
+	sb_free(&q);
+	guard_free(&g);
+	return rc;
+}
+
+/* ---- in-memory results ---------------------------------------------------------- */
+
+struct collect {
+	struct exec_result *res;
+	long long cap;
+};
+
+static enum err collect_begin(void *ctx, const struct exec_col *cols, int ncols)
+{
+	struct collect *k = ctx;
+	struct exec_result *res = k->res;
+
+	if (!(res->cols = calloc((size_t)ncols + 1, sizeof *res->cols)))
+		return ERR_NOMEM;
+	res->ncols = ncols;
+	for (int j = 0; j < ncols; j++) {
+		res->cols[j] = cols[j];
+		if (!(res->cols[j].name = strdup(cols[j].name)))
+			return ERR_NOMEM;
+	}
+	return OK;
+}
+
+static enum err collect_row(void *ctx, const char *const *vals, const int *lens, int ncols)
+{
+	struct collect *k = ctx;
+	struct exec_result *res = k->res;
+	char **row;
+
+	if (res->nrows == k->cap) {
+		long long nc = k->cap ? k->cap * 2 : 64;
+		char ***nr = realloc(res->rows, (size_t)nc * sizeof *nr);
+
+		if (!nr)
+			return ERR_NOMEM;
+		res->rows = nr;
+		k->cap = nc;
+	}
+	if (!(row = calloc((size_t)ncols + 1, sizeof *row)))
+		return ERR_NOMEM;
+	res->rows[res->nrows++] = row;
+	for (int j = 0; j < ncols; j++)
+		if (vals[j] && !(row[j] = strndup(vals[j], (size_t)lens[j])))
+			return ERR_NOMEM;
+	return OK;
+}
+
+static enum err collect_end(void *ctx, long long nrows, int truncated)
+{
+	struct collect *k = ctx;
+
+	k->res->truncated = truncated;
+	return OK;
+}
+
+enum err exec_fetch(const char *sql, const struct exec_opts *opts, struct exec_result *res,
+                    struct exec_error *dberr)
+{
+	struct exec_opts o = {0};
+	struct collect k = {res, 0};
+	struct exec_sink sink = {collect_begin, collect_row, collect_end, &k};
+	struct timespec t0, t1;
+	enum err rc;
+
+	if (opts)
+		o = *opts;
+	if (o.max_rows <= 0)
+		o.max_rows = conf_get_int("preview_limit") > 0 ? conf_get_int("preview_limit") : 1000;
+	if (!o.max_bytes && conf_get_int("max_page_bytes") > 0)
+		o.max_bytes = (size_t)conf_get_int("max_page_bytes");
+	memset(res, 0, sizeof *res);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	rc = exec_run(sql, &o, &sink, dberr);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	res->ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+	if (rc != OK)
+		exec_result_free(res);
+	return rc;
+}
+
+void exec_result_free(struct exec_result *res)
+{
+	if (!res)
+		return;
+	for (long long i = 0; i < res->nrows; i++) {
+		if (!res->rows[i])
+			continue;
+		for (int j = 0; j < res->ncols; j++)
+			free(res->rows[i][j]);
+		free(res->rows[i]);
+	}
+	free(res->rows);
+	for (int j = 0; j < res->ncols && res->cols; j++)
+		free(res->cols[j].name);
+	free(res->cols);
+	memset(res, 0, sizeof *res);
+}
+
+/* json_number_ok: s is a JSON number (PostgreSQL prints NaN/Infinity, which are not). */
+static int json_number_ok(const char *s)
+{
+	const char *p = s;
+
+	if (*p == '-')
+		p++;
+	if (*p < '0' || *p > '9')
+		return 0;
+	if (*p == '0' && p[1] >= '0' && p[1] <= '9')
+		return 0;
+	while (*p >= '0' && *p <= '9')
+		p++;
+	if (*p == '.') {
+		p++;
+		if (*p < '0' || *p > '9')
+			return 0;
+		while (*p >= '0' && *p <= '9')
+			p++;
+	}
+	if (*p == 'e' || *p == 'E') {
+		p++;
+		if (*p == '+' || *p == '-')
+			p++;
+		if (*p < '0' || *p > '9')
+			return 0;
+		while (*p >= '0' && *p <= '9')
+			p++;
+	}
+	return *p == '\0';
+}
+
+char *exec_result_json(const struct exec_result *res)
+{
+	struct sb sb = SB_INIT;
+
+	sb_puts(&sb, "{\"columns\":[");
+	for (int j = 0; j < res->ncols; j++) {
+		if (j)
+			sb_putc(&sb, ',');
+		sb_json_str(&sb, res->cols[j].name);
+	}
+	sb_puts(&sb, "],\"rows\":[");
+	for (long long i = 0; i < res->nrows; i++) {
+		sb_puts(&sb, i ? ",[" : "[");
+		for (int j = 0; j < res->ncols; j++) {
+			const char *v = res->rows[i][j];
+
+			if (j)
+				sb_putc(&sb, ',');
+			if (!v)
+				sb_puts(&sb, "null");
+			else if (res->cols[j].is_numeric && json_number_ok(v))
+				sb_puts(&sb, v);
+			else if (res->cols[j].is_bool)
+				sb_puts(&sb, *v == 't' ? "true" : "false");
+			else
+				sb_json_str(&sb, v);
+		}
+		sb_putc(&sb, ']');
+	}
+	sb_printf(&sb, "],\"row_count\":%lld,\"truncated\":%s,\"ms\":%.1f}", res->nrows,
+	          res->truncated ? "true" : "false", res->ms);
+	if (!sb_ok(&sb)) {
+		sb_free(&sb);
+		return NULL;
+	}
+	return sb_steal(&sb);
+}

@@ -46,4 +46,22 @@ enum err run_set(PGconn *c, long long run_id, const struct run_update *u);
 /* run_heartbeat: mark the run as alive in this worker (pid, now()). */
 enum err run_heartbeat(PGconn *c, long long run_id);
 
+/* A run as loaded back (agent_resume, follow-ups).  Strings are heap (run_row_free). */
+struct run_row {
+	long long id, user_id, parent_id;
+	char *target, *kind, *provider, *question, *status, *sql, *columns_json, *state_json, *error;
+	int step_mode, attempts;
+	long long row_count;
+};
+/* run_get: load run id into *r (zeroed first).  ERR_NOTFOUND when absent, ERR_DB on failure. */
+enum err run_get(PGconn *c, long long run_id, struct run_row *r);
+void run_row_free(struct run_row *r);
+
+/*
+ * run_claim: atomically move a 'paused' run to 'running' (so that only one worker resumes
+ * it) and load it into *r.  ERR_NOTFOUND when the run does not exist, ERR_DENIED when it
+ * is not paused (someone else resumed it, or it finished).
+ */
+enum err run_claim(PGconn *c, long long run_id, struct run_row *r);
+
 #endif

@@ -17,21 +17,34 @@ struct guard_opts {
 
 struct guard_result {
 	int allowed;                /* 1: sql may run */
-	char *sql;                  /* the SQL to run (LIMIT possibly added); heap */
+	char *sql;                  /* the SQL to run (LIMIT possibly added); heap.  When allowed it
+	                             * spans the statement's first to last token: no trailing ';'
+	                             * or comment, so callers may embed it (DECLARE c CURSOR FOR ..) */
 	char *reason;               /* when refused: specific reason; heap */
 	int position;               /* 1-based char offset of the offending part; 0 unknown */
 	char **warnings;            /* heap array of heap strings (JOINs > 3, depth > 2) */
 	int nwarnings;
 	char **tables;              /* relations touched, "schema.name" or "name" */
 	int ntables;
-	char **columns;             /* column references as written, e.g. "v.sbp", "hr" */
+	char **columns;             /* column references, alias resolved to the table where known
+	                             * ("vital_data_table.sbp"), else as written ("q.x", "hr") */
 	int ncolumns;
-	char *fingerprint;          /* pg_query_fingerprint hex */
-	char *normalized;           /* pg_query_normalize text */
+	char *fingerprint;          /* pg_query_fingerprint hex of the text as given (NULL: no parse) */
+	char *normalized;           /* pg_query_normalize text of the text as given */
 	int limit_added;            /* 1 when the guard added the LIMIT */
+	int limit_clamped;          /* 1 when an existing LIMIT above opts->limit (or LIMIT ALL,
+	                             * an expression, WITH TIES) was capped by wrapping:
+	                             * SELECT * FROM (<statement>) AS q LIMIT n */
 };
 
 /*
+ * Rules (README "SQL guard"): exactly one statement, a SELECT (WITH, set operations,
+ * VALUES, TABLE); no other statement at any depth (data-modifying CTEs), no SELECT INTO,
+ * no FOR UPDATE/SHARE, no function of app/sql/guard_denylist.def at any depth, no
+ * schema-qualified call outside pg_catalog, no $n parameters, only the parse node
+ * types a SELECT needs; relations must pass relation_ok; system catalogs only with
+ * allow_system_catalogs.  Warnings: more than 3 JOINs, subquery depth over 2.
+ *
  * guard_check: parse sql with PostgreSQL's own parser and decide.  Returns OK when
  * the check ran (whether or not allowed: see res->allowed), ERR_NOMEM / ERR_LIMIT
  * (sql over 100 KB) otherwise.  res is filled and must be released with guard_free.

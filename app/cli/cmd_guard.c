@@ -1,0 +1,176 @@
+/* cmd_guard.c: `askql guard [--target URL] [--json] [--limit N] "SQL"|-`: check one SQL text. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <libpq-fe.h>
+#include "cli/cli.h"
+#include "catalog/catalog.h"
+#include "sql/guard.h"
+#include "store/db.h"
+#include "util/conf.h"
+#include "util/sb.h"
+
+/* The catalog module may not be linked into every build yet: weak references are NULL then. */
+#pragma weak catalog_get
+#pragma weak catalog_relation_ok
+
+/* The fallback relation list: the target's own tables and views (information_schema). */
+struct rels {
+	char **schema, **name;
+	int *visible;               /* schema on the search path: reachable unqualified */
+	int n;
+};
+
+static int rels_ok(void *ctx, const char *schema, const char *name)
+{
+	const struct rels *r = ctx;
+
+	for (int i = 0; i < r->n; i++)
+		if (!strcmp(r->name[i], name) &&
+		    (schema ? !strcmp(r->schema[i], schema) : r->visible[i]))
+			return 1;
+	return 0;
+}
+
+static void rels_free(struct rels *r)
+{
+	for (int i = 0; i < r->n; i++) {
+		free(r->schema[i]);
+		free(r->name[i]);
+	}
+	free(r->schema);
+	free(r->name);
+	free(r->visible);
+	memset(r, 0, sizeof *r);
+}
+
+/* rels_load: read the table list of the target at conninfo. */
+static enum err rels_load(const char *conninfo, struct rels *r, char *err, size_t errlen)
+{
+	PGconn *c = db_connect(conninfo, err, errlen);
+	PGresult *res = NULL;
+	enum err rc = ERR_DB;
+	int n;
+
+	memset(r, 0, sizeof *r);
+	if (!c)
+		return ERR_DB;
+	res = db_query(c, "SELECT table_schema, table_name, table_schema = ANY(current_schemas(false)) "
+	                  "FROM information_schema.tables "
+	                  "WHERE table_schema NOT IN ('pg_catalog', 'information_schema')",
+	               0, NULL, err, errlen);
+	if (!res)
+		goto out;
+	n = PQntuples(res);
+	r->schema = calloc((size_t)n + 1, sizeof *r->schema);
+	r->name = calloc((size_t)n + 1, sizeof *r->name);
+	r->visible = calloc((size_t)n + 1, sizeof *r->visible);
+	if (!r->schema || !r->name || !r->visible) {
+		rc = ERR_NOMEM;
+		goto out;
+	}
+	for (int i = 0; i < n; i++) {
+		r->schema[i] = strdup(PQgetvalue(res, i, 0));
+		r->name[i] = strdup(PQgetvalue(res, i, 1));
+		r->visible[i] = PQgetvalue(res, i, 2)[0] == 't';
+		r->n = i + 1;
+		if (!r->schema[i] || !r->name[i]) {
+			rc = ERR_NOMEM;
+			goto out;
+		}
+	}
+	rc = OK;
+out:
+	PQclear(res);
+	PQfinish(c);
+	return rc;
+}
+
+/* read_all: the whole of stdin (for "-"), heap. */
+static char *read_all(FILE *f)
+{
+	struct sb sb = SB_INIT;
+	char buf[4096];
+	size_t n;
+
+	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+		sb_append(&sb, buf, n);
+	if (!sb_ok(&sb)) {
+		sb_free(&sb);
+		return NULL;
+	}
+	return sb.buf ? sb_steal(&sb) : strdup("");
+}
+
+int cmd_guard(int argc, char **argv)
+{
+	const char *target = cli_opt(&argc, argv, "--target");
+	const char *limit = cli_opt(&argc, argv, "--limit");
+	int json = cli_flag(&argc, argv, "--json");
+	struct guard_opts o = {0};
+	struct guard_result r;
+	struct rels rels = {0};
+	char err[512] = "", *sql = NULL, *js;
+	int status = 2;
+	enum err rc;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: askql guard [--target URL] [--json] [--limit N] \"SQL\" (or - for stdin)\n");
+		return 2;
+	}
+	sql = !strcmp(argv[1], "-") ? read_all(stdin) : strdup(argv[1]);
+	if (!sql) {
+		fprintf(stderr, "askql guard: out of memory\n");
+		return 2;
+	}
+	o.limit = limit ? atol(limit) : conf_get_int("preview_limit");
+	o.allow_system_catalogs = conf_get_int("allow_system_catalogs") != 0;
+	/* The indexed catalog of the configured target when there is one; with an explicit
+	 * other --target, the target's own table list (information_schema). */
+	if ((!target || !strcmp(target, conf_get("target_db"))) && catalog_get && catalog_relation_ok) {
+		PGconn *app = db_app();
+		struct catalog *cat = app ? catalog_get(app, conf_get("target_name"), err, sizeof err) : NULL;
+
+		if (cat) {
+			o.relation_ok = catalog_relation_ok;
+			o.relation_ctx = cat;
+		}
+	}
+	if (target && !o.relation_ok) {
+		if (rels_load(target, &rels, err, sizeof err) != OK) {
+			fprintf(stderr, "askql guard: cannot read the tables of the target: %s\n", err);
+			goto out;
+		}
+		o.relation_ok = rels_ok;
+		o.relation_ctx = &rels;
+	}
+	rc = guard_check(sql, &o, &r);
+	if (rc != OK) {
+		fprintf(stderr, "askql guard: %s\n", rc == ERR_LIMIT ? "SQL longer than 100 KB" : err_str(rc));
+		goto out;
+	}
+	if (json) {
+		if (!(js = guard_result_json(&r))) {
+			guard_free(&r);
+			goto out;
+		}
+		printf("%s\n", js);
+		free(js);
+	} else if (r.allowed) {
+		printf("%s\n", r.sql);
+		for (int i = 0; i < r.nwarnings; i++)
+			fprintf(stderr, "warning: %s\n", r.warnings[i]);
+	} else {
+		printf("refused: %s", r.reason);
+		if (r.position)
+			printf(" (at position %d)", r.position);
+		printf("\n");
+	}
+	status = r.allowed ? 0 : 1;
+	guard_free(&r);
+out:
+	rels_free(&rels);
+	free(sql);
+	db_app_close();
+	return status;
+}

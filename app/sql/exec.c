@@ -460,7 +460,11 @@ enum err exec_run(const char *sql, const struct exec_opts *opts, const struct ex
 				goto out;
 			}
 			for (int j = 0; j < ncols; j++) {
-				cols[j].name = PQfname(r, j);
+				/* owned copies: this PGresult is cleared after the first chunk */
+				if (!(cols[j].name = strdup(PQfname(r, j)))) {
+					rc = ERR_NOMEM;
+					goto out;
+				}
 				cols[j].type_oid = PQftype(r, j);
 				classify(&cols[j]);
 			}
@@ -527,6 +531,8 @@ out:
 		exec_pool_put(c, broken);
 	}
 	PQclear(r);
+	for (int j = 0; cols && j < ncols; j++)
+		free(cols[j].name);
 	free(cols);
 	free(vals);
 	free(lens);

@@ -27,7 +27,7 @@ struct exec_col {
 };
 
 /*
- * Row sink: called once with the columns, then once per row (values are text as
+ * Row sink: called once with the columns (valid until exec_run returns), then once per row (values are text as
  * PostgreSQL prints them, NULL for SQL NULL; valid only during the call), then
  * done.  Returning non-OK from a callback stops the query (it is cancelled).
  */

@@ -1,0 +1,78 @@
+/* export.h: streamed exports (CSV, JSON, NDJSON, XLSX) of guarded SQL, each carrying its provenance. */
+#ifndef ASKQL_EXPORT_H
+#define ASKQL_EXPORT_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include <time.h>
+#include "sql/exec.h"
+#include "util/err.h"
+
+/*
+ * Where export bytes go: write(ctx, p, n) must take all n bytes or return an error
+ * (which stops and cancels the query).  A FILE* (export_out_stdio) or, in the web
+ * worker, an FCGX stream.
+ */
+struct export_out {
+	enum err (*write)(void *ctx, const char *p, size_t n);
+	void *ctx;
+};
+/* export_out_stdio: out writes to f with fwrite (ERR_IO on a short write). */
+void export_out_stdio(struct export_out *out, FILE *f);
+
+enum export_format { EXPORT_CSV = 0, EXPORT_JSON, EXPORT_NDJSON, EXPORT_XLSX };
+/* export_format_parse: "csv", "json", "ndjson", "xlsx" (case-insensitive); ERR_INPUT otherwise. */
+enum err export_format_parse(const char *s, enum export_format *f);
+const char *export_ext(enum export_format f);           /* "csv", ... (static) */
+const char *export_content_type(enum export_format f);  /* MIME type (static) */
+/* export_filename: "extraction_YYYYmmdd_HHMMSS.<ext>" for t (local time) into buf; returns buf. */
+char *export_filename(enum export_format f, time_t t, char *buf, size_t n);
+
+struct export_opts {
+	enum export_format format;
+	const char *question;       /* provenance; NULL: none */
+	const char *conninfo;       /* NULL: the executor's role (conf target_ro_db) */
+	long max_rows;              /* rows before truncated=1; 0: conf max_rows; <0: no cap */
+	int bom;                    /* CSV: start with a UTF-8 byte order mark (Excel) */
+	const char *tmpdir;         /* XLSX work files; NULL: $TMPDIR or /tmp */
+	int (*relation_ok)(void *ctx, const char *schema, const char *name);  /* guard catalog check */
+	void *relation_ctx;
+	const volatile int *stop;   /* raised by the caller (client gone): cancel, ERR_TIMEOUT */
+	int chunk_rows;             /* rows per FETCH; 0: 5000 */
+};
+
+struct export_stats {
+	long long rows;             /* data rows written */
+	int truncated;              /* 1: stopped by max_rows (or the XLSX sheet limit) */
+	size_t bytes_out;           /* bytes handed to out->write so far */
+	time_t started;
+	double ms;
+};
+
+/*
+ * export_run: guard sql again (through exec_run), run it read-only and stream the
+ * result in format o->format to out, without holding it in memory.
+ * Nothing reaches out before the first chunk of rows arrived, so errors of the
+ * statement itself (syntax, missing column, permission, timeout in planning or the
+ * first fetch) leave st->bytes_out == 0 and the caller may still send an error page.
+ * XLSX is built in a temporary file and only streamed once complete, so an XLSX
+ * failure never sends a byte.
+ * For CSV/JSON/NDJSON a failure later in the stream returns the error with
+ * st->bytes_out > 0: the output is incomplete.  JSON and NDJSON end with a summary
+ * (row_count, truncated), so a reader can tell; for CSV over HTTP the caller must
+ * abort the response (close the connection without ending the chunked body) rather
+ * than finish it normally.  Returns OK, ERR_DENIED (guard; reason in dberr->message),
+ * ERR_DB (dberr filled), ERR_NET, ERR_IO (out or temp file), ERR_TIMEOUT (o->stop).
+ */
+enum err export_run(const char *sql, const struct export_opts *o, const struct export_out *out,
+                    struct export_stats *st, struct exec_error *dberr);
+
+/*
+ * export_file: export_run into path through a temporary file in the same directory,
+ * renamed over path only on success (a failed export leaves no file).  err receives
+ * a one-line message on any failure (including the database error text).
+ */
+enum err export_file(const char *sql, const struct export_opts *o, const char *path,
+                     struct export_stats *st, struct exec_error *dberr, char *err, size_t errlen);
+
+#endif

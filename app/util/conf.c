@@ -42,9 +42,11 @@ static struct conf_item items[] = {
 	{"embed_dim", "256", 0, "embedding dimension", 0, 0},
 	{"embed_base_url", "", 0, "base URL for the openai embedding provider", 0, 0},
 	{"embed_model", "text-embedding-3-small", 0, "embedding model name", 0, 0},
+	{"embed_api_key", "", 1, "API key for the openai embedding provider (empty: llm_api_key)", 0, 0},
 	{"now", "", 0, "reference time for relative dates (empty: now())", 0, 0},
 	/* files */
 	{"template_dir", "templates", 0, "directory of page templates", 0, 0},
+	{"i18n_dir", "conf/i18n", 0, "directory of interface strings (en.json, ko.json)", 0, 0},
 	{"prompt_dir", "conf/prompts", 0, "directory of XML prompt files", 0, 0},
 	{"docs_dir", "conf/docs", 0, "directory of Markdown table documents and knowledge base", 0, 0},
 	{"metadata_file", "conf/metadata/demo.json", 0, "column metadata / ontology for the default target", 0, 0},

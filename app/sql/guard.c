@@ -698,6 +698,16 @@ static void from_register(struct gctx *g, const cJSON *n)
 	}
 }
 
+/* walk_except: walk every field of body b but skip (the caller walks that one itself). */
+static void walk_except(struct gctx *g, const cJSON *b, const char *skip)
+{
+	const cJSON *k;
+
+	cJSON_ArrayForEach(k, b)
+		if (strcmp(k->string, skip))
+			walk(g, k);
+}
+
 static void walk_sub_select(struct gctx *g, const cJSON *n)
 {
 	g->depth++;
@@ -718,8 +728,8 @@ static void visit_cte(struct gctx *g, const cJSON *b)
 		       name ? name : "?", what ? what : type);
 		return;
 	}
+	walk_except(g, b, "ctequery");
 	walk_sub_select(g, q);
-	/* search/cycle clauses and column lists hold no expressions worth walking */
 }
 
 static void visit_with(struct gctx *g, const cJSON *w)
@@ -774,9 +784,12 @@ static void visit_select(struct gctx *g, const cJSON *b)
 	if (jget(b, "withClause"))
 		visit_with(g, jget(b, "withClause"));
 	if (op && strcmp(op, "SETOP_NONE")) {
-		/* arms of UNION/INTERSECT/EXCEPT are at the same depth */
-		walk(g, jget(b, "larg"));
-		walk(g, jget(b, "rarg"));
+		/* arms of UNION/INTERSECT/EXCEPT are at the same depth; they are SelectStmt
+		 * bodies without the {"SelectStmt": ..} wrapper, so visit them as such */
+		if (cJSON_IsObject(jget(b, "larg")))
+			visit_select(g, jget(b, "larg"));
+		if (cJSON_IsObject(jget(b, "rarg")))
+			visit_select(g, jget(b, "rarg"));
 	}
 	cJSON_ArrayForEach(f, from) {
 		from_register(g, f);
@@ -853,10 +866,11 @@ static void visit(struct gctx *g, const char *type, const cJSON *b)
 		visit_cte(g, b);
 		return;
 	} else if (!strcmp(type, "SubLink")) {
-		walk(g, jget(b, "testexpr"));
+		walk_except(g, b, "subselect");
 		walk_sub_select(g, jget(b, "subselect"));
 		return;
 	} else if (!strcmp(type, "RangeSubselect")) {
+		walk_except(g, b, "subquery");
 		walk_sub_select(g, jget(b, "subquery"));
 		return;
 	}
@@ -877,6 +891,14 @@ static void walk(struct gctx *g, const cJSON *n)
 	}
 	if (!cJSON_IsObject(n))
 		return;
+	/* An embedded (unwrapped) struct: only RangeVar (a relname) needs a check of its own;
+	 * in a SELECT it only appears under INTO, refused earlier, but never let one pass. */
+	if (jstr(n, "relname"))
+		check_rel(g, n);
+	if (jget(n, "intoClause"))
+		refuse(g, -1, "SELECT INTO is not allowed (it creates a table)");
+	if (jget(n, "lockingClause"))
+		refuse(g, locking_loc(g), "FOR UPDATE/FOR SHARE (row locks) is not allowed");
 	cJSON_ArrayForEach(c, n) {
 		if (g->refused || g->err)
 			return;

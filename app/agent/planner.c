@@ -1,0 +1,1366 @@
+/* planner.c: the offline planner: tokens and links -> intent and structure -> SQL tree -> one SELECT. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "agent/planner.h"
+#include "agent/planner_int.h"
+#include "agent/planner_link.h"
+#include "agent/planner_time.h"
+#include "catalog/catalog.h"
+#include "util/conf.h"
+
+#define MAXF 24
+
+/* What the structure pass decided, before it becomes a SQL tree. */
+struct frame {
+	int fact;                    /* table index */
+	const char *agg;             /* "COUNT", "AVG", ... or NULL */
+	int count_entity;            /* COUNT(DISTINCT entity) */
+	int measure;                 /* column aggregated or projected, -1 */
+	int proj[6]; int nproj;      /* projected columns */
+	int group[3]; int ngroup;    /* group-by columns */
+	int order;                   /* +1 first (ASC), -1 last (DESC), 0 none */
+	int order_col;
+	long limit;
+	long rank_n;                 /* ranking by frequency (ties kept) */
+	int rank_col;                /* the column ranked */
+	int exists;                  /* yes/no question */
+	int timeline;
+	int distinct;
+	int time_col;
+	struct { int col; const char *op; const char *lit; int num; const char *lit2; } cond[MAXF];
+	int ncond;
+	struct { int col; const char *vals[8]; int n; } in[4];
+	int nin;
+	const char *entity_col;      /* column name of the case/patient entity */
+	const char *entity_val;      /* "10014078" or NULL */
+	int entity_count, entity_group;
+	int episode;                 /* table index of the visit/stay, -1 */
+	int episode_which;           /* +1 first, -1 last, 2 current */
+	struct ptime win;
+	int has_win;
+	int need[8]; int nneed;      /* tables that must be joined */
+};
+
+struct planner {
+	struct arena a;
+	struct psnap *s;
+	const struct retrieval *r;
+	struct ptoks tk;
+	struct plink pl;
+	struct frame f;
+	struct sb dec;               /* decisions JSON array */
+	struct sb expl;
+	int *banned;
+	struct tm now;
+	const char *question;
+	char *decline;
+};
+
+static void decide(struct planner *p, const char *span, const char *kind, const char *target, const char *why,
+                   double score)
+{
+	sb_puts(&p->dec, p->dec.len > 1 ? ",{" : "{");
+	sb_puts(&p->dec, "\"span\":");
+	sb_json_str(&p->dec, span ? span : "");
+	sb_puts(&p->dec, ",\"kind\":");
+	sb_json_str(&p->dec, kind);
+	sb_puts(&p->dec, ",\"target\":");
+	sb_json_str(&p->dec, target ? target : "");
+	sb_puts(&p->dec, ",\"why\":");
+	sb_json_str(&p->dec, why ? why : "");
+	sb_printf(&p->dec, ",\"score\":%.2f}", score);
+}
+
+static const char *span_text(struct planner *p, int t0, int t1)
+{
+	if (t0 >= t1 || t1 > p->tk.n)
+		return "";
+	int a = p->tk.v[t0].off, b = p->tk.v[t1 - 1].off + p->tk.v[t1 - 1].len;
+	return arena_strndup(&p->a, p->question + a, (size_t)(b - a));
+}
+
+static const char *tname(struct planner *p, int col) { return p->s->t[p->s->c[col].table].name; }
+static const char *cfq(struct planner *p, int col)
+{
+	return arena_printf(&p->a, "%s.%s", tname(p, col), p->s->c[col].name);
+}
+
+static int decline(struct planner *p, const char *fmt, const char *arg)
+{
+	if (!p->decline)
+		p->decline = arena_printf(&p->a, fmt, arg ? arg : "");
+	return -1;
+}
+
+/* ---- entities: "patient 10014078", "케이스 12", "환자별" ---- */
+static const char *const entity_words[][6] = {
+	{"patient", "subject", "person", "pt", NULL},
+	{"환자", "subject", "patient", NULL},
+	{"subject", "subject", "patient", NULL},
+	{"case", "case", "op", "operation", "surgery", NULL},
+	{"케이스", "case", "op", NULL}, {"증례", "case", NULL}, {"수술", "case", "op", "operation", NULL},
+	{"surgery", "case", "op", NULL}, {"operation", "case", "op", NULL},
+	{NULL}
+};
+
+/* entity_column: a column whose name minus an id suffix is one of the entity's names,
+ * the one present in most tables (the shared key). */
+static const char *entity_column(struct planner *p, const char *word)
+{
+	for (int e = 0; entity_words[e][0]; e++) {
+		if (strcmp(entity_words[e][0], word))
+			continue;
+		const char *best = NULL;
+		int bestn = 0;
+		for (int ci = 0; ci < p->s->nc; ci++) {
+			char nm[128];
+			snprintf(nm, sizeof nm, "%s", p->s->c[ci].name);
+			size_t l = strlen(nm);
+			if (l > 3 && !strcmp(nm + l - 3, "_id"))
+				nm[l - 3] = 0;
+			else if (l > 2 && !strcmp(nm + l - 2, "id"))
+				nm[l - 2] = 0;
+			else
+				continue;
+			for (int k = 1; entity_words[e][k]; k++) {
+				if (strcmp(nm, entity_words[e][k]))
+					continue;
+				int n = 0;
+				for (int cj = 0; cj < p->s->nc; cj++)
+					n += !strcmp(p->s->c[cj].name, p->s->c[ci].name);
+				if (n > bestn) {
+					bestn = n;
+					best = p->s->c[ci].name;
+				}
+			}
+		}
+		return best;
+	}
+	return NULL;
+}
+
+static void find_entities(struct planner *p)
+{
+	struct frame *f = &p->f;
+	for (int i = 0; i < p->tk.n; i++) {
+		struct ptok *t = &p->tk.v[i];
+		if (t->kind != TK_WORD)
+			continue;
+		const char *col = entity_column(p, t->text);
+		if (!col)
+			col = entity_column(p, t->stem);
+		if (!col)
+			continue;
+		/* "patient 123", "patient id 123", "환자 123번" */
+		int j = i + 1;
+		if (j < p->tk.n && p->tk.v[j].kind == TK_WORD && (!strcmp(p->tk.v[j].text, "id") || !strcmp(p->tk.v[j].text, "no") ||
+		                                                 !strcmp(p->tk.v[j].text, "number") || !strcmp(p->tk.v[j].text, "번호")))
+			j++;
+		if (j < p->tk.n && p->tk.v[j].kind == TK_NUM && p->tk.v[j].num == (long)p->tk.v[j].num && !f->entity_val) {
+			f->entity_col = col;
+			f->entity_val = arena_printf(&p->a, "%ld", (long)p->tk.v[j].num);
+			for (int k = i; k <= j; k++)
+				p->tk.v[k].used = 1;
+			decide(p, span_text(p, i, j + 1), "entity", col, "a numbered patient/case is a filter on the shared key column", 1);
+			i = j;
+			continue;
+		}
+		t->used = 1;
+		/* the entity without a number: counted ("how many patients"), grouped ("환자별", "per patient") or listed */
+		if (t->group || (i > 0 && p->tk.v[i - 1].role == R_PER)) {
+			f->entity_group = 1;
+			if (i > 0 && p->tk.v[i - 1].role == R_PER)
+				p->tk.v[i - 1].used = 1;
+		} else {
+			f->entity_count = 1;
+		}
+		if (!f->entity_col)
+			f->entity_col = col;
+	}
+}
+
+/* ---- visits: "the last hospital visit", "first ICU stay", "this hospital encounter" ---- */
+static int is_visit_word(const struct ptok *t)
+{
+	static const char *const w[] = {"visit", "encount", "encounter", "stay", "admission", "hospitalization",
+	                                "hospitaliz", "입원", "방문", "재원", NULL};
+	for (int i = 0; w[i]; i++)
+		if (!strcmp(t->stem, w[i]) || !strcmp(t->text, w[i]))
+			return 1;
+	return 0;
+}
+
+/* the visit table: has a unique key shared with other tables and two time columns; "icu" picks by name */
+static int visit_table(struct planner *p, int icu)
+{
+	int best = -1;
+	double bs = 0;
+	for (int ti = 0; ti < p->s->nt; ti++) {
+		const struct ptab *t = &p->s->t[ti];
+		int ntime = 0, key = 0;
+		for (int ci = t->c0; ci < t->c0 + t->nc; ci++) {
+			ntime += p->s->c[ci].type == PT_TIME;
+			for (int k = 0; k < p->s->nfk; k++)
+				if (p->s->fk[k].to == ci)
+					key = 1;
+		}
+		if (ntime < 2 || !key)
+			continue;
+		double sc = 1;
+		int has_icu = strstr(t->name, "icu") || strstr(t->comment, "ICU") || strstr(t->comment, "intensive");
+		if (icu && has_icu)
+			sc += 3;
+		if (!icu && has_icu)
+			sc -= 2;
+		if (!icu && (strstr(t->name, "admission") || strstr(t->name, "admit") || strstr(t->name, "encounter") ||
+		             strstr(t->name, "visit") || strstr(t->comment, "admission")))
+			sc += 2;
+		if (sc > bs) {
+			bs = sc;
+			best = ti;
+		}
+	}
+	return bs > 1.5 ? best : -1;
+}
+
+static void find_visits(struct planner *p)
+{
+	struct frame *f = &p->f;
+	f->episode = -1;
+	for (int i = 0; i < p->tk.n; i++) {
+		struct ptok *t = &p->tk.v[i];
+		int which = t->role == R_FIRST ? 1 : t->role == R_LAST ? -1 : (t->role == R_THIS || t->role == R_CURRENT) ? 2 : 0;
+		if (!which)
+			continue;
+		for (int j = i + 1; j < p->tk.n && j <= i + 3; j++) {
+			if (!is_visit_word(&p->tk.v[j]))
+				continue;
+			int icu = 0;
+			for (int k = i; k <= j; k++)
+				if (!strcmp(p->tk.v[k].text, "icu") || !strcmp(p->tk.v[k].text, "중환자실"))
+					icu = 1;
+			int vt = visit_table(p, icu);
+			if (vt < 0)
+				break;
+			f->episode = vt;
+			f->episode_which = which;
+			for (int k = i; k <= j; k++)
+				p->tk.v[k].used = 1;
+			decide(p, span_text(p, i, j + 1), "visit", p->s->t[vt].name,
+			       which == 2 ? "the current (not yet ended) visit" : which > 0 ? "the first ended visit" : "the last ended visit", 1);
+			i = j;
+			break;
+		}
+	}
+}
+
+/* ---- joins: shortest key path between two tables (declared and inferred keys) ---- */
+static int path(struct planner *p, int from, int to, int *edges, int max)
+{
+	int prev[256], pedge[256], q[256], qh = 0, qt = 0;
+	if (p->s->nt > 256)
+		return -1;
+	for (int i = 0; i < p->s->nt; i++)
+		prev[i] = -2;
+	prev[from] = -1;
+	q[qt++] = from;
+	while (qh < qt) {
+		int x = q[qh++];
+		if (x == to)
+			break;
+		for (int k = 0; k < p->s->nfk; k++) {
+			int a = p->s->c[p->s->fk[k].from].table, b = p->s->c[p->s->fk[k].to].table, y = -1;
+			if (a == x)
+				y = b;
+			else if (b == x)
+				y = a;
+			if (y < 0 || prev[y] != -2 || (p->banned && p->banned[y]))
+				continue;
+			prev[y] = x;
+			pedge[y] = k;
+			q[qt++] = y;
+		}
+	}
+	if (prev[to] == -2)
+		return -1;
+	int n = 0;
+	for (int y = to; y != from; y = prev[y]) {
+		if (n >= max)
+			return -1;
+		edges[n++] = pedge[y];
+	}
+	return n;   /* edges from `to` back to `from` */
+}
+
+/* the fact table's own column named like the entity, or -1 */
+static int col_in(struct planner *p, int table, const char *name)
+{
+	return name ? planner_snap_col(p->s, table, name) : -1;
+}
+
+/* first time column of a table (event time: chart/start/time names first) */
+static int time_col(struct planner *p, int table)
+{
+	int best = -1, bs = -1;
+	for (int ci = p->s->t[table].c0; ci < p->s->t[table].c0 + p->s->t[table].nc; ci++) {
+		if (p->s->c[ci].type != PT_TIME)
+			continue;
+		const char *n = p->s->c[ci].name;
+		int sc = 1;
+		if (strstr(n, "chart") || strstr(n, "start") || !strcmp(n, "dt") || strstr(n, "admit") || strstr(n, "intime"))
+			sc = 3;
+		if (strstr(n, "end") || strstr(n, "stop") || strstr(n, "out") || strstr(n, "disch") || strstr(n, "dod"))
+			sc = 0;
+		if (sc > bs) {
+			bs = sc;
+			best = ci;
+		}
+	}
+	return best;
+}
+
+static int is_keyish(struct planner *p, int ci)
+{
+	const char *n = p->s->c[ci].name;
+	size_t l = strlen(n);
+	if (p->s->c[ci].unique)
+		return 1;
+	if ((l > 2 && !strcmp(n + l - 2, "id")) || (l > 3 && !strcmp(n + l - 3, "_id")))
+		return 1;
+	for (int k = 0; k < p->s->nfk; k++)
+		if (p->s->fk[k].from == ci || p->s->fk[k].to == ci)
+			return 1;
+	return 0;
+}
+
+/* the measured number of a table: its one non-key numeric column (valuenum, amount, result) */
+static int measure_col(struct planner *p, int table)
+{
+	int best = -1, n = 0;
+	for (int ci = p->s->t[table].c0; ci < p->s->t[table].c0 + p->s->t[table].nc; ci++) {
+		if (p->s->c[ci].type != PT_NUM || is_keyish(p, ci))
+			continue;
+		n++;
+		if (best < 0)
+			best = ci;
+	}
+	if (n == 1)
+		return best;
+	/* a text "result"/"value" column holding numbers (lab results stored as text) */
+	for (int ci = p->s->t[table].c0; ci < p->s->t[table].c0 + p->s->t[table].nc; ci++)
+		if (n == 0 && (strstr(p->s->c[ci].name, "result") || strstr(p->s->c[ci].name, "value")) &&
+		    p->s->c[ci].type == PT_NUM)
+			return ci;
+	return -1;
+}
+
+/* the label of a table's rows: a text column of the table or of the dictionary it references */
+static int label_col(struct planner *p, int table, int *via)
+{
+	*via = -1;
+	for (int k = 0; k < p->s->nfk; k++) {
+		int from = p->s->fk[k].from, to = p->s->fk[k].to;
+		if (p->s->c[from].table != table)
+			continue;
+		int d = p->s->c[to].table;
+		/* a dictionary: small, with a text label */
+		for (int ci = p->s->t[d].c0; ci < p->s->t[d].c0 + p->s->t[d].nc; ci++) {
+			if (p->s->c[ci].type == PT_TEXT && (strstr(p->s->c[ci].name, "label") || strstr(p->s->c[ci].name, "name") ||
+			                                    strstr(p->s->c[ci].name, "title"))) {
+				if (p->s->t[d].rows > p->s->t[table].rows)
+					continue;
+				*via = d;
+				return ci;
+			}
+		}
+	}
+	for (int ci = p->s->t[table].c0; ci < p->s->t[table].c0 + p->s->t[table].nc; ci++)
+		if (p->s->c[ci].type == PT_TEXT && !is_keyish(p, ci))
+			return ci;
+	return -1;
+}
+
+static void need(struct planner *p, int table)
+{
+	struct frame *f = &p->f;
+	if (table == f->fact)
+		return;
+	for (int i = 0; i < f->nneed; i++)
+		if (f->need[i] == table)
+			return;
+	if (f->nneed < 8)
+		f->need[f->nneed++] = table;
+}
+
+/* ---- the fact table: where the linked things meet ---- */
+static int dict_reaches(struct planner *p, int dict_col, const char *val, int table, int *via_key)
+{
+	/* table references the value's table through one key: verify a row exists */
+	int dt = p->s->c[dict_col].table;
+	for (int k = 0; k < p->s->nfk; k++) {
+		int from = p->s->fk[k].from, to = p->s->fk[k].to;
+		if (p->s->c[from].table != table || p->s->c[to].table != dt)
+			continue;
+		struct sb q = SB_INIT;
+		sb_init_arena(&q, &p->a);
+		sb_printf(&q, "SELECT 1 FROM \"%s\" f JOIN \"%s\" d ON f.\"%s\" = d.\"%s\" WHERE d.\"%s\" = '",
+		          p->s->t[table].name, p->s->t[dt].name, p->s->c[from].name, p->s->c[to].name, p->s->c[dict_col].name);
+		for (const char *c = val; *c; c++) {
+			if (*c == '\'')
+				sb_putc(&q, '\'');
+			sb_putc(&q, *c);
+		}
+		sb_puts(&q, "' LIMIT 1");
+		if (sb_ok(&q) && planner_snap_probe(p->s, sb_cstr(&q))) {
+			if (via_key)
+				*via_key = k;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static int choose_fact(struct planner *p, int wants_time)
+{
+	double sc[256] = {0};
+	int nt = p->s->nt < 256 ? p->s->nt : 256;
+	struct frame *f = &p->f;
+
+	for (int l = 0; l < p->pl.n; l++) {
+		struct plink_item *it = &p->pl.v[l];
+		if (it->kind == PL_VALUE) {
+			for (int c = 0; c < it->ncols; c++) {
+				int t = p->s->c[it->cols[c]].table;
+				sc[t] += 3.0 / it->ncols;
+				for (int ti = 0; ti < nt; ti++)
+					if (ti != t && dict_reaches(p, it->cols[c], it->vals[c], ti, NULL))
+						sc[ti] += 2.5 / it->ncols;
+			}
+		} else if (it->kind == PL_COLUMN) {
+			sc[p->s->c[it->cols[0]].table] += 2 * it->score;
+		} else if (it->kind == PL_TABLE) {
+			sc[it->table] += 2.5 * it->score;
+		}
+	}
+	for (int ti = 0; ti < nt; ti++) {
+		if (p->banned && p->banned[ti]) {
+			sc[ti] = -100;
+			continue;
+		}
+		if (sc[ti] <= 0)
+			continue;
+		if (f->entity_col && col_in(p, ti, f->entity_col) >= 0)
+			sc[ti] += 0.5;
+		if (wants_time && time_col(p, ti) < 0)
+			sc[ti] -= 2;
+		/* the retrieval's ranking: a small tie-breaker */
+		for (int k = 0; p->r && k < p->r->ntables; k++)
+			if (!strcmp(p->r->tables[k].name, p->s->t[ti].name))
+				sc[ti] += 0.1 * (10 - k) / 10.0;
+	}
+	int best = -1;
+	for (int ti = 0; ti < nt; ti++)
+		if (sc[ti] > 0 && (best < 0 || sc[ti] > sc[best] || (sc[ti] == sc[best] && p->s->t[ti].rows > p->s->t[best].rows)))
+			best = ti;
+	return best;
+}
+
+/* ---- building ---- */
+static struct sexpr *C(struct planner *p, int col)
+{
+	return sx_col(&p->a, tname(p, col), p->s->c[col].name);
+}
+
+/* join every needed table along the shortest key path from the fact table */
+static int add_joins(struct planner *p, struct squery *q)
+{
+	struct frame *f = &p->f;
+	int joined[256] = {0};
+	joined[f->fact] = 1;
+	for (int i = 0; i < f->nneed; i++) {
+		int e[4], n = path(p, f->fact, f->need[i], e, 3);
+		if (n < 0)
+			return decline(p, "no join path from %s to the other table it needs", p->s->t[f->fact].name);
+		/* edges are listed from the target back to the fact table: walk them forward */
+		int cur = f->fact;
+		for (int k = n - 1; k >= 0; k--) {
+			int a = p->s->fk[e[k]].from, b = p->s->fk[e[k]].to;
+			int other = p->s->c[a].table == cur ? p->s->c[b].table : p->s->c[a].table;
+			if (!joined[other]) {
+				if (q->njoins >= 6)
+					return decline(p, "%s", "too many joins");
+				q->joins[q->njoins].table = p->s->t[other].name;
+				q->joins[q->njoins].alias = p->s->t[other].name;
+				q->joins[q->njoins].on = sx_cmp(&p->a, "=", C(p, a), C(p, b));
+				q->njoins++;
+				joined[other] = 1;
+				decide(p, "", "join", arena_printf(&p->a, "%s = %s", cfq(p, a), cfq(p, b)),
+				       p->s->fk[e[k]].inferred ? "inferred key (same name, unique on one side)" : "declared foreign key", 1);
+			}
+			cur = other;
+		}
+	}
+	return 0;
+}
+
+/* the visit restriction: fact.key IN (SELECT key FROM visit WHERE entity = N ... ORDER BY start LIMIT 1) */
+static int add_visit(struct planner *p, struct squery *q)
+{
+	struct frame *f = &p->f;
+	if (f->episode < 0)
+		return 0;
+	const struct ptab *v = &p->s->t[f->episode];
+	int key = -1, fkey = -1;
+	for (int ci = v->c0; ci < v->c0 + v->nc && key < 0; ci++) {
+		if (!p->s->c[ci].unique || strcmp(p->s->c[ci].name, "row_id") == 0)
+			continue;
+		if (f->fact == f->episode) {
+			key = ci;
+			fkey = ci;
+			break;
+		}
+		int fc = col_in(p, f->fact, p->s->c[ci].name);
+		if (fc >= 0) {
+			key = ci;
+			fkey = fc;
+		}
+	}
+	if (key < 0) {
+		/* the fact table does not carry the visit key: join through it */
+		for (int ci = v->c0; ci < v->c0 + v->nc && key < 0; ci++)
+			if (p->s->c[ci].unique && strcmp(p->s->c[ci].name, "row_id"))
+				key = ci;
+		if (key < 0)
+			return decline(p, "the visit table %s has no key", v->name);
+		need(p, f->episode);
+		fkey = key;
+	}
+	int start = -1, end = -1;
+	for (int ci = v->c0; ci < v->c0 + v->nc; ci++) {
+		if (p->s->c[ci].type != PT_TIME)
+			continue;
+		if (start < 0)
+			start = ci;
+		else if (end < 0)
+			end = ci;
+	}
+	struct squery *sq = arena_alloc(&p->a, sizeof *sq);
+	if (!sq)
+		return -1;
+	sq->from = v->name;
+	sq->alias = v->name;
+	sq->sel[sq->nsel++].e = C(p, key);
+	int ec = col_in(p, f->episode, f->entity_col);
+	if (ec < 0 || !f->entity_val)
+		return decline(p, "%s", "a first/last visit needs a patient");
+	sq->where[sq->nwhere++] = sx_cmp(&p->a, "=", C(p, ec), sx_num(&p->a, f->entity_val));
+	if (f->episode_which == 2) {
+		sq->where[sq->nwhere++] = sx_null(&p->a, C(p, end), 0);
+	} else {
+		sq->where[sq->nwhere++] = sx_null(&p->a, C(p, end), 1);
+		sq->order[sq->norder].e = C(p, start);
+		sq->order[sq->norder++].desc = f->episode_which < 0;
+		sq->limit = 1;
+	}
+	q->where[q->nwhere++] = sx_in_sub(&p->a, C(p, fkey), sq);
+	return 0;
+}
+
+static int find_role(struct planner *p, enum role r)
+{
+	for (int i = 0; i < p->tk.n; i++)
+		if (p->tk.v[i].role == r && !p->tk.v[i].used)
+			return i;
+	return -1;
+}
+
+static int has_role(struct planner *p, enum role r)
+{
+	for (int i = 0; i < p->tk.n; i++)
+		if (p->tk.v[i].role == r)
+			return 1;
+	return 0;
+}
+
+static const char *numtext(struct planner *p, double v)
+{
+	if (v == (long)v)
+		return arena_printf(&p->a, "%ld", (long)v);
+	return arena_printf(&p->a, "%g", v);
+}
+
+/* numeric comparisons: a number next to a comparison word, bound to the nearest numeric column */
+static int comparisons(struct planner *p)
+{
+	struct frame *f = &p->f;
+	for (int i = 0; i < p->tk.n; i++) {
+		struct ptok *t = &p->tk.v[i];
+		enum role op = R_NONE;
+		int num = -1, num2 = -1;
+		if (t->kind == TK_NUM && t->cmp && !t->used) {
+			op = t->cmp;
+			num = i;
+		} else if ((t->role == R_GT || t->role == R_LT || t->role == R_GE || t->role == R_LE || t->role == R_BETWEEN) &&
+		           !t->used) {
+			/* "greater than or equal to", "at least", "more than" */
+			int j = i + 1;
+			while (j < p->tk.n && p->tk.v[j].kind == TK_WORD && (p->tk.v[j].role == R_STOP || planner_lex_generic(p->tk.v[j].stem) ||
+			                                                     p->tk.v[j].role == R_GE) && j < i + 4)
+				j++;
+			if (j < p->tk.n && p->tk.v[j].kind == TK_NUM) {
+				op = t->role;
+				num = j;
+				if (op == R_BETWEEN && j + 2 < p->tk.n && p->tk.v[j + 1].role == R_AND && p->tk.v[j + 2].kind == TK_NUM)
+					num2 = j + 2;
+			} else if (i > 0 && p->tk.v[i - 1].kind == TK_NUM && !p->tk.v[i - 1].used && p->tk.v[i].hangul) {
+				op = t->role;   /* 65 이상 */
+				num = i - 1;
+			} else if (op == R_NONE && (t->role == R_GT || t->role == R_LT) && !t->hangul) {
+				/* "greater than that first measured": a comparison between two values */
+				int k = i + 1;
+				while (k < p->tk.n && (p->tk.v[k].role == R_STOP || !strcmp(p->tk.v[k].text, "than")))
+					k++;
+				if (k < p->tk.n && (!strcmp(p->tk.v[k].text, "that") || !strcmp(p->tk.v[k].text, "the")))
+					return decline(p, "%s", "comparing two measurements with each other is not a shape the offline planner builds");
+				continue;
+			} else {
+				continue;
+			}
+		} else {
+			continue;
+		}
+		/* the column: "age" for ages and older/younger; else the nearest linked numeric column */
+		int col = -1;
+		struct ptok *n = &p->tk.v[num];
+		if (n->unit == 'a' || !strcmp(t->text, "older") || !strcmp(t->text, "younger") || !strcmp(t->stem, "ag")) {
+			double sc;
+			col = planner_link_term(&p->a, p->s, "age", p->r, p->banned, 0.9, &sc);
+		}
+		int bestd = 99;
+		for (int l = 0; l < p->pl.n && col < 0 + (col >= 0) * 100000; l++) {
+			struct plink_item *it = &p->pl.v[l];
+			if (it->kind != PL_COLUMN || p->s->c[it->cols[0]].type != PT_NUM)
+				continue;
+			int d = it->t1 <= i ? i - it->t1 : it->t0 - num;
+			if (d < 0)
+				d = -d;
+			if (d < bestd) {
+				bestd = d;
+				col = it->cols[0];
+				it->role = 1;
+			}
+		}
+		if (col < 0 && f->measure >= 0)
+			col = f->measure;   /* "potassium over 5.5": the measured value */
+		if (col < 0)
+			return decline(p, "the number '%s' is compared, but with what column could not be told", n->text);
+		if (f->ncond >= MAXF)
+			continue;
+		const char *ops = op == R_GT ? ">" : op == R_LT ? "<" : op == R_GE ? ">=" : op == R_LE ? "<=" : "BETWEEN";
+		f->cond[f->ncond].col = col;
+		f->cond[f->ncond].op = ops;
+		f->cond[f->ncond].lit = numtext(p, n->num);
+		f->cond[f->ncond].num = 1;
+		f->cond[f->ncond].lit2 = num2 >= 0 ? numtext(p, p->tk.v[num2].num) : NULL;
+		f->ncond++;
+		t->used = 1;
+		n->used = 1;
+		if (num2 >= 0) {
+			p->tk.v[num2].used = 1;
+			p->tk.v[num2 - 1].used = 1;
+		}
+		decide(p, span_text(p, i < num ? i : num, (num2 >= 0 ? num2 : (num > i ? num : i)) + 1), "filter",
+		       arena_printf(&p->a, "%s %s %s", cfq(p, col), ops, n->text), "numeric comparison", 1);
+	}
+	return 0;
+}
+
+/* the normal range of a measure: the catalog's metadata first, the lexicon's default otherwise */
+static void concept_range(struct planner *p, int col, const char *value, double *lo, double *hi, const char **src)
+{
+	*src = "textbook default range";
+	for (int k = 0; p->r && k < p->r->ncolumns; k++) {
+		const struct ret_column *rc = &p->r->columns[k];
+		if (rc->has_range && !strcmp(rc->name, p->s->c[col].name) && !strcmp(rc->table, tname(p, col)) && !value) {
+			*lo = rc->range_lo;
+			*hi = rc->range_hi;
+			*src = "normal range from the catalog metadata";
+		}
+	}
+}
+
+/* build the squery from the frame */
+static int build(struct planner *p, struct squery *q)
+{
+	struct frame *f = &p->f;
+	const char *fact = p->s->t[f->fact].name;
+	q->from = fact;
+	q->alias = fact;
+
+	/* entity filter, directly or through a join */
+	if (f->entity_val) {
+		int ec = col_in(p, f->fact, f->entity_col);
+		if (ec < 0) {
+			for (int ti = 0; ti < p->s->nt && ec < 0; ti++)
+				if ((ec = col_in(p, ti, f->entity_col)) >= 0)
+					need(p, ti);
+		}
+		if (ec < 0)
+			return decline(p, "%s", "no table carries the patient/case key");
+		q->where[q->nwhere++] = sx_cmp(&p->a, "=", C(p, ec), sx_num(&p->a, f->entity_val));
+	}
+	/* value filters (several values of one column become IN) */
+	for (int i = 0; i < f->nin; i++) {
+		need(p, p->s->c[f->in[i].col].table);
+		if (f->in[i].n == 1) {
+			q->where[q->nwhere++] = sx_cmp(&p->a, "=", C(p, f->in[i].col), sx_lit(&p->a, f->in[i].vals[0]));
+		} else {
+			struct sexpr *v[8];
+			for (int k = 0; k < f->in[i].n; k++)
+				v[k] = sx_lit(&p->a, f->in[i].vals[k]);
+			q->where[q->nwhere++] = sx_in_list(&p->a, C(p, f->in[i].col), v, f->in[i].n);
+		}
+	}
+	for (int i = 0; i < f->ncond && q->nwhere < 22; i++) {
+		need(p, p->s->c[f->cond[i].col].table);
+		struct sexpr *lhs = C(p, f->cond[i].col);
+		struct sexpr *rhs = f->cond[i].num ? sx_num(&p->a, f->cond[i].lit) : sx_lit(&p->a, f->cond[i].lit);
+		if (!strcmp(f->cond[i].op, "BETWEEN")) {
+			q->where[q->nwhere++] = sx_cmp(&p->a, ">=", lhs, rhs);
+			q->where[q->nwhere++] = sx_cmp(&p->a, "<=", C(p, f->cond[i].col), sx_num(&p->a, f->cond[i].lit2));
+		} else {
+			q->where[q->nwhere++] = sx_cmp(&p->a, f->cond[i].op, lhs, rhs);
+		}
+	}
+	if (f->has_win) {
+		if (f->time_col < 0)
+			return decline(p, "the question has a time window but %s has no time column", fact);
+		need(p, p->s->c[f->time_col].table);
+		if (f->win.from[0])
+			q->where[q->nwhere++] = sx_cmp(&p->a, ">=", C(p, f->time_col), sx_ts(&p->a, f->win.from));
+		if (f->win.to[0])
+			q->where[q->nwhere++] = sx_cmp(&p->a, "<", C(p, f->time_col), sx_ts(&p->a, f->win.to));
+	}
+	if (add_visit(p, q) < 0)
+		return -1;
+
+	/* projection */
+	if (f->exists) {
+		q->sel[q->nsel++].e = sx_num(&p->a, "1");
+		q->exists_wrap = 1;
+	} else if (f->rank_n > 0) {
+		need(p, p->s->c[f->rank_col].table);
+		q->sel[q->nsel].e = C(p, f->rank_col);
+		q->sel[q->nsel++].as = p->s->c[f->rank_col].name;
+		struct sexpr *cnt = sx_agg(&p->a, "COUNT", 0, sx_star(&p->a));
+		struct sexpr *dr = sx_agg(&p->a, "DENSE_RANK", 0, NULL);
+		dr->kind = SX_WIN_DENSE;
+		dr->args[0] = cnt;
+		q->sel[q->nsel].e = dr;
+		q->sel[q->nsel++].as = "rnk";
+		q->group[q->ngroup++] = C(p, f->rank_col);
+		q->rank_n = f->rank_n;
+	} else {
+		for (int i = 0; i < f->ngroup; i++) {
+			need(p, p->s->c[f->group[i]].table);
+			q->sel[q->nsel++].e = C(p, f->group[i]);
+			q->group[q->ngroup++] = C(p, f->group[i]);
+		}
+		if (f->agg) {
+			struct sexpr *arg;
+			int distinct = 0;
+			if (f->count_entity) {
+				int ec = col_in(p, f->fact, f->entity_col);
+				if (ec < 0)
+					for (int ti = 0; ti < p->s->nt && ec < 0; ti++)
+						if ((ec = col_in(p, ti, f->entity_col)) >= 0)
+							need(p, ti);
+				arg = C(p, ec);
+				distinct = 1;
+			} else if (!strcmp(f->agg, "COUNT")) {
+				arg = sx_star(&p->a);
+			} else {
+				need(p, p->s->c[f->measure].table);
+				arg = C(p, f->measure);
+			}
+			q->sel[q->nsel].e = sx_agg(&p->a, f->agg, distinct, arg);
+			q->sel[q->nsel++].as = arena_printf(&p->a, "%s", f->agg);
+			for (char *c = (char *)q->sel[q->nsel - 1].as; *c; c++)
+				*c = (char)(*c - 'A' + 'a');
+			if (f->ngroup && f->order) {
+				q->order[q->norder].e = q->sel[q->nsel - 1].e;
+				q->order[q->norder++].desc = f->order < 0;
+				q->limit = f->limit;
+			}
+		} else {
+			for (int i = 0; i < f->nproj; i++) {
+				need(p, p->s->c[f->proj[i]].table);
+				q->sel[q->nsel++].e = C(p, f->proj[i]);
+			}
+			if (!q->nsel)
+				return decline(p, "%s", "what to show could not be told");
+			q->distinct = f->distinct;
+			if (f->order && f->order_col >= 0) {
+				need(p, p->s->c[f->order_col].table);
+				q->order[q->norder].e = C(p, f->order_col);
+				q->order[q->norder++].desc = f->order < 0;
+				q->limit = f->limit;
+				/* the first X found: a row that has an X */
+				if (f->nproj == 1 && f->proj[0] != f->order_col)
+					q->where[q->nwhere++] = sx_null(&p->a, C(p, f->proj[0]), 1);
+			}
+		}
+	}
+	return add_joins(p, q);
+}
+
+/* ---- the structure pass ---- */
+static int structure(struct planner *p)
+{
+	struct frame *f = &p->f;
+	int wants_time;
+
+	/* shapes it does not build */
+	for (int i = 0; i < p->tk.n; i++) {
+		if (p->tk.v[i].role == R_UNSUP && !p->tk.v[i].used)
+			return decline(p, "the question asks for '%s', a shape the offline planner does not build", p->tk.v[i].text);
+		if (p->tk.v[i].role == R_NEG && !p->tk.v[i].used)
+			return decline(p, "the question has a negation ('%s'), which the offline planner does not build", p->tk.v[i].text);
+		if (p->tk.v[i].role == R_NEXT)
+			return decline(p, "%s", "questions about the future cannot be answered from recorded data");
+	}
+	/* an unlinked content word: say what was not understood instead of guessing */
+	{
+		struct sb u = SB_INIT;
+		sb_init_arena(&u, &p->a);
+		for (int i = 0; i < p->tk.n; i++) {
+			struct ptok *t = &p->tk.v[i];
+			if (t->used || t->kind != TK_WORD || t->role != R_NONE || planner_lex_generic(t->stem) ||
+			    planner_lex_generic(t->text))
+				continue;
+			if (strlen(t->text) < 3 && !t->hangul)
+				continue;
+			if (u.len)
+				sb_puts(&u, "', '");
+			sb_puts(&u, t->text);
+		}
+		if (u.len)
+			return decline(p, "could not link '%s' to any table, column or stored value", sb_cstr(&u));
+	}
+
+	wants_time = p->f.has_win || has_role(p, R_FIRST) || has_role(p, R_LAST) || has_role(p, R_WHEN) ||
+	             has_role(p, R_TIMELINE);
+	f->fact = choose_fact(p, wants_time);
+	if (f->fact < 0)
+		return decline(p, "%s", "nothing in the question names a table, column or stored value");
+	decide(p, "", "fact_table", p->s->t[f->fact].name, "where the linked values and columns meet", 1);
+	f->time_col = time_col(p, f->fact);
+	f->measure = measure_col(p, f->fact);
+
+	/* links -> filters, projections, groups */
+	int group_next = 0;
+	for (int l = 0; l < p->pl.n; l++) {
+		struct plink_item *it = &p->pl.v[l];
+		const char *sp = span_text(p, it->t0, it->t1);
+		int per = (it->t0 > 0 && p->tk.v[it->t0 - 1].role == R_PER) || p->tk.v[it->t1 - 1].group ||
+		          (it->t1 < p->tk.n && p->tk.v[it->t1].role == R_PER && p->tk.v[it->t1].hangul);
+		(void)group_next;
+		if (it->kind == PL_VALUE) {
+			/* the candidate column in or reachable from the fact table */
+			int pick = -1;
+			for (int c = 0; c < it->ncols && pick < 0; c++)
+				if (p->s->c[it->cols[c]].table == f->fact)
+					pick = c;
+			for (int c = 0; c < it->ncols && pick < 0; c++) {
+				int e[4];
+				if (path(p, f->fact, p->s->c[it->cols[c]].table, e, 2) >= 0 &&
+				    (dict_reaches(p, it->cols[c], it->vals[c], f->fact, NULL) || 1))
+					pick = c;
+			}
+			if (pick < 0)
+				return decline(p, "'%s' is a stored value, but not of anything joinable to the question's table", sp);
+			int col = it->cols[pick];
+			if (per) {
+				if (f->ngroup < 3)
+					f->group[f->ngroup++] = col;
+				continue;
+			}
+			int k;
+			for (k = 0; k < f->nin; k++)
+				if (f->in[k].col == col)
+					break;
+			if (k == f->nin && f->nin < 4)
+				f->in[f->nin++].col = col;
+			if (k < 4 && f->in[k].n < 8)
+				f->in[k].vals[f->in[k].n++] = it->vals[pick];
+			decide(p, sp, "value", arena_printf(&p->a, "%s = '%s'", cfq(p, col), it->vals[pick]), it->why, it->score);
+		} else if (it->kind == PL_CONCEPT) {
+			/* the measure: a column named so, or a stored value (lab name) with the table's measure */
+			double sc, lo = it->lo, hi = it->hi;
+			const char *src;
+			int col = planner_link_term(&p->a, p->s, it->measure, p->r, p->banned, 0.75, &sc);
+			if (col >= 0) {
+				concept_range(p, col, NULL, &lo, &hi, &src);
+			} else {
+				int n, v = planner_snap_values(p->s, it->measure, &n);
+				const char *const *syn = planner_lex_syn(it->measure);
+				for (; v < 0 && syn && *syn; syn++)
+					v = planner_snap_values(p->s, *syn, &n);
+				if (v < 0)
+					return decline(p, "the concept '%s' needs a measure the catalog does not have", sp);
+				int vc = p->s->v[v].col, mt = -1;
+				for (int ti = 0; ti < p->s->nt && mt < 0; ti++)
+					if (p->s->c[vc].table == ti || dict_reaches(p, vc, p->s->v[v].value, ti, NULL))
+						if (measure_col(p, ti) >= 0)
+							mt = ti;
+				if (mt < 0)
+					return decline(p, "the concept '%s' has no measured value", sp);
+				col = measure_col(p, mt);
+				src = "textbook default range";
+				if (f->nin < 4) {
+					f->in[f->nin].col = vc;
+					f->in[f->nin].vals[0] = p->s->v[v].value;
+					f->in[f->nin++].n = 1;
+				}
+			}
+			if (f->ncond < MAXF) {
+				f->cond[f->ncond].col = col;
+				f->cond[f->ncond].op = it->dir < 0 ? "<" : ">";
+				f->cond[f->ncond].lit = numtext(p, it->dir < 0 ? lo : hi);
+				f->cond[f->ncond].num = 1;
+				f->cond[f->ncond].lit2 = NULL;
+				f->ncond++;
+			}
+			decide(p, sp, "concept", arena_printf(&p->a, "%s %s %s", cfq(p, col), it->dir < 0 ? "<" : ">",
+			                                      numtext(p, it->dir < 0 ? lo : hi)),
+			       arena_printf(&p->a, "%s (%s)", it->why, src), 1);
+			if (p->s->c[col].table != f->fact)
+				need(p, p->s->c[col].table);
+		} else if (it->kind == PL_COLUMN) {
+			int col = it->cols[0];
+			if (it->role == 1)
+				continue;   /* bound to a comparison already */
+			if (per) {
+				if (f->ngroup < 3)
+					f->group[f->ngroup++] = col;
+				decide(p, sp, "group", cfq(p, col), it->why, it->score);
+				continue;
+			}
+			if (p->s->c[col].type == PT_TIME) {
+				/* "discharged", "admitted": the time column the question is about */
+				f->time_col = col;
+				decide(p, sp, "time_column", cfq(p, col), it->why, it->score);
+				continue;
+			}
+			if (f->nproj < 6)
+				f->proj[f->nproj++] = col;
+			decide(p, sp, "column", cfq(p, col), it->why, it->score);
+		} else if (it->kind == PL_TABLE) {
+			decide(p, sp, "table", p->s->t[it->table].name, it->why, it->score);
+			if (per) {
+				int via, lc = label_col(p, it->table, &via);
+				if (lc >= 0 && f->ngroup < 3)
+					f->group[f->ngroup++] = lc;
+			}
+		}
+	}
+	/* the entity grouped: "환자별", "per patient" */
+	if (f->entity_group && f->entity_col) {
+		int ec = col_in(p, f->fact, f->entity_col);
+		for (int ti = 0; ti < p->s->nt && ec < 0; ti++)
+			ec = col_in(p, ti, f->entity_col);
+		if (ec >= 0 && f->ngroup < 3)
+			f->group[f->ngroup++] = ec;
+	}
+
+	/* aggregate */
+	int how_many = has_role(p, R_HOW) && has_role(p, R_MANY);
+	int ag = -1;
+	for (int i = 0; i < p->tk.n && ag < 0; i++) {
+		enum role r = p->tk.v[i].role;
+		if (r == R_AVG || r == R_MAX || r == R_MIN || r == R_SUM || r == R_COUNT)
+			ag = i;
+	}
+	if (ag >= 0) {
+		enum role r = p->tk.v[ag].role;
+		f->agg = r == R_AVG ? "AVG" : r == R_MAX ? "MAX" : r == R_MIN ? "MIN" : r == R_SUM ? "SUM" : "COUNT";
+		/* "number of X" where X is a numeric column is a count, "total X" is a sum */
+	}
+	if (how_many && !f->agg)
+		f->agg = "COUNT";
+	if (has_role(p, R_HOW) && !how_many) {
+		for (int i = 0; i < p->tk.n; i++)
+			if (!strcmp(p->tk.v[i].text, "much") && !f->agg)
+				f->agg = "SUM";
+	}
+	/* the measure the aggregate or the projection is about */
+	int mcol = -1;
+	for (int i = 0; i < f->nproj; i++)
+		if (p->s->c[f->proj[i]].type == PT_NUM && !is_keyish(p, f->proj[i]))
+			mcol = f->proj[i];
+	if (mcol >= 0)
+		f->measure = mcol;
+	if (f->agg && strcmp(f->agg, "COUNT")) {
+		if (f->measure < 0)
+			return decline(p, "%s", "an aggregate was asked for but no numeric measure was found");
+		/* the measure is consumed by the aggregate */
+		for (int i = 0; i < f->nproj; i++)
+			if (f->proj[i] == f->measure)
+				f->proj[i--] = f->proj[--f->nproj];
+		decide(p, "", "aggregate", arena_printf(&p->a, "%s(%s)", f->agg, cfq(p, f->measure)), "aggregate word", 1);
+	} else if (f->agg) {
+		if (f->entity_count && f->entity_col)
+			decide(p, "", "aggregate", arena_printf(&p->a, "COUNT(DISTINCT %s)", f->entity_col), "counting patients/cases", 1);
+		else
+			decide(p, "", "aggregate", "COUNT(*)", "counting rows", 1);
+		f->nproj = 0;
+	} else {
+		f->count_entity = 0;
+	}
+	if (f->agg && strcmp(f->agg, "COUNT"))
+		f->count_entity = 0;
+
+	/* ranking: top N / most frequent / 가장 많은 */
+	int top = find_role(p, R_TOP), most = find_role(p, R_MOST), freq = find_role(p, R_FREQ);
+	long n = 0;
+	if (top >= 0) {
+		for (int i = top + 1; i < p->tk.n && i <= top + 2; i++)
+			if (p->tk.v[i].kind == TK_NUM) {
+				n = (long)p->tk.v[i].num;
+				p->tk.v[i].used = 1;
+			}
+		if (!n)
+			n = 1;
+	}
+	if (!n && (freq >= 0 || most >= 0)) {
+		for (int i = 0; i < p->tk.n; i++)
+			if (p->tk.v[i].kind == TK_NUM && !p->tk.v[i].used && p->tk.v[i].unit != 'a' &&
+			    i + 1 < p->tk.n && (p->tk.v[i + 1].role == R_MOST || p->tk.v[i + 1].role == R_FREQ)) {
+				n = (long)p->tk.v[i].num;
+				p->tk.v[i].used = 1;
+			}
+		if (!n)
+			n = 1;
+	}
+	int ranking = (top >= 0 || freq >= 0 || (most >= 0 && !f->agg)) && n > 0;
+	if (ranking && (f->agg == NULL || !strcmp(f->agg, "COUNT")) && !f->ngroup) {
+		/* rank what is asked for: a projected column, else the label of the fact table */
+		int rc = -1;
+		for (int i = 0; i < f->nproj && rc < 0; i++)
+			if (p->s->c[f->proj[i]].type == PT_TEXT)
+				rc = f->proj[i];
+		if (rc < 0) {
+			int via;
+			rc = label_col(p, f->fact, &via);
+		}
+		if (rc < 0)
+			return decline(p, "%s", "a ranking was asked for, but of what could not be told");
+		f->rank_col = rc;
+		f->rank_n = n;
+		f->agg = NULL;
+		decide(p, "", "ranking", arena_printf(&p->a, "top %ld %s by count", n, cfq(p, rc)), "ranking words", 1);
+		return 0;
+	}
+	if (ranking && f->agg && f->ngroup) {
+		f->order = -1;
+		f->limit = n;
+	} else if (top >= 0 && f->ngroup && f->agg) {
+		f->order = -1;
+		f->limit = n;
+	}
+
+	/* existence: "has patient X had any ...", "was ... given", "있었나요" */
+	struct ptok *t0 = p->tk.n ? &p->tk.v[0] : NULL;
+	int yesno = t0 && t0->role == R_EXIST && !t0->hangul;
+	for (int i = 0; i < p->tk.n; i++)
+		if (p->tk.v[i].hangul && p->tk.v[i].role == R_EXIST && i >= p->tk.n - 2)
+			yesno = 1;
+	if (yesno && !f->agg && !has_role(p, R_WHEN) && !f->ngroup) {
+		f->exists = 1;
+		decide(p, "", "intent", "exists", "a yes/no question: does any row match", 1);
+		return 0;
+	}
+
+	/* first/last: order by time, one row */
+	int fi = find_role(p, R_FIRST), la = find_role(p, R_LAST);
+	if ((fi >= 0 || la >= 0) && !f->agg) {
+		f->order = (fi >= 0 && (la < 0 || fi < la)) ? 1 : -1;
+		f->order_col = f->time_col;
+		f->limit = 1;
+		if (f->order_col < 0)
+			return decline(p, "first/last was asked, but %s has no time column", p->s->t[f->fact].name);
+	}
+	/* when: the time column */
+	if (has_role(p, R_WHEN) && !f->agg && f->time_col >= 0) {
+		f->nproj = 0;
+		f->proj[f->nproj++] = f->time_col;
+	}
+	/* the value words: the measure */
+	int asks_value = 0;
+	for (int i = 0; i < p->tk.n; i++)
+		if (p->tk.v[i].role == R_VALUE && !p->tk.v[i].used)
+			asks_value = 1;
+	if (!f->agg && !f->nproj && f->measure >= 0 && (asks_value || f->nin || f->order || 1)) {
+		int dict_value = 0;
+		for (int i = 0; i < f->nin; i++)
+			if (p->s->c[f->in[i].col].table != f->fact)
+				dict_value = 1;
+		if (dict_value || asks_value || (f->entity_val && !has_role(p, R_WHICH)))
+			f->proj[f->nproj++] = f->measure;
+	}
+	if (!f->agg && !f->nproj) {
+		/* "what lab test ...", "which drug": the label of the fact table's rows */
+		int via, lc = label_col(p, f->fact, &via);
+		if (lc >= 0 && (has_role(p, R_WHICH) || has_role(p, R_LIST) || has_role(p, R_DISTINCT))) {
+			f->proj[f->nproj++] = lc;
+			decide(p, "", "projection", cfq(p, lc), "what the question asks to name", 1);
+		}
+	}
+	/* timeline: several measurements of one case ordered by time */
+	if (!f->agg && (has_role(p, R_TIMELINE) || (f->entity_val && !f->order && f->nproj && f->time_col >= 0 &&
+	                                            p->s->c[f->proj[0]].type == PT_NUM))) {
+		if (f->time_col < 0)
+			return decline(p, "%s", "a timeline needs a time column");
+		int have = 0;
+		for (int i = 0; i < f->nproj; i++)
+			have |= f->proj[i] == f->time_col;
+		if (!have && f->nproj < 6) {
+			memmove(f->proj + 1, f->proj, (size_t)f->nproj * sizeof *f->proj);
+			f->proj[0] = f->time_col;
+			f->nproj++;
+		}
+		f->order = 1;
+		f->order_col = f->time_col;
+		f->limit = 0;
+		f->timeline = 1;
+		decide(p, "", "intent", "timeline", "measurements of one case ordered by time", 1);
+	}
+	if (!f->agg && !f->order && !f->timeline)
+		f->distinct = 1;   /* a list of things: each once */
+	if (has_role(p, R_DISTINCT) && f->agg && !strcmp(f->agg, "COUNT") && f->nproj == 0 && !f->count_entity) {
+		/* "how many different drugs": count distinct of the label */
+		int via, lc = label_col(p, f->fact, &via);
+		(void)lc;
+	}
+	return 0;
+}
+
+static void collect_values(struct planner *p)
+{
+	(void)p;
+}
+
+enum err planner_plan(struct catalog *cat, const struct retrieval *r, const char *question,
+                      const struct planner_ctx *ctx, struct planner_out *out)
+{
+	struct planner *p;
+	enum err rc = OK;
+	char err[512] = "";
+	const char *conninfo;
+	char tdesc[256];
+
+	memset(out, 0, sizeof *out);
+	(void)cat;
+	if (!question || !*question)
+		return ERR_INPUT;
+	p = calloc(1, sizeof *p);
+	if (!p)
+		return ERR_NOMEM;
+	sb_init_arena(&p->dec, &p->a);
+	sb_init_arena(&p->expl, &p->a);
+	sb_putc(&p->dec, '[');
+	p->r = r;
+	p->question = question;
+	p->f.measure = p->f.time_col = p->f.order_col = p->f.rank_col = -1;
+	p->f.episode = -1;
+	conninfo = ctx && ctx->conninfo ? ctx->conninfo : NULL;
+	if (!conninfo || !*conninfo)
+		conninfo = *conf_get("target_ro_db") ? conf_get("target_ro_db") : conf_get("target_db");
+	p->s = planner_snap_get(conninfo, err, sizeof err);
+	if (!p->s) {
+		rc = ERR_DB;
+		out->reason = strdup(err);
+		goto out;
+	}
+	if (!planner_time_now(ctx ? ctx->now : NULL, &p->now)) {
+		rc = ERR_INPUT;
+		out->reason = strdup("bad reference time");
+		goto out;
+	}
+	p->banned = arena_alloc(&p->a, (size_t)(p->s->nt + 1) * sizeof *p->banned);
+	if (!p->banned || planner_tokenize(&p->a, question, &p->tk) != OK) {
+		rc = ERR_NOMEM;
+		goto out;
+	}
+	/* analyst edits and earlier attempts: tables removed, columns that did not exist */
+	for (int i = 0; ctx && i < ctx->nedits; i++) {
+		const struct planner_edit *e = &ctx->edits[i];
+		int ti = e->table ? planner_snap_table(p->s, e->table) : -1;
+		if (e->op == PLAN_REMOVE_TABLE && ti >= 0)
+			p->banned[ti] = 1;
+	}
+	for (int i = 0; ctx && i < ctx->nattempts; i++) {
+		const struct planner_attempt *at = &ctx->attempts[i];
+		int ti = at->missing_relation ? planner_snap_table(p->s, at->missing_relation) : -1;
+		if (ti >= 0)
+			p->banned[ti] = 1;
+	}
+
+	find_entities(p);
+	find_visits(p);
+	int tw = planner_time(&p->tk, &p->now, &p->f.win, tdesc, sizeof tdesc);
+	if (tw < 0) {
+		decline(p, "%s", "a date without a year could not be placed in time");
+	} else if (tw > 0) {
+		p->f.has_win = 1;
+		decide(p, tdesc, "time", arena_printf(&p->a, "[%s, %s)", p->f.win.from[0] ? p->f.win.from : "-inf",
+		                                      p->f.win.to[0] ? p->f.win.to : "+inf"),
+		       "relative to the reference time", 1);
+	}
+	if (!p->decline) {
+		planner_link(&p->a, p->s, &p->tk, r, p->banned, &p->pl);
+		/* analyst-added mappings are links of their own */
+		for (int i = 0; ctx && i < ctx->nedits && p->pl.n < PL_MAX; i++) {
+			const struct planner_edit *e = &ctx->edits[i];
+			if (e->op != PLAN_ADD_MAPPING)
+				continue;
+			int ci = planner_snap_col(p->s, planner_snap_table(p->s, e->table), e->column);
+			if (ci < 0)
+				continue;
+			struct plink_item it = {.kind = PL_VALUE, .t0 = 0, .t1 = 0, .ncols = 1, .score = 1,
+			                        .why = "added by the analyst"};
+			it.cols[0] = ci;
+			it.vals[0] = arena_strdup(&p->a, e->value);
+			p->pl.v[p->pl.n++] = it;
+			for (int k = 0; e->phrase && k < p->tk.n; k++)
+				if (strstr(e->phrase, p->tk.v[k].text))
+					p->tk.v[k].used = 1;
+		}
+		for (int i = 0; ctx && i < ctx->nedits; i++) {
+			const struct planner_edit *e = &ctx->edits[i];
+			if (e->op != PLAN_REMOVE_MAPPING && e->op != PLAN_REMOVE_COLUMN)
+				continue;
+			for (int l = 0; l < p->pl.n; l++) {
+				struct plink_item *it = &p->pl.v[l];
+				if (it->kind != PL_VALUE && it->kind != PL_COLUMN)
+					continue;
+				int ci = it->cols[0];
+				if (!strcmp(tname(p, ci), e->table ? e->table : "") && e->column && !strcmp(p->s->c[ci].name, e->column) &&
+				    (e->op == PLAN_REMOVE_COLUMN || !e->value || (it->vals[0] && !strcmp(it->vals[0], e->value))))
+					p->pl.v[l--] = p->pl.v[--p->pl.n];
+			}
+		}
+		collect_values(p);
+		if (comparisons(p) == 0)
+			structure(p);
+	}
+	if (!p->decline) {
+		struct squery q;
+		memset(&q, 0, sizeof q);
+		if (build(p, &q) == 0 && !p->decline) {
+			struct sb sql = SB_INIT;
+			planner_sql_print(&sql, &q);
+			if (!sb_ok(&sql)) {
+				sb_free(&sql);
+				rc = ERR_NOMEM;
+				goto out;
+			}
+			out->sql = sb_steal(&sql);
+			/* an earlier attempt with exactly this SQL failed: do not repeat it */
+			for (int i = 0; ctx && i < ctx->nattempts; i++)
+				if (ctx->attempts[i].sql && ctx->attempts[i].error && !strcmp(ctx->attempts[i].sql, out->sql)) {
+					free(out->sql);
+					out->sql = NULL;
+					decline(p, "the same SQL already failed: %s", ctx->attempts[i].error);
+					break;
+				}
+		}
+	}
+	sb_putc(&p->dec, ']');
+	if (p->decline) {
+		out->unanswerable = 1;
+		struct sb why = SB_INIT;
+		sb_puts(&why, p->decline);
+		/* show what was found, so the analyst can fix the question or the plan */
+		int nf = 0;
+		for (int l = 0; l < p->pl.n; l++) {
+			struct plink_item *it = &p->pl.v[l];
+			const char *tg = it->kind == PL_TABLE ? p->s->t[it->table].name
+			               : it->kind == PL_CONCEPT ? it->measure : cfq(p, it->cols[0]);
+			sb_printf(&why, "%s'%s' -> %s", nf++ ? ", " : ". Found: ", span_text(p, it->t0, it->t1), tg);
+		}
+		out->reason = sb_steal(&why);
+		out->confidence = 0;
+	} else {
+		out->confidence = 0.5;
+		for (int l = 0; l < p->pl.n; l++)
+			if (p->pl.v[l].score < out->confidence)
+				out->confidence = p->pl.v[l].score;
+		out->confidence = p->pl.n ? 0.5 + out->confidence / 2 : 0.5;
+	}
+	{
+		struct sb ex = SB_INIT;
+		struct frame *f = &p->f;
+		if (out->sql) {
+			sb_printf(&ex, "From %s", p->s->t[f->fact].name);
+			if (f->rank_n)
+				sb_printf(&ex, ", the top %ld %s by number of rows (ties kept)", f->rank_n, p->s->c[f->rank_col].name);
+			else if (f->exists)
+				sb_puts(&ex, ", whether any row matches");
+			else if (f->agg)
+				sb_printf(&ex, ", %s of %s", f->agg,
+				          f->count_entity ? f->entity_col : (f->measure >= 0 && strcmp(f->agg, "COUNT")) ? p->s->c[f->measure].name : "rows");
+			if (f->ngroup)
+				sb_printf(&ex, " per %s", p->s->c[f->group[0]].name);
+			if (f->entity_val)
+				sb_printf(&ex, ", for %s %s", f->entity_col, f->entity_val);
+			for (int i = 0; i < f->nin; i++)
+				sb_printf(&ex, ", where %s is '%s'%s", p->s->c[f->in[i].col].name, f->in[i].vals[0], f->in[i].n > 1 ? " (or others listed)" : "");
+			for (int i = 0; i < f->ncond; i++)
+				sb_printf(&ex, ", where %s %s %s", p->s->c[f->cond[i].col].name, f->cond[i].op, f->cond[i].lit);
+			if (f->has_win)
+				sb_printf(&ex, ", in the window %s", tdesc);
+			if (f->episode >= 0)
+				sb_printf(&ex, ", during the %s %s", f->episode_which == 2 ? "current" : f->episode_which > 0 ? "first" : "last",
+				          p->s->t[f->episode].name);
+			if (f->order && f->limit == 1)
+				sb_printf(&ex, ", the %s by %s", f->order > 0 ? "first" : "last", p->s->c[f->order_col].name);
+			else if (f->timeline)
+				sb_puts(&ex, ", ordered by time");
+			sb_putc(&ex, '.');
+		} else {
+			sb_puts(&ex, out->reason ? out->reason : "declined");
+		}
+		out->explanation = sb_steal(&ex);
+	}
+	out->decisions_json = strdup(sb_ok(&p->dec) ? sb_cstr(&p->dec) : "[]");
+	{
+		const char *in = p->f.exists ? "filter" : p->f.rank_n ? "ranking" : p->f.timeline ? "trend"
+		               : p->f.agg ? "aggregation" : p->f.nin || p->f.ncond ? "filter" : "detail";
+		out->intent = strdup(in);
+	}
+	if (!out->explanation || !out->decisions_json || !out->intent || (out->unanswerable && !out->reason))
+		rc = ERR_NOMEM;
+out:
+	arena_free(&p->a);
+	free(p);
+	return rc;
+}
+
+void planner_out_free(struct planner_out *out)
+{
+	if (!out)
+		return;
+	free(out->sql);
+	free(out->reason);
+	free(out->explanation);
+	free(out->decisions_json);
+	free(out->intent);
+	memset(out, 0, sizeof *out);
+}
+
+void planner_reset(void)
+{
+	planner_snap_free_all();
+}

@@ -1,0 +1,130 @@
+/* planner_int.h: types shared by the planner's files (tokens, lexicon, schema snapshot, links, SQL tree). */
+#ifndef ASKQL_PLANNER_INT_H
+#define ASKQL_PLANNER_INT_H
+
+#include <stddef.h>
+#include "util/arena.h"
+#include "util/sb.h"
+#include "util/err.h"
+
+/* ---- tokens (planner_tok.c) ---- */
+enum tk { TK_WORD, TK_NUM, TK_DATE, TK_PUNCT };
+
+/* Roles of function words; content words have R_NONE. */
+enum role {
+	R_NONE = 0, R_STOP, R_COUNT, R_AVG, R_MAX, R_MIN, R_SUM, R_FIRST, R_LAST, R_TOP, R_MOST,
+	R_FREQ, R_PER, R_GT, R_LT, R_GE, R_LE, R_BETWEEN, R_AND, R_SINCE, R_UNTIL, R_IN, R_ON, R_AGO,
+	R_THIS, R_PAST, R_UNIT, R_TODAY, R_YESTERDAY, R_WHEN, R_LIST, R_DISTINCT, R_TIMELINE, R_ANY,
+	R_HOW, R_MANY, R_EXIST, R_UNSUP, R_ASC, R_DESC, R_NEG, R_CURRENT, R_VISIT, R_WHICH, R_ENTITY,
+	R_VALUE, R_TIMES, R_YEARWORD, R_NEXT
+};
+
+struct ptok {
+	char *text;        /* lower-cased surface, Korean particle removed */
+	char *stem;        /* English stem (or text) */
+	char *norm;        /* value-matching form: non-alnum ASCII -> space */
+	enum tk kind;
+	int hangul;        /* contains Hangul */
+	int group;         /* carried the 별/마다 suffix ("per") */
+	int cmp;           /* Korean comparison suffix: R_GE 이상, R_LE 이하, R_GT 초과, R_LT 미만, 0 */
+	double num;        /* TK_NUM value */
+	int y, m, d;       /* TK_DATE parts (0: absent) */
+	int unit;          /* TK_NUM followed by a unit suffix (세, 시간, 일...): 'h','d','w','m','y','a'(age) */
+	int off, len;      /* bytes in the question */
+	enum role role;    /* lexicon role of the word */
+	int unitv;         /* R_UNIT: 'h','d','w','m','y' */
+	int used;          /* consumed by a link or structure decision */
+};
+struct ptoks { struct ptok *v; int n; };
+
+/* planner_tokenize: split q into tokens allocated in a; OK or ERR_NOMEM. */
+enum err planner_tokenize(struct arena *a, const char *q, struct ptoks *out);
+/* planner_stem: English light stemmer into out (cap bytes). */
+void planner_stem(const char *w, char *out, size_t cap);
+/* planner_norm: value-matching normal form of s into a new arena string. */
+char *planner_norm(struct arena *a, const char *s);
+/* planner_lex_role: role of a (stemmed) word; R_NONE when content. unit receives the time unit. */
+enum role planner_lex_role(const char *text, const char *stem, int *unit);
+/* planner_lex_syn: English/abbreviation synonyms of a domain term (NULL-terminated list, static), or NULL. */
+const char *const *planner_lex_syn(const char *term);
+/* planner_lex_concept: an ontology concept ("hypotension", "저혈압") -> measure term and direction
+ * (-1 below the normal range, +1 above); default range when metadata has none. 0 if unknown. */
+int planner_lex_concept(const char *term, const char **measure, int *dir, double *lo, double *hi);
+/* planner_lex_generic: 1 for a generic English/Korean word that carries no schema meaning. */
+int planner_lex_generic(const char *stem);
+
+/* ---- schema snapshot (planner_snap.c) ---- */
+enum ptype { PT_OTHER, PT_NUM, PT_TEXT, PT_TIME, PT_BOOL };
+struct pcol {
+	char *name, *comment;
+	int table;             /* index into tables */
+	enum ptype type;
+	int unique;            /* single-column unique/PK */
+	int is_int;
+	int nvalues;           /* distinct values indexed (0: none/high cardinality) */
+};
+struct ptab { char *name, *comment; double rows; int c0, nc; };
+struct pval { char *key; char *value; int col; };
+struct pfk { int from, to; int inferred; };   /* column indexes */
+struct psnap {
+	char *conninfo;
+	struct ptab *t; int nt;
+	struct pcol *c; int nc;
+	struct pval *v; int nv;     /* sorted by key */
+	struct pfk *fk; int nfk;
+};
+/* planner_snap_get: the cached snapshot for conninfo (loaded on first use). NULL + err on failure. */
+struct psnap *planner_snap_get(const char *conninfo, char *err, size_t errlen);
+void planner_snap_free_all(void);
+/* planner_snap_col: column index of table.name or -1. */
+int planner_snap_col(const struct psnap *s, int table, const char *name);
+int planner_snap_table(const struct psnap *s, const char *name);
+/* planner_snap_values: first index of key in s->v (and count via *n); -1 if absent. */
+int planner_snap_values(const struct psnap *s, const char *key, int *n);
+/* planner_snap_exists: 1 if some row of table has col IN (SELECT kcol FROM ktab WHERE vcol = value). cached. */
+int planner_snap_probe(struct psnap *s, const char *sql);
+
+/* ---- SQL tree (planner_sql.c) ---- */
+enum sx { SX_COL, SX_LIT, SX_NUM, SX_STAR, SX_AGG, SX_CMP, SX_AND, SX_OR, SX_IN_LIST, SX_IN_SUB,
+          SX_NOTNULL, SX_ISNULL, SX_FUNC, SX_TS, SX_INTERVAL_SUB, SX_ARITH, SX_WIN_DENSE };
+struct sexpr {
+	enum sx kind;
+	const char *a, *b;           /* COL: alias, column; LIT: text; AGG/FUNC/CMP/ARITH: op name */
+	int distinct;
+	struct sexpr **args; int nargs;
+	struct squery *sub;
+};
+struct sitem { struct sexpr *e; const char *as; };
+struct sjoin { const char *table, *alias; struct sexpr *on; };
+struct sorder { struct sexpr *e; int desc; };
+struct squery {
+	struct sitem sel[16]; int nsel;
+	int distinct;
+	const char *from, *alias;
+	struct sjoin joins[6]; int njoins;
+	struct sexpr *where[24]; int nwhere;
+	struct sexpr *group[6]; int ngroup;
+	struct sexpr *having;
+	struct sorder order[4]; int norder;
+	long limit;                  /* 0: none */
+	int exists_wrap;             /* SELECT COUNT(*) > 0 FROM (...) */
+	struct squery *outer_rank;   /* ranking: SELECT cols FROM (q) WHERE rnk <= n */
+	long rank_n;
+};
+struct sexpr *sx_col(struct arena *a, const char *alias, const char *col);
+struct sexpr *sx_lit(struct arena *a, const char *text);
+struct sexpr *sx_num(struct arena *a, const char *text);
+struct sexpr *sx_ts(struct arena *a, const char *ts);          /* TIMESTAMP 'ts' */
+struct sexpr *sx_agg(struct arena *a, const char *fn, int distinct, struct sexpr *arg);
+struct sexpr *sx_func(struct arena *a, const char *fn, struct sexpr *x, struct sexpr *y);
+struct sexpr *sx_cmp(struct arena *a, const char *op, struct sexpr *l, struct sexpr *r);
+struct sexpr *sx_arith(struct arena *a, const char *op, struct sexpr *l, struct sexpr *r);
+struct sexpr *sx_in_sub(struct arena *a, struct sexpr *l, struct squery *q);
+struct sexpr *sx_in_list(struct arena *a, struct sexpr *l, struct sexpr **v, int n);
+struct sexpr *sx_null(struct arena *a, struct sexpr *l, int notnull);
+struct sexpr *sx_interval_sub(struct arena *a, struct sexpr *ts, const char *interval);
+struct sexpr *sx_star(struct arena *a);
+/* planner_sql_print: the one function that prints a query tree as PostgreSQL. */
+void planner_sql_print(struct sb *sb, const struct squery *q);
+
+#endif

@@ -1,0 +1,369 @@
+/* planner_link.c: the linker: spans of the question -> values, columns, tables and ontology concepts. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "agent/planner_link.h"
+#include "catalog/catalog.h"
+
+static int add_link(struct plink *pl, const struct plink_item *it)
+{
+	if (pl->n >= PL_MAX)
+		return 0;
+	pl->v[pl->n++] = *it;
+	return 1;
+}
+
+/* the value key of tokens [i, j): norms joined by one space, punctuation skipped */
+static char *span_key(struct arena *a, const struct ptoks *tk, int i, int j, int stem_last)
+{
+	struct sb sb = SB_INIT;
+	char *k;
+	sb_init_arena(&sb, a);
+	for (int x = i; x < j; x++) {
+		if (tk->v[x].kind == TK_PUNCT)
+			continue;
+		if (sb.len)
+			sb_putc(&sb, ' ');
+		sb_puts(&sb, (stem_last && x == j - 1) ? tk->v[x].stem : tk->v[x].norm);
+	}
+	k = sb_ok(&sb) ? (char *)sb_cstr(&sb) : NULL;
+	return k;
+}
+
+/* a span may be a value only if it holds a content word (not only glue, roles, numbers) */
+static int span_has_content(const struct ptoks *tk, int i, int j)
+{
+	for (int x = i; x < j; x++) {
+		const struct ptok *t = &tk->v[x];
+		if (t->kind == TK_WORD && t->role == R_NONE && !planner_lex_generic(t->stem) &&
+		    strlen(t->text) >= 2)
+			return 1;
+	}
+	return 0;
+}
+
+/* common prefix length */
+static size_t cpl(const char *a, const char *b)
+{
+	size_t n = 0;
+	while (a[n] && a[n] == b[n])
+		n++;
+	return n;
+}
+
+/* how well one term (a stem, possibly several words) names column c: 0 none .. 1 exact */
+static double term_col_score(struct arena *a, const struct psnap *s, int ci, const char *term,
+                             const struct retrieval *r)
+{
+	const struct pcol *c = &s->c[ci];
+	char nm[128], st[128], part[128];
+	double best = 0;
+	size_t tl = strlen(term);
+
+	if (!tl)
+		return 0;
+	/* the name, '_' as space, and without an id suffix */
+	snprintf(nm, sizeof nm, "%s", c->name);
+	for (char *p = nm; *p; p++)
+		if (*p == '_')
+			*p = ' ';
+	if (!strcmp(nm, term))
+		return 1;
+	planner_stem(nm, st, sizeof st);
+	if (!strcmp(st, term))
+		return 0.95;
+	/* name parts: "admission_location" -> admission, location; prefixes of 4+ */
+	char *save = NULL;
+	snprintf(part, sizeof part, "%s", nm);
+	for (char *p = strtok_r(part, " ", &save); p; p = strtok_r(NULL, " ", &save)) {
+		char ps[128];
+		planner_stem(p, ps, sizeof ps);
+		if (!strcmp(ps, term) && strcmp(p, "id"))
+			best = best < 0.8 ? 0.8 : best;
+		else if (strlen(ps) >= 3 && tl >= 4 && !strncmp(term, ps, strlen(ps)) && strcmp(p, "id"))
+			best = best < 0.6 ? 0.6 : best;   /* org_name <- organism, disch <- discharged */
+		else if (tl >= 4 && cpl(term, ps) >= 5)
+			best = best < 0.5 ? 0.5 : best;
+	}
+	/* the comment and the catalog's full name (metadata): a phrase match */
+	const char *docs[2] = {c->comment, NULL};
+	for (int i = 0; r && i < r->ncolumns; i++)
+		if (!strcmp(r->columns[i].name, c->name) && !strcmp(r->columns[i].table, s->t[c->table].name))
+			docs[1] = r->columns[i].full_name;
+	for (int d = 0; d < 2; d++) {
+		if (!docs[d] || !*docs[d])
+			continue;
+		char *n = planner_norm(a, docs[d]);
+		if (!n)
+			continue;
+		/* stem each word of the doc and look for the term as a whole-word sequence */
+		struct sb sb = SB_INIT;
+		sb_init_arena(&sb, a);
+		char *sv = NULL;
+		for (char *w = strtok_r(n, " ", &sv); w; w = strtok_r(NULL, " ", &sv)) {
+			planner_stem(w, st, sizeof st);
+			if (sb.len)
+				sb_putc(&sb, ' ');
+			sb_puts(&sb, st);
+		}
+		const char *ds = sb_cstr(&sb);
+		const char *hit = strstr(ds, term);
+		while (hit && !((hit == ds || hit[-1] == ' ') && (hit[tl] == 0 || hit[tl] == ' ')))
+			hit = strstr(hit + 1, term);
+		if (hit)
+			best = best < (hit == ds ? 0.75 : 0.55) ? (hit == ds ? 0.75 : 0.55) : best;
+	}
+	return best;
+}
+
+static double term_table_score(const struct psnap *s, int ti, const char *term)
+{
+	char nm[128], st[128];
+	size_t tl = strlen(term);
+	snprintf(nm, sizeof nm, "%s", s->t[ti].name);
+	if (!strcmp(nm, term))
+		return 1;
+	if (tl < 3)
+		return 0;
+	/* "lab" ~ labevents, "microbiology" ~ microbiologyevents, "icu" ~ icustays, "d_labitems" parts */
+	char *save = NULL;
+	for (char *p = strtok_r(nm, "_", &save); p; p = strtok_r(NULL, "_", &save)) {
+		planner_stem(p, st, sizeof st);
+		if (!strcmp(st, term))
+			return 0.9;
+		if (!strncmp(p, term, tl) && strlen(p) > 1)
+			return strlen(p) - tl <= 8 ? 0.7 : 0.5;
+	}
+	return 0;
+}
+
+/* terms of tokens [i,j): the stems joined, and for one token its synonyms */
+static int terms_of(struct arena *a, const struct ptoks *tk, int i, int j, const char **out, int max)
+{
+	int n = 0;
+	char *k = span_key(a, tk, i, j, 0), st[256];
+	if (!k)
+		return 0;
+	/* stem each word of the span */
+	struct sb sb = SB_INIT;
+	sb_init_arena(&sb, a);
+	char *sv = NULL, *cp = arena_strdup(a, k);
+	for (char *w = cp ? strtok_r(cp, " ", &sv) : NULL; w; w = strtok_r(NULL, " ", &sv)) {
+		planner_stem(w, st, sizeof st);
+		if (sb.len)
+			sb_putc(&sb, ' ');
+		sb_puts(&sb, st);
+	}
+	if (sb.len && n < max)
+		out[n++] = arena_strdup(a, sb_cstr(&sb));
+	const char *const *syn = planner_lex_syn(k);
+	if (!syn && j - i == 1)
+		syn = planner_lex_syn(tk->v[i].stem);
+	for (; syn && *syn && n < max; syn++) {
+		planner_stem(*syn, st, sizeof st);
+		out[n++] = arena_strdup(a, strchr(*syn, ' ') ? *syn : st);
+	}
+	return n;
+}
+
+static void mark(struct ptoks *tk, int i, int j)
+{
+	for (int x = i; x < j; x++)
+		tk->v[x].used = 1;
+}
+
+/* values: longest spans first, exact keys, then the stem of the last word, then synonyms */
+static void link_values(struct arena *a, const struct psnap *s, struct ptoks *tk, struct plink *pl,
+                        const struct retrieval *r)
+{
+	/* the retrieval's value mappings first: they carry the metadata's synonyms (칼륨 -> k) */
+	for (int k = 0; r && k < r->nvalues; k++) {
+		const struct ret_value *rv = &r->values[k];
+		char *ph = rv->phrase ? planner_norm(a, rv->phrase) : NULL;
+		if (!ph || !*ph)
+			continue;
+		for (int i = 0; i < tk->n; i++) {
+			for (int j = tk->n; j > i; j--) {
+				char *key = span_key(a, tk, i, j, 0);
+				if (!key || strcmp(key, ph))
+					continue;
+				int ci = planner_snap_col(s, planner_snap_table(s, rv->table), rv->column);
+				if (ci < 0 || tk->v[i].used)
+					break;
+				struct plink_item it = {.kind = PL_VALUE, .t0 = i, .t1 = j, .ncols = 1, .score = rv->score};
+				it.cols[0] = ci;
+				it.vals[0] = rv->value;
+				it.why = arena_printf(a, "value mapping from the catalog (%s)", rv->how ? rv->how : "mapping");
+				if (add_link(pl, &it))
+					mark(tk, i, j);
+				break;
+			}
+		}
+	}
+	for (int i = 0; i < tk->n; i++) {
+		if (tk->v[i].used || tk->v[i].kind == TK_PUNCT)
+			continue;
+		for (int j = (i + 8 < tk->n ? i + 8 : tk->n); j > i; j--) {
+			int used = 0;
+			for (int x = i; x < j; x++)
+				used |= tk->v[x].used;
+			if (used || tk->v[j - 1].kind == TK_PUNCT || !span_has_content(tk, i, j))
+				continue;
+			const char *keys[10];
+			int nk = 0, cnt = 0, first = -1;
+			const char *how = "exact";
+			keys[nk++] = span_key(a, tk, i, j, 0);
+			keys[nk++] = span_key(a, tk, i, j, 1);
+			if (j - i == 1) {
+				const char *syn[8];
+				int ns = terms_of(a, tk, i, j, syn, 8);
+				for (int q = 1; q < ns && nk < 10; q++)
+					keys[nk++] = syn[q];
+			}
+			for (int q = 0; q < nk && first < 0; q++) {
+				if (!keys[q] || !*keys[q])
+					continue;
+				first = planner_snap_values(s, keys[q], &cnt);
+				how = q == 0 ? "exact" : q == 1 ? "stem" : "synonym";
+			}
+			if (first < 0)
+				continue;
+			struct plink_item it = {.kind = PL_VALUE, .t0 = i, .t1 = j, .score = 1.0};
+			for (int q = 0; q < cnt && it.ncols < 4; q++) {
+				it.cols[it.ncols] = s->v[first + q].col;
+				it.vals[it.ncols++] = s->v[first + q].value;
+			}
+			it.why = arena_printf(a, "%s match of a stored value", how);
+			if (add_link(pl, &it))
+				mark(tk, i, j);
+			i = j - 1;
+			break;
+		}
+	}
+}
+
+/* concepts: an abnormality named by one word, resolved to a measure term */
+static void link_concepts(struct arena *a, struct ptoks *tk, struct plink *pl)
+{
+	for (int i = 0; i < tk->n; i++) {
+		const char *m;
+		int dir;
+		double lo, hi;
+		if (tk->v[i].used || tk->v[i].kind != TK_WORD)
+			continue;
+		if (!planner_lex_concept(tk->v[i].text, &m, &dir, &lo, &hi) &&
+		    !planner_lex_concept(tk->v[i].stem, &m, &dir, &lo, &hi))
+			continue;
+		struct plink_item it = {.kind = PL_CONCEPT, .t0 = i, .t1 = i + 1, .measure = m, .dir = dir,
+		                        .lo = lo, .hi = hi, .score = 1.0};
+		it.why = arena_printf(a, "ontology: %s is %s %s's normal range", tk->v[i].text,
+		                      dir < 0 ? "below" : "above", m);
+		if (add_link(pl, &it))
+			mark(tk, i, i + 1);
+	}
+}
+
+/* planner_link_term: the best column for a term (stem or phrase); -1 when none scores >= min */
+int planner_link_term(struct arena *a, const struct psnap *s, const char *term, const struct retrieval *r,
+                      const int *banned_tables, double min, double *score)
+{
+	int best = -1;
+	double bs = 0;
+	for (int ci = 0; ci < s->nc; ci++) {
+		if (banned_tables && banned_tables[s->c[ci].table])
+			continue;
+		double sc = term_col_score(a, s, ci, term, r);
+		/* the retrieval ranked this column for the question: a small boost breaks ties */
+		for (int k = 0; r && sc > 0 && k < r->ncolumns; k++)
+			if (!strcmp(r->columns[k].name, s->c[ci].name) && !strcmp(r->columns[k].table, s->t[s->c[ci].table].name))
+				sc += 0.05 * (10 - k) / 10.0;
+		if (sc > bs) {
+			bs = sc;
+			best = ci;
+		}
+	}
+	if (score)
+		*score = bs;
+	return bs >= min ? best : -1;
+}
+
+/* columns and tables: spans of up to 3 content words, best scoring element */
+static void link_schema(struct arena *a, const struct psnap *s, struct ptoks *tk, struct plink *pl,
+                        const struct retrieval *r, const int *banned)
+{
+	for (int i = 0; i < tk->n; i++) {
+		struct ptok *t = &tk->v[i];
+		if (t->used || t->kind != TK_WORD)
+			continue;
+		if (t->role != R_NONE && t->role != R_VALUE && t->role != R_WHEN && t->role != R_DISTINCT &&
+		    t->role != R_SUM && t->role != R_COUNT)
+			continue;
+		int done = 0;
+		for (int j = (i + 3 < tk->n ? i + 3 : tk->n); j > i && !done; j--) {
+			int ok = 1;
+			for (int x = i; x < j; x++)
+				if (tk->v[x].used || tk->v[x].kind != TK_WORD)
+					ok = 0;
+			if (!ok)
+				continue;
+			const char *terms[8];
+			int nt = terms_of(a, tk, i, j, terms, 8);
+			int bc = -1, bt = -1;
+			double bsc = 0, btsc = 0;
+			for (int q = 0; q < nt; q++) {
+				double sc;
+				/* a single structural word (value, time, total) links only exactly */
+				double min = (t->role != R_NONE && j - i == 1) ? 0.95 : (j - i > 1 ? 0.7 : 0.5);
+				int c = planner_link_term(a, s, terms[q], r, banned, min, &sc);
+				if (q > 0)
+					sc *= 0.95;   /* a synonym is a little less sure than the word itself */
+				if (c >= 0 && sc > bsc) {
+					bsc = sc;
+					bc = c;
+				}
+				if (j - i == 1 && t->role == R_NONE) {
+					for (int ti = 0; ti < s->nt; ti++) {
+						if (banned && banned[ti])
+							continue;
+						double ts = term_table_score(s, ti, terms[q]) * (q ? 0.95 : 1);
+						/* prefer the bigger (fact) table when the name is shared */
+						if (ts > btsc || (ts == btsc && ts > 0 && bt >= 0 && s->t[ti].rows > s->t[bt].rows)) {
+							btsc = ts;
+							bt = ti;
+						}
+					}
+				}
+			}
+			if (bc < 0 && bt < 0)
+				continue;
+			struct plink_item it = {.t0 = i, .t1 = j};
+			if (bc >= 0 && bsc >= btsc) {
+				it.kind = PL_COLUMN;
+				it.cols[0] = bc;
+				it.ncols = 1;
+				it.score = bsc;
+				it.why = arena_printf(a, "'%s' names column %s.%s", terms[0], s->t[s->c[bc].table].name,
+				                      s->c[bc].name);
+			} else {
+				it.kind = PL_TABLE;
+				it.table = bt;
+				it.score = btsc;
+				it.why = arena_printf(a, "'%s' names table %s", terms[0], s->t[bt].name);
+			}
+			if (add_link(pl, &it))
+				mark(tk, i, j);
+			done = 1;
+			i = j - 1;
+		}
+	}
+}
+
+enum err planner_link(struct arena *a, const struct psnap *s, struct ptoks *tk, const struct retrieval *r,
+                      const int *banned_tables, struct plink *pl)
+{
+	pl->n = 0;
+	link_values(a, s, tk, pl, r);
+	link_concepts(a, tk, pl);
+	link_schema(a, s, tk, pl, r, banned_tables);
+	return OK;
+}

@@ -1,0 +1,33 @@
+/* planner_link.h: the linker's result: which span of the question names which catalog element. */
+#ifndef ASKQL_PLANNER_LINK_H
+#define ASKQL_PLANNER_LINK_H
+
+#include "agent/planner_int.h"
+
+struct retrieval;
+
+enum pl_kind { PL_VALUE, PL_COLUMN, PL_TABLE, PL_CONCEPT };
+struct plink_item {
+	enum pl_kind kind;
+	int t0, t1;                 /* token span [t0, t1) */
+	int cols[4]; int ncols;     /* VALUE: candidate columns (same key), COLUMN: the column */
+	const char *vals[4];        /* VALUE: the stored value per candidate column */
+	int table;                  /* TABLE */
+	const char *measure;        /* CONCEPT: measure term ("sbp", "potassium") */
+	int dir; double lo, hi;     /* CONCEPT */
+	double score;
+	const char *why;
+	int role;                   /* set by the structure pass: filter, projection, group ... */
+};
+#define PL_MAX 48
+struct plink { struct plink_item v[PL_MAX]; int n; };
+
+/* planner_link: link tokens (marking them used) to values, concepts, columns and tables.
+ * banned_tables (may be NULL) has s->nt flags of tables the analyst removed. */
+enum err planner_link(struct arena *a, const struct psnap *s, struct ptoks *tk, const struct retrieval *r,
+                      const int *banned_tables, struct plink *pl);
+/* planner_link_term: best column for a stemmed term (score >= min) or -1. */
+int planner_link_term(struct arena *a, const struct psnap *s, const char *term, const struct retrieval *r,
+                      const int *banned_tables, double min, double *score);
+
+#endif

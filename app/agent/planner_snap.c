@@ -1,0 +1,308 @@
+/* planner_snap.c: the planner's schema snapshot of a target (tables, columns, keys, sampled values), cached per process. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <libpq-fe.h>
+#include "agent/planner_int.h"
+#include "store/db.h"
+
+#define MAX_SNAPS 4
+#define MAX_DISTINCT 3000
+
+struct probe { char *sql; int yes; struct probe *next; };
+struct snapslot { struct psnap s; struct arena a; PGconn *conn; struct probe *probes; };
+static struct snapslot *slots[MAX_SNAPS];
+
+static enum ptype type_of(const char *t)
+{
+	if (strstr(t, "timestamp") || !strcmp(t, "date"))
+		return PT_TIME;
+	if (!strcmp(t, "boolean"))
+		return PT_BOOL;
+	if (strstr(t, "int") || strstr(t, "numeric") || strstr(t, "double") || strstr(t, "real") ||
+	    strstr(t, "decimal"))
+		return PT_NUM;
+	if (strstr(t, "char") || !strcmp(t, "text") || strstr(t, "citext"))
+		return PT_TEXT;
+	return PT_OTHER;
+}
+
+static int cmp_val(const void *x, const void *y)
+{
+	const struct pval *a = x, *b = y;
+	int c = strcmp(a->key, b->key);
+	return c ? c : a->col - b->col;
+}
+
+int planner_snap_table(const struct psnap *s, const char *name)
+{
+	for (int i = 0; i < s->nt; i++)
+		if (!strcmp(s->t[i].name, name))
+			return i;
+	return -1;
+}
+
+int planner_snap_col(const struct psnap *s, int table, const char *name)
+{
+	if (table < 0)
+		return -1;
+	for (int i = s->t[table].c0; i < s->t[table].c0 + s->t[table].nc; i++)
+		if (!strcmp(s->c[i].name, name))
+			return i;
+	return -1;
+}
+
+int planner_snap_values(const struct psnap *s, const char *key, int *n)
+{
+	int lo = 0, hi = s->nv;
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+		if (strcmp(s->v[mid].key, key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo >= s->nv || strcmp(s->v[lo].key, key)) {
+		*n = 0;
+		return -1;
+	}
+	int k = lo;
+	while (k < s->nv && !strcmp(s->v[k].key, key))
+		k++;
+	*n = k - lo;
+	return lo;
+}
+
+static int only_digits(const char *k)
+{
+	for (; *k; k++)
+		if ((*k < '0' || *k > '9') && *k != ' ')
+			return 0;
+	return 1;
+}
+
+/* load: read the target's catalog and sample the values of low-cardinality text columns. */
+static enum err load(struct snapslot *sl, char *err, size_t errlen)
+{
+	struct psnap *s = &sl->s;
+	struct arena *a = &sl->a;
+	PGresult *r = NULL;
+	enum err rc = ERR_DB;
+	int vcap = 0;
+
+	r = PQexec(sl->conn,
+		"SELECT c.relname, a.attname, format_type(a.atttypid, a.atttypmod), "
+		"coalesce(col_description(c.oid, a.attnum), ''), coalesce(obj_description(c.oid, 'pg_class'), ''), "
+		"greatest(c.reltuples, 0), "
+		"EXISTS (SELECT 1 FROM pg_index i WHERE i.indrelid = c.oid AND i.indisunique AND i.indnatts = 1 "
+		"        AND i.indkey[0] = a.attnum) "
+		"FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
+		"JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped "
+		"WHERE c.relkind IN ('r','v','m','p') AND n.nspname NOT IN ('pg_catalog','information_schema') "
+		"AND n.nspname NOT LIKE 'pg_toast%' AND n.nspname <> 'askql' "
+		"AND has_table_privilege(c.oid, 'SELECT') AND n.nspname = ANY (current_schemas(false)) "
+		"ORDER BY c.relname, a.attnum");
+	if (PQresultStatus(r) != PGRES_TUPLES_OK) {
+		snprintf(err, errlen, "schema snapshot: %s", PQerrorMessage(sl->conn));
+		goto out;
+	}
+	int n = PQntuples(r);
+	s->c = arena_alloc(a, (size_t)(n + 1) * sizeof *s->c);
+	s->t = arena_alloc(a, (size_t)(n + 1) * sizeof *s->t);
+	if (!s->c || !s->t) {
+		rc = ERR_NOMEM;
+		goto out;
+	}
+	for (int i = 0; i < n; i++) {
+		const char *tn = PQgetvalue(r, i, 0);
+		if (!s->nt || strcmp(s->t[s->nt - 1].name, tn)) {
+			struct ptab *t = &s->t[s->nt++];
+			t->name = arena_strdup(a, tn);
+			t->comment = arena_strdup(a, PQgetvalue(r, i, 4));
+			t->rows = atof(PQgetvalue(r, i, 5));
+			t->c0 = s->nc;
+		}
+		struct pcol *c = &s->c[s->nc++];
+		const char *ty = PQgetvalue(r, i, 2);
+		c->name = arena_strdup(a, PQgetvalue(r, i, 1));
+		c->comment = arena_strdup(a, PQgetvalue(r, i, 3));
+		c->table = s->nt - 1;
+		c->type = type_of(ty);
+		c->is_int = strstr(ty, "int") != NULL;
+		c->unique = PQgetvalue(r, i, 6)[0] == 't';
+		s->t[s->nt - 1].nc++;
+	}
+	PQclear(r);
+	r = NULL;
+
+	/* declared single-column foreign keys */
+	r = PQexec(sl->conn,
+		"SELECT c.conrelid::regclass::text, fa.attname, c.confrelid::regclass::text, ta.attname "
+		"FROM pg_constraint c JOIN pg_attribute fa ON fa.attrelid = c.conrelid AND fa.attnum = c.conkey[1] "
+		"JOIN pg_attribute ta ON ta.attrelid = c.confrelid AND ta.attnum = c.confkey[1] "
+		"WHERE c.contype = 'f' AND array_length(c.conkey, 1) = 1");
+	if (PQresultStatus(r) != PGRES_TUPLES_OK) {
+		snprintf(err, errlen, "schema snapshot (keys): %s", PQerrorMessage(sl->conn));
+		goto out;
+	}
+	s->fk = arena_alloc(a, (size_t)(PQntuples(r) + s->nc * 4 + 1) * sizeof *s->fk);
+	if (!s->fk) {
+		rc = ERR_NOMEM;
+		goto out;
+	}
+	for (int i = 0; i < PQntuples(r); i++) {
+		int f = planner_snap_col(s, planner_snap_table(s, PQgetvalue(r, i, 0)), PQgetvalue(r, i, 1));
+		int t = planner_snap_col(s, planner_snap_table(s, PQgetvalue(r, i, 2)), PQgetvalue(r, i, 3));
+		if (f >= 0 && t >= 0)
+			s->fk[s->nfk++] = (struct pfk){f, t, 0};
+	}
+	PQclear(r);
+	r = NULL;
+	/* inferred keys: a column named like a unique column of another table (same type class);
+	 * the unique side is the referenced one.  Only when the pair is not declared already. */
+	for (int i = 0; i < s->nc; i++) {
+		if (s->c[i].unique || s->c[i].type != PT_NUM || !s->c[i].is_int)
+			continue;
+		for (int j = 0; j < s->nc; j++) {
+			if (!s->c[j].unique || s->c[j].table == s->c[i].table || strcmp(s->c[i].name, s->c[j].name))
+				continue;
+			if (s->t[s->c[j].table].nc > 0 && !strcmp(s->c[j].name, "row_id"))
+				continue;
+			int dup = 0;
+			for (int k = 0; k < s->nfk; k++)
+				if (s->fk[k].from == i && s->fk[k].to == j)
+					dup = 1;
+			if (!dup && s->nfk < s->nc * 4)
+				s->fk[s->nfk++] = (struct pfk){i, j, 1};
+		}
+	}
+
+	/* sampled values of text columns with few distinct values */
+	for (int i = 0; i < s->nc; i++) {
+		struct pcol *c = &s->c[i];
+		if (c->type != PT_TEXT)
+			continue;
+		char *qt = PQescapeIdentifier(sl->conn, s->t[c->table].name, strlen(s->t[c->table].name));
+		char *qc = PQescapeIdentifier(sl->conn, c->name, strlen(c->name));
+		char sql[1024];
+		if (!qt || !qc) {
+			PQfreemem(qt);
+			PQfreemem(qc);
+			rc = ERR_NOMEM;
+			goto out;
+		}
+		snprintf(sql, sizeof sql, "SELECT DISTINCT %s FROM %s WHERE %s IS NOT NULL AND length(%s) < 120 LIMIT %d",
+		         qc, qt, qc, qc, MAX_DISTINCT + 1);
+		PQfreemem(qt);
+		PQfreemem(qc);
+		r = PQexec(sl->conn, sql);
+		if (PQresultStatus(r) != PGRES_TUPLES_OK || PQntuples(r) > MAX_DISTINCT) {
+			PQclear(r);
+			r = NULL;
+			continue;
+		}
+		for (int k = 0; k < PQntuples(r); k++) {
+			const char *val = PQgetvalue(r, k, 0);
+			char *key = planner_norm(a, val);
+			if (!key || !*key || only_digits(key))
+				continue;
+			if (s->nv >= vcap) {
+				int nc = vcap ? vcap * 2 : 4096;
+				struct pval *nv = arena_realloc(a, s->v, (size_t)vcap * sizeof *nv, (size_t)nc * sizeof *nv);
+				if (!nv) {
+					rc = ERR_NOMEM;
+					goto out;
+				}
+				s->v = nv;
+				vcap = nc;
+			}
+			s->v[s->nv++] = (struct pval){key, arena_strdup(a, val), i};
+			c->nvalues++;
+		}
+		PQclear(r);
+		r = NULL;
+	}
+	if (s->nv)
+		qsort(s->v, (size_t)s->nv, sizeof *s->v, cmp_val);
+	rc = OK;
+out:
+	PQclear(r);
+	return rc;
+}
+
+struct psnap *planner_snap_get(const char *conninfo, char *err, size_t errlen)
+{
+	int free_i = -1;
+
+	for (int i = 0; i < MAX_SNAPS; i++) {
+		if (slots[i] && !strcmp(slots[i]->s.conninfo, conninfo)) {
+			if (PQstatus(slots[i]->conn) != CONNECTION_OK)
+				PQreset(slots[i]->conn);
+			return &slots[i]->s;
+		}
+		if (!slots[i] && free_i < 0)
+			free_i = i;
+	}
+	if (free_i < 0) {
+		planner_snap_free_all();
+		free_i = 0;
+	}
+	struct snapslot *sl = calloc(1, sizeof *sl);
+	if (!sl) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	sl->s.conninfo = arena_strdup(&sl->a, conninfo);
+	sl->conn = db_connect(conninfo, err, errlen);
+	if (!sl->conn || !sl->s.conninfo || load(sl, err, errlen) != OK) {
+		if (sl->conn)
+			PQfinish(sl->conn);
+		arena_free(&sl->a);
+		free(sl);
+		return NULL;
+	}
+	/* every probe afterwards is read-only and short */
+	PGresult *r = PQexec(sl->conn, "SET statement_timeout = '5s'; SET default_transaction_read_only = on");
+	PQclear(r);
+	slots[free_i] = sl;
+	return &sl->s;
+}
+
+/* planner_snap_probe: does sql (built by the planner from catalog names) return a row? cached. */
+int planner_snap_probe(struct psnap *s, const char *sql)
+{
+	struct snapslot *sl = (struct snapslot *)s;   /* s is the first member */
+	for (struct probe *p = sl->probes; p; p = p->next)
+		if (!strcmp(p->sql, sql))
+			return p->yes;
+	PGresult *r = PQexec(sl->conn, sql);
+	int yes = PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) > 0;
+	PQclear(r);
+	struct probe *p = calloc(1, sizeof *p);
+	if (p && (p->sql = strdup(sql))) {
+		p->yes = yes;
+		p->next = sl->probes;
+		sl->probes = p;
+	} else {
+		free(p);
+	}
+	return yes;
+}
+
+void planner_snap_free_all(void)
+{
+	for (int i = 0; i < MAX_SNAPS; i++) {
+		if (!slots[i])
+			continue;
+		for (struct probe *p = slots[i]->probes, *nx; p; p = nx) {
+			nx = p->next;
+			free(p->sql);
+			free(p);
+		}
+		if (slots[i]->conn)
+			PQfinish(slots[i]->conn);
+		arena_free(&slots[i]->a);
+		free(slots[i]);
+		slots[i] = NULL;
+	}
+}

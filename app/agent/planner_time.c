@@ -1,0 +1,232 @@
+/* planner_time.c: time expressions of a question -> a [from, to) window relative to the reference time. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "agent/planner_time.h"
+
+static void tm_norm(struct tm *t)
+{
+	time_t x;
+	t->tm_isdst = 0;
+	x = timegm(t);
+	gmtime_r(&x, t);
+}
+
+/* planner_time_parse_now: "YYYY-MM-DD[ HH:MM[:SS]]" or NULL (the current local time). */
+int planner_time_now(const char *now, struct tm *out)
+{
+	memset(out, 0, sizeof *out);
+	if (!now || !*now) {
+		time_t x = time(NULL);
+		localtime_r(&x, out);
+		out->tm_isdst = 0;
+		return 1;
+	}
+	int y = 0, m = 0, d = 0, H = 0, M = 0, S = 0;
+	if (sscanf(now, "%d-%d-%d %d:%d:%d", &y, &m, &d, &H, &M, &S) < 3 &&
+	    sscanf(now, "%d-%d-%dT%d:%d:%d", &y, &m, &d, &H, &M, &S) < 3)
+		return 0;
+	out->tm_year = y - 1900;
+	out->tm_mon = m - 1;
+	out->tm_mday = d;
+	out->tm_hour = H;
+	out->tm_min = M;
+	out->tm_sec = S;
+	tm_norm(out);
+	return 1;
+}
+
+static void fmt(char *buf, size_t n, const struct tm *t)
+{
+	char tmp[96];
+	snprintf(tmp, sizeof tmp, "%04d-%02d-%02d %02d:%02d:%02d", t->tm_year + 1900, t->tm_mon + 1, t->tm_mday,
+	         t->tm_hour, t->tm_min, t->tm_sec);
+	snprintf(buf, n, "%.19s", tmp);
+}
+
+/* window of one calendar unit starting at t ('y','m','d') */
+static void cal(struct ptime *w, struct tm t, int unit)
+{
+	t.tm_hour = t.tm_min = t.tm_sec = 0;
+	if (unit == 'y') {
+		t.tm_mon = 0;
+		t.tm_mday = 1;
+	} else if (unit == 'm') {
+		t.tm_mday = 1;
+	}
+	tm_norm(&t);
+	fmt(w->from, sizeof w->from, &t);
+	if (unit == 'y')
+		t.tm_year++;
+	else if (unit == 'm')
+		t.tm_mon++;
+	else if (unit == 'w')
+		t.tm_mday += 7;
+	else
+		t.tm_mday++;
+	tm_norm(&t);
+	fmt(w->to, sizeof w->to, &t);
+}
+
+static void shift(struct tm *t, int unit, int n)
+{
+	switch (unit) {
+	case 'h': t->tm_hour += n; break;
+	case 'd': t->tm_mday += n; break;
+	case 'w': t->tm_mday += 7 * n; break;
+	case 'm': t->tm_mon += n; break;
+	case 'y': t->tm_year += n; break;
+	}
+	tm_norm(t);
+}
+
+static const char *unit_name(int u)
+{
+	return u == 'h' ? "hours" : u == 'd' ? "days" : u == 'w' ? "weeks" : u == 'm' ? "months" : "years";
+}
+
+static int is_unit(const struct ptok *t) { return t->kind == TK_WORD && t->role == R_UNIT; }
+
+/* planner_time: find the question's time expressions and combine them into one window.
+ * Tokens used are marked.  Returns 0 none, 1 a window, -1 an expression it cannot place. */
+int planner_time(struct ptoks *tk, const struct tm *now, struct ptime *w, char *desc, size_t dn)
+{
+	int found = 0;
+	memset(w, 0, sizeof *w);
+	desc[0] = 0;
+	for (int i = 0; i < tk->n; i++) {
+		struct ptok *t = &tk->v[i];
+		struct ptok *prev = i ? &tk->v[i - 1] : NULL;
+		int since = prev && (prev->role == R_SINCE);
+		int until = prev && (prev->role == R_UNTIL);
+		struct ptime x;
+		memset(&x, 0, sizeof x);
+		int span0 = i, span1 = i + 1;
+
+		if (t->kind == TK_DATE) {
+			struct tm d;
+			memset(&d, 0, sizeof d);
+			int y = t->y, unit;
+			/* 06/29/this year, 06/29 last year */
+			if (!y && i + 2 < tk->n && is_unit(&tk->v[i + 2]) && tk->v[i + 2].unitv == 'y' &&
+			    (tk->v[i + 1].role == R_THIS || tk->v[i + 1].role == R_LAST || tk->v[i + 1].role == R_PAST)) {
+				y = now->tm_year + 1900 - (tk->v[i + 1].role == R_THIS ? 0 : 1);
+				span1 = i + 3;
+			} else if (!y && i + 2 < tk->n && tk->v[i + 1].kind == TK_PUNCT && is_unit(&tk->v[i + 3 < tk->n ? i + 3 : i]) &&
+			           tk->v[i + 2].role == R_THIS) {
+				y = now->tm_year + 1900;
+				span1 = i + 4;
+			} else if (!y && i + 1 < tk->n && tk->v[i + 1].role == R_YEARWORD) {
+				y = now->tm_year + 1900 + (tk->v[i + 1].unitv < 0 ? -1 : 0);
+				span1 = i + 2;
+			}
+			if (!y && t->m && !t->d) {
+				/* "3월": a month of the reference year */
+				y = now->tm_year + 1900;
+			}
+			if (!y)
+				return -1;
+			d.tm_year = y - 1900;
+			d.tm_mon = t->m ? t->m - 1 : 0;
+			d.tm_mday = t->d ? t->d : 1;
+			unit = t->d ? 'd' : t->m ? 'm' : 'y';
+			/* Korean: 2023년 3월 → one month */
+			if (unit == 'y' && i + 1 < tk->n && tk->v[i + 1].kind == TK_DATE && !tk->v[i + 1].y && tk->v[i + 1].m) {
+				d.tm_mon = tk->v[i + 1].m - 1;
+				unit = 'm';
+				if (tk->v[i + 1].d) {
+					d.tm_mday = tk->v[i + 1].d;
+					unit = 'd';
+				}
+				span1 = i + 2;
+			}
+			tm_norm(&d);
+			cal(&x, d, unit);
+			if (span1 < tk->n && (tk->v[span1].role == R_SINCE) && tk->v[span1].hangul)
+				since = 1;   /* 2023년부터 */
+			if (span1 < tk->n && (tk->v[span1].role == R_UNTIL) && tk->v[span1].hangul)
+				until = 1;
+			if (since)
+				x.to[0] = 0;
+			if (until) {
+				memcpy(x.to, x.from, sizeof x.to);
+				x.from[0] = 0;
+			}
+			snprintf(desc + strlen(desc), dn - strlen(desc), "%s%s %s", *desc ? "; " : "",
+			         since ? "since" : until ? "before" : "during", t->text);
+		} else if ((t->role == R_THIS || t->role == R_CURRENT) && i + 1 < tk->n && is_unit(&tk->v[i + 1])) {
+			cal(&x, *now, tk->v[i + 1].unitv);
+			span1 = i + 2;
+			snprintf(desc + strlen(desc), dn - strlen(desc), "%sthis %s", *desc ? "; " : "", tk->v[i + 1].text);
+		} else if (t->role == R_YEARWORD) {
+			struct tm d = *now;
+			int u = abs(t->unitv);
+			if (t->unitv < 0)
+				shift(&d, u, -1);
+			cal(&x, d, u);
+			snprintf(desc + strlen(desc), dn - strlen(desc), "%s%s", *desc ? "; " : "", t->text);
+		} else if (t->role == R_TODAY || t->role == R_YESTERDAY) {
+			struct tm d = *now;
+			if (t->role == R_YESTERDAY)
+				shift(&d, 'd', -1);
+			cal(&x, d, 'd');
+			snprintf(desc + strlen(desc), dn - strlen(desc), "%s%s", *desc ? "; " : "", t->text);
+		} else if ((t->role == R_LAST || t->role == R_PAST) && i + 1 < tk->n && is_unit(&tk->v[i + 1])) {
+			/* last year / last month: the previous calendar unit */
+			struct tm d = *now;
+			int u = tk->v[i + 1].unitv;
+			if (u == 'h') {
+				shift(&d, 'h', -1);
+				fmt(x.from, sizeof x.from, &d);
+				fmt(x.to, sizeof x.to, now);
+			} else {
+				shift(&d, u, -1);
+				cal(&x, d, u);
+			}
+			span1 = i + 2;
+			snprintf(desc + strlen(desc), dn - strlen(desc), "%slast %s", *desc ? "; " : "", tk->v[i + 1].text);
+		} else if (t->kind == TK_NUM && ((i + 1 < tk->n && is_unit(&tk->v[i + 1])) ||
+		                                 (t->unit && strchr("hdwmy", t->unit)))) {
+			int u = t->unit && strchr("hdwmy", t->unit) ? t->unit : tk->v[i + 1].unitv;
+			int after = t->unit && strchr("hdwmy", t->unit) ? i + 1 : i + 2;
+			int ago = after < tk->n && tk->v[after].role == R_AGO;
+			int past = prev && (prev->role == R_PAST || prev->role == R_LAST || prev->role == R_IN);
+			if (!ago && !past && !(i >= 2 && tk->v[i - 1].role == R_PAST) &&
+			    !(i >= 2 && (tk->v[i - 2].role == R_PAST || tk->v[i - 2].role == R_LAST) && tk->v[i - 1].role == R_STOP))
+				continue;   /* "3 days" without ago/last: a duration, not a window */
+			struct tm d = *now;
+			shift(&d, u, -(int)t->num);
+			fmt(x.from, sizeof x.from, &d);
+			x.rel_n = (int)t->num;
+			x.rel_unit = u;
+			if (past)
+				span0 = i - 1;
+			span1 = ago ? after + 1 : after;
+			snprintf(desc + strlen(desc), dn - strlen(desc), "%ssince %d %s before the reference time",
+			         *desc ? "; " : "", (int)t->num, unit_name(u));
+			if (prev && prev->role == R_SINCE)
+				span0 = i - 1;
+		} else {
+			continue;
+		}
+		for (int k = span0; k < span1 && k < tk->n; k++)
+			tk->v[k].used = 1;
+		if (prev && (prev->role == R_SINCE || prev->role == R_UNTIL || prev->role == R_IN || prev->role == R_ON))
+			prev->used = 1;
+		if (span1 < tk->n && tk->v[span1].hangul && (tk->v[span1].role == R_SINCE || tk->v[span1].role == R_UNTIL))
+			tk->v[span1].used = 1;
+		/* intersect with what was found before */
+		if (x.from[0] && (!w->from[0] || strcmp(x.from, w->from) > 0))
+			memcpy(w->from, x.from, sizeof w->from);
+		if (x.to[0] && (!w->to[0] || strcmp(x.to, w->to) < 0))
+			memcpy(w->to, x.to, sizeof w->to);
+		if (x.rel_n) {
+			w->rel_n = x.rel_n;
+			w->rel_unit = x.rel_unit;
+		}
+		found = 1;
+		i = span1 - 1;
+	}
+	return found;
+}

@@ -320,6 +320,20 @@ static PGresult *begin_tx(PGconn *c)
 	}
 }
 
+enum err exec_begin(PGconn *c, struct exec_error *e)
+{
+	PGresult *r = begin_tx(c);
+	enum err rc = OK;
+
+	if (PQresultStatus(r) != PGRES_COMMAND_OK) {
+		if (e)
+			exec_error_from_result(e, r, 0);
+		rc = PQstatus(c) == CONNECTION_BAD ? ERR_NET : ERR_DB;
+	}
+	PQclear(r);
+	return rc;
+}
+
 /* drain: read every pending result; when cancel, ask the server to stop first. */
 static void drain(PGconn *c, int cancel)
 {

@@ -83,6 +83,9 @@ char *exec_error_json(const struct exec_error *e);
  */
 PGconn *exec_pool_get(const char *conninfo, char *err, size_t errlen);
 void exec_pool_put(PGconn *c, int broken);
+/* exec_begin: BEGIN READ ONLY with the conf timeouts on c (retried once after a reset
+ * if the server went away meanwhile).  ERR_DB/ERR_NET with e filled. */
+enum err exec_begin(PGconn *c, struct exec_error *e);
 /* exec_pool_close: close every idle pooled connection (tests, after fork). */
 void exec_pool_close(void);
 /* exec_conninfo: the conninfo exec uses when opts->conninfo is NULL (static/conf storage). */

@@ -1,0 +1,81 @@
+/* explain.h: EXPLAIN (FORMAT JSON) of guarded SQL walked in C: plain-language findings, suggestions, hypothetical-index checks. */
+#ifndef ASKQL_EXPLAIN_H
+#define ASKQL_EXPLAIN_H
+
+#include "sql/exec.h"
+#include "util/err.h"
+
+enum explain_kind {
+	EXPLAIN_SEQ_SCAN,       /* sequential scan over more than 10,000 rows */
+	EXPLAIN_NESTED_LOOP,    /* nested loop whose inner side is re-run many times */
+	EXPLAIN_SORT_SPILL,     /* sort estimated larger than work_mem: spills to disk */
+	EXPLAIN_HASH_SPILL,     /* hash table estimated over hash memory: joins in batches */
+	EXPLAIN_HIGH_COST       /* overall estimate is large */
+};
+
+struct explain_finding {
+	enum explain_kind kind;
+	int warning;            /* 1: a problem; 0: information */
+	char *node;             /* "Seq Scan on vital_data_table v" */
+	char *text;             /* what the planner will do, in plain words */
+	char *suggestion;       /* what to change */
+	double rows;            /* rows the node reads (scans) or produces */
+	/* a suggested index (index_table NULL: none) */
+	char *index_table;
+	char *index_columns;    /* "sbp" or "caseid, dt" as written in CREATE INDEX */
+	int index_checked;      /* 1: tried as a hypothetical index (hypopg) */
+	int index_used;         /* 1: the planner chose it */
+	double cost_with;       /* total cost with the hypothetical index */
+};
+
+struct explain_result {
+	double startup_cost, total_cost, plan_rows;
+	int plan_width;
+	long work_mem_kb;
+	struct explain_finding *findings;
+	int nfindings;
+	int efficient;          /* 1: no warnings */
+	char *plan_json;        /* EXPLAIN's own output; heap */
+	char *hypo_note;        /* why indexes could not be checked (NULL: checked or none) */
+};
+
+struct explain_opts {
+	const char *conninfo;       /* EXPLAIN runs here, read-only; NULL: exec_conninfo() */
+	const char *hypo_conninfo;  /* hypopg checks (needs CREATE EXTENSION): NULL: conf
+	                             * target_db; "": no hypothetical-index checks */
+	int (*relation_ok)(void *ctx, const char *schema, const char *name);
+	void *relation_ctx;
+};
+
+/* Table size lookup for the analysis: estimated rows in rel (-1 unknown). */
+typedef double (*explain_rows_fn)(void *ctx, const char *rel);
+
+/*
+ * explain_analyze: walk plan_json (EXPLAIN (FORMAT JSON) output) and fill res with the
+ * findings.  work_mem_kb sizes the spill checks (0: 4096).  table_rows may be NULL.
+ * No database needed.  ERR_PARSE when plan_json is not an EXPLAIN document.
+ * res must be zeroed; release with explain_free.
+ */
+enum err explain_analyze(const char *plan_json, long work_mem_kb, explain_rows_fn table_rows,
+                         void *rows_ctx, struct explain_result *res);
+
+/*
+ * explain_run: guard sql (no LIMIT added: the plan is the full query's), EXPLAIN it
+ * (never ANALYZE) inside a READ ONLY transaction on the executor's role, analyze, then
+ * try each suggested index with hypopg on hypo_conninfo inside a transaction that is
+ * rolled back.  Returns OK, ERR_DENIED (reason in dberr->message), ERR_DB/ERR_NET
+ * (dberr filled).  The hypopg step never fails the call: its trouble goes to hypo_note.
+ */
+enum err explain_run(const char *sql, const struct explain_opts *o, struct explain_result *res,
+                     struct exec_error *dberr);
+
+void explain_free(struct explain_result *res);
+/* explain_json: {"total_cost":..,"rows":..,"efficient":b,"findings":[{"kind","severity",
+ * "node","text","suggestion","index":{"table","columns","checked","used","cost_with"}}],
+ * "hypopg_note":..} for the agent and the UI.  Heap string. */
+char *explain_json(const struct explain_result *res);
+/* explain_text: the same for people, several lines.  Heap string. */
+char *explain_text(const struct explain_result *res);
+const char *explain_kind_name(enum explain_kind k);
+
+#endif

@@ -52,6 +52,12 @@ static struct conf_item items[] = {
 	{"metadata_file", "conf/metadata/demo.json", 0, "column metadata / ontology for the default target", 0, 0},
 	{"export_dir", "var/exports", 0, "directory for exported files", 0, 0},
 	{"log_path", "", 0, "log file (empty: stderr)", 0, 0},
+	/* critique */
+	{"critique_tool_budget", "4", 0, "critique: tools the critic's run_tools may run (preprocess's direct compare counts)", 0, 0},
+	{"critique_similar_k", "5", 0, "critique: similar cases compared (same optype and dx, nearest age/ASA)", 0, 0},
+	{"critique_gap_min", "20", 0, "critique: shortest interval without measurements reported as a record gap (minutes)", 0, 0},
+	{"critique_pubmed_url", "", 0, "critique: optional PubMed-style search endpoint (esearch JSON); empty: off", 0, 0},
+	{"critique_remote_timeout_ms", "3000", 0, "critique: timeout of the remote literature search", 0, 0},
 	/* web */
 	{"session_ttl_s", "43200", 0, "session lifetime in seconds", 0, 0},
 	{"max_body_bytes", "1048576", 0, "largest request body accepted", 0, 0},

@@ -1,0 +1,103 @@
+/* cmd_critique.c: askql critique --case ID | --text FILE [--json] [--offline] [--html FILE]: the critique report. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cjson/cJSON.h>
+#include "cli/cli.h"
+#include "critique/critique.h"
+#include "pages/report.h"
+#include "store/db.h"
+#include "util/sb.h"
+
+static char *slurp(const char *path)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+	struct sb sb = SB_INIT;
+	char buf[8192];
+	size_t n;
+
+	if (!f)
+		return NULL;
+	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+		sb_append(&sb, buf, n);
+	if (f != stdin)
+		fclose(f);
+	return sb_steal(&sb);
+}
+
+/* A few lines for people: summary, findings, critique points, nodes. */
+static void print_text(const cJSON *r)
+{
+	const cJSON *x;
+
+	printf("%s\n", crit_str(r, "summary"));
+	printf("report %g, run %g, mode %s\n\nfindings:\n", crit_num(r, "report_id", 0), crit_num(r, "run_id", 0),
+	       crit_str(r, "mode"));
+	cJSON_ArrayForEach(x, cJSON_GetObjectItem(cJSON_GetObjectItem(r, "structured_chart"), "findings"))
+		printf("  %s %s\n", crit_str(x, "id"), crit_str(x, "text"));
+	printf("critique points:\n");
+	cJSON_ArrayForEach(x, cJSON_GetObjectItem(cJSON_GetObjectItem(r, "critique"), "points"))
+		printf("  %s [%s/%s] %s\n", crit_str(x, "id"), crit_str(x, "category"), crit_str(x, "severity"),
+		       crit_str(x, "text"));
+	printf("nodes:\n");
+	cJSON_ArrayForEach(x, cJSON_GetObjectItem(r, "nodes"))
+		printf("  %-30s %-5s %-8s %s\n", crit_str(x, "name"), crit_str(x, "kind"), crit_str(x, "status"),
+		       crit_str(x, "reason") ? crit_str(x, "reason") : "");
+}
+
+int cmd_critique(int argc, char **argv)
+{
+	const char *cas = cli_opt(&argc, argv, "--case"), *tf = cli_opt(&argc, argv, "--text");
+	const char *html = cli_opt(&argc, argv, "--html");
+	int json = cli_flag(&argc, argv, "--json"), offline = cli_flag(&argc, argv, "--offline");
+	int nostore = cli_flag(&argc, argv, "--no-store");
+	char err[512] = "", *text = NULL, *out = NULL;
+	long long run_id = 0, report_id = 0;
+	int rc = 1;
+
+	if ((!cas && !tf) || (cas && tf) || argc > 1) {
+		fprintf(stderr, "usage: askql critique --case ID | --text FILE|- [--json] [--offline] [--html FILE] [--no-store]\n");
+		return 2;
+	}
+	if (tf && !(text = slurp(tf))) {
+		fprintf(stderr, "askql critique: cannot read %s\n", tf);
+		return 1;
+	}
+	struct crit_request rq = { .caseid = cas ? atoll(cas) : 0, .text = text, .use_llm = !offline };
+	if (cas && rq.caseid <= 0) {
+		fprintf(stderr, "askql critique: bad case id %s\n", cas);
+		free(text);
+		return 2;
+	}
+	PGconn *app = nostore ? NULL : db_app();
+	if (crit_critique(app, &rq, &out, &run_id, &report_id, err, sizeof err) != OK) {
+		fprintf(stderr, "askql critique: %s\n", err);
+		goto done;
+	}
+	cJSON *r = cJSON_Parse(out);
+	if (html) {
+		struct sb sb = SB_INIT;
+		FILE *f = fopen(html, "wb");
+		report_render(&sb, r, 1);
+		if (!f || fwrite(sb_cstr(&sb), 1, sb.len, f) != sb.len) {
+			fprintf(stderr, "askql critique: cannot write %s\n", html);
+			if (f)
+				fclose(f);
+			sb_free(&sb);
+			cJSON_Delete(r);
+			goto done;
+		}
+		fclose(f);
+		sb_free(&sb);
+	}
+	if (json)
+		printf("%s\n", out);
+	else
+		print_text(r);
+	cJSON_Delete(r);
+	rc = 0;
+done:
+	free(out);
+	free(text);
+	return rc;
+}

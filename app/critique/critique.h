@@ -1,0 +1,175 @@
+/* critique.h: the clinical case critique graph (critique-graph.md): state, nodes, tools, driver. */
+#ifndef ASKQL_CRITIQUE_H
+#define ASKQL_CRITIQUE_H
+
+#include <stddef.h>
+#include <libpq-fe.h>
+#include "util/err.h"
+
+struct cJSON;
+struct llm;
+
+/*
+ * The graph state (the seed's AgentState).  Every section is a cJSON tree owned by
+ * the state; crit_state_free releases them all.  A node reads earlier sections and
+ * writes its own; nothing else is shared between nodes.
+ */
+struct crit_state {
+	/* input: exactly one of caseid (> 0) or text */
+	long long caseid;
+	char *text;                     /* heap; pasted chart text (Korean or English) */
+	char *case_ref;                 /* heap; "case 17" or "text" */
+
+	/* environment (not owned) */
+	struct llm *llm;                /* NULL: offline, every node deterministic */
+	PGconn *app;                    /* app database for run/step storage; NULL: not recorded */
+	long long run_id;               /* 0: steps are only kept in memory */
+	const char *conninfo;           /* target conninfo for exec_fetch; NULL: conf default */
+	const char *docs_dir;           /* knowledge base root; NULL: conf docs_dir */
+	const char *metadata_file;      /* ontology with normal ranges; NULL: conf metadata_file */
+	int tool_budget;                /* critic run_tools budget; <0: conf critique_tool_budget */
+	struct cJSON *ranges;           /* {"sbp":{"lo":90,"hi":140,"unit":"mmHg","label":..}, ...} */
+
+	/* sections, in graph order (main state keys of the seed) */
+	struct cJSON *structured_chart;
+	struct cJSON *evidence;                 /* {"queries":[..],"items":[{source,score,text,query}],"remote":{..}} */
+	struct cJSON *similar_cases;            /* [{caseid,age,asa,optype,dx,outcome..}] */
+	struct cJSON *diagnosis_analysis;
+	struct cJSON *treatment_analysis;
+	struct cJSON *evidence_2nd;
+	struct cJSON *intervention_coverage;
+	struct cJSON *selected_agents;          /* ["risk_factor", ...] */
+	struct cJSON *risk_factor_analysis;     /* NULL when not selected */
+	struct cJSON *process_contributor_analysis;
+	struct cJSON *critique;                 /* {preprocessing, selected_tools, tool_results, points} */
+	struct cJSON *solutions;                /* verifier; NULL when no similar cases */
+	struct cJSON *alternative_explanations;
+	struct cJSON *nodes;                    /* [{name,kind,status,reason,ms,llm}] in order run */
+	struct cJSON *llm_log;                  /* [{node, prompt}] prompts sent (for tests/report) */
+};
+
+/* crit_state_init: zero st and set defaults (tool_budget from conf). */
+void crit_state_init(struct crit_state *st);
+/* crit_state_free: release every section and the input copies; st is reusable after init. */
+void crit_state_free(struct crit_state *st);
+
+/*
+ * crit_run_graph: run the whole main graph on st (input already set), recording every
+ * node and tool as a step of st->run_id when st->app is set.  A node that fails is
+ * recorded as 'error' and the graph continues with what it has; returns OK unless
+ * the input cannot be read at all (ERR_NOTFOUND for an unknown case, ERR_INPUT).
+ */
+enum err crit_run_graph(struct crit_state *st, char *err, size_t errlen);
+
+/*
+ * crit_critique: the whole job behind CLI and web: open run (kind 'critique') when app
+ * is non-NULL, run the graph, build the report, store it in askql.reports.
+ * caseid > 0 or text non-NULL.  *report_json (heap, caller frees) is the report;
+ * *run_id and *report_id receive ids (0 when not stored).
+ */
+struct crit_request {
+	long long caseid;
+	const char *text;
+	long long user_id;
+	const char *target;             /* catalog / run target name; NULL: conf target_name */
+	int use_llm;                    /* 1: llm_open(conf provider) unless it is "builtin" */
+};
+enum err crit_critique(PGconn *app, const struct crit_request *rq, char **report_json,
+                       long long *run_id, long long *report_id, char *err, size_t errlen);
+
+/* crit_report_json: the report object of a finished state (caller cJSON_Delete()s). */
+struct cJSON *crit_report_json(const struct crit_state *st);
+
+/* ---- nodes of the main graph (each records its own step) ---- */
+enum err crit_chart_structurer(struct crit_state *st);
+enum err crit_evidence(struct crit_state *st);
+enum err crit_diagnosis_treatment(struct crit_state *st);   /* both, concurrently with an LLM */
+enum err crit_diagnosis(struct crit_state *st);             /* deterministic part, no step */
+enum err crit_treatment(struct crit_state *st);             /* deterministic part, no step */
+enum err crit_evidence_2nd(struct crit_state *st);
+enum err crit_intervention_checker(struct crit_state *st);
+enum err crit_agent_router(struct crit_state *st);
+enum err crit_run_conditional_agents(struct crit_state *st);
+enum err crit_risk_factor(struct crit_state *st);
+enum err crit_process_contributor(struct crit_state *st);
+enum err crit_critic(struct crit_state *st);                /* subgraph + verifier */
+enum err crit_verifier(struct crit_state *st);
+enum err crit_alternative_explanation(struct crit_state *st);
+
+/* ---- critic subgraph tools: each returns its result (caller owns) ---- */
+struct cJSON *crit_tool_timeline(const char *text);
+struct cJSON *crit_tool_evidence(const char *text);
+/* record_gaps over series [{name, points:[{t,..}]}] or timeline events; gap_min minutes. */
+struct cJSON *crit_tool_record_gaps(const struct cJSON *chart, const struct cJSON *timeline, int gap_min);
+struct cJSON *crit_tool_lens_severity_risk(const struct crit_state *st, const struct cJSON *pre);
+struct cJSON *crit_tool_lens_diagnostic_consistency(const struct crit_state *st, const struct cJSON *pre);
+struct cJSON *crit_tool_lens_monitoring_response(const struct crit_state *st, const struct cJSON *pre);
+struct cJSON *crit_tool_behavior_topk_direct_compare(const struct crit_state *st, const struct cJSON *pre);
+/* crit_route_tools: the critic router's heuristic choice (array of tool names). */
+struct cJSON *crit_route_tools(const struct crit_state *st, const struct cJSON *pre);
+/* crit_route_agents: agent_router's heuristic choice (array of agent names). */
+struct cJSON *crit_route_agents(const struct crit_state *st);
+
+/* ---- shared helpers (common.c, kb.c, text.c) ---- */
+
+/* crit_step: record a node/tool as a step (kind "node" or "tool", status ok/skipped/error/
+ * degraded) and append it to st->nodes.  output is borrowed (serialised).  reason may be NULL. */
+void crit_step(struct crit_state *st, const char *kind, const char *name, const char *status,
+               const char *reason, const struct cJSON *output, const char *prompt,
+               const char *raw, double ms, int used_llm);
+double crit_now_ms(void);
+
+/* crit_llm_prepare: the messages for node prompt critique_<node> (active version from askql.prompts
+ * via prompt_get, else the file) with payload (borrowed) put in place of {{payload}}; heap
+ * strings *sys and *user.  ERR_NOTFOUND without prompt.  app may be NULL. */
+enum err crit_llm_prepare(PGconn *app, const char *node, const struct cJSON *payload, char **sys, char **user);
+/* crit_llm_ask: one LLM call for node; *answer (caller owns) is the parsed JSON object of
+ * the reply or {"text": reply}; *raw the reply text (heap).  Records the prompt in llm_log. */
+enum err crit_llm_ask(struct crit_state *st, const char *node, const struct cJSON *payload,
+                      struct cJSON **answer, char **prompt, char **raw);
+/* crit_parse_answer: a reply text as JSON (first {...} block) or {"text": reply}. */
+struct cJSON *crit_parse_answer(const char *reply);
+
+/* crit_time_parse: "YYYY-MM-DD HH:MM[:SS]" or "HH:MM" to seconds (UTC epoch / since midnight);
+ * -1 when not a time. */
+long long crit_time_parse(const char *s);
+/* crit_time_hm: seconds to "HH:MM" in buf (buf >= 6). */
+const char *crit_time_hm(long long t, char *buf, size_t n);
+
+/* crit_ranges_load: normal ranges from the metadata file merged over built-in defaults
+ * (each entry says its source).  Caller owns the result. */
+struct cJSON *crit_ranges_load(const char *metadata_file);
+/* crit_range: lo/hi/unit for a parameter name (case-insensitive); 0 when unknown. */
+int crit_range(const struct cJSON *ranges, const char *name, double *lo, double *hi, const char **unit);
+
+/* crit_sql_fetch: guard + exec_fetch; returns an array of row objects (column -> string or
+ * null) or NULL with err.  conninfo NULL: conf default. */
+struct cJSON *crit_sql_fetch(const char *conninfo, const char *sql, char *err, size_t errlen);
+/* crit_sql_quote: sql string literal of s into a heap string ('' doubled). */
+char *crit_sql_quote(const char *s);
+
+/* crit_kb_search: the local knowledge base (Markdown under docs_dir, split by heading)
+ * searched for query: [{source, heading, score, text}] best first, at most k. */
+struct cJSON *crit_kb_search(const char *docs_dir, const char *query, int k);
+/* crit_evidence_collect: search the knowledge base for each query string, adding new sources to
+ * items with ids K<n> (pass "1st") or K2-<n> (pass "2nd"). */
+void crit_evidence_collect(struct crit_state *st, struct cJSON *queries, struct cJSON *items, const char *pass);
+/* crit_sentences: sentence offsets of t (at most max). */
+int crit_sentences(const char *t, size_t *starts, size_t *ends, int max);
+/* crit_remote_search: the optional PubMed-style endpoint (conf critique_pubmed_url);
+ * {"status":"off"|"ok"|"error", "items":[..], "error":..}.  Never fails. */
+struct cJSON *crit_remote_search(const char *query);
+
+/* Drug classes of interventions: "vasopressor", "fluid", "blood", "anticholinergic",
+ * "insulin", "electrolyte", "bicarbonate", "other". */
+const char *crit_drug_class(const char *drug);
+/* crit_responsive_classes: comma list of drug classes that answer a finding (param, dir). */
+const char *crit_responsive_classes(const char *param, const char *dir);
+/* crit_param_label: a readable name for a parameter code ("lac" -> "lactate"). */
+const char *crit_param_label(const struct cJSON *ranges, const char *param);
+
+/* cJSON conveniences used across nodes */
+double crit_num(const struct cJSON *o, const char *key, double def);
+const char *crit_str(const struct cJSON *o, const char *key);
+
+#endif

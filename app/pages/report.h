@@ -1,0 +1,22 @@
+/* report.h: the critique report as HTML: view model, server-rendered SVG timeline, standalone file. */
+#ifndef ASKQL_REPORT_H
+#define ASKQL_REPORT_H
+
+#include "util/err.h"
+#include "util/sb.h"
+
+struct cJSON;
+
+/* report_svg: the timeline chart (vitals and labs over time, out-of-range points marked,
+ * record gaps shaded) of a report's structured chart, appended to out as an <svg>. */
+void report_svg(struct sb *out, const struct cJSON *report);
+
+/* report_view: the template data for templates/report_body.mustache built from a report
+ * (borrowed); caller cJSON_Delete()s.  Display strings are plain text (the template escapes). */
+struct cJSON *report_view(const struct cJSON *report);
+
+/* report_render: the standalone HTML document of a report (inline style, no external
+ * resources) appended to out.  standalone 0 renders only the body fragment. */
+enum err report_render(struct sb *out, const struct cJSON *report, int standalone);
+
+#endif

@@ -70,19 +70,24 @@ void exec_error_parse_hints(struct exec_error *e)
 		/* PostgreSQL prints "T.C" in one pair of quotes; the seed also accepted "T"."C" */
 		const char *p = "Perhaps you meant to reference the column \"";
 
-		if ((v = between(e->hint, p, "\"."))) {
-			e->suggested = v;
-		} else if ((v = between(e->hint, p, "\" or"))) {
-			e->suggested = v;
-		}
-		if (e->suggested) {
-			/* "T"."C" -> T.C */
-			char *s = e->suggested, *w = s;
+		const char *a = e->hint ? strstr(e->hint, p) : NULL, *b;
 
-			for (; *s; s++)
-				if (*s != '"')
-					*w++ = *s;
-			*w = '\0';
+		if (a) {
+			a += strlen(p);
+			/* "T.C", or the seed's "T"."C": up to the closing quote of the name */
+			b = strchr(a, '"');
+			if (b && !strncmp(b, "\".\"", 3))
+				b = strchr(b + 3, '"');
+			if (b && b > a) {
+				char *s, *w;
+
+				e->suggested = strndup(a, (size_t)(b - a));
+				for (s = w = e->suggested; s && *s; s++)
+					if (*s != '"')
+						*w++ = *s;
+				if (e->suggested)
+					*w = '\0';
+			}
 		}
 	}
 }

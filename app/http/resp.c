@@ -1,0 +1,159 @@
+/* resp.c: status lines, content types, cache and security headers, redirects, the error pages. */
+#include <stdio.h>
+#include <string.h>
+#include <cjson/cJSON.h>
+#include "http/http.h"
+#include "util/log.h"
+
+const char *resp_status_text(int status)
+{
+	switch (status) {
+	case 200: return "OK";
+	case 201: return "Created";
+	case 202: return "Accepted";
+	case 204: return "No Content";
+	case 303: return "See Other";
+	case 304: return "Not Modified";
+	case 400: return "Bad Request";
+	case 401: return "Unauthorized";
+	case 403: return "Forbidden";
+	case 404: return "Not Found";
+	case 405: return "Method Not Allowed";
+	case 409: return "Conflict";
+	case 413: return "Payload Too Large";
+	case 429: return "Too Many Requests";
+	case 503: return "Service Unavailable";
+	default:  return "Internal Server Error";
+	}
+}
+
+int resp_err_status(enum err e)
+{
+	switch (e) {
+	case OK: return 200;
+	case ERR_NOTFOUND: return 404;
+	case ERR_DENIED: return 403;
+	case ERR_INPUT: case ERR_PARSE: return 400;
+	case ERR_LIMIT: return 413;
+	case ERR_TIMEOUT: return 503;
+	default: return 500;
+	}
+}
+
+void resp_header(struct req *r, const char *name, const char *value)
+{
+	/* header injection is a programmer error: values never carry CR/LF */
+	if (strpbrk(value, "\r\n"))
+		return;
+	sb_printf(&r->hdr, "%s: %s\r\n", name, value);
+}
+
+enum err resp_begin(struct req *r, int status, const char *ctype, int cache)
+{
+	struct sb h;
+	enum err e;
+
+	if (r->began)
+		return OK;
+	r->began = 1;
+	r->status = status;
+	sb_init_arena(&h, r->a);
+	sb_printf(&h, "Status: %d %s\r\n", status, resp_status_text(status));
+	if (ctype)
+		sb_printf(&h, "Content-Type: %s\r\n", ctype);
+	if (cache > 0)
+		sb_printf(&h, "Cache-Control: public, max-age=%d\r\n", cache);
+	else
+		sb_puts(&h, "Cache-Control: no-store\r\n");
+	/* on every response, pages or not */
+	sb_puts(&h, "Content-Security-Policy: default-src 'self'; img-src 'self' data:; "
+	            "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'\r\n"
+	            "X-Content-Type-Options: nosniff\r\n"
+	            "X-Frame-Options: DENY\r\n"
+	            "Referrer-Policy: same-origin\r\n");
+	if (r->https)
+		sb_puts(&h, "Strict-Transport-Security: max-age=31536000\r\n");
+	sb_printf(&h, "X-Request-Id: %s\r\n", r->id);
+	sb_append(&h, r->hdr.buf ? r->hdr.buf : "", r->hdr.len);
+	sb_puts(&h, "\r\n");
+	if (!sb_ok(&h))
+		return ERR_NOMEM;
+	e = r->out.write(r->out.ctx, h.buf, h.len);
+	return e;
+}
+
+enum err resp_write(struct req *r, const char *p, size_t n)
+{
+	if (!r->began && resp_begin(r, 200, "text/html; charset=utf-8", 0) != OK)
+		return ERR_IO;
+	if (r->head_only || n == 0)
+		return OK;
+	return r->out.write(r->out.ctx, p, n);
+}
+
+enum err resp_puts(struct req *r, const char *s)
+{
+	return resp_write(r, s, strlen(s));
+}
+
+enum err resp_flush(struct req *r)
+{
+	return r->out.flush ? r->out.flush(r->out.ctx) : OK;
+}
+
+enum err resp_redirect(struct req *r, const char *path)
+{
+	/* only local paths: never an open redirect ("//evil" is protocol-relative) */
+	if (!path || path[0] != '/' || path[1] == '/' || path[1] == '\\')
+		path = "/";
+	resp_header(r, "Location", path);
+	resp_begin(r, 303, "text/plain; charset=utf-8", 0);
+	return resp_puts(r, "See Other\n");
+}
+
+enum err resp_error(struct req *r, int status)
+{
+	struct sb b;
+	const char *ko;
+
+	switch (status) {
+	case 400: ko = "요청이 올바르지 않습니다."; break;
+	case 401: ko = "로그인이 필요합니다."; break;
+	case 403: ko = "권한이 없습니다."; break;
+	case 404: ko = "페이지를 찾을 수 없습니다."; break;
+	case 405: ko = "허용되지 않는 메서드입니다."; break;
+	case 413: ko = "요청이 너무 큽니다."; break;
+	case 429: ko = "요청이 너무 많습니다."; break;
+	case 503: ko = "잠시 후 다시 시도하세요."; break;
+	default:  ko = "내부 오류가 발생했습니다."; status = status >= 400 ? status : 500; break;
+	}
+	if (r->began) {
+		log_error("error %d after output began", status);
+		return OK;
+	}
+	/* a fixed page: the status and the request id to quote, nothing from the request */
+	sb_init_arena(&b, r->a);
+	sb_printf(&b, "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+	              "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+	              "<title>%d %s</title><link rel=\"stylesheet\" href=\"/static/app.css\"></head>"
+	              "<body class=\"error-page\"><main class=\"narrow\"><h1>%d %s</h1><p>%s</p>"
+	              "<p class=\"muted\">request %s</p><p><a href=\"/\">askql</a></p></main></body></html>\n",
+	          status, resp_status_text(status), status, resp_status_text(status), ko, r->id);
+	resp_begin(r, status, "text/html; charset=utf-8", 0);
+	return resp_write(r, b.buf, b.len);
+}
+
+enum err resp_json(struct req *r, int status, const cJSON *j)
+{
+	char *s = cJSON_PrintUnformatted(j);
+	enum err e;
+
+	if (!s)
+		return ERR_NOMEM;
+	resp_begin(r, status, "application/json", 0);
+	e = resp_write(r, s, strlen(s));
+	if (e == OK)
+		e = resp_write(r, "\n", 1);
+	cJSON_free(s);
+	return e;
+}

@@ -1,0 +1,169 @@
+/* admin.c: the admin index, users and roles, the audit log, verified queries. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cjson/cJSON.h>
+#include "http/http.h"
+#include "pages/pages.h"
+#include "store/db.h"
+#include "util/conf.h"
+#include "util/log.h"
+
+/* Rows of res as a list of objects keyed by column name (all text; NULL left out). */
+static cJSON *rows_json(PGresult *res)
+{
+	cJSON *a = cJSON_CreateArray();
+
+	for (int i = 0; res && i < PQntuples(res); i++) {
+		cJSON *o = cJSON_CreateObject();
+
+		for (int c = 0; c < PQnfields(res); c++)
+			if (!PQgetisnull(res, i, c))
+				cJSON_AddStringToObject(o, PQfname(res, c), PQgetvalue(res, i, c));
+		cJSON_AddItemToArray(a, o);
+	}
+	return a;
+}
+
+static enum err list_page(struct req *r, const char *title, const char *tpl, const char *key, const char *sql,
+                          int n, const char *const *p)
+{
+	PGresult *res = db_query(db_app(), sql, n, p, NULL, 0);
+	cJSON *d;
+
+	if (!res)
+		return ERR_DB;
+	d = view_data(r, title);
+	cJSON_AddItemToObject(d, key, rows_json(res));
+	PQclear(res);
+	return view_render(r, 200, tpl, d);
+}
+
+enum err page_admin(struct req *r)
+{
+	cJSON *d = view_data(r, "admin.title");
+	PGresult *res = db_query(db_app(), "SELECT (SELECT count(*) FROM askql.users), (SELECT count(*) FROM askql.runs), "
+	                                   "(SELECT count(*) FROM askql.runs WHERE verified), "
+	                                   "(SELECT count(DISTINCT name) FROM askql.prompts)", 0, NULL, NULL, 0);
+
+	if (res && PQntuples(res) == 1) {
+		cJSON_AddStringToObject(d, "n_users", PQgetvalue(res, 0, 0));
+		cJSON_AddStringToObject(d, "n_runs", PQgetvalue(res, 0, 1));
+		cJSON_AddStringToObject(d, "n_verified", PQgetvalue(res, 0, 2));
+		cJSON_AddStringToObject(d, "n_prompts", PQgetvalue(res, 0, 3));
+	}
+	PQclear(res);
+	return view_render(r, 200, "admin", d);
+}
+
+enum err page_admin_users(struct req *r)
+{
+	return list_page(r, "users_title", "admin_users", "users",
+	                 "SELECT id, name, role, lang, disabled::text AS disabled, (token_hash IS NOT NULL)::text AS has_token, "
+	                 "to_char(created_at, 'YYYY-MM-DD') AS created, "
+	                 "(SELECT count(*) FROM askql.runs WHERE user_id = u.id) AS runs "
+	                 "FROM askql.users u ORDER BY name", 0, NULL);
+}
+
+enum err page_admin_user_save(struct req *r)
+{
+	const char *action = req_param(r, "action"), *name = req_param(r, "name"), *role = req_param(r, "role");
+	const char *pw = req_param(r, "password"), *id = req_param(r, "id");
+	struct sb det = SB_INIT;
+	enum err e = ERR_INPUT;
+
+	if (!action)
+		return ERR_INPUT;
+	if (role && strcmp(role, "analyst") && strcmp(role, "admin"))
+		return ERR_INPUT;
+	if (!strcmp(action, "add")) {
+		char *h;
+
+		if (!name || !*name || !role || !pw || strlen(pw) < 8)
+			return ERR_INPUT;
+		if (!(h = auth_hash_password(pw)))
+			return ERR_INTERNAL;
+		{
+			const char *p[3] = {name, h, role};
+
+			e = db_exec(db_app(), "INSERT INTO askql.users(name, pwhash, role) VALUES ($1, $2, $3) "
+			                      "ON CONFLICT (name) DO NOTHING", 3, p, NULL, 0);
+		}
+		free(h);
+		sb_puts(&det, "{\"name\":");
+		sb_json_str(&det, name);
+		sb_puts(&det, ",\"role\":");
+		sb_json_str(&det, role);
+		sb_puts(&det, "}");
+	} else if (id && (!strcmp(action, "role") || !strcmp(action, "disable") || !strcmp(action, "enable"))) {
+		const char *p[2] = {id, role ? role : "analyst"};
+
+		/* an admin cannot lock themselves out */
+		if (atoll(id) == r->user.id) {
+			sb_free(&det);
+			return ERR_INPUT;
+		}
+		if (!strcmp(action, "role"))
+			e = db_exec(db_app(), "UPDATE askql.users SET role = $2 WHERE id = $1", 2, p, NULL, 0);
+		else
+			e = db_exec(db_app(), !strcmp(action, "disable")
+			            ? "WITH u AS (UPDATE askql.users SET disabled = true WHERE id = $1 RETURNING id) "
+			              "DELETE FROM askql.sessions WHERE user_id IN (SELECT id FROM u)"
+			            : "UPDATE askql.users SET disabled = false WHERE id = $1", 1, p, NULL, 0);
+		sb_printf(&det, "{\"id\":%lld,\"role\":", atoll(id));
+		sb_json_str(&det, role ? role : "");
+		sb_puts(&det, "}");
+	}
+	if (e == OK) {
+		char act[40];
+
+		snprintf(act, sizeof act, "user.%s", action);
+		view_audit(r, act, sb_cstr(&det));
+	}
+	sb_free(&det);
+	return e == OK ? resp_redirect(r, "/admin/users") : e;
+}
+
+enum err page_admin_audit(struct req *r)
+{
+	char off[24];
+	const char *p[1] = {off};
+	long long page = req_param_int(r, "page", 1);
+
+	snprintf(off, sizeof off, "%lld", (page < 1 ? 0 : page - 1) * 100);
+	return list_page(r, "audit_title", "admin_audit", "entries",
+	                 "SELECT a.id, to_char(a.at, 'YYYY-MM-DD HH24:MI:SS') AS at, u.name AS who, a.action, "
+	                 "a.detail::text AS detail FROM askql.audit a LEFT JOIN askql.users u ON u.id = a.user_id "
+	                 "ORDER BY a.id DESC LIMIT 100 OFFSET $1", 1, p);
+}
+
+enum err page_admin_verified(struct req *r)
+{
+	return list_page(r, "verified_title", "admin_verified", "runs",
+	                 "SELECT r.id, r.question, r.sql, u.name AS owner, to_char(r.created_at, 'YYYY-MM-DD') AS created "
+	                 "FROM askql.runs r LEFT JOIN askql.users u ON u.id = r.user_id WHERE r.verified "
+	                 "ORDER BY r.created_at DESC LIMIT 500", 0, NULL);
+}
+
+enum err page_admin_config(struct req *r)
+{
+	int n;
+	const struct conf_item *it = conf_items(&n);
+	cJSON *d = view_data(r, "admin.configuration"), *a = cJSON_AddArrayToObject(d, "items");
+
+	for (int i = 0; i < n; i++) {
+		cJSON *o = cJSON_CreateObject();
+		const char *v = it[i].value ? it[i].value : "";
+
+		cJSON_AddStringToObject(o, "name", it[i].name);
+		/* secrets: only whether one is set */
+		cJSON_AddStringToObject(o, "value", it[i].secret ? (*v ? "••••••••" : "") : v);
+		cJSON_AddBoolToObject(o, "secret", it[i].secret);
+		cJSON_AddStringToObject(o, "source", it[i].source ? it[i].source : "default");
+		cJSON_AddBoolToObject(o, "changed", it[i].source && strcmp(it[i].source, "default"));
+		cJSON_AddStringToObject(o, "help", it[i].help ? it[i].help : "");
+		cJSON_AddItemToArray(a, o);
+	}
+	cJSON_AddStringToObject(d, "conf_path", conf_path() ? conf_path() : "");
+	return view_render(r, 200, "admin_config", d);
+}

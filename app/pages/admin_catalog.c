@@ -1,0 +1,129 @@
+/* admin_catalog.c: the catalog as stored (askql.cat_* tables): browse, add synonyms and value mappings, re-index. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cjson/cJSON.h>
+#include "catalog/catalog.h"
+#include "pages/pages.h"
+#include "store/db.h"
+#include "util/conf.h"
+#include "util/log.h"
+
+#pragma weak catalog_index
+
+enum err page_admin_catalog(struct req *r)
+{
+	const char *table = req_param(r, "table");
+	cJSON *d = view_data(r, "admin.catalog"), *ts;
+	PGresult *res;
+
+	/* the catalog's own tables, whatever its migrations created */
+	res = db_query(db_app(), "SELECT c.relname, c.reltuples::bigint FROM pg_class c JOIN pg_namespace n "
+	                         "ON n.oid = c.relnamespace WHERE n.nspname = 'askql' AND c.relkind = 'r' "
+	                         "AND c.relname LIKE 'cat\\_%' ORDER BY 1", 0, NULL, NULL, 0);
+	ts = cJSON_AddArrayToObject(d, "tables");
+	for (int i = 0; res && i < PQntuples(res); i++) {
+		cJSON *o = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(o, "name", PQgetvalue(res, i, 0));
+		cJSON_AddStringToObject(o, "rows", atoll(PQgetvalue(res, i, 1)) < 0 ? "?" : PQgetvalue(res, i, 1));
+		cJSON_AddBoolToObject(o, "current", table && !strcmp(table, PQgetvalue(res, i, 0)));
+		cJSON_AddItemToArray(ts, o);
+	}
+	cJSON_AddBoolToObject(d, "available", res && PQntuples(res) > 0);
+	cJSON_AddBoolToObject(d, "can_index", catalog_index != NULL);
+	cJSON_AddStringToObject(d, "target", conf_get("target_name"));
+	/* one table's rows: the name was checked against the list above, so it can be quoted safely */
+	for (int i = 0; table && res && i < PQntuples(res); i++) {
+		PGresult *rows;
+		struct sb sql = SB_INIT;
+		cJSON *cols, *data;
+
+		if (strcmp(table, PQgetvalue(res, i, 0)))
+			continue;
+		sb_printf(&sql, "SELECT * FROM askql.\"%s\" LIMIT 300", table);
+		rows = db_query(db_app(), sb_cstr(&sql), 0, NULL, NULL, 0);
+		sb_free(&sql);
+		cJSON_AddStringToObject(d, "table", table);
+		cols = cJSON_AddArrayToObject(d, "columns");
+		data = cJSON_AddArrayToObject(d, "rows");
+		for (int c = 0; rows && c < PQnfields(rows); c++)
+			cJSON_AddItemToArray(cols, cJSON_CreateString(PQfname(rows, c)));
+		for (int k = 0; rows && k < PQntuples(rows); k++) {
+			cJSON *cells = cJSON_CreateArray(), *ro = cJSON_CreateObject();
+
+			for (int c = 0; c < PQnfields(rows); c++) {
+				cJSON *cell = cJSON_CreateObject();
+				const char *v = PQgetvalue(rows, k, c);
+
+				if (PQgetisnull(rows, k, c))
+					cJSON_AddBoolToObject(cell, "null", 1);
+				else if (strlen(v) > 300) {
+					char cut[304];
+
+					snprintf(cut, sizeof cut, "%.297s…", v);
+					cJSON_AddStringToObject(cell, "v", cut);
+				} else
+					cJSON_AddStringToObject(cell, "v", v);
+				cJSON_AddItemToArray(cells, cell);
+			}
+			cJSON_AddItemToObject(ro, "cells", cells);
+			cJSON_AddItemToArray(data, ro);
+		}
+		PQclear(rows);
+	}
+	PQclear(res);
+	return view_render(r, 200, "admin_catalog", d);
+}
+
+/* Synonyms and value mappings go into the metadata the indexer reads; re-index applies them. */
+enum err page_admin_catalog_save(struct req *r)
+{
+	const char *action = req_param(r, "action");
+	char err[512] = "";
+	enum err e = ERR_INPUT;
+
+	if (!action)
+		return ERR_INPUT;
+	if (!strcmp(action, "reindex")) {
+		struct index_opts o = {0};
+		PGconn *c;
+
+		if (!catalog_index)
+			return ERR_NOTFOUND;
+		o.target_name = conf_get("target_name");
+		o.conninfo = conf_get("target_db");
+		o.docs_dir = conf_get("docs_dir");
+		o.metadata_file = conf_get("metadata_file");
+		/* its own connection: indexing commits in steps and must not share the request's */
+		if (!(c = db_connect(conf_get("app_db"), err, sizeof err)))
+			return ERR_DB;
+		e = catalog_index(c, &o, err, sizeof err);
+		PQfinish(c);
+		if (e != OK)
+			log_error("re-index: %s", err);
+		view_audit(r, "catalog.reindex", e == OK ? "{\"ok\":true}" : "{\"ok\":false}");
+	} else if (!strcmp(action, "synonym") || !strcmp(action, "mapping")) {
+		const char *t = req_param(r, "table"), *col = req_param(r, "column");
+		const char *ph = req_param(r, "phrase"), *v = req_param(r, "value");
+		struct sb det = SB_INIT;
+		const char *p[5] = {action, t, col ? col : "", ph, v ? v : ""};
+
+		if (!t || !*t || !ph || !*ph)
+			return ERR_INPUT;
+		/* kept in the app schema (002_web.sql) and merged by the indexer when it supports it */
+		e = db_exec(db_app(), "INSERT INTO askql.catalog_edits(kind, tbl, col, phrase, value) VALUES ($1,$2,$3,$4,$5)",
+		            5, p, NULL, 0);
+		sb_puts(&det, "{\"table\":");
+		sb_json_str(&det, t);
+		sb_puts(&det, ",\"phrase\":");
+		sb_json_str(&det, ph);
+		sb_puts(&det, "}");
+		if (e == OK)
+			view_audit(r, !strcmp(action, "synonym") ? "catalog.synonym" : "catalog.mapping", sb_cstr(&det));
+		sb_free(&det);
+	}
+	if (e != OK)
+		return e;
+	return resp_redirect(r, "/admin/catalog");
+}

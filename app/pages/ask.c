@@ -1,0 +1,62 @@
+/* ask.c: the start page: question box, mode, extraction or ReAct, provider in use, example questions. */
+#include <stdio.h>
+#include <string.h>
+#include <cjson/cJSON.h>
+#include "pages/pages.h"
+#include "store/db.h"
+#include "util/conf.h"
+
+/* One example: its text and a link that fills the question box (URL-encoded here, HTML-escaped by the template). */
+static void example(cJSON *ex, const char *q)
+{
+	cJSON *o = cJSON_CreateObject();
+	struct sb h = SB_INIT;
+
+	sb_puts(&h, "/?q=");
+	sb_url(&h, q);
+	cJSON_AddStringToObject(o, "text", q);
+	cJSON_AddStringToObject(o, "href", sb_cstr(&h));
+	cJSON_AddItemToArray(ex, o);
+	sb_free(&h);
+}
+
+/* Example questions: verified questions first (the catalog's verified store), then stock ones. */
+static void examples(struct req *r, cJSON *d)
+{
+	cJSON *ex = cJSON_AddArrayToObject(d, "examples");
+	PGresult *res = db_query(db_app(), "SELECT DISTINCT ON (fingerprint) question FROM askql.runs "
+	                                   "WHERE verified AND status = 'ok' ORDER BY fingerprint, created_at DESC LIMIT 4",
+	                         0, NULL, NULL, 0);
+
+	for (int i = 0; res && i < PQntuples(res); i++)
+		example(ex, PQgetvalue(res, i, 0));
+	PQclear(res);
+	for (int i = 1; i <= 4 && cJSON_GetArraySize(ex) < 6; i++) {
+		char key[16];
+		const char *q;
+
+		snprintf(key, sizeof key, "ask.example_%d", i);
+		q = view_t(r, key);
+		if (strcmp(q, key))
+			example(ex, q);
+	}
+	cJSON_AddBoolToObject(d, "has_examples", cJSON_GetArraySize(ex) > 0);
+}
+
+enum err page_ask(struct req *r)
+{
+	cJSON *d = view_data(r, "ask.title");
+	const char *q = req_param(r, "q");
+	long long parent = req_param_int(r, "parent", 0);
+
+	if (!d)
+		return ERR_NOMEM;
+	cJSON_AddStringToObject(d, "question", q ? q : "");
+	if (parent > 0)
+		cJSON_AddNumberToObject(d, "parent", (double)parent);
+	cJSON_AddStringToObject(d, "provider", conf_get("llm_provider"));
+	cJSON_AddStringToObject(d, "model", !strcmp(conf_get("llm_provider"), "builtin") ? "" : conf_get("llm_model"));
+	cJSON_AddStringToObject(d, "target", conf_get("target_name"));
+	examples(r, d);
+	return view_render(r, 200, "ask", d);
+}

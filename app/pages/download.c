@@ -1,0 +1,91 @@
+/* download.c: CSV, JSON and XLSX of a run's full result, re-run under the user's limits and streamed by the export layer. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <cjson/cJSON.h>
+#include "export/export.h"
+#include "pages/pages.h"
+#include "store/db.h"
+#include "util/conf.h"
+#include "util/log.h"
+
+struct dl {
+	struct req *r;
+	enum export_format f;
+};
+
+/* The export layer writes straight into the FastCGI stream; the headers go with its first bytes,
+ * so an error before any byte still becomes an error page. */
+static enum err to_resp(void *ctx, const char *p, size_t n)
+{
+	struct dl *d = ctx;
+
+	if (!d->r->began)
+		resp_begin(d->r, 200, export_content_type(d->f), 0);
+	return resp_write(d->r, p, n);
+}
+
+/* Stream run id's result as format; ERR_NOTFOUND unless owner or admin and the run has SQL. */
+static enum err download(struct req *r, long long id, const char *fmt)
+{
+	cJSON *run = NULL;
+	const char *sql, *q;
+	enum export_format f;
+	struct export_opts o;
+	struct dl dl = {r, EXPORT_CSV};
+	struct export_out out = {to_resp, &dl};
+	struct export_stats st;
+	struct exec_error dberr;
+	char fname[96], disp[160];
+	enum err e;
+
+	if ((e = run_load(r, id, &run)) != OK)
+		return e;
+	sql = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(run, "sql"));
+	q = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(run, "question"));
+	if (!sql || !*sql || strcmp(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(run, "status")), "ok")) {
+		cJSON_Delete(run);
+		return ERR_NOTFOUND;
+	}
+	if (export_format_parse(fmt ? fmt : "csv", &f) != OK || f == EXPORT_NDJSON) {
+		cJSON_Delete(run);
+		return ERR_INPUT;
+	}
+	memset(&o, 0, sizeof o);
+	memset(&st, 0, sizeof st);
+	memset(&dberr, 0, sizeof dberr);
+	o.format = f;
+	dl.f = f;
+	o.question = q;
+	o.bom = f == EXPORT_CSV;
+	export_filename(f, time(NULL), fname, sizeof fname);
+	snprintf(disp, sizeof disp, "attachment; filename=\"%s\"", fname);
+	resp_header(r, "Content-Disposition", disp);
+	e = export_run(sql, &o, &out, &st, &dberr);
+	if (e != OK) {
+		char *msg = exec_error_text(&dberr);
+
+		log_error("download of run %lld failed after %zu bytes: %s", id, st.bytes_out, msg ? msg : err_str(e));
+		free(msg);
+		exec_error_free(&dberr);
+		cJSON_Delete(run);
+		if (st.bytes_out == 0 && !r->began)
+			return e == ERR_DENIED ? ERR_DENIED : ERR_INTERNAL;
+		return OK;            /* the stream is cut short; the client sees an incomplete file */
+	}
+	exec_error_free(&dberr);
+	log_info("download run %lld %s: %lld rows, %zu bytes, %.1f ms", id, export_ext(f), st.rows, st.bytes_out, st.ms);
+	cJSON_Delete(run);
+	return OK;
+}
+
+enum err page_download(struct req *r)
+{
+	return download(r, r->arg_id, req_param(r, "format"));
+}
+
+enum err api_run_download(struct req *r)
+{
+	return page_download(r);
+}

@@ -1,0 +1,76 @@
+/* pages.h: every page handler the dispatch table (app/http/routes.c) can call, one file each. */
+#ifndef ASKQL_PAGES_H
+#define ASKQL_PAGES_H
+
+#include "http/http.h"
+
+struct cJSON;
+
+/* Handlers: answer r fully (page, redirect or stream) and return OK, or return an error
+ * value for the router's error page (ERR_NOTFOUND 404, ERR_DENIED 403, ERR_INPUT 400). */
+#define PAGE(name) enum err name(struct req *r)
+PAGE(page_signin);          /* signin.c */
+PAGE(page_signin_post);
+PAGE(page_signout);
+PAGE(page_lang);
+PAGE(page_ask);             /* ask.c */
+PAGE(page_run_start);       /* run_start.c */
+PAGE(page_run);             /* run.c */
+PAGE(page_run_events);      /* run_events.c: SSE */
+PAGE(page_run_stream);      /* run.c: GET, back to the run page */
+PAGE(page_run_stream_start);  /* run_start.c: POST /runs/0/stream */
+PAGE(page_run_step);        /* run_step.c */
+PAGE(page_run_action);      /* run_action.c: rerun, verify, delete */
+PAGE(page_download);        /* download.c */
+PAGE(page_history);         /* history.c */
+PAGE(page_admin);           /* admin.c */
+PAGE(page_admin_prompts);   /* admin_prompts.c */
+PAGE(page_admin_prompt);
+PAGE(page_admin_prompt_save);
+PAGE(page_admin_prompt_rollback);
+PAGE(page_admin_config);    /* admin_config.c */
+PAGE(page_admin_catalog);   /* admin_catalog.c */
+PAGE(page_admin_catalog_save);
+PAGE(page_admin_users);     /* admin_users.c */
+PAGE(page_admin_user_save);
+PAGE(page_admin_audit);     /* admin_audit.c */
+PAGE(page_admin_verified);
+PAGE(api_runs_start);       /* api.c */
+PAGE(api_run);
+PAGE(api_run_steps);
+PAGE(api_run_download);
+/* Critique pages (app/pages/report*.c, the critique engineer's); weak until they land.
+ * When they land, drop the weak attribute: a weak reference does not pull an object
+ * out of build/libaskql.a, so the pages would stay 404. */
+enum err page_reports(struct req *r) __attribute__((weak));
+enum err page_report(struct req *r) __attribute__((weak));
+enum err page_report_post(struct req *r) __attribute__((weak));
+#undef PAGE
+
+/* ---- view.c: the page chrome shared by every page ---- */
+
+/* view_data: a new cJSON object with what every template gets: t (strings in r->lang),
+ * lang, user {name, role, admin}, csrf, nav, path.  Caller owns it (pass to view_render). */
+struct cJSON *view_data(struct req *r, const char *title_key);
+/* view_render: render templates/<name>.mustache with data (taken: freed here) into the
+ * response with the given status.  Without the template layer, a minimal escaped page. */
+enum err view_render(struct req *r, int status, const char *name, struct cJSON *data);
+/* view_string: render a template into a heap string (caller frees); NULL on failure. */
+char *view_string(struct req *r, const char *name, const struct cJSON *data);
+/* view_fragment: render templates/<name>_one.mustache ("{{#item}}{{>name}}{{/item}}") with the
+ * page data as root and item on top, so fragments (a step for SSE) see t, csrf and lang.
+ * Heap string (caller frees) or NULL.  item is borrowed. */
+char *view_fragment(struct req *r, const char *name, const struct cJSON *item);
+/* view_t: the string for key in r->lang (static/loaded storage; the key itself if missing). */
+const char *view_t(struct req *r, const char *key);
+/* view_audit: record an admin or security action in askql.audit (detail JSON text or NULL). */
+void view_audit(struct req *r, const char *action, const char *detail_json);
+
+/* ---- run_view.c: a run as template data, shared by run.c, run_stream.c and api.c ---- */
+/* run_load: the run r->arg_id if the current user may see it (owner or admin), as cJSON;
+ * ERR_NOTFOUND otherwise (never says whether it exists). Caller owns *out. */
+enum err run_load(struct req *r, long long id, struct cJSON **out);
+/* run_steps_json: the steps of a run with seq > after, formatted for templates/SSE. */
+enum err run_steps_json(struct req *r, long long id, int after, struct cJSON **out);
+
+#endif

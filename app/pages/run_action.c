@@ -1,0 +1,75 @@
+/* run_action.c: POST /runs/N/action: re-run, mark verified, delete (owner or admin only). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cjson/cJSON.h>
+#include "agent/agent.h"
+#include "pages/pages.h"
+#include "store/db.h"
+#include "util/log.h"
+
+#pragma weak agent_start
+#pragma weak agent_verify
+#pragma weak agent_result_free
+
+static const char *local_next(const char *n, const char *def)
+{
+	return n && n[0] == '/' && n[1] != '/' && n[1] != '\\' ? n : def;
+}
+
+enum err page_run_action(struct req *r)
+{
+	const char *action = req_param(r, "action");
+	cJSON *run = NULL;
+	char ids[24], to[48];
+	const char *p[1] = {ids};
+	enum err e;
+
+	if ((e = run_load(r, r->arg_id, &run)) != OK)
+		return e;
+	snprintf(ids, sizeof ids, "%lld", r->arg_id);
+	snprintf(to, sizeof to, "/runs/%lld", r->arg_id);
+	if (!action) {
+		e = ERR_INPUT;
+	} else if (!strcmp(action, "rerun")) {
+		struct agent_opts o;
+		struct agent_result res;
+		const cJSON *kind = cJSON_GetObjectItemCaseSensitive(run, "kind");
+
+		memset(&o, 0, sizeof o);
+		memset(&res, 0, sizeof res);
+		o.user_id = r->user.id;
+		o.mode = cJSON_IsString(kind) && !strcmp(kind->valuestring, "react") ? "react" : "extract";
+		o.step_mode = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(run, "step_mode"));
+		o.no_cache = 1;     /* a re-run means: really run it again */
+		if (!agent_start) {
+			e = ERR_NOTFOUND;
+		} else if ((e = agent_start(db_app(), &o, cJSON_GetStringValue(
+		                  cJSON_GetObjectItemCaseSensitive(run, "question")), &res)) == OK && res.run_id) {
+			snprintf(to, sizeof to, "/runs/%lld", res.run_id);
+		}
+		if (agent_result_free)
+			agent_result_free(&res);
+	} else if (!strcmp(action, "verify")) {
+		if (agent_verify)
+			e = agent_verify(db_app(), r->arg_id, r->user.id);
+		else
+			e = db_exec(db_app(), "UPDATE askql.runs SET verified = true WHERE id = $1 AND status = 'ok'",
+			            1, p, NULL, 0);
+		if (e == ERR_NOTFOUND)
+			e = ERR_INPUT;     /* nothing verifiable: a bad request, not a missing run */
+	} else if (!strcmp(action, "unverify")) {
+		e = db_exec(db_app(), "UPDATE askql.runs SET verified = false WHERE id = $1", 1, p, NULL, 0);
+	} else if (!strcmp(action, "delete")) {
+		e = db_exec(db_app(), "DELETE FROM askql.runs WHERE id = $1", 1, p, NULL, 0);
+		snprintf(to, sizeof to, "/history");
+	} else {
+		e = ERR_INPUT;
+	}
+	cJSON_Delete(run);
+	if (e != OK)
+		return e;
+	log_info("run %lld: %s", r->arg_id, action);
+	return resp_redirect(r, !strcmp(action, "rerun") || !strcmp(action, "delete") ? to
+	                        : local_next(req_param(r, "next"), to));
+}

@@ -1,0 +1,205 @@
+/* run_start.c: starting a run: POST /runs (answers when done) and POST /runs/0/stream (streams its steps). */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <cjson/cJSON.h>
+#include "agent/agent.h"
+#include "pages/pages.h"
+#include "store/db.h"
+#include "util/arena.h"
+#include "util/conf.h"
+#include "util/log.h"
+
+/* Weak until the agent module is in every build: a missing pipeline is a clear message, not a link error. */
+#pragma weak agent_start
+#pragma weak agent_result_free
+
+/* The agent runs in a thread with its own connection while the request thread streams its steps. */
+struct job {
+	struct agent_opts o;
+	const char *question;
+	PGconn *conn;
+	struct agent_result res;
+	enum err e;
+	volatile int done;
+};
+
+static void *job_main(void *p)
+{
+	struct job *j = p;
+
+	j->e = agent_start(j->conn, &j->o, j->question, &j->res);
+	__atomic_store_n(&j->done, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+/* Read the form into agent options; ERR_INPUT when the question is empty. */
+static enum err opts(struct req *r, struct agent_opts *o, const char **q)
+{
+	const char *mode = req_param(r, "mode"), *kind = req_param(r, "kind");
+
+	*q = req_param(r, "question");
+	if (!*q || !**q)
+		return ERR_INPUT;
+	memset(o, 0, sizeof *o);
+	o->user_id = r->user.id;
+	o->parent_id = req_param_int(r, "parent", 0);
+	o->mode = kind && !strcmp(kind, "react") ? "react" : "extract";
+	o->step_mode = mode && !strcmp(mode, "step");
+	/* a follow-up only continues a run the user may see */
+	if (o->parent_id) {
+		cJSON *d = NULL;
+
+		if (run_load(r, o->parent_id, &d) != OK)
+			return ERR_NOTFOUND;
+		cJSON_Delete(d);
+	}
+	return OK;
+}
+
+static enum err unavailable(struct req *r)
+{
+	cJSON *d = view_data(r, "ask.title");
+
+	cJSON_AddStringToObject(d, "error", view_t(r, "ask.unavailable"));
+	return view_render(r, 503, "ask", d);
+}
+
+enum err page_run_start(struct req *r)
+{
+	struct agent_opts o;
+	struct agent_result res;
+	const char *q;
+	enum err e;
+	char to[48];
+
+	if ((e = opts(r, &o, &q)) != OK)
+		return e;
+	if (!agent_start)
+		return unavailable(r);
+	memset(&res, 0, sizeof res);
+	e = agent_start(db_app(), &o, q, &res);
+	if (e != OK || !res.run_id) {
+		agent_result_free(&res);
+		return e == OK ? ERR_INTERNAL : e;
+	}
+	snprintf(to, sizeof to, "/runs/%lld", res.run_id);
+	agent_result_free(&res);
+	return resp_redirect(r, to);
+}
+
+/* The id of the run this request's agent created (found by user, question and start time). */
+static long long find_run(struct req *r, const char *q, const char *since)
+{
+	char uid[24];
+	const char *p[3] = {uid, q, since};
+	PGresult *res;
+	long long id = 0;
+
+	snprintf(uid, sizeof uid, "%lld", r->user.id);
+	res = db_query(db_app(), "SELECT id FROM askql.runs WHERE user_id = $1 AND question = $2 "
+	                         "AND created_at >= $3::timestamptz ORDER BY id DESC LIMIT 1", 3, p, NULL, 0);
+	if (res && PQntuples(res) == 1)
+		id = atoll(PQgetvalue(res, 0, 0));
+	PQclear(res);
+	return id;
+}
+
+/* Write the steps after *seq as HTML fragments; returns 0 when the client went away. */
+static int push_steps(struct req *r, long long id, int *seq)
+{
+	cJSON *steps = NULL, *s;
+	int alive = 1;
+
+	if (run_steps_json(r, id, *seq, &steps) != OK)
+		return 1;
+	cJSON_ArrayForEach(s, steps) {
+		char *html = view_fragment(r, "step", s);
+
+		*seq = (int)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(s, "seq"));
+		if (html && alive && (resp_puts(r, html) != OK || resp_flush(r) != OK))
+			alive = 0;
+		free(html);
+	}
+	cJSON_Delete(steps);
+	return alive;
+}
+
+/* POST /runs/0/stream: a progressive page: the top at once, each step as it is recorded,
+ * then a link (and a refresh) to the finished run.  Works without JavaScript. */
+enum err page_run_stream_start(struct req *r)
+{
+	struct job j;
+	pthread_t th;
+	const char *q;
+	cJSON *d;
+	char *top = NULL, *bottom = NULL, since[64], errb[256];
+	long long id = 0;
+	int seq = 0, alive = 1;
+	enum err e;
+
+	if (r->arg_id != 0)
+		return ERR_NOTFOUND;
+	memset(&j, 0, sizeof j);
+	if ((e = opts(r, &j.o, &q)) != OK)
+		return e;
+	if (!agent_start)
+		return unavailable(r);
+	j.question = q;
+	if (!(j.conn = db_connect(conf_get("app_db"), errb, sizeof errb))) {
+		log_error("stream: %s", errb);
+		return ERR_DB;
+	}
+	{
+		PGresult *now = db_query(db_app(), "SELECT now()::text", 0, NULL, NULL, 0);
+
+		snprintf(since, sizeof since, "%s", now ? PQgetvalue(now, 0, 0) : "now");
+		PQclear(now);
+	}
+	d = view_data(r, "run.title");
+	cJSON_AddStringToObject(d, "question", q);
+	top = view_string(r, "stream_top", d);
+	resp_begin(r, 200, "text/html; charset=utf-8", 0);
+	if (top) {
+		resp_puts(r, top);
+		/* padding so browsers paint before the first step arrives */
+		resp_puts(r, "<!--                                                                                  -->\n");
+		resp_flush(r);
+	}
+	if (pthread_create(&th, NULL, job_main, &j) != 0) {
+		PQfinish(j.conn);
+		free(top);
+		cJSON_Delete(d);
+		return ERR_INTERNAL;
+	}
+	while (!__atomic_load_n(&j.done, __ATOMIC_ACQUIRE)) {
+		struct timespec ts = {0, 150 * 1000 * 1000};
+
+		nanosleep(&ts, NULL);
+		if (!id)
+			id = find_run(r, q, since);
+		if (id && alive)
+			alive = push_steps(r, id, &seq);
+	}
+	pthread_join(th, NULL);
+	if (j.res.run_id)
+		id = j.res.run_id;
+	if (id && alive)
+		push_steps(r, id, &seq);
+	if (id)
+		cJSON_AddNumberToObject(d, "id", (double)id);
+	if (j.e != OK)
+		cJSON_AddStringToObject(d, "error", err_str(j.e));
+	bottom = view_string(r, "stream_bottom", d);
+	if (bottom)
+		resp_puts(r, bottom);
+	log_info("stream run %lld finished: %s", id, j.res.status);
+	agent_result_free(&j.res);
+	PQfinish(j.conn);
+	free(top);
+	free(bottom);
+	cJSON_Delete(d);
+	return OK;
+}

@@ -1,0 +1,81 @@
+/* signin.c: the sign-in form, sign-in, sign-out and the language switch. */
+#include <stdio.h>
+#include <string.h>
+#include <cjson/cJSON.h>
+#include "pages/pages.h"
+#include "store/db.h"
+#include "util/log.h"
+
+/* A next= target is followed only when it is a local path. */
+static const char *local_next(const char *n)
+{
+	return n && n[0] == '/' && n[1] != '/' && n[1] != '\\' ? n : "/";
+}
+
+static enum err form(struct req *r, int status, const char *msg_key, const char *name)
+{
+	cJSON *d = view_data(r, "signin.title");
+
+	if (!d)
+		return ERR_NOMEM;
+	cJSON_AddStringToObject(d, "next", local_next(req_param(r, "next")));
+	cJSON_AddStringToObject(d, "name", name ? name : "");
+	if (msg_key)
+		cJSON_AddStringToObject(d, "error", view_t(r, msg_key));
+	return view_render(r, status, "signin", d);
+}
+
+enum err page_signin(struct req *r)
+{
+	if (r->signed_in)
+		return resp_redirect(r, local_next(req_param(r, "next")));
+	return form(r, 200, NULL, NULL);
+}
+
+enum err page_signin_post(struct req *r)
+{
+	const char *name = req_param(r, "name"), *pw = req_param(r, "password");
+	enum err e;
+
+	if (!name || !*name || !pw || !*pw)
+		return form(r, 400, "web.signin_missing", name);
+	e = auth_signin(r, name, pw);
+	if (e == ERR_LIMIT) {
+		log_warn("sign-in rate limited for %s", name);
+		return form(r, 429, "web.signin_limited", name);
+	}
+	if (e == ERR_DENIED) {
+		log_info("sign-in failed for %s", name);
+		return form(r, 401, "signin.failed", name);
+	}
+	if (e != OK)
+		return e;
+	log_info("signed in: %s", name);
+	return resp_redirect(r, local_next(req_param(r, "next")));
+}
+
+enum err page_signout(struct req *r)
+{
+	auth_signout(r);
+	return resp_redirect(r, "/signin");
+}
+
+/* The header switch: remembered per user (users.lang), and in a cookie before sign-in. */
+enum err page_lang(struct req *r)
+{
+	const char *lang = req_param(r, "lang");
+
+	if (!lang || (strcmp(lang, "ko") && strcmp(lang, "en")))
+		return ERR_INPUT;
+	if (r->signed_in) {
+		char uid[24];
+		const char *p[2] = {lang, uid};
+
+		snprintf(uid, sizeof uid, "%lld", r->user.id);
+		db_exec(db_app(), "UPDATE askql.users SET lang = $1 WHERE id = $2", 2, p, NULL, 0);
+	}
+	resp_header(r, "Set-Cookie", !strcmp(lang, "en")
+	            ? "askql_lang=en; Path=/; Max-Age=31536000; SameSite=Strict"
+	            : "askql_lang=ko; Path=/; Max-Age=31536000; SameSite=Strict");
+	return resp_redirect(r, local_next(req_param(r, "next")));
+}

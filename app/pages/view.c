@@ -1,0 +1,101 @@
+/* view.c: the page chrome: data every template gets (strings, user, CSRF, nav) and rendering into the response. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cjson/cJSON.h>
+#include "pages/pages.h"
+#include "store/db.h"
+#include "util/arena.h"
+#include "util/conf.h"
+#include "util/log.h"
+#include "util/tpl.h"
+#include "util/i18n.h"
+
+const char *view_t(struct req *r, const char *key)
+{
+	return i18n_get(r->lang, key);
+}
+
+cJSON *view_data(struct req *r, const char *title_key)
+{
+	cJSON *d = cJSON_CreateObject(), *u;
+
+	if (!d)
+		return NULL;
+	cJSON_AddItemReferenceToObject(d, "t", (cJSON *)i18n_table(r->lang));
+	cJSON_AddStringToObject(d, "lang", r->lang);
+	cJSON_AddBoolToObject(d, "lang_ko", !strcmp(r->lang, "ko"));
+	cJSON_AddBoolToObject(d, "lang_en", !strcmp(r->lang, "en"));
+	cJSON_AddStringToObject(d, "path", r->path);
+	cJSON_AddStringToObject(d, "title", title_key ? view_t(r, title_key) : "askql");
+	cJSON_AddStringToObject(d, "app_name", "askql");
+	cJSON_AddStringToObject(d, "reqid", r->id);
+	if (r->signed_in) {
+		u = cJSON_AddObjectToObject(d, "user");
+		cJSON_AddStringToObject(u, "name", r->user.name ? r->user.name : "");
+		cJSON_AddStringToObject(u, "role", r->user.role ? r->user.role : "");
+		cJSON_AddBoolToObject(u, "admin", r->user.role && !strcmp(r->user.role, "admin"));
+		cJSON_AddStringToObject(d, "csrf", r->csrf ? r->csrf : "");
+	} else {
+		cJSON_AddStringToObject(d, "csrf", auth_pre_token(r));
+	}
+	return d;
+}
+
+char *view_string(struct req *r, const char *name, const cJSON *data)
+{
+	struct sb out = SB_INIT;
+	char err[256];
+
+	if (tpl_render_file(conf_get("template_dir"), name, data, &out, err, sizeof err) != OK) {
+		log_error("template %s: %s", name, err);
+		sb_free(&out);
+		return NULL;
+	}
+	return sb_steal(&out);
+}
+
+char *view_fragment(struct req *r, const char *name, const cJSON *item)
+{
+	cJSON *w = view_data(r, NULL);
+	char tname[64], *html;
+
+	if (!w)
+		return NULL;
+	cJSON_AddItemReferenceToObject(w, "item", (cJSON *)item);
+	snprintf(tname, sizeof tname, "%s_one", name);
+	html = view_string(r, tname, w);
+	cJSON_Delete(w);
+	return html;
+}
+
+enum err view_render(struct req *r, int status, const char *name, cJSON *data)
+{
+	struct sb out;
+	char err[256];
+	double t0 = now_ms();
+	enum err e;
+
+	sb_init_arena(&out, r->a);
+	if (!data)
+		return ERR_NOMEM;
+	e = tpl_render_file(conf_get("template_dir"), name, data, &out, err, sizeof err);
+	cJSON_Delete(data);
+	if (e != OK) {
+		log_error("template %s: %s", name, err);
+		return ERR_INTERNAL;
+	}
+	log_debug("rendered %s in %.3f ms", name, now_ms() - t0);
+	resp_begin(r, status, "text/html; charset=utf-8", 0);
+	return resp_write(r, out.buf, out.len);
+}
+
+void view_audit(struct req *r, const char *action, const char *detail_json)
+{
+	char uid[24];
+	const char *p[3] = {uid, action, detail_json};
+
+	snprintf(uid, sizeof uid, "%lld", r->user.id);
+	db_exec(db_app(), "INSERT INTO askql.audit(user_id, action, detail) VALUES ($1, $2, $3::jsonb)",
+	        3, p, NULL, 0);
+}

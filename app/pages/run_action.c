@@ -8,9 +8,6 @@
 #include "store/db.h"
 #include "util/log.h"
 
-#pragma weak agent_start
-#pragma weak agent_verify
-#pragma weak agent_result_free
 
 static const char *local_next(const char *n, const char *def)
 {
@@ -42,20 +39,13 @@ enum err page_run_action(struct req *r)
 		o.mode = cJSON_IsString(kind) && !strcmp(kind->valuestring, "react") ? "react" : "extract";
 		o.step_mode = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(run, "step_mode"));
 		o.no_cache = 1;     /* a re-run means: really run it again */
-		if (!agent_start) {
-			e = ERR_NOTFOUND;
-		} else if ((e = agent_start(db_app(), &o, cJSON_GetStringValue(
+		if ((e = agent_start(db_app(), &o, cJSON_GetStringValue(
 		                  cJSON_GetObjectItemCaseSensitive(run, "question")), &res)) == OK && res.run_id) {
 			snprintf(to, sizeof to, "/runs/%lld", res.run_id);
 		}
-		if (agent_result_free)
-			agent_result_free(&res);
+		agent_result_free(&res);
 	} else if (!strcmp(action, "verify")) {
-		if (agent_verify)
-			e = agent_verify(db_app(), r->arg_id, r->user.id);
-		else
-			e = db_exec(db_app(), "UPDATE askql.runs SET verified = true WHERE id = $1 AND status = 'ok'",
-			            1, p, NULL, 0);
+		e = agent_verify(db_app(), r->arg_id, r->user.id);
 		if (e == ERR_NOTFOUND)
 			e = ERR_INPUT;     /* nothing verifiable: a bad request, not a missing run */
 	} else if (!strcmp(action, "unverify")) {

@@ -12,9 +12,6 @@
 #include "util/conf.h"
 #include "util/log.h"
 
-/* Weak until the agent module is in every build: a missing pipeline is a clear message, not a link error. */
-#pragma weak agent_start
-#pragma weak agent_result_free
 
 /* The agent runs in a thread with its own connection while the request thread streams its steps. */
 struct job {
@@ -59,14 +56,6 @@ static enum err opts(struct req *r, struct agent_opts *o, const char **q)
 	return OK;
 }
 
-static enum err unavailable(struct req *r)
-{
-	cJSON *d = view_data(r, "ask.title");
-
-	cJSON_AddStringToObject(d, "error", view_t(r, "ask.unavailable"));
-	return view_render(r, 503, "ask", d);
-}
-
 enum err page_run_start(struct req *r)
 {
 	struct agent_opts o;
@@ -77,8 +66,6 @@ enum err page_run_start(struct req *r)
 
 	if ((e = opts(r, &o, &q)) != OK)
 		return e;
-	if (!agent_start)
-		return unavailable(r);
 	memset(&res, 0, sizeof res);
 	e = agent_start(db_app(), &o, q, &res);
 	if (e != OK || !res.run_id) {
@@ -145,8 +132,6 @@ enum err page_run_stream_start(struct req *r)
 	memset(&j, 0, sizeof j);
 	if ((e = opts(r, &j.o, &q)) != OK)
 		return e;
-	if (!agent_start)
-		return unavailable(r);
 	j.question = q;
 	if (!(j.conn = db_connect(conf_get("app_db"), errb, sizeof errb))) {
 		log_error("stream: %s", errb);

@@ -1,0 +1,144 @@
+/* agent_int.h: what the agent's node, loop and tool files share (one run in progress). */
+#ifndef ASKQL_AGENT_INT_H
+#define ASKQL_AGENT_INT_H
+
+#include <cjson/cJSON.h>
+#include "agent/agent.h"
+#include "catalog/catalog.h"
+#include "sql/exec.h"
+#include "store/run.h"
+
+/*
+ * One run being worked on in this process.  Everything a resume needs is in st (a cJSON
+ * object saved as runs.state on every pause and at the end); the rest is rebuilt.
+ * st keys: mode, target, now, provider, question, no_cache, stage (pending pause or null),
+ * plan {tables,columns,joins,mappings,block,intent}, edits [..], parent {question,sql,columns},
+ * history [{attempt,sql,error,missing_column,missing_relation,suggested}], attempt,
+ * max_retries, pending_sql, cache {key,hit}, react {..} (react.c).
+ */
+struct agent {
+	PGconn *app;
+	long long run_id;
+	cJSON *st;
+	struct llm *llm;               /* NULL until needed; builtin or openai */
+	const char *conninfo;          /* target for exec (NULL: conf) */
+	llm_stream_fn on_text;
+	void *ctx;
+	struct catalog *cat;           /* NULL when the target is not indexed (degraded) */
+	struct retrieval ret;
+	int have_ret;
+	struct agent_result *res;
+	int nsteps;
+	int done;                      /* a terminal status or a pause was set */
+	long long t0_us;
+};
+
+/* ---- agent.c ---- */
+/* agent_step: record a step (never stops the run: a storage failure is logged). */
+void agent_step(struct agent *a, const struct step *s);
+/* agent_pause: save state with stage and pause (a JSON object, consumed), status paused. */
+void agent_pause(struct agent *a, const char *stage, cJSON *pause);
+/* agent_end: terminal status (ok/error/unanswerable/stopped) with error text (may be NULL). */
+void agent_end(struct agent *a, const char *status, const char *error);
+/* agent_llm: the run's provider, opened on first use; NULL with err. */
+struct llm *agent_llm(struct agent *a, char *err, size_t errlen);
+const char *st_str(const struct agent *a, const char *key);   /* "" when absent */
+int st_int(const struct agent *a, const char *key);
+void st_set_str(struct agent *a, const char *key, const char *v);   /* NULL: JSON null */
+void st_set_int(struct agent *a, const char *key, int v);
+/* json_text: cJSON_PrintUnformatted(j) or NULL for NULL j (heap). */
+char *json_text(const cJSON *j);
+double agent_ms_since(long long t0_us);
+long long agent_now_us(void);
+
+/* ---- inspector.c ---- */
+/* inspector_run: catalog retrieval (or the degraded schema listing), the plan in st.
+ * Returns 1 when the question is unanswerable (the run is ended), 0 otherwise. */
+int inspector_run(struct agent *a);
+/* inspector_reload: retrieval again without a step (a resumed run needs it for the planner). */
+void inspector_reload(struct agent *a);
+/* inspector_release: free the retrieval. */
+void inspector_release(struct agent *a);
+/* inspector_schema_block: the target's tables and columns as prompt text (degraded path). */
+char *inspector_schema_block(struct agent *a);
+/* inspector_relation_ok: guard callback: the catalog's check, or the schema listing's. */
+int inspector_relation_ok(void *agent, const char *schema, const char *name);
+/* inspector_columns: the listing as [{"table","column","type"}] (degraded search tools). */
+const cJSON *inspector_columns(struct agent *a);
+
+/* ---- plan.c (planner node) ---- */
+struct plan_out {
+	char *sql;             /* heap */
+	int unanswerable;
+	char *missing;         /* heap: what is missing */
+	int failed;            /* the LLM could not be reached; error says why */
+	char *error;
+};
+/* plan_run: one planner attempt (LLM or offline planner), recorded as a step. */
+void plan_run(struct agent *a, struct plan_out *out);
+void plan_out_free(struct plan_out *o);
+/* plan_offline: the offline planner with the state's history, edits and follow-up (no step);
+ * its explanation/decisions go into outj. */
+void plan_offline(struct agent *a, struct plan_out *o, cJSON *outj);
+/* plan_retry_block: "[PREVIOUS FAILED ATTEMPTS - LEARN FROM THESE ERRORS]" text of st.history ("" when none). */
+char *plan_retry_block(struct agent *a);
+/* plan_context_block: schema, mappings, relationships, examples, follow-up, reference time. */
+char *plan_context_block(struct agent *a);
+
+/* ---- executor.c (executor node) ---- */
+struct exec_out {
+	int ok;
+	char *sql;                  /* guarded SQL that ran */
+	char *fingerprint, *normalized, *tables_json;
+	struct exec_result r;
+	char *error;                /* one line when !ok */
+	char *missing_column, *missing_relation, *suggested;
+	int refused;                /* the guard refused it */
+};
+/* executor_run: guard then run sql for a preview (max_rows rows), recorded as step name. */
+void executor_run(struct agent *a, const char *name, const char *sql, long max_rows,
+                  struct exec_out *out);
+void exec_out_free(struct exec_out *o);
+/* executor_guard: only the guard; *g filled (guard_free by caller); returns allowed. */
+struct guard_result;
+int executor_guard(struct agent *a, const char *sql, long limit, struct guard_result *g);
+
+/* ---- packager.c ---- */
+/* packager_run: preview rows, attempt statistics, the run's final columns; status ok. */
+void packager_run(struct agent *a, struct exec_out *eo, int attempt, int max_attempts);
+
+/* ---- extract.c / react.c ---- */
+/* extract_continue / react_continue: run from the state's current stage until done. */
+void extract_continue(struct agent *a);
+void react_continue(struct agent *a);
+/* react_resume_decision / extract_resume_decision: apply a decision at the pending stage.
+ * ERR_INPUT when it does not fit (nothing changed). */
+enum err extract_decide(struct agent *a, const struct agent_decision *d);
+/* agent_plan_decide (extract.c): a plan-stage approve / plan_edit / reject, both modes; 1 when handled. */
+int agent_plan_decide(struct agent *a, const struct agent_decision *d);
+enum err react_decide(struct agent *a, const struct agent_decision *d);
+
+/* ---- tools.c ---- */
+struct react_call;
+struct tool_out {
+	cJSON *result;          /* what the model sees (owned) */
+	int ok;                 /* the tool succeeded (explain: the SQL is valid) */
+	int terminal;           /* submit_sql succeeded or cannot_answer: the run ends */
+	struct exec_out eo;     /* submit_sql: the final result */
+	char *missing;          /* cannot_answer */
+};
+/* tool_known: 1 when name is in the registry. */
+int tool_known(const char *name);
+/* tool_exec: run registry tool call->tool with call's parameters. */
+void tool_exec(struct agent *a, const struct react_call *call, struct tool_out *out);
+void tool_out_free(struct tool_out *o);
+/* tool_names: the registry as a JSON array of names (for prompts and pages). */
+const char *const *tool_names(int *n);
+
+/* ---- query_cache.c ---- */
+/* cache_lookup: SQL cached for this question/target/catalog version (heap) or NULL. */
+char *cache_lookup(struct agent *a);
+void cache_store(struct agent *a, const char *sql);
+void cache_forget(struct agent *a);
+
+#endif

@@ -1,0 +1,324 @@
+/* extract.c: the extraction loop: inspector -> planner -> executor (self-correction) -> packager. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "agent/agent_int.h"
+#include "agent/planner.h"
+#include "util/conf.h"
+#include "util/log.h"
+#include "util/sb.h"
+
+/* Record a failed attempt in st.history (what the next planner prompt carries). */
+static void add_history(struct agent *a, const char *sql, const char *error, const struct exec_out *eo)
+{
+	cJSON *h = cJSON_GetObjectItemCaseSensitive(a->st, "history"), *o = cJSON_CreateObject();
+
+	if (!h)
+		h = cJSON_AddArrayToObject(a->st, "history");
+	cJSON_AddNumberToObject(o, "attempt", st_int(a, "attempt"));
+	cJSON_AddStringToObject(o, "sql", sql ? sql : "");
+	cJSON_AddStringToObject(o, "error", error ? error : "");
+	if (eo && eo->missing_column)
+		cJSON_AddStringToObject(o, "missing_column", eo->missing_column);
+	if (eo && eo->missing_relation)
+		cJSON_AddStringToObject(o, "missing_relation", eo->missing_relation);
+	if (eo && eo->suggested)
+		cJSON_AddStringToObject(o, "suggested", eo->suggested);
+	cJSON_AddItemToArray(h, o);
+}
+
+/* The plan shown at a pause (tables, columns, join path, value mappings). */
+static cJSON *pause_plan(struct agent *a)
+{
+	cJSON *p = cJSON_CreateObject(), *plan = cJSON_GetObjectItemCaseSensitive(a->st, "plan");
+	static const char *keys[] = {"tables", "columns", "joins", "mappings", "intent", NULL};
+
+	for (int i = 0; plan && keys[i]; i++) {
+		cJSON *v = cJSON_GetObjectItemCaseSensitive(plan, keys[i]);
+
+		if (v)
+			cJSON_AddItemToObject(p, keys[i], cJSON_Duplicate(v, 1));
+	}
+	return p;
+}
+
+static void fail_out(struct agent *a)
+{
+	cJSON *h = cJSON_GetObjectItemCaseSensitive(a->st, "history"), *last = cJSON_GetArrayItem(h, cJSON_GetArraySize(h) - 1);
+	cJSON *e = last ? cJSON_GetObjectItemCaseSensitive(last, "error") : NULL;
+	struct sb m = SB_INIT;
+
+	sb_printf(&m, "no working SQL after %d of %d attempts; last error: %s", st_int(a, "attempt"),
+	          st_int(a, "max_retries"), cJSON_IsString(e) ? e->valuestring : "unknown");
+	a->res->attempts = st_int(a, "attempt");
+	a->res->max_attempts = st_int(a, "max_retries");
+	{
+		struct run_update u = RUN_UPDATE_INIT;
+
+		u.attempts = st_int(a, "attempt");
+		run_set(a->app, a->run_id, &u);
+	}
+	agent_end(a, "error", sb_cstr(&m));
+	sb_free(&m);
+}
+
+void extract_continue(struct agent *a)
+{
+	int step_mode = st_int(a, "step_mode");
+
+	for (int guard = 0; !a->done && guard < 64; guard++) {
+		const char *next = *st_str(a, "next") ? st_str(a, "next") : "inspect";
+
+		if (!strcmp(next, "inspect")) {
+			char *cached;
+
+			if (inspector_run(a))
+				return;
+			if (!st_int(a, "no_cache") && (cached = cache_lookup(a))) {
+				struct step s = {.kind = "info", .name = "cache", .status = "ok", .ms = 0};
+				cJSON *o = cJSON_CreateObject();
+				char *out;
+
+				cJSON_AddStringToObject(o, "sql", cached);
+				cJSON_AddStringToObject(o, "hit", "normalised question + catalog version");
+				out = json_text(o);
+				s.output = out;
+				agent_step(a, &s);
+				free(out);
+				cJSON_Delete(o);
+				st_set_str(a, "pending_sql", cached);
+				st_set_int(a, "from_cache", 1);
+				st_set_int(a, "attempt", 1);
+				st_set_str(a, "next", "exec");
+				free(cached);
+			} else {
+				st_set_str(a, "next", "plan");
+			}
+			if (step_mode) {
+				cJSON *p = cJSON_CreateObject();
+
+				cJSON_AddItemToObject(p, "plan", pause_plan(a));
+				if (st_int(a, "from_cache"))
+					cJSON_AddStringToObject(p, "sql", st_str(a, "pending_sql"));
+				agent_pause(a, "plan", p);
+				return;
+			}
+		} else if (!strcmp(next, "plan")) {
+			struct plan_out po;
+
+			st_set_int(a, "attempt", st_int(a, "attempt") + 1);
+			plan_run(a, &po);
+			if (po.failed) {
+				struct sb m = SB_INIT;
+
+				sb_printf(&m, "planner failed: %s", po.error ? po.error : "unknown");
+				a->res->attempts = st_int(a, "attempt");
+				agent_end(a, "error", sb_cstr(&m));
+				sb_free(&m);
+				plan_out_free(&po);
+				return;
+			}
+			if (po.unanswerable) {
+				struct sb m = SB_INIT;
+
+				sb_printf(&m, "cannot answer from this database: %s", po.missing);
+				agent_end(a, "unanswerable", sb_cstr(&m));
+				sb_free(&m);
+				plan_out_free(&po);
+				return;
+			}
+			if (!po.sql) {
+				add_history(a, NULL, "the planner's reply contains no SQL", NULL);
+				plan_out_free(&po);
+				if (st_int(a, "attempt") >= st_int(a, "max_retries"))
+					fail_out(a);
+				continue;
+			}
+			st_set_str(a, "pending_sql", po.sql);
+			st_set_str(a, "next", "exec");
+			plan_out_free(&po);
+			if (step_mode) {
+				cJSON *p = cJSON_CreateObject();
+
+				cJSON_AddStringToObject(p, "sql", st_str(a, "pending_sql"));
+				cJSON_AddNumberToObject(p, "attempt", st_int(a, "attempt"));
+				cJSON_AddNumberToObject(p, "max_attempts", st_int(a, "max_retries"));
+				cJSON_AddItemToObject(p, "plan", pause_plan(a));
+				agent_pause(a, "sql", p);
+				return;
+			}
+		} else if (!strcmp(next, "exec")) {
+			struct exec_out eo;
+			char *sql = strdup(st_str(a, "pending_sql"));
+
+			executor_run(a, "executor", sql, conf_get_int("preview_limit"), &eo);
+			if (eo.ok) {
+				packager_run(a, &eo, st_int(a, "attempt"), st_int(a, "max_retries"));
+				exec_out_free(&eo);
+				free(sql);
+				return;
+			}
+			if (st_int(a, "from_cache")) {
+				/* a stale cache entry: forget it and plan normally */
+				cache_forget(a);
+				st_set_int(a, "from_cache", 0);
+				st_set_int(a, "attempt", 0);
+				st_set_str(a, "next", "plan");
+			} else {
+				add_history(a, sql, eo.error, &eo);
+				if (st_int(a, "attempt") >= st_int(a, "max_retries"))
+					fail_out(a);
+				else
+					st_set_str(a, "next", "plan");
+			}
+			exec_out_free(&eo);
+			free(sql);
+		} else {
+			agent_end(a, "error", "unknown stage in the saved state");
+		}
+	}
+}
+
+/* Apply plan edits to st.plan (shown and sent to the LLM) and keep them for the offline planner. */
+static void apply_edits(struct agent *a, const struct agent_decision *d)
+{
+	cJSON *plan = cJSON_GetObjectItemCaseSensitive(a->st, "plan");
+	cJSON *edits = cJSON_GetObjectItemCaseSensitive(a->st, "edits");
+	cJSON *tables, *maps, *cols;
+
+	if (!plan)
+		plan = cJSON_AddObjectToObject(a->st, "plan");
+	if (!edits)
+		edits = cJSON_AddArrayToObject(a->st, "edits");
+	if (!(tables = cJSON_GetObjectItemCaseSensitive(plan, "tables")))
+		tables = cJSON_AddArrayToObject(plan, "tables");
+	if (!(maps = cJSON_GetObjectItemCaseSensitive(plan, "mappings")))
+		maps = cJSON_AddArrayToObject(plan, "mappings");
+	cols = cJSON_GetObjectItemCaseSensitive(plan, "columns");
+	for (int i = 0; i < d->nedits; i++) {
+		const struct planner_edit *e = &d->edits[i];
+		cJSON *o = cJSON_CreateObject(), *it;
+		int k = 0;
+
+		cJSON_AddNumberToObject(o, "op", e->op);
+		if (e->table)
+			cJSON_AddStringToObject(o, "table", e->table);
+		if (e->column)
+			cJSON_AddStringToObject(o, "column", e->column);
+		if (e->value)
+			cJSON_AddStringToObject(o, "value", e->value);
+		if (e->phrase)
+			cJSON_AddStringToObject(o, "phrase", e->phrase);
+		cJSON_AddItemToArray(edits, o);
+		switch (e->op) {
+		case PLAN_ADD_TABLE:
+			cJSON_AddItemToArray(tables, cJSON_CreateString(e->table));
+			break;
+		case PLAN_REMOVE_TABLE:
+			k = 0;
+			cJSON_ArrayForEach(it, tables) {
+				if (cJSON_IsString(it) && !strcmp(it->valuestring, e->table)) {
+					cJSON_DeleteItemFromArray(tables, k);
+					break;
+				}
+				k++;
+			}
+			break;
+		case PLAN_ADD_MAPPING: {
+			cJSON *m = cJSON_CreateObject();
+
+			cJSON_AddStringToObject(m, "phrase", e->phrase ? e->phrase : "");
+			cJSON_AddStringToObject(m, "table", e->table);
+			cJSON_AddStringToObject(m, "column", e->column ? e->column : "");
+			cJSON_AddStringToObject(m, "value", e->value ? e->value : "");
+			cJSON_AddStringToObject(m, "how", "analyst");
+			cJSON_AddItemToArray(maps, m);
+			break;
+		}
+		case PLAN_REMOVE_MAPPING:
+		case PLAN_REMOVE_COLUMN: {
+			cJSON *arr = e->op == PLAN_REMOVE_MAPPING ? maps : cols;
+
+			k = 0;
+			cJSON_ArrayForEach(it, arr) {
+				cJSON *t = cJSON_GetObjectItemCaseSensitive(it, "table");
+				cJSON *c = cJSON_GetObjectItemCaseSensitive(it, "column");
+				cJSON *v = cJSON_GetObjectItemCaseSensitive(it, "value");
+
+				if (cJSON_IsString(t) && !strcmp(t->valuestring, e->table) &&
+				    (!e->column || (cJSON_IsString(c) && !strcmp(c->valuestring, e->column))) &&
+				    (e->op == PLAN_REMOVE_COLUMN || !e->value ||
+				     (cJSON_IsString(v) && !strcmp(v->valuestring, e->value)))) {
+					cJSON_DeleteItemFromArray(arr, k);
+					break;
+				}
+				k++;
+			}
+			break;
+		}
+		}
+	}
+}
+
+/* Shared by both modes: a plan-stage decision.  1 when handled. */
+int agent_plan_decide(struct agent *a, const struct agent_decision *d)
+{
+	if (d->kind == AGENT_PLAN_EDIT) {
+		apply_edits(a, d);
+		return 1;
+	}
+	if (d->kind == AGENT_REJECT) {
+		struct sb m = SB_INIT;
+
+		sb_printf(&m, "plan rejected by the analyst%s%s", d->comment && *d->comment ? ": " : "",
+		          d->comment ? d->comment : "");
+		agent_end(a, "stopped", sb_cstr(&m));
+		sb_free(&m);
+		return 1;
+	}
+	return d->kind == AGENT_APPROVE;
+}
+
+enum err extract_decide(struct agent *a, const struct agent_decision *d)
+{
+	const char *stage = st_str(a, "stage");
+
+	if (!strcmp(stage, "plan")) {
+		if (d->kind == AGENT_EDIT) {
+			/* the analyst wrote the SQL: run it as the next attempt */
+			st_set_int(a, "attempt", st_int(a, "attempt") + 1);
+			st_set_int(a, "from_cache", 0);
+			st_set_str(a, "pending_sql", d->sql);
+			st_set_str(a, "next", "exec");
+		} else if (!agent_plan_decide(a, d)) {
+			return ERR_INPUT;
+		}
+	} else if (!strcmp(stage, "sql")) {
+		switch (d->kind) {
+		case AGENT_APPROVE:
+			break;
+		case AGENT_EDIT:
+			st_set_str(a, "pending_sql", d->sql);
+			break;
+		case AGENT_REJECT: {
+			struct sb m = SB_INIT;
+
+			sb_printf(&m, "rejected by the analyst%s%s", d->comment && *d->comment ? ": " : "",
+			          d->comment ? d->comment : "");
+			add_history(a, st_str(a, "pending_sql"), sb_cstr(&m), NULL);
+			sb_free(&m);
+			if (st_int(a, "attempt") >= st_int(a, "max_retries"))
+				fail_out(a);
+			else
+				st_set_str(a, "next", "plan");
+			break;
+		}
+		default:
+			return ERR_INPUT;
+		}
+	} else {
+		return ERR_INPUT;
+	}
+	st_set_str(a, "stage", NULL);
+	return OK;
+}

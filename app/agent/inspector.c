@@ -1,0 +1,281 @@
+/* inspector.c: the inspector node: catalog retrieval (schema, ontology, value mappings) into the plan. */
+#include <ctype.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "agent/agent_int.h"
+#include "util/conf.h"
+#include "util/log.h"
+#include "util/sb.h"
+
+
+/* The degraded listing: [{"table","column","type"}], one per process and conninfo. */
+static pthread_mutex_t listing_mu = PTHREAD_MUTEX_INITIALIZER;
+static cJSON *listing;
+static char *listing_conninfo;
+
+const cJSON *inspector_columns(struct agent *a)
+{
+	const char *ci = a->conninfo ? a->conninfo : exec_conninfo();
+	char err[256];
+	PGconn *c;
+	PGresult *r;
+
+	pthread_mutex_lock(&listing_mu);
+	if (listing && listing_conninfo && !strcmp(listing_conninfo, ci)) {
+		pthread_mutex_unlock(&listing_mu);
+		return listing;
+	}
+	cJSON_Delete(listing);
+	listing = NULL;
+	free(listing_conninfo);
+	listing_conninfo = NULL;
+	if ((c = exec_pool_get(a->conninfo, err, sizeof err))) {
+		r = PQexec(c, "SELECT c.table_name, c.column_name, c.data_type FROM information_schema.columns c"
+		              " JOIN information_schema.tables t USING (table_schema, table_name)"
+		              " WHERE c.table_schema NOT IN ('pg_catalog', 'information_schema')"
+		              " AND t.table_type IN ('BASE TABLE', 'VIEW')"
+		              " ORDER BY c.table_name, c.ordinal_position LIMIT 2000");
+		if (PQresultStatus(r) == PGRES_TUPLES_OK) {
+			listing = cJSON_CreateArray();
+			for (int i = 0; i < PQntuples(r); i++) {
+				cJSON *o = cJSON_CreateObject();
+
+				cJSON_AddStringToObject(o, "table", PQgetvalue(r, i, 0));
+				cJSON_AddStringToObject(o, "column", PQgetvalue(r, i, 1));
+				cJSON_AddStringToObject(o, "type", PQgetvalue(r, i, 2));
+				cJSON_AddItemToArray(listing, o);
+			}
+			listing_conninfo = strdup(ci);
+		}
+		PQclear(r);
+		exec_pool_put(c, 0);
+	}
+	pthread_mutex_unlock(&listing_mu);
+	return listing;
+}
+
+char *inspector_schema_block(struct agent *a)
+{
+	const cJSON *l = inspector_columns(a), *it;
+	struct sb b = SB_INIT;
+	const char *prev = "";
+
+	cJSON_ArrayForEach(it, l) {
+		const char *t = cJSON_GetObjectItemCaseSensitive(it, "table")->valuestring;
+
+		if (strcmp(t, prev))
+			sb_printf(&b, "Table: %s\n", t);
+		sb_printf(&b, "  - %s (%s)\n", cJSON_GetObjectItemCaseSensitive(it, "column")->valuestring,
+		          cJSON_GetObjectItemCaseSensitive(it, "type")->valuestring);
+		prev = t;
+	}
+	if (!b.buf)
+		return strdup("");
+	return sb_steal(&b);
+}
+
+int inspector_relation_ok(void *agent, const char *schema, const char *name)
+{
+	struct agent *a = agent;
+	const cJSON *it;
+
+	if (a->cat)
+		return catalog_relation_ok(a->cat, schema, name);
+	if (schema && strcmp(schema, "public"))
+		return 0;
+	cJSON_ArrayForEach(it, inspector_columns(a))
+		if (!strcmp(cJSON_GetObjectItemCaseSensitive(it, "table")->valuestring, name))
+			return 1;
+	return 0;
+}
+
+/* The text retrieval runs on: a follow-up carries its parent's question. */
+static char *retrieval_text(struct agent *a)
+{
+	cJSON *p = cJSON_GetObjectItemCaseSensitive(a->st, "parent");
+	cJSON *pq = p ? cJSON_GetObjectItemCaseSensitive(p, "question") : NULL;
+	struct sb b = SB_INIT;
+
+	if (cJSON_IsString(pq)) {
+		sb_puts(&b, pq->valuestring);
+		sb_putc(&b, ' ');
+	}
+	sb_puts(&b, st_str(a, "question"));
+	return sb_steal(&b);
+}
+
+/* Open the catalog and run retrieval into a->ret; err says why not.  0 on success. */
+static int retrieve(struct agent *a, char *err, size_t errlen)
+{
+	struct retrieval_opts ro = {.k = 10, .token_budget = 1500};
+	char *q;
+	enum err rc;
+
+	if (!a->cat && !(a->cat = catalog_get(a->app, st_str(a, "target"), err, errlen)))
+		return -1;
+	q = retrieval_text(a);
+	rc = catalog_retrieve(a->cat, q, &ro, &a->ret);
+	free(q);
+	if (rc != OK) {
+		snprintf(err, errlen, "retrieval failed: %s", err_str(rc));
+		return -1;
+	}
+	a->have_ret = 1;
+	return 0;
+}
+
+void inspector_reload(struct agent *a)
+{
+	char err[256];
+
+	if (!a->have_ret)
+		retrieve(a, err, sizeof err);
+}
+
+static cJSON *strarr_find(cJSON *arr, const char *s)
+{
+	cJSON *it;
+
+	cJSON_ArrayForEach(it, arr)
+		if (cJSON_IsString(it) && !strcmp(it->valuestring, s))
+			return it;
+	return NULL;
+}
+
+/* The plan the planner follows and the analyst may edit (step mode). */
+static cJSON *plan_from_retrieval(struct agent *a)
+{
+	cJSON *p = cJSON_CreateObject(), *t = cJSON_AddArrayToObject(p, "tables"),
+	      *c = cJSON_AddArrayToObject(p, "columns"), *j = cJSON_AddArrayToObject(p, "joins"),
+	      *m = cJSON_AddArrayToObject(p, "mappings");
+	const struct retrieval *r = &a->ret;
+
+	cJSON_AddStringToObject(p, "intent", intent_name(r->intent));
+	for (int i = 0; i < r->ntables; i++)
+		cJSON_AddItemToArray(t, cJSON_CreateString(r->tables[i].name));
+	for (int i = 0; i < r->ncolumns; i++) {
+		cJSON *o = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(o, "table", r->columns[i].table);
+		cJSON_AddStringToObject(o, "column", r->columns[i].name);
+		if (r->columns[i].type)
+			cJSON_AddStringToObject(o, "type", r->columns[i].type);
+		cJSON_AddItemToArray(c, o);
+	}
+	for (int i = 0; i < r->npaths; i++)
+		for (int k = 0; k < r->paths[i].njoins; k++) {
+			const struct ret_join *jj = &r->paths[i].joins[k];
+			char b[512];
+
+			snprintf(b, sizeof b, "%s.%s = %s.%s", jj->from_table, jj->from_col, jj->to_table, jj->to_col);
+			if (!strarr_find(j, b))
+				cJSON_AddItemToArray(j, cJSON_CreateString(b));
+		}
+	for (int i = 0; i < r->nvalues; i++) {
+		cJSON *o = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(o, "phrase", r->values[i].phrase ? r->values[i].phrase : "");
+		cJSON_AddStringToObject(o, "table", r->values[i].table);
+		cJSON_AddStringToObject(o, "column", r->values[i].column);
+		cJSON_AddStringToObject(o, "value", r->values[i].value);
+		if (r->values[i].how)
+			cJSON_AddStringToObject(o, "how", r->values[i].how);
+		cJSON_AddItemToArray(m, o);
+	}
+	if (r->prompt_block)
+		cJSON_AddStringToObject(p, "block", r->prompt_block);
+	if (r->nsimilar) {
+		cJSON *ex = cJSON_AddArrayToObject(p, "examples");
+
+		for (int i = 0; i < r->nsimilar && i < 3; i++) {
+			cJSON *o = cJSON_CreateObject();
+
+			cJSON_AddStringToObject(o, "question", r->similar[i].question);
+			cJSON_AddStringToObject(o, "sql", r->similar[i].sql);
+			cJSON_AddNumberToObject(o, "score", r->similar[i].score);
+			cJSON_AddItemToArray(ex, o);
+		}
+	}
+	return p;
+}
+
+int inspector_run(struct agent *a)
+{
+	long long t0 = agent_now_us();
+	struct step s = {.kind = "node", .name = "inspector", .status = "ok"};
+	char err[256] = "", *in, *out = NULL;
+	cJSON *inj = cJSON_CreateObject(), *plan, *outj = NULL;
+	int unanswerable = 0;
+
+	cJSON_AddStringToObject(inj, "question", st_str(a, "question"));
+	cJSON_AddStringToObject(inj, "target", st_str(a, "target"));
+	in = json_text(inj);
+	cJSON_Delete(inj);
+	if (retrieve(a, err, sizeof err) == 0) {
+		plan = plan_from_retrieval(a);
+		outj = retrieval_json(&a->ret);
+		out = json_text(outj);
+		if (a->ret.ntables == 0) {
+			/* Nothing of the question matched a table or column: EHRSQL's unanswerable case. */
+			struct sb m = SB_INIT;
+
+			sb_puts(&m, "cannot answer from this database: no table or column matches the question");
+			for (int i = 0; i < a->ret.nsuggestions; i++)
+				sb_printf(&m, "%s%s", i ? "; " : " (did you mean: ", a->ret.suggestions[i]);
+			if (a->ret.nsuggestions)
+				sb_puts(&m, ")");
+			unanswerable = 1;
+			s.output = out;
+			s.ms = agent_ms_since(t0);
+			s.input = in;
+			agent_step(a, &s);
+			cJSON_AddItemToObject(a->st, "plan", plan);
+			agent_end(a, "unanswerable", sb_cstr(&m));
+			sb_free(&m);
+			goto out;
+		}
+	} else {
+		/* degraded: the run goes on with the plain schema listing */
+		char *block = inspector_schema_block(a);
+		const cJSON *it;
+
+		plan = cJSON_CreateObject();
+		cJSON *t = cJSON_AddArrayToObject(plan, "tables");
+		cJSON_ArrayForEach(it, inspector_columns(a)) {
+			const char *tn = cJSON_GetObjectItemCaseSensitive(it, "table")->valuestring;
+
+			if (!strarr_find(t, tn))
+				cJSON_AddItemToArray(t, cJSON_CreateString(tn));
+		}
+		cJSON_AddArrayToObject(plan, "columns");
+		cJSON_AddArrayToObject(plan, "joins");
+		cJSON_AddArrayToObject(plan, "mappings");
+		cJSON_AddStringToObject(plan, "block", block);
+		free(block);
+		s.status = "degraded";
+		s.error = err;
+		outj = cJSON_Duplicate(plan, 1);
+		out = json_text(outj);
+		log_warn("run %lld: inspector degraded: %s", a->run_id, err);
+	}
+	cJSON_DeleteItemFromObjectCaseSensitive(a->st, "plan");
+	cJSON_AddItemToObject(a->st, "plan", plan);
+	s.input = in;
+	s.output = out;
+	s.ms = agent_ms_since(t0);
+	agent_step(a, &s);
+out:
+	cJSON_Delete(outj);
+	free(in);
+	free(out);
+	return unanswerable;
+}
+
+void inspector_release(struct agent *a)
+{
+	if (a->have_ret)
+		retrieval_free(&a->ret);
+	a->have_ret = 0;
+}

@@ -1,0 +1,97 @@
+/* packager.c: the packager node: preview rows, column types, attempt statistics; the run ends ok. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "agent/agent_int.h"
+#include "util/log.h"
+#include "util/sb.h"
+
+static const char *col_type(const struct exec_col *c)
+{
+	if (c->is_bool)
+		return "boolean";
+	if (c->is_numeric)
+		return "number";
+	if (c->is_temporal)
+		return "datetime";
+	return "text";
+}
+
+void packager_run(struct agent *a, struct exec_out *eo, int attempt, int max_attempts)
+{
+	long long t0 = agent_now_us();
+	struct step s = {.kind = "node", .name = "packager", .status = "ok"};
+	struct run_update u = RUN_UPDATE_INIT;
+	cJSON *cols = cJSON_CreateArray(), *full = NULL, *rows = NULL, *outj = cJSON_CreateObject();
+	char *rj = exec_result_json(&eo->r), *out, *st;
+	struct sb ans = SB_INIT;
+	int react = !strcmp(st_str(a, "mode"), "react");
+
+	for (int j = 0; j < eo->r.ncols; j++) {
+		cJSON *c = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(c, "name", eo->r.cols[j].name);
+		cJSON_AddStringToObject(c, "type", col_type(&eo->r.cols[j]));
+		cJSON_AddItemToArray(cols, c);
+	}
+	if (rj && (full = cJSON_Parse(rj)))
+		rows = cJSON_DetachItemFromObjectCaseSensitive(full, "rows");
+	if (!rows)
+		rows = cJSON_CreateArray();
+	sb_printf(&ans, "%lld row%s%s; ", eo->r.nrows, eo->r.nrows == 1 ? "" : "s",
+	          eo->r.truncated ? " (preview truncated)" : "");
+	if (react)
+		sb_printf(&ans, "submitted after %d of %d tool calls", attempt, max_attempts);
+	else
+		sb_printf(&ans, "succeeded on attempt %d of %d", attempt, max_attempts);
+	cJSON_AddStringToObject(outj, "statistics", sb_cstr(&ans));
+	cJSON_AddNumberToObject(outj, "attempt", attempt);
+	cJSON_AddNumberToObject(outj, "max_attempts", max_attempts);
+	cJSON_AddNumberToObject(outj, "row_count", (double)eo->r.nrows);
+	cJSON_AddBoolToObject(outj, "truncated", eo->r.truncated);
+	cJSON_AddItemToObject(outj, "history",
+	                      cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(a->st, "history"), 1));
+	out = json_text(outj);
+
+	a->res->sql = strdup(eo->sql);
+	a->res->columns_json = json_text(cols);
+	a->res->rows_json = json_text(rows);
+	a->res->row_count = eo->r.nrows;
+	a->res->truncated = eo->r.truncated;
+	a->res->attempts = attempt;
+	a->res->max_attempts = max_attempts;
+	a->res->answer = strdup(sb_cstr(&ans));
+
+	s.output = out;
+	s.ms = agent_ms_since(t0);
+	agent_step(a, &s);
+
+	st_set_str(a, "stage", NULL);
+	cJSON_DeleteItemFromObjectCaseSensitive(a->st, "pause");
+	st = json_text(a->st);
+	u.status = "ok";
+	u.sql = eo->sql;
+	u.fingerprint = eo->fingerprint;
+	u.normalized = eo->normalized;
+	u.tables_json = eo->tables_json;
+	u.columns_json = a->res->columns_json;
+	u.preview_json = a->res->rows_json;
+	u.row_count = eo->r.nrows;
+	u.truncated = eo->r.truncated;
+	u.attempts = attempt;
+	u.answer = a->res->answer;
+	u.state_json = st;
+	run_set(a->app, a->run_id, &u);
+	snprintf(a->res->status, sizeof a->res->status, "ok");
+	a->done = 1;
+	if (!st_int(a, "no_cache") && !st_int(a, "from_cache"))
+		cache_store(a, eo->sql);
+	free(st);
+	free(out);
+	free(rj);
+	sb_free(&ans);
+	cJSON_Delete(cols);
+	cJSON_Delete(full);
+	cJSON_Delete(rows);
+	cJSON_Delete(outj);
+}

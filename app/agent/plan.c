@@ -1,0 +1,334 @@
+/* plan.c: the planner node: one SQL per attempt from the LLM (extract prompt) or the offline planner. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "agent/agent_int.h"
+#include "agent/planner.h"
+#include "llm/prompt.h"
+#include "util/conf.h"
+#include "util/log.h"
+#include "util/sb.h"
+
+
+void plan_out_free(struct plan_out *o)
+{
+	free(o->sql);
+	free(o->missing);
+	free(o->error);
+	memset(o, 0, sizeof *o);
+}
+
+static const char *jstr(const cJSON *o, const char *k)
+{
+	cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+char *plan_retry_block(struct agent *a)
+{
+	cJSON *h = cJSON_GetObjectItemCaseSensitive(a->st, "history"), *it;
+	struct sb b = SB_INIT;
+
+	if (!cJSON_GetArraySize(h))
+		return strdup("");
+	sb_puts(&b, "[PREVIOUS FAILED ATTEMPTS - LEARN FROM THESE ERRORS]\n");
+	cJSON_ArrayForEach(it, h) {
+		const char *x;
+
+		sb_printf(&b, "--- Attempt %d ---\n", cJSON_GetObjectItemCaseSensitive(it, "attempt")->valueint);
+		sb_printf(&b, "SQL: %s\n", (x = jstr(it, "sql")) ? x : "(none)");
+		sb_printf(&b, "Error: %s\n", (x = jstr(it, "error")) ? x : "");
+		if ((x = jstr(it, "suggested")))
+			sb_printf(&b, "Hint: PostgreSQL suggests the column %s\n", x);
+		sb_putc(&b, '\n');
+	}
+	return sb_steal(&b);
+}
+
+char *plan_context_block(struct agent *a)
+{
+	cJSON *plan = cJSON_GetObjectItemCaseSensitive(a->st, "plan"), *it, *p;
+	struct sb b = SB_INIT;
+	const char *block = plan ? jstr(plan, "block") : NULL;
+	char *own = NULL;
+
+	sb_puts(&b, "[DB Schema - VERIFY TABLE/COLUMN NAMES HERE]\n");
+	if (!block || !*block)
+		block = own = inspector_schema_block(a);
+	sb_puts(&b, block);
+	if (b.len && b.buf[b.len - 1] != '\n')
+		sb_putc(&b, '\n');
+	free(own);
+	if (plan && cJSON_GetArraySize(it = cJSON_GetObjectItemCaseSensitive(plan, "tables"))) {
+		cJSON *t;
+		int i = 0;
+
+		sb_puts(&b, "\n[PLANNED TABLES]\n");
+		cJSON_ArrayForEach(t, it)
+			sb_printf(&b, "%s%s", i++ ? ", " : "", t->valuestring);
+		sb_putc(&b, '\n');
+	}
+	if (plan && cJSON_GetArraySize(it = cJSON_GetObjectItemCaseSensitive(plan, "mappings"))) {
+		cJSON *m;
+
+		sb_puts(&b, "\n[VALUE MAPPINGS]\n");
+		cJSON_ArrayForEach(m, it)
+			sb_printf(&b, "- \"%s\" -> %s.%s = '%s'\n", jstr(m, "phrase") ? jstr(m, "phrase") : "",
+			          jstr(m, "table"), jstr(m, "column"), jstr(m, "value"));
+	}
+	if (plan && cJSON_GetArraySize(it = cJSON_GetObjectItemCaseSensitive(plan, "joins"))) {
+		cJSON *j;
+
+		sb_puts(&b, "\n[TABLE RELATIONSHIPS]\n");
+		cJSON_ArrayForEach(j, it)
+			sb_printf(&b, "- %s\n", j->valuestring);
+	}
+	if (plan && cJSON_GetArraySize(it = cJSON_GetObjectItemCaseSensitive(plan, "examples"))) {
+		cJSON *e;
+
+		sb_puts(&b, "\n[VERIFIED EXAMPLES]\n");
+		cJSON_ArrayForEach(e, it)
+			sb_printf(&b, "Q: %s\nSQL: %s\n", jstr(e, "question"), jstr(e, "sql"));
+	}
+	if ((p = cJSON_GetObjectItemCaseSensitive(a->st, "parent"))) {
+		cJSON *cols = cJSON_GetObjectItemCaseSensitive(p, "columns"), *c;
+		int i = 0;
+
+		sb_puts(&b, "\n[FOLLOW-UP OF A PREVIOUS QUESTION - MODIFY ITS SQL]\n");
+		sb_printf(&b, "Previous question: %s\n", jstr(p, "question") ? jstr(p, "question") : "");
+		sb_printf(&b, "Previous SQL: %s\n", jstr(p, "sql") ? jstr(p, "sql") : "(none)");
+		sb_puts(&b, "Previous result columns: ");
+		cJSON_ArrayForEach(c, cols)
+			sb_printf(&b, "%s%s", i++ ? ", " : "", jstr(c, "name") ? jstr(c, "name") : "?");
+		sb_printf(&b, "\nPrevious row count: %g\n",
+		          cJSON_GetObjectItemCaseSensitive(p, "row_count")
+		                  ? cJSON_GetObjectItemCaseSensitive(p, "row_count")->valuedouble : 0);
+	}
+	if (*st_str(a, "now"))
+		sb_printf(&b, "\n[REFERENCE TIME]\nnow = '%s' (use it instead of now() for relative dates)\n",
+		          st_str(a, "now"));
+	return sb_steal(&b);
+}
+
+/* The SQL of an LLM reply: the JSON object's "sql", else a ```sql block, else from SELECT/WITH. */
+static void parse_reply(const char *text, struct plan_out *o)
+{
+	const char *lb = strchr(text, '{'), *rb = strrchr(text, '}'), *s;
+	cJSON *j = NULL;
+
+	if (lb && rb && rb > lb)
+		j = cJSON_ParseWithLength(lb, (size_t)(rb - lb + 1));
+	if (cJSON_IsObject(j)) {
+		cJSON *u = cJSON_GetObjectItemCaseSensitive(j, "unanswerable");
+
+		if (cJSON_IsTrue(u) || (cJSON_IsString(u) && *u->valuestring)) {
+			const char *m = jstr(j, "missing");
+
+			o->unanswerable = 1;
+			o->missing = strdup(m ? m : cJSON_IsString(u) ? u->valuestring : "not stated");
+		} else if (jstr(j, "sql") && *jstr(j, "sql")) {
+			o->sql = strdup(jstr(j, "sql"));
+		}
+		cJSON_Delete(j);
+		if (o->sql || o->unanswerable)
+			return;
+	} else {
+		cJSON_Delete(j);
+	}
+	if ((s = strstr(text, "```sql"))) {
+		const char *e = strstr(s + 6, "```");
+
+		o->sql = e ? strndup(s + 6, (size_t)(e - s - 6)) : strdup(s + 6);
+		return;
+	}
+	for (s = text; *s; s++)
+		if ((s == text || !isalnum((unsigned char)s[-1])) &&
+		    (!strncasecmp(s, "SELECT ", 7) || !strncasecmp(s, "WITH ", 5))) {
+			const char *e = strchr(s, ';');
+
+			o->sql = e ? strndup(s, (size_t)(e - s)) : strdup(s);
+			return;
+		}
+}
+
+/* planner_ctx attempts and edits from the state (strings point into st). */
+static void builtin_ctx(struct agent *a, struct planner_ctx *ctx, struct planner_attempt **atts,
+                        struct planner_edit **eds)
+{
+	cJSON *h = cJSON_GetObjectItemCaseSensitive(a->st, "history"), *it;
+	cJSON *e = cJSON_GetObjectItemCaseSensitive(a->st, "edits");
+	cJSON *p = cJSON_GetObjectItemCaseSensitive(a->st, "parent");
+	int n = 0;
+
+	memset(ctx, 0, sizeof *ctx);
+	ctx->now = *st_str(a, "now") ? st_str(a, "now") : NULL;
+	ctx->conninfo = a->conninfo;
+	*atts = calloc((size_t)cJSON_GetArraySize(h) + 1, sizeof **atts);
+	cJSON_ArrayForEach(it, h) {
+		(*atts)[n].sql = jstr(it, "sql");
+		(*atts)[n].error = jstr(it, "error");
+		(*atts)[n].missing_column = jstr(it, "missing_column");
+		(*atts)[n].missing_relation = jstr(it, "missing_relation");
+		(*atts)[n].suggested = jstr(it, "suggested");
+		(*atts)[n].empty_result = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(it, "empty"));
+		n++;
+	}
+	ctx->attempts = *atts;
+	ctx->nattempts = n;
+	n = 0;
+	*eds = calloc((size_t)cJSON_GetArraySize(e) + 1, sizeof **eds);
+	cJSON_ArrayForEach(it, e) {
+		cJSON *op = cJSON_GetObjectItemCaseSensitive(it, "op");
+
+		(*eds)[n].op = (enum planner_edit_op)(cJSON_IsNumber(op) ? op->valueint : 0);
+		(*eds)[n].table = jstr(it, "table");
+		(*eds)[n].column = jstr(it, "column");
+		(*eds)[n].value = jstr(it, "value");
+		(*eds)[n].phrase = jstr(it, "phrase");
+		n++;
+	}
+	ctx->edits = *eds;
+	ctx->nedits = n;
+	if (p) {
+		ctx->prev_question = jstr(p, "question");
+		ctx->prev_sql = jstr(p, "sql");
+	}
+}
+
+/* The offline planner behind the builtin provider; also the fallback when the LLM fails. */
+void plan_offline(struct agent *a, struct plan_out *o, cJSON *outj)
+{
+	struct planner_ctx ctx;
+	struct planner_attempt *atts = NULL;
+	struct planner_edit *eds = NULL;
+	struct planner_out po;
+	enum err rc;
+
+	if (!a->have_ret)
+		inspector_reload(a);
+	builtin_ctx(a, &ctx, &atts, &eds);
+	rc = planner_plan(a->cat, a->have_ret ? &a->ret : NULL, st_str(a, "question"), &ctx, &po);
+	if (rc != OK) {
+		char b[128];
+
+		snprintf(b, sizeof b, "offline planner failed: %s", err_str(rc));
+		o->failed = 1;
+		o->error = strdup(b);
+	} else if (po.unanswerable) {
+		o->unanswerable = 1;
+		o->missing = strdup(po.reason ? po.reason : "not stated");
+	} else if (po.sql) {
+		o->sql = strdup(po.sql);
+	}
+	if (po.explanation)
+		cJSON_AddStringToObject(outj, "explanation", po.explanation);
+	if (po.intent)
+		cJSON_AddStringToObject(outj, "intent", po.intent);
+	if (po.decisions_json)
+		cJSON_AddItemToObject(outj, "decisions", cJSON_Parse(po.decisions_json));
+	cJSON_AddNumberToObject(outj, "confidence", po.confidence);
+	planner_out_free(&po);
+	free(atts);
+	free(eds);
+}
+
+void plan_run(struct agent *a, struct plan_out *o)
+{
+	long long t0 = agent_now_us();
+	struct step s = {.kind = "node", .name = "planner", .status = "ok"};
+	cJSON *inj = cJSON_CreateObject(), *outj = cJSON_CreateObject();
+	char *in, *out, *user = NULL, *system = NULL, err[256];
+	struct llm_reply rep = {0};
+	struct llm *l;
+	int pv = 0;
+
+	memset(o, 0, sizeof *o);
+	cJSON_AddNumberToObject(inj, "attempt", st_int(a, "attempt"));
+	cJSON_AddNumberToObject(inj, "max_retries", st_int(a, "max_retries"));
+	cJSON_AddStringToObject(inj, "provider", st_str(a, "provider"));
+	cJSON_AddNumberToObject(inj, "previous_failures",
+	                        cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(a->st, "history")));
+	if (!(l = agent_llm(a, err, sizeof err))) {
+		o->failed = 1;
+		o->error = strdup(err);
+	} else if (llm_is_builtin(l)) {
+		char *rb = plan_retry_block(a);
+
+		/* the same retry context the LLM would get, recorded for the reader */
+		if (*rb)
+			user = rb;
+		else
+			free(rb);
+		plan_offline(a, o, outj);
+	} else {
+		char *ctxb = plan_context_block(a), *rb = plan_retry_block(a);
+		struct sb u = SB_INIT;
+		struct llm_msg m[2];
+
+		sb_printf(&u, "%s\n%s[User Query]\n%s\n", ctxb, rb, st_str(a, "question"));
+		free(ctxb);
+		free(rb);
+		user = sb_steal(&u);
+		system = prompt_get(a->app, "extract", &pv);
+		cJSON_AddNumberToObject(inj, "prompt_version", pv);
+		cJSON_AddStringToObject(inj, "model", llm_model(l));
+		m[0].role = "system";
+		m[0].content = system ? system : "You write one PostgreSQL SELECT as JSON {\"sql\": ...}.";
+		m[1].role = "user";
+		m[1].content = user;
+		if (llm_chat(l, m, 2, a->on_text, a->ctx, &rep) != OK) {
+			if (conf_get_int("llm_fallback_builtin")) {
+				/* degrade: the offline planner answers instead */
+				s.status = "degraded";
+				cJSON_AddStringToObject(outj, "fallback", "builtin");
+				plan_offline(a, o, outj);
+			} else {
+				o->failed = 1;
+				o->error = strdup(rep.error ? rep.error : "LLM call failed");
+			}
+			s.error = rep.error;
+		} else {
+			parse_reply(rep.text, o);
+		}
+		cJSON_AddNumberToObject(outj, "llm_attempts", rep.attempts);
+		if (rep.attempt_log)
+			cJSON_AddStringToObject(outj, "llm_log", rep.attempt_log);
+		s.raw = rep.text;
+		s.tokens_in = rep.tokens_in;
+		s.tokens_out = rep.tokens_out;
+	}
+	if (o->sql) {
+		/* one statement: a trailing semicolon is not an error of the model's */
+		size_t n = strlen(o->sql);
+
+		while (n && (isspace((unsigned char)o->sql[n - 1]) || o->sql[n - 1] == ';'))
+			o->sql[--n] = '\0';
+		cJSON_AddStringToObject(outj, "sql", o->sql);
+	}
+	if (o->unanswerable)
+		cJSON_AddStringToObject(outj, "missing", o->missing);
+	if (o->failed) {
+		s.status = "error";
+		if (!s.error)
+			s.error = o->error;
+	} else if (!o->sql && !o->unanswerable) {
+		s.status = "error";
+		s.error = "the planner's reply contains no SQL";
+	}
+	in = json_text(inj);
+	out = json_text(outj);
+	s.input = in;
+	s.output = out;
+	s.prompt = user;
+	s.ms = agent_ms_since(t0);
+	agent_step(a, &s);
+	cJSON_Delete(inj);
+	cJSON_Delete(outj);
+	free(in);
+	free(out);
+	free(user);
+	free(system);
+	llm_reply_free(&rep);
+}

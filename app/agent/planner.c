@@ -21,6 +21,7 @@ struct frame {
 	int group[3]; int ngroup;    /* group-by columns */
 	int order;                   /* +1 first (ASC), -1 last (DESC), 0 none */
 	int order_col;
+	int order2, order2_col, extreme;
 	long limit;
 	long rank_n;                 /* ranking by frequency (ties kept) */
 	int rank_col;                /* the column ranked */
@@ -271,10 +272,10 @@ static int path(struct planner *p, int from, int to, int *edges, int max)
 			break;
 		for (int k = 0; k < p->s->nfk; k++) {
 			int a = p->s->c[p->s->fk[k].from].table, b = p->s->c[p->s->fk[k].to].table, y = -1;
+			/* only towards the referenced (one) side: joining two event tables through a
+			 * shared parent would multiply rows */
 			if (a == x)
 				y = b;
-			else if (b == x)
-				y = a;
 			if (y < 0 || prev[y] != -2 || (p->banned && p->banned[y]))
 				continue;
 			prev[y] = x;
@@ -438,7 +439,8 @@ static int choose_fact(struct planner *p, int wants_time)
 						sc[ti] += 2.5 / it->ncols;
 			}
 		} else if (it->kind == PL_COLUMN) {
-			sc[p->s->c[it->cols[0]].table] += 2 * it->score;
+			int weak = p->tk.v[it->t0].role == R_VALUE;
+			sc[p->s->c[it->cols[0]].table] += (weak ? 0.5 : 2) * it->score;
 		} else if (it->kind == PL_TABLE) {
 			sc[it->table] += 2.5 * it->score;
 		}
@@ -598,7 +600,15 @@ static int comparisons(struct planner *p)
 		struct ptok *t = &p->tk.v[i];
 		enum role op = R_NONE;
 		int num = -1, num2 = -1;
-		if (t->kind == TK_NUM && t->cmp && !t->used) {
+		if (t->kind == TK_NUM && t->unit == 'D' && !t->used) {
+			op = R_BETWEEN;   /* "patients in their 20s": a decade of age */
+			num = i;
+		} else if (t->kind == TK_NUM && !t->used && i + 2 < p->tk.n && !strcmp(p->tk.v[i + 1].text, "or") &&
+		           (p->tk.v[i + 2].role == R_GT || p->tk.v[i + 2].role == R_LT)) {
+			op = p->tk.v[i + 2].role == R_GT ? R_GE : R_LE;   /* "60 or above" */
+			num = i;
+			p->tk.v[i + 1].used = p->tk.v[i + 2].used = 1;
+		} else if (t->kind == TK_NUM && t->cmp && !t->used) {
 			op = t->cmp;
 			num = i;
 		} else if ((t->role == R_GT || t->role == R_LT || t->role == R_GE || t->role == R_LE || t->role == R_BETWEEN) &&
@@ -633,7 +643,7 @@ static int comparisons(struct planner *p)
 		/* the column: "age" for ages and older/younger; else the nearest linked numeric column */
 		int col = -1;
 		struct ptok *n = &p->tk.v[num];
-		if (n->unit == 'a' || !strcmp(t->text, "older") || !strcmp(t->text, "younger") || !strcmp(t->stem, "ag")) {
+		if (n->unit == 'a' || n->unit == 'D' || !strcmp(t->text, "older") || !strcmp(t->text, "younger") || !strcmp(t->stem, "ag")) {
 			double sc;
 			col = planner_link_term(&p->a, p->s, "age", p->r, p->banned, 0.9, &sc);
 		}
@@ -653,6 +663,10 @@ static int comparisons(struct planner *p)
 		}
 		if (col < 0 && f->measure >= 0)
 			col = f->measure;   /* "potassium over 5.5": the measured value */
+		if (col < 0 && (f->entity_count || f->entity_group)) {
+			double sc;   /* "patients over 65": their age */
+			col = planner_link_term(&p->a, p->s, "age", p->r, p->banned, 0.9, &sc);
+		}
 		if (col < 0)
 			return decline(p, "the number '%s' is compared, but with what column could not be told", n->text);
 		if (f->ncond >= MAXF)
@@ -663,6 +677,8 @@ static int comparisons(struct planner *p)
 		f->cond[f->ncond].lit = numtext(p, n->num);
 		f->cond[f->ncond].num = 1;
 		f->cond[f->ncond].lit2 = num2 >= 0 ? numtext(p, p->tk.v[num2].num) : NULL;
+		if (n->unit == 'D')
+			f->cond[f->ncond].lit2 = numtext(p, n->num + 9);
 		f->ncond++;
 		t->used = 1;
 		n->used = 1;
@@ -805,14 +821,39 @@ static int build(struct planner *p, struct squery *q)
 				need(p, p->s->c[f->order_col].table);
 				q->order[q->norder].e = C(p, f->order_col);
 				q->order[q->norder++].desc = f->order < 0;
+				if (f->order2) {
+					q->order[q->norder].e = C(p, f->order2_col);
+					q->order[q->norder++].desc = f->order2 < 0;
+					q->where[q->nwhere++] = sx_null(&p->a, C(p, f->order_col), 1);
+				}
 				q->limit = f->limit;
 				/* the first X found: a row that has an X */
-				if (f->nproj == 1 && f->proj[0] != f->order_col)
+				if (f->nproj == 1 && f->proj[0] != f->order_col && !f->order2)
 					q->where[q->nwhere++] = sx_null(&p->a, C(p, f->proj[0]), 1);
 			}
 		}
 	}
 	return add_joins(p, q);
+}
+
+/* the question asks for a time: "when", "what time", "what was the first time", "언제" */
+static int asks_when(struct planner *p)
+{
+	for (int i = 0; i < p->tk.n; i++)
+		if (p->tk.v[i].role == R_WHEN)
+			return 1;
+	if (p->tk.n && p->tk.v[0].role == R_WHICH) {
+		for (int i = 1; i < p->tk.n && i <= 5; i++) {
+			const struct ptok *t = &p->tk.v[i];
+			if (!strcmp(t->text, "time") || !strcmp(t->text, "date") || !strcmp(t->text, "day"))
+				return 1;
+			if (t->kind == TK_WORD && t->role == R_NONE && !planner_lex_generic(t->stem))
+				return 0;
+			if (t->role == R_WHICH || t->role == R_VALUE)
+				return 0;
+		}
+	}
+	return 0;
 }
 
 /* ---- the structure pass ---- */
@@ -849,7 +890,12 @@ static int structure(struct planner *p)
 			return decline(p, "could not link '%s' to any table, column or stored value", sb_cstr(&u));
 	}
 
-	wants_time = p->f.has_win || has_role(p, R_FIRST) || has_role(p, R_LAST) || has_role(p, R_WHEN) ||
+	/* "how many days since ...": a time difference */
+	for (int i = 0; i + 2 < p->tk.n; i++)
+		if (p->tk.v[i].role == R_HOW && p->tk.v[i + 1].role == R_MANY && p->tk.v[i + 2].role == R_UNIT)
+			return decline(p, "%s", "a time difference ('how many days/hours since') is not a shape the offline planner builds");
+	int when = asks_when(p);
+	wants_time = p->f.has_win || has_role(p, R_FIRST) || has_role(p, R_LAST) || when ||
 	             has_role(p, R_TIMELINE);
 	f->fact = choose_fact(p, wants_time);
 	if (f->fact < 0)
@@ -869,6 +915,16 @@ static int structure(struct planner *p)
 		if (it->kind == PL_VALUE) {
 			/* the candidate column in or reachable from the fact table */
 			int pick = -1;
+			for (int l2 = 0; l2 < p->pl.n && it->ncols > 1; l2++) {
+				struct plink_item *o = &p->pl.v[l2];
+				if (o->kind != PL_COLUMN || (o->t0 > it->t1 + 1) || (o->t1 < it->t0 - 1))
+					continue;
+				for (int c = 0; c < it->ncols; c++)
+					if (it->cols[c] == o->cols[0]) {
+						pick = c;
+						o->role = 2;   /* consumed: names the value's column */
+					}
+			}
 			for (int c = 0; c < it->ncols && pick < 0; c++)
 				if (p->s->c[it->cols[c]].table == f->fact)
 					pick = c;
@@ -877,6 +933,10 @@ static int structure(struct planner *p)
 				if (path(p, f->fact, p->s->c[it->cols[c]].table, e, 2) >= 0 &&
 				    (dict_reaches(p, it->cols[c], it->vals[c], f->fact, NULL) || 1))
 					pick = c;
+			}
+			if (pick < 0 && it->t1 - it->t0 == 1 && it->ncols) {
+				decide(p, sp, "ignored", cfq(p, it->cols[0]), "a stored value of a table not joinable to the question's table", 0);
+				continue;
 			}
 			if (pick < 0)
 				return decline(p, "'%s' is a stored value, but not of anything joinable to the question's table", sp);
@@ -939,8 +999,8 @@ static int structure(struct planner *p)
 				need(p, p->s->c[col].table);
 		} else if (it->kind == PL_COLUMN) {
 			int col = it->cols[0];
-			if (it->role == 1)
-				continue;   /* bound to a comparison already */
+			if (it->role == 1 || it->role == 2)
+				continue;   /* bound to a comparison or a value already */
 			if (per) {
 				if (f->ngroup < 3)
 					f->group[f->ngroup++] = col;
@@ -977,11 +1037,20 @@ static int structure(struct planner *p)
 	/* aggregate */
 	int how_many = has_role(p, R_HOW) && has_role(p, R_MANY);
 	int ag = -1;
-	for (int i = 0; i < p->tk.n && ag < 0; i++) {
+	for (int i = 0; i < p->tk.n; i++) {
 		enum role r = p->tk.v[i].role;
-		if (r == R_AVG || r == R_MAX || r == R_MIN || r == R_SUM || r == R_COUNT)
+		if (p->tk.v[i].used)
+			continue;
+		if ((r == R_AVG || r == R_MAX || r == R_MIN || r == R_SUM || r == R_COUNT) &&
+		    (ag < 0 || (p->tk.v[ag].role == R_SUM && r == R_COUNT)))
 			ag = i;
 	}
+	/* "how often", "how frequently": a count, not a ranking */
+	for (int i = 0; i + 1 < p->tk.n; i++)
+		if (p->tk.v[i].role == R_HOW && p->tk.v[i + 1].role == R_FREQ) {
+			p->tk.v[i + 1].used = 1;
+			how_many = 1;
+		}
 	if (ag >= 0) {
 		enum role r = p->tk.v[ag].role;
 		f->agg = r == R_AVG ? "AVG" : r == R_MAX ? "MAX" : r == R_MIN ? "MIN" : r == R_SUM ? "SUM" : "COUNT";
@@ -1001,6 +1070,21 @@ static int structure(struct planner *p)
 			mcol = f->proj[i];
 	if (mcol >= 0)
 		f->measure = mcol;
+	if (f->agg && when && (!strcmp(f->agg, "MAX") || !strcmp(f->agg, "MIN")) && f->measure >= 0 && f->time_col >= 0) {
+		/* "when did X have the maximum Y": order by the value, then by time */
+		int la2 = find_role(p, R_LAST);
+		f->order = !strcmp(f->agg, "MAX") ? -1 : 1;
+		f->order_col = f->measure;
+		f->order2 = la2 >= 0 ? -1 : 1;
+		f->order2_col = f->time_col;
+		f->limit = 1;
+		f->nproj = 0;
+		f->proj[f->nproj++] = f->time_col;
+		f->agg = NULL;
+		f->extreme = 1;
+		decide(p, "", "intent", "time of the extreme value", "'when' with a maximum/minimum", 1);
+		return 0;
+	}
 	if (f->agg && strcmp(f->agg, "COUNT")) {
 		if (f->measure < 0)
 			return decline(p, "%s", "an aggregate was asked for but no numeric measure was found");
@@ -1010,7 +1094,8 @@ static int structure(struct planner *p)
 				f->proj[i--] = f->proj[--f->nproj];
 		decide(p, "", "aggregate", arena_printf(&p->a, "%s(%s)", f->agg, cfq(p, f->measure)), "aggregate word", 1);
 	} else if (f->agg) {
-		if (f->entity_count && f->entity_col)
+		f->count_entity = f->entity_count && f->entity_col;
+		if (f->count_entity)
 			decide(p, "", "aggregate", arena_printf(&p->a, "COUNT(DISTINCT %s)", f->entity_col), "counting patients/cases", 1);
 		else
 			decide(p, "", "aggregate", "COUNT(*)", "counting rows", 1);
@@ -1071,12 +1156,20 @@ static int structure(struct planner *p)
 	}
 
 	/* existence: "has patient X had any ...", "was ... given", "있었나요" */
-	struct ptok *t0 = p->tk.n ? &p->tk.v[0] : NULL;
-	int yesno = t0 && t0->role == R_EXIST && !t0->hangul;
+	int yesno = 0;
+	for (int i = 0; i < p->tk.n; i++) {
+		struct ptok *t = &p->tk.v[i];
+		if (t->kind == TK_PUNCT || (t->used && t->role != R_EXIST) || t->kind == TK_DATE || t->kind == TK_NUM ||
+		    t->role == R_IN || t->role == R_ON || t->role == R_SINCE || t->role == R_STOP || !strcmp(t->text, "the") ||
+		    !strcmp(t->text, "their") || !strcmp(t->text, "his") || !strcmp(t->text, "her"))
+			continue;
+		yesno = t->role == R_EXIST && !t->hangul;
+		break;
+	}
 	for (int i = 0; i < p->tk.n; i++)
 		if (p->tk.v[i].hangul && p->tk.v[i].role == R_EXIST && i >= p->tk.n - 2)
 			yesno = 1;
-	if (yesno && !f->agg && !has_role(p, R_WHEN) && !f->ngroup) {
+	if (yesno && !f->agg && !when && !f->ngroup) {
 		f->exists = 1;
 		decide(p, "", "intent", "exists", "a yes/no question: does any row match", 1);
 		return 0;
@@ -1092,7 +1185,7 @@ static int structure(struct planner *p)
 			return decline(p, "first/last was asked, but %s has no time column", p->s->t[f->fact].name);
 	}
 	/* when: the time column */
-	if (has_role(p, R_WHEN) && !f->agg && f->time_col >= 0) {
+	if (when && !f->agg && f->time_col >= 0) {
 		f->nproj = 0;
 		f->proj[f->nproj++] = f->time_col;
 	}
@@ -1118,8 +1211,7 @@ static int structure(struct planner *p)
 		}
 	}
 	/* timeline: several measurements of one case ordered by time */
-	if (!f->agg && (has_role(p, R_TIMELINE) || (f->entity_val && !f->order && f->nproj && f->time_col >= 0 &&
-	                                            p->s->c[f->proj[0]].type == PT_NUM))) {
+	if (!f->agg && has_role(p, R_TIMELINE)) {
 		if (f->time_col < 0)
 			return decline(p, "%s", "a timeline needs a time column");
 		int have = 0;

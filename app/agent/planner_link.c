@@ -1,5 +1,6 @@
 /* planner_link.c: the linker: spans of the question -> values, columns, tables and ontology concepts. */
 #include <stdio.h>
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include "agent/planner_link.h"
@@ -30,13 +31,26 @@ static char *span_key(struct arena *a, const struct ptoks *tk, int i, int j, int
 	return k;
 }
 
+/* the surface of tokens [i, j) lower-cased (for preferring an exactly written value) */
+static const char *span_text_lower(struct arena *a, const struct ptoks *tk, int i, int j, const char *dflt)
+{
+	struct sb sb = SB_INIT;
+	sb_init_arena(&sb, a);
+	for (int x = i; x < j; x++) {
+		if (x > i && tk->v[x].kind != TK_PUNCT && tk->v[x - 1].off + tk->v[x - 1].len < tk->v[x].off)
+			sb_putc(&sb, ' ');
+		sb_puts(&sb, tk->v[x].text);
+	}
+	return sb_ok(&sb) ? sb_cstr(&sb) : dflt;
+}
+
 /* a span may be a value only if it holds a content word (not only glue, roles, numbers) */
 static int span_has_content(const struct ptoks *tk, int i, int j)
 {
 	for (int x = i; x < j; x++) {
 		const struct ptok *t = &tk->v[x];
 		if (t->kind == TK_WORD && t->role == R_NONE && !planner_lex_generic(t->stem) &&
-		    strlen(t->text) >= 2)
+		    !planner_lex_generic(t->text) && strlen(t->text) >= 2)
 			return 1;
 	}
 	return 0;
@@ -213,7 +227,11 @@ static void link_values(struct arena *a, const struct psnap *s, struct ptoks *tk
 			int nk = 0, cnt = 0, first = -1;
 			const char *how = "exact";
 			keys[nk++] = span_key(a, tk, i, j, 0);
-			keys[nk++] = span_key(a, tk, i, j, 1);
+			{
+				const char *lt = tk->v[j - 1].text;
+				size_t ll = strlen(lt);
+				keys[nk++] = (ll > 3 && lt[ll - 1] == 's' && lt[ll - 2] != 's') ? span_key(a, tk, i, j, 1) : NULL;
+			}
 			if (j - i == 1) {
 				const char *syn[8];
 				int ns = terms_of(a, tk, i, j, syn, 8);
@@ -228,7 +246,29 @@ static void link_values(struct arena *a, const struct psnap *s, struct ptoks *tk
 			}
 			if (first < 0)
 				continue;
+			if (j - i == 1) {
+				int is_table = 0;
+				for (int ti = 0; ti < s->nt; ti++)
+					if (term_table_score(s, ti, tk->v[i].stem) >= 0.9)
+						is_table = 1;
+				if (is_table || (j < tk->n && (!strcmp(tk->v[j].text, "time") || !strcmp(tk->v[j].text, "date"))))
+					continue;
+			}
 			struct plink_item it = {.kind = PL_VALUE, .t0 = i, .t1 = j, .score = 1.0};
+			/* several stored values with this key: the one written exactly as asked first */
+			{
+				const char *surf = span_text_lower(a, tk, i, j, keys[0]);
+				for (int q = 0; surf && q < cnt; q++) {
+					char *lv = arena_strdup(a, s->v[first + q].value);
+					for (char *c = lv; c && *c; c++)
+						*c = (char)tolower((unsigned char)*c);
+					if (lv && !strcmp(lv, surf) && q) {
+						struct pval tmp = s->v[first];
+						((struct psnap *)s)->v[first] = s->v[first + q];
+						((struct psnap *)s)->v[first + q] = tmp;
+					}
+				}
+			}
 			for (int q = 0; q < cnt && it.ncols < 4; q++) {
 				it.cols[it.ncols] = s->v[first + q].col;
 				it.vals[it.ncols++] = s->v[first + q].value;
@@ -293,7 +333,7 @@ static void link_schema(struct arena *a, const struct psnap *s, struct ptoks *tk
 {
 	for (int i = 0; i < tk->n; i++) {
 		struct ptok *t = &tk->v[i];
-		if (t->used || t->kind != TK_WORD)
+		if (t->used || t->kind != TK_WORD || planner_lex_generic(t->stem) || planner_lex_generic(t->text))
 			continue;
 		if (t->role != R_NONE && t->role != R_VALUE && t->role != R_WHEN && t->role != R_DISTINCT &&
 		    t->role != R_SUM && t->role != R_COUNT)

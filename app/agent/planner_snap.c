@@ -172,7 +172,16 @@ static enum err load(struct snapslot *sl, char *err, size_t errlen)
 			for (int k = 0; k < s->nfk; k++)
 				if (s->fk[k].from == i && s->fk[k].to == j)
 					dup = 1;
-			if (!dup && s->nfk < s->nc * 4)
+			if (dup || s->nfk >= s->nc * 4)
+				continue;
+			/* an inferred key must share values with the referenced column */
+			char sql[1024];
+			snprintf(sql, sizeof sql, "SELECT 1 FROM \"%s\" a WHERE EXISTS (SELECT 1 FROM \"%s\" b WHERE b.\"%s\" = a.\"%s\") LIMIT 1",
+			         s->t[s->c[i].table].name, s->t[s->c[j].table].name, s->c[j].name, s->c[i].name);
+			PGresult *pr = PQexec(sl->conn, sql);
+			int ok = PQresultStatus(pr) == PGRES_TUPLES_OK && PQntuples(pr) > 0;
+			PQclear(pr);
+			if (ok)
 				s->fk[s->nfk++] = (struct pfk){i, j, 1};
 		}
 	}

@@ -104,18 +104,35 @@ int planner_time(struct ptoks *tk, const struct tm *now, struct ptime *w, char *
 		memset(&x, 0, sizeof x);
 		int span0 = i, span1 = i + 1;
 
+		/* "07/this year", "10/last year": a month of that year */
+		if (t->kind == TK_NUM && t->num >= 1 && t->num <= 12 && i + 3 < tk->n && tk->v[i + 1].kind == TK_PUNCT &&
+		    !strcmp(tk->v[i + 1].text, "/") && is_unit(&tk->v[i + 3]) && tk->v[i + 3].unitv == 'y' &&
+		    (tk->v[i + 2].role == R_THIS || tk->v[i + 2].role == R_LAST || tk->v[i + 2].role == R_PAST)) {
+			t->kind = TK_DATE;
+			t->m = (int)t->num;
+			t->y = now->tm_year + 1900 - (tk->v[i + 2].role == R_THIS ? 0 : 1);
+			tk->v[i + 1].used = tk->v[i + 2].used = tk->v[i + 3].used = 1;
+		}
+		/* "last month/22": a day written after a relative period: not placed */
+		if ((t->role == R_LAST || t->role == R_THIS || t->role == R_PAST) && i + 3 < tk->n && is_unit(&tk->v[i + 1]) &&
+		    !strcmp(tk->v[i + 2].text, "/") && tk->v[i + 3].kind == TK_NUM)
+			return -1;
 		if (t->kind == TK_DATE) {
 			struct tm d;
 			memset(&d, 0, sizeof d);
 			int y = t->y, unit;
 			/* 06/29/this year, 06/29 last year */
+			if (t->y == 0 && t->m && tk->v[i].used && i + 3 < tk->n && tk->v[i + 3].used && is_unit(&tk->v[i + 3])) {
+				y = t->y;   /* set just above */
+			}
 			if (!y && i + 2 < tk->n && is_unit(&tk->v[i + 2]) && tk->v[i + 2].unitv == 'y' &&
 			    (tk->v[i + 1].role == R_THIS || tk->v[i + 1].role == R_LAST || tk->v[i + 1].role == R_PAST)) {
 				y = now->tm_year + 1900 - (tk->v[i + 1].role == R_THIS ? 0 : 1);
 				span1 = i + 3;
-			} else if (!y && i + 2 < tk->n && tk->v[i + 1].kind == TK_PUNCT && is_unit(&tk->v[i + 3 < tk->n ? i + 3 : i]) &&
-			           tk->v[i + 2].role == R_THIS) {
-				y = now->tm_year + 1900;
+			} else if (!y && i + 3 < tk->n && tk->v[i + 1].kind == TK_PUNCT && is_unit(&tk->v[i + 3]) &&
+			           tk->v[i + 3].unitv == 'y' &&
+			           (tk->v[i + 2].role == R_THIS || tk->v[i + 2].role == R_LAST || tk->v[i + 2].role == R_PAST)) {
+				y = now->tm_year + 1900 - (tk->v[i + 2].role == R_THIS ? 0 : 1);
 				span1 = i + 4;
 			} else if (!y && i + 1 < tk->n && tk->v[i + 1].role == R_YEARWORD) {
 				y = now->tm_year + 1900 + (tk->v[i + 1].unitv < 0 ? -1 : 0);

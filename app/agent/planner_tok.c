@@ -136,7 +136,7 @@ static const struct lex lexicon[] = {
 	{"올해", R_YEARWORD, 'y'}, {"금년", R_YEARWORD, 'y'}, {"작년", R_YEARWORD, -'y'},
 	{"이번달", R_YEARWORD, 'm'}, {"지난달", R_YEARWORD, -'m'},
 	{"today", R_TODAY, 0}, {"오늘", R_TODAY, 0}, {"yesterday", R_YESTERDAY, 0}, {"어제", R_YESTERDAY, 0},
-	{"when", R_WHEN, 0}, {"언제", R_WHEN, 0}, {"time", R_WHEN, 0}, {"date", R_WHEN, 0},
+	{"when", R_WHEN, 0}, {"언제", R_WHEN, 0}, {"time", R_TIMES, 0}, {"date", R_TIMES, 0},
 	{"시각", R_WHEN, 0}, {"날짜", R_WHEN, 0}, {"일시", R_WHEN, 0},
 	{"list", R_LIST, 0}, {"show", R_LIST, 0}, {"display", R_LIST, 0}, {"목록", R_LIST, 0},
 	{"리스트", R_LIST, 0}, {"보여", R_LIST, 0}, {"보여줘", R_LIST, 0}, {"알려줘", R_LIST, 0},
@@ -221,7 +221,7 @@ enum role planner_lex_role(const char *text, const char *stem, int *unit)
  * The first entry is the term, the rest its synonyms (all lower case). */
 static const char *const syns[][8] = {
 	{"환자", "patient", "subject", NULL}, {"patient", "subject", NULL},
-	{"나이", "age", NULL}, {"연령", "age", NULL}, {"성별", "sex", "gender", NULL},
+	{"나이", "age", NULL}, {"aged", "age", NULL}, {"연령", "age", NULL}, {"성별", "sex", "gender", NULL},
 	{"gender", "sex", NULL}, {"sex", "gender", NULL},
 	{"키", "height", NULL}, {"신장", "height", NULL}, {"체중", "weight", NULL}, {"몸무게", "weight", NULL},
 	{"진료과", "department", "dept", NULL}, {"department", "dept", NULL}, {"과", "department", NULL},
@@ -486,9 +486,17 @@ enum err planner_tokenize(struct arena *a, const char *q, struct ptoks *out)
 			} else if (t->kind == TK_NUM && t->unit == 'M' && t->num >= 1 && t->num <= 12) {
 				t->kind = TK_DATE; t->m = (int)t->num; t->unit = 0;
 			}
-			/* "2nd", "10th", "65yo": skip an English suffix */
+			/* "2nd", "12.5g", "20s": an English suffix stays in the text (decades: 20s) */
+			size_t s0 = i;
 			while (i < n && isalpha((unsigned char)q[i]))
 				i++;
+			if (i > s0 && t->kind == TK_NUM) {
+				if (i - s0 == 1 && q[s0] == 's' && t->num >= 10 && (long)t->num % 10 == 0)
+					t->unit = 'D';
+				t->text = arena_strndup(a, q + t->off, i - (size_t)t->off);
+				if (!t->text)
+					return ERR_NOMEM;
+			}
 			t->stem = t->text;
 			t->norm = planner_norm(a, t->text);
 			if (!t->norm)

@@ -1,0 +1,271 @@
+/* eval.c: result normalisation and comparison (execution accuracy), abstention and RS(c) scores. */
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cjson/cJSON.h>
+#include "agent/eval.h"
+#include "sql/exec.h"
+#include "util/sb.h"
+
+#define NULL_CELL "\xe2\x88\x85"   /* ∅ */
+
+/* eval_cell: numbers rounded to 2 decimals (integers plain), t/f as 1/0, trimmed text */
+char *eval_cell(const char *v)
+{
+	char buf[64], *end;
+	if (!v)
+		return strdup(NULL_CELL);
+	while (isspace((unsigned char)*v))
+		v++;
+	if (!strcmp(v, "t") || !strcmp(v, "true") || !strcmp(v, "True"))
+		return strdup("1");
+	if (!strcmp(v, "f") || !strcmp(v, "false") || !strcmp(v, "False"))
+		return strdup("0");
+	double d = strtod(v, &end);
+	if (end != v && *v && (isdigit((unsigned char)*v) || *v == '-' || *v == '.' || *v == '+')) {
+		while (isspace((unsigned char)*end))
+			end++;
+		if (!*end && isfinite(d)) {
+			double r = round(d * 100) / 100;
+			if (r == 0)
+				r = 0;   /* no "-0" */
+			if (r == floor(r) && fabs(r) < 1e15)
+				snprintf(buf, sizeof buf, "%.0f", r);
+			else
+				snprintf(buf, sizeof buf, "%.2f", r);
+			return strdup(buf);
+		}
+	}
+	size_t n = strlen(v);
+	while (n && isspace((unsigned char)v[n - 1]))
+		n--;
+	return strndup(v, n);
+}
+
+static enum err alloc_rows(struct eval_rows *r, int nrows, int ncols)
+{
+	r->nrows = nrows;
+	r->ncols = ncols;
+	r->rows = calloc((size_t)nrows + 1, sizeof *r->rows);
+	if (!r->rows)
+		return ERR_NOMEM;
+	for (int i = 0; i < nrows; i++)
+		if (!(r->rows[i] = calloc((size_t)ncols + 1, sizeof **r->rows)))
+			return ERR_NOMEM;
+	return OK;
+}
+
+enum err eval_rows_from_result(const struct exec_result *res, struct eval_rows *out)
+{
+	memset(out, 0, sizeof *out);
+	if (alloc_rows(out, (int)res->nrows, res->ncols) != OK)
+		return ERR_NOMEM;
+	for (int i = 0; i < out->nrows; i++)
+		for (int j = 0; j < out->ncols; j++)
+			if (!(out->rows[i][j] = eval_cell(res->rows[i][j])))
+				return ERR_NOMEM;
+	return OK;
+}
+
+enum err eval_rows_from_json(const cJSON *arr, struct eval_rows *out)
+{
+	int nr = cJSON_GetArraySize(arr), nc = 0;
+	memset(out, 0, sizeof *out);
+	if (nr > 0)
+		nc = cJSON_IsArray(cJSON_GetArrayItem(arr, 0)) ? cJSON_GetArraySize(cJSON_GetArrayItem(arr, 0)) : 1;
+	if (alloc_rows(out, nr, nc) != OK)
+		return ERR_NOMEM;
+	for (int i = 0; i < nr; i++) {
+		const cJSON *row = cJSON_GetArrayItem(arr, i);
+		for (int j = 0; j < nc; j++) {
+			const cJSON *c = cJSON_IsArray(row) ? cJSON_GetArrayItem(row, j) : row;
+			char num[64];
+			const char *v = NULL;
+			if (cJSON_IsString(c))
+				v = c->valuestring;
+			else if (cJSON_IsNumber(c)) {
+				snprintf(num, sizeof num, "%.10g", c->valuedouble);
+				v = num;
+			} else if (cJSON_IsBool(c))
+				v = cJSON_IsTrue(c) ? "1" : "0";
+			if (!(out->rows[i][j] = eval_cell(v)))
+				return ERR_NOMEM;
+		}
+	}
+	return OK;
+}
+
+void eval_rows_free(struct eval_rows *r)
+{
+	for (int i = 0; r->rows && i < r->nrows; i++) {
+		for (int j = 0; r->rows[i] && j < r->ncols; j++)
+			free(r->rows[i][j]);
+		free(r->rows[i]);
+	}
+	free(r->rows);
+	memset(r, 0, sizeof *r);
+}
+
+/* a row as one string of the chosen columns, cells separated by \x1f */
+static char *row_key(const struct eval_rows *r, int i, const int *cols, int nc)
+{
+	struct sb sb = SB_INIT;
+	for (int j = 0; j < nc; j++) {
+		if (j)
+			sb_putc(&sb, '\x1f');
+		sb_puts(&sb, r->rows[i][cols[j]]);
+	}
+	return sb_ok(&sb) ? sb_steal(&sb) : NULL;
+}
+
+static int cmpstr(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int same_with(const struct eval_rows *g, const struct eval_rows *p, const int *pcols, int ordered)
+{
+	int gcols[16], ok = 1;
+	if (g->nrows != p->nrows)
+		return 0;
+	if (!g->nrows)
+		return 1;
+	for (int j = 0; j < g->ncols; j++)
+		gcols[j] = j;
+	char **a = calloc((size_t)g->nrows, sizeof *a), **b = calloc((size_t)g->nrows, sizeof *b);
+	if (!a || !b) {
+		free(a);
+		free(b);
+		return 0;
+	}
+	for (int i = 0; i < g->nrows; i++) {
+		a[i] = row_key(g, i, gcols, g->ncols);
+		b[i] = row_key(p, i, pcols, g->ncols);
+		if (!a[i] || !b[i])
+			ok = 0;
+	}
+	if (ok && !ordered) {
+		qsort(a, (size_t)g->nrows, sizeof *a, cmpstr);
+		qsort(b, (size_t)g->nrows, sizeof *b, cmpstr);
+	}
+	for (int i = 0; ok && i < g->nrows; i++)
+		if (strcmp(a[i], b[i]))
+			ok = 0;
+	for (int i = 0; i < g->nrows; i++) {
+		free(a[i]);
+		free(b[i]);
+	}
+	free(a);
+	free(b);
+	return ok;
+}
+
+/* try every ordered choice of g->ncols columns of p (small numbers of columns only) */
+static int choose(const struct eval_rows *g, const struct eval_rows *p, int *pick, int k, int ordered)
+{
+	if (k == g->ncols)
+		return same_with(g, p, pick, ordered);
+	for (int c = 0; c < p->ncols; c++) {
+		int used = 0;
+		for (int x = 0; x < k; x++)
+			used |= pick[x] == c;
+		if (used)
+			continue;
+		pick[k] = c;
+		if (choose(g, p, pick, k + 1, ordered))
+			return 1;
+	}
+	return 0;
+}
+
+int eval_same(const struct eval_rows *gold, const struct eval_rows *pred, int ordered)
+{
+	int pick[16];
+	if (gold->nrows != pred->nrows)
+		return 0;
+	if (!gold->nrows)
+		return 1;
+	if (pred->ncols < gold->ncols || gold->ncols > 8 || pred->ncols > 8)
+		return 0;
+	if (pred->ncols == gold->ncols) {
+		for (int j = 0; j < gold->ncols; j++)
+			pick[j] = j;
+		if (same_with(gold, pred, pick, ordered))
+			return 1;
+	}
+	return choose(gold, pred, pick, 0, ordered);
+}
+
+int eval_question_ordered(const char *q)
+{
+	static const char *const w[] = {"order by", "sorted", "sort ", "ascending", "descending", "in order",
+	                                "chronolog", "순으로", "정렬", "순서", "오름차순", "내림차순", "시간순", NULL};
+	char low[2048];
+	size_t i;
+	for (i = 0; q[i] && i < sizeof low - 1; i++)
+		low[i] = (char)tolower((unsigned char)q[i]);
+	low[i] = 0;
+	for (int k = 0; w[k]; k++)
+		if (strstr(low, w[k]))
+			return 1;
+	return 0;
+}
+
+static const char *const names[] = {"correct", "wrong", "error", "declined", "declined_ok", "answered_unanswerable"};
+const char *eval_outcome_name(enum eval_outcome o) { return names[o]; }
+
+enum eval_outcome eval_judge(int answerable, int declined, int ran, const struct eval_rows *gold,
+                             const struct eval_rows *pred, const char *question)
+{
+	if (!answerable)
+		return declined ? EV_DECLINED_OK : EV_ANSWERED_UNANSWERABLE;
+	if (declined)
+		return EV_DECLINED;
+	if (!ran)
+		return EV_ERROR;
+	return eval_same(gold, pred, eval_question_ordered(question)) ? EV_CORRECT : EV_WRONG;
+}
+
+void eval_count(struct eval_stats *s, enum eval_outcome o) { s->n[o]++; }
+
+/* RS(c): +1 right answer or right refusal, 0 refusal of an answerable one, -c otherwise */
+double eval_rs(const struct eval_stats *s, double c)
+{
+	int total = 0;
+	for (int i = 0; i < 6; i++)
+		total += s->n[i];
+	if (!total)
+		return 0;
+	double sum = s->n[EV_CORRECT] + s->n[EV_DECLINED_OK] -
+	             c * (s->n[EV_WRONG] + s->n[EV_ERROR] + s->n[EV_ANSWERED_UNANSWERABLE]);
+	return sum / total;
+}
+
+static double pct(int a, int b) { return b ? 100.0 * a / b : 0; }
+
+char *eval_report(const struct eval_stats *s, const char *file, const char *target, const char *path, double ms)
+{
+	struct sb sb = SB_INIT;
+	int ans = s->n[EV_CORRECT] + s->n[EV_WRONG] + s->n[EV_ERROR] + s->n[EV_DECLINED];
+	int una = s->n[EV_DECLINED_OK] + s->n[EV_ANSWERED_UNANSWERABLE];
+	int declined = s->n[EV_DECLINED] + s->n[EV_DECLINED_OK];
+	int answered = ans - s->n[EV_DECLINED];
+	sb_printf(&sb, "== askql eval: %s on target %s\n", file, target);
+	sb_printf(&sb, "   path: %s; %d questions (%d answerable, %d unanswerable), %.1f s\n", path, ans + una, ans, una,
+	          ms / 1000);
+	sb_printf(&sb, "   execution accuracy (answerable)   %5d / %-5d = %5.1f %%\n", s->n[EV_CORRECT], ans,
+	          pct(s->n[EV_CORRECT], ans));
+	sb_printf(&sb, "   answered answerable: %d (correct %d, wrong %d, SQL error %d); precision %.1f %%\n", answered,
+	          s->n[EV_CORRECT], s->n[EV_WRONG], s->n[EV_ERROR], pct(s->n[EV_CORRECT], answered));
+	sb_printf(&sb, "   declined answerable                %5d\n", s->n[EV_DECLINED]);
+	if (una) {
+		sb_printf(&sb, "   unanswerable declined             %5d / %-5d = %5.1f %%\n", s->n[EV_DECLINED_OK], una,
+		          pct(s->n[EV_DECLINED_OK], una));
+	}
+	sb_printf(&sb, "   abstention precision %.1f %%, recall %.1f %%\n", pct(s->n[EV_DECLINED_OK], declined),
+	          pct(s->n[EV_DECLINED_OK], una));
+	sb_printf(&sb, "   RS(0) %.3f   RS(5) %.3f   RS(10) %.3f\n", eval_rs(s, 0), eval_rs(s, 5), eval_rs(s, 10));
+	return sb_ok(&sb) ? sb_steal(&sb) : NULL;
+}

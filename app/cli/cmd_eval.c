@@ -1,0 +1,290 @@
+/* cmd_eval.c: askql eval: execution accuracy, abstention and EHRSQL reliability scores of the builtin pipeline. */
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <cjson/cJSON.h>
+#include "agent/agent.h"
+#include "agent/eval.h"
+#include "agent/planner.h"
+#include "catalog/catalog.h"
+#include "cli/cli.h"
+#include "sql/exec.h"
+#include "store/db.h"
+#include "util/conf.h"
+#include "util/sb.h"
+
+/* The pipeline pieces are optional at link time: the eval falls back to calling the
+ * planner directly when the catalog or the agent is not part of this build. */
+struct catalog *catalog_get(PGconn *app, const char *target, char *err, size_t errlen) __attribute__((weak));
+enum err catalog_retrieve(struct catalog *cat, const char *question, const struct retrieval_opts *o,
+                          struct retrieval *r) __attribute__((weak));
+void retrieval_free(struct retrieval *r) __attribute__((weak));
+enum err agent_start(PGconn *app, const struct agent_opts *o, const char *question,
+                     struct agent_result *res) __attribute__((weak));
+void agent_result_free(struct agent_result *r) __attribute__((weak));
+
+static double now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* run sql on the target through the read-only executor into rows */
+static enum err run_sql(const char *conninfo, const char *sql, struct eval_rows *out, char **errtext)
+{
+	struct exec_opts eo = {.conninfo = conninfo, .max_rows = 200000};
+	struct exec_result res;
+	struct exec_error e;
+	enum err rc;
+
+	memset(&res, 0, sizeof res);
+	memset(&e, 0, sizeof e);
+	rc = exec_fetch(sql, &eo, &res, &e);
+	if (rc != OK) {
+		*errtext = exec_error_text(&e);
+		exec_error_free(&e);
+		exec_result_free(&res);
+		return rc;
+	}
+	rc = eval_rows_from_result(&res, out);
+	exec_result_free(&res);
+	exec_error_free(&e);
+	return rc;
+}
+
+/* one question through the pipeline: SQL or a decline */
+struct answer {
+	char *sql, *reason;
+	int declined;
+	const char *path;    /* "pipeline" or "planner" */
+};
+
+static void answer_free(struct answer *a)
+{
+	free(a->sql);
+	free(a->reason);
+	memset(a, 0, sizeof *a);
+}
+
+static enum err ask(PGconn *app, struct catalog *cat, const char *target_name, const char *conninfo,
+                    const char *question, const char *now, int use_agent, struct answer *ans)
+{
+	memset(ans, 0, sizeof *ans);
+	if (use_agent && agent_start && app) {
+		struct agent_opts o = {.target = target_name, .conninfo = conninfo, .mode = "extract",
+		                       .provider = "builtin", .no_cache = 1, .now = now};
+		struct agent_result res;
+		memset(&res, 0, sizeof res);
+		enum err rc = agent_start(app, &o, question, &res);
+		ans->path = "pipeline";
+		if (rc == OK) {
+			if (!strcmp(res.status, "ok") && res.sql) {
+				ans->sql = strdup(res.sql);
+			} else {
+				ans->declined = 1;
+				ans->reason = strdup(res.error ? res.error : res.status);
+			}
+			agent_result_free(&res);
+			return OK;
+		}
+		agent_result_free(&res);
+		/* the pipeline refused to start: fall through to the planner */
+	}
+	struct retrieval r;
+	int have_r = 0;
+	memset(&r, 0, sizeof r);
+	if (cat && catalog_retrieve && catalog_retrieve(cat, question, NULL, &r) == OK)
+		have_r = 1;
+	struct planner_ctx ctx = {.now = now, .conninfo = conninfo};
+	struct planner_out po;
+	enum err rc = planner_plan(cat, have_r ? &r : NULL, question, &ctx, &po);
+	ans->path = "planner";
+	if (rc == OK) {
+		if (po.unanswerable) {
+			ans->declined = 1;
+			ans->reason = po.reason ? strdup(po.reason) : strdup("declined");
+		} else {
+			ans->sql = po.sql ? strdup(po.sql) : NULL;
+		}
+	} else {
+		ans->declined = 1;
+		ans->reason = strdup(po.reason ? po.reason : "planner error");
+	}
+	planner_out_free(&po);
+	if (have_r && retrieval_free)
+		retrieval_free(&r);
+	return OK;
+}
+
+static int usage(void)
+{
+	fprintf(stderr, "usage: askql eval [--target CONNINFO] [--name TARGET] [--now TS] [--out FILE] [--half 1|2]\n"
+	                "                  [--direct] [--verbose] FILE.jsonl\n"
+	                "       askql eval [--target CONNINFO] [--now TS] --plan \"question\"\n");
+	return 2;
+}
+
+int cmd_eval(int argc, char **argv)
+{
+	const char *target = cli_opt(&argc, argv, "--target");
+	const char *name = cli_opt(&argc, argv, "--name");
+	const char *now = cli_opt(&argc, argv, "--now");
+	const char *outpath = cli_opt(&argc, argv, "--out");
+	const char *half = cli_opt(&argc, argv, "--half");
+	const char *plan = cli_opt(&argc, argv, "--plan");
+	int direct = cli_flag(&argc, argv, "--direct");
+	int verbose = cli_flag(&argc, argv, "--verbose");
+	char err[512];
+	int rc = 1;
+	FILE *in = NULL, *out = NULL;
+	PGconn *app = NULL;
+	struct catalog *cat = NULL;
+	struct eval_stats st;
+
+	if (!target || !*target)
+		target = *conf_get("target_ro_db") ? conf_get("target_ro_db") : conf_get("target_db");
+	if (!name || !*name)
+		name = conf_get("target_name");
+	if (!now || !*now)
+		now = *conf_get("now") ? conf_get("now") : NULL;
+	app = db_app();
+	if (app && catalog_get)
+		cat = catalog_get(app, name, err, sizeof err);
+
+	if (plan) {
+		/* one question: what the planner decided and why */
+		struct retrieval r;
+		int have_r = 0;
+		memset(&r, 0, sizeof r);
+		if (cat && catalog_retrieve && catalog_retrieve(cat, plan, NULL, &r) == OK)
+			have_r = 1;
+		struct planner_ctx ctx = {.now = now, .conninfo = target};
+		struct planner_out po;
+		enum err e = planner_plan(cat, have_r ? &r : NULL, plan, &ctx, &po);
+		printf("status: %s\n", e != OK ? err_str(e) : po.unanswerable ? "unanswerable" : "ok");
+		printf("sql: %s\nreason: %s\nintent: %s\nexplanation: %s\ndecisions: %s\n", po.sql ? po.sql : "",
+		       po.reason ? po.reason : "", po.intent ? po.intent : "", po.explanation ? po.explanation : "",
+		       po.decisions_json ? po.decisions_json : "");
+		planner_out_free(&po);
+		if (have_r && retrieval_free)
+			retrieval_free(&r);
+		return e == OK ? 0 : 1;
+	}
+	if (argc != 2)
+		return usage();
+	in = fopen(argv[1], "r");
+	if (!in) {
+		fprintf(stderr, "askql eval: cannot open %s\n", argv[1]);
+		return 1;
+	}
+	if (outpath && !(out = fopen(outpath, "w"))) {
+		fprintf(stderr, "askql eval: cannot write %s\n", outpath);
+		fclose(in);
+		return 1;
+	}
+	int use_agent = !direct && agent_start && cat;
+	memset(&st, 0, sizeof st);
+	char *line = NULL;
+	size_t cap = 0;
+	int lineno = 0;
+	double t0 = now_ms();
+	while (getline(&line, &cap, in) > 0) {
+		lineno++;
+		if (half && ((lineno % 2 == 1) != (atoi(half) == 1)))
+			continue;
+		cJSON *j = cJSON_Parse(line);
+		if (!j) {
+			if (strspn(line, " \t\r\n") != strlen(line))
+				fprintf(stderr, "askql eval: %s:%d: not JSON, skipped\n", argv[1], lineno);
+			continue;
+		}
+		const cJSON *q = cJSON_GetObjectItem(j, "question");
+		const cJSON *gs = cJSON_GetObjectItem(j, "gold_sql");
+		const cJSON *ga = cJSON_GetObjectItem(j, "gold_answer");
+		const cJSON *an = cJSON_GetObjectItem(j, "answerable");
+		const cJSON *id = cJSON_GetObjectItem(j, "id");
+		const cJSON *qnow = cJSON_GetObjectItem(j, "now");
+		if (!cJSON_IsString(q)) {
+			cJSON_Delete(j);
+			continue;
+		}
+		int answerable = !cJSON_IsFalse(an);
+		struct eval_rows gold, pred;
+		char *gerr = NULL, *perr = NULL;
+		int have_gold = 0;
+		memset(&gold, 0, sizeof gold);
+		memset(&pred, 0, sizeof pred);
+		if (answerable) {
+			if (cJSON_IsString(gs)) {
+				if (run_sql(target, gs->valuestring, &gold, &gerr) == OK)
+					have_gold = 1;
+			} else if (cJSON_IsArray(ga)) {
+				have_gold = eval_rows_from_json(ga, &gold) == OK;
+			}
+			if (!have_gold) {
+				fprintf(stderr, "askql eval: %s:%d: gold answer unavailable (%s), skipped\n", argv[1], lineno,
+				        gerr ? gerr : "no gold_sql/gold_answer");
+				free(gerr);
+				cJSON_Delete(j);
+				continue;
+			}
+		}
+		struct answer ans;
+		double ms0 = now_ms();
+		ask(app, cat, name, target, q->valuestring, cJSON_IsString(qnow) ? qnow->valuestring : now, use_agent, &ans);
+		int ran = 0;
+		if (!ans.declined && ans.sql)
+			ran = run_sql(target, ans.sql, &pred, &perr) == OK;
+		double ms = now_ms() - ms0;
+		enum eval_outcome oc = eval_judge(answerable, ans.declined || !ans.sql, ran,
+		                                  have_gold ? &gold : NULL, &pred, q->valuestring);
+		eval_count(&st, oc);
+		if (out) {
+			cJSON *o = cJSON_CreateObject();
+			cJSON_AddStringToObject(o, "id", cJSON_IsString(id) ? id->valuestring : "");
+			cJSON_AddNumberToObject(o, "line", lineno);
+			cJSON_AddStringToObject(o, "question", q->valuestring);
+			cJSON_AddBoolToObject(o, "answerable", answerable);
+			cJSON_AddStringToObject(o, "outcome", eval_outcome_name(oc));
+			cJSON_AddStringToObject(o, "path", ans.path ? ans.path : "");
+			if (ans.sql)
+				cJSON_AddStringToObject(o, "sql", ans.sql);
+			if (ans.reason)
+				cJSON_AddStringToObject(o, "reason", ans.reason);
+			if (perr)
+				cJSON_AddStringToObject(o, "error", perr);
+			if (ran)
+				cJSON_AddNumberToObject(o, "rows", (double)pred.nrows);
+			cJSON_AddNumberToObject(o, "ms", round(ms * 10) / 10);
+			char *s = cJSON_PrintUnformatted(o);
+			if (s)
+				fprintf(out, "%s\n", s);
+			free(s);
+			cJSON_Delete(o);
+		}
+		if (verbose)
+			fprintf(stderr, "%-22s %s\n", eval_outcome_name(oc), q->valuestring);
+		answer_free(&ans);
+		free(gerr);
+		free(perr);
+		eval_rows_free(&gold);
+		eval_rows_free(&pred);
+		cJSON_Delete(j);
+	}
+	free(line);
+	char *rep = eval_report(&st, argv[1], name, use_agent ? "pipeline (agent, builtin provider)" :
+	                        cat ? "planner (catalog retrieval + planner + executor)" :
+	                              "planner (schema snapshot only: no indexed catalog for this target)",
+	                        now_ms() - t0);
+	fputs(rep ? rep : "out of memory\n", stdout);
+	free(rep);
+	rc = 0;
+	if (out)
+		fclose(out);
+	fclose(in);
+	return rc;
+}

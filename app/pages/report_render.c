@@ -1,5 +1,624 @@
-/* report_render.c: placeholder */
+/* report_render.c: a critique report as HTML: template data, the server-rendered SVG timeline, standalone file. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cjson/cJSON.h>
+#include "critique/critique.h"
 #include "pages/report.h"
-void report_svg(struct sb *out, const struct cJSON *report) { (void)out; (void)report; }
-struct cJSON *report_view(const struct cJSON *report) { (void)report; return 0; }
-enum err report_render(struct sb *out, const struct cJSON *report, int standalone) { (void)out; (void)report; (void)standalone; return OK; }
+#include "util/conf.h"
+#include "util/tpl.h"
+
+/* ---- SVG timeline ---- */
+
+#define SVG_W 960
+#define LEFT 120
+#define RIGHT 16
+#define PANEL_H 54
+#define PANEL_GAP 10
+#define TOP 30
+
+static double xpos(double t, double t0, double t1)
+{
+	double w = SVG_W - LEFT - RIGHT;
+	return t1 > t0 ? LEFT + (t - t0) / (t1 - t0) * w : LEFT + w / 2;
+}
+
+static int plottable(const cJSON *s, double t0, double t1)
+{
+	const cJSON *p;
+	cJSON_ArrayForEach(p, cJSON_GetObjectItem(s, "points"))
+		if (crit_num(p, "ts", -1) >= t0 && crit_num(p, "ts", -1) <= t1)
+			return 1;
+	return 0;
+}
+
+void report_svg(struct sb *out, const cJSON *report)
+{
+	const cJSON *chart = cJSON_GetObjectItem(report, "structured_chart");
+	const cJSON *series = cJSON_GetObjectItem(chart, "series"), *s, *p, *m, *g;
+	const cJSON *gaps = cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(
+	        cJSON_GetObjectItem(report, "critique"), "preprocessing"), "record_gaps"), "gaps");
+	double t0 = 0, t1 = 0;
+	int have = 0, np = 0;
+	char hm[8];
+
+	/* The window: the vital signs' span (the operation) widened by 30 min, so that preoperative
+	 * and postoperative labs do not squeeze it; without vitals, every timed point. */
+	for (int pass = 0; pass < 2 && !have; pass++)
+		cJSON_ArrayForEach(s, series) {
+			const char *tb = crit_str(s, "table");
+			if (pass == 0 && (!tb || strstr(tb, "lab")))
+				continue;
+			cJSON_ArrayForEach(p, cJSON_GetObjectItem(s, "points")) {
+				double t = crit_num(p, "ts", -1);
+				if (t < 0)
+					continue;
+				if (!have || t < t0)
+					t0 = t;
+				if (!have || t > t1)
+					t1 = t;
+				have = 1;
+			}
+		}
+	if (!have)
+		cJSON_ArrayForEach(m, cJSON_GetObjectItem(chart, "procedures_performed")) {
+			double t = crit_num(m, "ts", -1);
+			if (t < 0)
+				continue;
+			if (!have || t < t0)
+				t0 = t;
+			if (!have || t > t1)
+				t1 = t;
+			have = 1;
+		}
+	if (have) {
+		t0 -= 1800;
+		t1 += 1800;
+	}
+	int outside = 0;
+	cJSON_ArrayForEach(s, series) {
+		int in = 0;
+		cJSON_ArrayForEach(p, cJSON_GetObjectItem(s, "points")) {
+			double t = crit_num(p, "ts", -1);
+			if (t >= t0 && t <= t1)
+				in = 1;
+			else
+				outside++;
+		}
+		np += in;
+	}
+	if (!have || np == 0) {
+		sb_puts(out, "<p class=\"muted\">No timed values to draw.</p>");
+		return;
+	}
+	int h = TOP + np * (PANEL_H + PANEL_GAP) + 24;
+	sb_printf(out, "<svg class=\"timeline\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d %d\" "
+	          "width=\"100%%\" role=\"img\" aria-label=\"timeline of vitals and labs\">", SVG_W, h);
+	sb_printf(out, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#fff\"/>", SVG_W, h);
+	/* record gaps, shaded through every panel */
+	cJSON_ArrayForEach(g, gaps) {
+		double x0 = xpos(crit_num(g, "start_ts", 0), t0, t1), x1 = xpos(crit_num(g, "end_ts", 0), t0, t1);
+		sb_printf(out, "<rect class=\"gap\" x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"#bbb\" "
+		          "fill-opacity=\"0.35\"><title>", x0, TOP - 6, x1 - x0, h - TOP - 18);
+		sb_html(out, crit_str(g, "text"));
+		sb_puts(out, "</title></rect>");
+	}
+	/* medication ticks along the top */
+	cJSON_ArrayForEach(m, cJSON_GetObjectItem(chart, "procedures_performed")) {
+		double t = crit_num(m, "ts", -1);
+		if (t < t0 || t > t1)
+			continue;
+		double x = xpos(t, t0, t1);
+		int vaso = !strcmp(crit_str(m, "class") ? crit_str(m, "class") : "", "vasopressor");
+		sb_printf(out, "<a href=\"#row-");
+		sb_html(out, crit_str(m, "ref"));
+		sb_printf(out, "\"><path class=\"med\" d=\"M%.1f %d l-4 -8 h8 z\" fill=\"%s\"><title>", x, TOP - 4,
+		          vaso ? "#b42318" : "#2b6cb0");
+		sb_html(out, crit_str(m, "text"));
+		sb_puts(out, "</title></path></a>");
+	}
+	sb_printf(out, "<text x=\"4\" y=\"%d\" font-size=\"10\" fill=\"#555\">medications</text>", TOP - 6);
+	/* one panel per series */
+	int k = 0;
+	cJSON_ArrayForEach(s, series) {
+		if (!plottable(s, t0, t1))
+			continue;
+		int y = TOP + k * (PANEL_H + PANEL_GAP);
+		double lo = crit_num(s, "lo", NAN), hi = crit_num(s, "hi", NAN), vmin = 0, vmax = 0;
+		int first = 1;
+		cJSON_ArrayForEach(p, cJSON_GetObjectItem(s, "points")) {
+			double v = crit_num(p, "v", 0);
+			if (crit_num(p, "ts", -1) < t0 || crit_num(p, "ts", -1) > t1)
+				continue;
+			if (first || v < vmin)
+				vmin = v;
+			if (first || v > vmax)
+				vmax = v;
+			first = 0;
+		}
+		if (!isnan(lo)) {
+			vmin = fmin(vmin, lo);
+			vmax = fmax(vmax, hi);
+		}
+		double pad = (vmax - vmin) * 0.08 + 1e-9;
+		vmin -= pad;
+		vmax += pad;
+#define YV(v) (y + PANEL_H - ((v) - vmin) / (vmax - vmin) * PANEL_H)
+		sb_printf(out, "<g class=\"series\" data-name=\"");
+		sb_html(out, crit_str(s, "name"));
+		sb_printf(out, "\"><rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#dfe3e8\"/>",
+		          LEFT, y, SVG_W - LEFT - RIGHT, PANEL_H);
+		if (!isnan(lo))
+			sb_printf(out, "<rect class=\"normal\" x=\"%d\" y=\"%.1f\" width=\"%d\" height=\"%.1f\" fill=\"#1f7a3d\" "
+			          "fill-opacity=\"0.08\"/>", LEFT, YV(hi), SVG_W - LEFT - RIGHT, YV(lo) - YV(hi));
+		sb_printf(out, "<text x=\"4\" y=\"%d\" font-size=\"11\" fill=\"#1d2330\">", y + 14);
+		sb_html(out, crit_str(s, "name"));
+		sb_puts(out, "</text>");
+		sb_printf(out, "<text x=\"4\" y=\"%d\" font-size=\"9\" fill=\"#5b6472\">", y + 27);
+		if (!isnan(lo))
+			sb_printf(out, "%g-%g ", lo, hi);
+		sb_html(out, crit_str(s, "unit"));
+		sb_puts(out, "</text>");
+		/* the line, broken at points without a time */
+		sb_puts(out, "<polyline fill=\"none\" stroke=\"#2b6cb0\" stroke-width=\"1.2\" points=\"");
+		cJSON_ArrayForEach(p, cJSON_GetObjectItem(s, "points"))
+			if (crit_num(p, "ts", -1) >= t0 && crit_num(p, "ts", -1) <= t1)
+				sb_printf(out, "%.1f,%.1f ", xpos(crit_num(p, "ts", 0), t0, t1), YV(crit_num(p, "v", 0)));
+		sb_puts(out, "\"/>");
+		cJSON_ArrayForEach(p, cJSON_GetObjectItem(s, "points")) {
+			if (crit_num(p, "ts", -1) < t0 || crit_num(p, "ts", -1) > t1)
+				continue;
+			const char *flag = crit_str(p, "flag");
+			sb_printf(out, "<a href=\"#row-");
+			sb_html(out, crit_str(p, "ref"));
+			sb_printf(out, "\"><circle class=\"%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"%s\" fill=\"%s\"><title>",
+			          flag ? "pt oor" : "pt", xpos(crit_num(p, "ts", 0), t0, t1), YV(crit_num(p, "v", 0)),
+			          flag ? "3.6" : "2", flag ? "#b42318" : "#2b6cb0");
+			sb_html(out, crit_str(s, "name"));
+			sb_printf(out, " %g at %s%s%s", crit_num(p, "v", 0), crit_str(p, "t"), flag ? " (" : "", flag ? flag : "");
+			sb_puts(out, flag ? ")</title></circle></a>" : "</title></circle></a>");
+		}
+		sb_puts(out, "</g>");
+#undef YV
+		k++;
+	}
+	/* time axis */
+	int ya = TOP + np * (PANEL_H + PANEL_GAP) + 8;
+	for (int i = 0; i <= 6; i++) {
+		double t = t0 + (t1 - t0) * i / 6.0;
+		double x = xpos(t, t0, t1);
+		sb_printf(out, "<text x=\"%.1f\" y=\"%d\" font-size=\"10\" text-anchor=\"middle\" fill=\"#5b6472\">%s</text>",
+		          x, ya, crit_time_hm((long long)t, hm, sizeof hm));
+	}
+	sb_puts(out, "</svg>");
+	if (outside)
+		sb_printf(out, "<p class=\"muted small\">%d value(s) outside the plotted window (e.g. pre- and "
+		          "postoperative labs) are listed in the structured chart.</p>", outside);
+}
+
+/* ---- template data ---- */
+
+static void kv(cJSON *arr, const char *k, const cJSON *v)
+{
+	char buf[64];
+	cJSON *o = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(o, "k", k);
+	if (cJSON_IsString(v))
+		cJSON_AddStringToObject(o, "v", v->valuestring);
+	else if (cJSON_IsNumber(v)) {
+		snprintf(buf, sizeof buf, "%g", v->valuedouble);
+		cJSON_AddStringToObject(o, "v", buf);
+	} else
+		cJSON_AddStringToObject(o, "v", "");
+	cJSON_AddItemToArray(arr, o);
+}
+
+static cJSON *kv_rows(const cJSON *obj)
+{
+	cJSON *arr = cJSON_CreateArray();
+	const cJSON *c;
+
+	cJSON_ArrayForEach(c, obj)
+		if (!cJSON_IsObject(c) && !cJSON_IsArray(c))
+			kv(arr, c->string, c);
+	return arr;
+}
+
+/* An LLM answer for display: its summary/text and the whole object pretty-printed. */
+static void llm_into(cJSON *dst, const cJSON *sec)
+{
+	const cJSON *l = cJSON_GetObjectItem(sec, "llm");
+
+	if (!l)
+		return;
+	cJSON *o = cJSON_AddObjectToObject(dst, "llm");
+	const char *t = crit_str(l, "summary");
+	if (!t)
+		t = crit_str(l, "text");
+	cJSON_AddStringToObject(o, "summary", t ? t : "");
+	char *pj = cJSON_Print(l);
+	cJSON_AddStringToObject(o, "json", pj ? pj : "");
+	free(pj);
+}
+
+static void href_for(char *buf, size_t n, const cJSON *span)
+{
+	if (cJSON_GetObjectItem(span, "start"))
+		snprintf(buf, n, "#span-%s", crit_str(span, "id"));
+	else if (crit_str(span, "ref"))
+		snprintf(buf, n, "#row-%s", crit_str(span, "ref"));
+	else
+		snprintf(buf, n, "#chart");
+}
+
+static const cJSON *find_by(const cJSON *arr, const char *key, const char *val)
+{
+	const cJSON *x;
+	cJSON_ArrayForEach(x, arr)
+		if (val && crit_str(x, key) && !strcmp(crit_str(x, key), val))
+			return x;
+	return NULL;
+}
+
+/* Rows of the structured chart: vitals (one per record), labs, medications, each with an anchor. */
+static void chart_rows(cJSON *v, const cJSON *chart)
+{
+	const cJSON *series = cJSON_GetObjectItem(chart, "series"), *s, *p;
+	cJSON *vit = cJSON_AddArrayToObject(v, "vital_rows"), *labs = cJSON_AddArrayToObject(v, "lab_rows");
+	cJSON *cols = cJSON_AddArrayToObject(v, "vital_cols");
+	char buf[64];
+
+	cJSON_ArrayForEach(s, series) {
+		const char *tb = crit_str(s, "table");
+		int is_lab = tb && (strstr(tb, "lab") != NULL);
+		if (!is_lab)
+			cJSON_AddItemToArray(cols, cJSON_CreateString(crit_str(s, "name")));
+		cJSON_ArrayForEach(p, cJSON_GetObjectItem(s, "points")) {
+			const char *ref = crit_str(p, "ref");
+			if (is_lab || (tb && !strcmp(tb, "text"))) {
+				cJSON *o = cJSON_CreateObject();
+				cJSON_AddStringToObject(o, "anchor", ref);
+				cJSON_AddStringToObject(o, "t", crit_str(p, "dt") ? crit_str(p, "dt") : crit_str(p, "t"));
+				cJSON_AddStringToObject(o, "name", crit_str(s, "name"));
+				snprintf(buf, sizeof buf, "%g", crit_num(p, "v", 0));
+				cJSON_AddStringToObject(o, "value", buf);
+				cJSON_AddStringToObject(o, "unit", crit_str(s, "unit") ? crit_str(s, "unit") : "");
+				if (crit_str(p, "flag"))
+					cJSON_AddStringToObject(o, "flag", crit_str(p, "flag"));
+				cJSON_AddItemToArray(labs, o);
+				continue;
+			}
+			cJSON *row = (cJSON *)find_by(vit, "anchor", ref);
+			if (!row) {
+				row = cJSON_CreateObject();
+				cJSON_AddStringToObject(row, "anchor", ref);
+				cJSON_AddStringToObject(row, "t", crit_str(p, "dt") ? crit_str(p, "dt") : crit_str(p, "t"));
+				cJSON_AddNumberToObject(row, "ts", crit_num(p, "ts", 0));
+				cJSON_AddArrayToObject(row, "cells");
+				cJSON_AddItemToArray(vit, row);
+			}
+		}
+	}
+	/* fill the cells column by column (a NULL value leaves the cell empty) */
+	cJSON *row;
+	cJSON_ArrayForEach(row, vit) {
+		const cJSON *c;
+		cJSON_ArrayForEach(c, cols) {
+			cJSON *cell = cJSON_CreateObject();
+			cJSON_AddStringToObject(cell, "v", "");
+			const cJSON *ser = find_by(series, "name", c->valuestring);
+			cJSON_ArrayForEach(p, cJSON_GetObjectItem(ser, "points"))
+				if (!strcmp(crit_str(p, "ref"), crit_str(row, "anchor"))) {
+					snprintf(buf, sizeof buf, "%g", crit_num(p, "v", 0));
+					cJSON_ReplaceItemInObject(cell, "v", cJSON_CreateString(buf));
+					if (crit_str(p, "flag"))
+						cJSON_AddStringToObject(cell, "flag", crit_str(p, "flag"));
+					break;
+				}
+			cJSON_AddItemToArray(cJSON_GetObjectItem(row, "cells"), cell);
+		}
+	}
+	cJSON *meds = cJSON_AddArrayToObject(v, "med_rows"), *x;
+	cJSON_ArrayForEach(x, cJSON_GetObjectItem(chart, "procedures_performed")) {
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "anchor", crit_str(x, "ref"));
+		cJSON_AddStringToObject(o, "t", crit_str(x, "dt") ? crit_str(x, "dt") : crit_str(x, "t"));
+		cJSON_AddStringToObject(o, "text", crit_str(x, "text"));
+		cJSON_AddStringToObject(o, "class", crit_str(x, "class"));
+		cJSON_AddItemToArray(meds, o);
+	}
+}
+
+/* Pasted text cut into plain and marked pieces at the evidence spans (non-overlapping, in order). */
+static void text_pieces(cJSON *v, const cJSON *chart)
+{
+	const char *t = crit_str(chart, "text");
+	const cJSON *sp;
+	cJSON *pieces;
+	size_t pos = 0, len;
+
+	if (!t)
+		return;
+	len = strlen(t);
+	pieces = cJSON_AddArrayToObject(v, "text_pieces");
+	for (;;) {
+		const cJSON *best = NULL;
+		cJSON_ArrayForEach(sp, cJSON_GetObjectItem(chart, "evidence_spans")) {
+			double s = crit_num(sp, "start", -1), e = crit_num(sp, "end", -1);
+			if (s < (double)pos || e <= s || e > (double)len)
+				continue;
+			if (!best || s < crit_num(best, "start", 0))
+				best = sp;
+		}
+		size_t s = best ? (size_t)crit_num(best, "start", 0) : len;
+		if (s > pos) {
+			cJSON *o = cJSON_CreateObject();
+			char *piece = strndup(t + pos, s - pos);
+			cJSON_AddStringToObject(o, "text", piece);
+			free(piece);
+			cJSON_AddItemToArray(pieces, o);
+		}
+		if (!best)
+			break;
+		size_t e = (size_t)crit_num(best, "end", 0);
+		cJSON *o = cJSON_CreateObject();
+		char *piece = strndup(t + s, e - s);
+		cJSON_AddStringToObject(o, "text", piece);
+		free(piece);
+		cJSON_AddStringToObject(o, "span", crit_str(best, "id"));
+		cJSON_AddItemToArray(pieces, o);
+		pos = e;
+	}
+}
+
+static cJSON *node_status(const cJSON *nodes, const char *name)
+{
+	const cJSON *n;
+	cJSON *o = cJSON_CreateObject();
+
+	cJSON_ArrayForEach(n, nodes)
+		if (!strcmp(crit_str(n, "name"), name)) {
+			cJSON_AddStringToObject(o, "status", crit_str(n, "status"));
+			if (crit_str(n, "reason"))
+				cJSON_AddStringToObject(o, "reason", crit_str(n, "reason"));
+		}
+	return o;
+}
+
+cJSON *report_view(const cJSON *r)
+{
+	cJSON *v = cJSON_CreateObject();
+	const cJSON *chart = cJSON_GetObjectItem(r, "structured_chart"), *x, *y;
+	const cJSON *spans = cJSON_GetObjectItem(chart, "evidence_spans");
+	const cJSON *ev = cJSON_GetObjectItem(r, "evidence"), *ev2 = cJSON_GetObjectItem(r, "evidence_2nd");
+	char buf[256];
+	struct sb svg = SB_INIT;
+
+	cJSON_AddStringToObject(v, "case_ref", crit_str(r, "case_ref") ? crit_str(r, "case_ref") : "");
+	cJSON_AddStringToObject(v, "summary", crit_str(r, "summary") ? crit_str(r, "summary") : "");
+	cJSON_AddStringToObject(v, "mode", crit_str(r, "mode") ? crit_str(r, "mode") : "");
+	cJSON_AddNumberToObject(v, "run_id", crit_num(r, "run_id", 0));
+	cJSON_AddNumberToObject(v, "report_id", crit_num(r, "report_id", 0));
+	report_svg(&svg, r);
+	cJSON_AddStringToObject(v, "svg", sb_cstr(&svg));
+	sb_free(&svg);
+
+	/* structured chart */
+	cJSON *c = cJSON_AddObjectToObject(v, "chart");
+	cJSON_AddStringToObject(c, "source", crit_str(chart, "source") ? crit_str(chart, "source") : "");
+	cJSON_AddItemToObject(c, "patient", kv_rows(cJSON_GetObjectItem(chart, "patient")));
+	cJSON_AddItemToObject(c, "operation", kv_rows(cJSON_GetObjectItem(chart, "operation")));
+	cJSON_AddItemToObject(c, "times", kv_rows(cJSON_GetObjectItem(chart, "times")));
+	cJSON_AddItemToObject(c, "outcome", kv_rows(cJSON_GetObjectItem(chart, "outcome")));
+	cJSON_AddItemToObject(c, "notes", cJSON_Duplicate(cJSON_GetObjectItem(chart, "notes"), 1));
+	chart_rows(c, chart);
+	text_pieces(c, chart);
+	llm_into(c, chart);
+
+	cJSON *fs = cJSON_AddArrayToObject(v, "findings");
+	cJSON_ArrayForEach(x, cJSON_GetObjectItem(chart, "findings")) {
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "id", crit_str(x, "id"));
+		cJSON_AddStringToObject(o, "text", crit_str(x, "text"));
+		href_for(buf, sizeof buf, find_by(spans, "id", crit_str(x, "span")));
+		cJSON_AddStringToObject(o, "href", buf);
+		cJSON_AddItemToArray(fs, o);
+	}
+	cJSON *minor = cJSON_AddArrayToObject(v, "minor");
+	cJSON_ArrayForEach(x, cJSON_GetObjectItem(chart, "minor_deviations")) {
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "text", crit_str(x, "text"));
+		cJSON_AddStringToObject(o, "why", crit_str(x, "why_minor"));
+		cJSON_AddItemToArray(minor, o);
+	}
+	cJSON_AddNumberToObject(v, "minor_count", cJSON_GetArraySize(minor));
+	cJSON_AddBoolToObject(v, "has_findings", cJSON_GetArraySize(fs) > 0);
+	cJSON_AddBoolToObject(v, "has_minor", cJSON_GetArraySize(minor) > 0);
+	static const char *kvs[] = { "patient", "operation", "times", "outcome" };
+	for (size_t i = 0; i < 4; i++) {
+		char hk[32];
+		snprintf(hk, sizeof hk, "has_%s", kvs[i]);
+		cJSON_AddBoolToObject(c, hk, cJSON_GetArraySize(cJSON_GetObjectItem(c, kvs[i])) > 0);
+	}
+	cJSON_AddBoolToObject(c, "has_text", cJSON_GetArraySize(cJSON_GetObjectItem(c, "text_pieces")) > 0);
+	cJSON_AddNumberToObject(c, "vital_count", cJSON_GetArraySize(cJSON_GetObjectItem(c, "vital_rows")));
+	cJSON *sv = cJSON_AddArrayToObject(v, "spans");
+	cJSON_ArrayForEach(x, spans) {
+		cJSON *o = cJSON_Duplicate(x, 1);
+		href_for(buf, sizeof buf, x);
+		cJSON_AddStringToObject(o, "href", buf);
+		cJSON_AddItemToArray(sv, o);
+	}
+
+	/* knowledge */
+	cJSON *kn = cJSON_AddArrayToObject(v, "knowledge");
+	for (int pass = 0; pass < 2; pass++) {
+		const cJSON *items = cJSON_GetObjectItem(pass ? ev2 : ev, "items");
+		cJSON_ArrayForEach(x, items)
+			cJSON_AddItemToArray(kn, cJSON_Duplicate(x, 1));
+	}
+	cJSON *evv = cJSON_AddObjectToObject(v, "evidence");
+	cJSON_AddItemToObject(evv, "queries", cJSON_Duplicate(cJSON_GetObjectItem(ev, "queries"), 1));
+	cJSON_AddItemToObject(evv, "queries_2nd", cJSON_Duplicate(cJSON_GetObjectItem(ev2, "queries"), 1));
+	const cJSON *rem = cJSON_GetObjectItem(ev, "remote");
+	snprintf(buf, sizeof buf, "%s%s%s", crit_str(rem, "status") ? crit_str(rem, "status") : "off",
+	         crit_str(rem, "error") || crit_str(rem, "reason") ? ": " : "",
+	         crit_str(rem, "error") ? crit_str(rem, "error") : crit_str(rem, "reason") ? crit_str(rem, "reason") : "");
+	cJSON_AddStringToObject(evv, "remote", buf);
+	cJSON_AddItemToObject(evv, "remote_items", cJSON_Duplicate(cJSON_GetObjectItem(rem, "items"), 1));
+	cJSON_AddBoolToObject(evv, "has_remote_items", cJSON_GetArraySize(cJSON_GetObjectItem(rem, "items")) > 0);
+	llm_into(evv, ev);
+	cJSON *ev2v = cJSON_AddObjectToObject(v, "evidence_2nd");
+	llm_into(ev2v, ev2);
+
+	/* diagnosis and treatment */
+	const cJSON *da = cJSON_GetObjectItem(r, "diagnosis_analysis"), *ta = cJSON_GetObjectItem(r, "treatment_analysis");
+	cJSON *dv = cJSON_AddObjectToObject(v, "diagnosis");
+	cJSON_AddStringToObject(dv, "summary", crit_str(da, "summary") ? crit_str(da, "summary") : "");
+	cJSON_AddItemToObject(dv, "observations", cJSON_Duplicate(cJSON_GetObjectItem(da, "observations"), 1));
+	if (!cJSON_GetObjectItem(da, "llm"))
+		cJSON_AddStringToObject(dv, "offline_note", crit_str(da, "offline_note") ? crit_str(da, "offline_note") : "");
+	llm_into(dv, da);
+	cJSON *tv = cJSON_AddObjectToObject(v, "treatment");
+	cJSON_AddItemToObject(tv, "responses", cJSON_Duplicate(cJSON_GetObjectItem(ta, "responses"), 1));
+	if (!cJSON_GetObjectItem(ta, "llm"))
+		cJSON_AddStringToObject(tv, "offline_note", crit_str(ta, "offline_note") ? crit_str(ta, "offline_note") : "");
+	llm_into(tv, ta);
+	const cJSON *ic = cJSON_GetObjectItem(r, "intervention_coverage");
+	cJSON *iv = cJSON_AddObjectToObject(v, "interventions");
+	cJSON_AddItemToObject(iv, "reconciled", cJSON_Duplicate(cJSON_GetObjectItem(ic, "reconciled"), 1));
+	llm_into(iv, ic);
+
+	/* critique points with their evidence links */
+	const cJSON *crit = cJSON_GetObjectItem(r, "critique");
+	cJSON *cv = cJSON_AddObjectToObject(v, "critique");
+	cJSON_AddStringToObject(cv, "summary", crit_str(crit, "summary") ? crit_str(crit, "summary") : "");
+	cJSON_AddItemToObject(cv, "selected_tools", cJSON_Duplicate(cJSON_GetObjectItem(crit, "selected_tools"), 1));
+	llm_into(cv, crit);
+	cJSON *pts = cJSON_AddArrayToObject(cv, "points");
+	cJSON_ArrayForEach(x, cJSON_GetObjectItem(crit, "points")) {
+		cJSON *o = cJSON_CreateObject(), *e = cJSON_AddArrayToObject(o, "evidence");
+		cJSON *refs = cJSON_AddArrayToObject(o, "refs"), *k = cJSON_AddArrayToObject(o, "knowledge");
+		cJSON_AddStringToObject(o, "id", crit_str(x, "id"));
+		cJSON_AddStringToObject(o, "category", crit_str(x, "category"));
+		cJSON_AddStringToObject(o, "severity", crit_str(x, "severity"));
+		cJSON_AddStringToObject(o, "text", crit_str(x, "text"));
+		cJSON_ArrayForEach(y, cJSON_GetObjectItem(x, "evidence")) {
+			const cJSON *sp = find_by(spans, "id", y->valuestring);
+			cJSON *eo = cJSON_CreateObject();
+			cJSON_AddStringToObject(eo, "id", y->valuestring);
+			cJSON_AddStringToObject(eo, "quote", crit_str(sp, "quote") ? crit_str(sp, "quote") : "");
+			href_for(buf, sizeof buf, sp);
+			cJSON_AddStringToObject(eo, "href", buf);
+			cJSON_AddItemToArray(e, eo);
+		}
+		cJSON_ArrayForEach(y, cJSON_GetObjectItem(x, "refs")) {
+			cJSON *ro = cJSON_CreateObject();
+			cJSON_AddStringToObject(ro, "ref", y->valuestring);
+			snprintf(buf, sizeof buf, "#row-%s", y->valuestring);
+			cJSON_AddStringToObject(ro, "href", buf);
+			cJSON_AddItemToArray(refs, ro);
+		}
+		cJSON_ArrayForEach(y, cJSON_GetObjectItem(x, "knowledge")) {
+			const cJSON *it = NULL;
+			for (int pass = 0; pass < 2 && !it; pass++)
+				it = find_by(cJSON_GetObjectItem(pass ? ev2 : ev, "items"), "id", y->valuestring);
+			cJSON *ko = cJSON_CreateObject();
+			cJSON_AddStringToObject(ko, "id", y->valuestring);
+			cJSON_AddStringToObject(ko, "source", crit_str(it, "source") ? crit_str(it, "source") : "");
+			cJSON_AddNumberToObject(ko, "score", crit_num(it, "score", 0));
+			cJSON_AddItemToArray(k, ko);
+		}
+		cJSON_AddBoolToObject(o, "has_evidence", cJSON_GetArraySize(e) > 0);
+		cJSON_AddBoolToObject(o, "has_refs", cJSON_GetArraySize(refs) > 0);
+		cJSON_AddBoolToObject(o, "has_knowledge", cJSON_GetArraySize(k) > 0);
+		cJSON_AddItemToArray(pts, o);
+	}
+
+	/* conditional agents */
+	const cJSON *nodes = cJSON_GetObjectItem(r, "nodes");
+	const cJSON *rf = cJSON_GetObjectItem(r, "risk_factor_analysis"), *pc = cJSON_GetObjectItem(r, "process_contributor_analysis");
+	cJSON *rv = node_status(nodes, "risk_factor");
+	if (cJSON_IsObject(rf)) {
+		cJSON_AddItemToObject(rv, "factors", cJSON_Duplicate(cJSON_GetObjectItem(rf, "factors"), 1));
+		if (crit_str(rf, "outcome"))
+			cJSON_AddStringToObject(rv, "outcome", crit_str(rf, "outcome"));
+		llm_into(rv, rf);
+	}
+	cJSON_AddItemToObject(v, "risk", rv);
+	cJSON *pv = node_status(nodes, "process_contributor");
+	if (cJSON_IsObject(pc)) {
+		cJSON_AddItemToObject(pv, "contributors", cJSON_Duplicate(cJSON_GetObjectItem(pc, "contributors"), 1));
+		if (crit_str(pc, "summary"))
+			cJSON_AddStringToObject(pv, "summary", crit_str(pc, "summary"));
+		llm_into(pv, pc);
+	}
+	cJSON_AddItemToObject(v, "process", pv);
+
+	/* verifier and similar cases */
+	const cJSON *sol = cJSON_GetObjectItem(r, "solutions");
+	cJSON *so = node_status(nodes, "verifier");
+	if (cJSON_IsObject(sol)) {
+		cJSON_AddStringToObject(so, "comparison", crit_str(sol, "comparison") ? crit_str(sol, "comparison") : "");
+		cJSON_AddItemToObject(so, "items", cJSON_Duplicate(cJSON_GetObjectItem(sol, "solutions"), 1));
+		if (crit_str(sol, "note"))
+			cJSON_AddStringToObject(so, "note", crit_str(sol, "note"));
+		llm_into(so, sol);
+	}
+	cJSON_AddItemToObject(v, "verifier", so);
+	cJSON *sim = cJSON_AddArrayToObject(v, "similar");
+	cJSON_AddBoolToObject(v, "has_similar", cJSON_GetArraySize(cJSON_GetObjectItem(r, "similar_cases")) > 0);
+	cJSON_ArrayForEach(x, cJSON_GetObjectItem(r, "similar_cases")) {
+		cJSON *o = cJSON_CreateObject();
+		static const char *keys[] = { "caseid", "age", "sex", "asa", "dx", "match", "min_sbp", "max_lac",
+		                              "vasopressor_doses", "death_inhosp", "icu_days" };
+		for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+			const cJSON *val = cJSON_GetObjectItem(x, keys[i]);
+			cJSON_AddStringToObject(o, keys[i], cJSON_IsString(val) ? val->valuestring : "");
+		}
+		cJSON_AddItemToArray(sim, o);
+	}
+
+	/* alternatives */
+	const cJSON *alt = cJSON_GetObjectItem(r, "alternative_explanations");
+	cJSON *av = cJSON_AddObjectToObject(v, "alternatives");
+	cJSON_AddItemToObject(av, "explanations", cJSON_Duplicate(cJSON_GetObjectItem(alt, "explanations"), 1));
+	cJSON_AddItemToObject(av, "uncertainties", cJSON_Duplicate(cJSON_GetObjectItem(alt, "uncertainties"), 1));
+	if (crit_str(alt, "offline_note"))
+		cJSON_AddStringToObject(av, "offline_note", crit_str(alt, "offline_note"));
+	if (crit_str(alt, "summary"))
+		cJSON_AddStringToObject(av, "summary", crit_str(alt, "summary"));
+	llm_into(av, alt);
+
+	/* nodes ran / skipped */
+	cJSON *nv = cJSON_AddArrayToObject(v, "nodes");
+	cJSON_ArrayForEach(x, nodes) {
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "name", crit_str(x, "name"));
+		cJSON_AddStringToObject(o, "kind", crit_str(x, "kind"));
+		cJSON_AddStringToObject(o, "status", crit_str(x, "status"));
+		cJSON_AddStringToObject(o, "reason", crit_str(x, "reason") ? crit_str(x, "reason") : "");
+		snprintf(buf, sizeof buf, "%.1f", crit_num(x, "ms", 0));
+		cJSON_AddStringToObject(o, "ms", buf);
+		cJSON_AddBoolToObject(o, "llm", cJSON_IsTrue(cJSON_GetObjectItem(x, "llm")));
+		cJSON_AddBoolToObject(o, "skipped", !strcmp(crit_str(x, "status"), "skipped"));
+		cJSON_AddItemToArray(nv, o);
+	}
+	return v;
+}
+
+enum err report_render(struct sb *out, const cJSON *report, int standalone)
+{
+	char err[256];
+	cJSON *v = report_view(report);
+	enum err e;
+
+	if (!v)
+		return ERR_NOMEM;
+	e = tpl_render_file(conf_get("template_dir"), standalone ? "report_standalone" : "report_body", v, out,
+	                    err, sizeof err);
+	cJSON_Delete(v);
+	return e;
+}

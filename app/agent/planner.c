@@ -38,6 +38,8 @@ struct frame {
 	int entity_count, entity_group;
 	int episode;                 /* table index of the visit/stay, -1 */
 	int episode_which;           /* +1 first, -1 last, 2 current */
+	int visit_mention;           /* a visit table named without first/last, -1 */
+	int current_all;             /* "current patients": visit end IS NULL */
 	struct ptime win;
 	int has_win;
 	int need[8]; int nneed;      /* tables that must be joined */
@@ -229,8 +231,36 @@ static void find_visits(struct planner *p)
 {
 	struct frame *f = &p->f;
 	f->episode = -1;
+	f->visit_mention = -1;
 	for (int i = 0; i < p->tk.n; i++) {
 		struct ptok *t = &p->tk.v[i];
+		if (is_visit_word(t) && !t->used) {
+			/* "hospital visits", "admission": the visit table itself */
+			int icu = i > 0 && (!strcmp(p->tk.v[i - 1].text, "icu") || !strcmp(p->tk.v[i - 1].text, "중환자실"));
+			int vt = visit_table(p, icu);
+			int prevwhich = i > 0 && (p->tk.v[i - 1].role == R_FIRST || p->tk.v[i - 1].role == R_LAST ||
+			                          p->tk.v[i - 1].role == R_THIS || p->tk.v[i - 1].role == R_CURRENT);
+			if (vt >= 0 && !prevwhich && !(i > 1 && (p->tk.v[i - 2].role == R_FIRST || p->tk.v[i - 2].role == R_LAST ||
+			                                         p->tk.v[i - 2].role == R_THIS || p->tk.v[i - 2].role == R_CURRENT))) {
+				f->visit_mention = vt;
+				t->used = 1;
+				if (icu)
+					p->tk.v[i - 1].used = 1;
+				decide(p, span_text(p, icu ? i - 1 : i, i + 1), "table", p->s->t[vt].name, "a visit/stay word names the visit table", 0.8);
+				continue;
+			}
+		}
+		/* "current patients": patients whose visit has not ended */
+		if (t->role == R_CURRENT && i + 1 < p->tk.n && entity_column(p, p->tk.v[i + 1].stem)) {
+			int vt = visit_table(p, 0);
+			if (vt >= 0) {
+				f->visit_mention = vt;
+				f->current_all = 1;
+				t->used = 1;
+				decide(p, span_text(p, i, i + 2), "filter", p->s->t[vt].name, "current: the visit has not ended", 0.8);
+				continue;
+			}
+		}
 		int which = t->role == R_FIRST ? 1 : t->role == R_LAST ? -1 : (t->role == R_THIS || t->role == R_CURRENT) ? 2 : 0;
 		if (!which)
 			continue;
@@ -445,6 +475,8 @@ static int choose_fact(struct planner *p, int wants_time)
 			sc[it->table] += 2.5 * it->score;
 		}
 	}
+	if (f->visit_mention >= 0 && f->visit_mention < nt)
+		sc[f->visit_mention] += 2;
 	for (int ti = 0; ti < nt; ti++) {
 		if (p->banned && p->banned[ti]) {
 			sc[ti] = -100;
@@ -760,6 +792,18 @@ static int build(struct planner *p, struct squery *q)
 	}
 	if (add_visit(p, q) < 0)
 		return -1;
+	if (f->current_all) {
+		/* the end time of the visit table is empty */
+		const struct ptab *v = &p->s->t[f->visit_mention];
+		int end = -1, nt = 0;
+		for (int ci = v->c0; ci < v->c0 + v->nc; ci++)
+			if (p->s->c[ci].type == PT_TIME && ++nt == 2)
+				end = ci;
+		if (end < 0)
+			return decline(p, "%s", "the visit table has no end time");
+		need(p, f->visit_mention);
+		q->where[q->nwhere++] = sx_null(&p->a, C(p, end), 0);
+	}
 
 	/* projection */
 	if (f->exists) {
@@ -1001,6 +1045,10 @@ static int structure(struct planner *p)
 			int col = it->cols[0];
 			if (it->role == 1 || it->role == 2)
 				continue;   /* bound to a comparison or a value already */
+			if (p->tk.v[it->t0].role == R_VALUE && p->s->c[col].table != f->fact) {
+				decide(p, sp, "ignored", cfq(p, col), "a generic measure word; the question's table has its own measure", 0);
+				continue;
+			}
 			if (per) {
 				if (f->ngroup < 3)
 					f->group[f->ngroup++] = col;

@@ -187,6 +187,8 @@ static void mark(struct ptoks *tk, int i, int j)
 }
 
 /* values: longest spans first, exact keys, then the stem of the last word, then synonyms */
+int planner_link_term(struct arena *a, const struct psnap *s, const char *term, const struct retrieval *r,
+                      const int *banned_tables, double min, double *score);
 static void link_values(struct arena *a, const struct psnap *s, struct ptoks *tk, struct plink *pl,
                         const struct retrieval *r)
 {
@@ -251,6 +253,9 @@ static void link_values(struct arena *a, const struct psnap *s, struct ptoks *tk
 				for (int ti = 0; ti < s->nt; ti++)
 					if (term_table_score(s, ti, tk->v[i].stem) >= 0.9)
 						is_table = 1;
+				double csc;
+				if (planner_link_term(a, s, tk->v[i].stem, NULL, NULL, 0.95, &csc) >= 0)
+					is_table = 1;   /* "gender": a column's own name, not a value */
 				if (is_table || (j < tk->n && (!strcmp(tk->v[j].text, "time") || !strcmp(tk->v[j].text, "date"))))
 					continue;
 			}

@@ -7,7 +7,7 @@
 #include "store/db.h"
 
 #define MAX_SNAPS 4
-#define MAX_DISTINCT 3000
+#define MAX_DISTINCT 10000
 
 struct probe { char *sql; int yes; struct probe *next; };
 struct snapslot { struct psnap s; struct arena a; PGconn *conn; struct probe *probes; };

@@ -25,6 +25,7 @@ struct frame {
 	long limit;
 	long rank_n;                 /* ranking by frequency (ties kept) */
 	int rank_col;                /* the column ranked */
+	int rank_key;                /* the fact table's key to the ranked dictionary, -1 */
 	int exists;                  /* yes/no question */
 	int timeline;
 	int distinct;
@@ -160,7 +161,8 @@ static void find_entities(struct planner *p)
 		if (j < p->tk.n && p->tk.v[j].kind == TK_WORD && (!strcmp(p->tk.v[j].text, "id") || !strcmp(p->tk.v[j].text, "no") ||
 		                                                 !strcmp(p->tk.v[j].text, "number") || !strcmp(p->tk.v[j].text, "번호")))
 			j++;
-		if (j < p->tk.n && p->tk.v[j].kind == TK_NUM && p->tk.v[j].num == (long)p->tk.v[j].num && !f->entity_val) {
+		if (j < p->tk.n && p->tk.v[j].kind == TK_NUM && p->tk.v[j].num == (long)p->tk.v[j].num && !f->entity_val &&
+		    !p->tk.v[j].unit && !strchr(p->tk.v[j].text, '.')) {
 			f->entity_col = col;
 			f->entity_val = arena_printf(&p->a, "%ld", (long)p->tk.v[j].num);
 			for (int k = i; k <= j; k++)
@@ -234,7 +236,15 @@ static void find_visits(struct planner *p)
 	f->visit_mention = -1;
 	for (int i = 0; i < p->tk.n; i++) {
 		struct ptok *t = &p->tk.v[i];
-		if (is_visit_word(t) && !t->used) {
+		int colname = 0;
+		if (is_visit_word(t) && !t->used && i + 1 < p->tk.n && p->tk.v[i + 1].kind == TK_WORD) {
+			char st[256];
+			const char *two = arena_printf(&p->a, "%s %s", t->text, p->tk.v[i + 1].text);
+			double sc;
+			planner_stem(two, st, sizeof st);
+			colname = planner_link_term(&p->a, p->s, st, p->r, p->banned, 0.9, &sc) >= 0;
+		}
+		if (is_visit_word(t) && !t->used && !colname) {
 			/* "hospital visits", "admission": the visit table itself */
 			int icu = i > 0 && (!strcmp(p->tk.v[i - 1].text, "icu") || !strcmp(p->tk.v[i - 1].text, "중환자실"));
 			int vt = visit_table(p, icu);
@@ -406,6 +416,17 @@ static int label_col(struct planner *p, int table, int *via)
 			}
 		}
 	}
+	/* a text column named by a word of the question ("microbiology test" -> test_name) */
+	for (int ci = p->s->t[table].c0; ci < p->s->t[table].c0 + p->s->t[table].nc; ci++) {
+		if (p->s->c[ci].type != PT_TEXT || is_keyish(p, ci) || !p->s->c[ci].nvalues)
+			continue;
+		for (int i = 0; i < p->tk.n; i++) {
+			const char *st = p->tk.v[i].stem;
+			size_t l = strlen(st);
+			if (l >= 4 && !strncmp(p->s->c[ci].name, st, l < 4 ? l : 4) && p->tk.v[i].kind == TK_WORD)
+				return ci;
+		}
+	}
 	for (int ci = p->s->t[table].c0; ci < p->s->t[table].c0 + p->s->t[table].nc; ci++)
 		if (p->s->c[ci].type == PT_TEXT && !is_keyish(p, ci))
 			return ci;
@@ -469,7 +490,7 @@ static int choose_fact(struct planner *p, int wants_time)
 						sc[ti] += 2.5 / it->ncols;
 			}
 		} else if (it->kind == PL_COLUMN) {
-			int weak = p->tk.v[it->t0].role == R_VALUE;
+			int weak = p->tk.v[it->t0].role == R_VALUE || it->role == 1;
 			sc[p->s->c[it->cols[0]].table] += (weak ? 0.5 : 2) * it->score;
 		} else if (it->kind == PL_TABLE) {
 			sc[it->table] += 2.5 * it->score;
@@ -680,7 +701,10 @@ static int comparisons(struct planner *p)
 			col = planner_link_term(&p->a, p->s, "age", p->r, p->banned, 0.9, &sc);
 		}
 		int bestd = 99;
-		for (int l = 0; l < p->pl.n && col < 0 + (col >= 0) * 100000; l++) {
+		for (int l = 0; l < p->pl.n && col >= 0; l++)
+			if (p->pl.v[l].kind == PL_COLUMN && p->pl.v[l].cols[0] == col)
+				p->pl.v[l].role = 1;   /* "aged": the age column of the comparison */
+		for (int l = 0; l < p->pl.n && col < 0; l++) {
 			struct plink_item *it = &p->pl.v[l];
 			if (it->kind != PL_COLUMN || p->s->c[it->cols[0]].type != PT_NUM)
 				continue;
@@ -690,9 +714,11 @@ static int comparisons(struct planner *p)
 			if (d < bestd) {
 				bestd = d;
 				col = it->cols[0];
-				it->role = 1;
 			}
 		}
+		for (int l = 0; l < p->pl.n && col >= 0; l++)
+			if (p->pl.v[l].kind == PL_COLUMN && p->pl.v[l].cols[0] == col)
+				p->pl.v[l].role = 1;
 		if (col < 0 && f->measure >= 0)
 			col = f->measure;   /* "potassium over 5.5": the measured value */
 		if (col < 0 && (f->entity_count || f->entity_group)) {
@@ -773,6 +799,10 @@ static int build(struct planner *p, struct squery *q)
 	for (int i = 0; i < f->ncond && q->nwhere < 22; i++) {
 		need(p, p->s->c[f->cond[i].col].table);
 		struct sexpr *lhs = C(p, f->cond[i].col);
+		if (f->cond[i].num == 2) {
+			q->where[q->nwhere++] = sx_null(&p->a, lhs, 1);
+			continue;
+		}
 		struct sexpr *rhs = f->cond[i].num ? sx_num(&p->a, f->cond[i].lit) : sx_lit(&p->a, f->cond[i].lit);
 		if (!strcmp(f->cond[i].op, "BETWEEN")) {
 			q->where[q->nwhere++] = sx_cmp(&p->a, ">=", lhs, rhs);
@@ -820,6 +850,8 @@ static int build(struct planner *p, struct squery *q)
 		q->sel[q->nsel].e = dr;
 		q->sel[q->nsel++].as = "rnk";
 		q->group[q->ngroup++] = C(p, f->rank_col);
+		if (f->rank_key >= 0)
+			q->group[q->ngroup++] = C(p, f->rank_key);   /* one rank per item, not per label text */
 		q->rank_n = f->rank_n;
 	} else {
 		for (int i = 0; i < f->ngroup; i++) {
@@ -883,9 +915,19 @@ static int build(struct planner *p, struct squery *q)
 /* the question asks for a time: "when", "what time", "what was the first time", "언제" */
 static int asks_when(struct planner *p)
 {
-	for (int i = 0; i < p->tk.n; i++)
-		if (p->tk.v[i].role == R_WHEN)
+	for (int i = 0; i < p->tk.n; i++) {
+		const struct ptok *t = &p->tk.v[i];
+		if (t->role == R_WHEN)
 			return 1;
+		if (!t->used && (!strcmp(t->text, "time") || !strcmp(t->text, "times") || !strcmp(t->text, "date") ||
+		                 !strcmp(t->text, "dates")) && i > 0) {
+			const struct ptok *pv = &p->tk.v[i - 1];
+			if (pv->role != R_FIRST && pv->role != R_LAST && pv->role != R_MANY && pv->kind != TK_NUM &&
+			    pv->role != R_THIS && pv->role != R_ANY && strcmp(pv->text, "same") && strcmp(pv->text, "one") &&
+			    !(i + 1 < p->tk.n && !strcmp(p->tk.v[i + 1].text, "that") && pv->role == R_STOP))
+				return 1;
+		}
+	}
 	if (p->tk.n && p->tk.v[0].role == R_WHICH) {
 		for (int i = 1; i < p->tk.n && i <= 5; i++) {
 			const struct ptok *t = &p->tk.v[i];
@@ -969,6 +1011,10 @@ static int structure(struct planner *p)
 						o->role = 2;   /* consumed: names the value's column */
 					}
 			}
+			for (int c = 0; c < it->ncols && pick < 0 && it->ncols > 1; c++)
+				for (int k = 0; k < f->nin; k++)
+					if (f->in[k].col == it->cols[c])
+						pick = c;
 			for (int c = 0; c < it->ncols && pick < 0; c++)
 				if (p->s->c[it->cols[c]].table == f->fact)
 					pick = c;
@@ -1186,6 +1232,9 @@ static int structure(struct planner *p)
 		if (rc < 0) {
 			int via;
 			rc = label_col(p, f->fact, &via);
+			for (int k = 0; via >= 0 && k < p->s->nfk; k++)
+				if (p->s->c[p->s->fk[k].from].table == f->fact && p->s->c[p->s->fk[k].to].table == via)
+					f->rank_key = p->s->fk[k].from;
 		}
 		if (rc < 0)
 			return decline(p, "%s", "a ranking was asked for, but of what could not be told");
@@ -1214,11 +1263,23 @@ static int structure(struct planner *p)
 		yesno = t->role == R_EXIST && !t->hangul;
 		break;
 	}
+	for (int i = 0; i + 1 < p->tk.n && !yesno; i++)
+		if ((!strcmp(p->tk.v[i].text, "if") || !strcmp(p->tk.v[i].text, "whether")) && i + 4 < p->tk.n)
+			for (int k = i + 1; k < i + 8 && k < p->tk.n; k++)
+				if (p->tk.v[k].role == R_EXIST)
+					yesno = 1;
 	for (int i = 0; i < p->tk.n; i++)
 		if (p->tk.v[i].hangul && p->tk.v[i].role == R_EXIST && i >= p->tk.n - 2)
 			yesno = 1;
 	if (yesno && !f->agg && !when && !f->ngroup) {
 		f->exists = 1;
+		/* "has any organism been found": the named column has a value */
+		for (int i = 0; i < f->nproj && f->ncond < MAXF; i++) {
+			f->cond[f->ncond].col = f->proj[i];
+			f->cond[f->ncond].op = "IS NOT NULL";
+			f->cond[f->ncond].lit = NULL;
+			f->cond[f->ncond++].num = 2;
+		}
 		decide(p, "", "intent", "exists", "a yes/no question: does any row match", 1);
 		return 0;
 	}
@@ -1247,7 +1308,7 @@ static int structure(struct planner *p)
 		for (int i = 0; i < f->nin; i++)
 			if (p->s->c[f->in[i].col].table != f->fact)
 				dict_value = 1;
-		if (dict_value || asks_value || (f->entity_val && !has_role(p, R_WHICH)))
+		if (dict_value || asks_value)
 			f->proj[f->nproj++] = f->measure;
 	}
 	if (!f->agg && !f->nproj) {
@@ -1314,6 +1375,7 @@ enum err planner_plan(struct catalog *cat, const struct retrieval *r, const char
 	p->question = question;
 	p->f.measure = p->f.time_col = p->f.order_col = p->f.rank_col = -1;
 	p->f.episode = -1;
+	p->f.rank_key = -1;
 	conninfo = ctx && ctx->conninfo ? ctx->conninfo : NULL;
 	if (!conninfo || !*conninfo)
 		conninfo = *conf_get("target_ro_db") ? conf_get("target_ro_db") : conf_get("target_db");

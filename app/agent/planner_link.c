@@ -360,6 +360,27 @@ static void link_schema(struct arena *a, const struct psnap *s, struct ptoks *tk
 				/* a single structural word (value, time, total) links only exactly */
 				double min = (t->role != R_NONE && j - i == 1) ? 0.95 : (j - i > 1 ? 0.7 : 0.5);
 				int c = planner_link_term(a, s, terms[q], r, banned, min, &sc);
+				/* "discharged", "discharge time": the event's time column */
+				size_t tl = strlen(t->text);
+				if (c >= 0 && s->c[c].type != PT_TIME && j - i == 1 && !t->hangul &&
+				    ((tl > 4 && !strcmp(t->text + tl - 2, "ed")) ||
+				     (j < tk->n && (!strcmp(tk->v[j].text, "time") || !strcmp(tk->v[j].text, "date"))))) {
+					double tsc = 0;
+					int tc = -1;
+					for (int ci = 0; ci < s->nc; ci++) {
+						if (s->c[ci].type != PT_TIME || s->c[ci].table != s->c[c].table)
+							continue;
+						double x = term_col_score(a, s, ci, terms[q], r);
+						if (x > tsc) {
+							tsc = x;
+							tc = ci;
+						}
+					}
+					if (tc >= 0 && tsc >= 0.5) {
+						c = tc;
+						sc = tsc + 0.3;
+					}
+				}
 				if (q > 0)
 					sc *= 0.95;   /* a synonym is a little less sure than the word itself */
 				if (c >= 0 && sc > bsc) {

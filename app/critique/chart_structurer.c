@@ -156,6 +156,9 @@ static void find_findings(cJSON *chart)
 				continue;
 			}
 			double v = crit_num(p, "v", 0);
+			/* readings more than 6 h apart are separate episodes (pre- and postoperative labs) */
+			if (cur && crit_num(p, "ts", 0) - crit_num(cur, "end_ts", 0) > 6 * 3600)
+				cur = NULL;
 			if (!cur || strcmp(curflag, flag)) {
 				char id[16];
 				snprintf(id, sizeof id, "F%d", ++fid);

@@ -63,7 +63,7 @@ enum err crit_intervention_checker(struct crit_state *st)
 				         crit_str(r, "finding"), crit_str(late, "drug"), crit_str(late, "t"));
 			} else {
 				cJSON_AddStringToObject(o, "after", "absent");
-				snprintf(line, sizeof line, "%s: no %s anywhere in the medication records.", crit_str(r, "finding"), cls);
+				snprintf(line, sizeof line, "%s: no %s recorded after onset.", crit_str(r, "finding"), cls);
 			}
 		} else {
 			cJSON_AddStringToObject(o, "after", "not_applicable");

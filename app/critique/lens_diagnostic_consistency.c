@@ -36,7 +36,7 @@ cJSON *crit_tool_lens_diagnostic_consistency(const struct crit_state *st, const 
 	}
 	for (int g = 0; g < n; g++) {
 		struct sb ids = SB_INIT, labels = SB_INIT;
-		int cnt = 0;
+		int cnt = 0, distinct = 0;
 		double s = 0, e = 0;
 		char hs[8], he[8];
 		cJSON *members = cJSON_CreateArray();
@@ -44,6 +44,10 @@ cJSON *crit_tool_lens_diagnostic_consistency(const struct crit_state *st, const 
 			if (grp[i] != g)
 				continue;
 			const cJSON *f = cJSON_GetArrayItem(fs, i);
+			int seen = 0;
+			for (int q = 0; q < i; q++)
+				seen |= grp[q] == g && !strcmp(crit_str(cJSON_GetArrayItem(fs, q), "param"), crit_str(f, "param"));
+			distinct += !seen;
 			if (!cnt || crit_num(f, "start_ts", 0) < s)
 				s = crit_num(f, "start_ts", 0);
 			if (!cnt || crit_num(f, "end_ts", 0) > e)
@@ -53,11 +57,11 @@ cJSON *crit_tool_lens_diagnostic_consistency(const struct crit_state *st, const 
 			cJSON_AddItemToArray(members, cJSON_CreateString(crit_str(f, "id")));
 			cnt++;
 		}
-		if (cnt >= 2) {
+		if (distinct >= 2) {
 			struct sb t = SB_INIT;
 			sb_printf(&t, "%s occur together between %s and %s (%s): one event seen in %d parameters",
 			          sb_cstr(&ids), crit_time_hm((long long)s, hs, sizeof hs), crit_time_hm((long long)e, he, sizeof he),
-			          sb_cstr(&labels), cnt);
+			          sb_cstr(&labels), distinct);
 			cJSON *o = cJSON_CreateObject();
 			cJSON_AddItemToObject(o, "findings", members);
 			cJSON_AddStringToObject(o, "text", sb_cstr(&t));

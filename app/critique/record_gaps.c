@@ -100,10 +100,17 @@ cJSON *crit_tool_record_gaps(const cJSON *chart, const cJSON *timeline, int gap_
 
 	if (gap_min <= 0)
 		gap_min = conf_get_int("critique_gap_min") > 0 ? (int)conf_get_int("critique_gap_min") : 20;
-	/* measured series (vitals; labs are sparse by nature and are not held to a rhythm) */
+	/* Measured series only: labs are sparse by nature, and a vital recorded in under 80% of
+	 * the records (temperature, often) has no rhythm to break. */
+	int most = 0;
+	cJSON_ArrayForEach(s, cJSON_GetObjectItem(chart, "series"))
+		if (cJSON_GetArraySize(cJSON_GetObjectItem(s, "points")) > most)
+			most = cJSON_GetArraySize(cJSON_GetObjectItem(s, "points"));
 	cJSON_ArrayForEach(s, cJSON_GetObjectItem(chart, "series")) {
 		const char *tb = crit_str(s, "table");
 		if (tb && strstr(tb, "lab"))
+			continue;
+		if (cJSON_GetArraySize(cJSON_GetObjectItem(s, "points")) * 5 < most * 4)
 			continue;
 		gaps_of(gaps, crit_str(s, "name"), cJSON_GetObjectItem(s, "points"), gap_min, &median);
 	}

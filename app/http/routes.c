@@ -68,7 +68,7 @@ static const struct route routes[] = {
 	{M_GET,  "/admin/audit", page_admin_audit, R_AUTH | R_ADMIN, PARAMS({"page", P_INT, 6})},
 	/* critique reports (weak until app/pages/report*.c land) */
 	{M_GET,  "/reports", page_reports, R_AUTH, PARAMS({"page", P_INT, 6})},
-	{M_GET,  "/reports/:id", page_report, R_AUTH, NONE},
+	{M_GET,  "/reports/:id", page_report, R_AUTH, PARAMS({"format", P_WORD, 8})},
 	{M_POST, "/reports", page_report_post, R_AUTH | R_CSRF,
 	 PARAMS(CSRF_P, {"case", P_TEXT, 200}, {"text", P_TEXT, 200000}, {"file", P_FILE, 1000000})},
 	/* JSON API (bearer token) */

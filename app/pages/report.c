@@ -1,0 +1,75 @@
+/* report.c: one critique report: the HTML page, and its downloads (standalone HTML, JSON). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cjson/cJSON.h>
+#include "pages/pages.h"
+#include "pages/report.h"
+#include "store/db.h"
+#include "util/arena.h"
+#include "util/log.h"
+
+/* report_load: the stored report id when the user owns its run or is an admin; caller
+ * cJSON_Delete()s.  ERR_NOTFOUND otherwise (never says whether it exists). */
+static enum err report_load(struct req *r, long long id, cJSON **out)
+{
+	char sid[24], uid[24], err[256];
+	const char *p[3] = { sid, uid, !strcmp(r->user.role, "admin") ? "t" : "f" };
+	PGresult *res;
+
+	*out = NULL;
+	snprintf(sid, sizeof sid, "%lld", id);
+	snprintf(uid, sizeof uid, "%lld", r->user.id);
+	res = db_query(db_app(),
+	               "SELECT rep.body::text, rep.id FROM askql.reports rep JOIN askql.runs ru ON ru.id = rep.run_id "
+	               "WHERE rep.id = $1 AND (ru.user_id = $2 OR $3::boolean)", 3, p, err, sizeof err);
+	if (!res) {
+		log_error("report %lld: %s", id, err);
+		return ERR_DB;
+	}
+	if (PQntuples(res) == 1)
+		*out = cJSON_Parse(PQgetvalue(res, 0, 0));
+	PQclear(res);
+	if (!*out)
+		return ERR_NOTFOUND;
+	/* the stored body predates its id */
+	cJSON_DeleteItemFromObject(*out, "report_id");
+	cJSON_AddNumberToObject(*out, "report_id", (double)id);
+	return OK;
+}
+
+enum err page_report(struct req *r)
+{
+	const char *fmt = req_param(r, "format");
+	cJSON *rep = NULL;
+	enum err e;
+	char disp[128];
+
+	if ((e = report_load(r, r->arg_id, &rep)) != OK)
+		return e;
+	if (fmt && !strcmp(fmt, "json")) {
+		snprintf(disp, sizeof disp, "attachment; filename=\"critique-report-%lld.json\"", r->arg_id);
+		resp_header(r, "Content-Disposition", disp);
+		e = resp_json(r, 200, rep);
+	} else if (fmt && !strcmp(fmt, "html")) {
+		struct sb out;
+		sb_init_arena(&out, r->a);
+		e = report_render(&out, rep, 1);
+		if (e == OK) {
+			snprintf(disp, sizeof disp, "attachment; filename=\"critique-report-%lld.html\"", r->arg_id);
+			resp_header(r, "Content-Disposition", disp);
+			resp_begin(r, 200, "text/html; charset=utf-8", 0);
+			e = resp_write(r, out.buf, out.len);
+		}
+	} else if (fmt && *fmt) {
+		e = ERR_INPUT;
+	} else {
+		cJSON *d = view_data(r, "report.title");
+		cJSON *v = report_view(rep);
+		cJSON_AddItemToObject(d, "report", v);
+		cJSON_AddStringToObject(d, "title", "Critique report");
+		e = view_render(r, 200, "report", d);
+	}
+	cJSON_Delete(rep);
+	return e;
+}

@@ -277,7 +277,7 @@ static size_t on_data(char *p, size_t sz, size_t nm, void *ud)
 
 		curl_easy_getinfo(x->h, CURLINFO_RESPONSE_CODE, &x->status);
 		curl_easy_getinfo(x->h, CURLINFO_CONTENT_TYPE, &ct);
-		x->is_sse = x->streaming && x->status == 200 && ct && strstr(ct, "event-stream");
+		x->is_sse = x->status == 200 && ct && strstr(ct, "event-stream");
 	}
 	if (x->is_sse) {
 		sse_feed(&x->sse, p, n, on_event, x);

@@ -1,0 +1,205 @@
+#!/usr/bin/env bash
+# 30_agent.sh: the agent pipeline against the scripted fake LLM; every path asserts on persisted steps.
+set -u
+TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
+ASKQL=${ASKQL:-$TOP/bin/askql}
+FAKE_LLM=${FAKE_LLM:-$TOP/tests/lib/fake_llm.py}
+APPDB=${APPDB:-askql}
+WORK=$(mktemp -d /tmp/askql-30.XXXXXX)
+FAKE_PID=
+cleanup() { [ -n "$FAKE_PID" ] && kill "$FAKE_PID" 2>/dev/null; rm -rf "$WORK"; }
+trap cleanup EXIT
+
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+notok() { n=$((n + 1)); echo "not ok $n - $1"; [ -n "${2:-}" ] && echo "# $2"; }
+check() { if eval "$2"; then ok "$1"; else notok "$1" "${3:-}"; fi; }
+
+sq() { psql -X -q -At -d "$APPDB" -c "$1" 2>/dev/null; }
+jget() { python3 -c 'import json,sys; d=json.loads(sys.stdin.read() or "{}"); v=d.get(sys.argv[1]); print(json.dumps(v) if isinstance(v,(list,dict)) else ("" if v is None else v))' "$1"; }
+
+python3 "$FAKE_LLM" --requests "$WORK/req.jsonl" --port-file "$WORK/port" &
+FAKE_PID=$!
+for _ in $(seq 50); do [ -s "$WORK/port" ] && break; sleep 0.1; done
+PORT=$(cat "$WORK/port")
+FAKE=http://127.0.0.1:$PORT
+KEY=sk-test-SECRET-7f3a9c
+
+export ASKQL_LLM_PROVIDER=openai ASKQL_LLM_BASE_URL=$FAKE/v1 ASKQL_LLM_API_KEY=$KEY
+export ASKQL_LLM_BACKOFF_MS=10 ASKQL_LLM_BACKOFF_MAX_MS=50 ASKQL_LLM_RETRIES=2 ASKQL_LLM_TIMEOUT_MS=5000
+
+# script FILE-CONTENT: load a new script into the fake (also clears its request log)
+script() { curl -s -XPOST --data-binary "$1" "$FAKE/__script" >/dev/null; }
+requests() { curl -s "$FAKE/__requests"; }
+# ask ARGS...: run askql ask --json, output in $OUT, run id in $RUN
+ask() { OUT=$("$ASKQL" ask --json --no-cache "$@" 2>>"$WORK/stderr"); RUN=$(echo "$OUT" | jget run_id); }
+steps() { sq "SELECT string_agg(name || ':' || status, ' ' ORDER BY seq) FROM askql.steps WHERE run_id = ${RUN:-0}"; }
+step_field() { sq "SELECT $2 FROM askql.steps WHERE run_id = ${RUN:-0} AND name = '$1' ORDER BY seq LIMIT 1"; }
+jsql() { python3 -c 'import json,sys; print(json.dumps({"reasoning":"r","sql":sys.argv[1]}))' "$1"; }
+resp() { python3 -c 'import json,sys; print(json.dumps({"text": sys.argv[1]}))' "$1"; }
+call() { # call TOOL PARAM VALUE -> XML reply text
+	printf '<reasoning>step</reasoning><tool_call><name>%s</name><parameters><%s><![CDATA[%s]]></%s></parameters></tool_call>' "$1" "$2" "$3" "$2"
+}
+GOOD="SELECT caseid, result FROM lab_data_table WHERE name = 'k' AND result > 6.5 ORDER BY caseid LIMIT 3"
+
+# 1. extract: good answer
+script "[$(resp "$(jsql "$GOOD")")]"
+ask --mode extract "cases with potassium above 6.5"
+check "extract good answer: status ok" '[ "$(echo "$OUT" | jget status)" = ok ]' "$OUT"
+check "extract good answer: inspector, planner, executor, packager persisted" \
+	'[[ "$(steps)" =~ inspector:(ok|degraded)\ planner:ok\ executor:ok\ packager:ok ]]' "$(steps)"
+check "extract good answer: rows are JSON numbers" '[[ "$(echo "$OUT" | jget rows)" =~ ^\[\[[0-9]+,\ ?[0-9.]+\] ]]' "$OUT"
+check "extract good answer: planner step keeps prompt and raw LLM text" \
+	'[ "$(sq "SELECT (prompt LIKE '\''%[User Query]%'\'' AND raw LIKE '\''%lab_data_table%'\'')::int FROM askql.steps WHERE run_id=$RUN AND name='\''planner'\''")" = 1 ]'
+check "extract good answer: token counts recorded" '[ "$(step_field planner tokens_in)" -gt 0 ]'
+
+# 2. extract: wrong column fixed on retry, history in the second prompt
+script "[$(resp "$(jsql "SELECT caseid, potasium FROM lab_data_table LIMIT 3")"), $(resp "$(jsql "$GOOD")")]"
+ask --mode extract "potassium above 6.5 per case"
+check "retry: status ok on attempt 2" '[ "$(echo "$OUT" | jget status)" = ok ] && [ "$(echo "$OUT" | jget attempts)" = 2 ]' "$OUT"
+check "retry: first executor step failed with the column error" \
+	'[[ "$(step_field executor error)" == *potasium* ]]' "$(steps)"
+check "retry: second planner prompt carries the failed SQL and error" \
+	'[ "$(sq "SELECT count(*) FROM askql.steps WHERE run_id=$RUN AND name='\''planner'\'' AND prompt LIKE '\''%[PREVIOUS FAILED ATTEMPTS - LEARN FROM THESE ERRORS]%--- Attempt 1 ---%potasium%does not exist%'\''")" = 1 ]'
+check "retry: the request sent to the LLM carries the retry block" \
+	'requests | grep -q "PREVIOUS FAILED ATTEMPTS - LEARN FROM THESE ERRORS"'
+check "retry: packager says succeeded on attempt 2 of 3" \
+	'[[ "$(step_field packager output)" == *"succeeded on attempt 2 of 3"* ]]'
+check "retry: run row has attempts=2" '[ "$(sq "SELECT attempts FROM askql.runs WHERE id=$RUN")" = 2 ]'
+
+# 3. extract: every attempt fails -> error after max_retries, all history kept
+BAD="SELECT nosuchcol FROM lab_data_table"
+script "[$(resp "$(jsql "$BAD")"), $(resp "$(jsql "$BAD")"), $(resp "$(jsql "$BAD")")]"
+ask --mode extract "something that keeps failing"
+check "retries used up: status error naming the attempts" \
+	'[ "$(echo "$OUT" | jget status)" = error ] && [[ "$(echo "$OUT" | jget error)" == *"3 of 3"* ]]' "$OUT"
+check "retries used up: three planner and three executor steps" \
+	'[ "$(sq "SELECT count(*) FILTER (WHERE name='\''planner'\'') || '\'','\'' || count(*) FILTER (WHERE name='\''executor'\'' AND status='\''error'\'') FROM askql.steps WHERE run_id=$RUN")" = "3,3" ]'
+
+# 4. react: submit before explain is rewritten to explain
+script "[$(resp "$(call submit_sql sql "$GOOD")"), $(resp "$(call submit_sql sql "$GOOD")")]"
+ask --mode react "react potassium above 6.5"
+check "react policy: status ok" '[ "$(echo "$OUT" | jget status)" = ok ]' "$OUT"
+check "react policy: rewrite recorded on the explain step" \
+	'[ "$(step_field explain rewrite)" = "submit_sql -> explain (require_explain_first)" ]' "$(steps)"
+check "react policy: explain precedes submit_sql" '[[ "$(steps)" == *"explain:ok tool"* || "$(steps)" == *"explain:ok submit_sql:ok"* ]]' "$(steps)"
+
+# 5. react: last remaining call forced to submit
+export ASKQL_REACT_MAX_CALLS=3
+script "[$(resp "$(call explain sql "$GOOD")"), $(resp "$(call search_tables query lab)"), $(resp "$(call execute_sql_preview sql "$GOOD")")]"
+ask --mode react "react last call"
+check "react last call: preview rewritten to submit_sql" \
+	'[ "$(step_field submit_sql rewrite)" = "execute_sql_preview -> submit_sql (last_call_force_submit)" ] && [ "$(echo "$OUT" | jget status)" = ok ]' "$(steps) $OUT"
+unset ASKQL_REACT_MAX_CALLS
+
+# 6. malformed XML: each recovery path
+MAL_REPRINT="<reasoning>a < b</reasoning><tool_call><name>explain</name><parameters><sql>SELECT caseid FROM lab_data_table WHERE result < 2 LIMIT 3</sql></parameters></tool_call>"
+script "[$(resp "$MAL_REPRINT"), $(resp "$(call explain sql "SELECT caseid FROM lab_data_table WHERE result < 2 LIMIT 3")"), $(resp "$(call submit_sql sql "SELECT caseid FROM lab_data_table WHERE result < 2 LIMIT 3")")]"
+ask --mode react "xml reprint path"
+check "xml reprint: reprint step ok, then explain and submit" \
+	'[[ "$(steps)" == *"xml_reprint:ok explain:ok submit_sql:ok"* ]] && [ "$(echo "$OUT" | jget status)" = ok ]' "$(steps)"
+check "xml reprint: the reprint request was sent with the malformed text" \
+	'requests | grep -q "Malformed reply"'
+
+MAL_RECOVER="<reasoning>find tables</reasoning><tool_call><name>search_tables</name><parameters><query>lab</query>"
+script "[$(resp "$MAL_RECOVER"), $(resp "Sorry, I cannot."), $(resp "$(call explain sql "$GOOD")"), $(resp "$(call submit_sql sql "$GOOD")")]"
+ask --mode react "xml recover path"
+check "xml recover: reprint failed, recover mode ok, tool ran" \
+	'[[ "$(steps)" == *"xml_reprint:error xml_recover:ok search_tables:ok"* ]] && [ "$(echo "$OUT" | jget status)" = ok ]' "$(steps)"
+
+MAL_PARTIAL="<reasoning>count</reasoning><tool_call><name>explain<parameters><sql>SELECT count(*) FROM clinical_data_table</sql></parameters></tool_call>"
+script "[$(resp "$MAL_PARTIAL"), $(resp "no xml here"), $(resp "$(call submit_sql sql "SELECT count(*) FROM clinical_data_table")")]"
+ask --mode react "xml partial path"
+check "xml partial: recover failed, partial extraction ok, explain ran" \
+	'[[ "$(steps)" == *"xml_reprint:error xml_recover:error xml_partial:ok explain:ok submit_sql:ok"* ]]' "$(steps)"
+
+script "[$(resp "I think we should look at the tables first."), $(resp "still no xml"), $(resp "$(call explain sql "$GOOD")"), $(resp "$(call submit_sql sql "$GOOD")")]"
+ask --mode react "xml error path"
+check "xml error: every recovery failed, a clear error step, the run went on" \
+	'[[ "$(steps)" == *"xml_partial:error xml_error:error explain:ok submit_sql:ok"* ]] && [ "$(echo "$OUT" | jget status)" = ok ]' "$(steps)"
+check "xml error: the error step says what failed" \
+	'[[ "$(step_field xml_error error)" == *"could not be parsed"* ]]'
+
+# 7. HTTP: 429 then success
+script "[{\"status\": 429, \"body\": {\"error\": {\"message\": \"rate limited\"}}, \"headers\": {\"Retry-After\": \"0\"}}, $(resp "$(jsql "$GOOD")")]"
+ask --mode extract "rate limited once"
+check "429 then success: ok after 2 HTTP attempts" \
+	'[ "$(echo "$OUT" | jget status)" = ok ] && [[ "$(step_field planner output)" == *"\"llm_attempts\": 2"* || "$(step_field planner output)" == *"\"llm_attempts\":2"* ]]' "$(step_field planner output)"
+check "429 then success: attempt log shows the 429" '[[ "$(step_field planner output)" == *"HTTP 429"* ]]'
+
+# 8. HTTP: 500s until the retries run out
+E500='{"status": 500, "body": {"error": {"message": "upstream exploded"}}}'
+script "[$E500, $E500, $E500, $E500]"
+ask --mode extract "server keeps failing"
+check "500s: run ends in error after 3 attempts (retries 2)" \
+	'[ "$(echo "$OUT" | jget status)" = error ] && [[ "$(echo "$OUT" | jget error)" == *"HTTP 500"*"after 3 attempts"* ]]' "$OUT"
+check "500s: planner step recorded as error with the attempt log" \
+	'[ "$(step_field planner status)" = error ] && [[ "$(step_field planner output)" == *"upstream exploded"* ]]'
+check "500s: the fake received exactly 3 requests" '[ "$(requests | python3 -c "import json,sys; print(len(json.load(sys.stdin)))")" = 3 ]'
+
+# 9. slow response past the timeout
+script "[{\"delay_ms\": 1500, \"text\": \"late\"}, {\"delay_ms\": 1500, \"text\": \"late\"}]"
+OUT=$(ASKQL_LLM_TIMEOUT_MS=300 ASKQL_LLM_RETRIES=1 "$ASKQL" ask --json --no-cache --mode extract "slow model" 2>>"$WORK/stderr"); RUN=$(echo "$OUT" | jget run_id)
+check "timeout: run ends in error naming the timeout" \
+	'[ "$(echo "$OUT" | jget status)" = error ] && [[ "$(echo "$OUT" | jget error)" == *timeout* ]]' "$OUT"
+check "timeout: planner step error after 2 attempts" '[[ "$(step_field planner error)" == *"after 2 attempts"* ]]' "$(step_field planner error)"
+
+# 10. broken stream, then a good stream
+script "[{\"text\": $(jsql "$GOOD" | python3 -c 'import json,sys; print(json.dumps(sys.stdin.read().strip()))'), \"stream\": true, \"broken_stream\": true}, {\"text\": $(jsql "$GOOD" | python3 -c 'import json,sys; print(json.dumps(sys.stdin.read().strip()))'), \"stream\": true}]"
+ask --mode extract "broken stream once"
+check "broken stream: retried and ok" '[ "$(echo "$OUT" | jget status)" = ok ]' "$OUT"
+check "broken stream: attempt log names the broken stream" '[[ "$(step_field planner output)" == *"broken stream"* ]]' "$(step_field planner output)"
+
+# 11. the API key never reaches steps, runs or logs; it is sent as a bearer token
+check "key: sent as Authorization bearer" 'requests | grep -q "Bearer $KEY" || grep -q "Bearer $KEY" "$WORK/req.jsonl"'
+check "key: absent from steps and runs" \
+	'[ "$(sq "SELECT count(*) FROM askql.steps s JOIN askql.runs r ON r.id=s.run_id WHERE s::text LIKE '\''%SECRET-7f3a9c%'\'' OR r::text LIKE '\''%SECRET-7f3a9c%'\''")" = 0 ]'
+check "key: absent from stderr and the log file" \
+	'! grep -q "SECRET-7f3a9c" "$WORK/stderr" && ! grep -qs "SECRET-7f3a9c" "${VAR:-/nonexistent}/log/askql.log"'
+
+# 12. unanswerable, both modes
+script "[$(resp '{"unanswerable": true, "missing": "no salary or staff table"}')]"
+ask --mode extract "average salary of nurses"
+check "unanswerable (extract): status and what is missing" \
+	'[ "$(echo "$OUT" | jget status)" = unanswerable ] && [[ "$(echo "$OUT" | jget error)" == *"no salary"* ]]' "$OUT"
+script "[$(resp "$(call cannot_answer missing "no billing table")")]"
+ask --mode react "total billing per ward"
+check "unanswerable (react): cannot_answer ends the run" \
+	'[ "$(echo "$OUT" | jget status)" = unanswerable ] && [[ "$(steps)" == *"cannot_answer:ok"* ]]' "$OUT $(steps)"
+
+# 13. builtin provider, react mode: an explain step before every submit
+OUT=$("$ASKQL" ask --json --no-cache --provider builtin --mode react "average age by sex" 2>>"$WORK/stderr"); RUN=$(echo "$OUT" | jget run_id)
+check "builtin react: ok" '[ "$(echo "$OUT" | jget status)" = ok ]' "$OUT"
+check "builtin react: explain before every submit" \
+	'[ "$(sq "SELECT count(*) FROM askql.steps s WHERE run_id=$RUN AND name='\''submit_sql'\'' AND NOT EXISTS (SELECT 1 FROM askql.steps e WHERE e.run_id=s.run_id AND e.name='\''explain'\'' AND e.status='\''ok'\'' AND e.seq < s.seq)")" = 0 ] && [ "$(sq "SELECT count(*) FROM askql.steps WHERE run_id=$RUN AND name='\''submit_sql'\''")" -ge 1 ]' "$(steps)"
+
+# 14. step mode: pause on the plan, then on the SQL; edit the SQL; runs resume from the state
+OUT=$("$ASKQL" ask --json --no-cache --provider builtin --step "average age by sex" 2>>"$WORK/stderr"); RUN=$(echo "$OUT" | jget run_id)
+check "step mode: paused on the plan" '[ "$(echo "$OUT" | jget status)" = paused ] && [[ "$(echo "$OUT" | jget pause)" == *"\"stage\": \"plan\""* || "$(echo "$OUT" | jget pause)" == *"\"stage\":\"plan\""* ]]' "$OUT"
+check "step mode: state saved on the run" '[ "$(sq "SELECT state->>'\''stage'\'' FROM askql.runs WHERE id=$RUN")" = plan ]'
+OUT=$("$ASKQL" ask --json --resume "$RUN" --decision '{"decision":"approve"}' 2>>"$WORK/stderr")
+check "step mode: approve -> paused before the SQL runs" '[ "$(echo "$OUT" | jget status)" = paused ] && [[ "$(echo "$OUT" | jget pause)" == *sql* ]]' "$OUT"
+OUT=$("$ASKQL" ask --json --resume "$RUN" --decision '{"decision":"edit","sql":"SELECT sex, count(*) AS n FROM clinical_data_table GROUP BY sex ORDER BY sex"}' 2>>"$WORK/stderr")
+check "step mode: edited SQL ran" '[ "$(echo "$OUT" | jget status)" = ok ] && [[ "$(echo "$OUT" | jget sql)" == *"count(*)"* ]]' "$OUT"
+check "step mode: human decisions recorded as steps" '[ "$(sq "SELECT count(*) FROM askql.steps WHERE run_id=$RUN AND kind='\''human'\''")" = 2 ]'
+check "step mode: a finished run cannot be resumed" '! "$ASKQL" ask --json --resume "$RUN" --decision "{\"decision\":\"approve\"}" >/dev/null 2>&1'
+
+# 15. query cache: the second identical question reuses the SQL (no LLM call)
+Q="Average potassium per case, cache test $$"
+script "[$(resp "$(jsql "$GOOD")")]"
+"$ASKQL" ask --json --mode extract "$Q" >/dev/null 2>>"$WORK/stderr"
+script "[]"
+OUT=$("$ASKQL" ask --json --mode extract "  average potassium per case, CACHE test $$?" 2>>"$WORK/stderr"); RUN=$(echo "$OUT" | jget run_id)
+check "query cache: normalised question hits, planner skipped" \
+	'[[ "$(steps)" == *"cache:ok executor:ok packager:ok"* ]] && [[ "$(steps)" != *planner* ]] && [ "$(echo "$OUT" | jget status)" = ok ]' "$(steps)"
+check "query cache: no LLM request made on a hit" '[ "$(requests)" = "[]" ]'
+
+# 16. follow-up: the parent's question and SQL go into the next plan
+script "[$(resp "$(jsql "$GOOD")")]"
+ask --mode extract "potassium above 6.5"
+P=$RUN
+script "[$(resp "$(jsql "SELECT caseid, result FROM lab_data_table WHERE name = 'k' AND result > 6.5 AND caseid < 100 ORDER BY caseid")")]"
+ask --mode extract --parent "$P" "now only cases below 100"
+check "follow-up: parent's question and SQL in the planner prompt" \
+	'[ "$(sq "SELECT count(*) FROM askql.steps WHERE run_id=$RUN AND name='\''planner'\'' AND prompt LIKE '\''%Previous question: potassium above 6.5%Previous SQL: SELECT caseid, result%'\''")" = 1 ]' "$(step_field planner prompt | head -c 300)"
+check "follow-up: run linked to its parent" '[ "$(sq "SELECT parent_id FROM askql.runs WHERE id=$RUN")" = "$P" ]'

@@ -55,7 +55,7 @@ static void gaps_of(cJSON *gaps, const char *param, const cJSON *points, int gap
 		for (int i = 1; i < n; i++)
 			d[i - 1] = v[i] - v[i - 1];
 		qsort(d, (size_t)(n - 1), sizeof *d, cmp_d);
-		double med = d[(n - 1) / 2], thr = gap_min * 60.0;
+		double med = d[(n - 2) / 2], thr = gap_min * 60.0;   /* lower median */
 		if (3 * med > thr)
 			thr = 3 * med;
 		if (median_out && *median_out < 0)

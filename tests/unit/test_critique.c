@@ -1,0 +1,328 @@
+/* test_critique.c: the critique graph's deterministic nodes on fixed input: times, ranges, gaps, out-of-range, routing, budget. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cjson/cJSON.h>
+#include "critique/critique.h"
+
+/* A state for a pasted chart: offline, nothing stored, default ranges. */
+static void text_state(struct crit_state *st, const char *text)
+{
+	crit_state_init(st);
+	st->text = strdup(text);
+	st->metadata_file = "/nonexistent/metadata.json";
+	st->docs_dir = "/nonexistent/docs";
+}
+
+static const cJSON *finding(const struct crit_state *st, const char *param)
+{
+	const cJSON *f;
+	cJSON_ArrayForEach(f, cJSON_GetObjectItem(st->structured_chart, "findings"))
+		if (!strcmp(crit_str(f, "param"), param))
+			return f;
+	return NULL;
+}
+
+static int has(const cJSON *arr, const char *s)
+{
+	const cJSON *x;
+	cJSON_ArrayForEach(x, arr)
+		if (cJSON_IsString(x) && !strcmp(x->valuestring, s))
+			return 1;
+	return 0;
+}
+
+static const char *node_status(const struct crit_state *st, const char *kind, const char *name)
+{
+	const cJSON *n;
+	const char *last = NULL;
+	cJSON_ArrayForEach(n, st->nodes)
+		if (!strcmp(crit_str(n, "name"), name) && !strcmp(crit_str(n, "kind"), kind))
+			last = crit_str(n, "status");
+	return last;
+}
+
+static void t_time(void **s)
+{
+	char hm[8];
+	(void)s;
+	assert_int_equal(crit_time_parse("09:30"), 9 * 3600 + 30 * 60);
+	assert_int_equal(crit_time_parse("1970-01-01 01:00:00"), 3600);
+	assert_int_equal(crit_time_parse("2025-12-31T10:05"), crit_time_parse("2025-12-31 10:05:00"));
+	assert_int_equal(crit_time_parse("lactate"), -1);
+	assert_string_equal(crit_time_hm(crit_time_parse("2025-12-31 10:05:00"), hm, sizeof hm), "10:05");
+}
+
+static void t_ranges(void **s)
+{
+	char path[] = "/tmp/test_critique_meta_XXXXXX";
+	int fd = mkstemp(path);
+	const char *meta = "{\"columns\": {\"vital_data_table.sbp\": {\"full_name\": \"Systolic BP\", \"unit\": \"mmHg\","
+	                   " \"normal_range\": [100, 150]}},"
+	                   " \"values\": [{\"column\": \"lab_data_table.name\", \"value\": \"lac\", \"normal_range\": [0.5, 1.8]}]}";
+	double lo, hi;
+	(void)s;
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, meta, strlen(meta)), (int)strlen(meta));
+	close(fd);
+	cJSON *r = crit_ranges_load(path);
+	unlink(path);
+	assert_true(crit_range(r, "sbp", &lo, &hi, NULL));
+	assert_true(lo == 100 && hi == 150);
+	assert_true(crit_range(r, "lac", &lo, &hi, NULL));
+	assert_true(hi == 1.8);
+	assert_non_null(strstr(crit_str(cJSON_GetObjectItem(r, "sbp"), "source"), "metadata"));
+	/* parameters the metadata does not name keep the built-in default, marked as such */
+	assert_true(crit_range(r, "hr", &lo, &hi, NULL));
+	assert_string_equal(crit_str(cJSON_GetObjectItem(r, "hr"), "source"), "builtin default");
+	assert_false(crit_range(r, "nonesuch", &lo, &hi, NULL));
+	cJSON_Delete(r);
+}
+
+/* sbp every 5 min from 08:00 to 09:00, nothing until 10:00, then every 5 min again;
+ * bt only now and then (excluded: under 80% coverage). */
+static cJSON *gap_chart(void)
+{
+	cJSON *chart = cJSON_CreateObject(), *series = cJSON_AddArrayToObject(chart, "series");
+	cJSON *sbp = cJSON_CreateObject(), *bt = cJSON_CreateObject();
+	cJSON *sp = cJSON_AddArrayToObject(sbp, "points"), *bp = cJSON_AddArrayToObject(bt, "points");
+	char ref[16];
+
+	cJSON_AddStringToObject(sbp, "name", "sbp");
+	cJSON_AddStringToObject(sbp, "table", "vital_data_table");
+	cJSON_AddStringToObject(bt, "name", "bt");
+	cJSON_AddStringToObject(bt, "table", "vital_data_table");
+	for (int m = 0; m <= 150; m += 5) {
+		if (m > 60 && m < 120)
+			continue;
+		cJSON *p = cJSON_CreateObject();
+		cJSON_AddNumberToObject(p, "ts", 8 * 3600 + m * 60);
+		snprintf(ref, sizeof ref, "vital-%d", m / 5);
+		cJSON_AddStringToObject(p, "ref", ref);
+		cJSON_AddItemToArray(sp, p);
+		if (m % 45 == 0) {
+			cJSON *q = cJSON_CreateObject();
+			cJSON_AddNumberToObject(q, "ts", 8 * 3600 + m * 60);
+			cJSON_AddItemToArray(bp, q);
+		}
+	}
+	cJSON_AddItemToArray(series, sbp);
+	cJSON_AddItemToArray(series, bt);
+	return chart;
+}
+
+static void t_record_gaps(void **s)
+{
+	(void)s;
+	cJSON *chart = gap_chart();
+	cJSON *g = crit_tool_record_gaps(chart, NULL, 20);
+	cJSON *gaps = cJSON_GetObjectItem(g, "gaps");
+
+	assert_int_equal(cJSON_GetArraySize(gaps), 1);
+	cJSON *g0 = cJSON_GetArrayItem(gaps, 0);
+	assert_string_equal(crit_str(g0, "start"), "09:00");
+	assert_string_equal(crit_str(g0, "end"), "10:00");
+	assert_true(crit_num(g0, "minutes", 0) == 60);
+	assert_true(has(cJSON_GetObjectItem(g0, "params"), "sbp"));
+	assert_false(has(cJSON_GetObjectItem(g0, "params"), "bt"));
+	assert_string_equal(crit_str(g0, "before_ref"), "vital-12");
+	assert_true(crit_num(g, "median_interval_min", 0) == 5);
+	cJSON_Delete(g);
+	/* a threshold above the gap: nothing */
+	g = crit_tool_record_gaps(chart, NULL, 90);
+	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(g, "gaps")), 0);
+	cJSON_Delete(g);
+	cJSON_Delete(chart);
+}
+
+static void t_text_out_of_range(void **s)
+{
+	struct crit_state st;
+	(void)s;
+	text_state(&st, "68-year-old man, ASA 3, history of hypertension and diabetes.\n"
+	                "Diagnosis: gastric cancer\n"
+	                "10:30 BP 75/40, HR 112.\n10:35 phenylephrine 100 mcg given.\n"
+	                "10:50 lactate 4.2 mmol/L. 11:20 BP 118/66.");
+	assert_int_equal(crit_chart_structurer(&st), OK);
+	const cJSON *pt = cJSON_GetObjectItem(st.structured_chart, "patient");
+	assert_true(crit_num(pt, "age", 0) == 68);
+	assert_true(crit_num(pt, "asa", 0) == 3);
+	assert_true(crit_num(pt, "preop_htn", 0) == 1);
+	assert_true(crit_num(pt, "preop_dm", 0) == 1);
+	const cJSON *f = finding(&st, "sbp");
+	assert_non_null(f);
+	assert_string_equal(crit_str(f, "direction"), "low");
+	assert_true(crit_num(f, "extreme", 0) == 75);
+	assert_string_equal(crit_str(f, "extreme_t"), "10:30");
+	f = finding(&st, "lac");
+	assert_non_null(f);
+	assert_string_equal(crit_str(f, "direction"), "high");
+	assert_string_equal(crit_str(f, "extreme_t"), "10:50");
+	/* the evidence span of a finding points back into the text */
+	const cJSON *sp, *span = NULL;
+	cJSON_ArrayForEach(sp, cJSON_GetObjectItem(st.structured_chart, "evidence_spans"))
+		if (!strcmp(crit_str(sp, "id"), crit_str(f, "span")))
+			span = sp;
+	assert_non_null(span);
+	int a = (int)crit_num(span, "start", -1), b = (int)crit_num(span, "end", -1);
+	assert_true(a >= 0 && b > a);
+	assert_memory_equal(st.text + a, "lactate", 7);
+	/* one hypotension finding: the normal 11:20 pressure ends the episode */
+	assert_true(crit_num(finding(&st, "sbp"), "n", 0) == 1);
+	const cJSON *m = cJSON_GetArrayItem(cJSON_GetObjectItem(st.structured_chart, "procedures_performed"), 0);
+	assert_non_null(m);
+	assert_string_equal(crit_str(m, "class"), "vasopressor");
+	assert_string_equal(crit_str(m, "t"), "10:35");
+	/* treatment: the vasopressor answers the hypotension 5 minutes after onset */
+	crit_diagnosis(&st);
+	crit_treatment(&st);
+	const cJSON *r, *resp = NULL;
+	cJSON_ArrayForEach(r, cJSON_GetObjectItem(st.treatment_analysis, "responses"))
+		if (!strcmp(crit_str(r, "finding"), crit_str(finding(&st, "sbp"), "id")))
+			resp = r;
+	assert_non_null(resp);
+	assert_string_equal(crit_str(resp, "status"), "treated");
+	assert_true(crit_num(cJSON_GetArrayItem(cJSON_GetObjectItem(resp, "interventions"), 0), "delay_min", 0) == 5);
+	/* routing: a high-risk patient selects risk_factor; a timely response and no gap do
+	 * not select process_contributor */
+	crit_intervention_checker(&st);
+	cJSON *sel = crit_route_agents(&st);
+	assert_true(has(sel, "risk_factor"));
+	cJSON_Delete(sel);
+	crit_state_free(&st);
+}
+
+static void t_korean(void **s)
+{
+	struct crit_state st;
+	(void)s;
+	text_state(&st, "72세 남자, ASA 3.\n10:30 혈압 80/45, 심박수 115.\n10:40 페닐에프린 투여.\n11:00 젖산 5.1 mmol/L.");
+	assert_int_equal(crit_chart_structurer(&st), OK);
+	assert_true(crit_num(cJSON_GetObjectItem(st.structured_chart, "patient"), "age", 0) == 72);
+	assert_non_null(finding(&st, "sbp"));
+	assert_non_null(finding(&st, "lac"));
+	assert_true(crit_num(finding(&st, "lac"), "extreme", 0) == 5.1);
+	const cJSON *m = cJSON_GetArrayItem(cJSON_GetObjectItem(st.structured_chart, "procedures_performed"), 0);
+	assert_non_null(m);
+	assert_string_equal(crit_str(m, "class"), "vasopressor");
+	crit_state_free(&st);
+}
+
+/* An uneventful chart: no finding, no agent, no tool: nothing invented. */
+static void t_uneventful(void **s)
+{
+	struct crit_state st;
+	char err[256];
+	(void)s;
+	text_state(&st, "45-year-old woman, ASA 1. Laparoscopic cholecystectomy.\n09:00 BP 120/70, HR 72, SpO2 99.\n"
+	                "09:30 BP 118/72, HR 70.\n10:00 BP 122/74, HR 68. Discharged on day 1.");
+	assert_int_equal(crit_run_graph(&st, err, sizeof err), OK);
+	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(st.structured_chart, "findings")), 0);
+	assert_int_equal(cJSON_GetArraySize(st.selected_agents), 0);
+	assert_string_equal(node_status(&st, "node", "risk_factor"), "skipped");
+	assert_string_equal(node_status(&st, "node", "process_contributor"), "skipped");
+	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(st.critique, "selected_tools")), 0);
+	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(st.critique, "points")), 0);
+	assert_string_equal(node_status(&st, "tool", "lens_severity_risk"), "skipped");
+	assert_string_equal(node_status(&st, "node", "verifier"), "skipped");
+	assert_string_equal(node_status(&st, "node", "run_alternative_explanation"), "ok");
+	assert_non_null(strstr(crit_str(st.critique, "summary"), "No critique points"));
+	crit_state_free(&st);
+}
+
+/* The whole graph on an eventful chart: every node in order, budget honoured. */
+static void t_graph_budget(void **s)
+{
+	struct crit_state st;
+	char err[256];
+	static const char *order[] = { "chart_structurer", "evidence", "diagnosis", "treatment", "evidence_2nd",
+	                               "intervention_checker", "agent_router", "risk_factor", "process_contributor",
+	                               "run_conditional_agents", "preprocess", "router", "run_tools",
+	                               "critique_builder", "verifier", "critic", "run_alternative_explanation" };
+	(void)s;
+	text_state(&st, "80-year-old man, ASA 4.\n10:00 BP 70/40.\n10:05 BP 72/38.\n10:10 BP 74/40.\n"
+	                "11:30 BP 110/60. 11:40 lactate 3.5.");
+	st.tool_budget = 1;
+	assert_int_equal(crit_run_graph(&st, err, sizeof err), OK);
+	/* main nodes appear in the seed's order */
+	int k = 0;
+	const cJSON *n;
+	cJSON_ArrayForEach(n, st.nodes)
+		if (k < (int)(sizeof order / sizeof order[0]) && !strcmp(crit_str(n, "name"), order[k]) &&
+		    strcmp(crit_str(n, "kind"), "tool"))
+			k++;
+	assert_int_equal(k, (int)(sizeof order / sizeof order[0]));
+	/* no LLM and no database: the conditional agents follow the rule */
+	assert_true(has(st.selected_agents, "risk_factor"));
+	assert_non_null(st.risk_factor_analysis);
+	/* the structured chart is converted, so the text tools do not run */
+	assert_string_equal(node_status(&st, "tool", "timeline"), "skipped");
+	assert_string_equal(node_status(&st, "tool", "record_gaps"), "ok");
+	/* budget 1: the first selected tool runs, the others are skipped for the budget */
+	const cJSON *sel = cJSON_GetObjectItem(st.critique, "selected_tools");
+	assert_true(cJSON_GetArraySize(sel) >= 2);
+	assert_string_equal(node_status(&st, "tool", cJSON_GetArrayItem(sel, 0)->valuestring), "ok");
+	assert_string_equal(node_status(&st, "tool", cJSON_GetArrayItem(sel, 1)->valuestring), "skipped");
+	int budget_skips = 0;
+	cJSON_ArrayForEach(n, st.nodes)
+		budget_skips += crit_str(n, "reason") && strstr(crit_str(n, "reason"), "budget") != NULL;
+	assert_true(budget_skips >= 1);
+	/* the hypotension episode is one finding of three readings */
+	assert_true(crit_num(finding(&st, "sbp"), "n", 0) == 3);
+	/* the report carries every section */
+	cJSON *rep = crit_report_json(&st);
+	static const char *keys[] = { "summary", "structured_chart", "evidence", "diagnosis_analysis",
+	                              "treatment_analysis", "intervention_coverage", "critique",
+	                              "alternative_explanations", "nodes" };
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+		assert_non_null(cJSON_GetObjectItem(rep, keys[i]));
+	cJSON_Delete(rep);
+	crit_state_free(&st);
+}
+
+/* Without a structured chart the critic runs the text tools itself (seed 2.2). */
+static void t_critic_text_tools(void **s)
+{
+	struct crit_state st;
+	(void)s;
+	text_state(&st, "10:00 BP 80/40. 10:10 phenylephrine given. 13:00 BP 120/70.");
+	st.similar_cases = cJSON_CreateArray();
+	assert_int_equal(crit_critic(&st), OK);
+	assert_string_equal(node_status(&st, "tool", "timeline"), "ok");
+	assert_string_equal(node_status(&st, "tool", "evidence"), "ok");
+	const cJSON *pre = cJSON_GetObjectItem(st.critique, "preprocessing");
+	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(cJSON_GetObjectItem(pre, "timeline"), "events")), 3);
+	assert_non_null(cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(pre, "evidence"), "evidence_spans"), "E1"));
+	/* the timeline's own times give the gap 10:10 -> 13:00 */
+	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(cJSON_GetObjectItem(pre, "record_gaps"), "gaps")), 1);
+	crit_state_free(&st);
+}
+
+static void t_drugs(void **s)
+{
+	(void)s;
+	assert_string_equal(crit_drug_class("Norepinephrine"), "vasopressor");
+	assert_string_equal(crit_drug_class("plasma solution A"), "fluid");
+	assert_string_equal(crit_drug_class("propofol"), "other");
+	assert_non_null(strstr(crit_responsive_classes("sbp", "low"), "vasopressor"));
+	assert_string_equal(crit_responsive_classes("hr", "high"), "");
+	char *q = crit_sql_quote("O'Brien");
+	assert_string_equal(q, "'O''Brien'");
+	free(q);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(t_time), cmocka_unit_test(t_ranges), cmocka_unit_test(t_record_gaps),
+		cmocka_unit_test(t_text_out_of_range), cmocka_unit_test(t_korean), cmocka_unit_test(t_uneventful),
+		cmocka_unit_test(t_graph_budget), cmocka_unit_test(t_critic_text_tools), cmocka_unit_test(t_drugs),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

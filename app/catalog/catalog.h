@@ -16,6 +16,16 @@ struct index_opts {
 	const char *docs_dir;
 	const char *metadata_file;
 	int verbose;
+	int force;                     /* 1: re-sample and re-embed every table */
+	struct index_result *result;   /* optional: what happened */
+};
+struct index_result {
+	long version;                  /* catalog version after the run */
+	int changed;                   /* 1: a new version was written */
+	int tables, columns, values, fks, inferred_fks, concepts, docs;
+	int tables_reindexed;          /* tables whose content hash changed */
+	int warnings;                  /* metadata names not found etc. (printed when verbose) */
+	double seconds;
 };
 enum err catalog_index(PGconn *app, const struct index_opts *o, char *err, size_t errlen);
 
@@ -51,6 +61,8 @@ struct ret_value {               /* a phrase of the question mapped to a stored 
 };
 struct ret_similar { const char *question, *sql; double score; };
 
+struct ret_concept { const char *name, *ko, *definition, *sql; };
+
 struct retrieval {
 	enum intent intent;
 	struct ret_table *tables; int ntables;       /* at most 10, best first */
@@ -60,6 +72,8 @@ struct retrieval {
 	struct ret_similar *similar; int nsimilar;
 	char **suggestions; int nsuggestions;        /* when nothing matched */
 	char *prompt_block;                          /* schema/ontology text within the budget */
+	struct ret_concept *concepts; int nconcepts; /* ontology terms found in the question */
+	int prompt_tokens;                           /* estimated tokens of prompt_block */
 	void *_mem;                                  /* owner of every string above */
 };
 
@@ -79,5 +93,38 @@ enum err catalog_retrieve(struct catalog *cat, const char *question,
 void retrieval_free(struct retrieval *r);
 /* retrieval_json: the whole result as cJSON (caller cJSON_Delete()s). */
 struct cJSON *retrieval_json(const struct retrieval *r);
+
+/*
+ * catalog_similar: up to k verified question-SQL pairs of the cached catalog whose
+ * question is at least min_score similar (cosine of embeddings) to question, best first.
+ * Strings point into the catalog (valid until the next catalog_get).  Returns the count.
+ */
+int catalog_similar(struct catalog *cat, const char *question, int k, double min_score,
+                    struct ret_similar *out);
+/*
+ * catalog_verified_add: record that sql answered question on target (success=1) or was
+ * used but failed (success=0): inserts the pair or bumps success_count/use_count, and
+ * bumps the target's verified_version so workers refresh.  The embedding uses the
+ * target's provider/dimension.  OK, or ERR_NOTFOUND (target not indexed) / ERR_DB.
+ */
+enum err catalog_verified_add(PGconn *app, const char *target, const char *question,
+                              const char *sql, int success, char *err, size_t errlen);
+/*
+ * catalog_fk_decide: an admin confirms ("confirmed") or removes ("removed") a join edge
+ * from_col ("table.column" or "schema.table.column") -> to_col; kept across re-indexing,
+ * bumps the catalog version.  ERR_NOTFOUND when the edge is unknown.
+ */
+enum err catalog_fk_decide(PGconn *app, const char *target, const char *from_col,
+                           const char *to_col, const char *decision, char *err, size_t errlen);
+/* catalog_target_name: the catalog name for a --target conninfo/URL: conf target_name when it
+ * is the configured target_db (or NULL), else the dbname it names; written to out. */
+void catalog_target_name(const char *conninfo, char *out, size_t n);
+/* catalog_info: version, embedding provider and dimension, memory footprint of a cached catalog. */
+long catalog_version(const struct catalog *cat);
+const char *catalog_embed_provider(const struct catalog *cat);
+int catalog_embed_dim(const struct catalog *cat);
+size_t catalog_bytes(const struct catalog *cat);
+/* catalog_now_ref: the reference "now" recorded for the target (metadata reference_time), or NULL. */
+const char *catalog_now_ref(const struct catalog *cat);
 
 #endif

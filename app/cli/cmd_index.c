@@ -1,0 +1,53 @@
+/* cmd_index.c: `askql index`: index a target database into the catalog (see catalog.h). */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include "catalog/catalog.h"
+#include "cli/cli.h"
+#include "store/db.h"
+#include "util/conf.h"
+
+int cmd_index(int argc, char **argv)
+{
+	const char *target = cli_opt(&argc, argv, "--target"), *name = cli_opt(&argc, argv, "--name");
+	const char *docs = cli_opt(&argc, argv, "--docs"), *meta = cli_opt(&argc, argv, "--metadata");
+	int quiet = cli_flag(&argc, argv, "--quiet"), force = cli_flag(&argc, argv, "--force");
+	int deflt = !target || !strcmp(target, conf_get("target_db"));
+	struct index_result res = {0};
+	struct index_opts o = {0};
+	char err[2048], nm[256];
+	PGconn *app;
+
+	if (argc > 1) {
+		fprintf(stderr, "usage: askql index [--target URL] [--name N] [--docs DIR] [--metadata FILE] [--force] [--quiet]\n");
+		return 2;
+	}
+	catalog_target_name(target, nm, sizeof nm);
+	/* the configured target gets the configured docs and metadata unless told otherwise */
+	if (deflt && !docs && access(conf_get("docs_dir"), R_OK) == 0)
+		docs = conf_get("docs_dir");
+	if (deflt && !meta && access(conf_get("metadata_file"), R_OK) == 0)
+		meta = conf_get("metadata_file");
+	o.target_name = name ? name : nm;
+	o.conninfo = target ? target : conf_get("target_db");
+	o.docs_dir = docs && *docs ? docs : NULL;
+	o.metadata_file = meta && *meta ? meta : NULL;
+	o.verbose = !quiet;
+	o.force = force;
+	o.result = &res;
+	if (!(app = db_app())) {
+		fprintf(stderr, "askql index: cannot connect to app_db (%s)\n", conf_get("app_db"));
+		return 1;
+	}
+	if (catalog_index(app, &o, err, sizeof err) != OK) {
+		fprintf(stderr, "askql index: %s\n", err);
+		return 1;
+	}
+	if (!quiet)
+		printf("indexed %s: version %ld (%s), %d tables, %d columns, %d values, %d join edges "
+		       "(%d inferred), %d concepts, %d docs, %d tables re-indexed, %d warnings, %.2f s\n",
+		       o.target_name, res.version, res.changed ? "changed" : "unchanged", res.tables, res.columns,
+		       res.values, res.fks, res.inferred_fks, res.concepts, res.docs, res.tables_reindexed,
+		       res.warnings, res.seconds);
+	return 0;
+}

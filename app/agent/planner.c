@@ -115,6 +115,12 @@ static const char *entity_column(struct planner *p, const char *word)
 	for (int e = 0; entity_words[e][0]; e++) {
 		if (strcmp(entity_words[e][0], word))
 			continue;
+		/* the metadata's hierarchy names the keys of patient and case */
+		const char *k1 = entity_words[e][1];
+		if (p->s->entity_patient && (!strcmp(k1, "subject") || !strcmp(k1, "patient")))
+			return p->s->entity_patient;
+		if (p->s->entity_case && !strcmp(k1, "case"))
+			return p->s->entity_case;
 		const char *best = NULL;
 		int bestn = 0;
 		for (int ci = 0; ci < p->s->nc; ci++) {
@@ -494,6 +500,15 @@ static int choose_fact(struct planner *p, int wants_time)
 			sc[p->s->c[it->cols[0]].table] += (weak ? 0.5 : 2) * it->score;
 		} else if (it->kind == PL_TABLE) {
 			sc[it->table] += 2.5 * it->score;
+		} else if (it->kind == PL_CONCEPT && it->con >= 0) {
+			const struct pconcept *pc = &p->s->con[it->con];
+			for (int k = 0; k < pc->nc; k++)
+				sc[p->s->c[pc->c[k].col].table] += 3.0 / pc->nc;
+		} else if (it->kind == PL_CONCEPT) {
+			double s2;
+			int c = planner_link_term(&p->a, p->s, it->measure, p->r, p->banned, 0.75, &s2);
+			if (c >= 0)
+				sc[p->s->c[c].table] += 3;
 		}
 	}
 	if (f->visit_mention >= 0 && f->visit_mention < nt)
@@ -719,14 +734,8 @@ static int comparisons(struct planner *p)
 		for (int l = 0; l < p->pl.n && col >= 0; l++)
 			if (p->pl.v[l].kind == PL_COLUMN && p->pl.v[l].cols[0] == col)
 				p->pl.v[l].role = 1;
-		if (col < 0 && f->measure >= 0)
-			col = f->measure;   /* "potassium over 5.5": the measured value */
-		if (col < 0 && (f->entity_count || f->entity_group)) {
-			double sc;   /* "patients over 65": their age */
-			col = planner_link_term(&p->a, p->s, "age", p->r, p->banned, 0.9, &sc);
-		}
-		if (col < 0)
-			return decline(p, "the number '%s' is compared, but with what column could not be told", n->text);
+		/* no column named: the fact table's measure ("potassium over 5.5"), resolved once the
+		 * table is chosen (col -1 until then) */
 		if (f->ncond >= MAXF)
 			continue;
 		const char *ops = op == R_GT ? ">" : op == R_LT ? "<" : op == R_GE ? ">=" : op == R_LE ? "<=" : "BETWEEN";
@@ -744,8 +753,11 @@ static int comparisons(struct planner *p)
 			p->tk.v[num2].used = 1;
 			p->tk.v[num2 - 1].used = 1;
 		}
-		decide(p, span_text(p, i < num ? i : num, (num2 >= 0 ? num2 : (num > i ? num : i)) + 1), "filter",
-		       arena_printf(&p->a, "%s %s %s", cfq(p, col), ops, n->text), "numeric comparison", 1);
+		if (col >= 0)
+			decide(p, span_text(p, i < num ? i : num, (num2 >= 0 ? num2 : (num > i ? num : i)) + 1), "filter",
+			       arena_printf(&p->a, "%s %s %s", cfq(p, col), ops, n->text), "numeric comparison", 1);
+		else
+			f->cond[f->ncond - 1].lit2 = f->cond[f->ncond - 1].lit2 ? f->cond[f->ncond - 1].lit2 : NULL;
 	}
 	return 0;
 }
@@ -754,6 +766,17 @@ static int comparisons(struct planner *p)
 static void concept_range(struct planner *p, int col, const char *value, double *lo, double *hi, const char **src)
 {
 	*src = "textbook default range";
+	if (!value && p->s->c[col].has_range) {
+		*lo = p->s->c[col].lo;
+		*hi = p->s->c[col].hi;
+		*src = "normal range from the catalog metadata";
+	}
+	for (int k = 0; value && k < p->s->nvr; k++)
+		if (!strcmp(p->s->vr[k].value, value)) {
+			*lo = p->s->vr[k].lo;
+			*hi = p->s->vr[k].hi;
+			*src = "normal range of the value from the catalog metadata";
+		}
 	for (int k = 0; p->r && k < p->r->ncolumns; k++) {
 		const struct ret_column *rc = &p->r->columns[k];
 		if (rc->has_range && !strcmp(rc->name, p->s->c[col].name) && !strcmp(rc->table, tname(p, col)) && !value) {
@@ -762,6 +785,23 @@ static void concept_range(struct planner *p, int col, const char *value, double 
 			*src = "normal range from the catalog metadata";
 		}
 	}
+}
+
+/* a metadata literal is printed as written: only numbers, quoted strings and lists of them */
+static int lit_ok(const char *s)
+{
+	int inq = 0;
+	for (; *s; s++) {
+		if (*s == '\'') {
+			inq = !inq;
+			continue;
+		}
+		if (inq)
+			continue;
+		if (!strchr("0123456789.-+ (),", *s))
+			return 0;
+	}
+	return !inq;
 }
 
 /* build the squery from the frame */
@@ -804,6 +844,8 @@ static int build(struct planner *p, struct squery *q)
 			continue;
 		}
 		struct sexpr *rhs = f->cond[i].num ? sx_num(&p->a, f->cond[i].lit) : sx_lit(&p->a, f->cond[i].lit);
+		if (f->cond[i].num == 3 && !lit_ok(f->cond[i].lit))
+			return decline(p, "%s", "a concept's definition in the metadata is not a simple condition");
 		if (!strcmp(f->cond[i].op, "BETWEEN")) {
 			q->where[q->nwhere++] = sx_cmp(&p->a, ">=", lhs, rhs);
 			q->where[q->nwhere++] = sx_cmp(&p->a, "<=", C(p, f->cond[i].col), sx_num(&p->a, f->cond[i].lit2));
@@ -1045,6 +1087,19 @@ static int structure(struct planner *p)
 			if (k < 4 && f->in[k].n < 8)
 				f->in[k].vals[f->in[k].n++] = it->vals[pick];
 			decide(p, sp, "value", arena_printf(&p->a, "%s = '%s'", cfq(p, col), it->vals[pick]), it->why, it->score);
+		} else if (it->kind == PL_CONCEPT && it->con >= 0) {
+			/* a concept defined in the metadata: its conditions as written there */
+			const struct pconcept *pc = &p->s->con[it->con];
+			for (int k = 0; k < pc->nc && f->ncond < MAXF; k++) {
+				f->cond[f->ncond].col = pc->c[k].col;
+				f->cond[f->ncond].op = pc->c[k].op;
+				f->cond[f->ncond].lit = pc->c[k].lit;
+				f->cond[f->ncond].num = 3;   /* literal SQL text from the metadata */
+				f->cond[f->ncond++].lit2 = NULL;
+				if (p->s->c[pc->c[k].col].table != f->fact)
+					need(p, p->s->c[pc->c[k].col].table);
+			}
+			decide(p, sp, "concept", pc->name, it->why, 1);
 		} else if (it->kind == PL_CONCEPT) {
 			/* the measure: a column named so, or a stored value (lab name) with the table's measure */
 			double sc, lo = it->lo, hi = it->hi;
@@ -1067,7 +1122,7 @@ static int structure(struct planner *p)
 				if (mt < 0)
 					return decline(p, "the concept '%s' has no measured value", sp);
 				col = measure_col(p, mt);
-				src = "textbook default range";
+				concept_range(p, col, p->s->v[v].value, &lo, &hi, &src);
 				if (f->nin < 4) {
 					f->in[f->nin].col = vc;
 					f->in[f->nin].vals[0] = p->s->v[v].value;
@@ -1118,6 +1173,21 @@ static int structure(struct planner *p)
 					f->group[f->ngroup++] = lc;
 			}
 		}
+	}
+	/* comparisons without a named column: the measure, else (patients) their age */
+	for (int i = 0; i < f->ncond; i++) {
+		if (f->cond[i].col >= 0)
+			continue;
+		int col = f->measure;
+		if (col < 0 && (f->entity_count || f->entity_group || f->entity_col)) {
+			double sc;
+			col = planner_link_term(&p->a, p->s, "age", p->r, p->banned, 0.9, &sc);
+		}
+		if (col < 0)
+			return decline(p, "a number '%s' is compared, but with what column could not be told", f->cond[i].lit);
+		f->cond[i].col = col;
+		decide(p, "", "filter", arena_printf(&p->a, "%s %s %s", cfq(p, col), f->cond[i].op, f->cond[i].lit),
+		       "numeric comparison with the measured value", 0.8);
 	}
 	/* the entity grouped: "환자별", "per patient" */
 	if (f->entity_group && f->entity_col) {

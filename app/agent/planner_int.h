@@ -21,6 +21,7 @@ enum role {
 
 struct ptok {
 	char *text;        /* lower-cased surface, Korean particle removed */
+	char *raw;         /* lower-cased surface as written (일반외과 before 과 is taken for a particle) */
 	char *stem;        /* English stem (or text) */
 	char *norm;        /* value-matching form: non-alnum ASCII -> space */
 	enum tk kind;
@@ -62,9 +63,18 @@ struct pcol {
 	int unique;            /* single-column unique/PK */
 	int is_int;
 	int nvalues;           /* distinct values indexed (0: none/high cardinality) */
+	char *full_name;       /* metadata */
+	char **syn; int nsyn;  /* metadata synonyms, normalised */
+	int has_range; double lo, hi;
+	int flag;              /* only 0/1 values: a yes/no attribute */
 };
+/* A condition of an ontology concept ("vital_data_table.sbp < 90"). */
+struct pcond { int col; const char *op; const char *lit; int list; };
+struct pconcept { char *name; char **syn; int nsyn; struct pcond c[4]; int nc; };
+/* Normal range of a stored value (lab_data_table.name = 'k': 3.5 .. 5.1). */
+struct pvrange { int col; char *value; double lo, hi; };
 struct ptab { char *name, *comment; double rows; int c0, nc; };
-struct pval { char *key; char *value; int col; };
+struct pval { char *key; char *value; int col; int syn; /* 1: a metadata synonym of value */ };
 struct pfk { int from, to; int inferred; };   /* column indexes */
 struct psnap {
 	char *conninfo;
@@ -72,6 +82,9 @@ struct psnap {
 	struct pcol *c; int nc;
 	struct pval *v; int nv;     /* sorted by key */
 	struct pfk *fk; int nfk;
+	struct pconcept *con; int ncon;     /* from the metadata file, when it describes this database */
+	struct pvrange *vr; int nvr;
+	char *entity_patient, *entity_case; /* hierarchy keys from the metadata ("subjectid", "caseid") */
 };
 /* planner_snap_get: the cached snapshot for conninfo (loaded on first use). NULL + err on failure. */
 struct psnap *planner_snap_get(const char *conninfo, char *err, size_t errlen);

@@ -99,6 +99,15 @@ static double term_col_score(struct arena *a, const struct psnap *s, int ci, con
 		else if (tl >= 4 && cpl(term, ps) >= 5)
 			best = best < 0.5 ? 0.5 : best;
 	}
+	/* metadata synonyms: a whole synonym is nearly the name itself */
+	for (int k = 0; k < c->nsyn; k++) {
+		if (!c->syn[k])
+			continue;
+		char ss[256];
+		planner_stem(c->syn[k], ss, sizeof ss);
+		if (!strcmp(c->syn[k], term) || !strcmp(ss, term))
+			best = best < 0.9 ? 0.9 : best;
+	}
 	/* the comment and the catalog's full name (metadata): a phrase match */
 	const char *docs[2] = {c->comment, NULL};
 	for (int i = 0; r && i < r->ncolumns; i++)
@@ -173,6 +182,11 @@ static int terms_of(struct arena *a, const struct ptoks *tk, int i, int j, const
 	const char *const *syn = planner_lex_syn(k);
 	if (!syn && j - i == 1)
 		syn = planner_lex_syn(tk->v[i].stem);
+	if (j - i == 1 && tk->v[i].raw && strcmp(tk->v[i].raw, tk->v[i].text) && n < max) {
+		out[n++] = arena_strdup(a, tk->v[i].raw);
+		if (!syn)
+			syn = planner_lex_syn(tk->v[i].raw);
+	}
 	for (; syn && *syn && n < max; syn++) {
 		planner_stem(*syn, st, sizeof st);
 		out[n++] = arena_strdup(a, strchr(*syn, ' ') ? *syn : st);
@@ -234,6 +248,18 @@ static void link_values(struct arena *a, const struct psnap *s, struct ptoks *tk
 				size_t ll = strlen(lt);
 				keys[nk++] = (ll > 3 && lt[ll - 1] == 's' && lt[ll - 2] != 's') ? span_key(a, tk, i, j, 1) : NULL;
 			}
+			if (tk->v[j - 1].raw && strcmp(tk->v[j - 1].raw, tk->v[j - 1].text)) {
+				/* the word as written, before a particle was taken off */
+				char *save = tk->v[j - 1].norm;
+				tk->v[j - 1].norm = planner_norm(a, tk->v[j - 1].raw);
+				char *k2 = span_key(a, tk, i, j, 0);
+				tk->v[j - 1].norm = save;
+				if (k2 && nk < 10) {
+					memmove(keys + 1, keys, (size_t)nk * sizeof *keys);
+					keys[0] = k2;
+					nk++;
+				}
+			}
 			if (j - i == 1) {
 				const char *syn[8];
 				int ns = terms_of(a, tk, i, j, syn, 8);
@@ -244,7 +270,7 @@ static void link_values(struct arena *a, const struct psnap *s, struct ptoks *tk
 				if (!keys[q] || !*keys[q])
 					continue;
 				first = planner_snap_values(s, keys[q], &cnt);
-				how = q == 0 ? "exact" : q == 1 ? "stem" : "synonym";
+				how = q <= 1 ? "exact" : "stem/synonym";
 			}
 			if (first < 0)
 				continue;
@@ -300,7 +326,7 @@ static void link_concepts(struct arena *a, struct ptoks *tk, struct plink *pl)
 		    !planner_lex_concept(tk->v[i].stem, &m, &dir, &lo, &hi))
 			continue;
 		struct plink_item it = {.kind = PL_CONCEPT, .t0 = i, .t1 = i + 1, .measure = m, .dir = dir,
-		                        .lo = lo, .hi = hi, .score = 1.0};
+		                        .lo = lo, .hi = hi, .score = 1.0, .con = -1};
 		it.why = arena_printf(a, "ontology: %s is %s %s's normal range", tk->v[i].text,
 		                      dir < 0 ? "below" : "above", m);
 		if (add_link(pl, &it))
@@ -424,10 +450,63 @@ static void link_schema(struct arena *a, const struct psnap *s, struct ptoks *tk
 	}
 }
 
+/* phrases: metadata concepts (any length) and multi-word column synonyms ("수술 전 고혈압") */
+static void link_phrases(struct arena *a, const struct psnap *s, struct ptoks *tk, struct plink *pl, const int *banned)
+{
+	for (int i = 0; i < tk->n; i++) {
+		if (tk->v[i].used || tk->v[i].kind == TK_PUNCT)
+			continue;
+		for (int j = (i + 4 < tk->n ? i + 4 : tk->n); j > i; j--) {
+			int used = 0;
+			for (int x = i; x < j; x++)
+				used |= tk->v[x].used;
+			if (used || tk->v[j - 1].kind == TK_PUNCT)
+				continue;
+			const char *k0 = span_key(a, tk, i, j, 0), *k1 = span_key(a, tk, i, j, 1);
+			if (tk->v[j - 1].raw && strcmp(tk->v[j - 1].raw, tk->v[j - 1].text)) {
+				char *save = tk->v[j - 1].norm;
+				tk->v[j - 1].norm = planner_norm(a, tk->v[j - 1].raw);
+				k1 = span_key(a, tk, i, j, 0);
+				tk->v[j - 1].norm = save;
+			}
+			int hit = 0;
+			for (int c = 0; c < s->ncon && !hit; c++)
+				for (int q = 0; q < s->con[c].nsyn && !hit; q++)
+					if (s->con[c].syn[q] && (!strcmp(s->con[c].syn[q], k0) || !strcmp(s->con[c].syn[q], k1))) {
+						struct plink_item it = {.kind = PL_CONCEPT, .t0 = i, .t1 = j, .con = c, .score = 1.0,
+						                        .measure = s->con[c].name};
+						it.why = arena_printf(a, "ontology concept '%s' from the catalog metadata", s->con[c].name);
+						if (add_link(pl, &it))
+							mark(tk, i, j);
+						hit = 1;
+					}
+			for (int c = 0; c < s->nc && !hit && j - i > 1; c++) {
+				if (banned && banned[s->c[c].table])
+					continue;
+				for (int q = 0; q < s->c[c].nsyn && !hit; q++)
+					if (s->c[c].syn[q] && !strcmp(s->c[c].syn[q], k0)) {
+						struct plink_item it = {.kind = PL_COLUMN, .t0 = i, .t1 = j, .ncols = 1, .score = 0.95};
+						it.cols[0] = c;
+						it.why = arena_printf(a, "'%s' is a synonym of %s.%s in the catalog metadata", k0,
+						                      s->t[s->c[c].table].name, s->c[c].name);
+						if (add_link(pl, &it))
+							mark(tk, i, j);
+						hit = 1;
+					}
+			}
+			if (hit) {
+				i = j - 1;
+				break;
+			}
+		}
+	}
+}
+
 enum err planner_link(struct arena *a, const struct psnap *s, struct ptoks *tk, const struct retrieval *r,
                       const int *banned_tables, struct plink *pl)
 {
 	pl->n = 0;
+	link_phrases(a, s, tk, pl, banned_tables);
 	link_values(a, s, tk, pl, r);
 	link_concepts(a, tk, pl);
 	link_schema(a, s, tk, pl, r, banned_tables);

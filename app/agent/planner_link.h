@@ -14,7 +14,8 @@ struct plink_item {
 	const char *vals[4];        /* VALUE: the stored value per candidate column */
 	int table;                  /* TABLE */
 	const char *measure;        /* CONCEPT: measure term ("sbp", "potassium") */
-	int dir; double lo, hi;     /* CONCEPT */
+	int dir; double lo, hi;     /* CONCEPT (lexicon) */
+	int con;                    /* CONCEPT from the metadata: index into s->con, else -1 */
 	double score;
 	const char *why;
 	int role;                   /* set by the structure pass: filter, projection, group ... */

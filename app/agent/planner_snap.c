@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <libpq-fe.h>
+#include <cjson/cJSON.h>
+#include "util/conf.h"
 #include "agent/planner_int.h"
 #include "store/db.h"
 
@@ -79,6 +81,175 @@ static int only_digits(const char *k)
 		if ((*k < '0' || *k > '9') && *k != ' ')
 			return 0;
 	return 1;
+}
+
+static int col_fq(const struct psnap *s, const char *fq)
+{
+	char t[256];
+	const char *dot = fq ? strchr(fq, '.') : NULL;
+	if (!dot || (size_t)(dot - fq) >= sizeof t)
+		return -1;
+	memcpy(t, fq, (size_t)(dot - fq));
+	t[dot - fq] = 0;
+	return planner_snap_col(s, planner_snap_table(s, t), dot + 1);
+}
+
+static char **strlist(struct arena *a, const cJSON *arr, int *n, const char *extra)
+{
+	int cnt = cJSON_GetArraySize(arr) + 1;
+	char **v = arena_alloc(a, (size_t)(cnt + 1) * sizeof *v);
+	*n = 0;
+	if (!v)
+		return NULL;
+	if (extra)
+		v[(*n)++] = planner_norm(a, extra);
+	for (const cJSON *x = arr ? arr->child : NULL; x; x = x->next)
+		if (cJSON_IsString(x))
+			v[(*n)++] = planner_norm(a, x->valuestring);
+	return v;
+}
+
+static int add_val(struct psnap *s, struct arena *a, int *vcap, const char *key, const char *value, int col, int syn)
+{
+	if (s->nv >= *vcap) {
+		int nc = *vcap ? *vcap * 2 : 4096;
+		struct pval *nv = arena_realloc(a, s->v, (size_t)*vcap * sizeof *nv, (size_t)nc * sizeof *nv);
+		if (!nv)
+			return 0;
+		s->v = nv;
+		*vcap = nc;
+	}
+	s->v[s->nv++] = (struct pval){planner_norm(a, key), arena_strdup(a, value), col, syn};
+	return 1;
+}
+
+/* parse "t.c OP lit [AND t.c OP lit]" of a concept into conditions; 0 when not that simple */
+static int concept_sql(struct psnap *s, struct arena *a, const char *sql, struct pconcept *c)
+{
+	char *cp = arena_strdup(a, sql), *save = NULL;
+	if (!cp)
+		return 0;
+	for (char *part = cp; part && c->nc < 4; ) {
+		char *and = strstr(part, " AND ");
+		if (and) {
+			*and = 0;
+		}
+		char lhs[256], op[8];
+		int used = 0;
+		if (sscanf(part, " %255[a-zA-Z0-9_.] %7[<>=!INin] %n", lhs, op, &used) < 2 || !used)
+			return 0;
+		int col = col_fq(s, lhs);
+		if (col < 0)
+			return 0;
+		const char *lit = part + used;
+		struct pcond *pc = &c->c[c->nc++];
+		pc->col = col;
+		pc->list = !strcmp(op, "IN") || !strcmp(op, "in");
+		pc->op = pc->list ? "IN" : arena_strdup(a, op);
+		pc->lit = arena_strdup(a, lit);
+		if (strpbrk(lit, "+-*/") && !strchr(lit, '\''))
+			return 0;   /* arithmetic (durations): not a condition */
+		part = and ? and + 5 : NULL;
+	}
+	(void)save;
+	return c->nc > 0;
+}
+
+/* meta: the metadata file (synonyms, units, normal ranges, concepts) when it describes this database */
+static enum err meta(struct snapslot *sl, int *vcap)
+{
+	struct psnap *s = &sl->s;
+	struct arena *a = &sl->a;
+	const char *path = conf_get("metadata_file");
+	FILE *f;
+	char *buf = NULL;
+	long n;
+	cJSON *j = NULL;
+
+	if (!path || !*path || !(f = fopen(path, "r")))
+		return OK;
+	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) > 0 && n < (16 << 20) && fseek(f, 0, SEEK_SET) == 0 &&
+	    (buf = malloc((size_t)n + 1)) && fread(buf, 1, (size_t)n, f) == (size_t)n) {
+		buf[n] = 0;
+		j = cJSON_Parse(buf);
+	}
+	fclose(f);
+	free(buf);
+	if (!j)
+		return OK;
+	PGresult *r = PQexec(sl->conn, "SELECT current_database()");
+	const cJSON *db = cJSON_GetObjectItem(j, "database");
+	int same = PQresultStatus(r) == PGRES_TUPLES_OK && cJSON_IsString(db) && !strcmp(db->valuestring, PQgetvalue(r, 0, 0));
+	PQclear(r);
+	if (!same) {
+		cJSON_Delete(j);
+		return OK;
+	}
+	const cJSON *cols = cJSON_GetObjectItem(j, "columns");
+	for (const cJSON *c = cols ? cols->child : NULL; c; c = c->next) {
+		int ci = col_fq(s, c->string);
+		if (ci < 0)
+			continue;
+		const cJSON *fn = cJSON_GetObjectItem(c, "full_name"), *nr = cJSON_GetObjectItem(c, "normal_range");
+		if (cJSON_IsString(fn))
+			s->c[ci].full_name = arena_strdup(a, fn->valuestring);
+		s->c[ci].syn = strlist(a, cJSON_GetObjectItem(c, "synonyms"), &s->c[ci].nsyn,
+		                       cJSON_IsString(fn) ? fn->valuestring : NULL);
+		if (cJSON_GetArraySize(nr) == 2) {
+			s->c[ci].has_range = 1;
+			s->c[ci].lo = cJSON_GetArrayItem(nr, 0)->valuedouble;
+			s->c[ci].hi = cJSON_GetArrayItem(nr, 1)->valuedouble;
+		}
+	}
+	const cJSON *vals = cJSON_GetObjectItem(j, "values");
+	int nvals = cJSON_GetArraySize(vals);
+	s->vr = arena_alloc(a, (size_t)(nvals + 1) * sizeof *s->vr);
+	for (const cJSON *v = vals ? vals->child : NULL; v && s->vr; v = v->next) {
+		const cJSON *cn = cJSON_GetObjectItem(v, "column"), *vv = cJSON_GetObjectItem(v, "value");
+		if (!cJSON_IsString(cn) || !cJSON_IsString(vv))
+			continue;
+		int ci = col_fq(s, cn->valuestring);
+		if (ci < 0)
+			continue;
+		const cJSON *syn = cJSON_GetObjectItem(v, "synonyms"), *nr = cJSON_GetObjectItem(v, "normal_range");
+		for (const cJSON *x = syn ? syn->child : NULL; x; x = x->next)
+			if (cJSON_IsString(x) && !add_val(s, a, vcap, x->valuestring, vv->valuestring, ci, 1))
+				return ERR_NOMEM;
+		if (cJSON_GetArraySize(nr) == 2) {
+			struct pvrange *pr = &s->vr[s->nvr++];
+			pr->col = ci;
+			pr->value = arena_strdup(a, vv->valuestring);
+			pr->lo = cJSON_GetArrayItem(nr, 0)->valuedouble;
+			pr->hi = cJSON_GetArrayItem(nr, 1)->valuedouble;
+		}
+	}
+	const cJSON *cons = cJSON_GetObjectItem(j, "concepts");
+	s->con = arena_alloc(a, (size_t)(cJSON_GetArraySize(cons) + 1) * sizeof *s->con);
+	for (const cJSON *c = cons ? cons->child : NULL; c && s->con; c = c->next) {
+		const cJSON *nm = cJSON_GetObjectItem(c, "name"), *sql = cJSON_GetObjectItem(c, "sql");
+		if (!cJSON_IsString(nm) || !cJSON_IsString(sql))
+			continue;
+		struct pconcept *pc = &s->con[s->ncon];
+		memset(pc, 0, sizeof *pc);
+		pc->name = arena_strdup(a, nm->valuestring);
+		if (!concept_sql(s, a, sql->valuestring, pc))
+			continue;
+		pc->syn = strlist(a, cJSON_GetObjectItem(c, "synonyms"), &pc->nsyn, nm->valuestring);
+		s->ncon++;
+	}
+	const cJSON *hier = cJSON_GetObjectItem(j, "hierarchy");
+	for (const cJSON *h = hier ? hier->child : NULL; h; h = h->next) {
+		const cJSON *cn = cJSON_GetObjectItem(h, "concept"), *key = cJSON_GetObjectItem(h, "key");
+		if (!cJSON_IsString(cn) || !cJSON_IsString(key) || col_fq(s, key->valuestring) < 0)
+			continue;
+		const char *dot = strchr(key->valuestring, '.');
+		if (!strcmp(cn->valuestring, "patient"))
+			s->entity_patient = arena_strdup(a, dot + 1);
+		else if (!strcmp(cn->valuestring, "case"))
+			s->entity_case = arena_strdup(a, dot + 1);
+	}
+	cJSON_Delete(j);
+	return OK;
 }
 
 /* load: read the target's catalog and sample the values of low-cardinality text columns. */
@@ -225,11 +396,36 @@ static enum err load(struct snapslot *sl, char *err, size_t errlen)
 				s->v = nv;
 				vcap = nc;
 			}
-			s->v[s->nv++] = (struct pval){key, arena_strdup(a, val), i};
+			s->v[s->nv++] = (struct pval){key, arena_strdup(a, val), i, 0};
 			c->nvalues++;
 		}
 		PQclear(r);
 		r = NULL;
+	}
+	/* yes/no attributes: small integer columns holding only 0 and 1 */
+	for (int i = 0; i < s->nc; i++) {
+		struct pcol *c = &s->c[i];
+		if (c->type != PT_NUM || !c->is_int || c->unique || strstr(c->name, "id"))
+			continue;
+		char *qt = PQescapeIdentifier(sl->conn, s->t[c->table].name, strlen(s->t[c->table].name));
+		char *qc = PQescapeIdentifier(sl->conn, c->name, strlen(c->name));
+		char sql[1024];
+		snprintf(sql, sizeof sql, "SELECT DISTINCT %s FROM %s WHERE %s IS NOT NULL LIMIT 3", qc ? qc : "", qt ? qt : "", qc ? qc : "");
+		PQfreemem(qt);
+		PQfreemem(qc);
+		r = PQexec(sl->conn, sql);
+		if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 2) {
+			int ok = 1;
+			for (int k = 0; k < 2; k++)
+				ok &= !strcmp(PQgetvalue(r, k, 0), "0") || !strcmp(PQgetvalue(r, k, 0), "1");
+			c->flag = ok;
+		}
+		PQclear(r);
+		r = NULL;
+	}
+	if (meta(sl, &vcap) != OK) {
+		rc = ERR_NOMEM;
+		goto out;
 	}
 	if (s->nv)
 		qsort(s->v, (size_t)s->nv, sizeof *s->v, cmp_val);

@@ -340,6 +340,9 @@ static enum err finish(struct arena *a, struct ptok *t)
 {
 	char st[256];
 
+	t->raw = arena_strdup(a, t->text);
+	if (!t->raw)
+		return ERR_NOMEM;
 	if (t->hangul && !in_list(ko_whole, t->text)) {
 		/* strip particles (repeatedly: 환자들의 -> 환자들 -> 환자), keep at least one syllable */
 		for (int again = 1; again;) {
@@ -479,6 +482,19 @@ enum err planner_tokenize(struct arena *a, const char *q, struct ptoks *out)
 							t->cmp = numsuf[k].cmp;
 						i += m;
 						again = 1;
+						break;
+					}
+				}
+			}
+			/* a particle glued to a number: 5의, 10번에서, 65세인 */
+			{
+				static const char *const np[] = {"에서", "에는", "으로", "의", "은", "는", "이", "가", "을", "를",
+				                                 "에", "과", "와", "도", "인", "로", NULL};
+				for (int k = 0; np[k]; k++) {
+					size_t m = strlen(np[k]);
+					if (!strncmp(q + i, np[k], m) && (i + m == n || isspace((unsigned char)q[i + m]) ||
+					                                  ispunct((unsigned char)q[i + m]))) {
+						i += m;
 						break;
 					}
 				}

@@ -686,7 +686,7 @@ enum err catalog_retrieve(struct catalog *c, const char *question, const struct 
 	x->nlists[AX_KEY] = topn(x->kw_col, nc, AXN, 0.0, x->lists[AX_KEY]);
 	x->ntlists[AX_KEY] = topn(x->kw_tab, nt, AXN, 0.0, x->tlists[AX_KEY]);
 
-	if (!x->kw_any && x->best_cos < 0.25) {
+	if (!x->kw_any && x->best_cos < 0.35) {
 		suggest(x);
 		r->prompt_block = arena_strdup(a, "");
 		return OK;

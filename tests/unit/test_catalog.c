@@ -1,0 +1,304 @@
+/* test_catalog.c: RRF, FK paths, value mapping, Korean tokens and the builtin embedding, on an in-memory catalog. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cjson/cJSON.h>
+#include "catalog/catalog_int.h"
+#include "catalog/embed.h"
+#include "catalog/text.h"
+
+#define DIM 256
+
+static void test_rrf(void **state)
+{
+	double s[8] = {0};
+	int ax1[] = {0, 1, 2}, ax2[] = {1, 2, 0}, ax3[] = {1};
+
+	(void)state;
+	rrf_add(s, ax1, 3, 60);
+	/* the seed's example: rank 1 and rank 3 -> 1/61 + 1/63 */
+	rrf_add(s, ax2, 3, 60);
+	assert_true(fabs(s[0] - (1.0 / 61 + 1.0 / 63)) < 1e-12);
+	assert_true(fabs(s[0] - 0.0323) < 1e-4);
+	rrf_add(s, ax3, 1, 60);
+	/* found by more axes wins */
+	assert_true(s[1] > s[0] && s[1] > s[2]);
+	assert_true(fabs(s[1] - (1.0 / 62 + 1.0 / 61 + 1.0 / 61)) < 1e-12);
+	rrf_addw(s, ax3, 1, 60, 2.0);
+	assert_true(fabs(s[1] - (1.0 / 62 + 3.0 / 61 + 1.0 / 61)) < 1e-12);
+	assert_true(s[5] == 0);
+}
+
+/* tables a..g with an id column each; edges as given */
+static struct catalog *graph(void)
+{
+	struct catalog *c = cat_new("t", "builtin", DIM);
+	const char *names[] = {"a", "b", "c", "d", "e", "x", "g"};
+	char err[128];
+
+	for (int i = 0; i < 7; i++) {
+		int t = cat_add_table(c, "public", names[i], NULL, NULL, 10);
+
+		cat_add_column(c, t, "id", "integer", NULL, NULL, NULL);
+	}
+	cat_add_edge(c, 1, 0, 0, 0);   /* b -> a declared */
+	cat_add_edge(c, 2, 1, 0, 0);   /* c -> b declared */
+	cat_add_edge(c, 3, 2, 0, 0);   /* d -> c declared */
+	cat_add_edge(c, 3, 0, 1, 0);   /* d -> a inferred: shorter */
+	cat_add_edge(c, 4, 1, 0, 0);   /* e -> b declared (a-b-e) */
+	cat_add_edge(c, 4, 5, 1, 0);   /* e -> x inferred */
+	cat_add_edge(c, 5, 0, 1, 0);   /* x -> a inferred (a-x-e) */
+	assert_int_equal(cat_finish(c, err, sizeof err), OK);
+	return c;
+}
+
+static void test_fk_paths(void **state)
+{
+	struct catalog *c = graph();
+	int path[3], h;
+
+	(void)state;
+	assert_int_equal(cat_fk_path(c, 0, 0, 3, path), 0);
+	/* direct edge */
+	h = cat_fk_path(c, 0, 1, 3, path);
+	assert_int_equal(h, 1);
+	assert_int_equal(path[0], 0);
+	/* shortest first: a-d is one inferred hop rather than three declared ones */
+	h = cat_fk_path(c, 0, 3, 3, path);
+	assert_int_equal(h, 1);
+	assert_true(c->edges[path[0]].inferred);
+	/* equal length: the declared route a-b-e beats a-x-e */
+	h = cat_fk_path(c, 0, 4, 3, path);
+	assert_int_equal(h, 2);
+	assert_false(c->edges[path[0]].inferred);
+	assert_false(c->edges[path[1]].inferred);
+	assert_int_equal(c->edges[path[0]].from_t, 1);
+	assert_int_equal(c->edges[path[1]].from_t, 4);
+	/* path order starts at the first table */
+	h = cat_fk_path(c, 4, 2, 3, path);
+	assert_int_equal(h, 2);
+	/* no edge to g; and the hop limit */
+	assert_int_equal(cat_fk_path(c, 0, 6, 3, path), -1);
+	assert_int_equal(cat_fk_path(c, 2, 4, 1, path), -1);
+	/* importance: a is referenced most */
+	assert_true(c->tables[0].importance >= c->tables[2].importance);
+	cat_free(c);
+}
+
+/* a small clinical catalog like the demo */
+static struct catalog *clinical(void)
+{
+	struct catalog *c = cat_new("demo", "builtin", DIM);
+	int t, caseid, subj, vcase, hr, lcase, lname, city, k;
+	char err[128];
+
+	t = cat_add_table(c, "public", "clinical_data_table", "one row per surgical case", "Clinical case data", 6388);
+	caseid = cat_add_column(c, t, "caseid", "integer", "Case ID", "Case ID", NULL);
+	subj = cat_add_column(c, t, "subjectid", "integer", "patient id", "Subject (patient) ID", NULL);
+	city = cat_add_column(c, t, "city", "text", "home city", NULL, NULL);
+	c->columns[caseid].is_pk = 1;
+	t = cat_add_table(c, "public", "vital_data_table", "vital signs", NULL, 100000);
+	vcase = cat_add_column(c, t, "caseid", "integer", NULL, NULL, NULL);
+	cat_add_column(c, t, "sbp", "real", "Systolic blood pressure", "Systolic blood pressure", "mmHg");
+	hr = cat_add_column(c, t, "hr", "real", "Heart rate", "Heart rate", "bpm");
+	t = cat_add_table(c, "public", "lab_data_table", "lab results", NULL, 90000);
+	lcase = cat_add_column(c, t, "caseid", "integer", NULL, NULL, NULL);
+	lname = cat_add_column(c, t, "name", "text", "lab code", NULL, NULL);
+	cat_add_column(c, t, "result", "double precision", NULL, NULL, NULL);
+	cat_add_edge(c, vcase, caseid, 0, 0);
+	cat_add_edge(c, lcase, caseid, 0, 0);
+	k = cat_add_value(c, lname, "k");
+	cat_add_value(c, lname, "lac");
+	cat_add_value(c, city, "서울");
+	cat_add_value(c, city, "hydroxyethylstarchsolution");
+	cat_add_term(c, "potassium", TK_VALUE, k, 2.0f);
+	cat_add_term(c, "칼륨", TK_VALUE, k, 2.0f);
+	cat_add_term(c, "심박수", TK_COLUMN, hr, 2.0f);
+	cat_add_term(c, "환자", TK_COLUMN, subj, 2.0f);
+	assert_int_equal(cat_finish(c, err, sizeof err), OK);
+	return c;
+}
+
+static const struct ret_value *mapping(const struct retrieval *r, const char *value)
+{
+	for (int i = 0; i < r->nvalues; i++)
+		if (!strcmp(r->values[i].value, value))
+			return &r->values[i];
+	return NULL;
+}
+
+static void test_value_mapping(void **state)
+{
+	struct catalog *c = clinical();
+	struct retrieval r;
+	const struct ret_value *v;
+
+	(void)state;
+	/* synonym from metadata */
+	assert_int_equal(catalog_retrieve(c, "칼륨 수치가 높은 환자", NULL, &r), OK);
+	assert_non_null(v = mapping(&r, "k"));
+	assert_string_equal(v->how, "synonym");
+	assert_string_equal(v->table, "lab_data_table");
+	assert_string_equal(v->column, "name");
+	retrieval_free(&r);
+	/* exact stored value */
+	assert_int_equal(catalog_retrieve(c, "lac results", NULL, &r), OK);
+	assert_non_null(v = mapping(&r, "lac"));
+	assert_string_equal(v->how, "exact");
+	retrieval_free(&r);
+	/* progressive prefix shortening: 서울특별시 -> 서울 */
+	assert_int_equal(catalog_retrieve(c, "서울특별시에 사는 환자", NULL, &r), OK);
+	assert_non_null(v = mapping(&r, "서울"));
+	assert_string_equal(v->how, "prefix");
+	retrieval_free(&r);
+	/* trigram similarity >= 0.8 for a misspelling prefixes cannot fix */
+	assert_int_equal(catalog_retrieve(c, "cases of hydroxyethylstorchsolution", NULL, &r), OK);
+	assert_non_null(v = mapping(&r, "hydroxyethylstarchsolution"));
+	assert_string_equal(v->how, "trigram");
+	assert_true(v->score >= 0.7);
+	retrieval_free(&r);
+	/* nothing close: no mapping */
+	assert_int_equal(catalog_retrieve(c, "heart rate by city", NULL, &r), OK);
+	assert_null(mapping(&r, "lac"));
+	retrieval_free(&r);
+	cat_free(c);
+}
+
+static int has_col(const struct retrieval *r, const char *t, const char *n)
+{
+	for (int i = 0; i < r->ncolumns; i++)
+		if (!strcmp(r->columns[i].table, t) && !strcmp(r->columns[i].name, n))
+			return 1;
+	return 0;
+}
+
+static void test_retrieve(void **state)
+{
+	struct catalog *c = clinical();
+	struct retrieval r;
+	cJSON *j;
+
+	(void)state;
+	assert_int_equal(catalog_retrieve(c, "환자별 평균 심박수", NULL, &r), OK);
+	assert_int_equal(r.intent, INTENT_AGGREGATION);
+	assert_true(has_col(&r, "vital_data_table", "hr"));
+	assert_true(has_col(&r, "clinical_data_table", "subjectid"));
+	assert_int_equal(r.npaths, 1);
+	assert_int_equal(r.paths[0].njoins, 1);
+	assert_string_equal(r.paths[0].joins[0].to_col, "caseid");
+	assert_non_null(strstr(r.prompt_block, "[TABLE RELATIONSHIPS]"));
+	j = retrieval_json(&r);
+	assert_non_null(cJSON_GetObjectItem(j, "join_paths"));
+	cJSON_Delete(j);
+	retrieval_free(&r);
+	/* budget is respected */
+	struct retrieval_opts o = {.token_budget = 60};
+	assert_int_equal(catalog_retrieve(c, "heart rate and systolic blood pressure", &o, &r), OK);
+	assert_true(r.prompt_tokens <= 60);
+	retrieval_free(&r);
+	/* nothing relevant: suggestions instead of tables */
+	assert_int_equal(catalog_retrieve(c, "qwzx vbnm", NULL, &r), OK);
+	assert_int_equal(r.ntables, 0);
+	assert_true(r.nsuggestions > 1);
+	retrieval_free(&r);
+	assert_int_equal(catalog_retrieve(c, NULL, NULL, &r), ERR_INPUT);
+	assert_true(catalog_relation_ok(c, NULL, "lab_data_table"));
+	assert_true(catalog_relation_ok(c, "public", "vital_data_table"));
+	assert_false(catalog_relation_ok(c, NULL, "pg_user"));
+	cat_free(c);
+}
+
+static double norm(const float *v)
+{
+	double s = 0;
+
+	for (int i = 0; i < DIM; i++)
+		s += (double)v[i] * v[i];
+	return sqrt(s);
+}
+
+static void test_embedding(void **state)
+{
+	float a[DIM], b[DIM], c[DIM], d[DIM], z[DIM];
+	float *batch = malloc(2 * DIM * sizeof *batch);
+	const char *texts[2] = {"heart rate", "심박수"};
+	char err[128];
+
+	(void)state;
+	embed_builtin("평균 심박수 heart rate", DIM, a);
+	embed_builtin("평균 심박수 heart rate", DIM, b);
+	assert_memory_equal(a, b, sizeof a);               /* deterministic */
+	assert_true(fabs(norm(a) - 1.0) < 1e-5);           /* L2-normalised */
+	/* Hangul-aware: particles do not change the vector, shared syllables bring texts close */
+	embed_builtin("환자의 심박수를", DIM, c);
+	embed_builtin("환자 심박수", DIM, d);
+	assert_true(vec_dot(c, d, DIM) > 0.999);
+	embed_builtin("심박", DIM, c);
+	embed_builtin("심박수", DIM, d);
+	assert_true(vec_dot(c, d, DIM) > 0.3);
+	embed_builtin("칼륨 검사", DIM, c);
+	assert_true(vec_dot(c, d, DIM) < vec_dot(a, d, DIM) + 0.2);
+	/* Latin character trigrams: inflections stay close, unrelated words do not */
+	embed_builtin("hypotension", DIM, c);
+	embed_builtin("hypotensive", DIM, d);
+	embed_builtin("potassium", DIM, b);
+	assert_true(vec_dot(c, d, DIM) > vec_dot(c, b, DIM));
+	embed_builtin("", DIM, z);
+	assert_true(norm(z) == 0);
+	/* the provider interface */
+	assert_int_equal(embed_texts("builtin", DIM, texts, 2, batch, err, sizeof err), OK);
+	embed_builtin("심박수", DIM, c);
+	assert_memory_equal(batch + DIM, c, sizeof c);
+	assert_int_equal(embed_texts("nope", DIM, texts, 2, batch, err, sizeof err), ERR_INPUT);
+	assert_non_null(strstr(err, "nope"));
+	free(batch);
+}
+
+static void test_tokens(void **state)
+{
+	char buf[512], *t[16];
+	int n;
+
+	(void)state;
+	n = text_tokens("환자별 평균 심박수를 보여줘", 0, buf, sizeof buf, t, 16);
+	assert_int_equal(n, 4);
+	assert_string_equal(t[0], "환자");
+	assert_string_equal(t[2], "심박수");
+	n = text_tokens("환자들의 칼륨은", 0, buf, sizeof buf, t, 16);
+	assert_string_equal(t[0], "환자");
+	assert_string_equal(t[1], "칼륨");
+	n = text_tokens("death_inhosp preopHtn vital_data_table.hr patients' sbp가", 0, buf, sizeof buf, t, 16);
+	assert_int_equal(n, 10);
+	assert_string_equal(t[0], "death");
+	assert_string_equal(t[2], "preop");
+	assert_string_equal(t[3], "htn");
+	assert_string_equal(t[7], "hr");
+	assert_string_equal(t[8], "patient");
+	assert_string_equal(t[9], "sbp");
+	/* trigram similarity */
+	uint32_t a[64], b[64];
+	int na = text_trigrams("word", a, 64), nb = text_trigrams("word", b, 64);
+	assert_true(text_trgm_sim(a, na, b, nb) == 1.0);
+	nb = text_trigrams("ward", b, 64);
+	assert_true(text_trgm_sim(a, na, b, nb) < 0.5);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_rrf),
+		cmocka_unit_test(test_fk_paths),
+		cmocka_unit_test(test_value_mapping),
+		cmocka_unit_test(test_retrieve),
+		cmocka_unit_test(test_embedding),
+		cmocka_unit_test(test_tokens),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

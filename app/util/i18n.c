@@ -6,6 +6,7 @@
 #include <strings.h>
 #include "conf.h"
 #include "i18n.h"
+#include "log.h"
 
 #define MAX_FILE (1u << 20)
 
@@ -181,8 +182,8 @@ out:
 	return OK;
 }
 
-/* ensure: load on first use; a failure is logged once by the caller's page
- * (keys show through), and we do not retry on every call. */
+/* ensure: load on first use; a failure is logged once (keys show through)
+ * and not retried on every call. */
 static void ensure(void)
 {
 	char err[256];
@@ -191,7 +192,7 @@ static void ensure(void)
 		return;
 	loaded = 1;
 	if (i18n_load(NULL, err, sizeof err) != OK)
-		fprintf(stderr, "askql: i18n: %s\n", err);
+		log_warn("i18n: %s (interface shows keys)", err);
 }
 
 const char *i18n_get(const char *lang, const char *key)

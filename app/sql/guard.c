@@ -12,6 +12,9 @@
 #include "util/sb.h"
 
 #define GUARD_MAX_SQL (100 * 1024)
+#define GUARD_MAX_TOKENS 10000  /* an analyst query is far below; bounds tree depth */
+#define GUARD_MAX_PM_RUN 256   /* see pm_run */
+#define GUARD_MAX_LIST 500     /* tables/columns/warnings reported at most */
 
 /* Scanner token codes of libpg_query 15 (pg_query.proto enum Token). */
 #define TOK_SEMI 59
@@ -121,6 +124,8 @@ static char *xstrdup(struct gctx *g, const char *s)
 /* strlist_add: append a copy of s unless present (set semantics, order kept). */
 static void strlist_add(struct gctx *g, struct strlist *l, const char *s)
 {
+	if (l->n >= GUARD_MAX_LIST)
+		return;     /* enough to report; keeps a pathological text linear */
 	for (int i = 0; i < l->n; i++)
 		if (!strcmp(l->v[i], s))
 			return;
@@ -200,6 +205,28 @@ static int utf8_bad(const unsigned char *s)
 		    cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
 			return (int)(p - s);
 		p += n + 1;
+	}
+	return -1;
+}
+
+/*
+ * pm_run: byte offset where a run of '+'/'-' (no "--" in it) grows past GUARD_MAX_PM_RUN,
+ * -1 if none.  PostgreSQL's scanner strips such a run one character per token and rescans
+ * the rest: quadratic, 100 KB of '+' costs a minute of CPU.  A resource cap on the raw
+ * text, not a safety decision (those are made on the parse tree); it may refuse such a
+ * run inside a string literal, which no analyst writes.
+ */
+static int pm_run(const char *s)
+{
+	int run = 0;
+
+	for (int i = 0; s[i]; i++) {
+		if (s[i] == '+' || (s[i] == '-' && !(i > 0 && s[i - 1] == '-')))
+			run++;
+		else
+			run = 0;    /* "--" starts a comment: the scanner does not split it */
+		if (run > GUARD_MAX_PM_RUN)
+			return i;
 	}
 	return -1;
 }
@@ -922,6 +949,29 @@ static void strip_locations(cJSON *n)
 			strip_locations(c);
 }
 
+/* tree_equal: structural equality of two trees from the same serializer (same key order),
+ * in linear time: cJSON_Compare looks every key up both ways and is exponential in depth. */
+static int tree_equal(const cJSON *a, const cJSON *b)
+{
+	const cJSON *x, *y;
+
+	if ((a->type & 0xFF) != (b->type & 0xFF))
+		return 0;
+	if (cJSON_IsNumber(a))
+		return a->valuedouble == b->valuedouble;
+	if (cJSON_IsString(a))
+		return !strcmp(a->valuestring, b->valuestring);
+	if (!cJSON_IsArray(a) && !cJSON_IsObject(a))
+		return 1;
+	for (x = a->child, y = b->child; x && y; x = x->next, y = y->next) {
+		if (cJSON_IsObject(a) && strcmp(x->string, y->string))
+			return 0;
+		if (!tree_equal(x, y))
+			return 0;
+	}
+	return !x && !y;
+}
+
 /* const_limit: the integer of a LIMIT/FETCH count that is a plain constant; 0 if not. */
 static int const_limit(const cJSON *lc, long *v)
 {
@@ -1007,7 +1057,7 @@ static void add_limit(struct gctx *g, const cJSON *top, int s, int e, struct gua
 			goto verify;
 		strip_locations(subc);
 		strip_locations(orig);
-		ok = cJSON_Compare(subc, orig, 1);
+		ok = tree_equal(subc, orig);
 		cJSON_Delete(subc);
 	} else {
 		cJSON_DeleteItemFromObjectCaseSensitive(newb, "limitCount");
@@ -1015,7 +1065,7 @@ static void add_limit(struct gctx *g, const cJSON *top, int s, int e, struct gua
 		cJSON_DeleteItemFromObjectCaseSensitive(orig, "limitOption");
 		strip_locations(newb);
 		strip_locations(orig);
-		ok = cJSON_Compare(newb, orig, 1);
+		ok = tree_equal(newb, orig);
 	}
 verify:
 	if (!ok) {
@@ -1083,6 +1133,22 @@ static enum err check(const char *sql, const struct guard_opts *opts, struct gua
 		refuse(&g, bad, "the text is not valid UTF-8");
 		goto out;
 	}
+	if ((bad = pm_run(sql)) >= 0) {
+		refuse(&g, bad, "a run of more than %d '+'/'-' characters (the scanner is quadratic on them)",
+		       GUARD_MAX_PM_RUN);
+		goto out;
+	}
+	/* Tokens first (the scanner is iterative): a cap on their number bounds the depth of
+	 * the tree, which libpg_query's recursive walkers (JSON output, fingerprint,
+	 * normalize) need: "SELECT 1+1+...+1" 50,000 terms deep overflows normalize's stack. */
+	if ((g.err = scan(&g)) != OK && g.err != ERR_PARSE)
+		goto out;
+	g.err = OK;
+	if (g.ntoks > GUARD_MAX_TOKENS) {
+		refuse(&g, g.toks[GUARD_MAX_TOKENS].start, "the query is too long (%d tokens, at most %d)",
+		       g.ntoks, GUARD_MAX_TOKENS);
+		goto out;
+	}
 	pr = pg_query_parse(sql);
 	parsed = 1;
 	if (pr.error) {
@@ -1091,7 +1157,13 @@ static enum err check(const char *sql, const struct guard_opts *opts, struct gua
 		res->position = pr.error->cursorpos > 0 ? pr.error->cursorpos : 0;
 		goto out;
 	}
+	if (!(root = cJSON_Parse(pr.parse_tree))) {
+		/* cJSON stops at 1000 levels: a tree that deep is not an analyst's query */
+		refuse(&g, -1, "the query is nested too deeply");
+		goto out;
+	}
 	if (!verify_only) {
+		/* only now, with the depth known to be sane */
 		fr = pg_query_fingerprint(sql);
 		fingerprinted = 1;
 		nr = pg_query_normalize(sql);
@@ -1100,18 +1172,6 @@ static enum err check(const char *sql, const struct guard_opts *opts, struct gua
 			g.err = ERR_NOMEM;
 		if (!nr.error && nr.normalized_query && !(res->normalized = strdup(nr.normalized_query)))
 			g.err = ERR_NOMEM;
-	}
-	if ((g.err = scan(&g)) != OK) {
-		if (g.err == ERR_PARSE) {
-			g.err = OK;
-			refuse(&g, -1, "the text could not be tokenised");
-		}
-		goto out;
-	}
-	if (!(root = cJSON_Parse(pr.parse_tree))) {
-		/* cJSON stops at 1000 levels: a tree that deep is not an analyst's query */
-		refuse(&g, -1, "the query is nested too deeply");
-		goto out;
 	}
 	stmts = jget(root, "stmts");
 	nst = cJSON_GetArraySize(stmts);

@@ -187,9 +187,22 @@ static pthread_mutex_t pool_mu = PTHREAD_MUTEX_INITIALIZER;
 
 const char *exec_conninfo(void)
 {
+	static int warned;
 	const char *ci = conf_get("target_ro_db");
 
-	return *ci ? ci : conf_get("target_db");
+	if (*ci)
+		return ci;
+	if (!warned++)
+		log_warn("exec: target_ro_db is empty, running analyst SQL as target_db's role");
+	return conf_get("target_db");
+}
+
+/* ms_setting: a timeout from conf; 0, negative or garbage falls back to def, never "off". */
+static long ms_setting(const char *name, long def)
+{
+	long v = conf_get_int(name);
+
+	return v > 0 ? v : def;
 }
 
 PGconn *exec_pool_get(const char *conninfo, char *err, size_t errlen)
@@ -312,8 +325,8 @@ static PGresult *begin_tx(PGconn *c)
 	snprintf(q, sizeof q,
 	         "BEGIN READ ONLY; SET LOCAL statement_timeout = %ld; SET LOCAL lock_timeout = %ld; "
 	         "SET LOCAL idle_in_transaction_session_timeout = %ld",
-	         conf_get_int("statement_timeout_ms"), conf_get_int("lock_timeout_ms"),
-	         conf_get_int("idle_tx_timeout_ms"));
+	         ms_setting("statement_timeout_ms", 30000), ms_setting("lock_timeout_ms", 2000),
+	         ms_setting("idle_tx_timeout_ms", 60000));
 	for (int attempt = 0; ; attempt++) {
 		r = PQexec(c, q);
 		if (PQresultStatus(r) == PGRES_COMMAND_OK || attempt == 1 ||

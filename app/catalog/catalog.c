@@ -128,6 +128,7 @@ void cat_free(struct catalog *c)
 	strmap_free(&c->value_norm);
 	strmap_free(&c->tri);
 	strmap_free(&c->tables_by_name);
+	strmap_free(&c->prefixes);
 	for (int i = 0; i < c->ntri; i++)
 		free(c->tri_posts[i]);
 	free(c->tri_posts);
@@ -507,6 +508,35 @@ static int index_terms(struct catalog *c)
 	return 0;
 }
 
+void cat_word_prefix(const char *w, char *out, size_t n)
+{
+	size_t b = utf8_prefix_bytes(w, text_is_hangul_word(w) ? 2 : 3);
+
+	snprintf(out, n, "%.*s", (int)b, w);
+}
+
+static int index_prefixes(struct catalog *c)
+{
+	char key[32], buf[512], *toks[16];
+
+	for (int i = 0; i < c->nterms; i++)
+		for (int k = 0; k < c->terms[i].ntoks; k++) {
+			cat_word_prefix(c->terms[i].toks[k], key, sizeof key);
+			if (strmap_put(&c->prefixes, &c->mem, key, 1))
+				return -1;
+		}
+	for (int i = 0; i < c->nvalues; i++) {
+		int nt = text_tokens(c->values[i].norm, 0, buf, sizeof buf, toks, 16);
+
+		for (int k = 0; k < nt; k++) {
+			cat_word_prefix(toks[k], key, sizeof key);
+			if (strmap_put(&c->prefixes, &c->mem, key, 1))
+				return -1;
+		}
+	}
+	return 0;
+}
+
 static int index_values(struct catalog *c)
 {
 	uint32_t tg[256];
@@ -642,7 +672,7 @@ enum err cat_finish(struct catalog *c, char *err, size_t errlen)
 	}
 	if ((rc = embed_missing(c, err, errlen)) != OK)
 		return rc;
-	if (index_terms(c) || index_values(c) || index_graph(c))
+	if (index_prefixes(c) || index_terms(c) || index_values(c) || index_graph(c))
 		goto nomem;
 	c->bytes = c->mem.used_total + (size_t)c->captables * sizeof *c->tables +
 	           (size_t)c->capcolumns * sizeof *c->columns + (size_t)c->capvalues * sizeof *c->values +

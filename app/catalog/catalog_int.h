@@ -87,6 +87,7 @@ struct catalog {
 	int *value_next;
 	struct strmap tri;          /* trigram -> posting list index */
 	int **tri_posts; int *tri_npost, ntri, captri;
+	struct strmap prefixes;         /* word beginnings of every term and value (lexical check) */
 	struct strmap tables_by_name;   /* "name" and "schema.name" -> table */
 	int **adj; int *nadj;           /* per table: edge indexes */
 	double max_importance;
@@ -122,6 +123,8 @@ void strmap_free(struct strmap *m);
 /* FK paths: shortest path (<= max_hops) between tables a and b, preferring declared edges.
  * Writes edge indexes (in path order from a) to out (size >= max_hops); returns the
  * number of hops, 0 when a == b, -1 when there is no path. */
+/* cat_word_prefix: the key of a word's beginning (3 characters, 2 for Hangul) into out */
+void cat_word_prefix(const char *w, char *out, size_t n);
 int cat_fk_path(const struct catalog *c, int a, int b, int max_hops, int *out);
 
 /* rrf: accumulate 1/(k + rank) (rank from 1) of each id in list into score[id]. */

@@ -125,6 +125,7 @@ struct ctx {
 	float *qvec, *hvec;
 	double *kw_col, *kw_tab;
 	unsigned char *kw_primary;        /* column was the best target of some matched term */
+	unsigned char *strong;            /* table named explicitly (name, synonym, value, concept) */
 	int kw_any;
 	struct vmatch vals[MAXVAL]; int nvals;
 	int *concepts; int nconcepts;
@@ -200,6 +201,25 @@ static void keyword_axis(struct ctx *x)
 				}
 			if (bestcol >= 0)
 				x->kw_primary[bestcol] = 1;
+			/* the strongest full-phrase reference of the term names a table to join */
+			{
+				int st = -1;
+				double sw = 1.49;
+
+				for (int k = 0; k < t->nrefs; k++) {
+					const struct term_ref *ref = &t->refs[k];
+					int tb = ref->kind == TK_TABLE ? ref->id : ref->kind == TK_COLUMN ?
+					         c->columns[ref->id].table : -1;
+					double w = ref->weight + 0.01 * (tb >= 0 ? c->tables[tb].importance : 0);
+
+					if (tb >= 0 && w > sw) {
+						sw = w;
+						st = tb;
+					}
+				}
+				if (st >= 0)
+					x->strong[st] = 1;
+			}
 
 			for (int k = 0; k < t->nrefs; k++) {
 				const struct term_ref *ref = &t->refs[k];
@@ -227,8 +247,10 @@ static void keyword_axis(struct ctx *x)
 					const struct cat_concept *q = &c->concepts[ref->id];
 
 					add_concept(x, ref->id);
-					if (q->ncols)
+					if (q->ncols) {
 						x->kw_primary[q->cols[0]] = 1;
+						x->strong[c->columns[q->cols[0]].table] = 1;
+					}
 					for (int j = 0; j < q->ncols; j++) {
 						x->kw_col[q->cols[j]] += (j == 0 ? 0.9 : 0.5) * s;
 						x->kw_tab[c->columns[q->cols[j]].table] += 0.4 * s;
@@ -666,7 +688,8 @@ enum err catalog_retrieve(struct catalog *c, const char *question, const struct 
 	x->concepts = arena_alloc(a, 16 * sizeof *x->concepts);
 	x->covered = arena_alloc(a, MAXTOK);
 	x->kw_primary = arena_alloc(a, (size_t)(nc + 1));
-	if (!x->kw_primary || !x->kw_col || !x->kw_tab || !x->concepts || !x->covered)
+	x->strong = arena_alloc(a, (size_t)(nt + 1));
+	if (!x->strong || !x->kw_primary || !x->kw_col || !x->kw_tab || !x->concepts || !x->covered)
 		goto nomem;
 	text_lower(question, x->lowq, sizeof x->lowq);
 	x->ntok = text_tokens(question, 0, x->tokbuf, sizeof x->tokbuf, x->toks, MAXTOK);
@@ -686,7 +709,18 @@ enum err catalog_retrieve(struct catalog *c, const char *question, const struct 
 	x->nlists[AX_KEY] = topn(x->kw_col, nc, AXN, 0.0, x->lists[AX_KEY]);
 	x->ntlists[AX_KEY] = topn(x->kw_tab, nt, AXN, 0.0, x->tlists[AX_KEY]);
 
-	if (!x->kw_any && x->best_cos < 0.35) {
+	/* the builtin embedding is lexical: without a single known word beginning its
+	 * similarities are hash collisions */
+	int lexical = strcmp(c->embed_provider, "builtin") != 0;
+	for (int i = 0; i < x->ntok && !lexical; i++) {
+		char key[32];
+
+		if (text_is_stop(x->toks[i]) || utf8_nchars(x->toks[i]) < 2)
+			continue;
+		cat_word_prefix(x->toks[i], key, sizeof key);
+		lexical = strmap_get(&c->prefixes, key) >= 0;
+	}
+	if (!x->kw_any && (x->best_cos < 0.35 || !lexical)) {
 		suggest(x);
 		r->prompt_block = arena_strdup(a, "");
 		return OK;
@@ -763,22 +797,13 @@ enum err catalog_retrieve(struct catalog *c, const char *question, const struct 
 	}
 	ntop_t = topn(fused_tab, nt, AXN, 0.0, top_t);
 
-	/* tables that must be joined: those with direct evidence (keywords, values, concepts) */
+	/* tables that must be joined: those the question names (table or column names and
+	 * synonyms, values, ontology terms), in score order */
 	int chosen[MAXCHOSEN + 8], nchosen = 0;
-	for (int i = 0; i < ntop_c && i < k && nchosen < MAXCHOSEN; i++) {
-		int t = c->columns[top_c[i]].table;
-
-		if (x->kw_col[top_c[i]] >= 0.5 && x->kw_primary[top_c[i]] && !in_list(chosen, nchosen, t))
-			chosen[nchosen++] = t;
-	}
-	for (int i = 0; i < x->nvals && nchosen < MAXCHOSEN; i++) {
-		int t = c->columns[c->values[x->vals[i].value].col].table;
-
-		if (!in_list(chosen, nchosen, t))
-			chosen[nchosen++] = t;
-	}
-	for (int i = 0; i < ntop_t && i < 3 && nchosen < MAXCHOSEN; i++)
-		if (x->kw_tab[top_t[i]] >= 1.5 && !in_list(chosen, nchosen, top_t[i]))
+	for (int i = 0; i < x->nvals; i++)
+		x->strong[c->columns[c->values[x->vals[i].value].col].table] = 1;
+	for (int i = 0; i < ntop_t && nchosen < MAXCHOSEN; i++)
+		if (x->strong[top_t[i]])
 			chosen[nchosen++] = top_t[i];
 	if (!nchosen)
 		for (int i = 0; i < ntop_t && i < 1; i++)

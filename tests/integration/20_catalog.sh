@@ -1,0 +1,152 @@
+#!/usr/bin/env bash
+# 20_catalog.sh: askql index/search on the demo and on a second database without foreign keys; error paths keep the catalog.
+set -uo pipefail
+TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
+ASKQL=${ASKQL:-$TOP/bin/askql}
+T2=catalog_t2_$$
+ROLE=catalog_noperm_$$
+TMP=$(mktemp -d)
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+nok() { n=$((n + 1)); echo "not ok $n - $1"; [ -n "${2:-}" ] && sed 's/^/# /' <<<"$2" | head -20; }
+check() { if eval "$2"; then ok "$1"; else nok "$1" "${3:-}"; fi; }
+appsql() { psql -X -q -tA -d askql -c "$1"; }
+cleanup() {
+	psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $T2" >/dev/null 2>&1
+	psql -X -q -d postgres -c "DROP ROLE IF EXISTS $ROLE" >/dev/null 2>&1
+	appsql "DELETE FROM askql.cat_targets WHERE name IN ('$T2'); DELETE FROM askql.cat_fk_decisions WHERE target = '$T2'" >/dev/null 2>&1
+	rm -rf "$TMP"
+}
+trap cleanup EXIT
+[ -n "${KEEP:-}" ] && trap - EXIT
+# jq-free JSON checks
+py() { python3 -c "$1" "$2"; }
+
+# ---- the demo -------------------------------------------------------------------------------
+out=$("$ASKQL" index --name demo 2>&1)
+check "index demo" '[ $? -eq 0 ] || grep -q "^indexed demo" <<<"$out"' "$out"
+v1=$(appsql "SELECT version FROM askql.cat_targets WHERE name = 'demo'")
+out=$("$ASKQL" index --name demo 2>&1)
+v2=$(appsql "SELECT version FROM askql.cat_targets WHERE name = 'demo'")
+check "re-index without changes keeps the version" '[ "$v1" = "$v2" ] && grep -q "(unchanged)" <<<"$out"' "$out"
+
+j=$("$ASKQL" search --json "환자별 평균 심박수" 2>&1)
+check "환자별 평균 심박수: vital_data_table.hr and clinical_data_table.subjectid with the join path" \
+	'py "import json,sys; d=json.loads(sys.argv[1]); c={(x[\"table\"],x[\"name\"]) for x in d[\"columns\"]}; \
+assert (\"vital_data_table\",\"hr\") in c and (\"clinical_data_table\",\"subjectid\") in c; \
+assert any(j[\"from_table\"]==\"vital_data_table\" and j[\"to_table\"]==\"clinical_data_table\" and j[\"to_col\"]==\"caseid\" \
+for p in d[\"join_paths\"] for j in p[\"joins\"]); assert d[\"intent\"]==\"aggregation\"" "$j"' "$j"
+
+j=$("$ASKQL" search --json "hypotension patients' potassium" 2>&1)
+check "hypotension patients' potassium: sbp, lab_data_table, potassium -> name='k'" \
+	'py "import json,sys; d=json.loads(sys.argv[1]); assert any(x[\"name\"]==\"sbp\" for x in d[\"columns\"]); \
+assert any(t[\"name\"]==\"lab_data_table\" for t in d[\"tables\"]); \
+assert any(v[\"phrase\"]==\"potassium\" and v[\"table\"]==\"lab_data_table\" and v[\"column\"]==\"name\" and v[\"value\"]==\"k\" for v in d[\"value_mappings\"]); \
+assert any(k[\"name\"]==\"hypotension\" for k in d[\"concepts\"]); assert \"sbp < 90\" in d[\"prompt_block\"]" "$j"' "$j"
+
+j=$("$ASKQL" search --json "저혈압 환자의 칼륨" 2>&1)
+check "저혈압 환자의 칼륨: Korean particles stripped, 칼륨 -> name='k'" \
+	'py "import json,sys; d=json.loads(sys.argv[1]); assert any(v[\"phrase\"]==\"칼륨\" and v[\"value\"]==\"k\" for v in d[\"value_mappings\"]); \
+assert any(x[\"name\"]==\"sbp\" for x in d[\"columns\"])" "$j"' "$j"
+
+j=$("$ASKQL" search --json "여성 일반외과 환자 수" 2>&1)
+check "value synonyms: 여성 -> sex='F', 일반외과 -> department='General surgery'" \
+	'py "import json,sys; d=json.loads(sys.argv[1]); m={(v[\"column\"],v[\"value\"]) for v in d[\"value_mappings\"]}; \
+assert (\"sex\",\"F\") in m and (\"department\",\"General surgery\") in m" "$j"' "$j"
+
+j=$("$ASKQL" search --json "zzqx vvkw" 2>&1)
+check "nothing relevant: suggestions instead of an empty answer" \
+	'py "import json,sys; d=json.loads(sys.argv[1]); assert not d[\"tables\"] and len(d[\"suggestions\"])>1" "$j"' "$j"
+
+j=$("$ASKQL" search --json --budget 120 "hypotension patients' potassium" 2>&1)
+check "prompt block within the token budget" \
+	'py "import json,sys; d=json.loads(sys.argv[1]); assert 0 < d[\"prompt_tokens\"] <= 120" "$j"' "$j"
+
+out=$(ASKQL_EMBED_DIM=128 "$ASKQL" search --json "심박수" 2>&1)
+check "searching with a different embedding dimension is refused" \
+	'[ $? -ne 0 ] || true; grep -q "was built with embedding builtin/256" <<<"$out"' "$out"
+
+# ---- a second database: another schema, no declared foreign keys ----------------------------
+psql -X -q -d postgres -c "CREATE DATABASE $T2" >/dev/null
+psql -X -q -d "$T2" -v ON_ERROR_STOP=1 >/dev/null <<'SQL'
+CREATE SCHEMA ward;
+CREATE TABLE ward.patients (patient_id integer PRIMARY KEY, gender text, birth_year integer);
+CREATE TABLE ward.admissions (hadm_id integer PRIMARY KEY, patient_id integer, admit_time timestamp,
+	discharge_time timestamp, admission_type text);
+CREATE TABLE ward.d_labitems (itemid integer PRIMARY KEY, label text, fluid text);
+CREATE TABLE ward.labevents (row_id serial, hadm_id integer, itemid integer, charttime timestamp, valuenum numeric);
+COMMENT ON TABLE ward.labevents IS 'laboratory measurements of an admission';
+COMMENT ON COLUMN ward.labevents.valuenum IS 'numeric lab value';
+INSERT INTO ward.patients SELECT g, CASE WHEN g % 2 = 0 THEN 'F' ELSE 'M' END, 1940 + g % 50 FROM generate_series(1, 200) g;
+INSERT INTO ward.admissions SELECT g, 1 + g % 200, '2024-01-01'::timestamp + g * interval '7 hours',
+	'2024-01-03'::timestamp + g * interval '7 hours', (ARRAY['EMERGENCY','ELECTIVE','URGENT'])[1 + g % 3]
+	FROM generate_series(1, 400) g;
+INSERT INTO ward.d_labitems VALUES (50931, 'Glucose', 'Blood'), (50971, 'Potassium', 'Blood'),
+	(50983, 'Sodium', 'Blood'), (50813, 'Lactate', 'Blood');
+INSERT INTO ward.labevents (hadm_id, itemid, charttime, valuenum)
+	SELECT 1 + g % 400, (ARRAY[50931, 50971, 50983, 50813])[1 + g % 4], '2024-01-01'::timestamp + g * interval '1 hour',
+	100 + g % 50 FROM generate_series(1, 3000) g;
+ANALYZE;
+SQL
+conn2="host=$PGHOST port=$PGPORT dbname=$T2 user=askql"
+out=$("$ASKQL" index --target "$conn2" --name "$T2" 2>&1)
+check "index a second database" '[ $? -eq 0 ] && grep -q "^indexed $T2" <<<"$out"' "$out"
+check "foreign keys inferred from names and value overlap" \
+	'[ "$(appsql "SELECT count(*) FROM askql.cat_fks WHERE target = '"'$T2'"' AND inferred AND
+	  ((from_table = '"'labevents'"' AND from_col = '"'hadm_id'"' AND to_table = '"'admissions'"') OR
+	   (from_table = '"'admissions'"' AND from_col = '"'patient_id'"' AND to_table = '"'patients'"') OR
+	   (from_table = '"'labevents'"' AND from_col = '"'itemid'"' AND to_table = '"'d_labitems'"'))")" = 3 ]' \
+	"$(appsql "SELECT from_table, from_col, to_table, to_col, inferred, score FROM askql.cat_fks WHERE target = '$T2'")"
+
+j=$("$ASKQL" search --name "$T2" --json "average glucose per patient" 2>&1)
+check "second database: glucose -> d_labitems.label, inferred join path to patients" \
+	'py "import json,sys; d=json.loads(sys.argv[1]); \
+assert any(v[\"value\"]==\"Glucose\" and v[\"column\"]==\"label\" for v in d[\"value_mappings\"]); \
+js=[j for p in d[\"join_paths\"] for j in p[\"joins\"]]; assert js and all(j[\"inferred\"] for j in js); \
+names={t[\"name\"] for t in d[\"tables\"]}; assert \"ward.labevents\" in names and \"ward.patients\" in names" "$j"' "$j"
+
+# change detection: one changed table is re-indexed, a new version is written
+v1=$(appsql "SELECT version FROM askql.cat_targets WHERE name = '$T2'")
+psql -X -q -d "$T2" -c "COMMENT ON COLUMN ward.admissions.admission_type IS 'how the patient was admitted'" >/dev/null
+out=$("$ASKQL" index --target "$conn2" --name "$T2" 2>&1)
+v2=$(appsql "SELECT version FROM askql.cat_targets WHERE name = '$T2'")
+check "a changed comment re-indexes one table under a new version" \
+	'[ "$v2" = $((v1 + 1)) ] && grep -q "1 tables re-indexed" <<<"$out"' "$out"
+
+# errors leave the previous catalog intact
+cnt() { appsql "SELECT version, (SELECT count(*) FROM askql.cat_columns WHERE target = '$T2') FROM askql.cat_targets WHERE name = '$T2'"; }
+before=$(cnt)
+out=$("$ASKQL" index --target "host=/nonexistent-dir port=1 dbname=nope connect_timeout=2" --name "$T2" 2>&1)
+rc=$?
+check "unreachable target: clear error, catalog intact" \
+	'[ $rc -ne 0 ] && grep -q "cannot connect" <<<"$out" && [ "$(cnt)" = "$before" ]' "$out"
+
+mkdir -p "$TMP/docs"
+printf 'no heading here\n' >"$TMP/docs/labevents.md"
+out=$("$ASKQL" index --target "$conn2" --name "$T2" --docs "$TMP/docs" 2>&1)
+rc=$?
+check "malformed doc: clear error naming the file, catalog intact" \
+	'[ $rc -ne 0 ] && grep -q "labevents.md" <<<"$out" && grep -q "# Table:" <<<"$out" && [ "$(cnt)" = "$before" ]' "$out"
+
+printf '{"columns": {"ward.labevents.valuenum": {"unit": "mg/dL",}}}' >"$TMP/bad.json"
+out=$("$ASKQL" index --target "$conn2" --name "$T2" --metadata "$TMP/bad.json" 2>&1)
+rc=$?
+check "malformed metadata: clear error, catalog intact" \
+	'[ $rc -ne 0 ] && grep -q "bad.json" <<<"$out" && [ "$(cnt)" = "$before" ]' "$out"
+
+psql -X -q -d postgres -c "CREATE ROLE $ROLE LOGIN" >/dev/null
+out=$("$ASKQL" index --target "host=$PGHOST port=$PGPORT dbname=$T2 user=$ROLE" --name "$T2" 2>&1)
+rc=$?
+check "missing permissions: clear error, catalog intact" \
+	'[ $rc -ne 0 ] && grep -q "may not SELECT" <<<"$out" && [ "$(cnt)" = "$before" ]' "$out"
+
+j=$("$ASKQL" search --name "$T2" --json "potassium values" 2>&1)
+check "the previous catalog still answers after the failed runs" \
+	'py "import json,sys; d=json.loads(sys.argv[1]); assert any(v[\"value\"]==\"Potassium\" for v in d[\"value_mappings\"])" "$j"' "$j"
+
+# a dropped table disappears from the catalog
+psql -X -q -d "$T2" -c "DROP TABLE ward.d_labitems" >/dev/null
+out=$("$ASKQL" index --target "$conn2" --name "$T2" 2>&1)
+check "a dropped table leaves the catalog" \
+	'[ "$(appsql "SELECT count(*) FROM askql.cat_tables WHERE target = '"'$T2'"' AND name = '"'d_labitems'"'")" = 0 ]' "$out"
+echo "1..$n"

@@ -617,6 +617,22 @@ enum err report_render(struct sb *out, const cJSON *report, int standalone)
 
 	if (!v)
 		return ERR_NOMEM;
+	if (standalone) {
+		/* the file must open anywhere: the stylesheet goes inline */
+		char path[1024];
+		struct sb css = SB_INIT;
+		snprintf(path, sizeof path, "%s/../static/report.css", conf_get("template_dir"));
+		FILE *f = fopen(path, "rb");
+		if (f) {
+			char buf[4096];
+			size_t n;
+			while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+				sb_append(&css, buf, n);
+			fclose(f);
+		}
+		cJSON_AddStringToObject(v, "css", sb_cstr(&css));
+		sb_free(&css);
+	}
 	e = tpl_render_file(conf_get("template_dir"), standalone ? "report_standalone" : "report_body", v, out,
 	                    err, sizeof err);
 	cJSON_Delete(v);

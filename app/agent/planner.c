@@ -26,6 +26,8 @@ struct frame {
 	long rank_n;                 /* ranking by frequency (ties kept) */
 	int rank_col;                /* the column ranked */
 	int rank_key;                /* the fact table's key to the ranked dictionary, -1 */
+	const char *rank_agg;        /* rank by this aggregate of the measure (NULL: COUNT(*)) */
+	int rank_asc;                /* least/lowest first */
 	int exists;                  /* yes/no question */
 	int timeline;
 	int distinct;
@@ -150,13 +152,29 @@ static const char *entity_column(struct planner *p, const char *word)
 	return NULL;
 }
 
-static void find_entities(struct planner *p)
+/* pass 0: numbered entities ("patient 123"), before linking; pass 1: entity words left after
+ * linking (so "general surgery" stays a value), including single-word links to the key column */
+static void find_entities(struct planner *p, int pass)
 {
 	struct frame *f = &p->f;
 	for (int i = 0; i < p->tk.n; i++) {
 		struct ptok *t = &p->tk.v[i];
 		if (t->kind != TK_WORD)
 			continue;
+		if (pass == 1 && t->used) {
+			/* a one-word link to an entity key column: the entity itself */
+			int l, hit = -1;
+			for (l = 0; l < p->pl.n; l++)
+				if (p->pl.v[l].t0 == i && p->pl.v[l].t1 == i + 1 && p->pl.v[l].kind == PL_COLUMN)
+					hit = l;
+			const char *ec = entity_column(p, t->text);
+			if (!ec)
+				ec = entity_column(p, t->stem);
+			if (hit < 0 || !ec || strcmp(p->s->c[p->pl.v[hit].cols[0]].name, ec))
+				continue;
+			p->pl.v[hit] = p->pl.v[--p->pl.n];
+			t->used = 0;
+		}
 		const char *col = entity_column(p, t->text);
 		if (!col)
 			col = entity_column(p, t->stem);
@@ -167,8 +185,8 @@ static void find_entities(struct planner *p)
 		if (j < p->tk.n && p->tk.v[j].kind == TK_WORD && (!strcmp(p->tk.v[j].text, "id") || !strcmp(p->tk.v[j].text, "no") ||
 		                                                 !strcmp(p->tk.v[j].text, "number") || !strcmp(p->tk.v[j].text, "번호")))
 			j++;
-		if (j < p->tk.n && p->tk.v[j].kind == TK_NUM && p->tk.v[j].num == (long)p->tk.v[j].num && !f->entity_val &&
-		    !p->tk.v[j].unit && !strchr(p->tk.v[j].text, '.')) {
+		if (pass == 0 && j < p->tk.n && p->tk.v[j].kind == TK_NUM && p->tk.v[j].num == (long)p->tk.v[j].num &&
+		    !f->entity_val && !p->tk.v[j].unit && !strchr(p->tk.v[j].text, '.')) {
 			f->entity_col = col;
 			f->entity_val = arena_printf(&p->a, "%ld", (long)p->tk.v[j].num);
 			for (int k = i; k <= j; k++)
@@ -177,6 +195,8 @@ static void find_entities(struct planner *p)
 			i = j;
 			continue;
 		}
+		if (pass == 0 || t->used)
+			continue;
 		t->used = 1;
 		/* the entity without a number: counted ("how many patients"), grouped ("환자별", "per patient") or listed */
 		if (t->group || (i > 0 && p->tk.v[i - 1].role == R_PER)) {
@@ -200,6 +220,14 @@ static int is_visit_word(const struct ptok *t)
 		if (!strcmp(t->stem, w[i]) || !strcmp(t->text, w[i]))
 			return 1;
 	return 0;
+}
+
+/* "come to the hospital", "discharged from the hospital": the hospital stands for its visits */
+static int is_hospital(const struct planner *p, int i)
+{
+	if (strcmp(p->tk.v[i].text, "hospital") && strcmp(p->tk.v[i].text, "병원"))
+		return 0;
+	return !(i + 1 < p->tk.n && is_visit_word(&p->tk.v[i + 1]));
 }
 
 /* the visit table: has a unique key shared with other tables and two time columns; "icu" picks by name */
@@ -250,7 +278,7 @@ static void find_visits(struct planner *p)
 			planner_stem(two, st, sizeof st);
 			colname = planner_link_term(&p->a, p->s, st, p->r, p->banned, 0.9, &sc) >= 0;
 		}
-		if (is_visit_word(t) && !t->used && !colname) {
+		if ((is_visit_word(t) || is_hospital(p, i)) && !t->used && !colname) {
 			/* "hospital visits", "admission": the visit table itself */
 			int icu = i > 0 && (!strcmp(p->tk.v[i - 1].text, "icu") || !strcmp(p->tk.v[i - 1].text, "중환자실"));
 			int vt = visit_table(p, icu);
@@ -529,6 +557,23 @@ static int choose_fact(struct planner *p, int wants_time)
 			if (!strcmp(p->r->tables[k].name, p->s->t[ti].name))
 				sc[ti] += 0.1 * (10 - k) / 10.0;
 	}
+	/* comparisons name columns too */
+	for (int i = 0; i < f->ncond; i++)
+		if (f->cond[i].col >= 0)
+			sc[p->s->c[f->cond[i].col].table] += 1.5;
+	/* a table from which every other linked table is reachable (many-to-one) is a better home */
+	for (int ti = 0; ti < nt; ti++) {
+		if (sc[ti] <= 0)
+			continue;
+		int all = 1;
+		for (int tj = 0; tj < nt && all; tj++) {
+			int e[4];
+			if (tj != ti && sc[tj] > 0 && path(p, ti, tj, e, 3) < 0)
+				all = 0;
+		}
+		if (all)
+			sc[ti] += 3;
+	}
 	int best = -1;
 	for (int ti = 0; ti < nt; ti++)
 		if (sc[ti] > 0 && (best < 0 || sc[ti] > sc[best] || (sc[ti] == sc[best] && p->s->t[ti].rows > p->s->t[best].rows)))
@@ -711,7 +756,9 @@ static int comparisons(struct planner *p)
 		/* the column: "age" for ages and older/younger; else the nearest linked numeric column */
 		int col = -1;
 		struct ptok *n = &p->tk.v[num];
-		if (n->unit == 'a' || n->unit == 'D' || !strcmp(t->text, "older") || !strcmp(t->text, "younger") || !strcmp(t->stem, "ag")) {
+		if (n->unit == 'a' || n->unit == 'D' || !strcmp(t->text, "older") ||
+		    (num == i && i + 2 < p->tk.n && (!strcmp(p->tk.v[i + 2].text, "older") || !strcmp(p->tk.v[i + 2].text, "younger"))) ||
+		    (num > 0 && (!strcmp(p->tk.v[num - 1].text, "aged") || !strcmp(p->tk.v[num - 1].text, "age"))) || !strcmp(t->text, "younger") || !strcmp(t->stem, "ag")) {
 			double sc;
 			col = planner_link_term(&p->a, p->s, "age", p->r, p->banned, 0.9, &sc);
 		}
@@ -813,6 +860,24 @@ static int build(struct planner *p, struct squery *q)
 	q->alias = fact;
 
 	/* entity filter, directly or through a join */
+	if (f->entity_col && col_in(p, f->fact, f->entity_col) < 0) {
+		/* diagnosis_table.subject_id for the patient key subjectid: same entity, other spelling */
+		for (int ci = p->s->t[f->fact].c0; ci < p->s->t[f->fact].c0 + p->s->t[f->fact].nc; ci++) {
+			char a[128], b[128];
+			size_t k = 0;
+			for (const char *c = p->s->c[ci].name; *c && k < sizeof a - 1; c++)
+				if (*c != '_')
+					a[k++] = *c;
+			a[k] = 0;
+			k = 0;
+			for (const char *c = f->entity_col; *c && k < sizeof b - 1; c++)
+				if (*c != '_')
+					b[k++] = *c;
+			b[k] = 0;
+			if (!strcmp(a, b))
+				f->entity_col = p->s->c[ci].name;
+		}
+	}
 	if (f->entity_val) {
 		int ec = col_in(p, f->fact, f->entity_col);
 		if (ec < 0) {
@@ -864,6 +929,11 @@ static int build(struct planner *p, struct squery *q)
 	}
 	if (add_visit(p, q) < 0)
 		return -1;
+	for (int i = 0; i < p->tk.n && !f->current_all && !f->entity_val; i++)
+		if (p->tk.v[i].role == R_CURRENT && !p->tk.v[i].used && f->visit_mention == f->fact && f->fact >= 0) {
+			f->current_all = 1;   /* "patients currently admitted" */
+			p->tk.v[i].used = 1;
+		}
 	if (f->current_all) {
 		/* the end time of the visit table is empty */
 		const struct ptab *v = &p->s->t[f->visit_mention];
@@ -885,9 +955,13 @@ static int build(struct planner *p, struct squery *q)
 		need(p, p->s->c[f->rank_col].table);
 		q->sel[q->nsel].e = C(p, f->rank_col);
 		q->sel[q->nsel++].as = p->s->c[f->rank_col].name;
-		struct sexpr *cnt = sx_agg(&p->a, "COUNT", 0, sx_star(&p->a));
+		struct sexpr *cnt = f->rank_agg ? sx_agg(&p->a, f->rank_agg, 0, C(p, f->measure))
+		                                : sx_agg(&p->a, "COUNT", 0, sx_star(&p->a));
+		if (f->rank_agg)
+			need(p, p->s->c[f->measure].table);
 		struct sexpr *dr = sx_agg(&p->a, "DENSE_RANK", 0, NULL);
 		dr->kind = SX_WIN_DENSE;
+		dr->distinct = f->rank_asc;   /* printed as ASC */
 		dr->args[0] = cnt;
 		q->sel[q->nsel].e = dr;
 		q->sel[q->nsel++].as = "rnk";
@@ -965,7 +1039,7 @@ static int asks_when(struct planner *p)
 		                 !strcmp(t->text, "dates")) && i > 0) {
 			const struct ptok *pv = &p->tk.v[i - 1];
 			if (pv->role != R_FIRST && pv->role != R_LAST && pv->role != R_MANY && pv->kind != TK_NUM &&
-			    pv->role != R_THIS && pv->role != R_ANY && strcmp(pv->text, "same") && strcmp(pv->text, "one") &&
+			    pv->role != R_THIS && pv->role != R_ANY && strcmp(pv->text, "same") && strcmp(pv->text, "over") && strcmp(pv->text, "one") &&
 			    !(i + 1 < p->tk.n && !strcmp(p->tk.v[i + 1].text, "that") && pv->role == R_STOP))
 				return 1;
 		}
@@ -1026,6 +1100,18 @@ static int structure(struct planner *p)
 	wants_time = p->f.has_win || has_role(p, R_FIRST) || has_role(p, R_LAST) || when ||
 	             has_role(p, R_TIMELINE);
 	f->fact = choose_fact(p, wants_time);
+	if (f->fact < 0 && f->entity_col && !wants_time) {
+		/* only the entity is named ("how many patients"): its home table, where the key is unique,
+		 * else the smallest table that has it */
+		for (int ti = 0; ti < p->s->nt; ti++) {
+			int ec = col_in(p, ti, f->entity_col);
+			if (ec < 0 || (p->banned && p->banned[ti]))
+				continue;
+			if (f->fact < 0 || p->s->c[ec].unique ||
+			    (!p->s->c[col_in(p, f->fact, f->entity_col)].unique && p->s->t[ti].rows < p->s->t[f->fact].rows))
+				f->fact = ti;
+		}
+	}
 	if (f->fact < 0)
 		return decline(p, "%s", "nothing in the question names a table, column or stored value");
 	decide(p, "", "fact_table", p->s->t[f->fact].name, "where the linked values and columns meet", 1);
@@ -1065,6 +1151,20 @@ static int structure(struct planner *p)
 				if (path(p, f->fact, p->s->c[it->cols[c]].table, e, 2) >= 0 &&
 				    (dict_reaches(p, it->cols[c], it->vals[c], f->fact, NULL) || 1))
 					pick = c;
+			}
+			if (pick < 0 && it->t1 - it->t0 == 1) {
+				double fs;
+				int fc = planner_link_term(&p->a, p->s, p->tk.v[it->t0].text, p->r, p->banned, 0.85, &fs);
+				int e[4];
+				if (fc >= 0 && p->s->c[fc].flag && (p->s->c[fc].table == f->fact || path(p, f->fact, p->s->c[fc].table, e, 3) >= 0)) {
+					f->cond[f->ncond].col = fc;
+					f->cond[f->ncond].op = "=";
+					f->cond[f->ncond].lit = "1";
+					f->cond[f->ncond].num = 1;
+					f->cond[f->ncond++].lit2 = NULL;
+					decide(p, sp, "filter", arena_printf(&p->a, "%s = 1", cfq(p, fc)), "a yes/no attribute named by the word", fs);
+					continue;
+				}
 			}
 			if (pick < 0 && it->t1 - it->t0 == 1 && it->ncols) {
 				decide(p, sp, "ignored", cfq(p, it->cols[0]), "a stored value of a table not joinable to the question's table", 0);
@@ -1162,6 +1262,16 @@ static int structure(struct planner *p)
 				decide(p, sp, "time_column", cfq(p, col), it->why, it->score);
 				continue;
 			}
+			if (p->s->c[col].flag && f->ncond < MAXF) {
+				/* "사망한 환자", "patients with diabetes": a yes/no attribute is a filter */
+				f->cond[f->ncond].col = col;
+				f->cond[f->ncond].op = "=";
+				f->cond[f->ncond].lit = "1";
+				f->cond[f->ncond].num = 1;
+				f->cond[f->ncond++].lit2 = NULL;
+				decide(p, sp, "filter", arena_printf(&p->a, "%s = 1", cfq(p, col)), "a yes/no attribute", it->score);
+				continue;
+			}
 			if (f->nproj < 6)
 				f->proj[f->nproj++] = col;
 			decide(p, sp, "column", cfq(p, col), it->why, it->score);
@@ -1178,7 +1288,11 @@ static int structure(struct planner *p)
 	for (int i = 0; i < f->ncond; i++) {
 		if (f->cond[i].col >= 0)
 			continue;
-		int col = f->measure;
+		int col = f->measure, item = 0;
+		for (int k = 0; k < f->nin; k++)
+			item |= p->s->c[f->in[k].col].table != f->fact || f->in[k].col >= 0;
+		if (!item && (f->entity_count || f->entity_group))
+			col = -1;   /* "patients in their 60 or above": their age, not a measurement */
 		if (col < 0 && (f->entity_count || f->entity_group || f->entity_col)) {
 			double sc;
 			col = planner_link_term(&p->a, p->s, "age", p->r, p->banned, 0.9, &sc);
@@ -1289,10 +1403,44 @@ static int structure(struct planner *p)
 				n = (long)p->tk.v[i].num;
 				p->tk.v[i].used = 1;
 			}
+		/* "the three lab tests that were given most frequently": the one free number */
+		int free_n = -1, nfree = 0;
+		for (int i = 0; i < p->tk.n && !n; i++)
+			if (p->tk.v[i].kind == TK_NUM && !p->tk.v[i].used && !p->tk.v[i].unit && p->tk.v[i].num >= 1 &&
+			    p->tk.v[i].num <= 100 && p->tk.v[i].num == (long)p->tk.v[i].num) {
+				free_n = i;
+				nfree++;
+			}
+		if (!n && nfree == 1) {
+			n = (long)p->tk.v[free_n].num;
+			p->tk.v[free_n].used = 1;
+		}
 		if (!n)
 			n = 1;
 	}
 	int ranking = (top >= 0 || freq >= 0 || (most >= 0 && !f->agg)) && n > 0;
+	int asc = 0;
+	for (int i = 0; i < p->tk.n; i++)
+		if (!strcmp(p->tk.v[i].text, "least") || !strcmp(p->tk.v[i].text, "fewest") || !strcmp(p->tk.v[i].text, "lowest") ||
+		    !strncmp(p->tk.v[i].text, "적", 3) || !strncmp(p->tk.v[i].text, "낮", 3))
+			asc = 1;
+	if (most >= 0 && f->agg && strcmp(f->agg, "COUNT") && !f->ngroup && n > 0) {
+		/* "the department with the highest average temperature": rank groups by the aggregate */
+		int gc = -1;
+		for (int i = 0; i < f->nproj && gc < 0; i++)
+			if (p->s->c[f->proj[i]].type == PT_TEXT || p->s->c[f->proj[i]].flag)
+				gc = f->proj[i];
+		if (gc >= 0) {
+			f->rank_col = gc;
+			f->rank_n = n;
+			f->rank_agg = f->agg;
+			f->rank_asc = asc;
+			f->agg = NULL;
+			decide(p, "", "ranking", arena_printf(&p->a, "%s by %s(%s)", cfq(p, gc), f->rank_agg, cfq(p, f->measure)),
+			       "'most'/'highest' with an aggregate: rank the groups", 1);
+			return 0;
+		}
+	}
 	if (ranking && (f->agg == NULL || !strcmp(f->agg, "COUNT")) && !f->ngroup) {
 		/* rank what is asked for: a projected column, else the label of the fact table */
 		int rc = -1;
@@ -1310,6 +1458,7 @@ static int structure(struct planner *p)
 			return decline(p, "%s", "a ranking was asked for, but of what could not be told");
 		f->rank_col = rc;
 		f->rank_n = n;
+		f->rank_asc = asc;
 		f->agg = NULL;
 		decide(p, "", "ranking", arena_printf(&p->a, "top %ld %s by count", n, cfq(p, rc)), "ranking words", 1);
 		return 0;
@@ -1389,8 +1538,12 @@ static int structure(struct planner *p)
 			decide(p, "", "projection", cfq(p, lc), "what the question asks to name", 1);
 		}
 	}
-	/* timeline: several measurements of one case ordered by time */
-	if (!f->agg && has_role(p, R_TIMELINE)) {
+	/* timeline: several measurements of one case ordered by time ("over time", "추이") */
+	int over_time = 0;
+	for (int i = 0; i + 1 < p->tk.n; i++)
+		if (!strcmp(p->tk.v[i].text, "over") && !strcmp(p->tk.v[i + 1].text, "time"))
+			over_time = 1;
+	if (!f->agg && (has_role(p, R_TIMELINE) || over_time)) {
 		if (f->time_col < 0)
 			return decline(p, "%s", "a timeline needs a time column");
 		int have = 0;
@@ -1417,10 +1570,6 @@ static int structure(struct planner *p)
 	return 0;
 }
 
-static void collect_values(struct planner *p)
-{
-	(void)p;
-}
 
 enum err planner_plan(struct catalog *cat, const struct retrieval *r, const char *question,
                       const struct planner_ctx *ctx, struct planner_out *out)
@@ -1479,7 +1628,7 @@ enum err planner_plan(struct catalog *cat, const struct retrieval *r, const char
 			p->banned[ti] = 1;
 	}
 
-	find_entities(p);
+	find_entities(p, 0);
 	find_visits(p);
 	int tw = planner_time(&p->tk, &p->now, &p->f.win, tdesc, sizeof tdesc);
 	if (tw < 0) {
@@ -1523,7 +1672,7 @@ enum err planner_plan(struct catalog *cat, const struct retrieval *r, const char
 					p->pl.v[l--] = p->pl.v[--p->pl.n];
 			}
 		}
-		collect_values(p);
+		find_entities(p, 1);
 		if (comparisons(p) == 0)
 			structure(p);
 	}

@@ -282,6 +282,25 @@ static void link_values(struct arena *a, const struct psnap *s, struct ptoks *tk
 				double csc;
 				if (planner_link_term(a, s, tk->v[i].stem, NULL, NULL, 0.95, &csc) >= 0)
 					is_table = 1;   /* "gender": a column's own name, not a value */
+				const char *const *sy = planner_lex_syn(tk->v[i].stem);
+				if (!sy)
+					sy = planner_lex_syn(tk->v[i].text);
+				for (; sy && *sy && !is_table; sy++) {
+					char st2[128];
+					planner_stem(*sy, st2, sizeof st2);
+					if (planner_link_term(a, s, st2, NULL, NULL, 0.95, &csc) >= 0) {
+						/* "medicine" ~ drug, unless "careunit medicine" names the value's column */
+						int named = 0;
+						for (int q = 0; q < cnt; q++)
+							for (int x = i - 2; x <= i + 2; x++)
+								if (x >= 0 && x < tk->n && x != i && tk->v[x].kind == TK_WORD &&
+								    strlen(tk->v[x].stem) >= 3 &&
+								    strstr(s->c[s->v[first + q].col].name, tk->v[x].stem))
+									named = 1;
+						if (!named)
+							is_table = 1;
+					}
+				}
 				if (is_table || (j < tk->n && (!strcmp(tk->v[j].text, "time") || !strcmp(tk->v[j].text, "date"))))
 					continue;
 			}
@@ -428,6 +447,42 @@ static void link_schema(struct arena *a, const struct psnap *s, struct ptoks *tk
 			}
 			if (bc < 0 && bt < 0)
 				continue;
+			/* near ties ("start": casestart, opstart, anestart): the other words of the question decide
+			 * ("operation" is in opstart's synonyms) */
+			if (bc >= 0) {
+				double best = -1;
+				int bc2 = bc;
+				for (int c = 0; c < s->nc; c++) {
+					if (s->c[c].type != s->c[bc].type)
+						continue;
+					double sc0 = 0;
+					for (int q = 0; q < nt; q++) {
+						double x = term_col_score(a, s, c, terms[q], r) * (q ? 0.95 : 1);
+						if (x > sc0)
+							sc0 = x;
+					}
+					if (sc0 < bsc - 0.15 || sc0 <= 0)
+						continue;
+					int ctx = 0;
+					for (int x = 0; x < tk->n; x++) {
+						if ((x >= i && x < j) || tk->v[x].kind != TK_WORD || strlen(tk->v[x].stem) < 3)
+							continue;
+						for (int k = 0; k < s->c[c].nsyn; k++) {
+							const char *w = s->c[c].syn[k];
+							const char *h = w ? strstr(w, tk->v[x].text) : NULL;
+							if (h && (h == w || h[-1] == ' ')) {
+								ctx++;
+								break;
+							}
+						}
+					}
+					if (sc0 + 0.1 * ctx > best) {
+						best = sc0 + 0.1 * ctx;
+						bc2 = c;
+					}
+				}
+				bc = bc2;
+			}
 			struct plink_item it = {.t0 = i, .t1 = j};
 			if (bc >= 0 && bsc >= btsc) {
 				it.kind = PL_COLUMN;

@@ -238,7 +238,7 @@ static void expr(struct sb *sb, const struct sexpr *e)
 	case SX_WIN_DENSE:
 		sb_puts(sb, "DENSE_RANK() OVER (ORDER BY ");
 		expr(sb, e->args[0]);
-		sb_puts(sb, " DESC)");
+		sb_puts(sb, e->distinct ? " ASC)" : " DESC)");
 		break;
 	}
 }

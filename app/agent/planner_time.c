@@ -117,6 +117,12 @@ int planner_time(struct ptoks *tk, const struct tm *now, struct ptime *w, char *
 		if ((t->role == R_LAST || t->role == R_THIS || t->role == R_PAST) && i + 3 < tk->n && is_unit(&tk->v[i + 1]) &&
 		    !strcmp(tk->v[i + 2].text, "/") && tk->v[i + 3].kind == TK_NUM)
 			return -1;
+		/* "in 2024", "since 2100": a bare year after a preposition */
+		if (t->kind == TK_NUM && t->num >= 1900 && t->num <= 2200 && t->num == (int)t->num && !t->unit && prev &&
+		    (prev->role == R_IN || prev->role == R_SINCE || prev->role == R_UNTIL || prev->role == R_ON)) {
+			t->kind = TK_DATE;
+			t->y = (int)t->num;
+		}
 		if (t->kind == TK_DATE) {
 			struct tm d;
 			memset(&d, 0, sizeof d);
@@ -179,6 +185,7 @@ int planner_time(struct ptoks *tk, const struct tm *now, struct ptime *w, char *
 		} else if (t->role == R_YEARWORD) {
 			struct tm d = *now;
 			int u = abs(t->unitv);
+			d.tm_mday = 1;
 			if (t->unitv < 0)
 				shift(&d, u, -1);
 			cal(&x, d, u);
@@ -198,6 +205,9 @@ int planner_time(struct ptoks *tk, const struct tm *now, struct ptime *w, char *
 				fmt(x.from, sizeof x.from, &d);
 				fmt(x.to, sizeof x.to, now);
 			} else {
+				d.tm_mday = 1;   /* Dec 31 minus a month is November, not "Nov 31" = Dec 1 */
+				if (u == 'y')
+					d.tm_mon = 0;
 				shift(&d, u, -1);
 				cal(&x, d, u);
 			}
@@ -209,11 +219,16 @@ int planner_time(struct ptoks *tk, const struct tm *now, struct ptime *w, char *
 			int after = t->unit && strchr("hdwmy", t->unit) ? i + 1 : i + 2;
 			int ago = after < tk->n && tk->v[after].role == R_AGO;
 			int past = prev && (prev->role == R_PAST || prev->role == R_LAST || prev->role == R_IN);
+			if (!ago && after < tk->n && (tk->v[after].role == R_SINCE || tk->v[after].role == R_UNTIL) &&
+			    !tk->v[after].hangul && prev && prev->role == R_IN)
+				return -1;   /* "within 2 months after the prescription of X" */
 			if (!ago && !past && !(i >= 2 && tk->v[i - 1].role == R_PAST) &&
 			    !(i >= 2 && (tk->v[i - 2].role == R_PAST || tk->v[i - 2].role == R_LAST) && tk->v[i - 1].role == R_STOP))
 				continue;   /* "3 days" without ago/last: a duration, not a window */
 			struct tm d = *now;
 			shift(&d, u, -(int)t->num);
+			if (after < tk->n && (tk->v[after].role == R_SINCE || tk->v[after].role == R_UNTIL) && !tk->v[after].hangul)
+				return -1;
 			fmt(x.from, sizeof x.from, &d);
 			x.rel_n = (int)t->num;
 			x.rel_unit = u;

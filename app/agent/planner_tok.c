@@ -105,7 +105,7 @@ static const struct lex lexicon[] = {
 	{"peak", R_MAX, 0}, {"최대", R_MAX, 0}, {"최고", R_MAX, 0}, {"최댓값", R_MAX, 0}, {"maximal", R_MAX, 0},
 	{"minimum", R_MIN, 0}, {"min", R_MIN, 0}, {"lowest", R_MIN, 0}, {"smallest", R_MIN, 0},
 	{"최소", R_MIN, 0}, {"최저", R_MIN, 0}, {"최솟값", R_MIN, 0}, {"minimal", R_MIN, 0},
-	{"total", R_SUM, 0}, {"sum", R_SUM, 0}, {"합계", R_SUM, 0}, {"총", R_SUM, 0}, {"합", R_SUM, 0},
+	{"total", R_SUM, 0}, {"overall", R_SUM, 0}, {"sum", R_SUM, 0}, {"합계", R_SUM, 0}, {"총", R_SUM, 0}, {"합", R_SUM, 0},
 	{"first", R_FIRST, 0}, {"earliest", R_FIRST, 0}, {"처음", R_FIRST, 0}, {"최초", R_FIRST, 0},
 	{"첫", R_FIRST, 0}, {"첫번째", R_FIRST, 0},
 	{"last", R_LAST, 0}, {"latest", R_LAST, 0}, {"recent", R_LAST, 0}, {"마지막", R_LAST, 0},
@@ -190,7 +190,7 @@ static const char *const generic[] = {
 	"specific", "list", "data", "information", "info", "detail", "details", "result", "value", "level", "s",
 	"whether", "if", "during", "while", "been", "happen", "occur", "made", "make", "mak", "find", "see",
 	"look", "need", "like", "kind", "type", "categori", "category", "prescrib", "administer", "administ",
-	"order", "ordered", "test", "event", "item", "record", "entri", "entry", "all", "total", "overall",
+	"order", "ordered", "test", "event", "item", "record", "entri", "entry", "all",
 	"patient", "visit", "encount", "stay", "number", "count", "come", "came", "found", "detect", "involv",
 	"includ", "conduct", "gather", "figure", "figur", "about", "throughout", "instance", "gone", "go", "went",
 	"used", "us", "term", "delivered", "deliver", "hospitaliz", "hospitalized", "went", "able", "sure", "now",
@@ -199,6 +199,9 @@ static const char *const generic[] = {
 	"중", "동안", "각", "모든", "전체", "해당", "대한", "관련", "기록", "기록된", "측정된", "측정", "어떻게",
 	"나온", "나타난", "입니까", "인가요", "얼마", "얼마인가요", "얼마야", "계산", "계산해줘", "및", "그리고",
 	"명", "건", "개", "정렬", "순", "순서", "순으로", "순서로", "해서", "하여", "것", "들", "때", "경우",
+	"database", "db", "class", "grade", "status", "group", "categori", "시행", "실시", "사용", "사용된",
+	"진행", "투여", "받", "있", "없", "전체", "모두", "총합", "performed", "perform", "given", "happened",
+	"항목", "종류별", "건인가요", "인가요", "있었던", "있는", "환자의", "명인가요", "개인가요",
 	NULL
 };
 
@@ -354,6 +357,17 @@ static enum err finish(struct arena *a, struct ptok *t)
 				if (n >= m + 3 && ends_with(t->text, particles[i])) {
 					t->text[n - m] = 0;
 					again = 1;
+					break;
+				}
+			}
+		}
+		/* verb and adjective endings: 사망한, 시행된, 투여했던 (keep two syllables at least) */
+		{
+			static const char *const endings[] = {"했던", "하는", "되는", "됐던", "되었던", "했던", "한", "된", "던", NULL};
+			for (int k = 0; endings[k]; k++) {
+				size_t n = strlen(t->text), m = strlen(endings[k]);
+				if (n >= m + 6 && ends_with(t->text, endings[k]) && !in_list(ko_whole, t->text)) {
+					t->text[n - m] = 0;
 					break;
 				}
 			}

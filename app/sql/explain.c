@@ -622,6 +622,27 @@ static int exec_ok(PGconn *c, const char *sql, struct sb *why)
 	return ok;
 }
 
+/* ro_role: "SET LOCAL ROLE <the executor's user>" into buf when its conninfo names one. */
+static int ro_role(PGconn *hc, char *buf, size_t n)
+{
+	PQconninfoOption *opts = PQconninfoParse(exec_conninfo(), NULL), *o;
+	int done = 0;
+
+	for (o = opts; o && o->keyword; o++) {
+		if (!strcmp(o->keyword, "user") && o->val && *o->val) {
+			char *qi = PQescapeIdentifier(hc, o->val, strlen(o->val));
+
+			if (qi && strlen(qi) + 20 < n) {
+				snprintf(buf, n, "SET LOCAL ROLE %s", qi);
+				done = 1;
+			}
+			PQfreemem(qi);
+		}
+	}
+	PQconninfoFree(opts);
+	return done;
+}
+
 /* hypo_one: would the planner use an index on f's table and columns?  0: checked. */
 static int hypo_one(PGconn *hc, const char *gsql, struct explain_finding *f, struct sb *why)
 {
@@ -661,8 +682,12 @@ static int hypo_one(PGconn *hc, const char *gsql, struct explain_finding *f, str
 
 		PQclear(r);
 		r = NULL;
-		/* from here on nothing may write, though EXPLAIN alone never runs the query */
+		/* from here on nothing may write, though EXPLAIN alone never runs the query, and
+		 * the plan is made with the reader's privileges: the index stays visible, it is
+		 * this backend's */
 		exec_ok(hc, "SET LOCAL transaction_read_only = on", NULL);
+		if (ro_role(hc, setq, sizeof setq))
+			exec_ok(hc, setq, NULL);
 		sb_puts(&q, EXPLAIN_PREFIX);
 		sb_puts(&q, gsql);
 		r = PQexecParams(hc, sb_cstr(&q), 0, NULL, NULL, NULL, NULL, 0);

@@ -409,6 +409,27 @@ static int is_keyish(struct planner *p, int ci)
 	return 0;
 }
 
+static int time_col_quality(struct planner *p, int ci)
+{
+	const char *n = p->s->c[ci].name;
+	if (strstr(n, "chart") || strstr(n, "start") || !strcmp(n, "dt") || strstr(n, "admit") || strstr(n, "intime"))
+		return 3;
+	return 1;
+}
+
+/* the entity's home table (the key unique there, or the metadata's) has an event time (casestart) */
+static int entity_home_timed(struct planner *p)
+{
+	for (int ti = 0; ti < p->s->nt; ti++) {
+		int ec = col_in(p, ti, p->f.entity_col), tc = time_col(p, ti);
+		if (ec >= 0 && tc >= 0 && time_col_quality(p, tc) >= 3 &&
+		    (p->s->c[ec].unique || (p->s->entity_case && col_in(p, ti, p->s->entity_case) >= 0 &&
+		                            p->s->c[col_in(p, ti, p->s->entity_case)].unique)))
+			return 1;
+	}
+	return 0;
+}
+
 /* the measured number of a table: its one non-key numeric column (valuenum, amount, result) */
 static int measure_col(struct planner *p, int table)
 {
@@ -557,6 +578,22 @@ static int choose_fact(struct planner *p, int wants_time)
 			if (!strcmp(p->r->tables[k].name, p->s->t[ti].name))
 				sc[ti] += 0.1 * (10 - k) / 10.0;
 	}
+	/* an average/sum/min/max is taken over the fact table's own measure: the table of a named
+	 * numeric column, or one with a measured value when a value of it is named */
+	int aggw = 0;
+	for (int i = 0; i < p->tk.n; i++)
+		if (!p->tk.v[i].used && (p->tk.v[i].role == R_AVG || p->tk.v[i].role == R_SUM || p->tk.v[i].role == R_MAX ||
+		                         p->tk.v[i].role == R_MIN))
+			aggw = 1;
+	for (int l = 0; aggw && l < p->pl.n; l++) {
+		struct plink_item *it = &p->pl.v[l];
+		if (it->kind == PL_COLUMN && p->s->c[it->cols[0]].type == PT_NUM && it->role != 1 && !is_keyish(p, it->cols[0]))
+			sc[p->s->c[it->cols[0]].table] += 2;
+		else if (it->kind == PL_VALUE)
+			for (int c = 0; c < it->ncols; c++)
+				if (measure_col(p, p->s->c[it->cols[c]].table) >= 0)
+					sc[p->s->c[it->cols[c]].table] += 1.5 / it->ncols;
+	}
 	/* comparisons name columns too */
 	for (int i = 0; i < f->ncond; i++)
 		if (f->cond[i].col >= 0)
@@ -575,6 +612,10 @@ static int choose_fact(struct planner *p, int wants_time)
 			sc[ti] += 3;
 	}
 	int best = -1;
+	if (getenv("ASKQL_PLANNER_DEBUG"))
+		for (int ti = 0; ti < nt; ti++)
+			if (sc[ti] != 0)
+				fprintf(stderr, "planner: fact score %s %.2f\n", p->s->t[ti].name, sc[ti]);
 	for (int ti = 0; ti < nt; ti++)
 		if (sc[ti] > 0 && (best < 0 || sc[ti] > sc[best] || (sc[ti] == sc[best] && p->s->t[ti].rows > p->s->t[best].rows)))
 			best = ti;
@@ -1100,7 +1141,7 @@ static int structure(struct planner *p)
 	wants_time = p->f.has_win || has_role(p, R_FIRST) || has_role(p, R_LAST) || when ||
 	             has_role(p, R_TIMELINE);
 	f->fact = choose_fact(p, wants_time);
-	if (f->fact < 0 && f->entity_col && !wants_time) {
+	if (f->fact < 0 && f->entity_col && (!wants_time || entity_home_timed(p))) {
 		/* only the entity is named ("how many patients"): its home table, where the key is unique,
 		 * else the smallest table that has it */
 		for (int ti = 0; ti < p->s->nt; ti++) {

@@ -206,30 +206,6 @@ int planner_link_term(struct arena *a, const struct psnap *s, const char *term, 
 static void link_values(struct arena *a, const struct psnap *s, struct ptoks *tk, struct plink *pl,
                         const struct retrieval *r)
 {
-	/* the retrieval's value mappings first: they carry the metadata's synonyms (칼륨 -> k) */
-	for (int k = 0; r && k < r->nvalues; k++) {
-		const struct ret_value *rv = &r->values[k];
-		char *ph = rv->phrase ? planner_norm(a, rv->phrase) : NULL;
-		if (!ph || !*ph)
-			continue;
-		for (int i = 0; i < tk->n; i++) {
-			for (int j = tk->n; j > i; j--) {
-				char *key = span_key(a, tk, i, j, 0);
-				if (!key || strcmp(key, ph))
-					continue;
-				int ci = planner_snap_col(s, planner_snap_table(s, rv->table), rv->column);
-				if (ci < 0 || tk->v[i].used)
-					break;
-				struct plink_item it = {.kind = PL_VALUE, .t0 = i, .t1 = j, .ncols = 1, .score = rv->score};
-				it.cols[0] = ci;
-				it.vals[0] = rv->value;
-				it.why = arena_printf(a, "value mapping from the catalog (%s)", rv->how ? rv->how : "mapping");
-				if (add_link(pl, &it))
-					mark(tk, i, j);
-				break;
-			}
-		}
-	}
 	for (int i = 0; i < tk->n; i++) {
 		if (tk->v[i].used || tk->v[i].kind == TK_PUNCT)
 			continue;
@@ -328,6 +304,30 @@ static void link_values(struct arena *a, const struct psnap *s, struct ptoks *tk
 				mark(tk, i, j);
 			i = j - 1;
 			break;
+		}
+	}
+	/* then the retrieval's value mappings for what is left (metadata synonyms, trigram matches) */
+	for (int k = 0; r && k < r->nvalues; k++) {
+		const struct ret_value *rv = &r->values[k];
+		char *ph = rv->phrase ? planner_norm(a, rv->phrase) : NULL;
+		if (!ph || !*ph)
+			continue;
+		for (int i = 0; i < tk->n; i++) {
+			for (int j = tk->n; j > i; j--) {
+				char *key = span_key(a, tk, i, j, 0);
+				if (!key || strcmp(key, ph))
+					continue;
+				int ci = planner_snap_col(s, planner_snap_table(s, rv->table), rv->column);
+				if (ci < 0 || tk->v[i].used)
+					break;
+				struct plink_item it = {.kind = PL_VALUE, .t0 = i, .t1 = j, .ncols = 1, .score = rv->score};
+				it.cols[0] = ci;
+				it.vals[0] = rv->value;
+				it.why = arena_printf(a, "value mapping from the catalog (%s)", rv->how ? rv->how : "mapping");
+				if (add_link(pl, &it))
+					mark(tk, i, j);
+				break;
+			}
 		}
 	}
 }

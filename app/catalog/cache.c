@@ -469,16 +469,21 @@ enum err catalog_fk_decide(PGconn *app, const char *target, const char *from_col
 	p[7] = decision;
 	if ((rc = db_exec(app, "BEGIN", 0, NULL, err, errlen)) != OK)
 		return rc;
+	/* confirming may also add an edge nobody declared or inferred, as long as both columns are known */
 	r = db_query(app, strcmp(decision, "removed") ?
-	             "UPDATE askql.cat_fks SET confirmed = true WHERE target = $1 AND from_schema = $2 AND "
-	             "from_table = $3 AND from_col = $4 AND to_schema = $5 AND to_table = $6 AND to_col = $7 "
-	             "AND $8 <> '' RETURNING 1" :
+	             "INSERT INTO askql.cat_fks (target, from_schema, from_table, from_col, to_schema, to_table, to_col, "
+	             "inferred, confirmed) SELECT $1, $2, $3, $4, $5, $6, $7, false, true "
+	             "WHERE $8 <> '' AND (SELECT count(*) FROM askql.cat_columns WHERE target = $1 AND "
+	             "((schema_name = $2 AND table_name = $3 AND name = $4) OR (schema_name = $5 AND table_name = $6 AND name = $7))) = 2 "
+	             "ON CONFLICT (target, from_schema, from_table, from_col, to_schema, to_table, to_col) "
+	             "DO UPDATE SET confirmed = true RETURNING 1" :
 	             "DELETE FROM askql.cat_fks WHERE target = $1 AND from_schema = $2 AND "
 	             "from_table = $3 AND from_col = $4 AND to_schema = $5 AND to_table = $6 AND to_col = $7 "
 	             "AND $8 <> '' RETURNING 1", 8, p, err, errlen);
 	if (!r || PQntuples(r) == 0) {
 		if (r)
-			snprintf(err, errlen, "no join edge %s -> %s in catalog %s", from_col, to_col, target);
+			snprintf(err, errlen, strcmp(decision, "removed") ? "no columns %s and %s in catalog %s" :
+			         "no join edge %s -> %s in catalog %s", from_col, to_col, target);
 		PQclear(r);
 		db_exec(app, "ROLLBACK", 0, NULL, NULL, 0);
 		return r ? ERR_NOTFOUND : ERR_DB;

@@ -13,6 +13,7 @@
 #include "catalog/embed.h"
 #include "catalog/text.h"
 #include "store/db.h"
+#include "util/conf.h"
 #include "util/log.h"
 #include "util/sb.h"
 
@@ -47,6 +48,7 @@ struct run {
 	struct arena a;
 	PGconn *tgt, *app;
 	cJSON *meta;
+	cJSON *edits;              /* askql.catalog_edits by table: {"t": [{kind, col, phrase, value}]} */
 	struct catalog *c;
 	struct tabx *tx; struct colx *cx; struct valx *vx; int capvx; struct conx *kx;
 	struct edgex *ex; int capex;
@@ -318,6 +320,41 @@ static enum err read_docs(struct run *x)
 	return read_doc_dir(x, x->o->docs_dir, "knowledge", "knowledge");
 }
 
+/* Synonyms and value mappings an admin added on the catalog page (002_web.sql); they
+ * belong to the configured default target. */
+static enum err read_edits(struct run *x)
+{
+	PGresult *r;
+
+	x->edits = cJSON_CreateObject();
+	if (!x->edits)
+		return fail(x, ERR_NOMEM, "out of memory");
+	if (strcmp(x->o->target_name, conf_get("target_name")))
+		return OK;
+	if (!(r = db_query(x->app, "SELECT to_regclass('askql.catalog_edits') IS NOT NULL", 0, NULL, x->err, x->errlen)))
+		return ERR_DB;
+	int have = *PQgetvalue(r, 0, 0) == 't';
+	PQclear(r);
+	if (!have)
+		return OK;
+	if (!(r = db_query(x->app, "SELECT kind, tbl, col, phrase, value FROM askql.catalog_edits ORDER BY id",
+	                   0, NULL, x->err, x->errlen)))
+		return ERR_DB;
+	for (int i = 0; i < PQntuples(r); i++) {
+		cJSON *arr = cJSON_GetObjectItem(x->edits, PQgetvalue(r, i, 1)), *e = cJSON_CreateObject();
+
+		if (!arr)
+			cJSON_AddItemToObject(x->edits, PQgetvalue(r, i, 1), arr = cJSON_CreateArray());
+		cJSON_AddStringToObject(e, "kind", PQgetvalue(r, i, 0));
+		cJSON_AddStringToObject(e, "col", PQgetvalue(r, i, 2));
+		cJSON_AddStringToObject(e, "phrase", PQgetvalue(r, i, 3));
+		cJSON_AddStringToObject(e, "value", PQgetvalue(r, i, 4));
+		cJSON_AddItemToArray(arr, e);
+	}
+	PQclear(r);
+	return OK;
+}
+
 /* ---- introspection -------------------------------------------------------------------- */
 
 #define REL_FILTER \
@@ -585,6 +622,50 @@ static void apply_metadata(struct run *x)
 	}
 }
 
+/* admin edits: synonyms onto tables/columns; mappings become value dictionary entries */
+static void apply_edits(struct run *x)
+{
+	cJSON *tab, *e;
+
+	cJSON_ArrayForEach(tab, x->edits) {
+		int t = cat_find_table(x->c, tab->string);
+
+		if (t < 0) {
+			warn(x, "catalog edits: table %s not found in the target", tab->string);
+			continue;
+		}
+		cJSON_ArrayForEach(e, tab) {
+			const char *col = jstr(e, "col"), *ph = jstr(e, "phrase");
+			char q[600];
+			int ci = -1;
+
+			if (col) {
+				snprintf(q, sizeof q, "%s.%s", x->c->tables[t].name, col);
+				if ((ci = cat_find_column(x->c, q)) < 0) {
+					warn(x, "catalog edits: column %s not found in the target", q);
+					continue;
+				}
+			}
+			if (!strcmp(jstr(e, "kind") ? jstr(e, "kind") : "", "synonym")) {
+				strs_add(x, ci >= 0 ? &x->cx[ci].syn : &x->tx[t].syn, ph);
+			} else if (ci >= 0 && jstr(e, "value")) {
+				cJSON *vals = x->meta ? cJSON_GetObjectItem(x->meta, "values") : NULL, *v, *syn;
+
+				if (!x->meta)
+					x->meta = cJSON_CreateObject();
+				if (!vals)
+					cJSON_AddItemToObject(x->meta, "values", vals = cJSON_CreateArray());
+				v = cJSON_CreateObject();
+				cJSON_AddStringToObject(v, "column", q);
+				cJSON_AddStringToObject(v, "value", jstr(e, "value"));
+				syn = cJSON_AddArrayToObject(v, "synonyms");
+				cJSON_AddItemToArray(syn, cJSON_CreateString(ph));
+				cJSON_AddItemToArray(vals, v);
+			}
+		}
+	}
+}
+
 /* docs: "# Table: NAME" attaches the document to a table; the Alias column of its
  * columns table becomes synonyms */
 static void apply_docs(struct run *x)
@@ -692,6 +773,7 @@ static void table_hashes(struct run *x)
 		hash_json(&h, ab);
 		if (mtabs)
 			hash_json(&h, cJSON_GetObjectItem(mtabs, tb->name));
+		hash_json(&h, x->edits ? cJSON_GetObjectItem(x->edits, tb->name) : NULL);
 		for (int k = 0; k < tb->ncols; k++) {
 			const struct cat_column *col = &c->columns[tb->first_col + k];
 			const struct colx *cx = &x->cx[tb->first_col + k];
@@ -1115,6 +1197,9 @@ static enum err apply_decisions(struct run *x)
 	for (int i = 0; i < PQntuples(r); i++) {
 		int a = cat_find_column(x->c, PQgetvalue(r, i, 0)), b = cat_find_column(x->c, PQgetvalue(r, i, 1));
 
+		/* an admin-confirmed edge exists whether or not anything declares it */
+		if (a >= 0 && b >= 0 && !strcmp(PQgetvalue(r, i, 2), "confirmed") && !connected(x->c, a, b))
+			cat_add_edge(x->c, a, b, 0, 1);
 		for (int e = 0; a >= 0 && b >= 0 && e < x->c->nedges; e++) {
 			struct cat_edge *ed = &x->c->edges[e];
 
@@ -1592,8 +1677,11 @@ enum err catalog_index(PGconn *app, const struct index_opts *o, char *err, size_
 		rc = fail(x, ERR_NOMEM, "out of memory");
 		goto out;
 	}
+	if ((rc = read_edits(x)) != OK)
+		goto out;
 	apply_metadata(x);
 	apply_docs(x);
+	apply_edits(x);
 	if (x->meta && jstr(x->meta, "reference_time"))
 		x->c->now_ref = arena_strdup(&x->c->mem, jstr(x->meta, "reference_time"));
 	x->c->hierarchy = hierarchy_text(x);
@@ -1696,6 +1784,7 @@ out:
 	if (x->tgt)
 		PQfinish(x->tgt);
 	cJSON_Delete(x->meta);
+	cJSON_Delete(x->edits);
 	cat_free(x->c);
 	free(x->tx);
 	free(x->cx);

@@ -11,6 +11,7 @@ int cmd_index(int argc, char **argv)
 {
 	const char *target = cli_opt(&argc, argv, "--target"), *name = cli_opt(&argc, argv, "--name");
 	const char *docs = cli_opt(&argc, argv, "--docs"), *meta = cli_opt(&argc, argv, "--metadata");
+	const char *fkc = cli_opt(&argc, argv, "--fk-confirm"), *fkr = cli_opt(&argc, argv, "--fk-remove");
 	int quiet = cli_flag(&argc, argv, "--quiet"), force = cli_flag(&argc, argv, "--force");
 	int deflt = !target || !strcmp(target, conf_get("target_db"));
 	struct index_result res = {0};
@@ -19,7 +20,8 @@ int cmd_index(int argc, char **argv)
 	PGconn *app;
 
 	if (argc > 1) {
-		fprintf(stderr, "usage: askql index [--target URL] [--name N] [--docs DIR] [--metadata FILE] [--force] [--quiet]\n");
+		fprintf(stderr, "usage: askql index [--target URL] [--name N] [--docs DIR] [--metadata FILE] [--force] [--quiet]\n"
+		        "       askql index [--name N] --fk-confirm|--fk-remove TABLE.COL=TABLE.COL\n");
 		return 2;
 	}
 	catalog_target_name(target, nm, sizeof nm);
@@ -38,6 +40,24 @@ int cmd_index(int argc, char **argv)
 	if (!(app = db_app())) {
 		fprintf(stderr, "askql index: cannot connect to app_db (%s)\n", conf_get("app_db"));
 		return 1;
+	}
+	/* an admin decision on a join edge instead of an index run */
+	if (fkc || fkr) {
+		char from[512];
+		const char *eq = strchr(fkc ? fkc : fkr, '=');
+
+		if (!eq || (size_t)(eq - (fkc ? fkc : fkr)) >= sizeof from) {
+			fprintf(stderr, "askql index: --fk-confirm/--fk-remove take TABLE.COL=TABLE.COL\n");
+			return 2;
+		}
+		snprintf(from, sizeof from, "%.*s", (int)(eq - (fkc ? fkc : fkr)), fkc ? fkc : fkr);
+		if (catalog_fk_decide(app, o.target_name, from, eq + 1, fkc ? "confirmed" : "removed", err, sizeof err) != OK) {
+			fprintf(stderr, "askql index: %s\n", err);
+			return 1;
+		}
+		if (!quiet)
+			printf("%s %s -> %s in %s\n", fkc ? "confirmed" : "removed", from, eq + 1, o.target_name);
+		return 0;
 	}
 	if (catalog_index(app, &o, err, sizeof err) != OK) {
 		fprintf(stderr, "askql index: %s\n", err);

@@ -32,7 +32,7 @@ int cmd_search(int argc, char **argv)
 {
 	const char *target = cli_opt(&argc, argv, "--target"), *name = cli_opt(&argc, argv, "--name");
 	const char *k = cli_opt(&argc, argv, "--k"), *budget = cli_opt(&argc, argv, "--budget");
-	const char *hyde = cli_opt(&argc, argv, "--hyde");
+	const char *hyde = cli_opt(&argc, argv, "--hyde"), *addv = cli_opt(&argc, argv, "--add-verified");
 	int json = cli_flag(&argc, argv, "--json");
 	struct retrieval_opts o = {0};
 	struct retrieval r;
@@ -43,12 +43,17 @@ int cmd_search(int argc, char **argv)
 
 	if (argc != 2 || !*argv[1]) {
 		fprintf(stderr, "usage: askql search [--target URL] [--name N] [--json] [--k N] [--budget TOKENS] "
-		        "[--hyde TEXT] \"question\"\n");
+		        "[--hyde TEXT] [--add-verified SQL] \"question\"\n");
 		return 2;
 	}
 	catalog_target_name(target, nm, sizeof nm);
 	if (!(app = db_app())) {
 		fprintf(stderr, "askql search: cannot connect to app_db (%s)\n", conf_get("app_db"));
+		return 1;
+	}
+	/* record a verified question-SQL pair first (tests, admins); retrieval then finds it */
+	if (addv && catalog_verified_add(app, name ? name : nm, argv[1], addv, 1, err, sizeof err) != OK) {
+		fprintf(stderr, "askql search: %s\n", err);
 		return 1;
 	}
 	if (!(cat = catalog_get(app, name ? name : nm, err, sizeof err))) {

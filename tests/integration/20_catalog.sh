@@ -66,6 +66,22 @@ out=$(ASKQL_EMBED_DIM=128 "$ASKQL" search --json "심박수" 2>&1)
 check "searching with a different embedding dimension is refused" \
 	'[ $? -ne 0 ] || true; grep -q "was built with embedding builtin/256" <<<"$out"' "$out"
 
+# verified question-SQL pairs come back for similar questions
+j=$("$ASKQL" search --json --add-verified "SELECT avg(hr) FROM vital_data_table" "평균 심박수" 2>&1)
+j=$("$ASKQL" search --json "환자별 평균 심박수는?" 2>&1)
+check "verified pairs: a similar question finds the stored SQL" \
+	'py "import json,sys; d=json.loads(sys.argv[1]); assert any(s[\"sql\"].startswith(\"SELECT avg(hr)\") for s in d[\"similar\"])" "$j"' "$j"
+appsql "DELETE FROM askql.cat_verified WHERE target = 'demo' AND question = '평균 심박수'" >/dev/null
+
+# admin edits (askql.catalog_edits) are merged by the next index run
+eid=$(appsql "INSERT INTO askql.catalog_edits (kind, tbl, col, phrase, value) VALUES ('mapping', 'medication_data_table', 'drug', '네오시네프린', 'phenylephrine') RETURNING id")
+"$ASKQL" index --name demo >/dev/null 2>&1
+j=$("$ASKQL" search --json "네오시네프린 투여 환자" 2>&1)
+check "admin value mapping merged by the indexer" \
+	'py "import json,sys; d=json.loads(sys.argv[1]); assert any(v[\"value\"]==\"phenylephrine\" and v[\"column\"]==\"drug\" for v in d[\"value_mappings\"])" "$j"' "$j"
+appsql "DELETE FROM askql.catalog_edits WHERE id = $eid" >/dev/null
+"$ASKQL" index --name demo >/dev/null 2>&1
+
 # ---- a second database: another schema, no declared foreign keys ----------------------------
 psql -X -q -d postgres -c "CREATE DATABASE $T2" >/dev/null
 psql -X -q -d "$T2" -v ON_ERROR_STOP=1 >/dev/null <<'SQL'
@@ -104,6 +120,15 @@ check "second database: glucose -> d_labitems.label, inferred join path to patie
 assert any(v[\"value\"]==\"Glucose\" and v[\"column\"]==\"label\" for v in d[\"value_mappings\"]); \
 js=[j for p in d[\"join_paths\"] for j in p[\"joins\"]]; assert js and all(j[\"inferred\"] for j in js); \
 names={t[\"name\"] for t in d[\"tables\"]}; assert \"ward.labevents\" in names and \"ward.patients\" in names" "$j"' "$j"
+
+# admin decisions on inferred edges survive re-indexing
+"$ASKQL" index --name "$T2" --fk-remove ward.labevents.itemid=ward.d_labitems.itemid >/dev/null 2>&1
+"$ASKQL" index --target "$conn2" --name "$T2" --force >/dev/null 2>&1
+check "a removed inferred edge stays removed after re-indexing" \
+	'[ "$(appsql "SELECT count(*) FROM askql.cat_fks WHERE target = '"'$T2'"' AND from_col = '"'itemid'"'")" = 0 ]'
+"$ASKQL" index --name "$T2" --fk-confirm ward.labevents.itemid=ward.d_labitems.itemid >/dev/null 2>&1
+check "a confirmed edge is back and marked confirmed" \
+	'[ "$(appsql "SELECT count(*) FROM askql.cat_fks WHERE target = '"'$T2'"' AND from_col = '"'itemid'"' AND confirmed")" = 1 ]'
 
 # change detection: one changed table is re-indexed, a new version is written
 v1=$(appsql "SELECT version FROM askql.cat_targets WHERE name = '$T2'")

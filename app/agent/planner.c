@@ -295,7 +295,11 @@ static void find_visits(struct planner *p)
 			}
 		}
 		/* "current patients": patients whose visit has not ended */
-		if (t->role == R_CURRENT && i + 1 < p->tk.n && entity_column(p, p->tk.v[i + 1].stem)) {
+		int ent_near = 0;
+		for (int k = i + 1; k < p->tk.n && k <= i + 3; k++)
+			if (entity_column(p, p->tk.v[k].stem))
+				ent_near = 1;
+		if (t->role == R_CURRENT && ent_near) {
 			int vt = visit_table(p, 0);
 			if (vt >= 0) {
 				f->visit_mention = vt;
@@ -471,17 +475,27 @@ static int label_col(struct planner *p, int table, int *via)
 			}
 		}
 	}
-	/* a text column named by a word of the question ("microbiology test" -> test_name) */
+	/* a text column named by a word of the question ("microbiology test" -> test_name);
+	 * two columns named by the same word (dose_val_rx, dose_unit_rx): ambiguous, none */
+	int guided = -1, nguided = 0;
 	for (int ci = p->s->t[table].c0; ci < p->s->t[table].c0 + p->s->t[table].nc; ci++) {
 		if (p->s->c[ci].type != PT_TEXT || is_keyish(p, ci) || !p->s->c[ci].nvalues)
 			continue;
 		for (int i = 0; i < p->tk.n; i++) {
 			const char *st = p->tk.v[i].stem;
 			size_t l = strlen(st);
-			if (l >= 4 && !strncmp(p->s->c[ci].name, st, l < 4 ? l : 4) && p->tk.v[i].kind == TK_WORD)
-				return ci;
+			if (l >= 4 && !strncmp(p->s->c[ci].name, st, 4) && p->tk.v[i].kind == TK_WORD) {
+				if (guided != ci)
+					nguided++;
+				guided = ci;
+				break;
+			}
 		}
 	}
+	if (nguided == 1)
+		return guided;
+	if (nguided > 1)
+		return -1;
 	for (int ci = p->s->t[table].c0; ci < p->s->t[table].c0 + p->s->t[table].nc; ci++)
 		if (p->s->c[ci].type == PT_TEXT && !is_keyish(p, ci))
 			return ci;
@@ -587,7 +601,8 @@ static int choose_fact(struct planner *p, int wants_time)
 			aggw = 1;
 	for (int l = 0; aggw && l < p->pl.n; l++) {
 		struct plink_item *it = &p->pl.v[l];
-		if (it->kind == PL_COLUMN && p->s->c[it->cols[0]].type == PT_NUM && it->role != 1 && !is_keyish(p, it->cols[0]))
+		if (it->kind == PL_COLUMN && p->s->c[it->cols[0]].type == PT_NUM && it->role != 1 && !is_keyish(p, it->cols[0]) &&
+		    p->tk.v[it->t0].role != R_VALUE)
 			sc[p->s->c[it->cols[0]].table] += 2;
 		else if (it->kind == PL_VALUE)
 			for (int c = 0; c < it->ncols; c++)

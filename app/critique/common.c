@@ -35,6 +35,7 @@ void crit_state_free(struct crit_state *st)
 
 	for (size_t i = 0; i < sizeof secs / sizeof secs[0]; i++)
 		cJSON_Delete(secs[i]);
+	crit_kb_close(st->kb);
 	free(st->text);
 	free(st->case_ref);
 	memset(st, 0, sizeof *st);

@@ -261,9 +261,12 @@ static void critique_builder(struct crit_state *st, cJSON *crit)
 		const char *label = crit_str(f, "label");
 		for (int pass = 0; pass < 2; pass++) {
 			const cJSON *ev = pass ? st->evidence_2nd : st->evidence;
-			cJSON_ArrayForEach(x, cJSON_GetObjectItem(ev, "items"))
-				if (label && strstr(crit_str(x, "query"), label))
-					add_unique(cJSON_GetObjectItem(p, "knowledge"), crit_str(x, "id"));
+			cJSON_ArrayForEach(x, cJSON_GetObjectItem(ev, "items")) {
+				const cJSON *qq;
+				cJSON_ArrayForEach(qq, cJSON_GetObjectItem(x, "queries"))
+					if (label && cJSON_IsString(qq) && strstr(qq->valuestring, label))
+						add_unique(cJSON_GetObjectItem(p, "knowledge"), crit_str(x, "id"));
+			}
 		}
 	}
 	cJSON_ArrayForEach(g, cJSON_GetObjectItem(cJSON_GetObjectItem(pre, "record_gaps"), "gaps")) {

@@ -28,6 +28,9 @@ struct crit_state {
 	const char *docs_dir;           /* knowledge base root; NULL: conf docs_dir */
 	const char *metadata_file;      /* ontology with normal ranges; NULL: conf metadata_file */
 	int tool_budget;                /* critic run_tools budget; <0: conf critique_tool_budget */
+	PGconn *kb_app;                 /* where the indexed knowledge base is read; NULL: files */
+	const char *target;             /* catalog name of the target; NULL: conf target_name */
+	struct crit_kb *kb;             /* opened by the evidence node, owned by the state */
 	struct cJSON *ranges;           /* {"sbp":{"lo":90,"hi":140,"unit":"mmHg","label":..}, ...} */
 
 	/* sections, in graph order (main state keys of the seed) */
@@ -148,8 +151,17 @@ struct cJSON *crit_sql_fetch(const char *conninfo, const char *sql, char *err, s
 /* crit_sql_quote: sql string literal of s into a heap string ('' doubled). */
 char *crit_sql_quote(const char *s);
 
-/* crit_kb_search: the local knowledge base (Markdown under docs_dir, split by heading)
- * searched for query: [{source, heading, score, text}] best first, at most k. */
+/* The local knowledge base: the Markdown documents the catalog indexed for target
+ * (askql.cat_docs), or when there are none the files under docs_dir, split at headings.
+ * crit_kb_open: load it (app/target may be NULL: files only); crit_kb_close frees it. */
+struct crit_kb;
+struct crit_kb *crit_kb_open(PGconn *app, const char *target, const char *docs_dir);
+void crit_kb_close(struct crit_kb *kb);
+const char *crit_kb_origin(const struct crit_kb *kb);   /* "catalog" or "files" */
+/* crit_kb_query: hybrid search (BM25 words + builtin-embedding cosine, fused by RRF k=60):
+ * [{source, file, heading, score, bm25, cosine, origin, text}] best first, at most k; only
+ * chunks sharing a word with the query.  crit_kb_search: open (files), query, close. */
+struct cJSON *crit_kb_query(struct crit_kb *kb, const char *query, int k);
 struct cJSON *crit_kb_search(const char *docs_dir, const char *query, int k);
 /* crit_evidence_collect: search the knowledge base for each query string, adding new sources to
  * items with ids K<n> (pass "1st") or K2-<n> (pass "2nd"). */

@@ -31,8 +31,10 @@ void crit_evidence_collect(struct crit_state *st, cJSON *queries, cJSON *items, 
 {
 	cJSON *q;
 
+	if (!st->kb)
+		st->kb = crit_kb_open(st->kb_app, st->target ? st->target : conf_get("target_name"), st->docs_dir);
 	cJSON_ArrayForEach(q, queries) {
-		cJSON *hits = crit_kb_search(st->docs_dir, q->valuestring, 3), *h;
+		cJSON *hits = crit_kb_query(st->kb, q->valuestring, 3), *h;
 		cJSON_ArrayForEach(h, hits) {
 			cJSON *it, *dup = NULL;
 			cJSON_ArrayForEach(it, items)
@@ -41,6 +43,7 @@ void crit_evidence_collect(struct crit_state *st, cJSON *queries, cJSON *items, 
 			if (dup) {
 				if (crit_num(h, "score", 0) > crit_num(dup, "score", 0))
 					cJSON_SetNumberValue(cJSON_GetObjectItem(dup, "score"), crit_num(h, "score", 0));
+				cJSON_AddItemToArray(cJSON_GetObjectItem(dup, "queries"), cJSON_CreateString(q->valuestring));
 				continue;
 			}
 			cJSON *o = cJSON_Duplicate(h, 1);
@@ -48,6 +51,7 @@ void crit_evidence_collect(struct crit_state *st, cJSON *queries, cJSON *items, 
 			snprintf(id, sizeof id, "%s%d", !strcmp(pass, "2nd") ? "K2-" : "K", cJSON_GetArraySize(items) + 1);
 			cJSON_AddStringToObject(o, "id", id);
 			cJSON_AddStringToObject(o, "query", q->valuestring);
+			cJSON_AddItemToArray(cJSON_AddArrayToObject(o, "queries"), cJSON_CreateString(q->valuestring));
 			cJSON_AddStringToObject(o, "pass", pass);
 			cJSON_AddItemToArray(items, o);
 		}
@@ -122,6 +126,7 @@ enum err crit_evidence(struct crit_state *st)
 	if (cJSON_GetArraySize(queries) == 0)
 		cJSON_AddItemToArray(queries, cJSON_CreateString("normal ranges intraoperative monitoring"));
 	crit_evidence_collect(st, queries, items, "1st");
+	cJSON_AddStringToObject(ev, "knowledge_base", crit_kb_origin(st->kb));
 
 	/* remote literature: optional, its failure only degrades this node */
 	cJSON *remote = crit_remote_search(cJSON_GetArrayItem(queries, 0)->valuestring);

@@ -248,6 +248,8 @@ enum err crit_critique(PGconn *app, const struct crit_request *rq, char **report
 		return ERR_INPUT;
 	}
 	st.case_ref = strdup(rq->caseid > 0 ? q : "text");
+	st.kb_app = app;
+	st.target = rq->target;
 	const char *prov = conf_get("llm_provider");
 	if (rq->use_llm && prov[0] && strcmp(prov, "builtin")) {
 		st.llm = llm_open(NULL, lerr, sizeof lerr);

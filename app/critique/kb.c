@@ -8,12 +8,14 @@
 #include <sys/stat.h>
 #include <curl/curl.h>
 #include <cjson/cJSON.h>
+#include "catalog/embed.h"
 #include "critique/critique.h"
+#include "store/db.h"
 #include "util/conf.h"
 #include "util/sb.h"
 
-struct chunk { char *source, *heading, *text; char **toks; int ntoks; };
-struct corpus { struct chunk *c; int n, cap; };
+struct chunk { char *source, *heading, *text; char **toks; int ntoks; float *vec; };
+struct crit_kb { struct chunk *c; int n, cap; int dim; char origin[32]; };
 
 /* Tokens: lower-cased ASCII words of 2+ characters and Hangul syllable bigrams (no stemming,
  * except a trailing plural 's'). */
@@ -63,47 +65,46 @@ static int tokenize(const char *s, char ***out)
 	return v ? n : 0;
 }
 
-static void add_chunk(struct corpus *cp, const char *source, const char *heading, const char *text, size_t len)
+static void add_chunk(struct crit_kb *kb, const char *source, const char *heading, const char *text, size_t len)
 {
-	if (len == 0)
+	size_t k = 0;
+
+	while (k < len && isspace((unsigned char)text[k]))
+		k++;
+	if (k == len)
 		return;
-	if (cp->n == cp->cap) {
-		int nc = cp->cap ? cp->cap * 2 : 32;
-		struct chunk *c = realloc(cp->c, (size_t)nc * sizeof *c);
+	if (kb->n == kb->cap) {
+		int nc = kb->cap ? kb->cap * 2 : 32;
+		struct chunk *c = realloc(kb->c, (size_t)nc * sizeof *c);
 		if (!c)
 			return;
-		cp->c = c;
-		cp->cap = nc;
+		kb->c = c;
+		kb->cap = nc;
 	}
-	struct chunk *c = &cp->c[cp->n++];
+	struct chunk *c = &kb->c[kb->n++];
 	c->source = strdup(source);
 	c->heading = strdup(heading);
 	c->text = strndup(text, len);
 	struct sb sb = SB_INIT;
 	sb_printf(&sb, "%s %s", heading, c->text);
 	c->ntoks = tokenize(sb_cstr(&sb), &c->toks);
+	c->vec = NULL;
+	if (kb->dim > 0 && (c->vec = malloc((size_t)kb->dim * sizeof *c->vec)) != NULL)
+		embed_builtin(sb_cstr(&sb), kb->dim, c->vec);
 	sb_free(&sb);
 }
 
-/* Split one Markdown file at its headings. */
-static void load_file(struct corpus *cp, const char *path, const char *rel)
+/* Split one Markdown document at its headings. */
+static void add_doc(struct crit_kb *kb, const char *rel, const char *t)
 {
-	FILE *f = fopen(path, "rb");
-	struct sb sb = SB_INIT;
-	char buf[8192], heading[256] = "";
-	size_t n;
+	char heading[256] = "";
+	const char *start = t;
 
-	if (!f)
-		return;
-	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-		sb_append(&sb, buf, n);
-	fclose(f);
-	const char *t = sb_cstr(&sb), *start = t;
 	for (const char *p = t; *p;) {
 		const char *eol = strchr(p, '\n');
 		size_t ll = eol ? (size_t)(eol - p) : strlen(p);
 		if (p[0] == '#') {
-			add_chunk(cp, rel, heading, start, (size_t)(p - start));
+			add_chunk(kb, rel, heading, start, (size_t)(p - start));
 			const char *h = p;
 			while (*h == '#' || *h == ' ')
 				h++;
@@ -112,11 +113,26 @@ static void load_file(struct corpus *cp, const char *path, const char *rel)
 		}
 		p += ll + (eol ? 1 : 0);
 	}
-	add_chunk(cp, rel, heading, start, strlen(start));
+	add_chunk(kb, rel, heading, start, strlen(start));
+}
+
+static void load_file(struct crit_kb *kb, const char *path, const char *rel)
+{
+	FILE *f = fopen(path, "rb");
+	struct sb sb = SB_INIT;
+	char buf[8192];
+	size_t n;
+
+	if (!f)
+		return;
+	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+		sb_append(&sb, buf, n);
+	fclose(f);
+	add_doc(kb, rel, sb_cstr(&sb));
 	sb_free(&sb);
 }
 
-static void load_dir(struct corpus *cp, const char *root, const char *rel, int depth)
+static void load_dir(struct crit_kb *kb, const char *root, const char *rel, int depth)
 {
 	char path[1024], sub[512];
 	DIR *d;
@@ -139,11 +155,38 @@ static void load_dir(struct corpus *cp, const char *root, const char *rel, int d
 		if (stat(full, &sbuf) != 0)
 			continue;
 		if (S_ISDIR(sbuf.st_mode))
-			load_dir(cp, root, sub, depth + 1);
+			load_dir(kb, root, sub, depth + 1);
 		else if (strlen(de->d_name) > 3 && !strcmp(de->d_name + strlen(de->d_name) - 3, ".md"))
-			load_file(cp, full, sub);
+			load_file(kb, full, sub);
 	}
 	closedir(d);
+}
+
+struct crit_kb *crit_kb_open(PGconn *app, const char *target, const char *docs_dir)
+{
+	struct crit_kb *kb = calloc(1, sizeof *kb);
+	PGresult *res = NULL;
+
+	if (!kb)
+		return NULL;
+	/* the vector axis needs the same embedding on both sides: builtin only (no network per chunk) */
+	if (!strcmp(embed_conf_provider(), "builtin"))
+		kb->dim = embed_conf_dim() > 0 ? embed_conf_dim() : 256;
+	if (app && target) {
+		const char *p[1] = { target };
+		res = db_query(app, "SELECT path, body FROM askql.cat_docs WHERE target = $1 ORDER BY path", 1, p, NULL, 0);
+	}
+	if (res && PQntuples(res) > 0) {
+		for (int i = 0; i < PQntuples(res); i++)
+			add_doc(kb, PQgetvalue(res, i, 0), PQgetvalue(res, i, 1));
+		snprintf(kb->origin, sizeof kb->origin, "catalog");
+	} else {
+		load_dir(kb, docs_dir ? docs_dir : conf_get("docs_dir"), "", 0);
+		snprintf(kb->origin, sizeof kb->origin, "files");
+	}
+	if (res)
+		PQclear(res);
+	return kb;
 }
 
 static void free_toks(char **t, int n)
@@ -153,33 +196,68 @@ static void free_toks(char **t, int n)
 	free(t);
 }
 
-static int cmp_score(const void *a, const void *b)
+void crit_kb_close(struct crit_kb *kb)
 {
-	double x = ((const double *)a)[0], y = ((const double *)b)[0];
-	return x < y ? 1 : x > y ? -1 : 0;
+	if (!kb)
+		return;
+	for (int i = 0; i < kb->n; i++) {
+		free(kb->c[i].source);
+		free(kb->c[i].heading);
+		free(kb->c[i].text);
+		free(kb->c[i].vec);
+		free_toks(kb->c[i].toks, kb->c[i].ntoks);
+	}
+	free(kb->c);
+	free(kb);
 }
 
-/* BM25 (k1 1.2, b 0.75) over heading-level chunks; the corpus is small, so it is read per call. */
-cJSON *crit_kb_search(const char *docs_dir, const char *query, int k)
+const char *crit_kb_origin(const struct crit_kb *kb)
 {
-	struct corpus cp = {0};
+	return kb ? kb->origin : "none";
+}
+
+struct hit { double bm25, cos, rrf; int i, rb, rc; };
+
+static int by_bm25(const void *a, const void *b)
+{
+	double x = ((const struct hit *)a)->bm25, y = ((const struct hit *)b)->bm25;
+	return x < y ? 1 : x > y ? -1 : ((const struct hit *)a)->i - ((const struct hit *)b)->i;
+}
+
+static int by_cos(const void *a, const void *b)
+{
+	double x = ((const struct hit *)a)->cos, y = ((const struct hit *)b)->cos;
+	return x < y ? 1 : x > y ? -1 : ((const struct hit *)a)->i - ((const struct hit *)b)->i;
+}
+
+static int by_rrf(const void *a, const void *b)
+{
+	double x = ((const struct hit *)a)->rrf, y = ((const struct hit *)b)->rrf;
+	return x < y ? 1 : x > y ? -1 : ((const struct hit *)a)->i - ((const struct hit *)b)->i;
+}
+
+/* Two axes over heading-level chunks, fused by Reciprocal Rank Fusion (k = 60): BM25 on the
+ * words (k1 1.2, b 0.75) and the cosine of the builtin embeddings.  A chunk must share at
+ * least one query word to be returned, so the vector axis reorders but never invents. */
+cJSON *crit_kb_query(struct crit_kb *kb, const char *query, int k)
+{
 	cJSON *out = cJSON_CreateArray();
 	char **q = NULL;
 	int nq;
 	double avg = 0;
+	float *qv = NULL;
 
-	if (!docs_dir)
-		docs_dir = conf_get("docs_dir");
-	load_dir(&cp, docs_dir, "", 0);
 	nq = tokenize(query ? query : "", &q);
-	if (cp.n == 0 || nq == 0)
+	if (!kb || kb->n == 0 || nq == 0)
 		goto out;
-	for (int i = 0; i < cp.n; i++)
-		avg += cp.c[i].ntoks;
-	avg /= cp.n;
-	double (*sc)[2] = calloc((size_t)cp.n, sizeof *sc);
-	if (!sc)
+	for (int i = 0; i < kb->n; i++)
+		avg += kb->c[i].ntoks;
+	avg /= kb->n;
+	struct hit *h = calloc((size_t)kb->n, sizeof *h);
+	if (!h)
 		goto out;
+	for (int i = 0; i < kb->n; i++)
+		h[i].i = i;
 	for (int j = 0; j < nq; j++) {
 		int dup = 0, df = 0;
 		for (int jj = 0; jj < j; jj++)
@@ -187,28 +265,41 @@ cJSON *crit_kb_search(const char *docs_dir, const char *query, int k)
 				dup = 1;
 		if (dup)
 			continue;
-		for (int i = 0; i < cp.n; i++)
-			for (int t = 0; t < cp.c[i].ntoks; t++)
-				if (!strcmp(cp.c[i].toks[t], q[j])) {
+		for (int i = 0; i < kb->n; i++)
+			for (int t = 0; t < kb->c[i].ntoks; t++)
+				if (!strcmp(kb->c[i].toks[t], q[j])) {
 					df++;
 					break;
 				}
 		if (!df)
 			continue;
-		double idf = log(1.0 + (cp.n - df + 0.5) / (df + 0.5));
-		for (int i = 0; i < cp.n; i++) {
+		double idf = log(1.0 + (kb->n - df + 0.5) / (df + 0.5));
+		for (int i = 0; i < kb->n; i++) {
 			int tf = 0;
-			for (int t = 0; t < cp.c[i].ntoks; t++)
-				tf += !strcmp(cp.c[i].toks[t], q[j]);
+			for (int t = 0; t < kb->c[i].ntoks; t++)
+				tf += !strcmp(kb->c[i].toks[t], q[j]);
 			if (tf)
-				sc[i][0] += idf * tf * 2.2 / (tf + 1.2 * (0.25 + 0.75 * cp.c[i].ntoks / avg));
+				h[i].bm25 += idf * tf * 2.2 / (tf + 1.2 * (0.25 + 0.75 * kb->c[i].ntoks / avg));
 		}
 	}
-	for (int i = 0; i < cp.n; i++)
-		sc[i][1] = i;
-	qsort(sc, (size_t)cp.n, sizeof *sc, cmp_score);
-	for (int r = 0; r < cp.n && r < k && sc[r][0] > 0.5; r++) {
-		struct chunk *c = &cp.c[(int)sc[r][1]];
+	if (kb->dim > 0 && (qv = malloc((size_t)kb->dim * sizeof *qv)) != NULL) {
+		embed_builtin(query, kb->dim, qv);
+		for (int i = 0; i < kb->n; i++)
+			h[i].cos = kb->c[i].vec ? vec_dot(qv, kb->c[i].vec, kb->dim) : 0;
+	}
+	qsort(h, (size_t)kb->n, sizeof *h, by_bm25);
+	for (int r = 0; r < kb->n; r++)
+		h[r].rb = r + 1;
+	qsort(h, (size_t)kb->n, sizeof *h, by_cos);
+	for (int r = 0; r < kb->n; r++) {
+		h[r].rc = r + 1;
+		h[r].rrf = 1.0 / (60 + h[r].rb) + (qv ? 1.0 / (60 + h[r].rc) : 0);
+	}
+	qsort(h, (size_t)kb->n, sizeof *h, by_rrf);
+	for (int r = 0, taken = 0; r < kb->n && taken < k; r++) {
+		if (h[r].bm25 < 0.5)
+			continue;
+		struct chunk *c = &kb->c[h[r].i];
 		cJSON *o = cJSON_CreateObject();
 		char src[600];
 		struct sb text = SB_INIT;
@@ -216,7 +307,10 @@ cJSON *crit_kb_search(const char *docs_dir, const char *query, int k)
 		cJSON_AddStringToObject(o, "source", src);
 		cJSON_AddStringToObject(o, "file", c->source);
 		cJSON_AddStringToObject(o, "heading", c->heading);
-		cJSON_AddNumberToObject(o, "score", round(sc[r][0] * 1000) / 1000);
+		cJSON_AddNumberToObject(o, "score", round(h[r].rrf * 1e5) / 1e5);
+		cJSON_AddNumberToObject(o, "bm25", round(h[r].bm25 * 1000) / 1000);
+		cJSON_AddNumberToObject(o, "cosine", round(h[r].cos * 1000) / 1000);
+		cJSON_AddStringToObject(o, "origin", kb->origin);
 		/* trimmed, whitespace collapsed */
 		for (const char *p = c->text; *p && text.len < 480; p++) {
 			if (isspace((unsigned char)*p)) {
@@ -228,18 +322,22 @@ cJSON *crit_kb_search(const char *docs_dir, const char *query, int k)
 		cJSON_AddStringToObject(o, "text", sb_cstr(&text));
 		sb_free(&text);
 		cJSON_AddItemToArray(out, o);
+		taken++;
 	}
-	free(sc);
+	free(h);
 out:
+	free(qv);
 	free_toks(q, nq);
-	for (int i = 0; i < cp.n; i++) {
-		free(cp.c[i].source);
-		free(cp.c[i].heading);
-		free(cp.c[i].text);
-		free_toks(cp.c[i].toks, cp.c[i].ntoks);
-	}
-	free(cp.c);
 	return out;
+}
+
+cJSON *crit_kb_search(const char *docs_dir, const char *query, int k)
+{
+	struct crit_kb *kb = crit_kb_open(NULL, NULL, docs_dir);
+	cJSON *r = crit_kb_query(kb, query, k);
+
+	crit_kb_close(kb);
+	return r;
 }
 
 static size_t collect(char *p, size_t sz, size_t n, void *ud)

@@ -14,7 +14,7 @@ appsql() { psql -X -q -tA -d askql -c "$1"; }
 cleanup() {
 	psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $T2" >/dev/null 2>&1
 	psql -X -q -d postgres -c "DROP ROLE IF EXISTS $ROLE" >/dev/null 2>&1
-	appsql "DELETE FROM askql.cat_targets WHERE name IN ('$T2'); DELETE FROM askql.cat_fk_decisions WHERE target = '$T2'" >/dev/null 2>&1
+	appsql "DELETE FROM askql.cat_targets WHERE name IN ('$T2', '${T2}_oa'); DELETE FROM askql.cat_fk_decisions WHERE target = '$T2'" >/dev/null 2>&1
 	rm -rf "$TMP"
 }
 trap cleanup EXIT
@@ -137,6 +137,49 @@ out=$("$ASKQL" index --target "$conn2" --name "$T2" 2>&1)
 v2=$(appsql "SELECT version FROM askql.cat_targets WHERE name = '$T2'")
 check "a changed comment re-indexes one table under a new version" \
 	'[ "$v2" = $((v1 + 1)) ] && grep -q "1 tables re-indexed" <<<"$out"' "$out"
+
+# the openai embedding provider against a local OpenAI-compatible /v1/embeddings endpoint
+cat >"$TMP/emb.py" <<'PY'
+import hashlib, json, sys
+from http.server import BaseHTTPRequestHandler, HTTPServer
+class H(BaseHTTPRequestHandler):
+    def log_message(self, *a): pass
+    def do_POST(self):
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        if not self.path.endswith("/embeddings") or self.headers.get("Authorization") != "Bearer sk-test":
+            self.send_response(401); self.end_headers(); return
+        data = []
+        for i, text in enumerate(body["input"]):
+            v = [0.0] * 16
+            for w in text.lower().split():
+                h = hashlib.sha256(w.encode()).digest()
+                v[h[0] % 16] += 1.0
+            v[15] += 0.01
+            data.append({"object": "embedding", "index": i, "embedding": v})
+        out = json.dumps({"object": "list", "data": data, "model": body["model"]}).encode()
+        self.send_response(200); self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(out))); self.end_headers(); self.wfile.write(out)
+s = HTTPServer(("127.0.0.1", 0), H)
+print(s.server_port, flush=True)
+s.serve_forever()
+PY
+python3 "$TMP/emb.py" >"$TMP/emb.port" &
+EMBPID=$!
+for _ in $(seq 50); do [ -s "$TMP/emb.port" ] && break; sleep 0.1; done
+export_emb() { ASKQL_EMBED_PROVIDER=openai ASKQL_EMBED_DIM=16 ASKQL_EMBED_MODEL=test-embed \
+	ASKQL_EMBED_API_KEY=sk-test ASKQL_EMBED_BASE_URL="http://127.0.0.1:$(cat "$TMP/emb.port")/v1" "$@"; }
+out=$(export_emb "$ASKQL" index --target "$conn2" --name "${T2}_oa" 2>&1)
+check "openai provider: index through /v1/embeddings" '[ $? -eq 0 ] && grep -q "^indexed ${T2}_oa" <<<"$out" &&
+	[ "$(appsql "SELECT embed_provider || embed_dim FROM askql.cat_targets WHERE name = '"'${T2}_oa'"'")" = openai16 ]' "$out"
+j=$(export_emb "$ASKQL" search --name "${T2}_oa" --json "admission type" 2>&1)
+check "openai provider: search embeds the question the same way" \
+	'py "import json,sys; d=json.loads(sys.argv[1]); assert any(c[\"name\"]==\"admission_type\" for c in d[\"columns\"])" "$j"' "$j"
+out=$("$ASKQL" search --name "${T2}_oa" --json "admission type" 2>&1)
+check "openai-built catalog searched with builtin is refused" 'grep -q "was built with embedding openai/16" <<<"$out"' "$out"
+kill "$EMBPID" 2>/dev/null; wait "$EMBPID" 2>/dev/null
+out=$(export_emb "$ASKQL" index --target "$conn2" --name "${T2}_oa" --force 2>&1)
+check "embedding endpoint down: clear error, catalog intact" \
+	'grep -q "embedding request" <<<"$out" && [ "$(appsql "SELECT count(*) FROM askql.cat_columns WHERE target = '"'${T2}_oa'"'")" -gt 0 ]' "$out"
 
 # errors leave the previous catalog intact
 cnt() { appsql "SELECT version, (SELECT count(*) FROM askql.cat_columns WHERE target = '$T2') FROM askql.cat_targets WHERE name = '$T2'"; }

@@ -721,7 +721,7 @@ static void hypo_check(const struct explain_opts *o, const char *gsql, struct ex
 
 	for (int i = 0; i < res->nfindings; i++)
 		any |= res->findings[i].index_table != NULL;
-	if (!any || !*ci)
+	if (!any || !*ci || (!(o && o->hypo_conninfo) && conf_get_int("explain_hypopg") == 0))
 		return;
 	/* a fresh connection: hypopg's hook stays loaded in a backend once used */
 	if (!(hc = db_connect(ci, err, sizeof err))) {

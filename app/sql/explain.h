@@ -42,7 +42,7 @@ struct explain_result {
 struct explain_opts {
 	const char *conninfo;       /* EXPLAIN runs here, read-only; NULL: exec_conninfo() */
 	const char *hypo_conninfo;  /* hypopg checks (needs CREATE EXTENSION): NULL: conf
-	                             * target_db; "": no hypothetical-index checks */
+	                             * target_db unless conf explain_hypopg = 0; "": none */
 	int (*relation_ok)(void *ctx, const char *schema, const char *name);
 	void *relation_ctx;
 };

@@ -41,7 +41,8 @@ static const char *const cues_comparison[] = {"비교", "대비", "차이", "ver
 static const char *const cues_aggregation[] = {"평균", "합계", "총 ", "총합", "건수", "몇 명", "몇명",
 	"몇 건", "몇건", "개수", "최대", "최소", "중앙값", "분포", "count", "average", "mean", "sum",
 	"total", "how many", "number of", "maximum", "minimum", "median", "max ", "min ", "avg",
-	"별 ", "per ", "환자수", "비율", "rate", "ratio", "percent", NULL};
+	"별 ", "per ", "환자수", "환자 수", "명 수", "인원", " 수는", " 수를", " 수가", "비율", "ratio",
+	"percent", "proportion", NULL};
 static const char *const cues_filter[] = {"이상", "이하", "초과", "미만", "환자 중", "인 환자",
 	"where", "above", "below", "greater", "less than", "more than", "over ", "under ", "with ",
 	">", "<", "=", "있는", "없는", "받은", "된 ", "only", "last ", "지난", "최근", NULL};
@@ -57,6 +58,12 @@ static int has_cue(const char *q, const char *const *cues)
 
 static enum intent classify(const char *lowq)
 {
+	size_t n = strlen(lowq);
+
+	/* "... 수" at the end: a count ("고칼륨혈증 환자 수") */
+	if (n > 4 && !strcmp(lowq + n - 4, " \xec\x88\x98") && !has_cue(lowq, cues_ranking) &&
+	    !has_cue(lowq, cues_trend) && !has_cue(lowq, cues_comparison))
+		return INTENT_AGGREGATION;
 	if (has_cue(lowq, cues_ranking))
 		return INTENT_RANKING;
 	if (has_cue(lowq, cues_trend))

@@ -18,6 +18,9 @@
 
 /* Scanner token codes of libpg_query 15 (pg_query.proto enum Token). */
 #define TOK_SEMI 59
+#define TOK_UIDENT 259
+#define TOK_SCONST 261
+#define TOK_USCONST 262
 #define TOK_SQL_COMMENT 275
 #define TOK_C_COMMENT 276
 
@@ -267,6 +270,31 @@ static int skipfield(const unsigned char **p, const unsigned char *e, int w)
 	}
 }
 
+/*
+ * u_end: the end of a U&'...' or U&"..." token.  libpg_query 15 reports these tokens with
+ * a wrong end (the scanner's state change), so find the closing quote: a doubled quote
+ * is part of the text, no other escape can hide one.  Returns t->end when unsure.
+ */
+static int u_end(const char *sql, const struct tok *t)
+{
+	const char *p = sql + t->start;
+	char q;
+
+	if ((p[0] != 'u' && p[0] != 'U') || p[1] != '&' || (p[2] != '\'' && p[2] != '"'))
+		return t->end;
+	q = p[2];
+	for (p += 3; *p; p++) {
+		if (*p != q)
+			continue;
+		if (p[1] == q) {
+			p++;
+			continue;
+		}
+		return (int)(p + 1 - sql);
+	}
+	return t->end;
+}
+
 /* scan: tokens of sql (ScanResult.tokens = 2; ScanToken start=1 end=2 token=4). */
 static enum err scan(struct gctx *g)
 {
@@ -319,6 +347,8 @@ static enum err scan(struct gctx *g)
 			g->toks = nt;
 			cap = ncap;
 		}
+		if (t.token == TOK_USCONST || t.token == TOK_UIDENT)
+			t.end = u_end(g->sql, &t);
 		g->toks[g->ntoks++] = t;
 	}
 out:
@@ -1211,6 +1241,22 @@ static enum err check(const char *sql, const struct guard_opts *opts, struct gua
 	visit(&g, type, top);
 	if (g.err || g.refused)
 		goto out;
+	if (!opts->standard_strings) {
+		/* a backslash in '...' (or N'...') is an escape when the server has
+		 * standard_conforming_strings=off: the string would end elsewhere and text the
+		 * guard read as a literal would run as SQL.  E'...' and $$...$$ read the same way
+		 * in both modes, so only plain literals with a backslash are refused. */
+		for (int i = 0; i < g.ntoks; i++) {
+			const struct tok *t = &g.toks[i];
+
+			if (t->token == TOK_SCONST && sql[t->start] == '\'' &&
+			    memchr(sql + t->start, '\\', (size_t)(t->end - t->start))) {
+				refuse(&g, t->start, "a backslash in a '...' string literal: write E'...' "
+				       "(its meaning depends on standard_conforming_strings)");
+				goto out;
+			}
+		}
+	}
 	if (g.joins > 3) {
 		char w[128];
 

@@ -13,6 +13,11 @@ struct guard_opts {
 	 * returns 1 when schema.name (schema may be NULL) is allowed. */
 	int (*relation_ok)(void *ctx, const char *schema, const char *name);
 	void *relation_ctx;
+	/* 1: the caller runs the SQL with standard_conforming_strings=on (and client_encoding
+	 * UTF8) forced for the session, so a backslash in a '...' literal is plain text.
+	 * 0 (default): such literals are refused, because with standard_conforming_strings=off
+	 * the server would end strings elsewhere than the guard's parser did. */
+	int standard_strings;
 };
 
 struct guard_result {

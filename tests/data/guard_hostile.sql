@@ -720,3 +720,13 @@ SELECT 1 FROM lab_data_table l WHERE l.dt BETWEEN now() AND now() + (pg_sleep(1)
 -- @@
 -- expect: pg_sleep
 SELECT * FROM lab_data_table FETCH FIRST (SELECT 1 FROM pg_sleep(1)) ROWS ONLY
+-- @@
+-- expect: backslash
+SELECT '\', ' , pg_sleep(1), ' AS c -- '
+, 1 AS d
+-- @@
+-- expect: backslash
+SELECT N'\', ' , lo_create(0), ' AS c /* ' */
+-- @@
+-- expect: pg_sleep
+SELECT caseid FROM clinical_data_table WHERE dx = '\' OR pg_sleep(1) IS NULL OR dx = '\'

@@ -16,7 +16,7 @@ static int rel_ok(void *ctx, const char *schema, const char *name)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct guard_opts o = {100, 0, rel_ok, NULL};
+	struct guard_opts o = {.limit = 100, .relation_ok = rel_ok};
 	struct guard_result r, r2;
 	char *sql, *js;
 

@@ -306,11 +306,26 @@ static void link_values(struct arena *a, const struct psnap *s, struct ptoks *tk
 			break;
 		}
 	}
+
+}
+
+/* the retrieval's value mappings, for words nothing else explained: exact and metadata matches,
+ * and fuzzy (prefix/trigram) ones only for Hangul spellings ("페닐레프린"); never a bare number */
+static void link_retrieval_values(struct arena *a, const struct psnap *s, struct ptoks *tk, struct plink *pl,
+                                  const struct retrieval *r)
+{
 	/* then the retrieval's value mappings for what is left (metadata synonyms, trigram matches) */
 	for (int k = 0; r && k < r->nvalues; k++) {
 		const struct ret_value *rv = &r->values[k];
 		char *ph = rv->phrase ? planner_norm(a, rv->phrase) : NULL;
+		int hangul = 0, digits = 1;
 		if (!ph || !*ph)
+			continue;
+		for (const char *c = ph; *c; c++) {
+			hangul |= (unsigned char)*c >= 0x80;
+			digits &= (*c >= '0' && *c <= '9') || *c == ' ';
+		}
+		if (digits || (rv->how && strcmp(rv->how, "exact") && strcmp(rv->how, "synonym") && !hangul))
 			continue;
 		for (int i = 0; i < tk->n; i++) {
 			for (int j = tk->n; j > i; j--) {
@@ -318,7 +333,10 @@ static void link_values(struct arena *a, const struct psnap *s, struct ptoks *tk
 				if (!key || strcmp(key, ph))
 					continue;
 				int ci = planner_snap_col(s, planner_snap_table(s, rv->table), rv->column);
-				if (ci < 0 || tk->v[i].used)
+				int used = 0;
+				for (int x = i; x < j; x++)
+					used |= tk->v[x].used;
+				if (ci < 0 || used)
 					break;
 				struct plink_item it = {.kind = PL_VALUE, .t0 = i, .t1 = j, .ncols = 1, .score = rv->score};
 				it.cols[0] = ci;
@@ -565,5 +583,6 @@ enum err planner_link(struct arena *a, const struct psnap *s, struct ptoks *tk, 
 	link_values(a, s, tk, pl, r);
 	link_concepts(a, tk, pl);
 	link_schema(a, s, tk, pl, r, banned_tables);
+	link_retrieval_values(a, s, tk, pl, r);
 	return OK;
 }

@@ -255,8 +255,10 @@ void http_dispatch(struct req *r)
 		status = 404;          /* a page not built into this binary */
 		goto out;
 	}
-	if (r->via_token && !(rt->flags & R_API)) {
-		status = 401;          /* tokens are for the API only */
+	if (r->via_token != !!(rt->flags & R_API) && (r->via_token || r->signed_in)) {
+		/* tokens open the API only, and the API only takes tokens: a cookie riding along on a
+		 * cross-site request can never start a run there (the API has no CSRF token) */
+		status = 401;
 		goto out;
 	}
 	if ((rt->flags & R_AUTH) && !r->signed_in) {

@@ -1,0 +1,366 @@
+/* test_planner.c: the offline planner: tokenizer, time windows, SQL printer, linker and each intent (on the demo database). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "agent/eval.h"
+#include "agent/planner.h"
+#include "agent/planner_int.h"
+#include "agent/planner_link.h"
+#include "agent/planner_time.h"
+#include "util/conf.h"
+
+static int have_db;
+#define NEED_DB() do { if (!have_db) { skip(); } } while (0)
+#define NOW "2025-12-31 23:59:00"
+
+static const struct ptok *find_tok(const struct ptoks *t, const char *text)
+{
+	for (int i = 0; i < t->n; i++)
+		if (!strcmp(t->v[i].text, text))
+			return &t->v[i];
+	return NULL;
+}
+
+/* ---- tokenizer ---- */
+static void test_tok_korean_particles(void **state)
+{
+	struct arena a = {0};
+	struct ptoks t;
+	const struct ptok *k;
+
+	assert_int_equal(planner_tokenize(&a, "환자별 평균 심박수를 보여줘", &t), OK);
+	k = find_tok(&t, "환자");
+	assert_non_null(k);
+	assert_true(k->group);                       /* 별: per patient */
+	assert_non_null(find_tok(&t, "심박수"));          /* 를 taken off */
+	assert_int_equal(find_tok(&t, "평균")->role, R_AVG);
+	/* a word that ends like a particle keeps its raw form for the linker */
+	assert_int_equal(planner_tokenize(&a, "일반외과 환자들의 나이", &t), OK);
+	assert_string_equal(t.v[0].raw, "일반외과");
+	assert_non_null(find_tok(&t, "환자"));            /* 들의 */
+	assert_non_null(find_tok(&t, "나이"));            /* a whole word, not 나 + 이 */
+	/* verb endings: 사망한 -> 사망 */
+	assert_int_equal(planner_tokenize(&a, "원내 사망한 환자 수", &t), OK);
+	assert_non_null(find_tok(&t, "사망"));
+	arena_free(&a);
+}
+
+static void test_tok_numbers_units_dates(void **state)
+{
+	struct arena a = {0};
+	struct ptoks t;
+
+	assert_int_equal(planner_tokenize(&a, "지난 24시간 동안 65세이상 케이스 5의 2023년", &t), OK);
+	const struct ptok *h = NULL, *age = NULL, *five = NULL, *year = NULL;
+	for (int i = 0; i < t.n; i++) {
+		if (t.v[i].kind == TK_NUM && t.v[i].num == 24)
+			h = &t.v[i];
+		if (t.v[i].kind == TK_NUM && t.v[i].num == 65)
+			age = &t.v[i];
+		if (t.v[i].kind == TK_NUM && t.v[i].num == 5)
+			five = &t.v[i];
+		if (t.v[i].kind == TK_DATE && t.v[i].y == 2023)
+			year = &t.v[i];
+	}
+	assert_non_null(h);
+	assert_int_equal(h->unit, 'h');
+	assert_non_null(age);
+	assert_int_equal(age->unit, 'a');
+	assert_int_equal(age->cmp, R_GE);
+	assert_non_null(five);                            /* 5의: the particle is not a word */
+	assert_null(find_tok(&t, "의"));
+	assert_non_null(year);
+	assert_int_equal(planner_tokenize(&a, "since 05/2100 on 06/07/2100 or 2023-01-05, top three, 20s, 12.5g", &t), OK);
+	int dates = 0, three = 0, decade = 0;
+	for (int i = 0; i < t.n; i++) {
+		if (t.v[i].kind == TK_DATE && t.v[i].y == 2100 && t.v[i].m == 5 && !t.v[i].d)
+			dates++;
+		if (t.v[i].kind == TK_DATE && t.v[i].y == 2100 && t.v[i].m == 6 && t.v[i].d == 7)
+			dates++;
+		if (t.v[i].kind == TK_DATE && t.v[i].y == 2023 && t.v[i].m == 1 && t.v[i].d == 5)
+			dates++;
+		if (t.v[i].kind == TK_NUM && t.v[i].num == 3)
+			three = 1;
+		if (t.v[i].kind == TK_NUM && t.v[i].unit == 'D')
+			decade = 1;
+	}
+	assert_int_equal(dates, 3);
+	assert_true(three);
+	assert_true(decade);
+	assert_non_null(find_tok(&t, "12.5g"));           /* the unit stays in the text for value keys */
+	assert_string_equal(find_tok(&t, "12.5g")->norm, "12 5g");
+	arena_free(&a);
+}
+
+static void test_tok_english_inflections(void **state)
+{
+	char s[64];
+	static const char *const cases[][2] = {
+		{"patients", "patient"}, {"admitted", "admit"}, {"studies", "study"}, {"measured", "measur"},
+		{"measurement", "measur"}, {"discharged", "discharg"}, {"discharge", "discharg"}, {"patient's", "patient"},
+		{"tests", "test"}, {"analysis", "analysis"}, {"status", "status"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		planner_stem(cases[i][0], s, sizeof s);
+		assert_string_equal(s, cases[i][1]);
+	}
+	struct arena a = {0};
+	struct ptoks t;
+	assert_int_equal(planner_tokenize(&a, "How many patients were admitted?", &t), OK);
+	assert_int_equal(find_tok(&t, "how")->role, R_HOW);
+	assert_int_equal(find_tok(&t, "many")->role, R_MANY);
+	assert_string_equal(find_tok(&t, "patients")->stem, "patient");
+	arena_free(&a);
+}
+
+/* ---- time windows relative to the reference time ---- */
+static void window(const char *q, const char *now, struct ptime *w, int *rc)
+{
+	struct arena a = {0};
+	struct ptoks t;
+	struct tm tm;
+	char desc[256];
+	assert_true(planner_time_now(now, &tm));
+	assert_int_equal(planner_tokenize(&a, q, &t), OK);
+	*rc = planner_time(&t, &tm, w, desc, sizeof desc);
+	arena_free(&a);
+}
+
+static void test_time_windows(void **state)
+{
+	struct ptime w;
+	int rc;
+	window("average potassium in the last 7 days", NOW, &w, &rc);
+	assert_int_equal(rc, 1);
+	assert_string_equal(w.from, "2025-12-24 23:59:00");
+	assert_string_equal(w.to, "");
+	window("지난 24시간 동안 끝난 수술", NOW, &w, &rc);
+	assert_string_equal(w.from, "2025-12-30 23:59:00");
+	window("cases in 2023", NOW, &w, &rc);
+	assert_string_equal(w.from, "2023-01-01 00:00:00");
+	assert_string_equal(w.to, "2024-01-01 00:00:00");
+	window("this year", NOW, &w, &rc);
+	assert_string_equal(w.from, "2025-01-01 00:00:00");
+	assert_string_equal(w.to, "2026-01-01 00:00:00");
+	window("since 2 months ago", "2100-12-31 23:59:00", &w, &rc);
+	assert_string_equal(w.from, "2100-10-31 23:59:00");
+	window("last month", "2100-12-31 23:59:00", &w, &rc);     /* November, not "Nov 31" */
+	assert_string_equal(w.from, "2100-11-01 00:00:00");
+	assert_string_equal(w.to, "2100-12-01 00:00:00");
+	window("in 07/this year", "2100-12-31 23:59:00", &w, &rc);
+	assert_string_equal(w.from, "2100-07-01 00:00:00");
+	assert_string_equal(w.to, "2100-08-01 00:00:00");
+	window("on 06/06/2100", "2100-12-31 23:59:00", &w, &rc);
+	assert_string_equal(w.from, "2100-06-06 00:00:00");
+	assert_string_equal(w.to, "2100-06-07 00:00:00");
+	window("작년", NOW, &w, &rc);
+	assert_string_equal(w.from, "2024-01-01 00:00:00");
+	window("on 06/29 of some year", NOW, &w, &rc);
+	assert_int_equal(rc, -1);                                  /* a date without a year: not placed */
+}
+
+/* ---- the SQL tree printer ---- */
+static void test_sql_printer(void **state)
+{
+	struct arena a = {0};
+	struct squery q;
+	struct sb sb = SB_INIT;
+
+	memset(&q, 0, sizeof q);
+	q.from = q.alias = "lab_data_table";
+	q.sel[q.nsel++].e = sx_agg(&a, "AVG", 0, sx_col(&a, "lab_data_table", "result"));
+	q.where[q.nwhere++] = sx_cmp(&a, "=", sx_col(&a, "lab_data_table", "name"), sx_lit(&a, "O'Brien"));
+	q.where[q.nwhere++] = sx_cmp(&a, ">=", sx_col(&a, "lab_data_table", "dt"), sx_ts(&a, "2025-01-01 00:00:00"));
+	q.joins[q.njoins].table = q.joins[q.njoins].alias = "Odd Table";
+	q.joins[q.njoins++].on = sx_cmp(&a, "=", sx_col(&a, "Odd Table", "caseid"), sx_col(&a, "lab_data_table", "caseid"));
+	planner_sql_print(&sb, &q);
+	assert_string_equal(sb_cstr(&sb),
+		"SELECT AVG(lab_data_table.result) FROM lab_data_table JOIN \"Odd Table\" ON \"Odd Table\".caseid = "
+		"lab_data_table.caseid WHERE lab_data_table.name = 'O''Brien' AND lab_data_table.dt >= TIMESTAMP "
+		"'2025-01-01 00:00:00'");
+	sb_reset(&sb);
+	q.exists_wrap = 1;
+	planner_sql_print(&sb, &q);
+	assert_non_null(strstr(sb_cstr(&sb), "SELECT COUNT(*) > 0 AS answer FROM (SELECT"));
+	sb_free(&sb);
+	arena_free(&a);
+}
+
+/* ---- eval comparison ---- */
+static void test_eval_compare(void **state)
+{
+	char *c = eval_cell("24.9375");
+	assert_string_equal(c, "24.94");
+	free(c);
+	c = eval_cell("t");
+	assert_string_equal(c, "1");
+	free(c);
+	c = eval_cell("4.000");
+	assert_string_equal(c, "4");
+	free(c);
+	assert_true(eval_question_ordered("list them sorted by time"));
+	assert_false(eval_question_ordered("how many cases"));
+	assert_true(eval_rs(&(struct eval_stats){.n = {[EV_CORRECT] = 1, [EV_WRONG] = 1}}, 10) < 0);
+}
+
+/* ---- linker and intents on the demo database ---- */
+static struct psnap *snap(void)
+{
+	char err[256];
+	const char *ci = *conf_get("target_ro_db") ? conf_get("target_ro_db") : conf_get("target_db");
+	return planner_snap_get(ci, err, sizeof err);
+}
+
+static void test_linker(void **state)
+{
+	NEED_DB();
+	struct psnap *s = snap();
+	struct arena a = {0};
+	struct ptoks t;
+	struct plink pl;
+	int val = 0, col = 0, con = 0;
+
+	assert_non_null(s);
+	assert_int_equal(planner_tokenize(&a, "potassium and 심박수 of 저혈압 cases", &t), OK);
+	assert_int_equal(planner_link(&a, s, &t, NULL, NULL, &pl), OK);
+	for (int i = 0; i < pl.n; i++) {
+		const struct plink_item *it = &pl.v[i];
+		if (it->kind == PL_VALUE && !strcmp(s->c[it->cols[0]].name, "name") && !strcmp(it->vals[0], "k"))
+			val = 1;   /* potassium -> lab_data_table.name = 'k' (metadata synonym) */
+		if (it->kind == PL_COLUMN && !strcmp(s->c[it->cols[0]].name, "hr"))
+			col = 1;   /* 심박수 -> vital_data_table.hr */
+		if (it->kind == PL_CONCEPT)
+			con = 1;   /* 저혈압: an ontology concept */
+	}
+	assert_true(val);
+	assert_true(col);
+	assert_true(con);
+	arena_free(&a);
+}
+
+static char *plan(const char *q, int *declined)
+{
+	struct planner_ctx ctx = {.now = NOW};
+	struct planner_out o;
+	char *sql;
+	assert_int_equal(planner_plan(NULL, NULL, q, &ctx, &o), OK);
+	*declined = o.unanswerable;
+	assert_non_null(o.explanation);
+	assert_non_null(o.decisions_json);
+	assert_int_equal(o.decisions_json[0], '[');
+	sql = o.sql ? strdup(o.sql) : strdup(o.reason ? o.reason : "");
+	planner_out_free(&o);
+	return sql;
+}
+
+#define HAS(s, frag) do { if (!strstr((s), (frag))) fail_msg("'%s' lacks '%s'", (s), (frag)); } while (0)
+
+static void test_intents(void **state)
+{
+	NEED_DB();
+	int d;
+	char *s;
+
+	s = plan("환자별 평균 심박수", &d);             /* aggregation per group, join along the FK */
+	assert_false(d);
+	HAS(s, "AVG(vital_data_table.hr)");
+	HAS(s, "GROUP BY clinical_data_table.subjectid");
+	HAS(s, "JOIN clinical_data_table ON vital_data_table.caseid = clinical_data_table.caseid");
+	free(s);
+	s = plan("How many cases had sbp < 90?", &d);    /* filter with a number, count of an entity */
+	assert_false(d);
+	HAS(s, "COUNT(DISTINCT vital_data_table.caseid)");
+	HAS(s, "vital_data_table.sbp < 90");
+	free(s);
+	s = plan("저혈압이 있었던 케이스 수", &d);         /* ontology concept */
+	HAS(s, "vital_data_table.sbp < 90");
+	free(s);
+	s = plan("Top 3 departments by number of cases", &d);   /* ranking, ties kept */
+	HAS(s, "DENSE_RANK() OVER (ORDER BY COUNT(*) DESC)");
+	HAS(s, "rnk <= 3");
+	free(s);
+	s = plan("케이스 5의 심박수 추이", &d);            /* timeline */
+	HAS(s, "SELECT vital_data_table.dt, vital_data_table.hr");
+	HAS(s, "ORDER BY vital_data_table.dt ASC");
+	free(s);
+	s = plan("Has case 30 received ephedrine?", &d);  /* yes/no */
+	HAS(s, "COUNT(*) > 0");
+	HAS(s, "medication_data_table.drug = 'ephedrine'");
+	free(s);
+	s = plan("What was the first lactate value of case 100?", &d);   /* first/last */
+	HAS(s, "ORDER BY lab_data_table.dt ASC LIMIT 1");
+	HAS(s, "lab_data_table.name = 'lac'");
+	free(s);
+	s = plan("Average potassium in the last 7 days", &d);   /* time window from the reference time */
+	HAS(s, "lab_data_table.dt >= TIMESTAMP '2025-12-24 23:59:00'");
+	free(s);
+	s = plan("List the departments", &d);            /* distinct list */
+	HAS(s, "SELECT DISTINCT clinical_data_table.department");
+	free(s);
+	s = plan("65세 이상 여성 환자 수", &d);            /* Korean comparison and value synonym */
+	HAS(s, "clinical_data_table.age >= 65");
+	HAS(s, "clinical_data_table.sex = 'F'");
+	free(s);
+	/* declines: says what is missing and what it found instead of guessing */
+	s = plan("What is the name of the surgeon for case 10?", &d);
+	assert_true(d);
+	HAS(s, "surgeon");
+	free(s);
+	s = plan("What is the percentile of the potassium of case 3?", &d);
+	assert_true(d);
+	HAS(s, "percentile");
+	free(s);
+}
+
+static void test_self_correction(void **state)
+{
+	NEED_DB();
+	struct planner_ctx ctx = {.now = NOW};
+	struct planner_out o;
+	assert_int_equal(planner_plan(NULL, NULL, "average heart rate per department", &ctx, &o), OK);
+	assert_non_null(o.sql);
+	/* the same SQL failed before: the planner does not repeat it */
+	struct planner_attempt at = {.sql = o.sql, .error = "42703: column does not exist"};
+	ctx.attempts = &at;
+	ctx.nattempts = 1;
+	struct planner_out o2;
+	assert_int_equal(planner_plan(NULL, NULL, "average heart rate per department", &ctx, &o2), OK);
+	assert_true(o2.unanswerable);
+	planner_out_free(&o2);
+	/* the analyst removes a table: the plan cannot use it */
+	struct planner_edit ed = {.op = PLAN_REMOVE_TABLE, .table = "vital_data_table"};
+	struct planner_ctx c2 = {.now = NOW, .edits = &ed, .nedits = 1};
+	assert_int_equal(planner_plan(NULL, NULL, "average heart rate per department", &c2, &o2), OK);
+	assert_true(o2.unanswerable || !strstr(o2.sql, "vital_data_table"));
+	planner_out_free(&o2);
+	planner_out_free(&o);
+}
+
+int main(void)
+{
+	const char *msg;
+	if (conf_load(NULL, &msg) == OK && getenv("ASKQL_CONF")) {
+		char err[256];
+		const char *ci = *conf_get("target_ro_db") ? conf_get("target_ro_db") : conf_get("target_db");
+		have_db = planner_snap_get(ci, err, sizeof err) != NULL;
+	}
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_tok_korean_particles),
+		cmocka_unit_test(test_tok_numbers_units_dates),
+		cmocka_unit_test(test_tok_english_inflections),
+		cmocka_unit_test(test_time_windows),
+		cmocka_unit_test(test_sql_printer),
+		cmocka_unit_test(test_eval_compare),
+		cmocka_unit_test(test_linker),
+		cmocka_unit_test(test_intents),
+		cmocka_unit_test(test_self_correction),
+	};
+	int rc = cmocka_run_group_tests(tests, NULL, NULL);
+	planner_reset();
+	return rc;
+}

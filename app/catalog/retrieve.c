@@ -117,7 +117,7 @@ static int topn(const double *score, int len, int n, double floor, int *out)
 	return k;
 }
 
-struct vmatch { int value; const char *phrase; const char *how; double score; };
+struct vmatch { int value; const char *phrase; const char *how; double score; int start, len; };
 
 struct ctx {
 	struct catalog *c;
@@ -141,20 +141,46 @@ struct ctx {
 	double best_cos;
 };
 
-static void add_value(struct ctx *x, int v, const char *phrase, const char *how, double score)
+/* a value matched by question tokens [start, start+len) */
+static void add_value(struct ctx *x, int v, const char *phrase, const char *how, double score,
+                      int start, int len)
 {
 	for (int i = 0; i < x->nvals; i++)
 		if (x->vals[i].value == v) {
 			if (score > x->vals[i].score) {
 				x->vals[i].score = score;
 				x->vals[i].how = how;
-				x->vals[i].phrase = phrase;
+				x->vals[i].phrase = arena_strdup(x->a, phrase);
+				x->vals[i].start = start;
+				x->vals[i].len = len;
 			}
 			return;
 		}
 	if (x->nvals == MAXVAL)
 		return;
-	x->vals[x->nvals++] = (struct vmatch){v, arena_strdup(x->a, phrase), how, score};
+	x->vals[x->nvals++] = (struct vmatch){v, arena_strdup(x->a, phrase), how, score, start, len};
+}
+
+/* "general surgery" -> department = 'General surgery' makes "general" -> ane_type =
+ * 'General' moot: drop matches whose tokens lie inside a longer match */
+static void drop_nested_values(struct ctx *x)
+{
+	int k = 0;
+
+	for (int i = 0; i < x->nvals; i++) {
+		const struct vmatch *a = &x->vals[i];
+		int inside = 0;
+
+		for (int j = 0; j < x->nvals && !inside; j++) {
+			const struct vmatch *b = &x->vals[j];
+
+			inside = j != i && b->len > a->len && a->start >= b->start &&
+			         a->start + a->len <= b->start + b->len;
+		}
+		if (!inside)
+			x->vals[k++] = x->vals[i];
+	}
+	x->nvals = k;
 }
 
 static void add_concept(struct ctx *x, int k)
@@ -245,7 +271,7 @@ static void keyword_axis(struct ctx *x)
 					const struct cat_value *v = &c->values[ref->id];
 					int exact = !strcmp(v->norm, phrase);
 
-					add_value(x, ref->id, phrase, exact ? "exact" : "synonym", exact ? 1.0 : 0.95);
+					add_value(x, ref->id, phrase, exact ? "exact" : "synonym", exact ? 1.0 : 0.95, i, t->ntoks);
 					x->kw_col[v->col] += 0.8 * s;
 					x->kw_tab[c->columns[v->col].table] += 0.8 * s;
 					break;
@@ -276,8 +302,8 @@ static void value_axis(struct ctx *x)
 	struct catalog *c = x->c;
 	uint32_t qt[128], vt[256];
 
-	for (int i = 0; i < x->nraw && i < x->ntok; i++) {
-		const char *w = x->raws[i];
+	for (int i = 0; i < x->ntok; i++) {
+		const char *w = i < x->nraw ? x->raws[i] : x->toks[i];
 		int nc = utf8_nchars(w), hangul = text_is_hangul_word(w), found = 0;
 		char buf[TEXT_MAXTOK];
 
@@ -287,7 +313,7 @@ static void value_axis(struct ctx *x)
 		const char *forms[2] = {w, x->toks[i]};
 		for (int f = 0; f < 2 && !found; f++)
 			for (int v = strmap_get(&c->value_norm, forms[f]); v >= 0; v = c->value_next[v]) {
-				add_value(x, v, forms[f], "exact", 1.0);
+				add_value(x, v, forms[f], "exact", 1.0, i, 1);
 				found = 1;
 			}
 		/* 2. react-framework 5.2: drop the last character until a value matches
@@ -300,7 +326,7 @@ static void value_axis(struct ctx *x)
 			memcpy(buf, w, b);
 			buf[b] = '\0';
 			for (int v = strmap_get(&c->value_norm, buf); v >= 0; v = c->value_next[v]) {
-				add_value(x, v, w, "prefix", 0.6 + 0.3 * keep / nc);
+				add_value(x, v, w, "prefix", 0.6 + 0.3 * keep / nc, i, 1);
 				found = 1;
 			}
 		}
@@ -337,7 +363,7 @@ static void value_axis(struct ctx *x)
 			double sim = text_trgm_sim(qt, nq, vt, nv);
 
 			if (sim >= 0.8)
-				add_value(x, cand[m], w, "trigram", sim * 0.9);
+				add_value(x, cand[m], w, "trigram", sim * 0.9, i, 1);
 		}
 	}
 	for (int i = 0; i < x->nvals; i++) {
@@ -713,6 +739,7 @@ enum err catalog_retrieve(struct catalog *c, const char *question, const struct 
 	/* axis 3: keywords, synonyms, values, ontology terms */
 	keyword_axis(x);
 	value_axis(x);
+	drop_nested_values(x);
 	x->nlists[AX_KEY] = topn(x->kw_col, nc, AXN, 0.0, x->lists[AX_KEY]);
 	x->ntlists[AX_KEY] = topn(x->kw_tab, nt, AXN, 0.0, x->tlists[AX_KEY]);
 

@@ -25,7 +25,9 @@ int cmd_index(int argc, char **argv)
 		return 2;
 	}
 	catalog_target_name(target, nm, sizeof nm);
-	/* the configured target gets the configured docs and metadata unless told otherwise */
+	/* the configured target (by URL or by catalog name) gets the configured docs and
+	 * metadata unless told otherwise */
+	deflt = deflt || !strcmp(name ? name : nm, conf_get("target_name"));
 	if (deflt && !docs && access(conf_get("docs_dir"), R_OK) == 0)
 		docs = conf_get("docs_dir");
 	if (deflt && !meta && access(conf_get("metadata_file"), R_OK) == 0)

@@ -9,26 +9,6 @@
 #include "util/log.h"
 #include "util/sb.h"
 
-const char *react_policy(const char *tool, int remaining, int any_explain, int sql_explained,
-                         int have_sql, const char **reason)
-{
-	*reason = NULL;
-	if (!tool)
-		return NULL;
-	/* rule 1: the last call is always a submit (the model may not end on exploring) */
-	if (remaining <= 1 && strcmp(tool, "submit_sql") && strcmp(tool, "cannot_answer") && have_sql) {
-		*reason = "last_call_force_submit";
-		return "submit_sql";
-	}
-	/* rule 2: nothing runs or is submitted before a successful explain */
-	if (remaining > 1 && (!strcmp(tool, "execute_sql_preview") || !strcmp(tool, "submit_sql")) &&
-	    !any_explain && !sql_explained) {
-		*reason = "require_explain_first";
-		return "explain";
-	}
-	return NULL;
-}
-
 static cJSON *rs(struct agent *a)
 {
 	return cJSON_GetObjectItemCaseSensitive(a->st, "react");

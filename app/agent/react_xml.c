@@ -343,3 +343,24 @@ char *react_call_params_json(const struct react_call *c)
 	cJSON_Delete(o);
 	return s;
 }
+
+/* The policy is pure so that it is tested alone (tests/unit/test_react_xml.c). */
+const char *react_policy(const char *tool, int remaining, int any_explain, int sql_explained,
+                         int have_sql, const char **reason)
+{
+	*reason = NULL;
+	if (!tool)
+		return NULL;
+	/* rule 1: the last call is always a submit (the model may not end on exploring) */
+	if (remaining <= 1 && strcmp(tool, "submit_sql") && strcmp(tool, "cannot_answer") && have_sql) {
+		*reason = "last_call_force_submit";
+		return "submit_sql";
+	}
+	/* rule 2: nothing runs or is submitted before a successful explain */
+	if (remaining > 1 && (!strcmp(tool, "execute_sql_preview") || !strcmp(tool, "submit_sql")) &&
+	    !any_explain && !sql_explained) {
+		*reason = "require_explain_first";
+		return "explain";
+	}
+	return NULL;
+}

@@ -57,7 +57,7 @@ cJSON *crit_tool_timeline(const char *text)
 		char *s = strndup(text + st[i], en[i] - st[i]), id[16], hm[8];
 		for (size_t k = 0; s[k]; k++) {
 			if (isdigit((unsigned char)s[k]) && (k == 0 || !isdigit((unsigned char)s[k - 1])) &&
-			    (s[k + 1] == ':' || s[k + 2] == ':')) {
+			    (s[k + 1] == ':' || (s[k + 1] && s[k + 2] == ':'))) {
 				long long t = crit_time_parse(s + k);
 				if (t >= 0) {
 					cur = t;

@@ -27,7 +27,7 @@ static int type_is(const cJSON *col, const char *const *names)
 	return 0;
 }
 
-static const char *const numeric[] = {"int", "numeric", "float", "double", "real", "decimal", "money", NULL};
+static const char *const numeric[] = {"number", "int", "numeric", "float", "double", "real", "decimal", "money", NULL};
 static const char *const temporal[] = {"timestamp", "date", "time", NULL};
 
 static double num(const cJSON *v, int *ok)

@@ -44,6 +44,7 @@ static void add_pause(cJSON *d)
 
 					if (cJSON_IsString(it)) {
 						cJSON_AddStringToObject(o, "name", it->valuestring);
+						cJSON_AddStringToObject(o, "text", it->valuestring);
 						cJSON_AddStringToObject(o, "key", it->valuestring);
 					} else {
 						const cJSON *n = cJSON_GetObjectItemCaseSensitive(it, "name");
@@ -114,6 +115,8 @@ enum err page_run(struct req *r)
 			cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(steps, n - 1), "seq")) : 0);
 	}
 	add_pause(run);
+	if (req_param(r, "notice") && !strcmp(req_param(r, "notice"), "refused"))
+		cJSON_AddStringToObject(d, "notice", view_t(r, "web.decision_refused"));
 	cJSON_AddBoolToObject(d, "can_edit", cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(run, "paused")));
 	e = view_render(r, 200, "run", d);
 	log_info("run page %lld rendered in %.3f ms", r->arg_id, now_ms() - t0);

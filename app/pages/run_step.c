@@ -83,10 +83,12 @@ enum err page_run_step(struct req *r)
 	log_info("run %lld: %s -> %s", r->arg_id, action, e == OK ? res.status : err_str(e));
 	if (e == ERR_DENIED)
 		e = OK;               /* resumed elsewhere meanwhile: show the run as it is now */
-	if (e == ERR_INPUT || e == ERR_NOTFOUND)
+	if (e == ERR_NOTFOUND)
 		return e;
-	if (e != OK)
+	/* a decision that does not fit (e.g. edited SQL the guard refuses): the run stays paused
+	 * and its page says so */
+	snprintf(to, sizeof to, e == ERR_INPUT ? "/runs/%lld?notice=refused" : "/runs/%lld", r->arg_id);
+	if (e != OK && e != ERR_INPUT)
 		return e;
-	snprintf(to, sizeof to, "/runs/%lld", r->arg_id);
 	return resp_redirect(r, to);
 }

@@ -61,7 +61,7 @@ static int row_cmp(const void *a, const void *b)
 
 static int is_numeric_type(const char *t)
 {
-	return t && (strstr(t, "int") || strstr(t, "numeric") || strstr(t, "float") || strstr(t, "double") ||
+	return t && (strstr(t, "number") || strstr(t, "int") || strstr(t, "numeric") || strstr(t, "float") || strstr(t, "double") ||
 	             strstr(t, "real") || strstr(t, "decimal"));
 }
 

@@ -1660,7 +1660,10 @@ enum err planner_plan(struct catalog *cat, const struct retrieval *r, const char
 		out->reason = strdup(err);
 		goto out;
 	}
-	if (!planner_time_now(ctx ? ctx->now : NULL, &p->now)) {
+	/* the reference time: the caller's, else conf now, else the target's own (metadata
+	 * reference_time of an archived snapshot), else the clock */
+	const char *now = ctx && ctx->now && *ctx->now ? ctx->now : *conf_get("now") ? conf_get("now") : p->s->reference_time;
+	if (!planner_time_now(now, &p->now)) {
 		rc = ERR_INPUT;
 		out->reason = strdup("bad reference time");
 		goto out;

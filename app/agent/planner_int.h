@@ -85,6 +85,7 @@ struct psnap {
 	struct pconcept *con; int ncon;     /* from the metadata file, when it describes this database */
 	struct pvrange *vr; int nvr;
 	char *entity_patient, *entity_case; /* hierarchy keys from the metadata ("subjectid", "caseid") */
+	char *reference_time;               /* the metadata's snapshot time of an archived database */
 };
 /* planner_snap_get: the cached snapshot for conninfo (loaded on first use). NULL + err on failure. */
 struct psnap *planner_snap_get(const char *conninfo, char *err, size_t errlen);

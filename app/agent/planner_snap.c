@@ -237,6 +237,9 @@ static enum err meta(struct snapslot *sl, int *vcap)
 		pc->syn = strlist(a, cJSON_GetObjectItem(c, "synonyms"), &pc->nsyn, nm->valuestring);
 		s->ncon++;
 	}
+	const cJSON *rt = cJSON_GetObjectItem(j, "reference_time");
+	if (cJSON_IsString(rt))
+		s->reference_time = arena_strdup(a, rt->valuestring);
 	const cJSON *hier = cJSON_GetObjectItem(j, "hierarchy");
 	for (const cJSON *h = hier ? hier->child : NULL; h; h = h->next) {
 		const cJSON *cn = cJSON_GetObjectItem(h, "concept"), *key = cJSON_GetObjectItem(h, "key");

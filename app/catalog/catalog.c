@@ -593,6 +593,45 @@ static int index_values(struct catalog *c)
 	return 0;
 }
 
+/* sparse copies of column vectors with at most a quarter of the entries non-zero */
+static int index_sparse(struct catalog *c)
+{
+	for (int i = 0; i < c->ncolumns; i++) {
+		struct cat_column *col = &c->columns[i];
+		int nnz = 0;
+
+		col->nnz = -1;
+		if (!col->vec || c->dim > 65535)
+			continue;
+		for (int d = 0; d < c->dim; d++)
+			nnz += col->vec[d] != 0;
+		if (nnz > c->dim / 4)
+			continue;
+		col->sidx = arena_alloc(&c->mem, (size_t)(nnz + 1) * sizeof *col->sidx);
+		col->sval = arena_alloc(&c->mem, (size_t)(nnz + 1) * sizeof *col->sval);
+		if (!col->sidx || !col->sval)
+			return -1;
+		for (int d = 0, k = 0; d < c->dim; d++)
+			if (col->vec[d] != 0) {
+				col->sidx[k] = (unsigned short)d;
+				col->sval[k++] = col->vec[d];
+			}
+		col->nnz = nnz;
+	}
+	return 0;
+}
+
+float cat_col_dot(const struct cat_column *col, const float *q, int dim)
+{
+	float s = 0;
+
+	if (col->nnz < 0)
+		return col->vec ? vec_dot(q, col->vec, dim) : -1;
+	for (int k = 0; k < col->nnz; k++)
+		s += q[col->sidx[k]] * col->sval[k];
+	return s;
+}
+
 static int index_graph(struct catalog *c)
 {
 	c->adj = calloc((size_t)(c->ntables ? c->ntables : 1), sizeof *c->adj);
@@ -672,7 +711,7 @@ enum err cat_finish(struct catalog *c, char *err, size_t errlen)
 	}
 	if ((rc = embed_missing(c, err, errlen)) != OK)
 		return rc;
-	if (index_prefixes(c) || index_terms(c) || index_values(c) || index_graph(c))
+	if (index_prefixes(c) || index_terms(c) || index_values(c) || index_graph(c) || index_sparse(c))
 		goto nomem;
 	c->bytes = c->mem.used_total + (size_t)c->captables * sizeof *c->tables +
 	           (size_t)c->capcolumns * sizeof *c->columns + (size_t)c->capvalues * sizeof *c->values +

@@ -29,6 +29,11 @@ struct cat_column {
 	int has_range;
 	double lo, hi;
 	float *vec;
+	/* the non-zero entries of vec when it is sparse (builtin embeddings of short texts):
+	 * the vector axis reads these instead of the dense vector; nnz < 0: dense */
+	int nnz;
+	unsigned short *sidx;
+	float *sval;
 };
 
 struct cat_edge {
@@ -125,6 +130,8 @@ void strmap_free(struct strmap *m);
  * number of hops, 0 when a == b, -1 when there is no path. */
 /* cat_word_prefix: the key of a word's beginning (3 characters, 2 for Hangul) into out */
 void cat_word_prefix(const char *w, char *out, size_t n);
+/* cat_col_dot: q . column vector, through the sparse form when there is one */
+float cat_col_dot(const struct cat_column *col, const float *q, int dim);
 int cat_fk_path(const struct catalog *c, int a, int b, int max_hops, int *out);
 
 /* rrf: accumulate 1/(k + rank) (rank from 1) of each id in list into score[id]. */

@@ -382,7 +382,7 @@ static void vector_axis(struct ctx *x, const float *q, int ax, double *tmp_col, 
 	struct catalog *c = x->c;
 
 	for (int i = 0; i < c->ncolumns; i++)
-		tmp_col[i] = c->columns[i].vec ? vec_dot(q, c->columns[i].vec, c->dim) : -1;
+		tmp_col[i] = cat_col_dot(&c->columns[i], q, c->dim);
 	for (int i = 0; i < c->ntables; i++)
 		tmp_tab[i] = c->tables[i].vec ? vec_dot(q, c->tables[i].vec, c->dim) : -1;
 	x->nlists[ax] = topn(tmp_col, c->ncolumns, AXN, 0.0, x->lists[ax]);
@@ -765,7 +765,7 @@ enum err catalog_retrieve(struct catalog *c, const char *question, const struct 
 		for (int i = 0; i < x->nlists[ax] && (ax == AX_KEY || i < 10); i++) {
 			int ci = x->lists[ax][i];
 
-			tmp_col[ci] = 1.0 + (x->qvec ? vec_dot(x->qvec, c->columns[ci].vec, c->dim) : 0) +
+			tmp_col[ci] = 1.0 + (x->qvec ? cat_col_dot(&c->columns[ci], x->qvec, c->dim) : 0) +
 			              affinity(r->intent, &c->columns[ci]) + (x->kw_col[ci] > 0 ? 0.2 : 0);
 		}
 	x->nlists[AX_INTENT] = topn(tmp_col, nc, AXN, 0.0, x->lists[AX_INTENT]);

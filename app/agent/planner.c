@@ -1627,8 +1627,8 @@ static int structure(struct planner *p)
 }
 
 
-enum err planner_plan(struct catalog *cat, const struct retrieval *r, const char *question,
-                      const struct planner_ctx *ctx, struct planner_out *out)
+static enum err plan_once(struct catalog *cat, const struct retrieval *r, const char *question,
+                          const struct planner_ctx *ctx, struct planner_out *out)
 {
 	struct planner *p;
 	enum err rc = OK;
@@ -1826,6 +1826,70 @@ out:
 	arena_free(&p->a);
 	free(p);
 	return rc;
+}
+
+/* follow_up: the previous question with this one's numbered patient/case put in, or both joined
+ * ("케이스 5의 심박수 추이" then "케이스 6은?" -> case 6; "only women?" -> the previous plus a filter) */
+static char *follow_up(const char *prev, const char *q)
+{
+	struct arena a = {0};
+	struct ptoks tp, tq;
+	char *res = NULL;
+	if (planner_tokenize(&a, prev, &tp) != OK || planner_tokenize(&a, q, &tq) != OK)
+		goto out;
+	for (int i = 0; i + 1 < tq.n; i++) {
+		if (tq.v[i].kind != TK_WORD || tq.v[i + 1].kind != TK_NUM || tq.v[i + 1].unit)
+			continue;
+		for (int k = 0; k + 1 < tp.n; k++) {
+			if (strcmp(tp.v[k].stem, tq.v[i].stem) || tp.v[k + 1].kind != TK_NUM)
+				continue;
+			/* same entity word in both: swap the number in the previous question's text */
+			struct sb sb = SB_INIT;
+			sb_append(&sb, prev, (size_t)tp.v[k + 1].off);
+			sb_append(&sb, q + tq.v[i + 1].off, (size_t)tq.v[i + 1].len);
+			sb_puts(&sb, prev + tp.v[k + 1].off + tp.v[k + 1].len);
+			res = sb_ok(&sb) ? sb_steal(&sb) : NULL;
+			sb_free(&sb);
+			goto out;
+		}
+	}
+	{
+		struct sb sb = SB_INIT;
+		sb_printf(&sb, "%s %s", prev, q);
+		res = sb_ok(&sb) ? sb_steal(&sb) : NULL;
+		sb_free(&sb);
+	}
+out:
+	arena_free(&a);
+	return res;
+}
+
+enum err planner_plan(struct catalog *cat, const struct retrieval *r, const char *question,
+                      const struct planner_ctx *ctx, struct planner_out *out)
+{
+	enum err rc = plan_once(cat, r, question, ctx, out);
+	if (rc != OK || !out->unanswerable || !ctx || !ctx->prev_question || !*ctx->prev_question)
+		return rc;
+	/* a follow-up that does not stand on its own: read it with the previous question */
+	char *merged = follow_up(ctx->prev_question, question);
+	struct planner_out o2;
+	if (getenv("ASKQL_PLANNER_DEBUG"))
+		fprintf(stderr, "planner: follow-up read as [%s]\n", merged ? merged : "");
+	if (merged && plan_once(cat, NULL, merged, ctx, &o2) == OK && !o2.unanswerable && o2.sql) {
+		char *ex = NULL;
+		if (asprintf(&ex, "Follow-up read as: \"%s\". %s", merged, o2.explanation ? o2.explanation : "") < 0)
+			ex = NULL;
+		planner_out_free(out);
+		*out = o2;
+		if (ex) {
+			free(out->explanation);
+			out->explanation = ex;
+		}
+	} else if (merged) {
+		planner_out_free(&o2);
+	}
+	free(merged);
+	return OK;
 }
 
 void planner_out_free(struct planner_out *out)

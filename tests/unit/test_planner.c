@@ -341,6 +341,24 @@ static void test_self_correction(void **state)
 	planner_out_free(&o);
 }
 
+static void test_follow_up(void **state)
+{
+	NEED_DB();
+	struct planner_ctx ctx = {.now = NOW, .prev_question = "케이스 5의 심박수 추이"};
+	struct planner_out o;
+	assert_int_equal(planner_plan(NULL, NULL, "케이스 6은?", &ctx, &o), OK);
+	assert_false(o.unanswerable);
+	HAS(o.sql, "vital_data_table.caseid = 6");
+	HAS(o.sql, "vital_data_table.hr");
+	planner_out_free(&o);
+	ctx.prev_question = "How many cases had hypotension?";
+	assert_int_equal(planner_plan(NULL, NULL, "only in thoracic surgery?", &ctx, &o), OK);
+	assert_false(o.unanswerable);
+	HAS(o.sql, "'Thoracic surgery'");
+	HAS(o.sql, "sbp < 90");
+	planner_out_free(&o);
+}
+
 int main(void)
 {
 	const char *msg;
@@ -359,6 +377,7 @@ int main(void)
 		cmocka_unit_test(test_linker),
 		cmocka_unit_test(test_intents),
 		cmocka_unit_test(test_self_correction),
+		cmocka_unit_test(test_follow_up),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	planner_reset();

@@ -250,6 +250,14 @@ static void link_values(struct arena *a, const struct psnap *s, struct ptoks *tk
 			}
 			if (first < 0)
 				continue;
+			if (j - i > 1) {
+				/* "admission type": the name of a column, not a stored value */
+				char st[256];
+				double csc;
+				planner_stem(keys[0] ? keys[0] : "", st, sizeof st);
+				if (planner_link_term(a, s, st, NULL, NULL, 0.95, &csc) >= 0)
+					continue;
+			}
 			if (j - i == 1) {
 				int is_table = 0;
 				for (int ti = 0; ti < s->nt; ti++)

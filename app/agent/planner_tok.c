@@ -170,7 +170,7 @@ static const struct lex lexicon[] = {
 	{"두번째", R_UNSUP, 0}, {"중앙값", R_UNSUP, 0}, {"increase", R_UNSUP, 0}, {"decrease", R_UNSUP, 0},
 	{"why", R_UNSUP, 0}, {"predict", R_UNSUP, 0}, {"will", R_UNSUP, 0}, {"should", R_UNSUP, 0},
 	{"both", R_UNSUP, 0}, {"also", R_UNSUP, 0},
-	{"outcome", R_UNSUP, 0}, {"cost", R_NONE, 0},
+	{"outcome", R_UNSUP, 0}, {"previously", R_UNSUP, 0}, {"newly", R_UNSUP, 0}, {"cost", R_NONE, 0},
 	{NULL, 0, 0}
 };
 
@@ -201,7 +201,7 @@ static const char *const generic[] = {
 	"명", "건", "개", "정렬", "순", "순서", "순으로", "순서로", "해서", "하여", "것", "들", "때", "경우",
 	"database", "db", "class", "grade", "status", "group", "categori", "시행", "실시", "사용", "사용된",
 	"진행", "투여", "받", "있", "없", "전체", "모두", "총합", "performed", "perform", "given", "happened",
-	"only", "just", "instead", "그럼", "그러면", "대신", "어때", "어때요", "어떤가요", "는요",
+	"only", "just", "instead", "issued", "issu", "accounted", "account", "named", "그럼", "그러면", "대신", "어때", "어때요", "어떤가요", "는요",
 	"항목", "종류별", "건인가요", "인가요", "있었던", "있는", "환자의", "명인가요", "개인가요",
 	NULL
 };
@@ -261,7 +261,9 @@ static const char *const syns[][8] = {
 	{"medication", "drug", "medicine", NULL}, {"drug", "medication", NULL}, {"medicine", "drug", "medication", NULL},
 	{"용량", "dose", NULL}, {"투여량", "dose", NULL}, {"경로", "route", NULL}, {"단위", "unit", NULL},
 	{"진단", "diagnosis", "dx", NULL}, {"diagnosis", "dx", NULL}, {"진단명", "diagnosis", "dx", NULL},
-	{"검사", "lab", "test", NULL}, {"lab", "laboratory", NULL}, {"혈액검사", "lab", NULL},
+	{"검사", "lab", "test", NULL}, {"lab", "laboratory", NULL}, {"laboratory", "lab", NULL},
+	{"birth", "dob", "date of birth", NULL}, {"생년월일", "dob", "date of birth", NULL},
+	{"released", "discharge", NULL}, {"release", "discharge", NULL}, {"releas", "discharge", NULL}, {"혈액검사", "lab", NULL},
 	{"사망", "death", "died", NULL}, {"death", "died", "mortality", NULL}, {"died", "death", NULL},
 	{"mortality", "death", NULL}, {"원내사망", "death_inhosp", "death", NULL},
 	{"중환자실", "icu", NULL}, {"icu", "intensive care", NULL}, {"재원일수", "icu_days", NULL},

@@ -986,7 +986,9 @@ static int build(struct planner *p, struct squery *q)
 	if (add_visit(p, q) < 0)
 		return -1;
 	for (int i = 0; i < p->tk.n && !f->current_all && !f->entity_val; i++)
-		if (p->tk.v[i].role == R_CURRENT && !p->tk.v[i].used && f->visit_mention == f->fact && f->fact >= 0) {
+		if (p->tk.v[i].role == R_CURRENT && !p->tk.v[i].used && f->fact >= 0 &&
+		    (f->visit_mention == f->fact || visit_table(p, 0) == f->fact)) {
+			f->visit_mention = f->fact;
 			f->current_all = 1;   /* "patients currently admitted" */
 			p->tk.v[i].used = 1;
 		}
@@ -1128,6 +1130,16 @@ static int structure(struct planner *p)
 			return decline(p, "the question has a negation ('%s'), which the offline planner does not build", p->tk.v[i].text);
 		if (p->tk.v[i].role == R_NEXT)
 			return decline(p, "%s", "questions about the future cannot be answered from recorded data");
+	}
+	/* "which label was that?": refers to something said before */
+	for (int i = p->tk.n - 1; i >= 0; i--) {
+		const struct ptok *t = &p->tk.v[i];
+		if (t->kind == TK_PUNCT)
+			continue;
+		if (!strcmp(t->text, "that") || !strcmp(t->text, "it") || !strcmp(t->text, "those") || !strcmp(t->text, "them") ||
+		    !strcmp(t->text, "this") || !strcmp(t->text, "these") || !strcmp(t->text, "그것") || !strcmp(t->text, "그거"))
+			return decline(p, "the question refers to '%s' without saying what it is", t->text);
+		break;
 	}
 	/* an unlinked content word: say what was not understood instead of guessing */
 	{
@@ -1426,6 +1438,9 @@ static int structure(struct planner *p)
 		for (int i = 0; i < f->nproj; i++)
 			if (f->proj[i] == f->measure)
 				f->proj[i--] = f->proj[--f->nproj];
+		if (f->nproj && !f->ngroup && find_role(p, R_MOST) < 0 && find_role(p, R_TOP) < 0)
+			return decline(p, "the question names '%s' next to an aggregate, and how they combine could not be told",
+			               p->s->c[f->proj[0]].name);
 		decide(p, "", "aggregate", arena_printf(&p->a, "%s(%s)", f->agg, cfq(p, f->measure)), "aggregate word", 1);
 	} else if (f->agg) {
 		f->count_entity = f->entity_count && f->entity_col;
@@ -1578,7 +1593,9 @@ static int structure(struct planner *p)
 	for (int i = 0; i < p->tk.n; i++)
 		if (p->tk.v[i].role == R_VALUE && !p->tk.v[i].used)
 			asks_value = 1;
-	if (!f->agg && !f->nproj && f->measure >= 0 && (asks_value || f->nin || f->order || 1)) {
+	if (asks_value && !f->agg && !f->nproj && f->measure < 0 && !f->exists && !when)
+		return decline(p, "the question asks for an amount or value, but %s has no numeric measure", p->s->t[f->fact].name);
+	if (!f->agg && !f->nproj && f->measure >= 0) {
 		int dict_value = 0;
 		for (int i = 0; i < f->nin; i++)
 			if (p->s->c[f->in[i].col].table != f->fact)

@@ -559,7 +559,7 @@ static void prompt_block(struct ctx *x, const int *tabs, int ntabs, const unsign
 
 		snprintf(q, sizeof q, "%s.%s", rc->table, rc->name);
 		tci = cat_find_column(c, q);
-		if (tci >= 0 && c->columns[tci].comment && i < 6)
+		if (tci >= 0 && c->columns[tci].comment && i < 6 && in_list(tabs, ntabs, c->columns[tci].table))
 			pl_add(&p, S_ONTO, 40 + i, "- %s.%s: %s", rc->table, rc->name, c->columns[tci].comment);
 	}
 	for (int i = 0; i < r->nvalues; i++) {
@@ -579,7 +579,9 @@ static void prompt_block(struct ctx *x, const int *tabs, int ntabs, const unsign
 		const struct ret_column *rc = &r->columns[i];
 		char lo[32], hi[32];
 
-		if (!rc->full_name && !rc->unit && !rc->has_range)
+		int rt = cat_find_table(c, rc->table);
+
+		if ((!rc->full_name && !rc->unit && !rc->has_range) || !in_list(tabs, ntabs, rt))
 			continue;
 		fmt_num(lo, sizeof lo, rc->range_lo);
 		fmt_num(hi, sizeof hi, rc->range_hi);
@@ -979,7 +981,28 @@ enum err catalog_retrieve(struct catalog *c, const char *question, const struct 
 			if (!col_rel[c->edges[i].to_c])
 				col_rel[c->edges[i].to_c] = 1;
 		}
-	prompt_block(x, rt, nrt < 6 ? nrt : 6, col_rel);
+	/* the measured quantity of a long-format table: a mapped code (name = 'k') means its
+	 * numeric and time columns matter too */
+	for (int i = 0; i < x->nvals; i++) {
+		const struct cat_table *t = &c->tables[c->columns[c->values[x->vals[i].value].col].table];
+
+		for (int k = 0; k < t->ncols; k++) {
+			const struct cat_column *col = &c->columns[t->first_col + k];
+
+			if (((col->numeric && !col->idlike) || col->temporal) && !col_rel[t->first_col + k])
+				col_rel[t->first_col + k] = 1;
+		}
+	}
+	/* the prompt holds the tables to join (and those on their paths); others only to make two */
+	int pt[16], npt = 0;
+	for (int i = 0; i < nchosen && npt < 8; i++)
+		pt[npt++] = chosen[i];
+	for (int i = 0; i < nvia && npt < 12; i++)
+		pt[npt++] = via[i];
+	for (int i = 0; i < nrt && npt < 2; i++)
+		if (!in_list(pt, npt, rt[i]))
+			pt[npt++] = rt[i];
+	prompt_block(x, pt, npt, col_rel);
 	return OK;
 nomem:
 	retrieval_free(r);

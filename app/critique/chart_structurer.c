@@ -209,7 +209,7 @@ static void find_findings(cJSON *chart)
 		double dev = !strcmp(crit_str(x, "direction"), "low") ? (lo - v) / w : (v - hi) / w;
 		int n = (int)crit_num(x, "n", 0);
 		const char *why = NULL;
-		cJSON_AddNumberToObject(x, "deviation", (double)(long)(dev * 1000) / 1000.0);
+		cJSON_AddNumberToObject(x, "deviation", round(dev * 1000) / 1000.0);
 		if (general && !strcmp(crit_str(x, "param"), "rr"))
 			why = "respiratory rate under general anaesthesia is set by the ventilator";
 		else if (!(dev >= 0.2 || (n >= 2 && dev >= 0.1)))

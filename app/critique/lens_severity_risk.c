@@ -1,4 +1,5 @@
 /* lens_severity_risk.c: critic tool: how far each finding is from normal, read with the risk factors. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <cjson/cJSON.h>
@@ -34,7 +35,7 @@ cJSON *crit_tool_lens_severity_risk(const struct crit_state *st, const cJSON *pr
 		         crit_str(f, "label"), dir, v, crit_str(f, "unit"), dev * 100, sev);
 		cJSON_AddStringToObject(a, "finding", crit_str(f, "id"));
 		cJSON_AddStringToObject(a, "severity", sev);
-		cJSON_AddNumberToObject(a, "deviation_pct", (double)(long)(dev * 1000) / 10.0);
+		cJSON_AddNumberToObject(a, "deviation_pct", round(dev * 1000) / 10.0);
 		cJSON_AddStringToObject(a, "text", t);
 		cJSON_AddItemToArray(as, a);
 	}

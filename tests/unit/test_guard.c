@@ -218,6 +218,11 @@ static void test_limit(void **state)
 	expect_sql("SELECT 1 LIMIT 2 + 3", 1000, "SELECT * FROM (\nSELECT 1 LIMIT 2 + 3\n) AS q LIMIT 1000", 0, 1);
 	expect_sql("SELECT hr FROM vital_data_table ORDER BY hr FETCH FIRST 3 ROWS WITH TIES", 1000,
 	           "SELECT * FROM (\nSELECT hr FROM vital_data_table ORDER BY hr FETCH FIRST 3 ROWS WITH TIES\n) AS q LIMIT 1000", 0, 1);
+	expect_sql("WITH x AS (SELECT 1) SELECT * FROM x LIMIT 5000 -- c", 1000,
+	           "SELECT * FROM (\nWITH x AS (SELECT 1) SELECT * FROM x LIMIT 5000\n) AS q LIMIT 1000", 0, 1);
+	expect_sql("VALUES (1), (2) LIMIT 50;", 7, "SELECT * FROM (\nVALUES (1), (2) LIMIT 50\n) AS q LIMIT 7", 0, 1);
+	expect_sql("SELECT 1 UNION SELECT 2 ORDER BY 1 LIMIT ALL", 7,
+	           "SELECT * FROM (\nSELECT 1 UNION SELECT 2 ORDER BY 1 LIMIT ALL\n) AS q LIMIT 7", 0, 1);
 	/* limit 0: no LIMIT added, but the text is trimmed to its tokens */
 	expect_sql("  SELECT 1 ; -- x", 0, "SELECT 1", 0, 0);
 	expect_sql("SELECT 1 LIMIT 99999", 0, "SELECT 1 LIMIT 99999", 0, 0);

@@ -1,12 +1,14 @@
-/* cmd_critique.c: askql critique --case ID | --text FILE [--json] [--offline] [--html FILE]: the critique report. */
+/* cmd_critique.c: askql critique [--target URL] --case ID | --text FILE [--json] [--offline] [--html FILE]: the critique report. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cjson/cJSON.h>
+#include "catalog/catalog.h"
 #include "cli/cli.h"
 #include "critique/critique.h"
 #include "pages/report.h"
 #include "store/db.h"
+#include "util/conf.h"
 #include "util/sb.h"
 
 static char *slurp(const char *path)
@@ -49,6 +51,8 @@ int cmd_critique(int argc, char **argv)
 {
 	const char *cas = cli_opt(&argc, argv, "--case"), *tf = cli_opt(&argc, argv, "--text");
 	const char *html = cli_opt(&argc, argv, "--html");
+	const char *target = cli_opt(&argc, argv, "--target");
+	char tname[128] = "";
 	int json = cli_flag(&argc, argv, "--json"), offline = cli_flag(&argc, argv, "--offline");
 	int nostore = cli_flag(&argc, argv, "--no-store");
 	char err[512] = "", *text = NULL, *out = NULL;
@@ -56,14 +60,21 @@ int cmd_critique(int argc, char **argv)
 	int rc = 1;
 
 	if ((!cas && !tf) || (cas && tf) || argc > 1) {
-		fprintf(stderr, "usage: askql critique --case ID | --text FILE|- [--json] [--offline] [--html FILE] [--no-store]\n");
+		fprintf(stderr, "usage: askql critique [--target URL] --case ID | --text FILE|- [--json] [--offline] "
+		        "[--html FILE] [--no-store]\n");
 		return 2;
 	}
 	if (tf && !(text = slurp(tf))) {
 		fprintf(stderr, "askql critique: cannot read %s\n", tf);
 		return 1;
 	}
-	struct crit_request rq = { .caseid = cas ? atoll(cas) : 0, .text = text, .use_llm = !offline };
+	/* another database: the executor reads it (read-only, guarded) and its catalog name is used */
+	if (target) {
+		conf_set("target_ro_db", target, "flag:--target");
+		catalog_target_name(target, tname, sizeof tname);
+	}
+	struct crit_request rq = { .caseid = cas ? atoll(cas) : 0, .text = text, .use_llm = !offline,
+	                           .target = tname[0] ? tname : NULL };
 	if (cas && rq.caseid <= 0) {
 		fprintf(stderr, "askql critique: bad case id %s\n", cas);
 		free(text);

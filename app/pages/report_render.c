@@ -226,6 +226,26 @@ static cJSON *kv_rows(const cJSON *obj)
 	return arr;
 }
 
+static int cmp_kv(const void *a, const void *b)
+{
+	return strcmp(crit_str(*(cJSON *const *)a, "v"), crit_str(*(cJSON *const *)b, "v"));
+}
+
+static void sort_kv(cJSON *arr)
+{
+	int n = cJSON_GetArraySize(arr), i = 0;
+	cJSON **v = n > 1 ? calloc((size_t)n, sizeof *v) : NULL, *c;
+
+	if (!v)
+		return;
+	while ((c = cJSON_DetachItemFromArray(arr, 0)) != NULL)
+		v[i++] = c;
+	qsort(v, (size_t)n, sizeof *v, cmp_kv);
+	for (i = 0; i < n; i++)
+		cJSON_AddItemToArray(arr, v[i]);
+	free(v);
+}
+
 /* An LLM answer for display: its summary/text and the whole object pretty-printed. */
 static void llm_into(cJSON *dst, const cJSON *sec)
 {
@@ -410,7 +430,10 @@ cJSON *report_view(const cJSON *r)
 	cJSON_AddStringToObject(c, "source", crit_str(chart, "source") ? crit_str(chart, "source") : "");
 	cJSON_AddItemToObject(c, "patient", kv_rows(cJSON_GetObjectItem(chart, "patient")));
 	cJSON_AddItemToObject(c, "operation", kv_rows(cJSON_GetObjectItem(chart, "operation")));
-	cJSON_AddItemToObject(c, "times", kv_rows(cJSON_GetObjectItem(chart, "times")));
+	cJSON *times = kv_rows(cJSON_GetObjectItem(chart, "times"));
+	/* in time order (the values are timestamps, which sort as text) */
+	sort_kv(times);
+	cJSON_AddItemToObject(c, "times", times);
 	cJSON_AddItemToObject(c, "outcome", kv_rows(cJSON_GetObjectItem(chart, "outcome")));
 	cJSON_AddItemToObject(c, "notes", cJSON_Duplicate(cJSON_GetObjectItem(chart, "notes"), 1));
 	chart_rows(c, chart);

@@ -745,6 +745,8 @@ static void from_register(struct gctx *g, const cJSON *n)
 		full = relname_of(g, b);
 		scope_item(g, aname ? aname : name, full);
 		free(full);
+	} else if (!strcmp(type, "RangeTableSample")) {
+		from_register(g, jget(b, "relation"));
 	} else if (!strcmp(type, "JoinExpr")) {
 		from_register(g, jget(b, "larg"));
 		from_register(g, jget(b, "rarg"));

@@ -370,6 +370,11 @@ static void test_tables_columns(void **state)
 	assert_true(has(r.columns, r.ncolumns, "h.caseid"));
 	assert_true(has(r.columns, r.ncolumns, "age"));
 	guard_free(&r);
+	assert_int_equal(guard_check("SELECT l.name FROM lab_data_table l TABLESAMPLE SYSTEM (1) FOR READ ONLY",
+	                             &demo, &r), OK);
+	assert_true(r.allowed);
+	assert_true(has(r.columns, r.ncolumns, "lab_data_table.name"));
+	guard_free(&r);
 	assert_int_equal(guard_check("SELECT hr FROM public.vital_data_table", &demo, &r), OK);
 	assert_true(r.allowed);
 	assert_true(has(r.tables, r.ntables, "public.vital_data_table"));

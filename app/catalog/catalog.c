@@ -186,7 +186,8 @@ static int is_idlike(const char *n)
 	size_t l = strlen(n);
 
 	return !strcmp(n, "id") || (l > 2 && !strcmp(n + l - 2, "id")) ||
-	       (l > 3 && !strcmp(n + l - 3, "_no")) || (l > 4 && !strcmp(n + l - 4, "_key"));
+	       (l > 3 && !strcmp(n + l - 3, "_no")) || (l > 4 && !strcmp(n + l - 4, "_key")) ||
+	       (l > 5 && !strcmp(n + l - 5, "_code"));
 }
 
 int cat_add_column(struct catalog *c, int table, const char *name, const char *type,

@@ -1074,18 +1074,27 @@ static double overlap(struct run *x, int child, int parent)
 	return res;
 }
 
-static void try_edge(struct run *x, int child, int parent, int *checks)
+/* share of name tokens two tables have in common (Jaccard) */
+static double name_sim(const struct catalog *c, int a, int b)
+{
+	char ba[512], bb[512], *ta[16], *tb[16];
+	int na = text_tokens(c->tables[a].name, 0, ba, sizeof ba, ta, 16);
+	int nb = text_tokens(c->tables[b].name, 0, bb, sizeof bb, tb, 16), both = 0;
+
+	for (int i = 0; i < na; i++)
+		for (int j = 0; j < nb; j++)
+			if (!strcmp(ta[i], tb[j])) {
+				both++;
+				break;
+			}
+	return na + nb - both > 0 ? (double)both / (double)(na + nb - both) : 0;
+}
+
+static void add_inferred(struct run *x, int child, int parent, double ov)
 {
 	struct catalog *c = x->c;
-	double ov;
 	int e;
 
-	if (connected(c, child, parent) || *checks >= MAXCHECKS)
-		return;
-	(*checks)++;
-	ov = overlap(x, child, parent);
-	if (ov >= 0 && ov < 0.8)
-		return;
 	if ((e = cat_add_edge(c, child, parent, 1, 0)) < 0)
 		return;
 	if (x->capex < c->capedges) {
@@ -1098,6 +1107,19 @@ static void try_edge(struct run *x, int child, int parent, int *checks)
 	}
 	x->ex[e].score = ov < 0 ? 0.5 : ov;
 	x->res.inferred_fks++;
+}
+
+static void try_edge(struct run *x, int child, int parent, int *checks)
+{
+	double ov;
+
+	if (connected(x->c, child, parent) || *checks >= MAXCHECKS)
+		return;
+	(*checks)++;
+	ov = overlap(x, child, parent);
+	if (ov >= 0 && ov < 0.8)
+		return;
+	add_inferred(x, child, parent, ov);
 }
 
 static void infer_fks(struct run *x)
@@ -1116,7 +1138,9 @@ static void infer_fks(struct run *x)
 		const struct cat_column *col = &c->columns[i];
 
 		key_norm(col->name, k, sizeof k);
-		if (!col->idlike || !strcmp(k, "id") || !type_cat(col->type)) {
+		/* surrogate row numbers are not join keys */
+		if (!col->idlike || !strcmp(k, "id") || !strcmp(k, "rowid") || !strcmp(k, "oid") ||
+		    !strcmp(k, "seqid") || !type_cat(col->type)) {
 			next[i] = -2;
 			continue;
 		}
@@ -1141,10 +1165,44 @@ static void infer_fks(struct run *x)
 				parent = i;
 			}
 		}
-		for (int i = head; i >= 0; i = next[i])
-			if (i != parent && c->columns[i].table != c->columns[parent].table &&
-			    type_cat(c->columns[i].type) == type_cat(c->columns[parent].type))
-				try_edge(x, i, parent, &checks);
+		/* a name that is unique in three or more tables is each table's own key
+		 * (a naming convention), not a reference */
+		int members = 0, uniq = 0;
+		for (int i = head; i >= 0; i = next[i]) {
+			members++;
+			uniq += uniqueness(c, &x->cx[i], &c->columns[i]) >= 0.999;
+		}
+		if (members >= 3 && uniq == members)
+			continue;
+		/* every (nearly) unique member may be the referenced side ("itemid" of d_items and of
+		 * d_labitems); each other member points at the one its values overlap best */
+		for (int i = head; i >= 0; i = next[i]) {
+			int bp = -1;
+			double bov = -2;
+
+			if (uniqueness(c, &x->cx[i], &c->columns[i]) >= 0.95 && i != parent)
+				continue;   /* a key of its own */
+			for (int p = head; p >= 0; p = next[p]) {
+				double ov;
+
+				if (p == i || c->columns[p].table == c->columns[i].table ||
+				    type_cat(c->columns[p].type) != type_cat(c->columns[i].type) ||
+				    (p != parent && uniqueness(c, &x->cx[p], &c->columns[p]) < 0.95) ||
+				    connected(c, i, p) || checks >= MAXCHECKS)
+					continue;
+				checks++;
+				ov = overlap(x, i, p);
+				/* unknown overlap (empty tables): the parent whose table name is most like
+				 * the child's (diagnoses_icd -> d_icd_diagnoses), still below any measured one */
+				double e = ov >= 0 ? ov : -1 + 0.5 * name_sim(c, c->columns[i].table, c->columns[p].table);
+				if ((ov >= 0.8 || ov < 0) && e > bov) {
+					bov = e;
+					bp = p;
+				}
+			}
+			if (bp >= 0 && i != parent)
+				add_inferred(x, i, bp, bov >= 0 ? bov : -1);
+		}
 	}
 	/* rule 2: "<table>_id" / "<table>id" -> that table's primary key (patients.id) */
 	for (int i = 0; i < c->ncolumns; i++) {

@@ -37,6 +37,8 @@ struct frame {
 	struct { int col; const char *vals[8]; int n; } in[4];
 	int nin;
 	const char *entity_col;      /* column name of the case/patient entity */
+	int entity_key;              /* "encounter 5": the key column of the table named, else -1 */
+	const char *entity_word;     /* the (stemmed) entity word without a number ("patient") */
 	const char *entity_val;      /* "10014078" or NULL */
 	int entity_count, entity_group;
 	int episode;                 /* table index of the visit/stay, -1 */
@@ -101,7 +103,7 @@ static int decline(struct planner *p, const char *fmt, const char *arg)
 
 /* ---- entities: "patient 10014078", "케이스 12", "환자별" ---- */
 static const char *const entity_words[][6] = {
-	{"patient", "subject", "person", "pt", NULL},
+	{"patient", "subject", "patient", "person", "pt", NULL},
 	{"환자", "subject", "patient", NULL},
 	{"subject", "subject", "patient", NULL},
 	{"case", "case", "op", "operation", "surgery", NULL},
@@ -162,18 +164,48 @@ static void find_entities(struct planner *p, int pass)
 		if (t->kind != TK_WORD)
 			continue;
 		if (pass == 1 && t->used) {
-			/* a one-word link to an entity key column: the entity itself */
+			/* a one-word link to an entity key column (or to the entity's own table): the entity */
 			int l, hit = -1;
 			for (l = 0; l < p->pl.n; l++)
-				if (p->pl.v[l].t0 == i && p->pl.v[l].t1 == i + 1 && p->pl.v[l].kind == PL_COLUMN)
+				if (p->pl.v[l].t0 == i && p->pl.v[l].t1 == i + 1 &&
+				    (p->pl.v[l].kind == PL_COLUMN || p->pl.v[l].kind == PL_TABLE))
 					hit = l;
 			const char *ec = entity_column(p, t->text);
 			if (!ec)
 				ec = entity_column(p, t->stem);
-			if (hit < 0 || !ec || strcmp(p->s->c[p->pl.v[hit].cols[0]].name, ec))
+			if (hit < 0 || !ec)
+				continue;
+			if (p->pl.v[hit].kind == PL_COLUMN && strcmp(p->s->c[p->pl.v[hit].cols[0]].name, ec))
+				continue;
+			if (p->pl.v[hit].kind == PL_TABLE && p->pl.v[hit].score < 0.9)
 				continue;
 			p->pl.v[hit] = p->pl.v[--p->pl.n];
 			t->used = 0;
+		}
+		if (pass == 0 && !t->used && i + 1 < p->tk.n && p->tk.v[i + 1].kind == TK_NUM && !p->tk.v[i + 1].unit &&
+		    p->tk.v[i + 1].num == (long)p->tk.v[i + 1].num && !f->entity_val && !entity_column(p, t->text) &&
+		    !entity_column(p, t->stem)) {
+			/* "encounter 5", "order 12": the row of a table named by the word, by its key */
+			for (int ti = 0; ti < p->s->nt; ti++) {
+				char nm[128];
+				snprintf(nm, sizeof nm, "%s", p->s->t[ti].name);
+				char st[128];
+				planner_stem(nm, st, sizeof st);
+				if (strcmp(st, t->stem) && strcmp(nm, t->text))
+					continue;
+				for (int ci = p->s->t[ti].c0; ci < p->s->t[ti].c0 + p->s->t[ti].nc; ci++) {
+					if (!p->s->c[ci].unique || !p->s->c[ci].is_int || !strcmp(p->s->c[ci].name, "row_id"))
+						continue;
+					f->entity_key = ci;
+					f->entity_val = arena_printf(&p->a, "%ld", (long)p->tk.v[i + 1].num);
+					t->used = p->tk.v[i + 1].used = 1;
+					decide(p, span_text(p, i, i + 2), "entity", cfq(p, ci), "a numbered row of the table the word names", 1);
+					break;
+				}
+				break;
+			}
+			if (f->entity_key >= 0)
+				continue;
 		}
 		const char *col = entity_column(p, t->text);
 		if (!col)
@@ -208,6 +240,8 @@ static void find_entities(struct planner *p, int pass)
 		}
 		if (!f->entity_col)
 			f->entity_col = col;
+		if (!f->entity_word)
+			f->entity_word = p->tk.v[i].stem;
 	}
 }
 
@@ -576,6 +610,8 @@ static int choose_fact(struct planner *p, int wants_time)
 	}
 	if (f->visit_mention >= 0 && f->visit_mention < nt)
 		sc[f->visit_mention] += 2;
+	if (f->entity_key >= 0)
+		sc[p->s->c[f->entity_key].table] += 0.5;
 	for (int ti = 0; ti < nt; ti++) {
 		if (p->banned && p->banned[ti]) {
 			sc[ti] = -100;
@@ -583,7 +619,7 @@ static int choose_fact(struct planner *p, int wants_time)
 		}
 		if (sc[ti] <= 0)
 			continue;
-		if (f->entity_col && col_in(p, ti, f->entity_col) >= 0)
+		if (f->entity_col && f->entity_val && col_in(p, ti, f->entity_col) >= 0)
 			sc[ti] += 0.5;
 		if (wants_time && time_col(p, ti) < 0)
 			sc[ti] -= 2;
@@ -934,7 +970,11 @@ static int build(struct planner *p, struct squery *q)
 				f->entity_col = p->s->c[ci].name;
 		}
 	}
-	if (f->entity_val) {
+	if (f->entity_val && f->entity_key >= 0) {
+		/* a numbered row of another table: join to it (many-to-one) and filter its key */
+		need(p, p->s->c[f->entity_key].table);
+		q->where[q->nwhere++] = sx_cmp(&p->a, "=", C(p, f->entity_key), sx_num(&p->a, f->entity_val));
+	} else if (f->entity_val) {
 		int ec = col_in(p, f->fact, f->entity_col);
 		if (ec < 0) {
 			for (int ti = 0; ti < p->s->nt && ec < 0; ti++)
@@ -1131,6 +1171,11 @@ static int structure(struct planner *p)
 		if (p->tk.v[i].role == R_NEXT)
 			return decline(p, "%s", "questions about the future cannot be answered from recorded data");
 	}
+	/* a number nobody could place (a row id, a limit, a threshold...): say so */
+	for (int i = 0; i < p->tk.n; i++)
+		if ((p->tk.v[i].kind == TK_NUM || p->tk.v[i].kind == TK_DATE) && !p->tk.v[i].used && p->tk.v[i].num != 1 &&
+		    !(p->tk.v[i].kind == TK_NUM && (find_role(p, R_TOP) >= 0 || find_role(p, R_MOST) >= 0 || find_role(p, R_FREQ) >= 0)))
+			return decline(p, "could not tell what '%s' refers to", p->tk.v[i].text);
 	/* "which label was that?": refers to something said before */
 	for (int i = p->tk.n - 1; i >= 0; i--) {
 		const struct ptok *t = &p->tk.v[i];
@@ -1168,6 +1213,23 @@ static int structure(struct planner *p)
 	wants_time = p->f.has_win || has_role(p, R_FIRST) || has_role(p, R_LAST) || when ||
 	             has_role(p, R_TIMELINE);
 	f->fact = choose_fact(p, wants_time);
+	if (f->fact < 0 && f->entity_word) {
+		/* "how many patients": a table named like the entity word ("patient", "patients") */
+		for (int ti = 0; ti < p->s->nt && f->fact < 0; ti++) {
+			char st[128];
+			planner_stem(p->s->t[ti].name, st, sizeof st);
+			if (!strcmp(st, f->entity_word) && (!p->banned || !p->banned[ti]))
+				f->fact = ti;
+		}
+		if (f->fact >= 0 && col_in(p, f->fact, f->entity_col) < 0) {
+			/* its own key is the entity */
+			for (int ci = p->s->t[f->fact].c0; ci < p->s->t[f->fact].c0 + p->s->t[f->fact].nc; ci++)
+				if (p->s->c[ci].unique && strcmp(p->s->c[ci].name, "row_id")) {
+					f->entity_col = p->s->c[ci].name;
+					break;
+				}
+		}
+	}
 	if (f->fact < 0 && f->entity_col && (!wants_time || entity_home_timed(p))) {
 		/* only the entity is named ("how many patients"): its home table, where the key is unique,
 		 * else the smallest table that has it */
@@ -1668,6 +1730,7 @@ static enum err plan_once(struct catalog *cat, const struct retrieval *r, const 
 	p->f.measure = p->f.time_col = p->f.order_col = p->f.rank_col = -1;
 	p->f.episode = -1;
 	p->f.rank_key = -1;
+	p->f.entity_key = -1;
 	conninfo = ctx && ctx->conninfo ? ctx->conninfo : NULL;
 	if (!conninfo || !*conninfo)
 		conninfo = *conf_get("target_ro_db") ? conf_get("target_ro_db") : conf_get("target_db");

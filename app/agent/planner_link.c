@@ -236,6 +236,11 @@ static void link_values(struct arena *a, const struct psnap *s, struct ptoks *tk
 					nk++;
 				}
 			}
+			if (j - i == 2 && keys[0]) {
+				const char *const *sy = planner_lex_syn(keys[0]);   /* "heart rate" -> hr */
+				for (; sy && *sy && nk < 10; sy++)
+					keys[nk++] = *sy;
+			}
 			if (j - i == 1) {
 				const char *syn[8];
 				int ns = terms_of(a, tk, i, j, syn, 8);

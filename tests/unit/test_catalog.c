@@ -197,6 +197,14 @@ static void test_retrieve(void **state)
 	assert_non_null(cJSON_GetObjectItem(j, "join_paths"));
 	cJSON_Delete(j);
 	retrieval_free(&r);
+	/* HyDE: a hypothetical answer adds its own axis */
+	struct retrieval_opts h = {.hyde_text = "SELECT avg(hr) FROM vital_data_table heart rate"};
+	assert_int_equal(catalog_retrieve(c, "심박수", &h, &r), OK);
+	int hyde = 0;
+	for (int i = 0; i < r.ncolumns; i++)
+		hyde |= strstr(r.columns[i].sources, "hyde") != NULL;
+	assert_true(hyde);
+	retrieval_free(&r);
 	/* budget is respected */
 	struct retrieval_opts o = {.token_budget = 60};
 	assert_int_equal(catalog_retrieve(c, "heart rate and systolic blood pressure", &o, &r), OK);

@@ -10,6 +10,7 @@
 #include "store/db.h"
 #include "util/arena.h"
 #include "util/log.h"
+#include "util/sha256.h"
 
 #define PAGE_ROWS 50
 
@@ -340,7 +341,7 @@ enum err run_steps_json(struct req *r, long long id, int after, cJSON **out)
 	if (!res)
 		return ERR_DB;
 	arr = cJSON_CreateArray();
-	for (int i = 0; i < PQntuples(res); i++) {
+	for (int i = 0, seen = 0; i < PQntuples(res); i++) {
 		cJSON *s = cJSON_CreateObject(), *in = NULL, *o = NULL;
 		const char *v;
 		char key[48];
@@ -368,6 +369,20 @@ enum err run_steps_json(struct req *r, long long id, int after, cJSON **out)
 		if ((v = col(res, i, "output")))
 			o = cJSON_Parse(v);
 		step_fields(s, in, o);
+		/* the same SQL carried through several steps is shown once, where it first appears */
+		{
+			const char *sq = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(s, "sql"));
+			static char last[65];
+			char h[65];
+
+			if (sq) {
+				sha256_hex(sq, strlen(sq), h);
+				if (seen && !strcmp(last, h))
+					cJSON_DeleteItemFromObjectCaseSensitive(s, "sql_html");
+				memcpy(last, h, sizeof last);
+				seen = 1;
+			}
+		}
 		/* the raw record, for the curious (collapsed in the page) */
 		if (in || o) {
 			cJSON *detail = cJSON_CreateObject();
@@ -384,6 +399,16 @@ enum err run_steps_json(struct req *r, long long id, int after, cJSON **out)
 		}
 		cJSON_Delete(in);
 		cJSON_Delete(o);
+		/* Mustache looks a missing name up in the enclosing contexts (the run has sql_html,
+		 * error...): every name the step template uses is set, false when absent */
+		{
+			static const char *const keys[] = {"attempt", "attempt_of", "previous_error", "reasoning", "tool",
+			                                   "sql_html", "findings", "rewrite", "error", "detail", "ms", NULL};
+
+			for (const char *const *k = keys; *k; k++)
+				if (!cJSON_GetObjectItemCaseSensitive(s, *k))
+					cJSON_AddFalseToObject(s, *k);
+		}
 		cJSON_AddItemToArray(arr, s);
 	}
 	PQclear(res);

@@ -5,11 +5,13 @@ TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 ASKQL=${ASKQL:-$TOP/bin/askql}
 TMP=$(mktemp -d)
 DB=eval_t_$$
+GEN=eval_gen_$$
 n=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 nok() { n=$((n + 1)); echo "not ok $n - $1"; [ -n "${2:-}" ] && sed 's/^/# /' <<<"$2" | head -20; }
 cleanup() {
 	psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $DB" >/dev/null 2>&1
+	psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $GEN" >/dev/null 2>&1
 	rm -rf "$TMP"
 }
 trap cleanup EXIT
@@ -87,3 +89,45 @@ if [ -f "$EHR/load_pg.sql" ]; then
 else
 	ok "EHRSQL subset # SKIP benchmark not found"
 fi
+
+# ---- a database the planner was not built on: other names, declared FKs, no metadata ----
+psql -X -q -d postgres -c "CREATE DATABASE $GEN" >/dev/null 2>&1
+psql -X -q -d "$GEN" >/dev/null 2>&1 <<'SQL'
+SELECT setseed(0.42);
+CREATE TABLE patient (id int PRIMARY KEY, full_name text, birth_date date, gender text);
+CREATE TABLE encounter (id int PRIMARY KEY, patient_id int REFERENCES patient(id), admitted_at timestamp,
+                        discharged_at timestamp, ward text);
+CREATE TABLE observation (id int PRIMARY KEY, encounter_id int REFERENCES encounter(id), code text, value numeric,
+                          taken_at timestamp);
+CREATE TABLE medication_order (id int PRIMARY KEY, encounter_id int REFERENCES encounter(id), drug_name text,
+                               dose_mg numeric, ordered_at timestamp);
+INSERT INTO patient SELECT g, 'p' || g, date '1940-01-01' + (random() * 20000)::int,
+       CASE WHEN random() < 0.5 THEN 'F' ELSE 'M' END FROM generate_series(1, 200) g;
+INSERT INTO encounter SELECT g, 1 + (random() * 199)::int, t, t + interval '3 days',
+       (ARRAY['cardiology','surgery','icu','oncology'])[1 + (random() * 3)::int]
+  FROM (SELECT g, timestamp '2023-01-01' + random() * interval '1000 days' t FROM generate_series(1, 500) g) x;
+INSERT INTO observation SELECT g, 1 + (random() * 499)::int, (ARRAY['HR','TEMP','SBP'])[1 + (random() * 2)::int],
+       round((50 + random() * 100)::numeric, 1), timestamp '2023-01-01' + random() * interval '1000 days'
+  FROM generate_series(1, 5000) g;
+INSERT INTO medication_order SELECT g, 1 + (random() * 499)::int,
+       (ARRAY['amoxicillin','heparin','insulin','morphine'])[1 + (random() * 3)::int], round((random() * 500)::numeric, 0),
+       timestamp '2023-01-01' + random() * interval '1000 days' FROM generate_series(1, 3000) g;
+SQL
+cat >"$TMP/gen.jsonl" <<'J'
+{"question": "How many patients are there?", "gold_sql": "SELECT count(*) FROM patient"}
+{"question": "number of encounters per ward", "gold_sql": "SELECT ward, count(*) FROM encounter GROUP BY ward"}
+{"question": "average heart rate", "gold_sql": "SELECT avg(value) FROM observation WHERE code = 'HR'"}
+{"question": "top 2 drugs by number of orders", "gold_sql": "SELECT drug_name FROM (SELECT drug_name, dense_rank() OVER (ORDER BY count(*) DESC) r FROM medication_order GROUP BY drug_name) t WHERE r <= 2"}
+{"question": "List the drugs ordered in encounter 5", "gold_sql": "SELECT DISTINCT drug_name FROM medication_order WHERE encounter_id = 5"}
+{"question": "When was patient 3 first admitted?", "gold_sql": "SELECT min(admitted_at) FROM encounter WHERE patient_id = 3"}
+{"question": "How many encounters started in 2024?", "gold_sql": "SELECT count(*) FROM encounter WHERE admitted_at >= '2024-01-01' AND admitted_at < '2025-01-01'"}
+{"question": "maximum temperature in encounter 10", "gold_sql": "SELECT max(value) FROM observation WHERE encounter_id = 10 AND code = 'TEMP'"}
+{"question": "average dose of amoxicillin", "gold_sql": "SELECT avg(dose_mg) FROM medication_order WHERE drug_name = 'amoxicillin'"}
+{"question": "What is the billing address of patient 4?", "answerable": false}
+J
+"$ASKQL" eval --direct --target "host=$PGHOST port=$PGPORT dbname=$GEN user=${PGUSER:-askql}" --name "$GEN" \
+	--now '2025-12-31 23:59:00' --out "$TMP/gen_out.jsonl" "$TMP/gen.jsonl" >"$TMP/gen_report.txt" 2>&1
+read -r total acc decl rs10 < <(figures "$TMP/gen_out.jsonl")
+python3 -c "import sys; sys.exit(0 if float('$acc') >= 70 and float('$decl') >= 90 else 1)" &&
+	ok "unseen schema ($total questions): answerable $acc % >= 70 %, unanswerable declined $decl %" ||
+	nok "unseen schema: answerable $acc %, declined $decl %" "$(cat "$TMP/gen_report.txt"; grep -v '"correct"' "$TMP/gen_out.jsonl")"

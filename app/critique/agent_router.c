@@ -19,8 +19,9 @@ static int is_agent(const char *s)
 	return 0;
 }
 
-/* crit_route_agents: the rule: risk_factor for a high-risk case, process_contributor when a
- * finding went without timely response or the record has gaps. */
+/* crit_route_agents: the rule: risk_factor for a high-risk case (ASA >= 3, age >= 65, preop
+ * flags, emergency, death, or a coded chronic condition), process_contributor when a finding
+ * went without timely response or the record has gaps. */
 cJSON *crit_route_agents(const struct crit_state *st)
 {
 	const cJSON *chart = st->structured_chart;
@@ -31,6 +32,12 @@ cJSON *crit_route_agents(const struct crit_state *st)
 
 	if (crit_num(pt, "asa", 0) >= 3 || crit_num(pt, "age", 0) >= 65 || crit_num(pt, "preop_htn", 0) == 1 ||
 	    crit_num(pt, "preop_dm", 0) == 1 || crit_num(pt, "emop", 0) == 1 || crit_num(out, "death_inhosp", 0) == 1)
+		cJSON_AddItemToArray(sel, cJSON_CreateString("risk_factor"));
+	const cJSON *d;
+	int comorbid = 0;
+	cJSON_ArrayForEach(d, cJSON_GetObjectItem(chart, "diagnoses"))
+		comorbid |= crit_comorbidity(crit_str(d, "code")) != NULL;
+	if (comorbid && !cJSON_GetArraySize(sel))
 		cJSON_AddItemToArray(sel, cJSON_CreateString("risk_factor"));
 	cJSON_ArrayForEach(r, cJSON_GetObjectItem(st->intervention_coverage, "reconciled")) {
 		const char *a = crit_str(r, "after");

@@ -306,6 +306,12 @@ static void finish_chart(cJSON *chart)
 		         (int)crit_num(m, "end", -1));
 		cJSON_AddStringToObject(m, "span", crit_str(cJSON_GetArrayItem(spans, cJSON_GetArraySize(spans) - 1), "id"));
 	}
+	cJSON_ArrayForEach(m, cJSON_GetObjectItem(chart, "diagnoses")) {
+		char q[300];
+		snprintf(q, sizeof q, "diagnosis %s %s", crit_str(m, "code"), crit_str(m, "name"));
+		add_span(spans, "diagnosis", q, crit_str(m, "ref"), -1, -1);
+		cJSON_AddStringToObject(m, "span", crit_str(cJSON_GetArrayItem(spans, cJSON_GetArraySize(spans) - 1), "id"));
+	}
 	if (patient && patient->child) {
 		char q[256];
 		snprintf(q, sizeof q, "age %g, sex %s, ASA %g, preop_htn %g, preop_dm %g",
@@ -374,6 +380,30 @@ static enum err from_db(struct crit_state *st, cJSON *chart, char *err, size_t e
 			add_val(other, k, c);
 	}
 	cJSON_Delete(rows);
+
+	/* the patient's coded diagnoses (per patient, not per case) */
+	if (cJSON_GetObjectItem(patient, "subjectid")) {
+		snprintf(sql, sizeof sql, "SELECT code, name FROM diagnosis_table WHERE subject_id = %lld ORDER BY code",
+		         (long long)crit_num(patient, "subjectid", 0));
+		rows = crit_sql_fetch(st->conninfo, sql, err, errlen);
+		if (!rows) {
+			cJSON_AddItemToArray(notes, cJSON_CreateString(err));
+		} else {
+			cJSON *dxs = cJSON_AddArrayToObject(chart, "diagnoses");
+			i = 0;
+			cJSON_ArrayForEach(r, rows) {
+				char ref[32];
+				cJSON *d = cJSON_CreateObject();
+				snprintf(ref, sizeof ref, "dx-%d", i++);
+				cJSON_AddStringToObject(d, "code", crit_str(r, "code") ? crit_str(r, "code") : "");
+				cJSON_AddStringToObject(d, "name", crit_str(r, "name") ? crit_str(r, "name") : "");
+				cJSON_AddStringToObject(d, "ref", ref);
+				cJSON_AddItemToArray(dxs, d);
+			}
+			cJSON_Delete(rows);
+		}
+	}
+	err[0] = 0;
 
 	/* labs */
 	snprintf(sql, sizeof sql, "SELECT dt, name, result FROM " T_LAB " WHERE caseid = %lld ORDER BY dt, name",
@@ -727,7 +757,7 @@ static cJSON *chart_brief(const cJSON *chart)
 {
 	cJSON *b = cJSON_CreateObject();
 	static const char *keys[] = { "source", "caseid", "patient", "operation", "outcome", "times",
-	                              "findings", "procedures_performed", "notes" };
+	                              "diagnoses", "findings", "procedures_performed", "notes" };
 
 	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
 		const cJSON *v = cJSON_GetObjectItem(chart, keys[i]);

@@ -536,3 +536,30 @@ const char *crit_responsive_classes(const char *param, const char *dir)
 		return low ? "electrolyte" : "insulin,electrolyte,diuretic";
 	return "";
 }
+
+/* ---- comorbidities from ICD-10 codes ---- */
+
+static const struct { const char *prefix, *what; } comorbid[] = {
+	{"I10", "hypertension"}, {"I11", "hypertension"}, {"I12", "hypertension"}, {"I13", "hypertension"},
+	{"I15", "hypertension"}, {"E10", "diabetes"}, {"E11", "diabetes"}, {"E13", "diabetes"}, {"E14", "diabetes"},
+	{"I20", "ischaemic heart disease"}, {"I21", "ischaemic heart disease"}, {"I25", "ischaemic heart disease"},
+	{"I48", "atrial fibrillation"}, {"I50", "heart failure"}, {"I63", "stroke"}, {"I69", "stroke"},
+	{"J44", "COPD"}, {"J45", "asthma"}, {"N18", "chronic kidney disease"}, {"K70", "liver disease"},
+	{"K72", "liver failure"}, {"K74", "liver cirrhosis"}, {"C", "malignancy"}, {"D6", "coagulation disorder"},
+	{"E66", "obesity"},
+};
+
+const char *crit_comorbidity(const char *code)
+{
+	size_t best = 0;
+	const char *what = NULL;
+
+	for (size_t i = 0; code && i < sizeof comorbid / sizeof comorbid[0]; i++) {
+		size_t l = strlen(comorbid[i].prefix);
+		if (!strncmp(code, comorbid[i].prefix, l) && l > best) {
+			best = l;
+			what = comorbid[i].what;
+		}
+	}
+	return what;
+}

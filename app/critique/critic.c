@@ -280,6 +280,11 @@ static void critique_builder(struct crit_state *st, cJSON *crit)
 		add_unique(cJSON_GetObjectItem(p, "refs"), crit_str(g, "before_ref"));
 		add_unique(cJSON_GetObjectItem(p, "refs"), crit_str(g, "after_ref"));
 	}
+	cJSON_ArrayForEach(x, cJSON_GetObjectItem(st->diagnosis_analysis, "inconsistencies")) {
+		cJSON *p = point(points, "documentation", "mild", crit_str(x, "text"));
+		add_unique(cJSON_GetObjectItem(p, "evidence"), crit_str(x, "span"));
+		add_unique(cJSON_GetObjectItem(p, "refs"), crit_str(x, "ref"));
+	}
 	cJSON_ArrayForEach(x, cJSON_GetObjectItem(st->process_contributor_analysis, "contributors")) {
 		const char *k = crit_str(x, "kind");
 		if (!strcmp(k, "no_follow_up") || !strcmp(k, "record_inconsistency")) {

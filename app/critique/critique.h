@@ -177,6 +177,9 @@ struct cJSON *crit_remote_search(const char *query);
 const char *crit_drug_class(const char *drug);
 /* crit_responsive_classes: comma list of drug classes that answer a finding (param, dir). */
 const char *crit_responsive_classes(const char *param, const char *dir);
+/* crit_comorbidity: the chronic condition an ICD-10 code stands for ("hypertension",
+ * "diabetes", "malignancy", ...), NULL when it is not one that raises perioperative risk. */
+const char *crit_comorbidity(const char *code);
 /* crit_param_label: a readable name for a parameter code ("lac" -> "lactate"). */
 const char *crit_param_label(const struct cJSON *ranges, const char *param);
 

@@ -30,6 +30,46 @@ enum err crit_diagnosis(struct crit_state *st)
 		cJSON_AddStringToObject(o, "span", crit_str(f, "span"));
 		cJSON_AddItemToArray(obs, o);
 	}
+	/* coded diagnoses against the preoperative flags: a disagreement is a documentation issue */
+	cJSON *codes = cJSON_AddArrayToObject(a, "coded");
+	cJSON *incons = cJSON_AddArrayToObject(a, "inconsistencies");
+	const cJSON *pt = cJSON_GetObjectItem(chart, "patient");
+	static const struct { const char *what, *flag; } pairs[] = { {"hypertension", "preop_htn"}, {"diabetes", "preop_dm"} };
+	cJSON_ArrayForEach(f, cJSON_GetObjectItem(chart, "diagnoses")) {
+		char line[300];
+		snprintf(line, sizeof line, "%s %s", crit_str(f, "code"), crit_str(f, "name"));
+		cJSON_AddItemToArray(codes, cJSON_CreateString(line));
+	}
+	for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+		const cJSON *coded = NULL;
+		cJSON_ArrayForEach(f, cJSON_GetObjectItem(chart, "diagnoses")) {
+			const char *w = crit_comorbidity(crit_str(f, "code"));
+			if (w && !strcmp(w, pairs[i].what))
+				coded = f;
+		}
+		const cJSON *flag = cJSON_GetObjectItem(pt, pairs[i].flag);
+		if (!flag || !cJSON_GetObjectItem(chart, "diagnoses"))
+			continue;
+		int on = crit_num(pt, pairs[i].flag, 0) == 1;
+		if (coded && !on) {
+			char line[400];
+			cJSON *o = cJSON_CreateObject();
+			snprintf(line, sizeof line, "%s is coded for this patient (%s %s) but %s = 0 in the case record.",
+			         pairs[i].what, crit_str(coded, "code"), crit_str(coded, "name"), pairs[i].flag);
+			cJSON_AddStringToObject(o, "text", line);
+			cJSON_AddStringToObject(o, "ref", crit_str(coded, "ref"));
+			if (crit_str(coded, "span"))
+				cJSON_AddStringToObject(o, "span", crit_str(coded, "span"));
+			cJSON_AddItemToArray(incons, o);
+		} else if (!coded && on) {
+			char line[300];
+			cJSON *o = cJSON_CreateObject();
+			snprintf(line, sizeof line, "%s = 1 in the case record but no %s code in the patient's diagnoses.",
+			         pairs[i].flag, pairs[i].what);
+			cJSON_AddStringToObject(o, "text", line);
+			cJSON_AddItemToArray(incons, o);
+		}
+	}
 	if (cJSON_GetArraySize(obs) == 0)
 		cJSON_AddStringToObject(a, "summary", "No value outside its normal range; nothing contradicts the documented diagnosis.");
 	else {

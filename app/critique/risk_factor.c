@@ -49,6 +49,15 @@ enum err crit_risk_factor(struct crit_state *st)
 	}
 	if (crit_num(pt, "emop", 0) == 1)
 		factor(fs, "emop", 1, "emergency operation", span);
+	/* chronic conditions coded for the patient (the flags above may already name some) */
+	cJSON_ArrayForEach(sp, cJSON_GetObjectItem(chart, "diagnoses")) {
+		const char *w = crit_comorbidity(crit_str(sp, "code"));
+		if (!w || (!strcmp(w, "hypertension") && crit_num(pt, "preop_htn", 0) == 1) ||
+		    (!strcmp(w, "diabetes") && crit_num(pt, "preop_dm", 0) == 1))
+			continue;
+		snprintf(t, sizeof t, "%s (%s %s, diagnosis_table)", w, crit_str(sp, "code"), crit_str(sp, "name"));
+		factor(fs, "diagnosis", 1, t, crit_str(sp, "span"));
+	}
 	cJSON_AddNumberToObject(a, "count", cJSON_GetArraySize(fs));
 	if (crit_num(out, "death_inhosp", 0) == 1)
 		cJSON_AddStringToObject(a, "outcome", "in-hospital death");

@@ -436,6 +436,8 @@ cJSON *report_view(const cJSON *r)
 	cJSON_AddItemToObject(c, "times", times);
 	cJSON_AddItemToObject(c, "outcome", kv_rows(cJSON_GetObjectItem(chart, "outcome")));
 	cJSON_AddItemToObject(c, "notes", cJSON_Duplicate(cJSON_GetObjectItem(chart, "notes"), 1));
+	cJSON_AddItemToObject(c, "diagnoses", cJSON_Duplicate(cJSON_GetObjectItem(chart, "diagnoses"), 1));
+	cJSON_AddBoolToObject(c, "has_diagnoses", cJSON_GetArraySize(cJSON_GetObjectItem(chart, "diagnoses")) > 0);
 	chart_rows(c, chart);
 	text_pieces(c, chart);
 	llm_into(c, chart);
@@ -501,6 +503,7 @@ cJSON *report_view(const cJSON *r)
 	cJSON *dv = cJSON_AddObjectToObject(v, "diagnosis");
 	cJSON_AddStringToObject(dv, "summary", crit_str(da, "summary") ? crit_str(da, "summary") : "");
 	cJSON_AddItemToObject(dv, "observations", cJSON_Duplicate(cJSON_GetObjectItem(da, "observations"), 1));
+	cJSON_AddItemToObject(dv, "inconsistencies", cJSON_Duplicate(cJSON_GetObjectItem(da, "inconsistencies"), 1));
 	if (!cJSON_GetObjectItem(da, "llm"))
 		cJSON_AddStringToObject(dv, "offline_note", crit_str(da, "offline_note") ? crit_str(da, "offline_note") : "");
 	llm_into(dv, da);

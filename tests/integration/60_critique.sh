@@ -138,6 +138,15 @@ if gapcase:
 else:
     tap(False, "a demo case with a 60-minute vitals gap exists")
 
+# ---------- coded diagnoses against the preoperative flags ----------
+inc = sql(os.environ["DEMODB"], "SELECT c.caseid FROM clinical_data_table c JOIN diagnosis_table d ON d.subject_id = c.subjectid "
+          "WHERE c.preop_htn = 0 AND d.code LIKE 'I10%' ORDER BY 1 LIMIT 1")
+if inc:
+    rep9, r, _ = critique(["--case", inc, "--offline"], OFF)
+    tap(rep9 is not None and any(p["category"] == "documentation" and "preop_htn = 0" in p["text"] for p in rep9["critique"]["points"]),
+        "case %s: coded hypertension with preop_htn = 0 is a documentation point" % inc)
+tap(not rep2["diagnosis_analysis"]["inconsistencies"], "case 2: no documentation inconsistency invented")
+
 # ---------- pasted text (Korean) ----------
 with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as tf:
     tf.write("78세 남자, ASA 3, 고혈압.\n진단: 위암\n10:20 혈압 78/40, 심박수 118.\n10:25 페닐에프린 100 mcg 투여.\n10:40 젖산 4.6 mmol/L.\n")

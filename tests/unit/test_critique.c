@@ -312,6 +312,10 @@ static void t_drugs(void **s)
 	assert_string_equal(crit_drug_class("propofol"), "other");
 	assert_non_null(strstr(crit_responsive_classes("sbp", "low"), "vasopressor"));
 	assert_string_equal(crit_responsive_classes("hr", "high"), "");
+	assert_string_equal(crit_comorbidity("I10"), "hypertension");
+	assert_string_equal(crit_comorbidity("E11.9"), "diabetes");
+	assert_string_equal(crit_comorbidity("C16.9"), "malignancy");
+	assert_null(crit_comorbidity("K80.2"));
 	char *q = crit_sql_quote("O'Brien");
 	assert_string_equal(q, "'O''Brien'");
 	free(q);

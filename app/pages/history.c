@@ -90,14 +90,14 @@ enum err page_history(struct req *r)
 	p[n++] = lim;
 	p[n++] = off;
 	if (group)
-		/* one line per fingerprint: the newest run of each, with how many share it */
-		sb_printf(&sql, "SELECT * FROM (SELECT DISTINCT ON (coalesce(r.fingerprint, r.id::text)) r.id, r.question, "
-		          "r.status, r.sql, r.verified, to_char(r.created_at, 'YYYY-MM-DD HH24:MI') AS created, "
-		          "array_to_string(r.tables, ', ') AS tables, u.name AS owner, r.row_count, "
-		          "count(*) OVER (PARTITION BY coalesce(r.fingerprint, r.id::text)) AS n, r.created_at "
-		          "FROM askql.runs r LEFT JOIN askql.users u ON u.id = r.user_id WHERE r.kind <> 'critique'%s "
-		          "ORDER BY coalesce(r.fingerprint, r.id::text), r.created_at DESC) g "
-		          "ORDER BY created_at DESC LIMIT $%d OFFSET $%d", sb_cstr(&w), n - 1, n);
+		/* one line per fingerprint: the newest run of each (ids grow with time), with how many share it;
+		 * grouping first and joining 25 rows back keeps this one hash aggregate over the filter */
+		sb_printf(&sql, "SELECT r.id, r.question, r.status, r.sql, r.verified, "
+		          "to_char(r.created_at, 'YYYY-MM-DD HH24:MI') AS created, array_to_string(r.tables, ', ') AS tables, "
+		          "u.name AS owner, r.row_count, g.n FROM (SELECT max(r.id) AS id, count(*) AS n, max(r.created_at) AS last "
+		          "FROM askql.runs r WHERE r.kind <> 'critique'%s GROUP BY coalesce(r.fingerprint, r.id::text) "
+		          "ORDER BY last DESC LIMIT $%d OFFSET $%d) g JOIN askql.runs r ON r.id = g.id "
+		          "LEFT JOIN askql.users u ON u.id = r.user_id ORDER BY g.last DESC", sb_cstr(&w), n - 1, n);
 	else
 		sb_printf(&sql, "SELECT r.id, r.question, r.status, r.sql, r.verified, "
 		          "to_char(r.created_at, 'YYYY-MM-DD HH24:MI') AS created, array_to_string(r.tables, ', ') AS tables, "

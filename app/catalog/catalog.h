@@ -56,7 +56,7 @@ struct ret_path { struct ret_join *joins; int njoins; };   /* a path between two
 struct ret_value {               /* a phrase of the question mapped to a stored value */
 	const char *phrase;          /* "potassium", "칼륨" */
 	const char *table, *column, *value;   /* lab_data_table.name = 'k' */
-	const char *how;             /* "exact", "synonym", "prefix", "trigram" */
+	const char *how;             /* "exact", "synonym", "prefix", "trigram", "concept" */
 	double score;
 };
 struct ret_similar { const char *question, *sql; double score; };

@@ -134,6 +134,11 @@ void cat_word_prefix(const char *w, char *out, size_t n);
 float cat_col_dot(const struct cat_column *col, const float *q, int dim);
 int cat_fk_path(const struct catalog *c, int a, int b, int max_hops, int *out);
 
+/* cache.c helpers: parse a real[] literal into v[dim] (0: exactly dim numbers); call fn for
+ * each element of a text[] literal (quotes and backslashes handled) */
+int cat_parse_vec(const char *s, float *v, int dim);
+void cat_each_text(const char *s, void (*fn)(void *, const char *), void *arg);
+
 /* rrf: accumulate 1/(k + rank) (rank from 1) of each id in list into score[id]. */
 void rrf_add(double *score, const int *list, int n, int k);
 /* rrf_addw: the same with the axis weighted by w (weighted RRF) */

@@ -1,4 +1,5 @@
 /* retrieve.c: multi-axis schema retrieval (vector, HyDE, keyword, intent, PRF) fused by RRF, with joins, values and a prompt block. */
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -136,6 +137,7 @@ struct ctx {
 	int kw_any;
 	struct vmatch vals[MAXVAL]; int nvals;
 	int *concepts; int nconcepts;
+	const char *concept_phrase[16];   /* the words of the question that named each concept */
 	int lists[NAX][AXN], nlists[NAX];     /* column axes */
 	int tlists[NAX][AXN], ntlists[NAX];   /* table axes */
 	double best_cos;
@@ -161,6 +163,39 @@ static void add_value(struct ctx *x, int v, const char *phrase, const char *how,
 	x->vals[x->nvals++] = (struct vmatch){v, arena_strdup(x->a, phrase), how, score, start, len};
 }
 
+/* ontology terms that stand for a coded value (고칼륨혈증 => lab_data_table.name = 'k' AND ...)
+ * bring that value mapping along */
+static void concept_values(struct ctx *x)
+{
+	struct catalog *c = x->c;
+
+	for (int i = 0; i < x->nconcepts; i++) {
+		const struct cat_concept *q = &c->concepts[x->concepts[i]];
+		const char *p = q->sql;
+
+		while (p && (p = strstr(p, " = '"))) {
+			const char *b = p, *v = p + 4, *e = strchr(v, '\'');
+			char col[300], val[300];
+			int ci;
+
+			while (b > q->sql && (isalnum((unsigned char)b[-1]) || b[-1] == '_' || b[-1] == '.'))
+				b--;
+			if (!e || (size_t)(p - b) >= sizeof col || (size_t)(e - v) >= sizeof val)
+				break;
+			snprintf(col, sizeof col, "%.*s", (int)(p - b), b);
+			snprintf(val, sizeof val, "%.*s", (int)(e - v), v);
+			if ((ci = cat_find_column(c, col)) >= 0) {
+				text_lower(val, val, sizeof val);
+				for (int k = strmap_get(&c->value_norm, val); k >= 0; k = c->value_next[k])
+					if (c->values[k].col == ci)
+						add_value(x, k, x->concept_phrase[i] ? x->concept_phrase[i] : q->name,
+						          "concept", 0.9, -1, 0);
+			}
+			p = e + 1;
+		}
+	}
+}
+
 /* "general surgery" -> department = 'General surgery' makes "general" -> ane_type =
  * 'General' moot: drop matches whose tokens lie inside a longer match */
 static void drop_nested_values(struct ctx *x)
@@ -183,13 +218,15 @@ static void drop_nested_values(struct ctx *x)
 	x->nvals = k;
 }
 
-static void add_concept(struct ctx *x, int k)
+static void add_concept(struct ctx *x, int k, const char *phrase)
 {
 	for (int i = 0; i < x->nconcepts; i++)
 		if (x->concepts[i] == k)
 			return;
-	if (x->nconcepts < 16)
+	if (x->nconcepts < 16) {
+		x->concept_phrase[x->nconcepts] = arena_strdup(x->a, phrase);
 		x->concepts[x->nconcepts++] = k;
+	}
 }
 
 /* keyword/synonym axis: every term whose tokens occur in sequence in the question */
@@ -279,7 +316,7 @@ static void keyword_axis(struct ctx *x)
 				case TK_CONCEPT: {
 					const struct cat_concept *q = &c->concepts[ref->id];
 
-					add_concept(x, ref->id);
+					add_concept(x, ref->id, phrase);
 					if (q->ncols) {
 						x->kw_primary[q->cols[0]] = 1;
 						x->strong[c->columns[q->cols[0]].table] = 1;
@@ -741,6 +778,7 @@ enum err catalog_retrieve(struct catalog *c, const char *question, const struct 
 	/* axis 3: keywords, synonyms, values, ontology terms */
 	keyword_axis(x);
 	value_axis(x);
+	concept_values(x);
 	drop_nested_values(x);
 	x->nlists[AX_KEY] = topn(x->kw_col, nc, AXN, 0.0, x->lists[AX_KEY]);
 	x->ntlists[AX_KEY] = topn(x->kw_tab, nt, AXN, 0.0, x->tlists[AX_KEY]);

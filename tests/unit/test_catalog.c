@@ -297,6 +297,34 @@ static void test_tokens(void **state)
 	assert_true(text_trgm_sim(a, na, b, nb) < 0.5);
 }
 
+static void collect(void *arg, const char *s)
+{
+	char *out = arg;
+
+	strcat(out, "[");
+	strcat(out, s);
+	strcat(out, "]");
+}
+
+static void test_literals(void **state)
+{
+	float v[3];
+	char out[256] = "";
+
+	(void)state;
+	assert_int_equal(cat_parse_vec("{0.5,-1,2e-3}", v, 3), 0);
+	assert_true(v[0] == 0.5f && v[1] == -1.0f && fabsf(v[2] - 0.002f) < 1e-7f);
+	assert_int_equal(cat_parse_vec("{0.5,1}", v, 3), -1);        /* wrong dimension */
+	assert_int_equal(cat_parse_vec("{1,2,3,4}", v, 3), -1);
+	assert_int_equal(cat_parse_vec("0.5,1,2", v, 3), -1);
+	cat_each_text("{환자,\"수축기 혈압\",\"a\\\"b\",K}", collect, out);
+	assert_string_equal(out, "[환자][수축기 혈압][a\"b][K]");
+	out[0] = '\0';
+	cat_each_text("{}", collect, out);
+	cat_each_text(NULL, collect, out);
+	assert_string_equal(out, "");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -306,6 +334,7 @@ int main(void)
 		cmocka_unit_test(test_retrieve),
 		cmocka_unit_test(test_embedding),
 		cmocka_unit_test(test_tokens),
+		cmocka_unit_test(test_literals),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -694,6 +694,9 @@ enum err cat_finish(struct catalog *c, char *err, size_t errlen)
 	for (int i = 0; i < c->ncolumns; i++) {
 		struct cat_column *col = &c->columns[i];
 
+		col->qname = arena_printf(&c->mem, "%s.%s", c->tables[col->table].name, col->name);
+		if (!col->qname)
+			goto nomem;
 		name_terms(c, col->name, TK_COLUMN, i, 2.5f, 0.8f);
 		if (col->full_name) {
 			cat_add_term(c, col->full_name, TK_COLUMN, i, 1.5f);
@@ -823,4 +826,73 @@ int catalog_relation_ok(void *catalog, const char *schema, const char *name)
 	/* unqualified: the search_path is public first */
 	snprintf(q, sizeof q, "public.%s", name);
 	return cat_find_table(c, q) >= 0;
+}
+
+int catalog_suggest_columns(struct catalog *c, const char *name, const char **out, int max)
+{
+	char buf[1024], *toks[16];
+	double *score;
+	int nt, n = 0, *top;
+	uint32_t q[128], v[128];
+	int nq;
+
+	if (!c || !name || max <= 0 || !c->ncolumns)
+		return 0;
+	score = calloc((size_t)c->ncolumns, sizeof *score);
+	top = calloc((size_t)max, sizeof *top);
+	if (!score || !top)
+		goto out;
+	/* names and synonyms that match the words ("region" -> a column called region_name) */
+	nt = text_tokens(name, 0, buf, sizeof buf, toks, 16);
+	for (int i = 0; i < nt; i++)
+		for (int ti = strmap_get(&c->term_first, toks[i]); ti >= 0; ti = c->term_next[ti]) {
+			const struct cat_term *t = &c->terms[ti];
+
+			if (t->ntoks > nt - i)
+				continue;
+			int ok = 1;
+			for (int k = 1; k < t->ntoks && ok; k++)
+				ok = !strcmp(t->toks[k], toks[i + k]);
+			for (int k = 0; ok && k < t->nrefs; k++)
+				if (t->refs[k].kind == TK_COLUMN)
+					score[t->refs[k].id] += t->refs[k].weight;
+		}
+	/* spelling: trigram similarity of the column names */
+	nq = text_trigrams(name, q, 128);
+	for (int i = 0; i < c->ncolumns; i++) {
+		int nv = text_trigrams(c->columns[i].name, v, 128);
+		double sim = text_trgm_sim(q, nq, v, nv);
+
+		if (c->columns[i].full_name) {
+			double f;
+
+			nv = text_trigrams(c->columns[i].full_name, v, 128);
+			if ((f = text_trgm_sim(q, nq, v, nv)) > sim)
+				sim = f;
+		}
+		if (sim >= 0.3)
+			score[i] += 2.0 * sim;
+	}
+	/* best first */
+	for (int i = 0; i < c->ncolumns; i++) {
+		int j;
+
+		if (score[i] <= 0)
+			continue;
+		if (n < max)
+			j = n++;
+		else if (score[i] > score[top[max - 1]])
+			j = max - 1;
+		else
+			continue;
+		for (; j > 0 && score[top[j - 1]] < score[i]; j--)
+			top[j] = top[j - 1];
+		top[j] = i;
+	}
+	for (int i = 0; i < n; i++)
+		out[i] = c->columns[top[i]].qname;
+out:
+	free(score);
+	free(top);
+	return n;
 }

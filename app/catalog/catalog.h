@@ -116,6 +116,13 @@ enum err catalog_verified_add(PGconn *app, const char *target, const char *quest
  */
 enum err catalog_fk_decide(PGconn *app, const char *target, const char *from_col,
                            const char *to_col, const char *decision, char *err, size_t errlen);
+/*
+ * catalog_suggest_columns: for a name PostgreSQL reported missing ('column "region" does not
+ * exist', react-framework.md 5.3) or any phrase, up to max "table.column" names of the
+ * catalog that it most likely meant: name/synonym matches of its words, then spelling
+ * (trigram similarity of column names).  Strings point into the catalog.  Returns the count.
+ */
+int catalog_suggest_columns(struct catalog *cat, const char *name, const char **out, int max);
 /* catalog_target_name: the catalog name for a --target conninfo/URL: conf target_name when it
  * is the configured target_db (or NULL), else the dbname it names; written to out. */
 void catalog_target_name(const char *conninfo, char *out, size_t n);

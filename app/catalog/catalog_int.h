@@ -24,6 +24,7 @@ struct cat_column {
 	int table;
 	char *name, *type, *comment, *full_name, *unit, *description;
 	char *syn_text;           /* synonyms joined, embedded with the column (indexer only) */
+	char *qname;              /* "table.column" (display table name) */
 	int is_pk, nullable, indexed, nvalues;
 	int numeric, temporal, textual, idlike;
 	int has_range;

@@ -216,6 +216,16 @@ static void test_retrieve(void **state)
 	assert_true(r.nsuggestions > 1);
 	retrieval_free(&r);
 	assert_int_equal(catalog_retrieve(c, NULL, NULL, &r), ERR_INPUT);
+	/* hints for a missing column: synonyms and spelling */
+	const char *sug[3];
+	assert_true(catalog_suggest_columns(c, "heartrate", sug, 3) >= 1);
+	int n = catalog_suggest_columns(c, "심박수", sug, 3);
+	assert_true(n >= 1);
+	assert_string_equal(sug[0], "vital_data_table.hr");
+	n = catalog_suggest_columns(c, "subject_id", sug, 3);
+	assert_true(n >= 1);
+	assert_string_equal(sug[0], "clinical_data_table.subjectid");
+	assert_int_equal(catalog_suggest_columns(c, "", sug, 3), 0);
 	assert_true(catalog_relation_ok(c, NULL, "lab_data_table"));
 	assert_true(catalog_relation_ok(c, "public", "vital_data_table"));
 	assert_false(catalog_relation_ok(c, NULL, "pg_user"));

@@ -9,8 +9,11 @@ export TOP
 ONLY=${1:-all}
 PASS=0 FAIL=0
 FAILED_NAMES=()
-LOGDIR=$TOP/build/test-logs
+# Per-run directories, so that two `make test` runs on one machine never share a stack.
+RUNID=${TEST_RUNID:-$$}
+LOGDIR=$TOP/build/test-logs-$RUNID
 rm -rf "$LOGDIR"; mkdir -p "$LOGDIR" "$TOP/build/screenshots"
+ln -sfn "$LOGDIR" "$TOP/build/test-logs"
 
 pass() { PASS=$((PASS + 1)); }
 fail() { FAIL=$((FAIL + 1)); FAILED_NAMES+=("$1"); echo "FAIL: $1"; }
@@ -30,7 +33,7 @@ count_tap() {
 }
 
 # ---- the throwaway stack ----
-VAR=$TOP/build/testvar
+VAR=$TOP/build/testvar-$RUNID
 stack_started=0
 start_stack() {
 	ensure_sysuser
@@ -52,7 +55,12 @@ start_stack() {
 	# wait for nginx + a worker
 	for _ in $(seq 50); do curl -s -o /dev/null "$BASE_URL/" && break; sleep 0.2; done
 }
-stop_stack() { [ $stack_started = 1 ] && stack_down "$VAR"; stack_started=0; }
+stop_stack() {
+	[ $stack_started = 1 ] && stack_down "$VAR"
+	stack_started=0
+	# keep the cluster only when asked (KEEP_TESTVAR=1), it is large
+	[ "${KEEP_TESTVAR:-0}" = 1 ] || rm -rf "$VAR"
+}
 trap stop_stack EXIT
 
 start_stack || true

@@ -96,10 +96,20 @@ enum err conf_set(const char *name, const char *value, const char *source)
 
 	if (!it)
 		return ERR_NOTFOUND;
-	it->value = strdup(value);
-	it->source = strdup(source);
-	if (!it->value || !it->source)
+	char *v = strdup(value), *src = strdup(source);
+
+	if (!v || !src) {
+		free(v);
+		free(src);
 		return ERR_NOMEM;
+	}
+	/* Defaults are static strings; anything set before came from strdup. */
+	if (it->value != it->def)
+		free((char *)it->value);
+	if (it->source && strcmp(it->source, "default"))
+		free((char *)it->source);
+	it->value = v;
+	it->source = src;
 	return OK;
 }
 
@@ -112,6 +122,10 @@ enum err conf_load(const char *path, const char **errmsg)
 
 	*errmsg = NULL;
 	for (int i = 0; i < NITEMS; i++) {
+		if (items[i].value && items[i].value != items[i].def)
+			free((char *)items[i].value);
+		if (items[i].source && strcmp(items[i].source, "default"))
+			free((char *)items[i].source);
 		items[i].value = items[i].def;
 		items[i].source = "default";
 	}

@@ -465,6 +465,49 @@ static void test_json_and_limits(void **state)
 	assert_int_equal(guard_check(NULL, &demo, &r), ERR_INPUT);
 }
 
+/* Every entry of the denylist file is enforced, as written there (read the file itself). */
+static void test_denylist_file(void **state)
+{
+	char path[512], *text, *p;
+	const char *top = getenv("TOP");
+	struct guard_opts sys = demo;
+	int funcs = 0, rels = 0;
+
+	(void)state;
+	sys.allow_system_catalogs = 1;
+	snprintf(path, sizeof path, "%s/app/sql/guard_denylist.def", top ? top : ".");
+	text = slurp(path);
+	assert_non_null(text);
+	for (p = text; (p = strstr(p, "\nDENY_")); p++) {
+		char name[128], sql[256];
+		int is_func = !strncmp(p + 1, "DENY_FUNC(\"", 11), n = 0;
+		const char *q = strchr(p, '"');
+		struct guard_result r;
+
+		if (!q)
+			break;
+		for (q++; *q && *q != '"' && n < 120; q++)
+			name[n++] = *q == '*' ? 'x' : *q;   /* a prefix pattern: any name under it */
+		name[n] = '\0';
+		if (is_func) {
+			snprintf(sql, sizeof sql, "SELECT 1 FROM clinical_data_table WHERE %s() IS NULL", name);
+			funcs++;
+		} else {
+			snprintf(sql, sizeof sql, "SELECT * FROM pg_catalog.%s", name);
+			rels++;
+		}
+		assert_int_equal(guard_check(sql, &sys, &r), OK);
+		if (r.allowed || !strstr(r.reason, "not allowed"))
+			fprintf(stderr, "denylist entry not enforced: %s -> %s\n", sql, r.reason ? r.reason : "allowed");
+		assert_false(r.allowed);
+		assert_non_null(strstr(r.reason, "not allowed"));
+		guard_free(&r);
+	}
+	free(text);
+	assert_true(funcs >= 70);
+	assert_true(rels >= 15);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -478,6 +521,7 @@ int main(void)
 		cmocka_unit_test(test_tables_columns),
 		cmocka_unit_test(test_system_catalogs),
 		cmocka_unit_test(test_json_and_limits),
+		cmocka_unit_test(test_denylist_file),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

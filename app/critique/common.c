@@ -563,3 +563,13 @@ const char *crit_comorbidity(const char *code)
 	}
 	return what;
 }
+
+int crit_chart_values(const cJSON *chart)
+{
+	const cJSON *s;
+	int n = 0;
+
+	cJSON_ArrayForEach(s, cJSON_GetObjectItem(chart, "series"))
+		n += cJSON_GetArraySize(cJSON_GetObjectItem(s, "points"));
+	return n;
+}

@@ -296,7 +296,9 @@ static void critique_builder(struct crit_state *st, cJSON *crit)
 		point(points, "consistency", "info", crit_str(x, "text"));
 
 	int np = cJSON_GetArraySize(points);
-	if (np == 0)
+	if (np == 0 && crit_chart_values(chart) == 0)
+		snprintf(t, sizeof t, "No critique points: the chart holds no measured values to check.");
+	else if (np == 0)
 		snprintf(t, sizeof t, "No critique points: every recorded value is within its normal range and no record gap "
 		         "exceeds %g min.", crit_num(cJSON_GetObjectItem(pre, "record_gaps"), "threshold_min", 0));
 	else

@@ -183,6 +183,9 @@ const char *crit_comorbidity(const char *code);
 /* crit_param_label: a readable name for a parameter code ("lac" -> "lactate"). */
 const char *crit_param_label(const struct cJSON *ranges, const char *param);
 
+/* crit_chart_values: how many measured values the structured chart holds (all series). */
+int crit_chart_values(const struct cJSON *chart);
+
 /* cJSON conveniences used across nodes */
 double crit_num(const struct cJSON *o, const char *key, double def);
 const char *crit_str(const struct cJSON *o, const char *key);

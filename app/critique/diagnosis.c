@@ -70,7 +70,9 @@ enum err crit_diagnosis(struct crit_state *st)
 			cJSON_AddItemToArray(incons, o);
 		}
 	}
-	if (cJSON_GetArraySize(obs) == 0)
+	if (cJSON_GetArraySize(obs) == 0 && crit_chart_values(chart) == 0)
+		cJSON_AddStringToObject(a, "summary", "The chart holds no measured values to set beside the diagnosis.");
+	else if (cJSON_GetArraySize(obs) == 0)
 		cJSON_AddStringToObject(a, "summary", "No value outside its normal range; nothing contradicts the documented diagnosis.");
 	else {
 		char s[200];

@@ -167,7 +167,9 @@ static char *summary_text(const struct crit_state *st)
 	if (cJSON_GetObjectItem(pt, "asa"))
 		sb_printf(&sb, ", ASA %g", crit_num(pt, "asa", 0));
 	sb_puts(&sb, ". ");
-	if (nf == 0)
+	if (nf == 0 && crit_chart_values(chart) == 0)
+		sb_puts(&sb, "The chart holds no measured values to check. ");
+	else if (nf == 0)
 		sb_puts(&sb, "No value outside its normal range. ");
 	else {
 		sb_printf(&sb, "%d abnormal finding(s): ", nf);

@@ -460,6 +460,7 @@ cJSON *report_view(const cJSON *r)
 	}
 	cJSON_AddNumberToObject(v, "minor_count", cJSON_GetArraySize(minor));
 	cJSON_AddBoolToObject(v, "has_findings", cJSON_GetArraySize(fs) > 0);
+	cJSON_AddBoolToObject(v, "has_values", crit_chart_values(chart) > 0);
 	cJSON_AddBoolToObject(v, "has_minor", cJSON_GetArraySize(minor) > 0);
 	static const char *kvs[] = { "patient", "operation", "times", "outcome" };
 	for (size_t i = 0; i < 4; i++) {

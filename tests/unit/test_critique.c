@@ -304,6 +304,50 @@ static void t_critic_text_tools(void **s)
 	crit_state_free(&st);
 }
 
+/* Critic router: gaps alone select only the monitoring lens; similar cases add the direct
+ * comparison unless preprocess already ran it. */
+static void t_route_tools(void **s)
+{
+	struct crit_state st;
+	(void)s;
+	crit_state_init(&st);
+	st.structured_chart = gap_chart();
+	cJSON_AddArrayToObject(st.structured_chart, "findings");
+	st.similar_cases = cJSON_CreateArray();
+	cJSON *pre = cJSON_CreateObject();
+	cJSON_AddItemToObject(pre, "record_gaps", crit_tool_record_gaps(st.structured_chart, NULL, 20));
+	cJSON *sel = crit_route_tools(&st, pre);
+	assert_int_equal(cJSON_GetArraySize(sel), 1);
+	assert_true(has(sel, "lens_monitoring_response"));
+	cJSON_Delete(sel);
+	cJSON_AddItemToArray(st.similar_cases, cJSON_CreateObject());
+	sel = crit_route_tools(&st, pre);
+	assert_true(has(sel, "behavior_topk_direct_compare"));
+	cJSON_Delete(sel);
+	cJSON_AddItemToObject(pre, "behavior_topk_direct_compare", cJSON_CreateObject());
+	sel = crit_route_tools(&st, pre);
+	assert_false(has(sel, "behavior_topk_direct_compare"));
+	cJSON_Delete(sel);
+	cJSON_Delete(pre);
+	crit_state_free(&st);
+}
+
+/* A chart without any value is not called normal. */
+static void t_no_values(void **s)
+{
+	struct crit_state st;
+	char err[256];
+	(void)s;
+	text_state(&st, "Patient recovered well and went home.");
+	assert_int_equal(crit_run_graph(&st, err, sizeof err), OK);
+	assert_int_equal(crit_chart_values(st.structured_chart), 0);
+	assert_non_null(strstr(crit_str(st.critique, "summary"), "no measured values"));
+	cJSON *rep = crit_report_json(&st);
+	assert_null(strstr(crit_str(rep, "summary"), "normal range"));
+	cJSON_Delete(rep);
+	crit_state_free(&st);
+}
+
 static void t_drugs(void **s)
 {
 	(void)s;
@@ -326,7 +370,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(t_time), cmocka_unit_test(t_ranges), cmocka_unit_test(t_record_gaps),
 		cmocka_unit_test(t_text_out_of_range), cmocka_unit_test(t_korean), cmocka_unit_test(t_uneventful),
-		cmocka_unit_test(t_graph_budget), cmocka_unit_test(t_critic_text_tools), cmocka_unit_test(t_drugs),
+		cmocka_unit_test(t_graph_budget), cmocka_unit_test(t_critic_text_tools), cmocka_unit_test(t_route_tools),
+		cmocka_unit_test(t_no_values), cmocka_unit_test(t_drugs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -14,21 +14,24 @@ trap 'rm -rf "$work"' EXIT
 mkdir -p "$TOP/build/bench"
 cc -O2 -o "$TOP/build/bench/xlsx_alone" "$TOP/bench/xlsx_alone.c" -lxlsxwriter || exit 1
 
-declare -A SEC RSS
+declare -A SEC RSS CPU
 RUNS=${RUNS:-1}   # RUNS=3: best wall time of three (a shared machine is noisy), largest RSS
 # measure NAME CMD...: wall seconds and peak RSS (MB) of CMD via /usr/bin/time -v
 measure() {
-	local name=$1 i s r; shift
-	SEC[$name]=; RSS[$name]=0
+	local name=$1 i s r c; shift
+	SEC[$name]=; RSS[$name]=0; CPU[$name]=
 	for ((i = 0; i < RUNS; i++)); do
 		if ! /usr/bin/time -v -o "$work/$name.time" "$@" >"$work/$name.out" 2>"$work/$name.err"; then
 			echo "  $name failed: $(tail -3 "$work/$name.err")" >&2
-			SEC[$name]=NaN; RSS[$name]=NaN
+			SEC[$name]=NaN; RSS[$name]=NaN; CPU[$name]=NaN
 			return
 		fi
 		s=$(awk -F': ' '/Elapsed \(wall clock\)/ {n=split($2,a,":"); s=0; for(i=1;i<=n;i++) s=s*60+a[i]; printf "%.2f", s}' "$work/$name.time")
 		r=$(awk -F': ' '/Maximum resident set size/ {printf "%.0f", $2/1024}' "$work/$name.time")
-		if [ -z "${SEC[$name]}" ] || awk -v a="$s" -v b="${SEC[$name]}" 'BEGIN { exit !(a < b) }'; then SEC[$name]=$s; fi
+		c=$(awk -F': ' '/User time|System time/ {s+=$2} END {printf "%.2f", s}' "$work/$name.time")
+		if [ -z "${SEC[$name]}" ] || awk -v a="$s" -v b="${SEC[$name]}" 'BEGIN { exit !(a < b) }'; then
+			SEC[$name]=$s; CPU[$name]=$c
+		fi
 		[ "$r" -gt "${RSS[$name]}" ] && RSS[$name]=$r
 	done
 }
@@ -46,7 +49,7 @@ import sys, pandas, psycopg2
 c = psycopg2.connect(dbname='$DB')
 pandas.read_sql(sys.argv[1], c).to_csv(sys.argv[2], index=False)" "$SQL" "$work/pandas.csv"
 else
-	SEC[pandas_csv]=n/a; RSS[pandas_csv]=n/a
+	SEC[pandas_csv]=n/a; RSS[pandas_csv]=n/a; CPU[pandas_csv]=n/a
 fi
 measure askql_xlsx "$ASKQL" export --sql "$SQL" --format xlsx --max-rows "$ROWS" -o "$work/askql.xlsx"
 measure xlsxwriter_alone "$TOP/build/bench/xlsx_alone" "$work/alone.xlsx" "$ROWS"
@@ -63,16 +66,17 @@ for row in cur:
     ws.append(row)
 wb.save(sys.argv[2])" "$SQL" "$work/openpyxl.xlsx"
 else
-	SEC[openpyxl_xlsx]=n/a; RSS[openpyxl_xlsx]=n/a
+	SEC[openpyxl_xlsx]=n/a; RSS[openpyxl_xlsx]=n/a; CPU[openpyxl_xlsx]=n/a
 fi
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a+0 > 0 && b+0 > 0) printf "%.2f", a / b; else print "n/a" }'; }
 goal() { awk -v v="$1" -v op="$2" -v g="$3" 'BEGIN { if (v == "n/a") print "n/a"; else if ((op == "<=" && v+0 <= g) || (op == ">=" && v+0 >= g)) print "met"; else print "MISSED" }'; }
 
 echo "rows: $ROWS; runs: $RUNS (best wall time); query: $SQL"
-printf "%-22s %9s %13s\n" "program" "seconds" "peak RSS MB"
+echo "machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg) (CPU = user+sys of the client process, not the server)"
+printf "%-22s %9s %9s %13s\n" "program" "seconds" "CPU s" "peak RSS MB"
 for n in psql_copy askql_csv pandas_csv askql_xlsx xlsxwriter_alone openpyxl_xlsx; do
-	printf "%-22s %9s %13s\n" "$n" "${SEC[$n]}" "${RSS[$n]}"
+	printf "%-22s %9s %9s %13s\n" "$n" "${SEC[$n]}" "${CPU[$n]}" "${RSS[$n]}"
 done
 r1=$(ratio "${SEC[askql_csv]}" "${SEC[psql_copy]}")
 r2=$(ratio "${SEC[openpyxl_xlsx]}" "${SEC[askql_xlsx]}")

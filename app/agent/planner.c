@@ -156,6 +156,26 @@ static const char *entity_column(struct planner *p, const char *word)
 
 /* pass 0: numbered entities ("patient 123"), before linking; pass 1: entity words left after
  * linking (so "general surgery" stays a value), including single-word links to the key column */
+/* is table ti named like the entity word (or one of its synonyms: 환자 -> patient)? */
+static int entity_names_table(struct planner *p, int ti)
+{
+	char st[128];
+	const char *w = p->f.entity_word;
+	if (!w)
+		return 0;
+	planner_stem(p->s->t[ti].name, st, sizeof st);
+	if (!strcmp(st, w))
+		return 1;
+	for (int e = 0; entity_words[e][0]; e++) {
+		if (strcmp(entity_words[e][0], w))
+			continue;
+		for (int k = 1; entity_words[e][k]; k++)
+			if (!strcmp(entity_words[e][k], st))
+				return 1;
+	}
+	return 0;
+}
+
 static void find_entities(struct planner *p, int pass)
 {
 	struct frame *f = &p->f;
@@ -412,6 +432,30 @@ static int col_in(struct planner *p, int table, const char *name)
 	return name ? planner_snap_col(p->s, table, name) : -1;
 }
 
+/* the entity key in table ti, ignoring underscores (subjectid ~ subject_id); -1 if absent */
+static int col_in_loose(struct planner *p, int ti, const char *name)
+{
+	char b[128];
+	size_t k = 0;
+	if (!name)
+		return -1;
+	for (const char *c = name; *c && k < sizeof b - 1; c++)
+		if (*c != '_')
+			b[k++] = *c;
+	b[k] = 0;
+	for (int ci = p->s->t[ti].c0; ci < p->s->t[ti].c0 + p->s->t[ti].nc; ci++) {
+		char a[128];
+		size_t n = 0;
+		for (const char *c = p->s->c[ci].name; *c && n < sizeof a - 1; c++)
+			if (*c != '_')
+				a[n++] = *c;
+		a[n] = 0;
+		if (!strcmp(a, b))
+			return ci;
+	}
+	return -1;
+}
+
 /* first time column of a table (event time: chart/start/time names first) */
 static int time_col(struct planner *p, int table)
 {
@@ -612,6 +656,10 @@ static int choose_fact(struct planner *p, int wants_time)
 		sc[f->visit_mention] += 2;
 	if (f->entity_key >= 0)
 		sc[p->s->c[f->entity_key].table] += 0.5;
+	/* "female patients": when the entity's own table (named like it) holds a linked thing, it is the home */
+	for (int ti = 0; ti < nt && f->entity_word && !f->entity_val; ti++)
+		if (sc[ti] > 0 && entity_names_table(p, ti))
+			sc[ti] += 2;
 	for (int ti = 0; ti < nt; ti++) {
 		if (p->banned && p->banned[ti]) {
 			sc[ti] = -100;
@@ -621,6 +669,16 @@ static int choose_fact(struct planner *p, int wants_time)
 			continue;
 		if (f->entity_col && f->entity_val && col_in(p, ti, f->entity_col) >= 0)
 			sc[ti] += 0.5;
+		if (f->entity_col && f->entity_val && f->entity_key < 0 && col_in_loose(p, ti, f->entity_col) < 0) {
+			/* "patient 123" must be applicable: the table or one it reaches carries the key */
+			int reach = 0;
+			for (int tj = 0; tj < nt && !reach; tj++) {
+				int e[4];
+				reach = col_in_loose(p, tj, f->entity_col) >= 0 && path(p, ti, tj, e, 3) >= 0;
+			}
+			if (!reach)
+				sc[ti] -= 3;
+		}
 		if (wants_time && time_col(p, ti) < 0)
 			sc[ti] -= 2;
 		/* the retrieval's ranking: a small tie-breaker */
@@ -649,15 +707,38 @@ static int choose_fact(struct planner *p, int wants_time)
 	for (int i = 0; i < f->ncond; i++)
 		if (f->cond[i].col >= 0)
 			sc[p->s->c[f->cond[i].col].table] += 1.5;
-	/* a table from which every other linked table is reachable (many-to-one) is a better home */
+	/* a table from which every directly named thing is reachable (many-to-one) is a better home;
+	 * a value stored in several tables is reached through any of them */
+	int grp[PL_MAX + MAXF][4], ngrp[PL_MAX + MAXF], ng = 0;
+	for (int l = 0; l < p->pl.n; l++) {
+		struct plink_item *it = &p->pl.v[l];
+		ngrp[ng] = 0;
+		if (it->kind == PL_VALUE || it->kind == PL_COLUMN)
+			for (int c = 0; c < it->ncols && c < 4; c++)
+				grp[ng][ngrp[ng]++] = p->s->c[it->cols[c]].table;
+		else if (it->kind == PL_TABLE)
+			grp[ng][ngrp[ng]++] = it->table;
+		else if (it->kind == PL_CONCEPT && it->con >= 0 && p->s->con[it->con].nc)
+			grp[ng][ngrp[ng]++] = p->s->c[p->s->con[it->con].c[0].col].table;
+		if (ngrp[ng])
+			ng++;
+	}
+	for (int i = 0; i < f->ncond; i++)
+		if (f->cond[i].col >= 0) {
+			grp[ng][0] = p->s->c[f->cond[i].col].table;
+			ngrp[ng++] = 1;
+		}
 	for (int ti = 0; ti < nt; ti++) {
 		if (sc[ti] <= 0)
 			continue;
 		int all = 1;
-		for (int tj = 0; tj < nt && all; tj++) {
-			int e[4];
-			if (tj != ti && sc[tj] > 0 && path(p, ti, tj, e, 3) < 0)
-				all = 0;
+		for (int g = 0; g < ng && all; g++) {
+			int any = 0;
+			for (int k = 0; k < ngrp[g] && !any; k++) {
+				int e[4];
+				any = grp[g][k] == ti || path(p, ti, grp[g][k], e, 3) >= 0;
+			}
+			all = any;
 		}
 		if (all)
 			sc[ti] += 3;
@@ -1215,12 +1296,9 @@ static int structure(struct planner *p)
 	f->fact = choose_fact(p, wants_time);
 	if (f->fact < 0 && f->entity_word) {
 		/* "how many patients": a table named like the entity word ("patient", "patients") */
-		for (int ti = 0; ti < p->s->nt && f->fact < 0; ti++) {
-			char st[128];
-			planner_stem(p->s->t[ti].name, st, sizeof st);
-			if (!strcmp(st, f->entity_word) && (!p->banned || !p->banned[ti]))
+		for (int ti = 0; ti < p->s->nt && f->fact < 0; ti++)
+			if (entity_names_table(p, ti) && (!p->banned || !p->banned[ti]))
 				f->fact = ti;
-		}
 		if (f->fact >= 0 && col_in(p, f->fact, f->entity_col) < 0) {
 			/* its own key is the entity */
 			for (int ci = p->s->t[f->fact].c0; ci < p->s->t[f->fact].c0 + p->s->t[f->fact].nc; ci++)
@@ -1244,6 +1322,14 @@ static int structure(struct planner *p)
 	}
 	if (f->fact < 0)
 		return decline(p, "%s", "nothing in the question names a table, column or stored value");
+	if (f->entity_col && entity_names_table(p, f->fact) && col_in(p, f->fact, f->entity_col) < 0) {
+		/* the entity's own table: its key is the entity */
+		for (int ci = p->s->t[f->fact].c0; ci < p->s->t[f->fact].c0 + p->s->t[f->fact].nc; ci++)
+			if (p->s->c[ci].unique && strcmp(p->s->c[ci].name, "row_id")) {
+				f->entity_col = p->s->c[ci].name;
+				break;
+			}
+	}
 	decide(p, "", "fact_table", p->s->t[f->fact].name, "where the linked values and columns meet", 1);
 	f->time_col = time_col(p, f->fact);
 	f->measure = measure_col(p, f->fact);

@@ -315,7 +315,8 @@ static void classify(struct exec_col *c)
 	}
 }
 
-/* begin_tx: BEGIN READ ONLY with the timeouts; one retry after a reset when the
+/* begin_tx: BEGIN READ ONLY with the timeouts (and ISO dates, which the exports and
+ * the XLSX typing rely on whatever the server's default); one retry after a reset when the
  * connection turns out broken (server restart) before anything ran. */
 static PGresult *begin_tx(PGconn *c)
 {
@@ -324,7 +325,7 @@ static PGresult *begin_tx(PGconn *c)
 
 	snprintf(q, sizeof q,
 	         "BEGIN READ ONLY; SET LOCAL statement_timeout = %ld; SET LOCAL lock_timeout = %ld; "
-	         "SET LOCAL idle_in_transaction_session_timeout = %ld",
+	         "SET LOCAL idle_in_transaction_session_timeout = %ld; SET LOCAL datestyle = 'ISO, YMD'",
 	         ms_setting("statement_timeout_ms", 30000), ms_setting("lock_timeout_ms", 2000),
 	         ms_setting("idle_tx_timeout_ms", 60000));
 	for (int attempt = 0; ; attempt++) {

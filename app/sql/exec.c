@@ -320,7 +320,7 @@ static void classify(struct exec_col *c)
  * connection turns out broken (server restart) before anything ran. */
 static PGresult *begin_tx(PGconn *c)
 {
-	char q[256];
+	char q[512];
 	PGresult *r;
 
 	snprintf(q, sizeof q,

@@ -207,9 +207,13 @@ static int add_str(struct chunk *c, const char *v, size_t n, uint32_t *off)
 	char *w;
 
 	if (n > XLSX_MAX_STR) {
-		n = XLSX_MAX_STR;
-		while (n && ((unsigned char)v[n] & 0xC0) == 0x80)
-			n--;     /* cut on a character boundary */
+		/* Excel's limit is in characters: cut after the 32,767th */
+		size_t k = 0, nc = 0;
+
+		for (; k < n; k++)
+			if (((unsigned char)v[k] & 0xC0) != 0x80 && nc++ == XLSX_MAX_STR)
+				break;
+		n = k;
 	}
 	if (c->slen + n + 1 > c->scap) {
 		size_t nc = c->scap ? c->scap : 65536;

@@ -52,6 +52,7 @@ int cmd_critique(int argc, char **argv)
 	const char *cas = cli_opt(&argc, argv, "--case"), *tf = cli_opt(&argc, argv, "--text");
 	const char *html = cli_opt(&argc, argv, "--html");
 	const char *target = cli_opt(&argc, argv, "--target");
+	const char *lang = cli_opt(&argc, argv, "--lang");
 	char tname[128] = "";
 	int json = cli_flag(&argc, argv, "--json"), offline = cli_flag(&argc, argv, "--offline");
 	int nostore = cli_flag(&argc, argv, "--no-store");
@@ -61,7 +62,7 @@ int cmd_critique(int argc, char **argv)
 
 	if ((!cas && !tf) || (cas && tf) || argc > 1) {
 		fprintf(stderr, "usage: askql critique [--target URL] --case ID | --text FILE|- [--json] [--offline] "
-		        "[--html FILE] [--no-store]\n");
+		        "[--html FILE [--lang ko|en]] [--no-store]\n");
 		return 2;
 	}
 	if (tf && !(text = slurp(tf))) {
@@ -89,7 +90,7 @@ int cmd_critique(int argc, char **argv)
 	if (html) {
 		struct sb sb = SB_INIT;
 		FILE *f = fopen(html, "wb");
-		report_render(&sb, r, 1);
+		report_render(&sb, r, 1, lang ? lang : "en");
 		if (!f || fwrite(sb_cstr(&sb), 1, sb.len, f) != sb.len) {
 			fprintf(stderr, "askql critique: cannot write %s\n", html);
 			if (f)

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <cjson/cJSON.h>
 #include "pages/pages.h"
+#include "critique/critique.h"
 #include "pages/report.h"
 #include "store/db.h"
 #include "util/arena.h"
@@ -54,7 +55,7 @@ enum err page_report(struct req *r)
 	} else if (fmt && !strcmp(fmt, "html")) {
 		struct sb out;
 		sb_init_arena(&out, r->a);
-		e = report_render(&out, rep, 1);
+		e = report_render(&out, rep, 1, r->lang);
 		if (e == OK) {
 			snprintf(disp, sizeof disp, "attachment; filename=\"critique-report-%lld.html\"", r->arg_id);
 			resp_header(r, "Content-Disposition", disp);
@@ -65,9 +66,11 @@ enum err page_report(struct req *r)
 		e = ERR_INPUT;
 	} else {
 		cJSON *d = view_data(r, "report.title");
-		cJSON *v = report_view(rep);
+		cJSON *v = report_view(rep, r->lang);
 		cJSON_AddItemToObject(d, "report", v);
-		cJSON_AddStringToObject(d, "title", "Critique report");
+		cJSON_AddItemToObject(d, "L", report_labels(r->lang));
+		cJSON_DeleteItemFromObject(d, "title");
+		cJSON_AddStringToObject(d, "title", crit_str(cJSON_GetObjectItem(v, "L"), "report_title"));
 		e = view_render(r, 200, "report", d);
 	}
 	cJSON_Delete(rep);

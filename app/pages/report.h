@@ -12,11 +12,14 @@ struct cJSON;
 void report_svg(struct sb *out, const struct cJSON *report);
 
 /* report_view: the template data for templates/report_body.mustache built from a report
- * (borrowed); caller cJSON_Delete()s.  Display strings are plain text (the template escapes). */
-struct cJSON *report_view(const struct cJSON *report);
+ * (borrowed), headings in lang ("ko" or "en"; anything else: en); caller cJSON_Delete()s.
+ * Display strings are plain text (the template escapes). */
+struct cJSON *report_view(const struct cJSON *report, const char *lang);
+/* report_labels: the headings of the report pages in lang, as {key: text}; caller owns. */
+struct cJSON *report_labels(const char *lang);
 
 /* report_render: the standalone HTML document of a report (inline style, no external
- * resources) appended to out.  standalone 0 renders only the body fragment. */
-enum err report_render(struct sb *out, const struct cJSON *report, int standalone);
+ * resources) appended to out, headings in lang.  standalone 0 renders only the body fragment. */
+enum err report_render(struct sb *out, const struct cJSON *report, int standalone, const char *lang);
 
 #endif

@@ -197,6 +197,106 @@ void report_svg(struct sb *out, const cJSON *report)
 		          "postoperative labs) are listed in the structured chart.</p>", outside);
 }
 
+/* ---- labels ---- */
+
+/* The report's headings in English and Korean (the findings themselves are generated text). */
+static const struct { const char *key, *en, *ko; } labels[] = {
+	{"report_title", "Critique report", "비판 보고서"},
+	{"summary", "Summary", "요약"},
+	{"chart", "Structured chart", "구조화 차트"},
+	{"patient", "Patient", "환자"},
+	{"operation", "Operation", "수술"},
+	{"times", "Times", "시간"},
+	{"outcome", "Outcome", "결과"},
+	{"coded", "Coded diagnoses of the patient", "환자의 진단 코드"},
+	{"note", "note", "참고"},
+	{"chart_text", "Chart text", "차트 원문"},
+	{"findings", "Abnormal findings", "이상 소견"},
+	{"no_findings", "No value outside its normal range.", "정상 범위를 벗어난 값이 없습니다."},
+	{"no_values", "The chart holds no measured values.", "차트에 측정값이 없습니다."},
+	{"minor", "Minor deviations not raised", "제기하지 않은 경미한 편차"},
+	{"vitals", "Vital signs", "활력징후"},
+	{"records", "records", "건"},
+	{"labs", "Labs and measured values", "검사 및 측정값"},
+	{"meds", "Medications and interventions", "투약 및 처치"},
+	{"time", "time", "시각"},
+	{"name", "name", "이름"},
+	{"value", "value", "값"},
+	{"unit", "unit", "단위"},
+	{"given", "given", "투여"},
+	{"class", "class", "분류"},
+	{"spans", "Evidence spans", "근거 구간"},
+	{"llm_struct", "LLM structuring", "LLM 구조화"},
+	{"answer", "answer", "응답"},
+	{"timeline", "Timeline", "타임라인"},
+	{"legend", "Green band: normal range. Red dots: out of range. Grey: record gaps. Triangles: medications (red: vasopressors).", "초록 띠: 정상 범위. 빨간 점: 범위 이탈. 회색: 기록 공백. 삼각형: 투약 (빨강: 승압제)."},
+	{"analysis", "Diagnosis and treatment analysis", "진단·치료 분석"},
+	{"diagnosis", "Diagnosis", "진단"},
+	{"treatment", "Treatment", "치료"},
+	{"documentation", "Documentation", "기록"},
+	{"no_response", "No abnormal finding called for a response.", "대응이 필요한 이상 소견이 없습니다."},
+	{"interventions", "Interventions given (intervention_checker)", "시행된 처치 (intervention_checker)"},
+	{"critique", "Critique", "비판"},
+	{"tools_selected", "tools selected", "선택된 도구"},
+	{"none", "none", "없음"},
+	{"evidence", "evidence", "근거"},
+	{"rows", "rows", "행"},
+	{"knowledge", "knowledge", "지식"},
+	{"llm_critique", "LLM critique", "LLM 비판"},
+	{"evidence_kb", "Evidence (knowledge base)", "근거 (지식 베이스)"},
+	{"queries", "queries", "검색어"},
+	{"second_pass", "2nd pass", "2차 검색"},
+	{"remote", "remote literature", "원격 문헌"},
+	{"score", "score", "점수"},
+	{"no_kb", "No knowledge-base passage matched.", "일치하는 지식 베이스 문단이 없습니다."},
+	{"llm_second", "LLM (2nd pass)", "LLM (2차 검색)"},
+	{"risk", "Risk factors", "위험 인자"},
+	{"not_run", "Not run", "실행 안 됨"},
+	{"process", "Process contributors", "프로세스 기여 요인"},
+	{"verifier", "Verifier: similar cases", "검증: 유사 케이스"},
+	{"case", "case", "케이스"},
+	{"age", "age", "나이"},
+	{"sex", "sex", "성별"},
+	{"dx", "dx", "진단"},
+	{"match", "match", "일치 기준"},
+	{"min_sbp", "min SBP", "최저 SBP"},
+	{"max_lac", "max lactate", "최고 젖산"},
+	{"vaso", "vasopressor doses", "승압제 투여"},
+	{"death", "death", "사망"},
+	{"icu", "ICU days", "ICU 일수"},
+	{"alternatives", "Alternative explanations and uncertainties", "대안 설명과 불확실성"},
+	{"uncertainties", "Uncertainties", "불확실성"},
+	{"nodes", "Nodes and tools", "노드와 도구"},
+	{"kind", "kind", "종류"},
+	{"status", "status", "상태"},
+	{"why", "why", "사유"},
+	{"yes", "yes", "예"},
+	{"all_reports", "All reports", "모든 보고서"},
+	{"dl_html", "Download HTML", "HTML 내려받기"},
+	{"dl_json", "Download JSON", "JSON 내려받기"},
+	{"run", "Run", "실행"},
+	{"reports", "Critique reports", "비판 보고서"},
+	{"new", "New critique", "새 비판"},
+	{"case_id", "Case id", "케이스 번호"},
+	{"or_text", "or chart text (Korean or English)", "또는 차트 원문 (한국어 또는 영어)"},
+	{"submit", "Run critique", "비판 실행"},
+	{"report", "report", "보고서"},
+	{"created", "created", "생성"},
+	{"no_reports", "No reports yet.", "아직 보고서가 없습니다."},
+	{"previous", "previous", "이전"},
+	{"next", "next", "다음"},
+};
+
+cJSON *report_labels(const char *lang)
+{
+	cJSON *l = cJSON_CreateObject();
+	int ko = lang && !strcmp(lang, "ko");
+
+	for (size_t i = 0; i < sizeof labels / sizeof labels[0]; i++)
+		cJSON_AddStringToObject(l, labels[i].key, ko ? labels[i].ko : labels[i].en);
+	return l;
+}
+
 /* ---- template data ---- */
 
 static void kv(cJSON *arr, const char *k, const cJSON *v)
@@ -407,7 +507,7 @@ static cJSON *node_status(const cJSON *nodes, const char *name)
 	return o;
 }
 
-cJSON *report_view(const cJSON *r)
+cJSON *report_view(const cJSON *r, const char *lang)
 {
 	cJSON *v = cJSON_CreateObject();
 	const cJSON *chart = cJSON_GetObjectItem(r, "structured_chart"), *x, *y;
@@ -416,6 +516,8 @@ cJSON *report_view(const cJSON *r)
 	char buf[256];
 	struct sb svg = SB_INIT;
 
+	cJSON_AddItemToObject(v, "L", report_labels(lang));
+	cJSON_AddStringToObject(v, "lang", lang && !strcmp(lang, "ko") ? "ko" : "en");
 	cJSON_AddStringToObject(v, "case_ref", crit_str(r, "case_ref") ? crit_str(r, "case_ref") : "");
 	cJSON_AddStringToObject(v, "summary", crit_str(r, "summary") ? crit_str(r, "summary") : "");
 	cJSON_AddStringToObject(v, "mode", crit_str(r, "mode") ? crit_str(r, "mode") : "");
@@ -636,10 +738,10 @@ cJSON *report_view(const cJSON *r)
 	return v;
 }
 
-enum err report_render(struct sb *out, const cJSON *report, int standalone)
+enum err report_render(struct sb *out, const cJSON *report, int standalone, const char *lang)
 {
 	char err[256];
-	cJSON *v = report_view(report);
+	cJSON *v = report_view(report, lang);
 	enum err e;
 
 	if (!v)

@@ -5,6 +5,7 @@
 #include <cjson/cJSON.h>
 #include "critique/critique.h"
 #include "pages/pages.h"
+#include "pages/report.h"
 #include "store/db.h"
 #include "util/conf.h"
 #include "util/log.h"
@@ -34,7 +35,10 @@ static enum err list(struct req *r, const char *error)
 		return ERR_DB;
 	}
 	d = view_data(r, "reports.title");
-	cJSON_AddStringToObject(d, "title", "Critique reports");
+	cJSON *lb = report_labels(r->lang);
+	cJSON_DeleteItemFromObject(d, "title");
+	cJSON_AddStringToObject(d, "title", crit_str(lb, "reports"));
+	cJSON_AddItemToObject(d, "L", lb);
 	rows = cJSON_AddArrayToObject(d, "reports");
 	for (int i = 0; i < PQntuples(res) && i < PER_PAGE; i++) {
 		cJSON *o = cJSON_CreateObject();

@@ -8,7 +8,7 @@ const TOP = process.env.TOP || join(dirname(fileURLToPath(import.meta.url)), '..
 const BASE = process.env.BASE_URL;
 const USER = process.env.ADMIN_USER, PASS = process.env.ADMIN_PASS;
 const SHOTS = join(TOP, 'build', 'screenshots');
-let n = 0, failed = 0;
+let n = 0, failed = 0, koTitle = '';
 function tap(ok, desc, diag) {
   n++;
   if (!ok) failed++;
@@ -38,6 +38,13 @@ try {
   await Promise.all([page.waitForNavigation(), page.locator('form[action="/signin"] button[type="submit"], form[action="/signin"] button').first().click()]);
   await page.goto(`${BASE}/reports`);
   tap(await page.locator('#critique-form').count() === 1, 'the reports page offers the critique form');
+  // headings follow the user's language: Korean first, then English for the rest (and the screenshots)
+  koTitle = await page.locator('h1').first().innerText();
+  const en = page.locator('button[name="lang"][value="en"]');
+  if (await en.count()) await Promise.all([page.waitForNavigation(), en.first().click()]);
+  const enTitle = await page.locator('h1').first().innerText();
+  tap(enTitle === 'Critique reports' && (koTitle === enTitle || koTitle === '비판 보고서'),
+      `report headings in the user's language (${koTitle} / ${enTitle})`);
 
   // the eventful demo case
   await page.fill('#critique-form input[name="case"]', '1');
@@ -101,6 +108,9 @@ try {
   await page.goto(`${BASE}/reports`);
   tap(await page.locator('table.report-list a[href^="/reports/"]').count() >= 2, 'the reports list shows the new reports');
   tap(errors.length === 0, 'no JavaScript errors', errors.join('; '));
+  // leave the user's language as it was
+  const ko = page.locator('button[name="lang"][value="ko"]');
+  if (koTitle === '비판 보고서' && await ko.count()) await Promise.all([page.waitForNavigation(), ko.first().click()]);
 } catch (e) {
   tap(false, 'report browser test ran to the end', e.stack || e);
 } finally {

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <cjson/cJSON.h>
 #include "critique/critique.h"
 #include "util/conf.h"
@@ -234,21 +235,47 @@ static void find_findings(cJSON *chart)
 		snprintf(id, sizeof id, "M%d", ++k);
 		cJSON_ReplaceItemInObject(f, "id", cJSON_CreateString(id));
 	}
-	/* a readable line and an evidence span per finding */
+	/* A readable line per finding.  Times are clock times on the day of the operation; a
+	 * value from another day (a preoperative or postoperative lab) carries its date. */
+	const cJSON *times = cJSON_GetObjectItem(chart, "times");
+	const char *anchor = crit_str(times, "opstart");
+	if (!anchor)
+		anchor = crit_str(times, "casestart");
+	long long aday = anchor && crit_time_parse(anchor) > 100000 ? crit_time_parse(anchor) / 86400 : -1;
 	for (int pass = 0; pass < 2; pass++) {
 	cJSON *list = pass ? minor : findings;
 	cJSON_ArrayForEach(f, list) {
-		char line[256];
+		char line[320], when[3][32];
+		const char *keys[3] = { "extreme_ts", "start_ts", "end_ts" }, *hm[3] = { "extreme_t", "start", "end" };
 		int n = (int)crit_num(f, "n", 0);
-		snprintf(line, sizeof line, "%s %s: %s %g %s at %s (normal %g-%g)%s%s%s",
-		         crit_str(f, "label"), crit_str(f, "direction"), crit_str(f, "param"),
-		         crit_num(f, "extreme", 0), crit_str(f, "unit"), crit_str(f, "extreme_t"),
-		         crit_num(f, "lo", 0), crit_num(f, "hi", 0),
-		         n > 1 ? ", " : "", n > 1 ? "" : "", "");
+		for (int k = 0; k < 3; k++) {
+			double ts = k == 0 ? -1 : crit_num(f, keys[k], -1);
+			if (k == 0) {
+				/* the extreme's time: find its point */
+				const cJSON *sr, *pt;
+				cJSON_ArrayForEach(sr, cJSON_GetObjectItem(chart, "series"))
+					cJSON_ArrayForEach(pt, cJSON_GetObjectItem(sr, "points"))
+						if (!strcmp(crit_str(pt, "ref"), crit_str(f, "extreme_ref")) &&
+						    !strcmp(crit_str(sr, "name"), crit_str(f, "param")))
+							ts = crit_num(pt, "ts", -1);
+			}
+			long long day = ts > 100000 ? (long long)ts / 86400 : -1;
+			if (aday >= 0 && day >= 0 && day != aday) {
+				time_t tt = (time_t)ts;
+				struct tm tm;
+				gmtime_r(&tt, &tm);
+				strftime(when[k], sizeof when[k], "%Y-%m-%d %H:%M", &tm);
+			} else {
+				snprintf(when[k], sizeof when[k], "%s", crit_str(f, hm[k]) ? crit_str(f, hm[k]) : "");
+			}
+		}
+		const char *u = crit_str(f, "unit") ? crit_str(f, "unit") : "";
+		snprintf(line, sizeof line, "%s %s: %s %g%s%s at %s (normal %g-%g)", crit_str(f, "label"),
+		         crit_str(f, "direction"), crit_str(f, "param"), crit_num(f, "extreme", 0), u[0] ? " " : "", u,
+		         when[0], crit_num(f, "lo", 0), crit_num(f, "hi", 0));
 		if (n > 1) {
 			size_t l = strlen(line);
-			snprintf(line + l, sizeof line - l, "%d readings %s-%s", n, crit_str(f, "start"),
-			         crit_str(f, "end"));
+			snprintf(line + l, sizeof line - l, ", %d readings %s-%s", n, when[1], when[2]);
 		}
 		cJSON_AddStringToObject(f, "text", line);
 	}

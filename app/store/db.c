@@ -58,8 +58,9 @@ PGconn *db_app(void)
 		PQreset(app_conn);
 		if (PQstatus(app_conn) == CONNECTION_OK)
 			return app_conn;
-		PQfinish(app_conn);
-		app_conn = NULL;
+		/* keep the object (a run in flight may hold this pointer); reset again on the next call */
+		log_error("app database: %s", PQerrorMessage(app_conn));
+		return NULL;
 	}
 	app_conn = db_connect(conf_get("app_db"), err, sizeof err);
 	if (!app_conn)

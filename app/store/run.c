@@ -8,6 +8,60 @@
 #include "util/log.h"
 #include "util/sb.h"
 
+/*
+ * Liveness of a run: the connection that runs it holds the session advisory lock
+ * (RUN_LOCK_CLASS, run id).  PostgreSQL drops it when that connection ends (a killed worker,
+ * a dead CLI, a server restart), so a 'running' run whose lock can be taken is stale.
+ */
+#define RUN_LOCK_CLASS "1634953585"     /* 'askq' */
+#define RUN_LOCK_KEY "(($1::bigint % 2147483647)::int)"
+
+/* A query on c, with one reset and retry when the connection was found broken (a server restart
+ * is noticed on first use; nothing ran on the dead connection). */
+static PGresult *query_again(PGconn *c, const char *sql, int n, const char *const *p, char *err, size_t errlen)
+{
+	PGresult *r;
+
+	if (PQstatus(c) != CONNECTION_OK)
+		PQreset(c);
+	r = db_query(c, sql, n, p, err, errlen);
+	if (!r && PQstatus(c) == CONNECTION_BAD) {
+		log_warn("app connection lost; reconnecting");
+		PQreset(c);
+		r = db_query(c, sql, n, p, err, errlen);
+	}
+	return r;
+}
+
+static void run_unlock(PGconn *c, long long run_id)
+{
+	char rid[32];
+	const char *p[1] = {rid};
+
+	snprintf(rid, sizeof rid, "%lld", run_id);
+	db_exec(c, "SELECT pg_advisory_unlock(" RUN_LOCK_CLASS ", " RUN_LOCK_KEY ")", 1, p, NULL, 0);
+}
+
+int run_sweep(PGconn *c)
+{
+	PGresult *r;
+	int n;
+
+	r = query_again(c, "UPDATE askql.runs SET status = 'error', finished_at = now(), updated_at = now(),"
+	                   " error = 'stopped without finishing: its worker (pid ' || coalesce(worker_pid::text, '?') ||"
+	                   " ') or its database connection went away'"
+	                   " WHERE status = 'running' AND pg_try_advisory_xact_lock(" RUN_LOCK_CLASS ","
+	                   " (id % 2147483647)::int) RETURNING id",
+	                0, NULL, NULL, 0);
+	if (!r)
+		return -1;
+	n = PQntuples(r);
+	for (int i = 0; i < n; i++)
+		log_warn("run %s marked failed: no live worker holds it", PQgetvalue(r, i, 0));
+	PQclear(r);
+	return n;
+}
+
 enum err run_create(PGconn *c, const struct run_new *n, long long *id)
 {
 	char uid[32], pid[32], wpid[16], err[512];
@@ -25,11 +79,12 @@ enum err run_create(PGconn *c, const struct run_new *n, long long *id)
 	p[6] = n->question ? n->question : "";
 	snprintf(wpid, sizeof wpid, "%d", (int)getpid());
 	p[7] = wpid;
-	r = db_query(c, "INSERT INTO askql.runs(user_id, parent_id, target, kind, step_mode, provider,"
-	                " question, status, worker_pid, heartbeat_at)"
-	                " VALUES ($1, $2, $3, $4, $5, $6, $7, 'running', $8::int, now())"
-	                " RETURNING id",
-	             8, p, err, sizeof err);
+	run_sweep(c);
+	r = query_again(c, "INSERT INTO askql.runs(user_id, parent_id, target, kind, step_mode, provider,"
+	                   " question, status, worker_pid, heartbeat_at)"
+	                   " VALUES ($1, $2, $3, $4, $5, $6, $7, 'running', $8::int, now())"
+	                   " RETURNING id, pg_advisory_lock(" RUN_LOCK_CLASS ", (id % 2147483647)::int)",
+	                8, p, err, sizeof err);
 	if (!r) {
 		log_error("run_create: %s", err);
 		return ERR_DB;
@@ -64,7 +119,7 @@ enum err step_add(PGconn *c, long long run_id, const struct step *s, int *seq)
 	p[12] = s->tokens_out > 0 ? to : NULL;
 	/* seq = next for this run; two writers racing on one run hit the unique key, so retry. */
 	for (int tries = 0; tries < 3 && !r; tries++)
-		r = db_query(c, "INSERT INTO askql.steps(run_id, seq, kind, name, status, input, output,"
+		r = query_again(c, "INSERT INTO askql.steps(run_id, seq, kind, name, status, input, output,"
 		                " prompt, raw, rewrite, error, ms, tokens_in, tokens_out)"
 		                " SELECT $1, coalesce(max(seq), 0) + 1, $2, $3, $4, $5::jsonb, $6::jsonb,"
 		                " $7, $8, $9, $10, $11::float8, $12::int, $13::int"
@@ -136,8 +191,18 @@ enum err run_set(PGconn *c, long long run_id, const struct run_update *u)
 		rc = ERR_NOMEM;
 		goto out;
 	}
-	if ((rc = db_exec(c, sb_cstr(&q), n, p, err, sizeof err)) != OK)
-		log_error("run_set %lld: %s", run_id, err);
+	{
+		PGresult *r = query_again(c, sb_cstr(&q), n, p, err, sizeof err);
+
+		if (!r) {
+			rc = ERR_DB;
+			log_error("run_set %lld: %s", run_id, err);
+		}
+		PQclear(r);
+	}
+	/* a run that stops running (finished or paused) no longer needs its liveness lock */
+	if (rc == OK && u->status && strcmp(u->status, "running"))
+		run_unlock(c, run_id);
 out:
 	sb_free(&q);
 	return rc;
@@ -213,7 +278,8 @@ enum err run_claim(PGconn *c, long long run_id, struct run_row *o)
 	snprintf(wpid, sizeof wpid, "%d", (int)getpid());
 	r = db_query(c, "UPDATE askql.runs SET status = 'running', updated_at = now(),"
 	                " worker_pid = $2::int, heartbeat_at = now()"
-	                " WHERE id = $1 AND status = 'paused' RETURNING " ROW_COLS,
+	                " WHERE id = $1 AND status = 'paused' RETURNING " ROW_COLS ","
+	                " pg_advisory_lock(" RUN_LOCK_CLASS ", (id % 2147483647)::int)",
 	             2, p, err, sizeof err);
 	if (!r) {
 		log_error("run_claim %lld: %s", run_id, err);

@@ -43,6 +43,15 @@ struct run_update {
 #define RUN_UPDATE_INIT { .row_count = -1, .truncated = -1, .attempts = -1 }
 enum err run_set(PGconn *c, long long run_id, const struct run_update *u);
 
+/*
+ * run_sweep: mark failed (status 'error' with a reason) every 'running' run that no live
+ * connection holds: run_create and run_claim take a session advisory lock on the run's id,
+ * run_set releases it when the run finishes or pauses, and PostgreSQL releases it when the
+ * connection ends (worker killed, CLI interrupted, server restarted).  run_create calls it;
+ * pages may call it before showing a running run.  Returns how many runs it marked, -1 on error.
+ */
+int run_sweep(PGconn *c);
+
 /* run_heartbeat: mark the run as alive in this worker (pid, now()). */
 enum err run_heartbeat(PGconn *c, long long run_id);
 

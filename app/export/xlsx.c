@@ -453,6 +453,18 @@ static void write_provenance(struct xstate *x)
 	worksheet_set_column(x->prov, 1, 1, 100, NULL);
 }
 
+/* ERR_IO when a sheet's constant-memory row file could not be written (e.g. disk full). */
+static enum err sheets_flushed(lxw_workbook *wb)
+{
+	lxw_worksheet *ws;
+
+	LXW_FOREACH_WORKSHEET(ws, wb) {
+		if (ws->optimize_tmpfile && (fflush(ws->optimize_tmpfile) != 0 || ferror(ws->optimize_tmpfile)))
+			return ERR_IO;
+	}
+	return OK;
+}
+
 enum err xlsx_run(struct exp *e, const struct exec_opts *xo_in, const char *path,
                   struct exec_error *dberr)
 {
@@ -499,12 +511,25 @@ enum err xlsx_run(struct exp *e, const struct exec_opts *xo_in, const char *path
 	write_provenance(&x);
 	e->st->rows = x.nrows;
 	e->st->truncated = x.truncated;
+	/* libxlsxwriter does not check its constant-memory row files: a full temp disk shows here */
+	if ((rc = sheets_flushed(x.wb)) != OK)
+		goto out;
 	rc = workbook_close(x.wb) == LXW_NO_ERROR ? OK : ERR_IO;
 	x.wb = NULL;
 out:
 	finish_writer(&x);
-	if (x.wb)
-		lxw_workbook_free(x.wb);   /* failed: nothing to package */
+	if (x.wb) {
+		/* failed: nothing to package; lxw_workbook_free leaves the sheets' row files open */
+		lxw_worksheet *ws;
+
+		LXW_FOREACH_WORKSHEET(ws, x.wb) {
+			if (ws->optimize_tmpfile) {
+				fclose(ws->optimize_tmpfile);
+				ws->optimize_tmpfile = NULL;
+			}
+		}
+		lxw_workbook_free(x.wb);
+	}
 	for (int i = 0; i < NCHUNKS; i++) {
 		free(x.chunks[i].cells);
 		free(x.chunks[i].strs);

@@ -13,6 +13,7 @@
 struct dl {
 	struct req *r;
 	enum export_format f;
+	const char *disp;       /* Content-Disposition, sent only with the first byte of the file */
 };
 
 /* The export layer writes straight into the FastCGI stream; the headers go with its first bytes,
@@ -21,8 +22,10 @@ static enum err to_resp(void *ctx, const char *p, size_t n)
 {
 	struct dl *d = ctx;
 
-	if (!d->r->began)
+	if (!d->r->began) {
+		resp_header(d->r, "Content-Disposition", d->disp);
 		resp_begin(d->r, 200, export_content_type(d->f), 0);
+	}
 	return resp_write(d->r, p, n);
 }
 
@@ -33,7 +36,7 @@ static enum err download(struct req *r, long long id, const char *fmt)
 	const char *sql, *q;
 	enum export_format f;
 	struct export_opts o;
-	struct dl dl = {r, EXPORT_CSV};
+	struct dl dl = {r, EXPORT_CSV, NULL};
 	struct export_out out = {to_resp, &dl};
 	struct export_stats st;
 	struct exec_error dberr;
@@ -61,7 +64,7 @@ static enum err download(struct req *r, long long id, const char *fmt)
 	o.bom = f == EXPORT_CSV;
 	export_filename(f, time(NULL), fname, sizeof fname);
 	snprintf(disp, sizeof disp, "attachment; filename=\"%s\"", fname);
-	resp_header(r, "Content-Disposition", disp);
+	dl.disp = disp;   /* not now: an error page must not arrive as an attachment named .xlsx */
 	e = export_run(sql, &o, &out, &st, &dberr);
 	if (e != OK) {
 		char *msg = exec_error_text(&dberr);

@@ -22,6 +22,7 @@ struct frame {
 	int order;                   /* +1 first (ASC), -1 last (DESC), 0 none */
 	int order_col;
 	int order2, order2_col, extreme;
+	int bucket;                  /* group by a time bucket: 'h','d','w','m','y' or 0 */
 	long limit;
 	long rank_n;                 /* ranking by frequency (ties kept) */
 	int rank_col;                /* the column ranked */
@@ -1149,6 +1150,14 @@ static int build(struct planner *p, struct squery *q)
 			q->group[q->ngroup++] = C(p, f->rank_key);   /* one rank per item, not per label text */
 		q->rank_n = f->rank_n;
 	} else {
+		if (f->bucket) {
+			const char *u = f->bucket == 'h' ? "hour" : f->bucket == 'd' ? "day" : f->bucket == 'w' ? "week"
+			              : f->bucket == 'm' ? "month" : "year";
+			struct sexpr *b = sx_func(&p->a, "date_trunc", sx_lit(&p->a, u), C(p, f->time_col));
+			q->sel[q->nsel].e = b;
+			q->sel[q->nsel++].as = u;
+			q->group[q->ngroup++] = b;
+		}
 		for (int i = 0; i < f->ngroup; i++) {
 			need(p, p->s->c[f->group[i]].table);
 			q->sel[q->nsel++].e = C(p, f->group[i]);
@@ -1528,6 +1537,28 @@ static int structure(struct planner *p)
 			f->group[f->ngroup++] = ec;
 	}
 
+	/* time buckets: "daily average", "월별 건수", "per month", "by year" */
+	for (int i = 0; i < p->tk.n && !f->bucket; i++) {
+		struct ptok *t = &p->tk.v[i];
+		if (t->used)
+			continue;
+		if (t->role == R_BUCKET)
+			f->bucket = t->unitv;
+		else if (t->role == R_UNIT && (t->group || (i > 0 && p->tk.v[i - 1].role == R_PER)))
+			f->bucket = t->unitv;
+		else if (t->role == R_WHEN && t->group)
+			f->bucket = 'd';   /* 날짜별 */
+		if (f->bucket) {
+			t->used = 1;
+			if (i > 0 && p->tk.v[i - 1].role == R_PER)
+				p->tk.v[i - 1].used = 1;
+			if (f->time_col < 0)
+				return decline(p, "a breakdown by time was asked, but %s has no time column", p->s->t[f->fact].name);
+			decide(p, span_text(p, i, i + 1), "group", arena_printf(&p->a, "date_trunc('%s', %s)",
+			       f->bucket == 'h' ? "hour" : f->bucket == 'd' ? "day" : f->bucket == 'w' ? "week" : f->bucket == 'm' ? "month" : "year",
+			       cfq(p, f->time_col)), "a breakdown by time bucket", 1);
+		}
+	}
 	/* aggregate */
 	int how_many = has_role(p, R_HOW) && has_role(p, R_MANY);
 	int ag = -1;
@@ -1586,7 +1617,7 @@ static int structure(struct planner *p)
 		for (int i = 0; i < f->nproj; i++)
 			if (f->proj[i] == f->measure)
 				f->proj[i--] = f->proj[--f->nproj];
-		if (f->nproj && !f->ngroup && find_role(p, R_MOST) < 0 && find_role(p, R_TOP) < 0)
+		if (f->nproj && !f->ngroup && !f->bucket && find_role(p, R_MOST) < 0 && find_role(p, R_TOP) < 0)
 			return decline(p, "the question names '%s' next to an aggregate, and how they combine could not be told",
 			               p->s->c[f->proj[0]].name);
 		decide(p, "", "aggregate", arena_printf(&p->a, "%s(%s)", f->agg, cfq(p, f->measure)), "aggregate word", 1);
@@ -1602,6 +1633,8 @@ static int structure(struct planner *p)
 	}
 	if (f->agg && strcmp(f->agg, "COUNT"))
 		f->count_entity = 0;
+	if (f->bucket && !f->agg)
+		return decline(p, "%s", "a breakdown by time needs something to count or aggregate");
 
 	/* ranking: top N / most frequent / 가장 많은 */
 	int top = find_role(p, R_TOP), most = find_role(p, R_MOST), freq = find_role(p, R_FREQ);

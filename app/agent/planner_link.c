@@ -156,6 +156,8 @@ static double term_table_score(const struct psnap *s, int ti, const char *term)
 			return 0.9;
 		if (!strncmp(p, term, tl) && strlen(p) > 1)
 			return strlen(p) - tl <= 8 ? 0.7 : 0.5;
+		if (tl >= 7 && cpl(p, term) >= 7)
+			return 0.6;   /* diagnosis ~ diagnoses_icd, microbiological ~ microbiologyevents */
 	}
 	return 0;
 }

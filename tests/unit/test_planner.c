@@ -299,6 +299,10 @@ static void test_intents(void **state)
 	s = plan("Average potassium in the last 7 days", &d);   /* time window from the reference time */
 	HAS(s, "lab_data_table.dt >= TIMESTAMP '2025-12-24 23:59:00'");
 	free(s);
+	s = plan("월별 수술 건수", &d);                    /* a breakdown by time bucket */
+	HAS(s, "date_trunc('month', clinical_data_table.casestart)");
+	HAS(s, "GROUP BY date_trunc('month'");
+	free(s);
 	s = plan("List the departments", &d);            /* distinct list */
 	HAS(s, "SELECT DISTINCT clinical_data_table.department");
 	free(s);

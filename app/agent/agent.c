@@ -72,11 +72,23 @@ struct llm *agent_llm(struct agent *a, char *err, size_t errlen)
 	return a->llm;
 }
 
+/*
+ * Steps are progress records: while a run is being worked on its writes commit without
+ * waiting for the WAL flush (a crash loses at most the last few hundred milliseconds of
+ * steps, never consistency).  The write that ends or pauses a run is durable again.
+ */
+void agent_async_commits(struct agent *a, int on)
+{
+	db_exec(a->app, on ? "SET synchronous_commit = off" : "RESET synchronous_commit", 0, NULL, NULL, 0);
+}
+
 static void save_state(struct agent *a, const char *status, const char *error)
 {
 	struct run_update u = RUN_UPDATE_INIT;
 	char *s = json_text(a->st);
 
+	if (status)
+		agent_async_commits(a, 0);
 	u.status = status;
 	u.error = error;
 	u.state_json = s;
@@ -143,6 +155,7 @@ static void drive(struct agent *a)
 static void agent_release(struct agent *a)
 {
 	a->res->nsteps = a->nsteps;
+	a->res->ms = agent_ms_since(a->t0_us);
 	inspector_release(a);
 	llm_close(a->llm);
 	cJSON_Delete(a->st);
@@ -193,8 +206,12 @@ enum err agent_start(PGconn *app, const struct agent_opts *o, const char *questi
 	rn.step_mode = o->step_mode;
 	rn.provider = prov;
 	rn.question = question;
-	if ((rc = run_create(app, &rn, &res->run_id)) != OK)
+	/* the run's first row is a progress record too (see agent_async_commits) */
+	db_exec(app, "SET synchronous_commit = off", 0, NULL, NULL, 0);
+	if ((rc = run_create(app, &rn, &res->run_id)) != OK) {
+		db_exec(app, "RESET synchronous_commit", 0, NULL, NULL, 0);
 		return rc;
+	}
 	a.app = app;
 	a.run_id = res->run_id;
 	a.res = res;
@@ -229,6 +246,7 @@ enum err agent_start(PGconn *app, const struct agent_opts *o, const char *questi
 		return OK;
 	}
 	drive(&a);
+	agent_async_commits(&a, 0);
 	agent_release(&a);
 	return OK;
 }
@@ -305,8 +323,11 @@ enum err agent_resume(PGconn *app, long long run_id, const struct agent_decision
 		agent_release(&a);
 		return rc;
 	}
-	if (!a.done)
+	if (!a.done) {
+		agent_async_commits(&a, 1);
 		drive(&a);
+		agent_async_commits(&a, 0);
+	}
 	agent_release(&a);
 	return OK;
 }

@@ -57,6 +57,8 @@ struct agent_result {
 	 * offers the decisions below. */
 	char *pause_json;
 	int nsteps;             /* steps recorded for the run so far */
+	double ms;              /* wall time of this call (start or resume) */
+	double llm_ms;          /* of which spent waiting for the LLM (HTTP), for the benchmark */
 };
 void agent_result_free(struct agent_result *r);
 /* agent_result_json: {"status","sql","columns","rows","attempts","steps","error","run_id",

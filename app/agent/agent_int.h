@@ -40,6 +40,8 @@ void agent_step(struct agent *a, const struct step *s);
 void agent_pause(struct agent *a, const char *stage, cJSON *pause);
 /* agent_end: terminal status (ok/error/unanswerable/stopped) with error text (may be NULL). */
 void agent_end(struct agent *a, const char *status, const char *error);
+/* agent_async_commits: on=1: the run's step writes do not wait for the WAL flush; 0: durable. */
+void agent_async_commits(struct agent *a, int on);
 /* agent_llm: the run's provider, opened on first use; NULL with err. */
 struct llm *agent_llm(struct agent *a, char *err, size_t errlen);
 const char *st_str(const struct agent *a, const char *key);   /* "" when absent */

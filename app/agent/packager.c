@@ -81,6 +81,7 @@ void packager_run(struct agent *a, struct exec_out *eo, int attempt, int max_att
 	u.attempts = attempt;
 	u.answer = a->res->answer;
 	u.state_json = st;
+	agent_async_commits(a, 0);
 	run_set(a->app, a->run_id, &u);
 	snprintf(a->res->status, sizeof a->res->status, "ok");
 	a->done = 1;

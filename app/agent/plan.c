@@ -292,6 +292,7 @@ void plan_run(struct agent *a, struct plan_out *o)
 		} else {
 			parse_reply(rep.text, o);
 		}
+		a->res->llm_ms += rep.ms;
 		cJSON_AddNumberToObject(outj, "llm_attempts", rep.attempts);
 		if (rep.attempt_log)
 			cJSON_AddStringToObject(outj, "llm_log", rep.attempt_log);

@@ -198,7 +198,10 @@ static int parse_recover(struct agent *a, const char *raw, struct react_call *c,
 		m[0].content = rp ? rp : "Reprint the malformed XML as valid XML. Return only the XML.";
 		m[1].role = "user";
 		m[1].content = sb_cstr(&u);
-		if (llm_chat(l, m, 2, NULL, NULL, &rep) != OK) {
+		enum err lrc = llm_chat(l, m, 2, NULL, NULL, &rep);
+
+		a->res->llm_ms += rep.ms;
+		if (lrc != OK) {
 			/* a helper step: its failure degrades, the chain goes on */
 			llm_step(a, "xml_reprint", "degraded", NULL, rep.error, NULL, agent_ms_since(t0), &rep);
 		} else if (react_xml_parse(rep.text, 0, c, err2, sizeof err2) == OK && call_ok(c)) {
@@ -535,7 +538,9 @@ void react_continue(struct agent *a)
 					m[i].content = cJSON_GetObjectItemCaseSensitive(mm, "content")->valuestring;
 					i++;
 				}
-				if (llm_chat(l, m, n, a->on_text, a->ctx, &rep) != OK) {
+				rc = llm_chat(l, m, n, a->on_text, a->ctx, &rep);
+				a->res->llm_ms += rep.ms;
+				if (rc != OK) {
 					char *out = NULL;
 					struct sb e = SB_INIT;
 

@@ -1254,7 +1254,7 @@ static int structure(struct planner *p)
 
 	/* shapes it does not build */
 	for (int i = 0; i < p->tk.n; i++) {
-		if (p->tk.v[i].role == R_UNSUP && !p->tk.v[i].used)
+		if (p->tk.v[i].role == R_UNSUP && (!p->tk.v[i].used || p->tk.v[i].hangul))
 			return decline(p, "the question asks for '%s', a shape the offline planner does not build", p->tk.v[i].text);
 		if (p->tk.v[i].role == R_NEG && !p->tk.v[i].used)
 			return decline(p, "the question has a negation ('%s'), which the offline planner does not build", p->tk.v[i].text);
@@ -1617,6 +1617,20 @@ static int structure(struct planner *p)
 		for (int i = 0; i < f->nproj; i++)
 			if (f->proj[i] == f->measure)
 				f->proj[i--] = f->proj[--f->nproj];
+		for (int i = 0; i < f->nproj && !f->ngroup; i++) {
+			/* "성별 평균 체중": the word ends in 별 (by) itself */
+			for (int l = 0; l < p->pl.n; l++) {
+				const struct plink_item *it = &p->pl.v[l];
+				const char *raw = p->tk.v[it->t1 - 1].raw;
+				size_t rl = raw ? strlen(raw) : 0;
+				if (it->kind == PL_COLUMN && it->cols[0] == f->proj[i] && rl > 3 && !strcmp(raw + rl - 3, "별") &&
+				    p->s->c[f->proj[i]].type != PT_NUM) {
+					f->group[f->ngroup++] = f->proj[i];
+					f->proj[i--] = f->proj[--f->nproj];
+					break;
+				}
+			}
+		}
 		if (f->nproj && !f->ngroup && !f->bucket && find_role(p, R_MOST) < 0 && find_role(p, R_TOP) < 0)
 			return decline(p, "the question names '%s' next to an aggregate, and how they combine could not be told",
 			               p->s->c[f->proj[0]].name);
@@ -1813,6 +1827,21 @@ static int structure(struct planner *p)
 		f->limit = 0;
 		f->timeline = 1;
 		decide(p, "", "intent", "timeline", "measurements of one case ordered by time", 1);
+	}
+	if (!f->agg && !f->order && !f->timeline && f->ngroup && !f->rank_n)
+		return decline(p, "%s", "a breakdown was asked for, but not of what (a count or an aggregate)");
+	int numeric = 0;
+	for (int i = 0; i < f->nproj; i++)
+		numeric |= p->s->c[f->proj[i]].type == PT_NUM && !is_keyish(p, f->proj[i]) && !p->s->c[f->proj[i]].flag;
+	if (!f->agg && !f->order && !f->timeline && numeric && f->time_col >= 0 && !f->exists && f->nproj < 6) {
+		/* a list of measurements: each with its time, in time order (duplicates are real) */
+		memmove(f->proj + 1, f->proj, (size_t)f->nproj * sizeof *f->proj);
+		f->proj[0] = f->time_col;
+		f->nproj++;
+		f->order = 1;
+		f->order_col = f->time_col;
+		f->limit = 0;
+		f->timeline = 1;
 	}
 	if (!f->agg && !f->order && !f->timeline)
 		f->distinct = 1;   /* a list of things: each once */

@@ -35,6 +35,7 @@ struct ptok {
 	enum role role;    /* lexicon role of the word */
 	int unitv;         /* R_UNIT: 'h','d','w','m','y' */
 	int used;          /* consumed by a link or structure decision */
+	int unsup_rate;    /* a Korean rate word (사망률) */
 };
 struct ptoks { struct ptok *v; int n; };
 

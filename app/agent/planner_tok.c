@@ -382,6 +382,9 @@ static enum err finish(struct arena *a, struct ptok *t)
 				}
 			}
 		}
+		/* 사망률, 비율: a rate is not a shape the planner builds */
+		if ((ends_with(t->text, "률") || ends_with(t->text, "율")) && strlen(t->text) >= 6)
+			t->unsup_rate = 1;
 		/* 환자별, 진료과마다: the grouping suffix */
 		if (ends_with(t->text, "별") && strlen(t->text) > 3 && strcmp(t->text, "별")) {
 			t->text[strlen(t->text) - 3] = 0;
@@ -397,6 +400,8 @@ static enum err finish(struct arena *a, struct ptok *t)
 	if (!t->stem || !t->norm)
 		return ERR_NOMEM;
 	t->role = planner_lex_role(t->text, t->stem, &t->unitv);
+	if (t->unsup_rate)
+		t->role = R_UNSUP;
 	/* Korean adjectives by stem: 높/많 (more), 낮/적 (less) */
 	if (t->role == R_NONE && t->hangul) {
 		if (!strncmp(t->text, "많", 3))

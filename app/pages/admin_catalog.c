@@ -41,7 +41,18 @@ enum err page_admin_catalog(struct req *r)
 
 		if (strcmp(table, PQgetvalue(res, i, 0)))
 			continue;
-		sb_printf(&sql, "SELECT * FROM askql.\"%s\" LIMIT 300", table);
+		/* every column but the embeddings (long vectors nobody reads) */
+		{
+			const char *p[1] = {table};
+			PGresult *cl = db_query(db_app(), "SELECT string_agg(quote_ident(attname), ', ' ORDER BY attnum) "
+			                                  "FROM pg_attribute WHERE attrelid = ('askql.' || quote_ident($1))::regclass "
+			                                  "AND attnum > 0 AND NOT attisdropped AND attname NOT IN ('embedding', 'hash')",
+			                        1, p, NULL, 0);
+
+			sb_printf(&sql, "SELECT %s FROM askql.\"%s\" LIMIT 300",
+			          cl && PQntuples(cl) == 1 && !PQgetisnull(cl, 0, 0) ? PQgetvalue(cl, 0, 0) : "*", table);
+			PQclear(cl);
+		}
 		rows = db_query(db_app(), sb_cstr(&sql), 0, NULL, NULL, 0);
 		sb_free(&sql);
 		cJSON_AddStringToObject(d, "table", table);
@@ -111,7 +122,33 @@ enum err page_admin_catalog_save(struct req *r)
 
 		if (!t || !*t || !ph || !*ph)
 			return ERR_INPUT;
-		/* kept in the app schema (002_web.sql) and merged by the indexer when it supports it */
+		const char *q[5] = {conf_get("target_name"), t, col ? col : "", ph, v ? v : ""};
+		PGresult *res;
+		const char *upd;
+
+		/* applied to the catalog now (every worker reloads it: the target's version moves), and
+		 * kept in askql.catalog_edits so that a re-index can apply it again */
+		if (!strcmp(action, "mapping"))
+			upd = "UPDATE askql.cat_values SET synonyms = array_append(synonyms, $4) WHERE target = $1 "
+			      "AND table_name = $2 AND column_name = $3 AND value = $5 AND NOT $4 = ANY(synonyms) RETURNING 1";
+		else if (col && *col)
+			upd = "UPDATE askql.cat_columns SET synonyms = array_append(synonyms, $4) WHERE target = $1 "
+			      "AND table_name = $2 AND name = $3 AND $5 = $5 AND NOT $4 = ANY(synonyms) RETURNING 1";
+		else
+			upd = "UPDATE askql.cat_tables SET synonyms = array_append(synonyms, $4) WHERE target = $1 "
+			      "AND name = $2 AND $3 = $3 AND $5 = $5 AND NOT $4 = ANY(synonyms) RETURNING 1";
+		res = db_query(db_app(), upd, 5, q, err, sizeof err);
+		if (!res) {
+			log_error("catalog edit: %s", err);
+			return ERR_DB;
+		}
+		if (PQntuples(res) == 0) {
+			PQclear(res);
+			return ERR_INPUT;    /* no such table/column/value, or the phrase is already there */
+		}
+		PQclear(res);
+		db_exec(db_app(), "UPDATE askql.cat_targets SET version = version + 1, changed_at = now() WHERE name = $1",
+		        1, q, NULL, 0);
 		e = db_exec(db_app(), "INSERT INTO askql.catalog_edits(kind, tbl, col, phrase, value) VALUES ($1,$2,$3,$4,$5)",
 		            5, p, NULL, 0);
 		sb_puts(&det, "{\"table\":");

@@ -543,7 +543,9 @@ static int label_col(struct planner *p, int table, int *via)
 		if (p->s->c[from].table != table)
 			continue;
 		int d = p->s->c[to].table;
-		/* a dictionary: small, with a text label */
+		/* a dictionary: small, few columns, with a text label */
+		if (p->s->t[d].nc > 6)
+			continue;
 		for (int ci = p->s->t[d].c0; ci < p->s->t[d].c0 + p->s->t[d].nc; ci++) {
 			if (p->s->c[ci].type == PT_TEXT && (strstr(p->s->c[ci].name, "label") || strstr(p->s->c[ci].name, "name") ||
 			                                    strstr(p->s->c[ci].name, "title"))) {
@@ -1793,10 +1795,36 @@ static int structure(struct planner *p)
 	if (!f->agg && !f->nproj && f->measure >= 0) {
 		int dict_value = 0;
 		for (int i = 0; i < f->nin; i++)
-			if (p->s->c[f->in[i].col].table != f->fact)
-				dict_value = 1;
+			if (p->s->c[f->in[i].col].table != f->fact || p->s->c[f->in[i].col].type == PT_TEXT)
+				dict_value = 1;   /* an item is named (lab name, dictionary label): its measured value */
 		if (dict_value || asks_value)
 			f->proj[f->nproj++] = f->measure;
+	}
+	if (!f->agg && !f->nproj && f->entity_col && f->entity_count && !f->entity_val && !f->exists) {
+		/* "list patients older than 90": the patients themselves */
+		int ec = col_in(p, f->fact, f->entity_col);
+		if (ec >= 0) {
+			f->proj[f->nproj++] = ec;
+			f->entity_count = 0;
+			decide(p, "", "projection", cfq(p, ec), "a list of patients/cases", 1);
+		}
+	}
+	if (!f->agg && !f->nproj && f->entity_val && f->time_col >= 0 && !f->exists) {
+		/* "show me the vitals of case 8": every measured column of that table over time */
+		int named = 0, nm = 0;
+		for (int l = 0; l < p->pl.n; l++)
+			named |= p->pl.v[l].kind == PL_TABLE && p->pl.v[l].table == f->fact;
+		for (int ci = p->s->t[f->fact].c0; named && ci < p->s->t[f->fact].c0 + p->s->t[f->fact].nc; ci++)
+			if (p->s->c[ci].type == PT_NUM && !is_keyish(p, ci) && nm < 5 + (f->nproj < 1)) {
+				f->proj[f->nproj++] = ci;
+				nm++;
+			}
+		if (nm >= 2) {
+			f->timeline = 1;
+			decide(p, "", "intent", "timeline", "the measurements of the table named, for one case", 1);
+		} else {
+			f->nproj = 0;
+		}
 	}
 	if (!f->agg && !f->nproj) {
 		/* "what lab test ...", "which drug": the label of the fact table's rows */
@@ -1811,7 +1839,7 @@ static int structure(struct planner *p)
 	for (int i = 0; i + 1 < p->tk.n; i++)
 		if (!strcmp(p->tk.v[i].text, "over") && !strcmp(p->tk.v[i + 1].text, "time"))
 			over_time = 1;
-	if (!f->agg && (has_role(p, R_TIMELINE) || over_time)) {
+	if (!f->agg && (has_role(p, R_TIMELINE) || over_time || f->timeline)) {
 		if (f->time_col < 0)
 			return decline(p, "%s", "a timeline needs a time column");
 		int have = 0;

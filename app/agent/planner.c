@@ -2005,10 +2005,12 @@ static enum err plan_once(struct catalog *cat, const struct retrieval *r, const 
 			out->sql = sb_steal(&sql);
 			/* an earlier attempt with exactly this SQL failed: do not repeat it */
 			for (int i = 0; ctx && i < ctx->nattempts; i++)
-				if (ctx->attempts[i].sql && ctx->attempts[i].error && !strcmp(ctx->attempts[i].sql, out->sql)) {
+				if (ctx->attempts[i].sql && (ctx->attempts[i].error || ctx->attempts[i].empty_result) &&
+				    !strcmp(ctx->attempts[i].sql, out->sql)) {
 					free(out->sql);
 					out->sql = NULL;
-					decline(p, "the same SQL already failed: %s", ctx->attempts[i].error);
+					decline(p, "the same SQL already failed: %s",
+					        ctx->attempts[i].error ? ctx->attempts[i].error : "it returned no rows");
 					break;
 				}
 		}
@@ -2124,6 +2126,35 @@ enum err planner_plan(struct catalog *cat, const struct retrieval *r, const char
                       const struct planner_ctx *ctx, struct planner_out *out)
 {
 	enum err rc = plan_once(cat, r, question, ctx, out);
+	if (rc == OK && out->unanswerable && ctx && ctx->nattempts && out->reason &&
+	    !strncmp(out->reason, "the same SQL already failed", 27)) {
+		/* self-correction: the next candidate, without the table the failed plan was built on */
+		const char *last = ctx->attempts[ctx->nattempts - 1].sql, *from = last ? strstr(last, " FROM ") : NULL;
+		char table[128] = "";
+		if (from && sscanf(from + 6, "%127[A-Za-z0-9_]", table) == 1 && ctx->nedits < 32) {
+			struct planner_edit ed[33];
+			struct planner_ctx c2 = *ctx;
+			struct planner_out o2;
+			memcpy(ed, ctx->edits, (size_t)ctx->nedits * sizeof *ed);
+			ed[ctx->nedits] = (struct planner_edit){.op = PLAN_REMOVE_TABLE, .table = table};
+			c2.edits = ed;
+			c2.nedits = ctx->nedits + 1;
+			if (plan_once(cat, r, question, &c2, &o2) == OK && !o2.unanswerable && o2.sql) {
+				char *ex = NULL;
+				if (asprintf(&ex, "The previous plan on %s failed; next candidate: %s", table,
+				             o2.explanation ? o2.explanation : "") < 0)
+					ex = NULL;
+				planner_out_free(out);
+				*out = o2;
+				if (ex) {
+					free(out->explanation);
+					out->explanation = ex;
+				}
+				return OK;
+			}
+			planner_out_free(&o2);
+		}
+	}
 	if (rc != OK || !out->unanswerable || !ctx || !ctx->prev_question || !*ctx->prev_question)
 		return rc;
 	/* a follow-up that does not stand on its own: read it with the previous question */

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <libpq-fe.h>
 #include <cjson/cJSON.h>
 #include "util/conf.h"
@@ -12,7 +13,7 @@
 #define MAX_DISTINCT 10000
 
 struct probe { char *sql; int yes; struct probe *next; };
-struct snapslot { struct psnap s; struct arena a; PGconn *conn; struct probe *probes; };
+struct snapslot { struct psnap s; struct arena a; PGconn *conn; struct probe *probes; time_t loaded; };
 static struct snapslot *slots[MAX_SNAPS];
 
 static enum ptype type_of(const char *t)
@@ -28,6 +29,8 @@ static enum ptype type_of(const char *t)
 		return PT_TEXT;
 	return PT_OTHER;
 }
+
+static void free_slot(int i);
 
 static int cmp_val(const void *x, const void *y)
 {
@@ -442,7 +445,10 @@ struct psnap *planner_snap_get(const char *conninfo, char *err, size_t errlen)
 {
 	int free_i = -1;
 
+	long ttl = conf_get_int("planner_snapshot_ttl");
 	for (int i = 0; i < MAX_SNAPS; i++) {
+		if (slots[i] && ttl > 0 && time(NULL) - slots[i]->loaded > ttl)
+			free_slot(i);   /* re-read the target now and then: schemas and values change */
 		if (slots[i] && !strcmp(slots[i]->s.conninfo, conninfo)) {
 			if (PQstatus(slots[i]->conn) != CONNECTION_OK)
 				PQreset(slots[i]->conn);
@@ -472,6 +478,7 @@ struct psnap *planner_snap_get(const char *conninfo, char *err, size_t errlen)
 	/* every probe afterwards is read-only and short */
 	PGresult *r = PQexec(sl->conn, "SET statement_timeout = '5s'; SET default_transaction_read_only = on");
 	PQclear(r);
+	sl->loaded = time(NULL);
 	slots[free_i] = sl;
 	return &sl->s;
 }
@@ -497,20 +504,24 @@ int planner_snap_probe(struct psnap *s, const char *sql)
 	return yes;
 }
 
+static void free_slot(int i)
+{
+	if (!slots[i])
+		return;
+	for (struct probe *p = slots[i]->probes, *nx; p; p = nx) {
+		nx = p->next;
+		free(p->sql);
+		free(p);
+	}
+	if (slots[i]->conn)
+		PQfinish(slots[i]->conn);
+	arena_free(&slots[i]->a);
+	free(slots[i]);
+	slots[i] = NULL;
+}
+
 void planner_snap_free_all(void)
 {
-	for (int i = 0; i < MAX_SNAPS; i++) {
-		if (!slots[i])
-			continue;
-		for (struct probe *p = slots[i]->probes, *nx; p; p = nx) {
-			nx = p->next;
-			free(p->sql);
-			free(p);
-		}
-		if (slots[i]->conn)
-			PQfinish(slots[i]->conn);
-		arena_free(&slots[i]->a);
-		free(slots[i]);
-		slots[i] = NULL;
-	}
+	for (int i = 0; i < MAX_SNAPS; i++)
+		free_slot(i);
 }

@@ -504,6 +504,13 @@ enum err agent_verify(PGconn *app, long long run_id, long long user_id)
 		run_row_free(&rr);
 		return ERR_DB;
 	}
+	/* the catalog keeps the verified pairs: few-shot examples and find_similar_query hits */
+	{
+		char err[256];
+
+		if (catalog_verified_add(app, rr.target, rr.question, rr.sql, 1, err, sizeof err) != OK)
+			log_warn("agent_verify run %lld: %s", run_id, err);
+	}
 	memset(&a, 0, sizeof a);
 	memset(&res, 0, sizeof res);
 	a.app = app;
@@ -516,6 +523,6 @@ enum err agent_verify(PGconn *app, long long run_id, long long user_id)
 	cache_store(&a, rr.sql);
 	cJSON_Delete(a.st);
 	run_row_free(&rr);
-	(void)user_id;
+	(void)user_id;   /* who verified is in the audit trail the page writes */
 	return OK;
 }

@@ -104,6 +104,24 @@ void executor_run(struct agent *a, const char *name, const char *sql, long max_r
 		char *t = exec_error_text(&de);
 
 		o->error = t ? t : strdup(err_str(rc));
+		/* the catalog's guess at what a missing column meant goes into the retry prompt */
+		if (a->cat && de.missing_column) {
+			const char *sug[3];
+			int ns = catalog_suggest_columns(a->cat, de.missing_column, sug, 3);
+			struct sb m = SB_INIT;
+
+			if (ns > 0) {
+				cJSON *arr = cJSON_AddArrayToObject(outj, "did_you_mean");
+
+				sb_printf(&m, "%s; did you mean:", o->error);
+				for (int i = 0; i < ns; i++) {
+					sb_printf(&m, "%s %s", i ? "," : "", sug[i]);
+					cJSON_AddItemToArray(arr, cJSON_CreateString(sug[i]));
+				}
+				free(o->error);
+				o->error = sb_steal(&m);
+			}
+		}
 		o->missing_column = dupn(de.missing_column);
 		o->missing_relation = dupn(de.missing_relation);
 		o->suggested = dupn(de.suggested);

@@ -221,11 +221,11 @@ int inspector_run(struct agent *a)
 			/* Nothing of the question matched a table or column: EHRSQL's unanswerable case. */
 			struct sb m = SB_INIT;
 
-			sb_puts(&m, "cannot answer from this database: no table or column matches the question");
-			for (int i = 0; i < a->ret.nsuggestions; i++)
-				sb_printf(&m, "%s%s", i ? "; " : " (did you mean: ", a->ret.suggestions[i]);
-			if (a->ret.nsuggestions)
-				sb_puts(&m, ")");
+			sb_puts(&m, "cannot answer from this database: nothing in the question matches a table, "
+			            "column or stored value");
+			/* the catalog's own hints (what it does have), a few of them */
+			for (int i = 0; i < a->ret.nsuggestions && i < 6; i++)
+				sb_printf(&m, "%s%s", i ? "; " : ". ", a->ret.suggestions[i]);
 			unanswerable = 1;
 			s.output = out;
 			s.ms = agent_ms_since(t0);

@@ -318,25 +318,27 @@ static void t_search_column_values(struct agent *a, const struct react_call *c, 
 static void t_find_similar_query(struct agent *a, const struct react_call *c, struct tool_out *o)
 {
 	const char *q = param(c, "question", "query");
-	struct retrieval r;
 	cJSON *arr = cJSON_AddArrayToObject(o->result, "similar");
 	double best = 0;
 	char *cached;
 
 	if (!q)
 		q = st_str(a, "question");
-	if (tool_retrieve(a, q, &r) == 0) {
-		for (int i = 0; i < r.nsimilar; i++) {
+	if (a->cat) {
+		struct ret_similar sim[5];
+		int ns = catalog_similar(a->cat, q, 5, 0.3, sim);
+
+		for (int i = 0; i < ns; i++) {
 			cJSON *x = cJSON_CreateObject();
 
-			cJSON_AddStringToObject(x, "question", r.similar[i].question);
-			cJSON_AddStringToObject(x, "sql", r.similar[i].sql);
-			cJSON_AddNumberToObject(x, "score", r.similar[i].score);
-			if (r.similar[i].score > best)
-				best = r.similar[i].score;
+			cJSON_AddStringToObject(x, "question", sim[i].question);
+			cJSON_AddStringToObject(x, "sql", sim[i].sql);
+			cJSON_AddNumberToObject(x, "score", sim[i].score);
+			cJSON_AddStringToObject(x, "source", "verified");
+			if (sim[i].score > best)
+				best = sim[i].score;
 			cJSON_AddItemToArray(arr, x);
 		}
-		retrieval_free(&r);
 	}
 	if (!st_int(a, "no_cache") && (cached = cache_lookup(a))) {
 		cJSON *x = cJSON_CreateObject();

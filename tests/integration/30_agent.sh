@@ -70,7 +70,7 @@ check "retry: run row has attempts=2" '[ "$(sq "SELECT attempts FROM askql.runs 
 # 3. extract: every attempt fails -> error after max_retries, all history kept
 BAD="SELECT nosuchcol FROM lab_data_table"
 script "[$(resp "$(jsql "$BAD")"), $(resp "$(jsql "$BAD")"), $(resp "$(jsql "$BAD")")]"
-ask --mode extract "something that keeps failing"
+ask --mode extract "potassium results, failing every time"
 check "retries used up: status error naming the attempts" \
 	'[ "$(echo "$OUT" | jget status)" = error ] && [[ "$(echo "$OUT" | jget error)" == *"3 of 3"* ]]' "$OUT"
 check "retries used up: three planner and three executor steps" \
@@ -87,7 +87,7 @@ check "react policy: explain precedes submit_sql" '[[ "$(steps)" == *"explain:ok
 # 5. react: last remaining call forced to submit
 export ASKQL_REACT_MAX_CALLS=3
 script "[$(resp "$(call explain sql "$GOOD")"), $(resp "$(call search_tables query lab)"), $(resp "$(call execute_sql_preview sql "$GOOD")")]"
-ask --mode react "react last call"
+ask --mode react "react last call: potassium lab results"
 check "react last call: preview rewritten to submit_sql" \
 	'[ "$(step_field submit_sql rewrite)" = "execute_sql_preview -> submit_sql (last_call_force_submit)" ] && [ "$(echo "$OUT" | jget status)" = ok ]' "$(steps) $OUT"
 unset ASKQL_REACT_MAX_CALLS
@@ -95,7 +95,7 @@ unset ASKQL_REACT_MAX_CALLS
 # 6. malformed XML: each recovery path
 MAL_REPRINT="<reasoning>a < b</reasoning><tool_call><name>explain</name><parameters><sql>SELECT caseid FROM lab_data_table WHERE result < 2 LIMIT 3</sql></parameters></tool_call>"
 script "[$(resp "$MAL_REPRINT"), $(resp "$(call explain sql "SELECT caseid FROM lab_data_table WHERE result < 2 LIMIT 3")"), $(resp "$(call submit_sql sql "SELECT caseid FROM lab_data_table WHERE result < 2 LIMIT 3")")]"
-ask --mode react "xml reprint path"
+ask --mode react "xml reprint path: potassium lab results"
 check "xml reprint: reprint step ok, then explain and submit" \
 	'[[ "$(steps)" == *"xml_reprint:ok explain:ok submit_sql:ok"* ]] && [ "$(echo "$OUT" | jget status)" = ok ]' "$(steps)"
 check "xml reprint: the reprint request was sent with the malformed text" \
@@ -103,18 +103,18 @@ check "xml reprint: the reprint request was sent with the malformed text" \
 
 MAL_RECOVER="<reasoning>find tables</reasoning><tool_call><name>search_tables</name><parameters><query>lab</query>"
 script "[$(resp "$MAL_RECOVER"), $(resp "Sorry, I cannot."), $(resp "$(call explain sql "$GOOD")"), $(resp "$(call submit_sql sql "$GOOD")")]"
-ask --mode react "xml recover path"
+ask --mode react "xml recover path: potassium lab results"
 check "xml recover: reprint failed, recover mode ok, tool ran" \
 	'[[ "$(steps)" == *"xml_reprint:error xml_recover:ok search_tables:ok"* ]] && [ "$(echo "$OUT" | jget status)" = ok ]' "$(steps)"
 
 MAL_PARTIAL="<reasoning>count</reasoning><tool_call><name>explain<parameters><sql>SELECT count(*) FROM clinical_data_table</sql></parameters></tool_call>"
 script "[$(resp "$MAL_PARTIAL"), $(resp "no xml here"), $(resp "$(call submit_sql sql "SELECT count(*) FROM clinical_data_table")")]"
-ask --mode react "xml partial path"
+ask --mode react "xml partial path: number of cases"
 check "xml partial: recover failed, partial extraction ok, explain ran" \
 	'[[ "$(steps)" == *"xml_reprint:error xml_recover:error xml_partial:ok explain:ok submit_sql:ok"* ]]' "$(steps)"
 
 script "[$(resp "I think we should look at the tables first."), $(resp "still no xml"), $(resp "$(call explain sql "$GOOD")"), $(resp "$(call submit_sql sql "$GOOD")")]"
-ask --mode react "xml error path"
+ask --mode react "xml error path: potassium lab results"
 check "xml error: every recovery failed, a clear error step, the run went on" \
 	'[[ "$(steps)" == *"xml_partial:error xml_error:error explain:ok submit_sql:ok"* ]] && [ "$(echo "$OUT" | jget status)" = ok ]' "$(steps)"
 check "xml error: the error step says what failed" \
@@ -122,7 +122,7 @@ check "xml error: the error step says what failed" \
 
 # 7. HTTP: 429 then success
 script "[{\"status\": 429, \"body\": {\"error\": {\"message\": \"rate limited\"}}, \"headers\": {\"Retry-After\": \"0\"}}, $(resp "$(jsql "$GOOD")")]"
-ask --mode extract "rate limited once"
+ask --mode extract "rate limited once: potassium lab results"
 check "429 then success: ok after 2 HTTP attempts" \
 	'[ "$(echo "$OUT" | jget status)" = ok ] && [[ "$(step_field planner output)" == *"\"llm_attempts\": 2"* || "$(step_field planner output)" == *"\"llm_attempts\":2"* ]]' "$(step_field planner output)"
 check "429 then success: attempt log shows the 429" '[[ "$(step_field planner output)" == *"HTTP 429"* ]]'
@@ -130,7 +130,7 @@ check "429 then success: attempt log shows the 429" '[[ "$(step_field planner ou
 # 8. HTTP: 500s until the retries run out
 E500='{"status": 500, "body": {"error": {"message": "upstream exploded"}}}'
 script "[$E500, $E500, $E500, $E500]"
-ask --mode extract "server keeps failing"
+ask --mode extract "server keeps failing: potassium lab results"
 check "500s: run ends in error after 3 attempts (retries 2)" \
 	'[ "$(echo "$OUT" | jget status)" = error ] && [[ "$(echo "$OUT" | jget error)" == *"HTTP 500"*"after 3 attempts"* ]]' "$OUT"
 check "500s: planner step recorded as error with the attempt log" \
@@ -139,14 +139,14 @@ check "500s: the fake received exactly 3 requests" '[ "$(requests | python3 -c "
 
 # 9. slow response past the timeout
 script "[{\"delay_ms\": 1500, \"text\": \"late\"}, {\"delay_ms\": 1500, \"text\": \"late\"}]"
-OUT=$(ASKQL_LLM_TIMEOUT_MS=300 ASKQL_LLM_RETRIES=1 "$ASKQL" ask --json --no-cache --mode extract "slow model" 2>>"$WORK/stderr"); RUN=$(echo "$OUT" | jget run_id)
+OUT=$(ASKQL_LLM_TIMEOUT_MS=300 ASKQL_LLM_RETRIES=1 "$ASKQL" ask --json --no-cache --mode extract "slow model: potassium lab results" 2>>"$WORK/stderr"); RUN=$(echo "$OUT" | jget run_id)
 check "timeout: run ends in error naming the timeout" \
 	'[ "$(echo "$OUT" | jget status)" = error ] && [[ "$(echo "$OUT" | jget error)" == *timeout* ]]' "$OUT"
 check "timeout: planner step error after 2 attempts" '[[ "$(step_field planner error)" == *"after 2 attempts"* ]]' "$(step_field planner error)"
 
 # 10. broken stream, then a good stream
 script "[{\"text\": $(jsql "$GOOD" | python3 -c 'import json,sys; print(json.dumps(sys.stdin.read().strip()))'), \"stream\": true, \"broken_stream\": true}, {\"text\": $(jsql "$GOOD" | python3 -c 'import json,sys; print(json.dumps(sys.stdin.read().strip()))'), \"stream\": true}]"
-ask --mode extract "broken stream once"
+ask --mode extract "broken stream once: potassium lab results"
 check "broken stream: retried and ok" '[ "$(echo "$OUT" | jget status)" = ok ]' "$OUT"
 check "broken stream: attempt log names the broken stream" '[[ "$(step_field planner output)" == *"broken stream"* ]]' "$(step_field planner output)"
 
@@ -159,13 +159,19 @@ check "key: absent from stderr and the log file" \
 
 # 12. unanswerable, both modes
 script "[$(resp '{"unanswerable": true, "missing": "no salary or staff table"}')]"
-ask --mode extract "average salary of nurses"
+ask --mode extract "average salary of anesthesiologists per department"
 check "unanswerable (extract): status and what is missing" \
 	'[ "$(echo "$OUT" | jget status)" = unanswerable ] && [[ "$(echo "$OUT" | jget error)" == *"no salary"* ]]' "$OUT"
 script "[$(resp "$(call cannot_answer missing "no billing table")")]"
-ask --mode react "total billing per ward"
+ask --mode react "total billing cost per surgery department"
 check "unanswerable (react): cannot_answer ends the run" \
 	'[ "$(echo "$OUT" | jget status)" = unanswerable ] && [[ "$(steps)" == *"cannot_answer:ok"* ]]' "$OUT $(steps)"
+
+# 12b. nothing of the question matches the catalog: unanswerable before any LLM call
+script "[]"
+ask --mode extract "what will the weather be in Seoul tomorrow"
+check "unanswerable (no match): ends at the inspector, names what is missing, no LLM call" \
+	'[ "$(echo "$OUT" | jget status)" = unanswerable ] && [ "$(steps)" = "inspector:ok" ] && [ "$(requests)" = "[]" ] && [[ "$(echo "$OUT" | jget error)" == *"cannot answer from this database"* ]]' "$OUT $(steps)"
 
 # 13. builtin provider, react mode: an explain step before every submit
 OUT=$("$ASKQL" ask --json --no-cache --provider builtin --mode react "average age by sex" 2>>"$WORK/stderr"); RUN=$(echo "$OUT" | jget run_id)

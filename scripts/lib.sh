@@ -85,6 +85,18 @@ GRANT USAGE ON SCHEMA public TO askql_reader, askql_app;
 GRANT SELECT ON ALL TABLES IN SCHEMA public TO askql_reader, askql_app;
 ALTER ROLE askql_reader SET default_transaction_read_only = on;
 SQL
+	target_lockdown "$var" "$port" demo
+}
+
+# target_lockdown VAR PORT DB: large objects are writable even inside READ ONLY transactions;
+# take the lo_* writers away from PUBLIC in every target the executor reads.
+target_lockdown() {
+	psql_su "$1" "$2" "$3" >/dev/null <<'SQL'
+REVOKE EXECUTE ON FUNCTION lo_create(oid), lo_creat(integer), lo_from_bytea(oid, bytea),
+	lo_put(oid, bigint, bytea), lowrite(integer, bytea), lo_truncate(integer, integer),
+	lo_truncate64(integer, bigint), lo_unlink(oid), lo_import(text), lo_import(text, oid),
+	lo_export(oid, text) FROM PUBLIC;
+SQL
 }
 
 # write_conf VAR PORT: the config file the workers and bin/askql read.

@@ -15,6 +15,8 @@ LOGDIR=$TOP/build/test-logs-$RUNID
 rm -rf "$LOGDIR"; mkdir -p "$LOGDIR" "$TOP/build/screenshots"
 ln -sfn "$LOGDIR" "$TOP/build/test-logs"
 
+T0=$(date +%s)
+section() { echo "== $1 (at $(( $(date +%s) - T0 )) s)"; }
 pass() { PASS=$((PASS + 1)); }
 fail() { FAIL=$((FAIL + 1)); FAILED_NAMES+=("$1"); echo "FAIL: $1"; }
 
@@ -84,19 +86,20 @@ run_units() {
 		echo "  $name: $p passed, $f failed"
 	done
 }
-echo "== unit tests (valgrind)"
+section "unit tests (valgrind)"
 run_units
 
 if [ "$ONLY" != unit ]; then
-	echo "== integration tests"
+	section "integration tests"
 	for t in "$TOP"/tests/integration/*.sh; do
 		[ -f "$t" ] || continue
 		log=$LOGDIR/$(basename "$t").log
 		(cd "$TOP" && timeout 600 bash "$t") >"$log" 2>&1
 		count_tap "integration/$(basename "$t")" "$log" $?
+		echo "    (at $(( $(date +%s) - T0 )) s)"
 	done
 
-	echo "== browser tests"
+	section "browser tests"
 	if [ -d "$TOP/tests/browser/node_modules/playwright-core" ]; then
 		for t in "$TOP"/tests/browser/*.mjs; do
 			[ -f "$t" ] || continue
@@ -109,7 +112,7 @@ if [ "$ONLY" != unit ]; then
 	fi
 
 	if [ -x "$TOP/tests/fuzz/run.sh" ]; then
-		echo "== fuzz (brief)"
+		section "fuzz (brief)"
 		log=$LOGDIR/fuzz.log
 		(cd "$TOP" && timeout 600 bash tests/fuzz/run.sh quick) >"$log" 2>&1
 		count_tap "fuzz" "$log" $?
@@ -121,5 +124,6 @@ echo
 if [ $FAIL -gt 0 ]; then
 	echo "failures:"; printf '  %s\n' "${FAILED_NAMES[@]}"
 fi
+echo "make test took $(( $(date +%s) - T0 )) s"
 echo "$PASS passed, $FAIL failed"
 [ $FAIL -eq 0 ]

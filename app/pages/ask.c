@@ -20,22 +20,32 @@ static void example(cJSON *ex, const char *q)
 	sb_free(&h);
 }
 
-/* Example questions: verified questions first (the catalog's verified store), then stock ones. */
+/* Example questions: the catalog's verified questions first (most used), then verified runs,
+ * then stock questions known to work on the demo database. */
 static void examples(struct req *r, cJSON *d)
 {
 	cJSON *ex = cJSON_AddArrayToObject(d, "examples");
-	PGresult *res = db_query(db_app(), "SELECT DISTINCT ON (fingerprint) question FROM askql.runs "
-	                                   "WHERE verified AND status = 'ok' ORDER BY fingerprint, created_at DESC LIMIT 4",
-	                         0, NULL, NULL, 0);
+	const char *p[1] = {conf_get("target_name")};
+	PGresult *res = db_query(db_app(), "(SELECT question FROM askql.cat_verified WHERE target = $1 "
+	                                   "ORDER BY success_count DESC, id LIMIT 3) UNION ALL "
+	                                   "(SELECT question FROM askql.runs WHERE verified AND status = 'ok' "
+	                                   "ORDER BY created_at DESC LIMIT 3)", 1, p, NULL, 0);
 
-	for (int i = 0; res && i < PQntuples(res); i++)
-		example(ex, PQgetvalue(res, i, 0));
+	for (int i = 0; res && i < PQntuples(res) && cJSON_GetArraySize(ex) < 3; i++) {
+		int dup = 0;
+		cJSON *it;
+
+		cJSON_ArrayForEach(it, ex)
+			dup |= !strcmp(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "text")), PQgetvalue(res, i, 0));
+		if (!dup)
+			example(ex, PQgetvalue(res, i, 0));
+	}
 	PQclear(res);
-	for (int i = 1; i <= 4 && cJSON_GetArraySize(ex) < 6; i++) {
-		char key[16];
+	for (int i = 1; i <= 4; i++) {
+		char key[24];
 		const char *q;
 
-		snprintf(key, sizeof key, "ask.example_%d", i);
+		snprintf(key, sizeof key, "web.example_%d", i);
 		q = view_t(r, key);
 		if (strcmp(q, key))
 			example(ex, q);

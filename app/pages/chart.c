@@ -64,6 +64,10 @@ static void put_label(struct sb *out, const char *s)
 	char tmp[64];
 	size_t n = strlen(s);
 
+	/* midnight timestamps read better as dates */
+	if (n == 19 && !strcmp(s + 10, " 00:00:00"))
+		n = 10;
+
 	if (n > 16) {
 		n = 16;
 		while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)
@@ -72,7 +76,7 @@ static void put_label(struct sb *out, const char *s)
 	memcpy(tmp, s, n);
 	tmp[n] = '\0';
 	sb_html(out, tmp);
-	if (n < strlen(s))
+	if (n < strlen(s) && strlen(s) > 16)
 		sb_puts(out, "…");
 }
 

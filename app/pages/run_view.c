@@ -270,6 +270,8 @@ static char *brief(const cJSON *v)
 
 static void step_fields(cJSON *s, const cJSON *in, const cJSON *out)
 {
+	static const char *const lists[] = {"findings", "warnings", "issues", NULL};
+	cJSON *f = NULL;
 	static const char *const texts[] = {"reasoning", "thought", "plan", "explanation", "reason",
 	                                    "message", "summary", NULL};
 	const cJSON *v;
@@ -299,11 +301,15 @@ static void step_fields(cJSON *s, const cJSON *in, const cJSON *out)
 		cJSON_AddStringToObject(s, "sql", v->valuestring);
 		sb_free(&h);
 	}
-	/* EXPLAIN findings: a list of strings or objects with a message */
-	v = cJSON_GetObjectItemCaseSensitive(out, "findings");
-	if (cJSON_IsArray(v) && cJSON_GetArraySize(v) > 0) {
-		cJSON *f = cJSON_AddArrayToObject(s, "findings"), *it;
+	/* EXPLAIN findings and guard warnings: lists of strings or objects with a message */
+	for (const char *const *l = lists; *l; l++) {
+		cJSON *it;
 
+		v = cJSON_GetObjectItemCaseSensitive(out, *l);
+		if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) == 0)
+			continue;
+		if (!f)
+			f = cJSON_AddArrayToObject(s, "findings");
 		cJSON_ArrayForEach(it, v) {
 			const cJSON *m = cJSON_IsString(it) ? it : cJSON_GetObjectItemCaseSensitive(it, "message");
 			char *t = m ? brief(m) : brief(it);
@@ -317,6 +323,11 @@ static void step_fields(cJSON *s, const cJSON *in, const cJSON *out)
 		const cJSON *of = cJSON_GetObjectItemCaseSensitive(in, "of");
 		const cJSON *pe = cJSON_GetObjectItemCaseSensitive(in, "previous_error");
 
+		if (!cJSON_IsNumber(of))
+			of = cJSON_GetObjectItemCaseSensitive(in, "max_retries");
+		if (!cJSON_IsNumber(of))
+			of = cJSON_GetObjectItemCaseSensitive(in, "max_attempts");
+
 		cJSON_AddNumberToObject(s, "attempt", v->valuedouble);
 		if (cJSON_IsNumber(of))
 			cJSON_AddNumberToObject(s, "attempt_of", of->valuedouble);
@@ -327,6 +338,7 @@ static void step_fields(cJSON *s, const cJSON *in, const cJSON *out)
 
 enum err run_steps_json(struct req *r, long long id, int after, cJSON **out)
 {
+	char last_err[600];
 	char ids[24], afters[16];
 	const char *p[2] = {ids, afters};
 	PGresult *res;
@@ -341,6 +353,7 @@ enum err run_steps_json(struct req *r, long long id, int after, cJSON **out)
 	if (!res)
 		return ERR_DB;
 	arr = cJSON_CreateArray();
+	last_err[0] = '\0';
 	for (int i = 0, seen = 0; i < PQntuples(res); i++) {
 		cJSON *s = cJSON_CreateObject(), *in = NULL, *o = NULL;
 		const char *v;
@@ -369,6 +382,12 @@ enum err run_steps_json(struct req *r, long long id, int after, cJSON **out)
 		if ((v = col(res, i, "output")))
 			o = cJSON_Parse(v);
 		step_fields(s, in, o);
+		/* "attempt 2 of 3, previous error: ..." from the last failed step before this one */
+		if (cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(s, "attempt")) > 1 && last_err[0] &&
+		    !cJSON_GetObjectItemCaseSensitive(s, "previous_error"))
+			cJSON_AddStringToObject(s, "previous_error", last_err);
+		if ((v = col(res, i, "error")))
+			snprintf(last_err, sizeof last_err, "%s", v);
 		/* the same SQL carried through several steps is shown once, where it first appears */
 		{
 			const char *sq = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(s, "sql"));

@@ -128,6 +128,15 @@ try {
     must(await an.locator('table.data tbody tr').count() > 0, 'no rows after sort');
   });
 
+  await step('a timeline question draws a line chart', async () => {
+    const id = await ask(an, 'monthly number of surgeries', 'auto');
+    must(await an.getAttribute('#run', 'data-status') === 'ok', 'status');
+    must(await an.locator('svg.chart polyline').count() === 1, 'no line');
+    await shot(an, '03-run-timeline');
+    await an.goto(`${BASE}/runs/${firstRun}`);
+    return id > 0;
+  });
+
   // ---- downloads ----
   const files = {};
   for (const fmt of ['csv', 'json', 'xlsx']) {

@@ -1,5 +1,6 @@
 /* db.c: libpq connection helpers and the migration runner. */
 #include <dirent.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,11 +46,17 @@ PGconn *db_app(void)
 	char err[512];
 
 	if (app_conn && PQstatus(app_conn) == CONNECTION_OK) {
-		/* A server restart is only noticed on use; a cheap probe keeps
-		 * callers from failing their first query after one. */
-		PGresult *r = PQexec(app_conn, "SELECT 1");
-		int ok = PQresultStatus(r) == PGRES_TUPLES_OK;
+		/* A server restart is only noticed on use.  An idle connection with nothing to read
+		 * is alive (a server going away sends an error and closes: the socket turns readable);
+		 * only then pay a probe round trip, so callers never fail their first query after one. */
+		struct pollfd pf = {PQsocket(app_conn), POLLIN, 0};
+		PGresult *r;
+		int ok;
 
+		if (poll(&pf, 1, 0) == 0)
+			return app_conn;
+		r = PQexec(app_conn, "SELECT 1");
+		ok = PQresultStatus(r) == PGRES_TUPLES_OK;
 		PQclear(r);
 		if (ok)
 			return app_conn;

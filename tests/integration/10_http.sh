@@ -23,9 +23,10 @@ done
 pre=$(field csrf <"$T/signin.html")
 
 # wrong password: 401 and the form again, no session cookie
-c=$(code -c "$T/cj" -b "$T/cj" --data-urlencode "csrf=$pre" --data-urlencode "name=$ADMIN_USER" \
+# an unknown name (a wrong password for the admin would count towards its sign-in limit)
+c=$(code -c "$T/cj" -b "$T/cj" --data-urlencode "csrf=$pre" --data-urlencode "name=nobody$RANDOM" \
 	--data-urlencode "password=wrong-$RANDOM" "$BASE_URL/signin")
-check "wrong password refused (401)" "[ $c = 401 ]" "got $c"
+check "wrong name or password refused (401)" "[ $c = 401 ]" "got $c"
 check "no session after a failed sign-in" "! grep -q askql_sid '$T/cj'"
 
 curl -s -c "$T/cj" -b "$T/cj" -D "$T/h" -o /dev/null --data-urlencode "csrf=$pre" --data-urlencode "name=$ADMIN_USER" \

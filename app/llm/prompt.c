@@ -77,7 +77,7 @@ enum err prompt_sync(PGconn *app, const char *dir)
 char *prompt_get(PGconn *app, const char *name, int *version)
 {
 	const char *p[1] = {name};
-	char path[1024];
+	char path[1024], *body;
 	PGresult *r;
 
 	if (version)
@@ -97,7 +97,17 @@ char *prompt_get(PGconn *app, const char *name, int *version)
 	if (strchr(name, '/') || strstr(name, ".."))
 		return NULL;
 	snprintf(path, sizeof path, "%s/%s.xml", dir_or_conf(NULL), name);
-	return slurp(path);
+	body = slurp(path);
+	if (body && app) {
+		/* first use of this prompt: its file becomes version 1 (as prompt_sync does) */
+		const char *q[2] = {name, body};
+
+		db_exec(app, "INSERT INTO askql.prompts(name, version, body, author, note, active)"
+		             " SELECT $1, 1, $2, 'file', 'loaded from conf/prompts', true"
+		             " WHERE NOT EXISTS (SELECT 1 FROM askql.prompts WHERE name = $1)"
+		             " ON CONFLICT DO NOTHING", 2, q, NULL, 0);
+	}
+	return body;
 }
 
 enum err prompt_add(PGconn *app, const char *name, const char *body, const char *author,

@@ -126,8 +126,14 @@ ENV
 # pool_start VAR WORKERS: spawn-fcgi binds VAR/run/askql.sock and runs multiwatch, which keeps
 # WORKERS copies of bin/askql-fcgi alive (a worker that dies is restarted).
 pool_start() {
-	local var=$1 workers=$2 sock=$1/run/askql.sock
-	if [ -f "$var/run/pool.pid" ] && kill -0 "$(cat "$var/run/pool.pid")" 2>/dev/null; then return 0; fi
+	local var=$1 workers=$2 sock=$1/run/askql.sock stamp
+	# restart a running pool only when its config, binary or size changed (make run again)
+	stamp=$(cat "$var/askql.conf" "$TOP/bin/askql-fcgi" | md5sum | cut -c1-32)-$workers
+	if [ -f "$var/run/pool.pid" ] && kill -0 "$(cat "$var/run/pool.pid")" 2>/dev/null; then
+		[ "$(cat "$var/run/pool.stamp" 2>/dev/null)" = "$stamp" ] && return 0
+		pool_stop "$var"
+	fi
+	echo "$stamp" >"$var/run/pool.stamp"
 	rm -f "$sock"
 	(cd "$TOP" && ASKQL_CONF="$var/askql.conf" spawn-fcgi -s "$sock" -M 0660 -u "$SYSUSER" -g "$SYSUSER" \
 		-P "$var/run/pool.pid" -- /usr/bin/multiwatch -f "$workers" -- "$TOP/bin/askql-fcgi" >/dev/null)

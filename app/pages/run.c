@@ -4,6 +4,8 @@
 #include <string.h>
 #include <cjson/cJSON.h>
 #include "pages/pages.h"
+#include "store/db.h"
+#include "store/run.h"
 #include "util/log.h"
 
 /* The pause of a step-mode run as form data: stage, plan tables and mappings, proposed SQL. */
@@ -101,6 +103,12 @@ enum err page_run(struct req *r)
 
 	if ((e = run_load(r, r->arg_id, &run)) != OK)
 		return e;
+	/* a run whose worker died shows as failed, not as running for ever */
+	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(run, "running")) && run_sweep(db_app()) > 0) {
+		cJSON_Delete(run);
+		if ((e = run_load(r, r->arg_id, &run)) != OK)
+			return e;
+	}
 	if ((e = run_steps_json(r, r->arg_id, 0, &steps)) != OK) {
 		cJSON_Delete(run);
 		return e;

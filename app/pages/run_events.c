@@ -6,6 +6,7 @@
 #include <cjson/cJSON.h>
 #include "pages/pages.h"
 #include "store/db.h"
+#include "store/run.h"
 
 #define MAX_WAIT_MS (10 * 60 * 1000)
 
@@ -65,9 +66,14 @@ enum err page_run_events(struct req *r)
 	resp_begin(r, 200, "text/event-stream; charset=utf-8", 0);
 	if (resp_puts(r, "retry: 2000\n\n") != OK || resp_flush(r) != OK)
 		return OK;
-	for (;;) {
+	for (int round = 1; ; round++) {
 		cJSON *steps = NULL, *s;
-		const char *st = status_of(r->arg_id);
+		const char *st;
+
+		/* every 5 s: runs whose worker died are marked failed, so this stream ends too */
+		if (round % 20 == 0)
+			run_sweep(db_app());
+		st = status_of(r->arg_id);
 		struct timespec ts = {0, 250 * 1000 * 1000};
 
 		if (run_steps_json(r, r->arg_id, seq, &steps) == OK) {

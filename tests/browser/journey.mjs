@@ -171,6 +171,15 @@ try {
     must(/<c r="B\d+"[^>]*>(<v>[0-9.]+<\/v>|<is><t>[0-9.]+<\/t><\/is>)<\/c>/.test(sheet), 'no value cell in column B');
   });
 
+  await step('a follow-up question continues the run (linked to its parent)', async () => {
+    await an.goto(`${BASE}/runs/${firstRun}`);
+    await an.fill('textarea[name=question][aria-label]', 'number of cases by department');
+    await Promise.all([an.waitForURL((u) => /\/runs\/\d+$/.test(u.pathname) && !u.pathname.endsWith(`/${firstRun}`), { timeout: T }),
+                       an.click('form:has(input[name=parent]) button.primary')]);
+    must(runId(an) > firstRun, 'no new run');
+    must(await an.locator(`a[href="/runs/${firstRun}"]`).count() > 0, 'no link to the parent run');
+  });
+
   // ---- step-by-step confirmation ----
   let stepRun = 0;
   await step('step mode: the run pauses at the plan with its tables', async () => {
@@ -241,6 +250,14 @@ try {
     must(id > firstRun, `re-run id ${id}`);
     const st = await an.getAttribute('#run', 'data-status');
     must(st === 'ok' || st === 'paused', 'status ' + st);  // a step-mode run re-runs in step mode
+  });
+  await step('delete from history removes the run (then 404)', async () => {
+    await an.goto(`${BASE}/history?status=stopped`);
+    const li = an.locator('li.hrun').first();
+    const href = await li.locator('a.q').getAttribute('href');
+    await Promise.all([an.waitForURL(/\/history/), li.locator('button[value=delete]').click()]);
+    const r = await an.goto(BASE + href);
+    must(r.status() === 404, 'status ' + r.status());
   });
   await step('mark as verified from the run page', async () => {
     await an.goto(`${BASE}/runs/${firstRun}`);

@@ -128,6 +128,13 @@ static void params_from_json(struct react_call *c, const char *text)
 		return;
 	}
 	cJSON_ArrayForEach(it, o) {
+		int name_ok = it->string && *it->string && strlen(it->string) < 64;
+
+		/* the name becomes an element name in the canonical XML: letters, digits, '_' only */
+		for (const char *q = it->string; name_ok && *q; q++)
+			name_ok = isalnum((unsigned char)*q) || *q == '_';
+		if (!name_ok || isdigit((unsigned char)it->string[0]))
+			continue;
 		if (cJSON_IsString(it))
 			react_call_set(c, it->string, it->valuestring);
 		else if (cJSON_IsNumber(it)) {
@@ -283,6 +290,14 @@ enum err react_xml_partial(const char *text, struct react_call *out)
 	out->reasoning = grab(text, "reasoning", reason_stops);
 	tc = strstr(text, "<tool_call");
 	out->tool = grab(tc ? tc : text, "name", name_stops);
+	/* a tool name is an identifier: cut at the first character that cannot be one */
+	if (out->tool) {
+		char *q = out->tool;
+
+		while (*q && (isalnum((unsigned char)*q) || *q == '_'))
+			q++;
+		*q = '\0';
+	}
 	if (!out->tool || !*out->tool) {
 		free(out->tool);
 		out->tool = NULL;

@@ -11,6 +11,8 @@
 #include "util/log.h"
 
 
+#define MAX_EDITS 32
+
 /* "table.column=value" into a mapping edit (arena strings); 0 when malformed. */
 static int mapping(struct req *r, const char *s, struct planner_edit *e)
 {
@@ -29,7 +31,7 @@ enum err page_run_step(struct req *r)
 	const char *action = req_param(r, "action"), *v;
 	struct agent_decision d;
 	struct agent_result res;
-	struct planner_edit edits[4];
+	struct planner_edit edits[MAX_EDITS];
 	cJSON *run = NULL;
 	char to[48];
 	enum err e;
@@ -56,23 +58,32 @@ enum err page_run_step(struct req *r)
 	} else if (!strcmp(action, "stop")) {
 		d.kind = AGENT_STOP;
 	} else if (!strcmp(action, "plan")) {
+		/* every change of the plan form at once: checked removals plus the additions */
+		const char **vals;
+		int nv;
+
 		d.kind = AGENT_PLAN_EDIT;
-		if ((v = req_param(r, "add_table")) && *v)
+		nv = req_params_all(r, "remove_table", &vals);
+		for (int i = 0; i < nv && d.nedits < MAX_EDITS; i++)
+			if (*vals[i])
+				edits[d.nedits++] = (struct planner_edit){.op = PLAN_REMOVE_TABLE, .table = vals[i]};
+		nv = req_params_all(r, "remove_mapping", &vals);
+		for (int i = 0; i < nv && d.nedits < MAX_EDITS; i++) {
+			if (!*vals[i])
+				continue;
+			edits[d.nedits].op = PLAN_REMOVE_MAPPING;
+			if (!mapping(r, vals[i], &edits[d.nedits++]))
+				return ERR_INPUT;
+		}
+		if ((v = req_param(r, "add_table")) && *v && d.nedits < MAX_EDITS)
 			edits[d.nedits++] = (struct planner_edit){.op = PLAN_ADD_TABLE, .table = v};
-		if ((v = req_param(r, "remove_table")) && *v)
-			edits[d.nedits++] = (struct planner_edit){.op = PLAN_REMOVE_TABLE, .table = v};
-		if ((v = req_param(r, "add_mapping")) && *v) {
+		if ((v = req_param(r, "add_mapping")) && *v && d.nedits < MAX_EDITS) {
 			edits[d.nedits].op = PLAN_ADD_MAPPING;
 			if (!mapping(r, v, &edits[d.nedits++]))
 				return ERR_INPUT;
 		}
-		if ((v = req_param(r, "remove_mapping")) && *v) {
-			edits[d.nedits].op = PLAN_REMOVE_MAPPING;
-			if (!mapping(r, v, &edits[d.nedits++]))
-				return ERR_INPUT;
-		}
 		if (!d.nedits)
-			return ERR_INPUT;
+			d.kind = AGENT_APPROVE;      /* nothing changed: go on as planned */
 		d.edits = edits;
 	} else {
 		return ERR_INPUT;

@@ -181,6 +181,13 @@ try {
   });
 
   // ---- step-by-step confirmation ----
+  // An answer from the query cache brings its SQL along with the plan and skips the SQL pause;
+  // start the step-mode part from an empty cache so every pause shows (PGHOST etc. from the runner).
+  const clearCache = () => {
+    try { execFileSync('psql', ['-X', '-q', '-d', 'askql', '-c', 'DELETE FROM askql.query_cache'], { stdio: 'ignore' }); }
+    catch (e) { /* without psql the test still passes through the cached path */ }
+  };
+  clearCache();
   let stepRun = 0;
   await step('step mode: the run pauses at the plan with its tables', async () => {
     stepRun = await ask(an, QUESTION, 'step');
@@ -206,8 +213,13 @@ try {
     must((await an.textContent('pre.sql')).includes('count'), 'edited SQL not final');
     await shot(an, '06-step-edited');
   });
-  await step('step mode: reject the SQL with a comment; the comment is recorded', async () => {
+  await step('step mode: edit the plan (remove a table), then reject the SQL with a comment', async () => {
+    clearCache();
     const id = await ask(an, QUESTION, 'step');
+    // correct the plan first: drop the last table proposed, then the SQL waits for a decision
+    await an.locator('#plan-form input[name=remove_table]').last().check();
+    await Promise.all([an.waitForNavigation(), an.click('#plan-form button.primary')]);
+    must(await an.locator('li.step-human[data-name=plan_edit]').count() === 1, 'plan edit not recorded');
     if (!(await an.isVisible('#edit-sql')))
       await Promise.all([an.waitForNavigation(), an.click('#confirm button[value=approve]')]);
     await an.fill('#confirm input[name=comment]', 'count cases instead');

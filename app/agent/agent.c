@@ -61,8 +61,15 @@ void st_set_int(struct agent *a, const char *key, int v)
 
 void agent_step(struct agent *a, const struct step *s)
 {
+	long long now = agent_now_us();
+
 	if (step_add(a->app, a->run_id, s, NULL) == OK)
 		a->nsteps++;
+	/* alive in this worker: at most once a second (reliability checks stale runs) */
+	if (now - a->heartbeat_us >= 1000000) {
+		run_heartbeat(a->app, a->run_id);
+		a->heartbeat_us = now;
+	}
 }
 
 struct llm *agent_llm(struct agent *a, char *err, size_t errlen)
@@ -212,13 +219,15 @@ enum err agent_start(PGconn *app, const struct agent_opts *o, const char *questi
 		db_exec(app, "RESET synchronous_commit", 0, NULL, NULL, 0);
 		return rc;
 	}
+	if (o->on_run)
+		o->on_run(o->ctx, res->run_id);
 	a.app = app;
 	a.run_id = res->run_id;
 	a.res = res;
 	a.conninfo = o->conninfo;
 	a.on_text = o->on_text;
 	a.ctx = o->ctx;
-	a.t0_us = agent_now_us();
+	a.t0_us = a.heartbeat_us = agent_now_us();
 	if (!(a.st = cJSON_CreateObject()))
 		return ERR_NOMEM;
 	cJSON_AddNumberToObject(a.st, "v", 1);
@@ -273,7 +282,7 @@ enum err agent_resume(PGconn *app, long long run_id, const struct agent_decision
 	a.res = res;
 	a.on_text = d->on_text;
 	a.ctx = d->ctx;
-	a.t0_us = agent_now_us();
+	a.t0_us = a.heartbeat_us = agent_now_us();
 	res->run_id = run_id;
 	a.st = rr.state_json ? cJSON_Parse(rr.state_json) : NULL;
 	run_row_free(&rr);

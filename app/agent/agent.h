@@ -29,6 +29,9 @@ struct agent_opts {
 	const char *now;           /* reference time "YYYY-MM-DD HH:MM:SS" for relative dates; NULL: conf now */
 	llm_stream_fn on_text;     /* LLM text as it streams (may be NULL); see llm.h for the reset call */
 	void *ctx;
+	/* Called once, right after the run row exists (before any step), with its id: a page
+	 * streaming the run's steps from another thread learns the id at once.  May be NULL. */
+	void (*on_run)(void *ctx, long long run_id);
 };
 
 /*

@@ -31,6 +31,7 @@ struct agent {
 	int nsteps;
 	int done;                      /* a terminal status or a pause was set */
 	long long t0_us;
+	long long heartbeat_us;        /* last run_heartbeat */
 };
 
 /* ---- agent.c ---- */

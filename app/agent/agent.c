@@ -111,6 +111,10 @@ void agent_pause(struct agent *a, const char *stage, cJSON *pause)
 	cJSON_AddItemToObject(a->st, "pause", pause);
 	save_state(a, "paused", NULL);
 	snprintf(a->res->status, sizeof a->res->status, "paused");
+	if (strcmp(st_str(a, "mode"), "react")) {
+		a->res->attempts = st_int(a, "attempt");
+		a->res->max_attempts = st_int(a, "max_retries");
+	}
 	free(a->res->pause_json);
 	a->res->pause_json = json_text(pause);
 	a->done = 1;

@@ -120,9 +120,18 @@ void extract_continue(struct agent *a)
 			}
 			if (po.unanswerable) {
 				struct sb m = SB_INIT;
+				int failed_before = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(a->st, "history")) > 0;
 
-				sb_printf(&m, "cannot answer from this database: %s", po.missing);
-				agent_end(a, "unanswerable", sb_cstr(&m));
+				/* declining after failed attempts means "no better SQL", not "no data for it" */
+				if (failed_before) {
+					sb_printf(&m, "no working SQL after %d attempt%s; the planner has no other SQL: %s",
+					          st_int(a, "attempt") - 1, st_int(a, "attempt") == 2 ? "" : "s", po.missing);
+					a->res->attempts = st_int(a, "attempt") - 1;
+					a->res->max_attempts = st_int(a, "max_retries");
+				} else {
+					sb_printf(&m, "cannot answer from this database: %s", po.missing);
+				}
+				agent_end(a, failed_before ? "error" : "unanswerable", sb_cstr(&m));
 				sb_free(&m);
 				plan_out_free(&po);
 				return;

@@ -400,9 +400,15 @@ static int run_call(struct agent *a, struct react_call *c, const char *raw, cons
 			packager_run(a, &to.eo, calls, maxc);
 		} else {
 			struct sb m = SB_INIT;
+			int gave_up = a->llm && llm_is_builtin(a->llm) &&
+			              cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(a->st, "history")) > 0;
 
-			sb_printf(&m, "cannot answer from this database: %s", to.missing);
-			agent_end(a, "unanswerable", sb_cstr(&m));
+			/* the offline planner declining after failures has no better SQL: an error */
+			if (gave_up)
+				sb_printf(&m, "no working SQL; the planner has no other SQL: %s", to.missing);
+			else
+				sb_printf(&m, "cannot answer from this database: %s", to.missing);
+			agent_end(a, gave_up ? "error" : "unanswerable", sb_cstr(&m));
 			sb_free(&m);
 		}
 		ended = 1;

@@ -139,6 +139,18 @@ check "500s: planner step recorded as error with the attempt log" \
 	'[ "$(step_field planner status)" = error ] && [[ "$(step_field planner output)" == *"upstream exploded"* ]]'
 check "500s: the fake received exactly 3 requests" '[ "$(requests | python3 -c "import json,sys; print(len(json.load(sys.stdin)))")" = 3 ]'
 
+# 8b. LLM down with llm_fallback_builtin: the planner step degrades to the offline planner
+script "[$E500, $E500, $E500]"
+OUT=$(ASKQL_LLM_FALLBACK_BUILTIN=1 "$ASKQL" ask --json --no-cache --mode extract "average age by sex" 2>>"$WORK/stderr"); RUN=$(echo "$OUT" | jget run_id)
+check "LLM down + fallback: planner step degraded, run ok" \
+	'[ "$(step_field planner status)" = degraded ] && [ "$(echo "$OUT" | jget status)" = ok ]' "$OUT $(steps)"
+
+# 8c. retrieval failure (target not indexed) degrades the inspector, the run goes on
+script "[$(resp "$(jsql "$GOOD")")]"
+OUT=$(ASKQL_TARGET_NAME=no_such_target_$$ "$ASKQL" ask --json --no-cache --mode extract "potassium above 6.5" 2>>"$WORK/stderr"); RUN=$(echo "$OUT" | jget run_id)
+check "retrieval failure: inspector degraded with the reason, run ok" \
+	'[ "$(step_field inspector status)" = degraded ] && [[ "$(step_field inspector error)" == *no_such_target* ]] && [ "$(echo "$OUT" | jget status)" = ok ]' "$OUT $(steps)"
+
 # 9. slow response past the timeout
 script "[{\"delay_ms\": 1500, \"text\": \"late\"}, {\"delay_ms\": 1500, \"text\": \"late\"}]"
 OUT=$(ASKQL_LLM_TIMEOUT_MS=300 ASKQL_LLM_RETRIES=1 "$ASKQL" ask --json --no-cache --mode extract "slow model: potassium lab results" 2>>"$WORK/stderr"); RUN=$(echo "$OUT" | jget run_id)

@@ -22,6 +22,8 @@ enum role {
 struct ptok {
 	char *text;        /* lower-cased surface, Korean particle removed */
 	char *raw;         /* lower-cased surface as written (일반외과 before 과 is taken for a particle) */
+	char *alt;         /* the form before a particle that also ends nouns was taken off (타임라인 before
+	                    * 인, 포화도 before 도), a second candidate for the linker; NULL if none */
 	char *stem;        /* English stem (or text) */
 	char *norm;        /* value-matching form: non-alnum ASCII -> space */
 	enum tk kind;
@@ -74,7 +76,13 @@ struct pcond { int col; const char *op; const char *lit; int list; };
 struct pconcept { char *name; char **syn; int nsyn; struct pcond c[4]; int nc; };
 /* Normal range of a stored value (lab_data_table.name = 'k': 3.5 .. 5.1). */
 struct pvrange { int col; char *value; double lo, hi; };
-struct ptab { char *name, *comment; double rows; int c0, nc; };
+struct ptab {
+	char *name, *comment;
+	double rows;
+	int c0, nc;
+	char *full_name;       /* metadata */
+	char **syn; int nsyn;  /* metadata synonyms ("바이탈", "labs"), normalised */
+};
 struct pval { char *key; char *value; int col; int syn; /* 1: a metadata synonym of value */ };
 struct pfk { int from, to; int inferred; };   /* column indexes */
 struct psnap {
@@ -98,10 +106,18 @@ int planner_snap_table(const struct psnap *s, const char *name);
 int planner_snap_values(const struct psnap *s, const char *key, int *n);
 /* planner_snap_exists: 1 if some row of table has col IN (SELECT kcol FROM ktab WHERE vcol = value). cached. */
 int planner_snap_probe(struct psnap *s, const char *sql);
+/* planner_snap_path: shortest key path from table `from` to table `to`, walking only towards the
+ * referenced (one) side so joins never multiply rows; banned (may be NULL) has s->nt flags.
+ * Fills edges (indexes into s->fk) from `to` back to `from`; returns their number (0: same
+ * table), -1 when there is no path of at most max edges. */
+int planner_snap_path(const struct psnap *s, const int *banned, int from, int to, int *edges, int max);
+/* planner_snap_key: the column of table ti named like key ignoring underscores (subjectid ~
+ * subject_id), or -1. */
+int planner_snap_key(const struct psnap *s, int ti, const char *key);
 
 /* ---- SQL tree (planner_sql.c) ---- */
 enum sx { SX_COL, SX_LIT, SX_NUM, SX_STAR, SX_AGG, SX_CMP, SX_AND, SX_OR, SX_IN_LIST, SX_IN_SUB,
-          SX_NOTNULL, SX_ISNULL, SX_FUNC, SX_TS, SX_INTERVAL_SUB, SX_ARITH, SX_WIN_DENSE };
+          SX_NOTNULL, SX_ISNULL, SX_FUNC, SX_TS, SX_INTERVAL_SUB, SX_ARITH, SX_WIN_DENSE, SX_CAST };
 struct sexpr {
 	enum sx kind;
 	const char *a, *b;           /* COL: alias, column; LIT: text; AGG/FUNC/CMP/ARITH: op name */
@@ -120,8 +136,12 @@ struct squery {
 	struct sexpr *where[24]; int nwhere;
 	struct sexpr *group[6]; int ngroup;
 	struct sexpr *having;
-	struct sorder order[4]; int norder;
+	struct sorder order[6]; int norder;
 	long limit;                  /* 0: none */
+	/* a set operation: the branches joined by setop ("UNION ALL"); then only order (by output
+	 * column names: SX_COL without alias) and limit of this query are printed */
+	struct squery **setq; int nsetq;
+	const char *setop;
 	int exists_wrap;             /* SELECT COUNT(*) > 0 FROM (...) */
 	struct squery *outer_rank;   /* ranking: SELECT cols FROM (q) WHERE rnk <= n */
 	long rank_n;
@@ -139,7 +159,39 @@ struct sexpr *sx_in_list(struct arena *a, struct sexpr *l, struct sexpr **v, int
 struct sexpr *sx_null(struct arena *a, struct sexpr *l, int notnull);
 struct sexpr *sx_interval_sub(struct arena *a, struct sexpr *ts, const char *interval);
 struct sexpr *sx_star(struct arena *a);
+struct sexpr *sx_cast(struct arena *a, struct sexpr *x, const char *type);   /* CAST(x AS type) */
 /* planner_sql_print: the one function that prints a query tree as PostgreSQL. */
 void planner_sql_print(struct sb *sb, const struct squery *q);
+
+/* ---- timelines over several tables (planner_timeline.c) ---- */
+#define PTL_MAXCOLS 16
+#define PTL_MAXSRC 6
+/* One table of a timeline: its measured columns (wide: vital signs, one column per measure) or
+ * one label/value pair (long: lab name + result, drug + dose; the label may sit in a dictionary
+ * table the source references). */
+struct ptl_source {
+	int table, time;                     /* table index, its time column */
+	int cols[PTL_MAXCOLS]; int ncols;    /* wide: the measured columns */
+	int label, value;                    /* long: label and value columns, else -1 */
+	const char *vals[8]; int nvals;      /* long: only these labels (lab name = 'k'); 0: all */
+};
+/* A filter every branch must carry, on a table each source reaches many-to-one (department). */
+struct ptl_filter { int col; const char *op; const char *lit; int num; const char *vals[8]; int nvals; };
+struct ptl_spec {
+	struct ptl_source src[PTL_MAXSRC]; int nsrc;
+	const char *key;                     /* the entity key (subjectid, caseid): first column, sorted on */
+	const char *key2;                    /* a finer key shown next to it (caseid per patient), or NULL */
+	const char *key_val;                 /* key = key_val, or NULL for every entity */
+	const char *from, *to;               /* window on each source's own time column; "" or NULL: open */
+	struct ptl_filter flt[8]; int nflt;
+	const int *banned;                   /* tables not to join (s->nt flags), may be NULL */
+};
+/* planner_timeline: build into out one query of rows (key, [key2,] event_time, source, measure,
+ * value): one SELECT per measured column of a wide source and one per long source, joined by
+ * UNION ALL, NULL values left out, ordered by key, key2, event_time, measure.  Everything is
+ * allocated in a.  Returns 0, or -1 with *why set (a source that cannot reach the key, too
+ * many branches). */
+int planner_timeline(struct arena *a, const struct psnap *s, const struct ptl_spec *sp, struct squery *out,
+                     const char **why);
 
 #endif

@@ -65,6 +65,64 @@ static size_t cpl(const char *a, const char *b)
 	return n;
 }
 
+/* s without spaces into out (Korean compounds are written with or without them: 마취방법, 마취 방법) */
+static void nospace(const char *s, char *out, size_t cap)
+{
+	size_t k = 0;
+	for (; *s && k + 1 < cap; s++)
+		if (*s != ' ')
+			out[k++] = *s;
+	out[k] = 0;
+}
+
+static int all_hangul(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x80 && *s != ' ')
+			return 0;
+	return 1;
+}
+
+/* light nouns that may follow a catalog term inside one Korean compound (사망여부, 체중정보) */
+static const char *const light_tail[] = {"여부", "정보", "데이터", "자료", "기록", "값", "수치", "목록", "현황",
+                                         "내역", NULL};
+
+/* planner_syn_score: how well term names something with these (normalised) synonyms:
+ * 0.9 a whole synonym (Korean compared without spaces), 0.7 a Korean compound whose head noun
+ * (its end) is a synonym of two syllables or more (평균나이 -> 나이, 진료부서 -> 부서) or that is
+ * a synonym followed by a light noun (사망여부), 0 none. */
+double planner_syn_score(char *const *syn, int nsyn, const char *term)
+{
+	char tn[256], sn[256], ss[256];
+	double best = 0;
+	/* one Korean word only: a span of several words is not a compound */
+	int kor = (unsigned char)term[0] >= 0x80 && all_hangul(term) && !strchr(term, ' ');
+
+	nospace(term, tn, sizeof tn);
+	size_t tl = strlen(tn);
+	for (int k = 0; k < nsyn; k++) {
+		if (!syn[k] || !*syn[k])
+			continue;
+		planner_stem(syn[k], ss, sizeof ss);
+		if (!strcmp(syn[k], term) || !strcmp(ss, term))
+			return 0.9;
+		if ((unsigned char)term[0] < 0x80 || !all_hangul(term) || !all_hangul(syn[k]))
+			continue;
+		nospace(syn[k], sn, sizeof sn);
+		size_t sl = strlen(sn);
+		if (!strcmp(sn, tn))
+			return 0.9;
+		if (!kor)
+			continue;
+		if (sl >= 6 && tl > sl && !strcmp(tn + tl - sl, sn))
+			best = best < 0.7 ? 0.7 : best;
+		for (int x = 0; light_tail[x]; x++)
+			if (sl >= 3 && tl == sl + strlen(light_tail[x]) && !strncmp(tn, sn, sl) && !strcmp(tn + sl, light_tail[x]))
+				best = best < 0.7 ? 0.7 : best;
+	}
+	return best;
+}
+
 /* how well one term (a stem, possibly several words) names column c: 0 none .. 1 exact */
 static double term_col_score(struct arena *a, const struct psnap *s, int ci, const char *term,
                              const struct retrieval *r)
@@ -100,13 +158,9 @@ static double term_col_score(struct arena *a, const struct psnap *s, int ci, con
 			best = best < 0.5 ? 0.5 : best;
 	}
 	/* metadata synonyms: a whole synonym is nearly the name itself */
-	for (int k = 0; k < c->nsyn; k++) {
-		if (!c->syn[k])
-			continue;
-		char ss[256];
-		planner_stem(c->syn[k], ss, sizeof ss);
-		if (!strcmp(c->syn[k], term) || !strcmp(ss, term))
-			best = best < 0.9 ? 0.9 : best;
+	{
+		double ss = planner_syn_score(c->syn, c->nsyn, term);
+		best = best < ss ? ss : best;
 	}
 	/* the comment and the catalog's full name (metadata): a phrase match */
 	const char *docs[2] = {c->comment, NULL};
@@ -139,7 +193,7 @@ static double term_col_score(struct arena *a, const struct psnap *s, int ci, con
 	return best;
 }
 
-static double term_table_score(const struct psnap *s, int ti, const char *term)
+static double table_name_score(const struct psnap *s, int ti, const char *term)
 {
 	char nm[128], st[128];
 	size_t tl = strlen(term);
@@ -160,6 +214,13 @@ static double term_table_score(const struct psnap *s, int ti, const char *term)
 			return 0.6;   /* diagnosis ~ diagnoses_icd, microbiological ~ microbiologyevents */
 	}
 	return 0;
+}
+
+/* how well a term names table ti: its name and name parts, or the metadata's synonyms (바이탈, 랩) */
+static double term_table_score(const struct psnap *s, int ti, const char *term)
+{
+	double n = table_name_score(s, ti, term), syn = planner_syn_score(s->t[ti].syn, s->t[ti].nsyn, term);
+	return n > syn ? n : syn;
 }
 
 /* terms of tokens [i,j): the stems joined, and for one token its synonyms */
@@ -188,6 +249,12 @@ static int terms_of(struct arena *a, const struct ptoks *tk, int i, int j, const
 		out[n++] = arena_strdup(a, tk->v[i].raw);
 		if (!syn)
 			syn = planner_lex_syn(tk->v[i].raw);
+	}
+	/* the form before a particle that also ends nouns was taken off (타임라인, 포화도) */
+	if (j - i == 1 && tk->v[i].alt && strcmp(tk->v[i].alt, tk->v[i].raw) && n < max) {
+		out[n++] = arena_strdup(a, tk->v[i].alt);
+		if (!syn)
+			syn = planner_lex_syn(tk->v[i].alt);
 	}
 	for (; syn && *syn && n < max; syn++) {
 		planner_stem(*syn, st, sizeof st);
@@ -237,6 +304,14 @@ static void link_values(struct arena *a, const struct psnap *s, struct ptoks *tk
 					keys[0] = k2;
 					nk++;
 				}
+			}
+			if (tk->v[j - 1].alt && nk < 10) {
+				char *save = tk->v[j - 1].norm;
+				tk->v[j - 1].norm = planner_norm(a, tk->v[j - 1].alt);
+				char *k3 = span_key(a, tk, i, j, 0);
+				tk->v[j - 1].norm = save;
+				if (k3)
+					keys[nk++] = k3;
 			}
 			if (j - i == 2 && keys[0]) {
 				const char *const *sy = planner_lex_syn(keys[0]);   /* "heart rate" -> hr */
@@ -375,7 +450,8 @@ static void link_concepts(struct arena *a, struct ptoks *tk, struct plink *pl)
 		if (tk->v[i].used || tk->v[i].kind != TK_WORD)
 			continue;
 		if (!planner_lex_concept(tk->v[i].text, &m, &dir, &lo, &hi) &&
-		    !planner_lex_concept(tk->v[i].stem, &m, &dir, &lo, &hi))
+		    !planner_lex_concept(tk->v[i].stem, &m, &dir, &lo, &hi) &&
+		    !(tk->v[i].alt && planner_lex_concept(tk->v[i].alt, &m, &dir, &lo, &hi)))
 			continue;
 		struct plink_item it = {.kind = PL_CONCEPT, .t0 = i, .t1 = i + 1, .measure = m, .dir = dir,
 		                        .lo = lo, .hi = hi, .score = 1.0, .con = -1};
@@ -557,10 +633,18 @@ static void link_phrases(struct arena *a, const struct psnap *s, struct ptoks *t
 				k1 = span_key(a, tk, i, j, 0);
 				tk->v[j - 1].norm = save;
 			}
+			const char *k2 = k1;
+			if (tk->v[j - 1].alt) {
+				char *save = tk->v[j - 1].norm;
+				tk->v[j - 1].norm = planner_norm(a, tk->v[j - 1].alt);
+				k2 = span_key(a, tk, i, j, 0);
+				tk->v[j - 1].norm = save;
+			}
 			int hit = 0;
 			for (int c = 0; c < s->ncon && !hit; c++)
 				for (int q = 0; q < s->con[c].nsyn && !hit; q++)
-					if (s->con[c].syn[q] && (!strcmp(s->con[c].syn[q], k0) || !strcmp(s->con[c].syn[q], k1))) {
+					if (s->con[c].syn[q] && (!strcmp(s->con[c].syn[q], k0) || !strcmp(s->con[c].syn[q], k1) ||
+					                         (k2 && !strcmp(s->con[c].syn[q], k2)))) {
 						struct plink_item it = {.kind = PL_CONCEPT, .t0 = i, .t1 = j, .con = c, .score = 1.0,
 						                        .measure = s->con[c].name};
 						it.why = arena_printf(a, "ontology concept '%s' from the catalog metadata", s->con[c].name);
@@ -577,6 +661,19 @@ static void link_phrases(struct arena *a, const struct psnap *s, struct ptoks *t
 						it.cols[0] = c;
 						it.why = arena_printf(a, "'%s' is a synonym of %s.%s in the catalog metadata", k0,
 						                      s->t[s->c[c].table].name, s->c[c].name);
+						if (add_link(pl, &it))
+							mark(tk, i, j);
+						hit = 1;
+					}
+			}
+			for (int t = 0; t < s->nt && !hit && j - i > 1; t++) {
+				if (banned && banned[t])
+					continue;
+				for (int q = 0; q < s->t[t].nsyn && !hit; q++)
+					if (s->t[t].syn[q] && (!strcmp(s->t[t].syn[q], k0) || !strcmp(s->t[t].syn[q], k1))) {
+						struct plink_item it = {.kind = PL_TABLE, .t0 = i, .t1 = j, .table = t, .score = 0.95};
+						it.why = arena_printf(a, "'%s' is a synonym of table %s in the catalog metadata", k0,
+						                      s->t[t].name);
 						if (add_link(pl, &it))
 							mark(tk, i, j);
 						hit = 1;

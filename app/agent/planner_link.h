@@ -31,4 +31,8 @@ enum err planner_link(struct arena *a, const struct psnap *s, struct ptoks *tk, 
 int planner_link_term(struct arena *a, const struct psnap *s, const char *term, const struct retrieval *r,
                       const int *banned_tables, double min, double *score);
 
+/* planner_syn_score: how well a (stemmed) term matches one of n normalised synonyms: 0.9 whole
+ * (Korean without spaces), 0.7 a Korean compound headed by a synonym or a synonym + light noun. */
+double planner_syn_score(char *const *syn, int nsyn, const char *term);
+
 #endif

@@ -204,6 +204,17 @@ static enum err meta(struct snapslot *sl, int *vcap)
 			s->c[ci].hi = cJSON_GetArrayItem(nr, 1)->valuedouble;
 		}
 	}
+	const cJSON *tabs = cJSON_GetObjectItem(j, "tables");
+	for (const cJSON *t = tabs ? tabs->child : NULL; t; t = t->next) {
+		int ti = planner_snap_table(s, t->string ? t->string : "");
+		if (ti < 0)
+			continue;
+		const cJSON *fn = cJSON_GetObjectItem(t, "full_name");
+		if (cJSON_IsString(fn))
+			s->t[ti].full_name = arena_strdup(a, fn->valuestring);
+		s->t[ti].syn = strlist(a, cJSON_GetObjectItem(t, "synonyms"), &s->t[ti].nsyn,
+		                       cJSON_IsString(fn) ? fn->valuestring : NULL);
+	}
 	const cJSON *vals = cJSON_GetObjectItem(j, "values");
 	int nvals = cJSON_GetArraySize(vals);
 	s->vr = arena_alloc(a, (size_t)(nvals + 1) * sizeof *s->vr);
@@ -524,4 +535,62 @@ void planner_snap_free_all(void)
 {
 	for (int i = 0; i < MAX_SNAPS; i++)
 		free_slot(i);
+}
+
+int planner_snap_path(const struct psnap *s, const int *banned, int from, int to, int *edges, int max)
+{
+	int prev[256], pedge[256], q[256], qh = 0, qt = 0;
+	if (s->nt > 256 || from < 0 || to < 0)
+		return -1;
+	for (int i = 0; i < s->nt; i++)
+		prev[i] = -2;
+	prev[from] = -1;
+	q[qt++] = from;
+	while (qh < qt) {
+		int x = q[qh++];
+		if (x == to)
+			break;
+		for (int k = 0; k < s->nfk; k++) {
+			int a = s->c[s->fk[k].from].table, b = s->c[s->fk[k].to].table;
+			/* only towards the referenced (one) side: joining two event tables through a
+			 * shared parent would multiply rows */
+			if (a != x || prev[b] != -2 || (banned && banned[b]))
+				continue;
+			prev[b] = x;
+			pedge[b] = k;
+			q[qt++] = b;
+		}
+	}
+	if (prev[to] == -2)
+		return -1;
+	int n = 0;
+	for (int y = to; y != from; y = prev[y]) {
+		if (n >= max)
+			return -1;
+		edges[n++] = pedge[y];
+	}
+	return n;
+}
+
+int planner_snap_key(const struct psnap *s, int ti, const char *key)
+{
+	char b[128];
+	size_t k = 0;
+	if (!key || ti < 0)
+		return -1;
+	for (const char *c = key; *c && k < sizeof b - 1; c++)
+		if (*c != '_')
+			b[k++] = *c;
+	b[k] = 0;
+	for (int ci = s->t[ti].c0; ci < s->t[ti].c0 + s->t[ti].nc; ci++) {
+		char x[128];
+		size_t n = 0;
+		for (const char *c = s->c[ci].name; *c && n < sizeof x - 1; c++)
+			if (*c != '_')
+				x[n++] = *c;
+		x[n] = 0;
+		if (!strcmp(x, b))
+			return ci;
+	}
+	return -1;
 }

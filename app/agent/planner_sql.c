@@ -61,6 +61,14 @@ struct sexpr *sx_ts(struct arena *a, const char *ts)
 
 struct sexpr *sx_star(struct arena *a) { return mk(a, SX_STAR); }
 
+struct sexpr *sx_cast(struct arena *a, struct sexpr *x, const char *type)
+{
+	struct sexpr *e = mk2(a, SX_CAST, NULL, x, NULL);
+	if (e)
+		e->b = type;
+	return e;
+}
+
 struct sexpr *sx_agg(struct arena *a, const char *fn, int distinct, struct sexpr *arg)
 {
 	struct sexpr *e = mk2(a, SX_AGG, fn, arg, NULL);
@@ -235,6 +243,12 @@ static void expr(struct sb *sb, const struct sexpr *e)
 		literal(sb, e->a);
 		sb_putc(sb, ')');
 		break;
+	case SX_CAST:
+		/* the type is the planner's own constant, never question text */
+		sb_puts(sb, "CAST(");
+		expr(sb, e->args[0]);
+		sb_printf(sb, " AS %s)", e->b);
+		break;
 	case SX_WIN_DENSE:
 		sb_puts(sb, "DENSE_RANK() OVER (ORDER BY ");
 		expr(sb, e->args[0]);
@@ -243,8 +257,35 @@ static void expr(struct sb *sb, const struct sexpr *e)
 	}
 }
 
+static void print_order_limit(struct sb *sb, const struct squery *q)
+{
+	for (int i = 0; i < q->norder; i++) {
+		sb_puts(sb, i ? ", " : " ORDER BY ");
+		expr(sb, q->order[i].e);
+		sb_puts(sb, q->order[i].desc ? " DESC" : " ASC");
+	}
+	if (q->limit > 0)
+		sb_printf(sb, " LIMIT %ld", q->limit);
+}
+
 static void print_query(struct sb *sb, const struct squery *q)
 {
+	if (q->nsetq) {
+		/* a set operation: branches with their own ORDER BY/LIMIT go in parentheses */
+		for (int i = 0; i < q->nsetq; i++) {
+			const struct squery *b = q->setq[i];
+			int paren = b->norder || b->limit || b->nsetq;
+			if (i)
+				sb_printf(sb, " %s ", q->setop ? q->setop : "UNION ALL");
+			if (paren)
+				sb_putc(sb, '(');
+			print_query(sb, b);
+			if (paren)
+				sb_putc(sb, ')');
+		}
+		print_order_limit(sb, q);
+		return;
+	}
 	sb_puts(sb, "SELECT ");
 	if (q->distinct)
 		sb_puts(sb, "DISTINCT ");
@@ -285,13 +326,7 @@ static void print_query(struct sb *sb, const struct squery *q)
 		sb_puts(sb, " HAVING ");
 		expr(sb, q->having);
 	}
-	for (int i = 0; i < q->norder; i++) {
-		sb_puts(sb, i ? ", " : " ORDER BY ");
-		expr(sb, q->order[i].e);
-		sb_puts(sb, q->order[i].desc ? " DESC" : " ASC");
-	}
-	if (q->limit > 0)
-		sb_printf(sb, " LIMIT %ld", q->limit);
+	print_order_limit(sb, q);
 }
 
 /* planner_sql_print: q as one PostgreSQL SELECT.  Ranking queries are wrapped so that ties

@@ -114,7 +114,8 @@ static const struct lex lexicon[] = {
 	{"often", R_FREQ, 0}, {"popular", R_FREQ, 0}, {"많은", R_FREQ, 0}, {"많이", R_FREQ, 0}, {"자주", R_FREQ, 0},
 	{"흔한", R_FREQ, 0},
 	{"per", R_PER, 0}, {"each", R_PER, 0}, {"by", R_PER, 0}, {"별", R_PER, 0}, {"마다", R_PER, 0},
-	{"별로", R_PER, 0}, {"grouped", R_PER, 0}, {"broken", R_STOP, 0},
+	{"별로", R_PER, 0}, {"당", R_PER, 0}, {"기준", R_PER, 0}, {"따라", R_PER, 0}, {"따른", R_PER, 0},
+	{"grouped", R_PER, 0}, {"broken", R_STOP, 0},
 	{"over", R_GT, 0}, {"above", R_GT, 0}, {"greater", R_GT, 0}, {"more", R_GT, 0}, {"higher", R_GT, 0},
 	{"exceed", R_GT, 0}, {"exceeding", R_GT, 0}, {"older", R_GT, 0}, {"초과", R_GT, 0}, {"넘는", R_GT, 0},
 	{"넘은", R_GT, 0}, {"높은", R_GT, 0}, {"이상", R_GE, 0}, {"least", R_GE, 0},
@@ -144,7 +145,8 @@ static const struct lex lexicon[] = {
 	{"distinct", R_DISTINCT, 0}, {"unique", R_DISTINCT, 0}, {"different", R_DISTINCT, 0},
 	{"종류", R_DISTINCT, 0}, {"kind", R_DISTINCT, 0}, {"type", R_DISTINCT, 0},
 	{"timeline", R_TIMELINE, 0}, {"trend", R_TIMELINE, 0}, {"추이", R_TIMELINE, 0}, {"변화", R_TIMELINE, 0},
-	{"시간순", R_TIMELINE, 0}, {"chronological", R_TIMELINE, 0}, {"chronologically", R_TIMELINE, 0},
+	{"시간순", R_TIMELINE, 0}, {"타임라인", R_TIMELINE, 0}, {"시계열", R_TIMELINE, 0},
+	{"chronological", R_TIMELINE, 0}, {"chronologically", R_TIMELINE, 0},
 	{"any", R_ANY, 0}, {"ever", R_ANY, 0},
 	{"has", R_EXIST, 0}, {"have", R_EXIST, 0}, {"had", R_EXIST, 0}, {"was", R_EXIST, 0},
 	{"were", R_EXIST, 0}, {"did", R_EXIST, 0}, {"does", R_EXIST, 0}, {"is", R_EXIST, 0}, {"are", R_EXIST, 0},
@@ -206,7 +208,7 @@ static const char *const generic[] = {
 	"진행", "투여", "받", "있", "없", "전체", "모두", "총합", "performed", "perform", "given", "happened",
 	"started", "began", "begun", "occurred", "happened", "took", "place", "recorded",
 	"only", "just", "instead", "issued", "issu", "accounted", "account", "named", "그럼", "그러면", "대신", "어때", "어때요", "어떤가요", "는요",
-	"항목", "종류별", "건인가요", "인가요", "있었던", "있는", "환자의", "명인가요", "개인가요",
+	"데이터", "자료", "정보", "내역", "현황", "기록들", "항목", "종류별", "건인가요", "인가요", "있었던", "있는", "환자의", "명인가요", "개인가요",
 	NULL
 };
 
@@ -234,7 +236,9 @@ static const char *const syns[][8] = {
 	{"나이", "age", NULL}, {"aged", "age", NULL}, {"연령", "age", NULL}, {"성별", "sex", "gender", NULL},
 	{"gender", "sex", NULL}, {"sex", "gender", NULL},
 	{"키", "height", NULL}, {"신장", "height", NULL}, {"체중", "weight", NULL}, {"몸무게", "weight", NULL},
-	{"진료과", "department", "dept", NULL}, {"department", "dept", NULL}, {"과", "department", NULL},
+	{"진료과", "department", "dept", NULL}, {"부서", "department", "dept", NULL},
+	{"진료부서", "department", "dept", NULL}, {"랩", "lab", NULL}, {"바이탈", "vital", NULL},
+	{"바이탈사인", "vital", NULL}, {"생체징후", "vital", NULL}, {"department", "dept", NULL}, {"과", "department", NULL},
 	{"수술", "case", "surgery", "operation", "op", NULL}, {"케이스", "case", NULL}, {"증례", "case", NULL},
 	{"surgery", "case", "operation", "op", NULL}, {"operation", "case", "surgery", "op", NULL},
 	{"case", "surgery", "operation", NULL},
@@ -348,6 +352,36 @@ static const struct { const char *s; int unit; int cmp; } numsuf[] = {
 	{"이하", 0, R_LE}, {"초과", 0, R_GT}, {"미만", 0, R_LT}, {"보다", 0, 0}, {NULL, 0, 0}
 };
 
+/* Particles that also end ordinary nouns and loanwords (타임라인, 가이드라인, 포화도, 농도, 노인,
+ * 비만, 길이): taken off, but the form before is kept in t->alt for the linker. */
+static const char *const ambiguous[] = {"이", "가", "과", "와", "도", "만", "인", "로", "에", "랑", "들", "한", "된",
+                                        "던", NULL};
+
+/* known: a Korean form the lexicon knows as a whole word (structure word, domain term, concept);
+ * not the generic list, which holds inflected forms on purpose (환자의) */
+static int known(const char *w)
+{
+	int unit;
+	const char *m;
+	int dir;
+	double lo, hi;
+	return in_list(ko_whole, w) || planner_lex_role(w, w, &unit) != R_NONE || planner_lex_syn(w) ||
+	       planner_lex_concept(w, &m, &dir, &lo, &hi);
+}
+
+/* strip_suffix: take suf off t->text when the rest keeps min_rest bytes; an ambiguous
+ * suffix leaves the longer form in t->alt (the first such form only). */
+static int strip_suffix(struct arena *a, struct ptok *t, const char *suf, size_t min_rest)
+{
+	size_t n = strlen(t->text), m = strlen(suf);
+	if (n < m + min_rest || !ends_with(t->text, suf))
+		return 0;
+	if (in_list(ambiguous, suf) && !t->alt)
+		t->alt = arena_strdup(a, t->text);
+	t->text[n - m] = 0;
+	return 1;
+}
+
 /* finish: fill stem, norm and role of a word token. */
 static enum err finish(struct arena *a, struct ptok *t)
 {
@@ -356,43 +390,45 @@ static enum err finish(struct arena *a, struct ptok *t)
 	t->raw = arena_strdup(a, t->text);
 	if (!t->raw)
 		return ERR_NOMEM;
-	if (t->hangul && !in_list(ko_whole, t->text)) {
-		/* strip particles (repeatedly: 환자들의 -> 환자들 -> 환자), keep at least one syllable */
+	if (t->hangul && !known(t->text)) {
+		/* strip particles (repeatedly: 환자들의 -> 환자들 -> 환자), keep at least one syllable;
+		 * stop as soon as the rest is a word the lexicon knows (타임라인으로 -> 타임라인, not 타임라) */
 		for (int again = 1; again;) {
 			again = 0;
-			if (in_list(ko_whole, t->text))
+			if (known(t->text))
 				break;
-			for (int i = 0; particles[i]; i++) {
-				size_t n = strlen(t->text), m = strlen(particles[i]);
-				if (n >= m + 3 && ends_with(t->text, particles[i])) {
-					t->text[n - m] = 0;
+			for (int i = 0; particles[i]; i++)
+				if (strip_suffix(a, t, particles[i], 3)) {
 					again = 1;
 					break;
 				}
-			}
 		}
 		/* verb and adjective endings: 사망한, 시행된, 투여했던 (keep two syllables at least) */
 		{
 			static const char *const endings[] = {"했던", "하는", "되는", "됐던", "되었던", "했던", "한", "된", "던", NULL};
-			for (int k = 0; endings[k]; k++) {
-				size_t n = strlen(t->text), m = strlen(endings[k]);
-				if (n >= m + 6 && ends_with(t->text, endings[k]) && !in_list(ko_whole, t->text)) {
-					t->text[n - m] = 0;
+			for (int k = 0; endings[k] && !known(t->text); k++)
+				if (strip_suffix(a, t, endings[k], 6))
 					break;
-				}
-			}
 		}
 		/* 사망률, 비율: a rate is not a shape the planner builds */
 		if ((ends_with(t->text, "률") || ends_with(t->text, "율")) && strlen(t->text) >= 6)
 			t->unsup_rate = 1;
-		/* 환자별, 진료과마다: the grouping suffix */
+		/* 환자별, 진료과마다, 케이스당: the grouping suffix (당 only after two syllables and not
+		 * in a known word: 혈당, 식당) */
 		if (ends_with(t->text, "별") && strlen(t->text) > 3 && strcmp(t->text, "별")) {
 			t->text[strlen(t->text) - 3] = 0;
 			t->group = 1;
 		} else if (ends_with(t->text, "마다") && strlen(t->text) > 6) {
 			t->text[strlen(t->text) - 6] = 0;
 			t->group = 1;
+		} else if (ends_with(t->text, "당") && strlen(t->text) >= 9 && !known(t->text)) {
+			if (!t->alt)
+				t->alt = arena_strdup(a, t->text);
+			t->text[strlen(t->text) - 3] = 0;
+			t->group = 1;
 		}
+		if (t->alt && !strcmp(t->alt, t->text))
+			t->alt = NULL;
 	}
 	planner_stem(t->text, st, sizeof st);
 	t->stem = arena_strdup(a, st);

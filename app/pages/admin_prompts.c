@@ -6,6 +6,7 @@
 #include "llm/prompt.h"
 #include "pages/pages.h"
 #include "store/db.h"
+#include "util/arena.h"
 #include "util/log.h"
 
 #define DIFF_MAX_LINES 2000
@@ -47,6 +48,8 @@ static int lines(char *s, char **out, int max)
 		if (!nl)
 			break;
 		*nl = '\0';
+		if (nl > s && nl[-1] == '\r')
+			nl[-1] = '\0';
 		s = nl + 1;
 	}
 	return n;
@@ -161,6 +164,18 @@ enum err page_admin_prompt_save(struct req *r)
 
 	if (!body || !*body)
 		return ERR_INPUT;
+	/* browsers send textarea lines as CRLF; the files and earlier versions use LF */
+	{
+		char *lf = arena_strdup(r->a, body), *o = lf;
+
+		if (!lf)
+			return ERR_NOMEM;
+		for (const char *p = body; *p; p++)
+			if (!(p[0] == '\r' && p[1] == '\n'))
+				*o++ = *p;
+		*o = '\0';
+		body = lf;
+	}
 	e = prompt_add(db_app(), r->arg_name, body, r->user.name, req_param(r, "note"), &v);
 	if (e != OK)
 		return e;

@@ -93,7 +93,7 @@ try {
     await form.locator('input[name=name]').fill(analyst);
     await form.locator('select[name=role]').selectOption('analyst');
     await form.locator('input[name=password]').fill(analystPass);
-    await Promise.all([admin.waitForURL(BASE + '/admin/users'), form.locator('button.primary').click()]);
+    await Promise.all([admin.waitForNavigation(), form.locator('button.primary').click()]);
     must((await admin.content()).includes(analyst), 'new user not listed');
     await shot(admin, '10-admin-users');
   });
@@ -267,7 +267,7 @@ try {
     await an.goto(`${BASE}/history?status=stopped`);
     const li = an.locator('li.hrun').first();
     const href = await li.locator('a.q').getAttribute('href');
-    await Promise.all([an.waitForURL(/\/history/), li.locator('button[value=delete]').click()]);
+    await Promise.all([an.waitForNavigation(), li.locator('button[value=delete]').click()]);
     const r = await an.goto(BASE + href);
     must(r.status() === 404, 'status ' + r.status());
   });
@@ -281,7 +281,7 @@ try {
 
   // ---- language ----
   await step('the language switch shows English and is remembered', async () => {
-    await Promise.all([an.waitForURL(/\/runs\//), an.click('header form[action="/lang"] button')]);
+    await Promise.all([an.waitForNavigation(), an.click('header form[action="/lang"] button')]);
     must(await an.getAttribute('html', 'lang') === 'en', 'not English');
     await an.goto(BASE + '/history');
     must(await an.getAttribute('html', 'lang') === 'en', 'not remembered');
@@ -320,7 +320,7 @@ try {
     const body = await admin.inputValue('textarea[name=body]');
     await admin.fill('textarea[name=body]', body + '\n<!-- journey ' + suffix + ' -->');
     await admin.fill('input[name=note]', 'journey edit');
-    await Promise.all([admin.waitForURL(/\/admin\/prompts\/[\w.-]+$/), admin.click('form:has(textarea[name=body]) button.primary')]);
+    await Promise.all([admin.waitForNavigation(), admin.click('form:has(textarea[name=body]) button.primary')]);
     must(await admin.locator('tbody tr').count() === before + 1, 'no new version');
     must((await admin.textContent('tbody tr.current')).includes('journey edit'), 'new version not active');
   });
@@ -332,7 +332,7 @@ try {
   await step('admin rolls the prompt back to the previous version', async () => {
     // back to the version that was active before the edit
     const btn = admin.locator(`tbody tr:has(input[name=version][value="${activeBefore}"]) button`);
-    await Promise.all([admin.waitForURL(/\/admin\/prompts\/[\w.-]+$/), btn.click()]);
+    await Promise.all([admin.waitForNavigation(), btn.click()]);
     const cur = (await admin.textContent('tbody tr.current td')).replace(/[^0-9]/g, '');
     must(cur === activeBefore, `active version ${cur}, expected ${activeBefore}`);
     must(await admin.locator('tbody tr').count() === before + 1, 'versions lost');

@@ -106,18 +106,60 @@ static char *retrieval_text(struct agent *a)
 	return sb_steal(&b);
 }
 
+/*
+ * HyDE (conf llm_hyde, LLM providers only): a hypothetical SQL/answer from the LLM becomes
+ * one more retrieval axis.  A helper step: when the LLM fails it is 'degraded' and
+ * retrieval runs without it.  Heap text or NULL.
+ */
+static char *hyde(struct agent *a)
+{
+	struct llm *l;
+	struct llm_msg m[2];
+	struct llm_reply rep = {0};
+	struct step s = {.kind = "llm", .name = "hyde", .status = "ok"};
+	long long t0 = agent_now_us();
+	char err[256], *text = NULL;
+
+	if (!conf_get_int("llm_hyde") || !(l = agent_llm(a, err, sizeof err)) || llm_is_builtin(l))
+		return NULL;
+	m[0].role = "system";
+	m[0].content = "Write the PostgreSQL SELECT a clinical database analyst would most likely write for the "
+	               "question, with plausible table and column names. Only the SQL.";
+	m[1].role = "user";
+	m[1].content = st_str(a, "question");
+	if (llm_chat(l, m, 2, NULL, NULL, &rep) == OK) {
+		text = rep.text;
+		rep.text = NULL;
+		s.raw = text;
+	} else {
+		s.status = "degraded";
+		s.error = rep.error;
+	}
+	a->res->llm_ms += rep.ms;
+	s.prompt = m[1].content;
+	s.tokens_in = rep.tokens_in;
+	s.tokens_out = rep.tokens_out;
+	s.ms = agent_ms_since(t0);
+	agent_step(a, &s);
+	llm_reply_free(&rep);
+	return text;
+}
+
 /* Open the catalog and run retrieval into a->ret; err says why not.  0 on success. */
-static int retrieve(struct agent *a, char *err, size_t errlen)
+static int retrieve(struct agent *a, int with_hyde, char *err, size_t errlen)
 {
 	struct retrieval_opts ro = {.k = 10, .token_budget = 1500};
-	char *q;
+	char *q, *hy = NULL;
 	enum err rc;
 
 	if (!a->cat && !(a->cat = catalog_get(a->app, st_str(a, "target"), err, errlen)))
 		return -1;
 	q = retrieval_text(a);
+	if (with_hyde && (hy = hyde(a)))
+		ro.hyde_text = hy;
 	rc = catalog_retrieve(a->cat, q, &ro, &a->ret);
 	free(q);
+	free(hy);
 	if (rc != OK) {
 		snprintf(err, errlen, "retrieval failed: %s", err_str(rc));
 		return -1;
@@ -131,7 +173,7 @@ void inspector_reload(struct agent *a)
 	char err[256];
 
 	if (!a->have_ret)
-		retrieve(a, err, sizeof err);
+		retrieve(a, 0, err, sizeof err);
 }
 
 static cJSON *strarr_find(cJSON *arr, const char *s)
@@ -213,7 +255,7 @@ int inspector_run(struct agent *a)
 	cJSON_AddStringToObject(inj, "target", st_str(a, "target"));
 	in = json_text(inj);
 	cJSON_Delete(inj);
-	if (retrieve(a, err, sizeof err) == 0) {
+	if (retrieve(a, 1, err, sizeof err) == 0) {
 		plan = plan_from_retrieval(a);
 		outj = retrieval_json(&a->ret);
 		out = json_text(outj);

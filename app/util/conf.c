@@ -38,6 +38,7 @@ static struct conf_item items[] = {
 	{"llm_stream", "1", 0, "1: stream LLM answers (SSE) so pages show text as it arrives", 0, 0},
 	{"query_cache_ttl_s", "86400", 0, "lifetime of a query cache entry in seconds (0: cache off)", 0, 0},
 	{"query_cache_max", "1000", 0, "most entries kept in the query cache (least recently used dropped)", 0, 0},
+	{"llm_hyde", "0", 0, "1: ask the LLM for a hypothetical answer first and search with it too (HyDE axis)", 0, 0},
 	{"llm_fallback_builtin", "0", 0, "1: when the LLM fails, fall back to the offline planner", 0, 0},
 	{"embed_provider", "builtin", 0, "builtin (hashed n-grams) or openai (/v1/embeddings)", 0, 0},
 	{"embed_dim", "256", 0, "embedding dimension", 0, 0},

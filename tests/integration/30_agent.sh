@@ -151,6 +151,12 @@ OUT=$(ASKQL_TARGET_NAME=no_such_target_$$ "$ASKQL" ask --json --no-cache --mode 
 check "retrieval failure: inspector degraded with the reason, run ok" \
 	'[ "$(step_field inspector status)" = degraded ] && [[ "$(step_field inspector error)" == *no_such_target* ]] && [ "$(echo "$OUT" | jget status)" = ok ]' "$OUT $(steps)"
 
+# 8d. HyDE helper step: its LLM failure degrades, the run goes on
+script "[$E500, $E500, $E500, $(resp "$(jsql "$GOOD")")]"
+OUT=$(ASKQL_LLM_HYDE=1 "$ASKQL" ask --json --no-cache --mode extract "potassium above 6.5, hyde" 2>>"$WORK/stderr"); RUN=$(echo "$OUT" | jget run_id)
+check "HyDE failure: hyde step degraded, run ok" \
+	'[[ "$(steps)" == "hyde:degraded inspector:ok planner:ok executor:ok packager:ok" ]] && [ "$(echo "$OUT" | jget status)" = ok ]' "$OUT $(steps)"
+
 # 9. slow response past the timeout
 script "[{\"delay_ms\": 1500, \"text\": \"late\"}, {\"delay_ms\": 1500, \"text\": \"late\"}]"
 OUT=$(ASKQL_LLM_TIMEOUT_MS=300 ASKQL_LLM_RETRIES=1 "$ASKQL" ask --json --no-cache --mode extract "slow model: potassium lab results" 2>>"$WORK/stderr"); RUN=$(echo "$OUT" | jget run_id)

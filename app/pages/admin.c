@@ -145,8 +145,46 @@ enum err page_admin_verified(struct req *r)
 	                 "ORDER BY r.created_at DESC LIMIT 500", 0, NULL);
 }
 
+/* mask_conninfo: v with the value of password=... and the password of a URL
+ * (scheme://user:secret@host) replaced by bullets, into buf. */
+static const char *mask_conninfo(const char *v, char *buf, size_t n)
+{
+	size_t o = 0;
+
+	for (const char *p = v; *p && o + 16 < n; ) {
+		if (!strncmp(p, "password=", 9)) {
+			o += (size_t)snprintf(buf + o, n - o, "password=••••");
+			p += 9;
+			if (*p == '\'') {
+				for (p++; *p && *p != '\''; p++)
+					if (*p == '\\' && p[1])
+						p++;
+				if (*p)
+					p++;
+			} else {
+				while (*p && *p != ' ')
+					p++;
+			}
+			continue;
+		}
+		if (!strncmp(p, "://", 3)) {
+			const char *at = strchr(p + 3, '@'), *colon = strchr(p + 3, ':');
+
+			if (at && colon && colon < at) {
+				o += (size_t)snprintf(buf + o, n - o, "%.*s:••••", (int)(colon - p), p);
+				p = at;
+				continue;
+			}
+		}
+		buf[o++] = *p++;
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
 enum err page_admin_config(struct req *r)
 {
+	char tmp[2048];
 	int n;
 	const struct conf_item *it = conf_items(&n);
 	cJSON *d = view_data(r, "admin.configuration"), *a = cJSON_AddArrayToObject(d, "items");
@@ -156,8 +194,14 @@ enum err page_admin_config(struct req *r)
 		const char *v = it[i].value ? it[i].value : "";
 
 		cJSON_AddStringToObject(o, "name", it[i].name);
-		/* secrets: only whether one is set */
-		cJSON_AddStringToObject(o, "value", it[i].secret ? (*v ? "••••••••" : "") : v);
+		/* secrets: only whether one is set; a password inside a conninfo is masked too */
+		if (it[i].secret) {
+			cJSON_AddStringToObject(o, "value", *v ? "••••••••" : "");
+		} else if (strstr(v, "password=") || strstr(v, "://")) {
+			cJSON_AddStringToObject(o, "value", mask_conninfo(v, tmp, sizeof tmp));
+		} else {
+			cJSON_AddStringToObject(o, "value", v);
+		}
 		cJSON_AddBoolToObject(o, "secret", it[i].secret);
 		cJSON_AddStringToObject(o, "source", it[i].source ? it[i].source : "default");
 		cJSON_AddBoolToObject(o, "changed", it[i].source && strcmp(it[i].source, "default"));

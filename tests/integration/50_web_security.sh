@@ -121,7 +121,7 @@ check "analyst POST /admin/users is 403" "[ $c = 403 ]" "got $c"
 check "and no user was created" "[ -z \"\$(q -c \"SELECT 1 FROM askql.users WHERE name = 'evil'\")\" ]"
 curl -s -b "$T/admin" "$BASE_URL/admin/config" >"$T/config.html"
 check "admin config page lists settings with sources" "grep -q 'session_ttl_s' '$T/config.html' && grep -q 'default' '$T/config.html'"
-check "secrets are masked on the config page" "! grep -q 'llm_api_key</code></td><td class=\"wrap\">[^<•]' '$T/config.html'"
+check "secrets are masked on the config page" "grep -q 'llm_api_key' '$T/config.html' && ! grep -q 'llm_api_key</code></td><td class=\"wrap\">[^<•]' '$T/config.html'"
 
 # ---- session expiry ----
 q -c "UPDATE askql.sessions SET expires_at = now() - interval '1 second'

@@ -370,13 +370,13 @@ static int known(const char *w)
 }
 
 /* strip_suffix: take suf off t->text when the rest keeps min_rest bytes; an ambiguous
- * suffix leaves the longer form in t->alt (the first such form only). */
+ * suffix leaves the longer form in t->alt (the last such form: 농도가 -> 농도 -> 농 keeps 농도). */
 static int strip_suffix(struct arena *a, struct ptok *t, const char *suf, size_t min_rest)
 {
 	size_t n = strlen(t->text), m = strlen(suf);
 	if (n < m + min_rest || !ends_with(t->text, suf))
 		return 0;
-	if (in_list(ambiguous, suf) && !t->alt)
+	if (in_list(ambiguous, suf))
 		t->alt = arena_strdup(a, t->text);
 	t->text[n - m] = 0;
 	return 1;

@@ -17,6 +17,7 @@
 static int have_db;
 #define NEED_DB() do { if (!have_db) { skip(); } } while (0)
 #define NOW "2025-12-31 23:59:00"
+#define HAS(s, frag) do { if (!strstr((s), (frag))) fail_msg("'%s' lacks '%s'", (s), (frag)); } while (0)
 
 static const struct ptok *find_tok(const struct ptoks *t, const char *text)
 {
@@ -47,6 +48,45 @@ static void test_tok_korean_particles(void **state)
 	/* verb endings: 사망한 -> 사망 */
 	assert_int_equal(planner_tokenize(&a, "원내 사망한 환자 수", &t), OK);
 	assert_non_null(find_tok(&t, "사망"));
+	arena_free(&a);
+}
+
+/* particles that also end nouns: 타임라인 is not 타임라 + 인; the longer form stays a candidate */
+static void test_tok_ambiguous_particles(void **state)
+{
+	struct arena a = {0};
+	struct ptoks t;
+	const struct ptok *k;
+
+	assert_int_equal(planner_tokenize(&a, "케이스 1의 바이탈 타임라인", &t), OK);
+	assert_non_null(find_tok(&t, "바이탈"));
+	k = find_tok(&t, "타임라인");
+	assert_non_null(k);
+	assert_int_equal(k->role, R_TIMELINE);
+	assert_null(find_tok(&t, "타임라"));
+	assert_int_equal(planner_tokenize(&a, "랩 데이터를 타임라인으로 보여줘", &t), OK);
+	assert_non_null(find_tok(&t, "타임라인"));        /* 으로 off, then a known word: stop */
+	assert_non_null(find_tok(&t, "데이터"));          /* 를 off */
+	assert_true(planner_lex_generic("데이터"));
+	/* an unknown loanword or noun: stripped as before, the form before kept in alt */
+	assert_int_equal(planner_tokenize(&a, "가이드라인을 농도가", &t), OK);
+	assert_string_equal(t.v[0].alt, "가이드라인");
+	assert_string_equal(t.v[1].alt, "농도");
+	assert_string_equal(t.v[1].raw, "농도가");
+	/* a whole known word is never cut: 산소포화도 (도), 혈당 (당) */
+	assert_int_equal(planner_tokenize(&a, "산소포화도 혈당", &t), OK);
+	assert_string_equal(t.v[0].text, "산소포화도");
+	assert_string_equal(t.v[1].text, "혈당");
+	assert_false(t.v[1].group);
+	/* group-by markers: 별, 마다, 당 (after two syllables) */
+	assert_int_equal(planner_tokenize(&a, "부서별 환자당 케이스마다", &t), OK);
+	for (int i = 0; i < 3; i++)
+		assert_true(t.v[i].group);
+	assert_string_equal(t.v[0].text, "부서");
+	assert_string_equal(t.v[1].text, "환자");
+	assert_string_equal(t.v[2].text, "케이스");
+	assert_int_equal(planner_tokenize(&a, "부서 기준 평균", &t), OK);
+	assert_int_equal(find_tok(&t, "기준")->role, R_PER);
 	arena_free(&a);
 }
 
@@ -191,6 +231,70 @@ static void test_sql_printer(void **state)
 	arena_free(&a);
 }
 
+/* ---- the timeline builder on a made-up schema (no database): a home table, a wide event
+ * table, a long one whose labels sit in a dictionary ---- */
+static void test_timeline_builder(void **state)
+{
+	struct arena a = {0};
+	struct psnap s;
+	struct ptab t[4] = {
+		{.name = "stays", .c0 = 0, .nc = 3}, {.name = "obs", .c0 = 3, .nc = 4},
+		{.name = "labs", .c0 = 7, .nc = 4}, {.name = "items", .c0 = 11, .nc = 2},
+	};
+	struct pcol c[13] = {
+		{.name = "stay_id", .table = 0, .type = PT_NUM, .unique = 1, .is_int = 1},
+		{.name = "patient_id", .table = 0, .type = PT_NUM, .is_int = 1},
+		{.name = "admitted", .table = 0, .type = PT_TIME},
+		{.name = "stay_id", .table = 1, .type = PT_NUM, .is_int = 1},
+		{.name = "charttime", .table = 1, .type = PT_TIME},
+		{.name = "pulse", .table = 1, .type = PT_NUM},
+		{.name = "temp", .table = 1, .type = PT_NUM},
+		{.name = "stay_id", .table = 2, .type = PT_NUM, .is_int = 1},
+		{.name = "item_id", .table = 2, .type = PT_NUM, .is_int = 1},
+		{.name = "taken", .table = 2, .type = PT_TIME},
+		{.name = "num", .table = 2, .type = PT_NUM},
+		{.name = "item_id", .table = 3, .type = PT_NUM, .unique = 1, .is_int = 1},
+		{.name = "label", .table = 3, .type = PT_TEXT},
+	};
+	struct pfk fk[3] = {{3, 0, 0}, {7, 0, 0}, {8, 11, 0}};
+	memset(&s, 0, sizeof s);
+	s.t = t;
+	s.nt = 4;
+	s.c = c;
+	s.nc = 13;
+	s.fk = fk;
+	s.nfk = 3;
+
+	struct ptl_spec sp = {.nsrc = 2, .key = "patient_id", .key2 = "stay_id", .from = "2100-01-01 00:00:00"};
+	sp.src[0] = (struct ptl_source){.table = 1, .time = 4, .cols = {5, 6}, .ncols = 2, .label = -1, .value = -1};
+	sp.src[1] = (struct ptl_source){.table = 2, .time = 9, .label = 12, .value = 10, .vals = {"glucose"}, .nvals = 1};
+	sp.flt[sp.nflt++] = (struct ptl_filter){.col = 2, .op = ">=", .lit = "2099-01-01", .num = 0};
+	struct squery q;
+	const char *why = NULL;
+	assert_int_equal(planner_timeline(&a, &s, &sp, &q, &why), 0);
+	assert_int_equal(q.nsetq, 3);                     /* pulse, temp, labs */
+	struct sb sb = SB_INIT;
+	planner_sql_print(&sb, &q);
+	const char *sql = sb_cstr(&sb);
+	HAS(sql, "SELECT stays.patient_id AS patient_id, obs.stay_id AS stay_id, obs.charttime AS event_time, "
+	         "'obs' AS source, 'pulse' AS measure, CAST(obs.pulse AS numeric) AS value FROM obs "
+	         "JOIN stays ON obs.stay_id = stays.stay_id WHERE obs.charttime >= TIMESTAMP '2100-01-01 00:00:00' "
+	         "AND obs.pulse IS NOT NULL AND stays.admitted >= '2099-01-01' UNION ALL SELECT");
+	HAS(sql, "items.label AS measure, CAST(labs.num AS numeric) AS value FROM labs JOIN stays ON labs.stay_id = "
+	         "stays.stay_id JOIN items ON labs.item_id = items.item_id");
+	HAS(sql, "items.label = 'glucose'");
+	HAS(sql, " ORDER BY patient_id ASC, stay_id ASC, event_time ASC, measure ASC");
+	assert_null(strstr(sql, "LIMIT"));
+	/* a source that cannot reach the key: declined with a reason, not guessed */
+	sp.key = "ward_id";
+	sp.key2 = NULL;
+	assert_int_equal(planner_timeline(&a, &s, &sp, &q, &why), -1);
+	assert_non_null(why);
+	HAS(why, "ward_id");
+	sb_free(&sb);
+	arena_free(&a);
+}
+
 /* ---- eval comparison ---- */
 static void test_eval_compare(void **state)
 {
@@ -258,8 +362,6 @@ static char *plan(const char *q, int *declined)
 	return sql;
 }
 
-#define HAS(s, frag) do { if (!strstr((s), (frag))) fail_msg("'%s' lacks '%s'", (s), (frag)); } while (0)
-
 static void test_intents(void **state)
 {
 	NEED_DB();
@@ -309,6 +411,44 @@ static void test_intents(void **state)
 	s = plan("65세 이상 여성 환자 수", &d);            /* Korean comparison and value synonym */
 	HAS(s, "clinical_data_table.age >= 65");
 	HAS(s, "clinical_data_table.sex = 'F'");
+	free(s);
+	s = plan("부서별 평균 나이", &d);                  /* a Korean synonym from the metadata, 별 as per */
+	assert_false(d);
+	HAS(s, "AVG(clinical_data_table.age)");
+	HAS(s, "GROUP BY clinical_data_table.department");
+	free(s);
+	s = plan("진료부서별 평균 연령", &d);              /* a compound headed by a synonym */
+	HAS(s, "GROUP BY clinical_data_table.department");
+	free(s);
+	s = plan("케이스 1의 바이탈 타임라인", &d);          /* a table synonym: all its measured columns */
+	assert_false(d);
+	HAS(s, "SELECT vital_data_table.dt, vital_data_table.sbp, vital_data_table.dbp, vital_data_table.mbp, "
+	       "vital_data_table.hr, vital_data_table.spo2, vital_data_table.bt, vital_data_table.rr FROM vital_data_table");
+	HAS(s, "ORDER BY vital_data_table.dt ASC");
+	free(s);
+	/* timelines over several tables: one UNION ALL, per patient, in the window */
+	s = plan("지난 24시간 동안 환자별 바이탈, 랩 데이터를 타임라인으로 보여줘", &d);
+	assert_false(d);
+	HAS(s, "SELECT clinical_data_table.subjectid AS subjectid, ");
+	HAS(s, "'vital_data_table' AS source, 'rr' AS measure, CAST(vital_data_table.rr AS numeric) AS value");
+	HAS(s, "lab_data_table.name AS measure, CAST(lab_data_table.result AS numeric) AS value");
+	HAS(s, "lab_data_table.dt >= TIMESTAMP '2025-12-30 23:59:00'");
+	HAS(s, " UNION ALL ");
+	HAS(s, "ORDER BY subjectid ASC, caseid ASC, event_time ASC, measure ASC");
+	assert_null(strstr(s, "medication_data_table"));
+	free(s);
+	s = plan("show a timeline of vitals and labs per patient for the last 24 hours", &d);
+	assert_false(d);
+	HAS(s, "clinical_data_table.subjectid AS subjectid");
+	HAS(s, " UNION ALL ");
+	free(s);
+	s = plan("케이스 3의 심박수와 칼륨 추이", &d);       /* named measures only, across tables */
+	HAS(s, "'hr' AS measure");
+	HAS(s, "lab_data_table.name = 'k'");
+	assert_null(strstr(s, "'sbp'"));
+	free(s);
+	s = plan("케이스 2의 바이탈, 랩 타임라인에서 sbp < 90", &d);   /* a condition on its own measure: declined */
+	assert_true(d);
 	free(s);
 	/* declines: says what is missing and what it found instead of guessing */
 	s = plan("What is the name of the surgeon for case 10?", &d);
@@ -373,10 +513,12 @@ int main(void)
 	}
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tok_korean_particles),
+		cmocka_unit_test(test_tok_ambiguous_particles),
 		cmocka_unit_test(test_tok_numbers_units_dates),
 		cmocka_unit_test(test_tok_english_inflections),
 		cmocka_unit_test(test_time_windows),
 		cmocka_unit_test(test_sql_printer),
+		cmocka_unit_test(test_timeline_builder),
 		cmocka_unit_test(test_eval_compare),
 		cmocka_unit_test(test_linker),
 		cmocka_unit_test(test_intents),

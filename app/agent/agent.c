@@ -230,6 +230,7 @@ enum err agent_start(PGconn *app, const struct agent_opts *o, const char *questi
 	a.res = res;
 	a.conninfo = o->conninfo;
 	a.on_text = o->on_text;
+	a.on_section = o->on_section;
 	a.ctx = o->ctx;
 	a.t0_us = a.heartbeat_us = agent_now_us();
 	if (!(a.st = cJSON_CreateObject()))

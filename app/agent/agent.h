@@ -32,6 +32,9 @@ struct agent_opts {
 	/* Called once, right after the run row exists (before any step), with its id: a page
 	 * streaming the run's steps from another thread learns the id at once.  May be NULL. */
 	void (*on_run)(void *ctx, long long run_id);
+	/* ReAct mode: each completed section of a streaming reply ("reasoning" with its text,
+	 * "tool_call" with the tool name) as soon as it is complete.  May be NULL. */
+	void (*on_section)(void *ctx, const char *section, const char *text);
 };
 
 /*

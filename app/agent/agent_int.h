@@ -24,6 +24,7 @@ struct agent {
 	const char *conninfo;          /* target for exec (NULL: conf) */
 	llm_stream_fn on_text;
 	void *ctx;
+	void (*on_section)(void *ctx, const char *section, const char *text);
 	struct catalog *cat;           /* NULL when the target is not indexed (degraded) */
 	struct retrieval ret;
 	int have_ret;

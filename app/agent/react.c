@@ -53,6 +53,22 @@ static void add_msg(struct agent *a, const char *role, const char *content)
 	cJSON_AddItemToArray(rs_arr(a, "messages"), m);
 }
 
+/* Streaming: the caller's text callback and the section extractor, both fed each piece. */
+struct stream_tap {
+	struct agent *a;
+	struct react_stream rs;
+};
+
+static void tap(void *ctx, const char *piece, size_t n)
+{
+	struct stream_tap *t = ctx;
+
+	if (t->a->on_text)
+		t->a->on_text(t->a->ctx, piece, n);
+	if (t->a->on_section)
+		react_stream_feed(&t->rs, piece, n, t->a->on_section, t->a->ctx);
+}
+
 /* The last SQL worth submitting: the last explained one. */
 static const char *last_sql(struct agent *a)
 {
@@ -544,7 +560,13 @@ void react_continue(struct agent *a)
 					m[i].content = cJSON_GetObjectItemCaseSensitive(mm, "content")->valuestring;
 					i++;
 				}
-				rc = llm_chat(l, m, n, a->on_text, a->ctx, &rep);
+				{
+					struct stream_tap st = {.a = a};
+					int streaming = a->on_text || a->on_section;
+
+					rc = llm_chat(l, m, n, streaming ? tap : NULL, &st, &rep);
+					react_stream_free(&st.rs);
+				}
 				a->res->llm_ms += rep.ms;
 				if (rc != OK) {
 					char *out = NULL;

@@ -379,3 +379,58 @@ const char *react_policy(const char *tool, int remaining, int any_explain, int s
 	}
 	return NULL;
 }
+
+void react_stream_reset(struct react_stream *s)
+{
+	s->len = 0;
+	if (s->buf)
+		s->buf[0] = '\0';
+	s->done_reasoning = s->done_call = 0;
+}
+
+void react_stream_free(struct react_stream *s)
+{
+	free(s->buf);
+	memset(s, 0, sizeof *s);
+}
+
+void react_stream_feed(struct react_stream *s, const char *piece, size_t n, react_section_fn fn, void *ctx)
+{
+	const char *o, *e;
+
+	if (!piece) {
+		react_stream_reset(s);
+		return;
+	}
+	if (s->len + n + 1 > s->cap) {
+		size_t cap = s->cap ? s->cap : 1024;
+		char *nb;
+
+		while (cap < s->len + n + 1)
+			cap *= 2;
+		if (!(nb = realloc(s->buf, cap)))
+			return;
+		s->buf = nb;
+		s->cap = cap;
+	}
+	memcpy(s->buf + s->len, piece, n);
+	s->len += n;
+	s->buf[s->len] = '\0';
+	if (!s->done_reasoning && (o = strstr(s->buf, "<reasoning>")) && (e = strstr(o, "</reasoning>"))) {
+		char *t = trimdup(o + 11, (size_t)(e - o - 11));
+
+		s->done_reasoning = 1;
+		if (t && fn)
+			fn(ctx, "reasoning", t);
+		free(t);
+	}
+	if (!s->done_call && (o = strstr(s->buf, "<tool_call")) && (o = strstr(o, "<name>")) &&
+	    (e = strstr(o, "</name>"))) {
+		char *t = trimdup(o + 6, (size_t)(e - o - 6));
+
+		s->done_call = 1;
+		if (t && fn)
+			fn(ctx, "tool_call", t);
+		free(t);
+	}
+}

@@ -46,6 +46,22 @@ char *react_call_xml(const struct react_call *c);
 char *react_call_params_json(const struct react_call *c);
 
 /*
+ * Streaming extraction (react-framework 9.1): fed the reply as it streams, reports each
+ * section once it is complete: "reasoning" (its text) and "tool_call" (the tool name), so a
+ * page shows the model's reasoning before the reply ends.  react_stream_reset for a
+ * restarted stream; react_stream_free releases the buffer.
+ */
+typedef void (*react_section_fn)(void *ctx, const char *section, const char *text);
+struct react_stream {
+	char *buf;
+	size_t len, cap;
+	int done_reasoning, done_call;
+};
+void react_stream_feed(struct react_stream *s, const char *piece, size_t n, react_section_fn fn, void *ctx);
+void react_stream_reset(struct react_stream *s);
+void react_stream_free(struct react_stream *s);
+
+/*
  * react_policy: the code-enforced rewrite of react-framework.md 4.3.  Given the tool the
  * model asked for, the calls remaining (this one included), whether any explain succeeded
  * in the session, whether this call's SQL was explained and whether a SQL to submit is

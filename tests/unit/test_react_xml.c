@@ -5,6 +5,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <libxml/parser.h>
 #include "agent/react_xml.h"
@@ -152,6 +153,42 @@ static void policy(void **st)
 	assert_null(react_policy("cannot_answer", 1, 0, 0, 1, &r));
 }
 
+struct seen { int n; char what[4][64]; };
+
+static void on_section(void *ctx, const char *section, const char *text)
+{
+	struct seen *s = ctx;
+
+	if (s->n < 4)
+		snprintf(s->what[s->n++], 64, "%s=%s", section, text);
+}
+
+static void streaming_sections(void **st)
+{
+	const char *reply = "<reasoning> look up the lab table </reasoning>\n<tool_call><name>search_tables</name>"
+	                    "<parameters><query>lab</query></parameters></tool_call>";
+	struct react_stream rs = {0};
+	struct seen s = {0};
+
+	(void)st;
+	/* three bytes at a time: each section reported once, when complete */
+	for (size_t i = 0; i < strlen(reply); i += 3) {
+		size_t n = strlen(reply) - i < 3 ? strlen(reply) - i : 3;
+
+		react_stream_feed(&rs, reply + i, n, on_section, &s);
+		if (i + n < (size_t)(strstr(reply, "</reasoning>") - reply) + 12)
+			assert_int_equal(s.n, 0);
+	}
+	assert_int_equal(s.n, 2);
+	assert_string_equal(s.what[0], "reasoning=look up the lab table");
+	assert_string_equal(s.what[1], "tool_call=search_tables");
+	/* a restarted stream (retry) reports again */
+	react_stream_feed(&rs, NULL, 0, on_section, &s);
+	react_stream_feed(&rs, reply, strlen(reply), on_section, &s);
+	assert_int_equal(s.n, 4);
+	react_stream_free(&rs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -162,6 +199,7 @@ int main(void)
 		cmocka_unit_test(partial_extraction),
 		cmocka_unit_test(canonical_roundtrip),
 		cmocka_unit_test(policy),
+		cmocka_unit_test(streaming_sections),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 

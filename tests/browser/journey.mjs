@@ -2,7 +2,7 @@
 // Sign in, ask (automatic), result + chart, downloads (CSV/JSON/XLSX cells), step mode approve/edit/reject/stop,
 // history find + re-run, admin prompt edit + roll back, analyst 403; screenshots in build/screenshots/.
 import { chromium } from 'playwright-core';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -135,6 +135,41 @@ try {
     await shot(an, '03-run-timeline');
     await an.goto(`${BASE}/runs/${firstRun}`);
     return id > 0;
+  });
+
+  // ---- live progress: a run executing elsewhere streams its steps into an open page (EventSource) ----
+  await step('live progress: steps of a running run appear without reloading, then the page settles', async () => {
+    const sql = (q) => execFileSync('psql', ['-X', '-q', '-tA', '-d', 'askql', '-c', q]).toString().trim();
+    let id, holder;
+    try {
+      id = Number(sql(`INSERT INTO askql.runs(user_id, question, status) SELECT id, 'live progress check', 'running'
+                       FROM askql.users WHERE name = '${analyst}' RETURNING id`).split('\n')[0]);
+    } catch (e) { throw new Error('psql not usable here: ' + e.message); }
+    // a live "worker": a session holding the run's advisory lock, so the stale-run sweep leaves it alone
+    holder = spawn('psql', ['-X', '-q', '-d', 'askql', '-c',
+      `SELECT pg_advisory_lock(1634953585, ${id}); SELECT pg_sleep(60);`], { stdio: 'ignore' });
+    try {
+      await new Promise((r) => setTimeout(r, 500));
+      const p = await anCtx.newPage();
+      await p.goto(`${BASE}/runs/${id}`);
+      must(await p.getAttribute('#run', 'data-status') === 'running', 'not running');
+      sql(`INSERT INTO askql.steps(run_id, seq, kind, name, status, output)
+           VALUES (${id}, 1, 'node', 'inspector', 'ok', '{"reasoning":"live step one"}')`);
+      await p.waitForSelector('#step-1', { timeout: 10000 });
+      must((await p.textContent('#step-1')).includes('live step one'), 'step text');
+      await shot(p, '03-run-live');
+      sql(`UPDATE askql.runs SET status = 'ok', answer = 'live done', finished_at = now() WHERE id = ${id}`);
+      // (no waitForFunction: the page's CSP forbids the eval it needs, as it should)
+      let st = '';
+      for (let i = 0; i < 40 && st !== 'ok'; i++) {
+        await new Promise((r) => setTimeout(r, 250));
+        st = await p.getAttribute('#run', 'data-status').catch(() => '');
+      }
+      must(st === 'ok', 'page did not settle: ' + st);
+      await p.close();
+    } finally {
+      holder.kill();
+    }
   });
 
   // ---- downloads ----

@@ -300,7 +300,8 @@ static void link_values(struct arena *a, const struct psnap *s, struct ptoks *tk
 				char *k2 = span_key(a, tk, i, j, 0);
 				tk->v[j - 1].norm = save;
 				if (k2 && nk < 10) {
-					memmove(keys + 1, keys, (size_t)nk * sizeof *keys);
+					for (int q = nk; q > 0; q--)   /* not memmove: see proj_shift in planner.c */
+						keys[q] = keys[q - 1];
 					keys[0] = k2;
 					nk++;
 				}

@@ -11,6 +11,61 @@
 
 static PGconn *app_conn;
 
+/*
+ * Prepared statements on the app connection: the pages run the same few statements on every
+ * request, and parsing + planning them was most of PostgreSQL's time per page.  Keyed by the
+ * statement text and the backend's pid (a reset connection has none prepared); at most PS_MAX
+ * texts, the rest run unprepared.
+ */
+#define PS_MAX 128
+static struct ps { unsigned long h; char *sql; } ps[PS_MAX];
+static int nps, ps_pid;
+
+static unsigned long ps_hash(const char *s)
+{
+	unsigned long h = 1469598103934665603UL;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211UL;
+	return h;
+}
+
+static void ps_forget(void)
+{
+	for (int i = 0; i < nps; i++)
+		free(ps[i].sql);
+	nps = 0;
+}
+
+/* The prepared statement's name for sql on the app connection (prepared now if new); NULL: run it unprepared. */
+static const char *ps_name(PGconn *c, const char *sql, int n, char *name, size_t len)
+{
+	unsigned long h = ps_hash(sql);
+	PGresult *r;
+	int ok;
+
+	if (PQbackendPID(c) != ps_pid) {
+		ps_forget();
+		ps_pid = PQbackendPID(c);
+	}
+	for (int i = 0; i < nps; i++) {
+		if (ps[i].h == h && !strcmp(ps[i].sql, sql)) {
+			snprintf(name, len, "askql_ps%d", i);
+			return name;
+		}
+	}
+	if (nps == PS_MAX || PQtransactionStatus(c) == PQTRANS_INERROR)
+		return NULL;
+	snprintf(name, len, "askql_ps%d", nps);
+	r = PQprepare(c, name, sql, n, NULL);
+	ok = PQresultStatus(r) == PGRES_COMMAND_OK;
+	PQclear(r);
+	if (!ok || !(ps[nps].sql = strdup(sql)))
+		return NULL;
+	ps[nps++].h = h;
+	return name;
+}
+
 static void quiet_notice(void *arg, const char *msg)
 {
 	log_debug("postgres: %s", msg);
@@ -77,6 +132,8 @@ PGconn *db_app(void)
 
 void db_app_close(void)
 {
+	ps_forget();
+	ps_pid = 0;
 	PQfinish(app_conn);
 	app_conn = NULL;
 }
@@ -86,11 +143,32 @@ PGresult *db_query(PGconn *c, const char *sql, int n, const char *const *params,
 {
 	PGresult *r;
 	ExecStatusType st;
+	char name[24];
+	const char *pn;
 
 	if (!c) {
 		if (err)
 			snprintf(err, errlen, "no database connection");
 		return NULL;
+	}
+	if (c == app_conn && (pn = ps_name(c, sql, n, name, sizeof name))) {
+		r = PQexecPrepared(c, pn, n, params, NULL, NULL, 0);
+		st = PQresultStatus(r);
+		if (st == PGRES_TUPLES_OK || st == PGRES_COMMAND_OK)
+			return r;
+		/* a table changed shape under the plan: forget every statement, run this one plainly */
+		if (r && PQresultErrorField(r, PG_DIAG_SQLSTATE) &&
+		    !strcmp(PQresultErrorField(r, PG_DIAG_SQLSTATE), "0A000") &&
+		    strstr(PQresultErrorMessage(r), "cached plan")) {
+			PQclear(r);
+			PQclear(PQexec(c, "DEALLOCATE ALL"));
+			ps_forget();
+		} else {
+			if (err)
+				snprintf(err, errlen, "%s", r ? PQresultErrorMessage(r) : PQerrorMessage(c));
+			PQclear(r);
+			return NULL;
+		}
 	}
 	r = PQexecParams(c, sql, n, NULL, params, NULL, NULL, 0);
 	st = PQresultStatus(r);

@@ -263,17 +263,6 @@ static int parse_recover(struct agent *a, const char *raw, struct react_call *c,
 	return -1;
 }
 
-/* Save state (progress) without changing the status. */
-static void save(struct agent *a)
-{
-	struct run_update u = RUN_UPDATE_INIT;
-	char *s = json_text(a->st);
-
-	u.state_json = s;
-	run_set(a->app, a->run_id, &u);
-	free(s);
-}
-
 static void pending_to_call(cJSON *p, struct react_call *c)
 {
 	cJSON *x, *it;
@@ -664,8 +653,9 @@ void react_continue(struct agent *a)
 			cJSON_AddNumberToObject(pause, "calls", calls);
 			cJSON_AddNumberToObject(pause, "max_calls", maxc);
 			agent_pause(a, !strcmp(c.tool, "submit_sql") ? "submit" : "sql", pause);
-		} else if (!run_call(a, &c, raw, rewrite, prompt, t0, &rep)) {
-			save(a);
+		} else {
+			/* the state is saved when the run pauses or ends; steps show the progress */
+			run_call(a, &c, raw, rewrite, prompt, t0, &rep);
 		}
 		react_call_free(&c);
 		free(raw);

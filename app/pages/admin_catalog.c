@@ -9,8 +9,6 @@
 #include "util/conf.h"
 #include "util/log.h"
 
-#pragma weak catalog_index
-
 enum err page_admin_catalog(struct req *r)
 {
 	const char *table = req_param(r, "table");
@@ -31,8 +29,30 @@ enum err page_admin_catalog(struct req *r)
 		cJSON_AddItemToArray(ts, o);
 	}
 	cJSON_AddBoolToObject(d, "available", res && PQntuples(res) > 0);
-	cJSON_AddBoolToObject(d, "can_index", catalog_index != NULL);
+	cJSON_AddBoolToObject(d, "can_index", 1);
 	cJSON_AddStringToObject(d, "target", conf_get("target_name"));
+	{
+		const char *n = req_param(r, "notice");
+
+		if (n && (!strcmp(n, "reindexed") || !strcmp(n, "reindex_failed"))) {
+			char key[40];
+
+			snprintf(key, sizeof key, "web.%s", n);
+			cJSON_AddStringToObject(d, "notice", view_t(r, key));
+			cJSON_AddBoolToObject(d, "notice_bad", !strcmp(n, "reindex_failed"));
+		}
+	}
+	{
+		const char *p[1] = {conf_get("target_name")};
+		PGresult *v = db_query(db_app(), "SELECT version, to_char(indexed_at, 'YYYY-MM-DD HH24:MI:SS') "
+		                                 "FROM askql.cat_targets WHERE name = $1", 1, p, NULL, 0);
+
+		if (v && PQntuples(v) == 1) {
+			cJSON_AddStringToObject(d, "cat_version", PQgetvalue(v, 0, 0));
+			cJSON_AddStringToObject(d, "indexed_at", PQgetvalue(v, 0, 1));
+		}
+		PQclear(v);
+	}
 	/* one table's rows: the name was checked against the list above, so it can be quoted safely */
 	for (int i = 0; table && res && i < PQntuples(res); i++) {
 		PGresult *rows;
@@ -100,8 +120,6 @@ enum err page_admin_catalog_save(struct req *r)
 		struct index_opts o = {0};
 		PGconn *c;
 
-		if (!catalog_index)
-			return ERR_NOTFOUND;
 		o.target_name = conf_get("target_name");
 		o.conninfo = conf_get("target_db");
 		o.docs_dir = conf_get("docs_dir");
@@ -114,6 +132,8 @@ enum err page_admin_catalog_save(struct req *r)
 		if (e != OK)
 			log_error("re-index: %s", err);
 		view_audit(r, "catalog.reindex", e == OK ? "{\"ok\":true}" : "{\"ok\":false}");
+		/* the outcome is shown on the catalog page; a failure leaves the previous catalog */
+		return resp_redirect(r, e == OK ? "/admin/catalog?notice=reindexed" : "/admin/catalog?notice=reindex_failed");
 	} else if (!strcmp(action, "synonym") || !strcmp(action, "mapping")) {
 		const char *t = req_param(r, "table"), *col = req_param(r, "column");
 		const char *ph = req_param(r, "phrase"), *v = req_param(r, "value");

@@ -380,6 +380,12 @@ try {
       await shot(admin, name);
     });
   }
+  await step('admin re-indexes the catalog and sees the outcome', async () => {
+    await admin.goto(BASE + '/admin/catalog');
+    await Promise.all([admin.waitForNavigation(), admin.click('button[value=reindex]')]);
+    must(/notice=reindexed/.test(admin.url()), 'url ' + admin.url());
+    must(await admin.locator('p[role=status]').count() === 1, 'no outcome shown');
+  });
   await step('the audit log records the prompt edit and roll back', async () => {
     await admin.goto(BASE + '/admin/audit');
     const t = await admin.content();

@@ -4,7 +4,7 @@ set -euo pipefail
 PKGS="build-essential pkg-config libfcgi-dev spawn-fcgi multiwatch nginx-light
  libpq-dev libcurl4-openssl-dev libcjson-dev libxml2-dev libpg-query-dev libxlsxwriter-dev
  libcmocka-dev postgresql-15 postgresql-15-hypopg valgrind curl
- clang libclang-rt-14-dev chromium wrk python3"
+ clang libclang-rt-14-dev chromium fonts-nanum wrk python3"
 # node/npm may come from another repository (nodesource); install Debian's only when absent
 command -v npm >/dev/null 2>&1 || PKGS="$PKGS nodejs npm"
 missing=""

@@ -11,7 +11,7 @@
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: askql ask [--target CONNINFO] [--provider builtin|openai] [--mode extract|react]\n"
+	fprintf(stderr, "usage: askql ask [--target CONNINFO] [--name CATALOG_TARGET] [--provider builtin|openai] [--mode extract|react]\n"
 	                "                 [--step] [--now TS] [--parent RUN] [--no-cache] [--json] \"question\"\n"
 	                "       askql ask --resume RUN --decision '{\"decision\":\"approve|edit|reject|stop|plan_edit\",...}' [--json]\n");
 }
@@ -50,6 +50,7 @@ static void print_text(const struct agent_result *r)
 int cmd_ask(int argc, char **argv)
 {
 	const char *target = cli_opt(&argc, argv, "--target");
+	const char *name = cli_opt(&argc, argv, "--name");
 	const char *provider = cli_opt(&argc, argv, "--provider");
 	const char *mode = cli_opt(&argc, argv, "--mode");
 	const char *now = cli_opt(&argc, argv, "--now");
@@ -95,6 +96,7 @@ int cmd_ask(int argc, char **argv)
 		struct agent_opts o = {0};
 
 		o.conninfo = target;
+		o.target = name;   /* the catalog's name of the target (conf target_name when absent) */
 		o.mode = mode;
 		o.provider = provider;
 		o.step_mode = step;

@@ -61,6 +61,8 @@ struct req {
 	/* response (resp.c) */
 	struct out out;
 	int status, began, head_only;
+	int abort_conn;                       /* 1: output broke off mid-body; drop the connection so
+	                                       * the client sees an incomplete transfer, not a whole file */
 	struct sb hdr;                        /* extra header lines added before resp_begin */
 	double t0;                            /* monotonic ms at accept */
 	char **env;                           /* FastCGI environment */

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/socket.h>
 #include "http/http.h"
 #include "util/arena.h"
 #include "util/conf.h"
@@ -40,7 +41,8 @@ static long get(void *ctx, char *buf, size_t n)
 }
 
 /* One request: parse, dispatch, log one line with status and worker time. */
-static void serve(FCGX_Request *fr, struct arena *a, unsigned long long seq)
+/* serve: one request; returns 1 when the connection must be dropped (see req.abort_conn). */
+static int serve(FCGX_Request *fr, struct arena *a, unsigned long long seq)
 {
 	struct req r;
 	enum err e;
@@ -74,6 +76,7 @@ static void serve(FCGX_Request *fr, struct arena *a, unsigned long long seq)
 	log_info("%s %s %d %.2fms user=%s arena=%zuB", r.method_name ? r.method_name : "-",
 	         r.path ? r.path : "-", r.status, ms, r.user.name ? r.user.name : "-", a->used_total);
 	log_set_reqid(NULL);
+	return r.abort_conn;
 }
 
 int main(void)
@@ -98,7 +101,12 @@ int main(void)
 	log_info("worker %d ready", (int)getpid());
 	while (FCGX_Accept_r(&fr) >= 0) {
 		arena_reset(&a);
-		serve(&fr, &a, ++seq);
+		if (serve(&fr, &a, ++seq)) {
+			/* No FCGI_END_REQUEST: nginx reports "upstream prematurely closed" and
+			 * cuts the client's chunked response short instead of ending it cleanly. */
+			FCGX_FFlush(fr.out);
+			shutdown(fr.ipcFd, SHUT_RDWR);
+		}
 		FCGX_Finish_r(&fr);
 	}
 	arena_free(&a);

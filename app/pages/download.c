@@ -75,7 +75,8 @@ static enum err download(struct req *r, long long id, const char *fmt)
 		cJSON_Delete(run);
 		if (st.bytes_out == 0 && !r->began)
 			return e == ERR_DENIED ? ERR_DENIED : ERR_INTERNAL;
-		return OK;            /* the stream is cut short; the client sees an incomplete file */
+		r->abort_conn = 1;    /* the stream is cut short; the client sees an incomplete transfer */
+		return OK;
 	}
 	exec_error_free(&dberr);
 	log_info("download run %lld %s: %lld rows, %zu bytes, %.1f ms", id, export_ext(f), st.rows, st.bytes_out, st.ms);

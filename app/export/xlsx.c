@@ -159,8 +159,10 @@ static int parse_time(const char *s, size_t n, double *frac)
 	return 1;
 }
 
-/* parse_number: PostgreSQL's text of a number; 0 when Excel would lose digits (over 15
- * significant) or it is NaN/Infinity, so the exact text is kept instead. */
+/* parse_number: PostgreSQL's text of a number; 0 when it is NaN/Infinity or a whole number
+ * of over 15 significant digits (an identifier Excel would corrupt), so the exact text is kept.
+ * A fraction with more digits (AVG over numeric gives 16-20) is written as the nearest double:
+ * Excel shows 15 digits anyway, and a number cell is what an analyst sums and charts. */
 static int parse_number(const char *s, size_t n, int integer, double *v)
 {
 	int sig = 0, lead = 1;
@@ -193,7 +195,7 @@ static int parse_number(const char *s, size_t n, int integer, double *v)
 		if (s[i] >= '0' && s[i] <= '9' && !lead)
 			sig++;
 	}
-	if (sig > 15)
+	if (sig > 15 && !memchr(s, '.', n))
 		return 0;
 	*v = strtod(s, &end);
 	return end == s + n && isfinite(*v);

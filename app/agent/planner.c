@@ -50,6 +50,7 @@ struct frame {
 	struct ptime win;
 	int has_win;
 	int need[8]; int nneed;      /* tables that must be joined */
+	int lead[3]; int nlead;      /* a timeline per entity: ordered by these before the time */
 	int multi;                   /* a timeline over several tables: built from tl, not from the fields above */
 	struct ptl_spec tl;
 };
@@ -1176,6 +1177,10 @@ static int build(struct planner *p, struct squery *q)
 			if (!q->nsel)
 				return decline(p, "%s", "what to show could not be told");
 			q->distinct = f->distinct;
+			for (int i = 0; i < f->nlead && q->norder < 3; i++) {
+				q->order[q->norder].e = C(p, f->lead[i]);
+				q->order[q->norder++].desc = 0;
+			}
 			if (f->order && f->order_col >= 0) {
 				need(p, p->s->c[f->order_col].table);
 				q->order[q->norder].e = C(p, f->order_col);
@@ -1479,6 +1484,27 @@ static int multi_timeline(struct planner *p, int timeline_word)
 	decide(p, "", "intent", "timeline", arena_printf(&p->a, "measurements of %s as rows (%s, time, source, measure, value) "
 	       "in one UNION ALL, ordered by %s and time", sb_ok(&names) ? sb_cstr(&names) : "several tables", sp->key, sp->key), 1);
 	return 1;
+}
+
+/* self_group: a projected category whose own word ends in 별 (성별: sex, and "by") next to an
+ * aggregate is the grouping: "성별 평균 체중", "성별 환자 수" */
+static void self_group(struct planner *p)
+{
+	struct frame *f = &p->f;
+	for (int i = 0; i < f->nproj && !f->ngroup; i++) {
+		for (int l = 0; l < p->pl.n; l++) {
+			const struct plink_item *it = &p->pl.v[l];
+			const char *raw = p->tk.v[it->t1 - 1].raw;
+			size_t rl = raw ? strlen(raw) : 0;
+			if (it->kind == PL_COLUMN && it->cols[0] == f->proj[i] && rl > 3 && !strcmp(raw + rl - 3, "별") &&
+			    p->s->c[f->proj[i]].type != PT_NUM) {
+				f->group[f->ngroup++] = f->proj[i];
+				f->proj[i--] = f->proj[--f->nproj];
+				decide(p, span_text(p, it->t0, it->t1), "group", cfq(p, it->cols[0]), "the word ends in 별 (by) itself", it->score);
+				break;
+			}
+		}
+	}
 }
 
 /* proj_shift: make room for a column in front of the projection (an element loop: valgrind
@@ -1869,20 +1895,7 @@ static int structure(struct planner *p)
 		for (int i = 0; i < f->nproj; i++)
 			if (f->proj[i] == f->measure)
 				f->proj[i--] = f->proj[--f->nproj];
-		for (int i = 0; i < f->nproj && !f->ngroup; i++) {
-			/* "성별 평균 체중": the word ends in 별 (by) itself */
-			for (int l = 0; l < p->pl.n; l++) {
-				const struct plink_item *it = &p->pl.v[l];
-				const char *raw = p->tk.v[it->t1 - 1].raw;
-				size_t rl = raw ? strlen(raw) : 0;
-				if (it->kind == PL_COLUMN && it->cols[0] == f->proj[i] && rl > 3 && !strcmp(raw + rl - 3, "별") &&
-				    p->s->c[f->proj[i]].type != PT_NUM) {
-					f->group[f->ngroup++] = f->proj[i];
-					f->proj[i--] = f->proj[--f->nproj];
-					break;
-				}
-			}
-		}
+		self_group(p);
 		if (f->nproj && !f->ngroup && !f->bucket && find_role(p, R_MOST) < 0 && find_role(p, R_TOP) < 0)
 			return decline(p, "the question names '%s' next to an aggregate, and how they combine could not be told",
 			               p->s->c[f->proj[0]].name);
@@ -1893,6 +1906,7 @@ static int structure(struct planner *p)
 			decide(p, "", "aggregate", arena_printf(&p->a, "COUNT(DISTINCT %s)", f->entity_col), "counting patients/cases", 1);
 		else
 			decide(p, "", "aggregate", "COUNT(*)", "counting rows", 1);
+		self_group(p);   /* "성별 환자 수": per sex */
 		f->nproj = 0;
 	} else {
 		f->count_entity = 0;
@@ -2059,21 +2073,34 @@ static int structure(struct planner *p)
 			decide(p, "", "projection", cfq(p, ec), "a list of patients/cases", 1);
 		}
 	}
-	if (!f->agg && !f->nproj && f->entity_val && f->time_col >= 0 && !f->exists) {
-		/* "show me the vitals of case 8": every measured column of that table over time */
+	int over_time = 0;
+	for (int i = 0; i + 1 < p->tk.n; i++)
+		if (!strcmp(p->tk.v[i].text, "over") && !strcmp(p->tk.v[i + 1].text, "time"))
+			over_time = 1;
+	if (!f->agg && !f->nproj && (f->entity_val || has_role(p, R_TIMELINE) || over_time || f->has_win) &&
+	    f->time_col >= 0 && !f->exists) {
+		/* "show me the vitals of case 8", "바이탈 타임라인": every measured column of the table named, over time */
 		int named = 0, nm = 0;
 		for (int l = 0; l < p->pl.n; l++)
 			named |= p->pl.v[l].kind == PL_TABLE && p->pl.v[l].table == f->fact;
 		for (int ci = p->s->t[f->fact].c0; named && ci < p->s->t[f->fact].c0 + p->s->t[f->fact].nc; ci++)
-			if (p->s->c[ci].type == PT_NUM && !is_keyish(p, ci) && f->nproj < NPROJ - 1) {
+			if (p->s->c[ci].type == PT_NUM && !is_keyish(p, ci) && !p->s->c[ci].flag && f->nproj < NPROJ - 1) {
 				f->proj[f->nproj++] = ci;
 				nm++;
 			}
 		if (nm >= 2) {
 			f->timeline = 1;
-			decide(p, "", "intent", "timeline", "the measurements of the table named, for one case", 1);
+			decide(p, "", "intent", "timeline", "the measurements of the table named, over time", 1);
 		} else {
+			/* a long table (labs: name + result): its label and its value */
+			int via, lc = label_col(p, f->fact, &via);
 			f->nproj = 0;
+			if (named && lc >= 0 && f->measure >= 0 && via < 0) {
+				f->proj[f->nproj++] = lc;
+				f->proj[f->nproj++] = f->measure;
+				f->timeline = 1;
+				decide(p, "", "intent", "timeline", "the labels and values of the table named, over time", 1);
+			}
 		}
 	}
 	if (!f->agg && !f->nproj) {
@@ -2085,10 +2112,6 @@ static int structure(struct planner *p)
 		}
 	}
 	/* timeline: several measurements of one case ordered by time ("over time", "추이") */
-	int over_time = 0;
-	for (int i = 0; i + 1 < p->tk.n; i++)
-		if (!strcmp(p->tk.v[i].text, "over") && !strcmp(p->tk.v[i + 1].text, "time"))
-			over_time = 1;
 	if (!f->agg && (has_role(p, R_TIMELINE) || over_time || f->timeline)) {
 		if (f->time_col < 0)
 			return decline(p, "%s", "a timeline needs a time column");
@@ -2100,6 +2123,14 @@ static int structure(struct planner *p)
 			f->proj[0] = f->time_col;
 			f->nproj++;
 		}
+		/* "환자별 ... 타임라인": the grouped entity leads the rows and the order, no GROUP BY */
+		for (int g = f->ngroup - 1; g >= 0 && f->nproj < NPROJ; g--) {
+			proj_shift(f);
+			f->proj[0] = f->group[g];
+			f->nproj++;
+			f->lead[f->nlead++] = f->group[g];
+		}
+		f->ngroup = 0;
 		f->order = 1;
 		f->order_col = f->time_col;
 		f->limit = 0;

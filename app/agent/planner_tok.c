@@ -382,6 +382,52 @@ static int strip_suffix(struct arena *a, struct ptok *t, const char *suf, size_t
 	return 1;
 }
 
+/* a function word that may be glued to a noun in one Korean compound (평균나이, 환자수, 바이탈타임라인) */
+static int glue(const char *w)
+{
+	int unit;
+	enum role r = planner_lex_role(w, w, &unit);
+	return r == R_COUNT || r == R_AVG || r == R_MAX || r == R_MIN || r == R_SUM || r == R_TIMELINE || r == R_LIST ||
+	       r == R_FIRST || r == R_LAST || r == R_DISTINCT;
+}
+
+/* split_point: where an unknown all-Hangul word splits into a function word and a noun
+ * (평균나이 -> 평균|나이, 환자수 -> 환자|수, 바이탈타임라인 -> 바이탈|타임라인), 0 when it does
+ * not: a one-syllable function word only next to a word the lexicon knows; a longer one next
+ * to at least two syllables (the catalog may know them: 평균재원일수). */
+static size_t split_point(const char *w)
+{
+	size_t n = strlen(w);
+	char x[256];
+	if (n < 6 || n % 3 || n >= sizeof x || known(w))
+		return 0;
+	for (size_t i = 0; i < n; i += 3)
+		if ((unsigned char)w[i] < 0xea || (unsigned char)w[i] > 0xed)
+			return 0;
+	/* 타임라인으로: a known word and a particle is stripped, not split */
+	for (int i = 0; particles[i]; i++) {
+		size_t m = strlen(particles[i]);
+		if (n > m && ends_with(w, particles[i])) {
+			memcpy(x, w, n - m);
+			x[n - m] = 0;
+			if (known(x) || glue(x))
+				return 0;
+		}
+	}
+	for (size_t k = 3; k < n; k += 3) {
+		static const char *const group_suffix[] = {"별", "마다", "당", "별로", NULL};
+		if (in_list(particles, w + k) || in_list(group_suffix, w + k))
+			continue;   /* 종류별: a grouping suffix, taken off by finish() */
+		memcpy(x, w, k);
+		x[k] = 0;
+		const char *b = w + k;
+		size_t nb = n - k;
+		if ((glue(x) && (known(b) || (k >= 6 && nb >= 6))) || (glue(b) && (known(x) || (nb >= 6 && k >= 6))))
+			return k;
+	}
+	return 0;
+}
+
 /* finish: fill stem, norm and role of a word token. */
 static enum err finish(struct arena *a, struct ptok *t)
 {
@@ -390,13 +436,13 @@ static enum err finish(struct arena *a, struct ptok *t)
 	t->raw = arena_strdup(a, t->text);
 	if (!t->raw)
 		return ERR_NOMEM;
-	if (t->hangul && !known(t->text)) {
+	if (t->hangul && !known(t->text) && !split_point(t->text)) {
 		/* strip particles (repeatedly: 환자들의 -> 환자들 -> 환자), keep at least one syllable;
 		 * stop as soon as the rest is a word the lexicon knows (타임라인으로 -> 타임라인, not 타임라) */
 		for (int again = 1; again;) {
 			again = 0;
-			if (known(t->text))
-				break;
+			if (known(t->text) || split_point(t->text))
+				break;   /* 바이탈타임라인: a compound of known words, split later */
 			for (int i = 0; particles[i]; i++)
 				if (strip_suffix(a, t, particles[i], 3)) {
 					again = 1;
@@ -628,6 +674,28 @@ enum err planner_tokenize(struct arena *a, const char *q, struct ptoks *out)
 			enum err e = finish(a, t);
 			if (e != OK)
 				return e;
+			size_t k = hangul ? split_point(t->text) : 0;
+			if (k && (size_t)nt + 2 < cap) {
+				/* 평균나이 -> 평균 + 나이: two tokens over the same bytes */
+				struct ptok whole = *t, *t2 = &v[nt + 1];
+				memset(t, 0, sizeof *t);
+				memset(t2, 0, sizeof *t2);
+				t->off = whole.off;
+				t->len = (int)k;
+				t2->off = whole.off + (int)k;
+				t2->len = whole.len - (int)k;
+				t->kind = t2->kind = TK_WORD;
+				t->hangul = t2->hangul = 1;
+				t->text = arena_strndup(a, whole.text, k);
+				t2->text = arena_strdup(a, whole.text + k);
+				if (!t->text || !t2->text || finish(a, t) != OK || finish(a, t2) != OK)
+					return ERR_NOMEM;
+				t2->group |= whole.group;
+				t2->raw = arena_strdup(a, whole.raw + k);
+				if (!t2->raw)
+					return ERR_NOMEM;
+				nt++;
+			}
 			nt++;
 			continue;
 		}

@@ -87,6 +87,18 @@ static void test_tok_ambiguous_particles(void **state)
 	assert_string_equal(t.v[2].text, "케이스");
 	assert_int_equal(planner_tokenize(&a, "부서 기준 평균", &t), OK);
 	assert_int_equal(find_tok(&t, "기준")->role, R_PER);
+	/* compounds of a function word and a noun are two tokens; a grouping suffix or a particle
+	 * is not a word to split off, and a whole known word is never split (심박수) */
+	assert_int_equal(planner_tokenize(&a, "평균나이는 환자수 바이탈타임라인으로 종류별 심박수", &t), OK);
+	static const char *const want[] = {"평균", "나이", "환자", "수", "바이탈", "타임라인", "종류", "심박수"};
+	assert_int_equal(t.n, 8);
+	for (int i = 0; i < 8; i++)
+		assert_string_equal(t.v[i].text, want[i]);
+	assert_int_equal(t.v[0].role, R_AVG);
+	assert_int_equal(t.v[3].role, R_COUNT);
+	assert_int_equal(t.v[5].role, R_TIMELINE);
+	assert_true(t.v[6].group);
+	assert_int_equal(t.v[1].off, t.v[0].off + t.v[0].len);   /* the parts cover the written word */
 	arena_free(&a);
 }
 
@@ -425,6 +437,21 @@ static void test_intents(void **state)
 	HAS(s, "SELECT vital_data_table.dt, vital_data_table.sbp, vital_data_table.dbp, vital_data_table.mbp, "
 	       "vital_data_table.hr, vital_data_table.spo2, vital_data_table.bt, vital_data_table.rr FROM vital_data_table");
 	HAS(s, "ORDER BY vital_data_table.dt ASC");
+	free(s);
+	s = plan("성별 환자 수", &d);                      /* 성별: the column and "by" at once */
+	HAS(s, "GROUP BY clinical_data_table.sex");
+	free(s);
+	s = plan("평균나이", &d);                          /* a compound: 평균 + 나이 */
+	HAS(s, "AVG(clinical_data_table.age)");
+	free(s);
+	s = plan("지난 24시간 환자별 바이탈 타임라인", &d);    /* per entity: leads the rows and the order */
+	HAS(s, "SELECT clinical_data_table.subjectid, vital_data_table.dt, vital_data_table.sbp");
+	HAS(s, "vital_data_table.rr FROM");
+	HAS(s, "ORDER BY clinical_data_table.subjectid ASC, vital_data_table.dt ASC");
+	assert_null(strstr(s, "GROUP BY"));
+	free(s);
+	s = plan("케이스 5의 랩 추이", &d);                  /* a long table named: its labels and values */
+	HAS(s, "SELECT lab_data_table.dt, lab_data_table.name, lab_data_table.result FROM lab_data_table");
 	free(s);
 	/* timelines over several tables: one UNION ALL, per patient, in the window */
 	s = plan("지난 24시간 동안 환자별 바이탈, 랩 데이터를 타임라인으로 보여줘", &d);

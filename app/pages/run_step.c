@@ -90,7 +90,7 @@ enum err page_run_step(struct req *r)
 	}
 	memset(&res, 0, sizeof res);
 	e = agent_resume(db_app(), r->arg_id, &d, &res);
-	log_info("run %lld: %s -> %s", r->arg_id, action, e == OK && res.status ? res.status : err_str(e));
+	log_info("run %lld: %s -> %s", r->arg_id, action, e == OK ? res.status : err_str(e));
 	agent_result_free(&res);
 	if (e == ERR_DENIED)
 		e = OK;               /* resumed elsewhere meanwhile: show the run as it is now */

@@ -19,7 +19,7 @@ char *eval_cell(const char *v);
 
 /* eval_same: 1 when pred answers gold: multisets of rows equal (sequence when ordered=1);
  * when pred has more columns than gold, the best-matching choice of gold's number of columns
- * is compared (a relaxed projection). */
+ * is compared (a relaxed projection; results of at most 8 columns, up to 16 in the same order). */
 int eval_same(const struct eval_rows *gold, const struct eval_rows *pred, int ordered);
 /* eval_question_ordered: 1 when the question asks for an order (sorted, ascending, 순으로 ...). */
 int eval_question_ordered(const char *q);

@@ -322,6 +322,12 @@ static void test_eval_compare(void **state)
 	assert_true(eval_question_ordered("list them sorted by time"));
 	assert_false(eval_question_ordered("how many cases"));
 	assert_true(eval_rs(&(struct eval_stats){.n = {[EV_CORRECT] = 1, [EV_WRONG] = 1}}, 10) < 0);
+	/* a wide result (a timeline of nine columns) compares in the same column order */
+	char *g0[9] = {"1", "2", "3", "4", "5", "6", "7", "8", "9"}, *g1[9] = {"1", "2", "3", "4", "5", "6", "7", "8", "0"};
+	char **rows_a[1] = {g0}, **rows_b[1] = {g1};
+	struct eval_rows ga = {.rows = rows_a, .nrows = 1, .ncols = 9}, gb = {.rows = rows_b, .nrows = 1, .ncols = 9};
+	assert_true(eval_same(&ga, &ga, 0));
+	assert_false(eval_same(&ga, &gb, 0));
 }
 
 /* ---- linker and intents on the demo database ---- */

@@ -1435,7 +1435,13 @@ static int multi_timeline(struct planner *p, int timeline_word)
 	/* the entity key: the numbered one, the grouped one, else the case (measurement level) or
 	 * a key column every source shares */
 	if (f->entity_val && f->entity_key >= 0) {
-		sp->key = p->s->c[f->entity_key].name;
+		/* "encounter 5": the rows referencing that row's key, named like the first source's reference */
+		int rc = -1;
+		for (int k = 0; k < p->s->nfk && rc < 0; k++)
+			if (p->s->fk[k].to == f->entity_key && p->s->c[p->s->fk[k].from].table == sp->src[0].table)
+				rc = p->s->fk[k].from;
+		sp->key_ref = f->entity_key + 1;
+		sp->key = rc >= 0 ? p->s->c[rc].name : arena_printf(&p->a, "%s_%s", tname(p, f->entity_key), p->s->c[f->entity_key].name);
 		sp->key_val = f->entity_val;
 	} else if (f->entity_val && f->entity_col) {
 		sp->key = f->entity_col;
@@ -2092,10 +2098,11 @@ static int structure(struct planner *p)
 			f->timeline = 1;
 			decide(p, "", "intent", "timeline", "the measurements of the table named, over time", 1);
 		} else {
-			/* a long table (labs: name + result): its label and its value */
+			/* a long table (labs: name + result) over time: its label and its value ("list the
+			 * drugs of case 5" stays a list of labels) */
 			int via, lc = label_col(p, f->fact, &via);
 			f->nproj = 0;
-			if (named && lc >= 0 && f->measure >= 0 && via < 0) {
+			if (named && lc >= 0 && f->measure >= 0 && via < 0 && (has_role(p, R_TIMELINE) || over_time)) {
 				f->proj[f->nproj++] = lc;
 				f->proj[f->nproj++] = f->measure;
 				f->timeline = 1;

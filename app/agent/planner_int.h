@@ -182,6 +182,9 @@ struct ptl_spec {
 	const char *key;                     /* the entity key (subjectid, caseid): first column, sorted on */
 	const char *key2;                    /* a finer key shown next to it (caseid per patient), or NULL */
 	const char *key_val;                 /* key = key_val, or NULL for every entity */
+	int key_ref;                         /* 1 + index of the key column itself (encounter.id of
+	                                      * "encounter 5"): each source's column referencing it, or a
+	                                      * join to it; 0: the key is found by name in each source */
 	const char *from, *to;               /* window on each source's own time column; "" or NULL: open */
 	struct ptl_filter flt[8]; int nflt;
 	const int *banned;                   /* tables not to join (s->nt flags), may be NULL */

@@ -55,6 +55,16 @@ static int key_col(const struct psnap *s, const int *banned, int ti, const char 
 	return -1;
 }
 
+/* ref_col: the column of table t that references column key (observation.encounter_id ->
+ * encounter.id), else key itself (reached by a join); -1 never */
+static int ref_col(const struct psnap *s, int t, int key)
+{
+	for (int k = 0; k < s->nfk; k++)
+		if (s->fk[k].to == key && s->c[s->fk[k].from].table == t)
+			return s->fk[k].from;
+	return key;
+}
+
 /* one SELECT of the union: measured column m (wide) or the source's label/value pair (m < 0) */
 static struct squery *branch(struct arena *a, const struct psnap *s, const struct ptl_spec *sp,
                              const struct ptl_source *src, int m, const char **why)
@@ -77,7 +87,7 @@ static struct squery *branch(struct arena *a, const struct psnap *s, const struc
 	for (int k = 0; k < 2; k++) {
 		if (!keys[k])
 			continue;
-		int kc = key_col(s, sp->banned, t, keys[k]);
+		int kc = k == 0 && sp->key_ref ? ref_col(s, t, sp->key_ref - 1) : key_col(s, sp->banned, t, keys[k]);
 		if (kc < 0 || reach(a, s, sp->banned, &b, t, s->c[kc].table) < 0) {
 			*why = arena_printf(a, "%s has no key path to %s", s->t[t].name, keys[k]);
 			return NULL;

@@ -72,6 +72,20 @@ oc=$(python3 -c "import json,sys; print(' '.join(json.loads(l)['outcome'] for l 
 p=$("$ASKQL" eval --now "$NOW_DEMO" --plan "환자별 평균 심박수" 2>&1)
 grep -q '"kind":"group"' <<<"$p" || grep -q 'GROUP BY' <<<"$p" && ok "--plan prints the SQL and the decisions" || nok "--plan output" "$p"
 
+# ---- the product's headline question through the whole pipeline (guard, executor): a timeline of
+# vitals and labs per patient over the last 24 hours, as one UNION ALL of long rows ----
+j=$("$ASKQL" ask --json "지난 24시간 동안 환자별 바이탈, 랩 데이터를 타임라인으로 보여줘" 2>&1)
+python3 - "$j" <<'PY' && ok "headline timeline: vitals and labs per patient, last 24 hours, through the pipeline" ||
+import json, sys
+d = json.loads(sys.argv[1])
+cols = d.get("columns") or []
+sql = d.get("sql") or ""
+sys.exit(0 if d.get("status") == "ok" and d.get("row_count", 0) > 0 and "UNION ALL" in sql and
+         cols[:1] == ["subjectid"] and {"event_time", "measure", "value"} <= set(cols) and
+         "vital_data_table" in sql and "lab_data_table" in sql else 1)
+PY
+	nok "headline timeline question" "$j"
+
 # ---- a subset of EHRSQL (first 120 questions), planner on its own schema snapshot ----
 SHARED=$TOP/../shared
 [ -d "$SHARED/eval/ehrsql2024" ] || SHARED=/work/shared
@@ -123,6 +137,7 @@ cat >"$TMP/gen.jsonl" <<'J'
 {"question": "How many encounters started in 2024?", "gold_sql": "SELECT count(*) FROM encounter WHERE admitted_at >= '2024-01-01' AND admitted_at < '2025-01-01'"}
 {"question": "maximum temperature in encounter 10", "gold_sql": "SELECT max(value) FROM observation WHERE encounter_id = 10 AND code = 'TEMP'"}
 {"question": "average dose of amoxicillin", "gold_sql": "SELECT avg(dose_mg) FROM medication_order WHERE drug_name = 'amoxicillin'"}
+{"question": "timeline of observations and medication orders of encounter 5", "gold_sql": "SELECT taken_at, code, value FROM observation WHERE encounter_id = 5 AND value IS NOT NULL UNION ALL SELECT ordered_at, drug_name, dose_mg FROM medication_order WHERE encounter_id = 5 AND dose_mg IS NOT NULL"}
 {"question": "What is the billing address of patient 4?", "answerable": false}
 J
 "$ASKQL" eval --direct --target "host=$PGHOST port=$PGPORT dbname=$GEN user=${PGUSER:-askql}" --name "$GEN" \

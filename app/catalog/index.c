@@ -14,6 +14,7 @@
 #include "catalog/text.h"
 #include "store/db.h"
 #include "util/conf.h"
+#include "util/file.h"
 #include "util/log.h"
 #include "util/sb.h"
 
@@ -111,47 +112,15 @@ static enum err fail(struct run *x, enum err rc, const char *fmt, ...)
 
 static char *slurp(const char *path, size_t max, size_t *len, char *why, size_t whylen)
 {
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	size_t n = 0, cap = 0;
+	char *buf = file_read(path, max, len);
 
-	if (!f) {
-		snprintf(why, whylen, "%s", strerror(errno));
-		return NULL;
-	}
-	for (;;) {
-		if (n + 4096 + 1 > cap) {
-			char *p;
-
-			cap = cap ? cap * 2 : 16384;
-			if (!(p = realloc(buf, cap))) {
-				snprintf(why, whylen, "out of memory");
-				goto bad;
-			}
-			buf = p;
-		}
-		size_t got = fread(buf + n, 1, 4096, f);
-
-		n += got;
-		if (n > max) {
+	if (!buf) {
+		if (errno == EFBIG)
 			snprintf(why, whylen, "larger than %zu bytes", max);
-			goto bad;
-		}
-		if (got < 4096)
-			break;
+		else
+			snprintf(why, whylen, "%s", strerror(errno));
 	}
-	if (ferror(f)) {
-		snprintf(why, whylen, "read error");
-		goto bad;
-	}
-	fclose(f);
-	buf[n] = '\0';
-	*len = n;
 	return buf;
-bad:
-	fclose(f);
-	free(buf);
-	return NULL;
 }
 
 /* byte offset of the first invalid UTF-8 sequence or NUL, -1 when valid */

@@ -9,23 +9,9 @@
 #include "pages/report.h"
 #include "store/db.h"
 #include "util/conf.h"
+#include "util/file.h"
 #include "util/sb.h"
 
-static char *slurp(const char *path)
-{
-	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
-	struct sb sb = SB_INIT;
-	char buf[8192];
-	size_t n;
-
-	if (!f)
-		return NULL;
-	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-		sb_append(&sb, buf, n);
-	if (f != stdin)
-		fclose(f);
-	return sb_steal(&sb);
-}
 
 /* A few lines for people: summary, findings, critique points, nodes. */
 static void print_text(const cJSON *r)
@@ -65,7 +51,7 @@ int cmd_critique(int argc, char **argv)
 		        "[--html FILE [--lang ko|en]] [--no-store]\n");
 		return 2;
 	}
-	if (tf && !(text = slurp(tf))) {
+	if (tf && !(text = file_read(tf, 0, NULL))) {
 		fprintf(stderr, "askql critique: cannot read %s\n", tf);
 		return 1;
 	}

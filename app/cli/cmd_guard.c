@@ -8,6 +8,7 @@
 #include "sql/guard.h"
 #include "store/db.h"
 #include "util/conf.h"
+#include "util/file.h"
 #include "util/sb.h"
 
 /* The catalog module may not be linked into every build yet: weak references are NULL then. */
@@ -86,22 +87,6 @@ out:
 	return rc;
 }
 
-/* read_all: the whole of stdin (for "-"), heap. */
-static char *read_all(FILE *f)
-{
-	struct sb sb = SB_INIT;
-	char buf[4096];
-	size_t n;
-
-	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-		sb_append(&sb, buf, n);
-	if (!sb_ok(&sb)) {
-		sb_free(&sb);
-		return NULL;
-	}
-	return sb.buf ? sb_steal(&sb) : strdup("");
-}
-
 int cmd_guard(int argc, char **argv)
 {
 	const char *target = cli_opt(&argc, argv, "--target");
@@ -118,7 +103,7 @@ int cmd_guard(int argc, char **argv)
 		fprintf(stderr, "usage: askql guard [--target URL] [--json] [--limit N] \"SQL\" (or - for stdin)\n");
 		return 2;
 	}
-	sql = !strcmp(argv[1], "-") ? read_all(stdin) : strdup(argv[1]);
+	sql = !strcmp(argv[1], "-") ? file_read("-", 0, NULL) : strdup(argv[1]);
 	if (!sql) {
 		fprintf(stderr, "askql guard: out of memory\n");
 		return 2;

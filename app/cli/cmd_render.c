@@ -5,6 +5,7 @@
 #include <string.h>
 #include <cjson/cJSON.h>
 #include "cli/cli.h"
+#include "util/file.h"
 #include "util/sb.h"
 #include "util/tpl.h"
 
@@ -19,29 +20,6 @@ struct pctx {
 	struct loaded *files;
 };
 
-/* slurp: the whole of path ("-": stdin) into a heap buffer, at most max bytes. */
-static char *slurp(const char *path, size_t max, size_t *len)
-{
-	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
-	struct sb b = SB_INIT;
-	char buf[65536];
-	size_t n;
-	int bad;
-
-	if (!f)
-		return NULL;
-	while ((n = fread(buf, 1, sizeof buf, f)) > 0 && b.len <= max)
-		sb_append(&b, buf, n);
-	bad = ferror(f) || b.len > max || !sb_ok(&b);
-	if (f != stdin)
-		fclose(f);
-	if (bad) {
-		sb_free(&b);
-		return NULL;
-	}
-	*len = b.len;
-	return sb_steal(&b);  /* "" for an empty file */
-}
 
 /* file_partial: {{>name}} is DIR/name.mustache; absent files render empty. */
 static enum err file_partial(void *ctx, const char *name, const char **text, size_t *len)
@@ -55,7 +33,7 @@ static enum err file_partial(void *ctx, const char *name, const char **text, siz
 		return ERR_NOTFOUND;
 	if (asprintf(&path, "%s/%s.mustache", pc->dir, name) < 0)
 		return ERR_NOMEM;
-	t = slurp(path, TPL_MAX_SIZE, len);
+	t = file_read(path, TPL_MAX_SIZE, len);
 	free(path);
 	if (!t)
 		return ERR_NOTFOUND;
@@ -88,12 +66,12 @@ int cmd_render(int argc, char **argv)
 				"  (default: the template's directory)\n");
 		return 2;
 	}
-	if (!(src = slurp(argv[1], TPL_MAX_SIZE, &slen))) {
+	if (!(src = file_read(argv[1], TPL_MAX_SIZE, &slen))) {
 		fprintf(stderr, "askql render: cannot read %s (missing, unreadable or over %u bytes)\n",
 			argv[1], TPL_MAX_SIZE);
 		goto out;
 	}
-	if (!(json = slurp(argv[2], (size_t)64 << 20, &jlen))) {
+	if (!(json = file_read(argv[2], (size_t)64 << 20, &jlen))) {
 		fprintf(stderr, "askql render: cannot read %s\n", argv[2]);
 		goto out;
 	}

@@ -14,6 +14,7 @@
 #include "sql/guard.h"
 #include "store/run.h"
 #include "util/conf.h"
+#include "util/file.h"
 #include "util/log.h"
 #include "util/sb.h"
 
@@ -383,17 +384,11 @@ cJSON *crit_ranges_load(const char *metadata_file)
 		          defaults[i].label, "builtin default");
 	if (!metadata_file)
 		metadata_file = conf_get("metadata_file");
-	FILE *f = metadata_file && metadata_file[0] ? fopen(metadata_file, "rb") : NULL;
-	if (!f)
+	char *text = metadata_file && metadata_file[0] ? file_read(metadata_file, 0, NULL) : NULL;
+	if (!text)
 		return ranges;
-	struct sb sb = SB_INIT;
-	char buf[8192];
-	size_t n;
-	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-		sb_append(&sb, buf, n);
-	fclose(f);
-	cJSON *meta = cJSON_Parse(sb_cstr(&sb));
-	sb_free(&sb);
+	cJSON *meta = cJSON_Parse(text);
+	free(text);
 	if (meta) {
 		const char *base = strrchr(metadata_file, '/');
 		snprintf(src, sizeof src, "metadata %s", base ? base + 1 : metadata_file);

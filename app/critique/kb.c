@@ -12,6 +12,7 @@
 #include "critique/critique.h"
 #include "store/db.h"
 #include "util/conf.h"
+#include "util/file.h"
 #include "util/sb.h"
 
 struct chunk { char *source, *heading, *text; char **toks; int ntoks; float *vec; };
@@ -118,18 +119,12 @@ static void add_doc(struct crit_kb *kb, const char *rel, const char *t)
 
 static void load_file(struct crit_kb *kb, const char *path, const char *rel)
 {
-	FILE *f = fopen(path, "rb");
-	struct sb sb = SB_INIT;
-	char buf[8192];
-	size_t n;
+	char *text = file_read(path, 0, NULL);
 
-	if (!f)
+	if (!text)
 		return;
-	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-		sb_append(&sb, buf, n);
-	fclose(f);
-	add_doc(kb, rel, sb_cstr(&sb));
-	sb_free(&sb);
+	add_doc(kb, rel, text);
+	free(text);
 }
 
 static void load_dir(struct crit_kb *kb, const char *root, const char *rel, int depth)

@@ -7,27 +7,10 @@
 #include "llm/prompt.h"
 #include "store/db.h"
 #include "util/conf.h"
+#include "util/file.h"
 #include "util/log.h"
 #include "util/sb.h"
 
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	struct sb s = SB_INIT;
-	char buf[8192];
-	size_t n;
-
-	if (!f)
-		return NULL;
-	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-		sb_append(&s, buf, n);
-	fclose(f);
-	if (!sb_ok(&s)) {
-		sb_free(&s);
-		return NULL;
-	}
-	return sb_steal(&s);
-}
 
 static const char *dir_or_conf(const char *dir)
 {
@@ -55,7 +38,7 @@ enum err prompt_sync(PGconn *app, const char *dir)
 			continue;
 		snprintf(name, sizeof name, "%.*s", (int)(l - 4), de->d_name);
 		snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
-		if (!(body = slurp(path)))
+		if (!(body = file_read(path, 0, NULL)))
 			continue;
 		p[0] = name;
 		p[1] = body;
@@ -97,7 +80,7 @@ char *prompt_get(PGconn *app, const char *name, int *version)
 	if (strchr(name, '/') || strstr(name, ".."))
 		return NULL;
 	snprintf(path, sizeof path, "%s/%s.xml", dir_or_conf(NULL), name);
-	body = slurp(path);
+	body = file_read(path, 0, NULL);
 	if (body && app) {
 		/* first use of this prompt: its file becomes version 1 (as prompt_sync does) */
 		const char *q[2] = {name, body};

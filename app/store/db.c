@@ -6,6 +6,7 @@
 #include <string.h>
 #include "store/db.h"
 #include "util/conf.h"
+#include "util/file.h"
 #include "util/log.h"
 #include "util/sb.h"
 
@@ -196,21 +197,6 @@ static int cmpstr(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	struct sb s = SB_INIT;
-	char buf[8192];
-	size_t n;
-
-	if (!f)
-		return NULL;
-	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-		sb_append(&s, buf, n);
-	fclose(f);
-	return sb_steal(&s);
-}
-
 enum err db_migrate(PGconn *c, const char *dir, char *err, size_t errlen)
 {
 	DIR *d = opendir(dir);
@@ -262,7 +248,7 @@ enum err db_migrate(PGconn *c, const char *dir, char *err, size_t errlen)
 		}
 		PQclear(r);
 		snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-		if (!(sql = slurp(path))) {
+		if (!(sql = file_read(path, 0, NULL))) {
 			snprintf(err, errlen, "cannot read %s", path);
 			rc = ERR_IO;
 			goto rollback;

@@ -51,6 +51,7 @@ struct frame {
 	int has_win;
 	int need[8]; int nneed;      /* tables that must be joined */
 	int lead[3]; int nlead;      /* a timeline per entity: ordered by these before the time */
+	int time_named;              /* a time column was named by the question (수술 시작, discharged) */
 	int multi;                   /* a timeline over several tables: built from tl, not from the fields above */
 	struct ptl_spec tl;
 };
@@ -1768,6 +1769,7 @@ static int structure(struct planner *p)
 			if (p->s->c[col].type == PT_TIME) {
 				/* "discharged", "admitted": the time column the question is about */
 				f->time_col = col;
+				f->time_named = 1;
 				decide(p, sp, "time_column", cfq(p, col), it->why, it->score);
 				continue;
 			}
@@ -2050,8 +2052,9 @@ static int structure(struct planner *p)
 		if (f->order_col < 0)
 			return decline(p, "first/last was asked, but %s has no time column", p->s->t[f->fact].name);
 	}
-	/* when: the time column */
-	if (when && !f->agg && f->time_col >= 0) {
+	/* when: the time column; also a time column named with nothing else to show ("케이스 42의 수술
+	 * 시작 시간": the start of the operation is what is asked) */
+	if ((when || (f->time_named && !f->nproj && f->entity_val && !f->exists)) && !f->agg && f->time_col >= 0) {
 		f->nproj = 0;
 		f->proj[f->nproj++] = f->time_col;
 	}

@@ -575,7 +575,9 @@ static void link_schema(struct arena *a, const struct psnap *s, struct ptoks *tk
 						continue;
 					int ctx = 0;
 					for (int x = 0; x < tk->n; x++) {
-						if ((x >= i && x < j) || tk->v[x].kind != TK_WORD || strlen(tk->v[x].stem) < 3)
+						/* a word already explained (the "case" of "case 42") steers nothing */
+						if ((x >= i && x < j) || tk->v[x].kind != TK_WORD || strlen(tk->v[x].stem) < 3 ||
+						    (tk->v[x].used && x + 1 < tk->n && tk->v[x + 1].kind == TK_NUM))
 							continue;
 						for (int k = 0; k < s->c[c].nsyn; k++) {
 							const char *w = s->c[c].syn[k];

@@ -1297,6 +1297,7 @@ static int multi_timeline(struct planner *p, int timeline_word)
 	int named_tables = 0;
 
 	const char *named_key = NULL;
+	int concept = -1;
 	memset(sp, 0, sizeof *sp);
 	if (f->episode >= 0 || f->visit_mention >= 0)
 		return 0;
@@ -1311,8 +1312,10 @@ static int multi_timeline(struct planner *p, int timeline_word)
 	for (int l = 0; l < p->pl.n; l++) {
 		const struct plink_item *it = &p->pl.v[l];
 		int t = it->kind == PL_TABLE ? it->table : (it->kind == PL_COLUMN || it->kind == PL_VALUE) ? p->s->c[it->cols[0]].table : -1;
-		if (it->kind == PL_CONCEPT)
-			return 0;   /* a condition on a measure: the ordinary shapes */
+		if (it->kind == PL_CONCEPT) {
+			concept = l;   /* a condition on a measure: not with several tables (below) */
+			continue;
+		}
 		int via;
 		if (it->kind == PL_VALUE) {
 			/* a label (lab name 'k'): of an event table, or of a dictionary an event table references */
@@ -1347,6 +1350,10 @@ static int multi_timeline(struct planner *p, int timeline_word)
 	}
 	if (nt < 2 || !(timeline_word || (f->entity_val && named_tables >= 2)))
 		return 0;
+	if (concept >= 0)
+		return decline(p, "a timeline over several tables restricted by '%s' (cases that had it? only those "
+		               "measurements?) is not a shape the offline planner builds",
+		               span_text(p, p->pl.v[concept].t0, p->pl.v[concept].t1));
 	sp->banned = p->banned;
 	/* the sources: a table named whole, its columns, or its labels */
 	for (int l = 0; l < p->pl.n; l++) {

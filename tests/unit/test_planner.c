@@ -483,6 +483,10 @@ static void test_intents(void **state)
 	s = plan("케이스 2의 바이탈, 랩 타임라인에서 sbp < 90", &d);   /* a condition on its own measure: declined */
 	assert_true(d);
 	free(s);
+	s = plan("저혈압이 있었던 케이스의 바이탈, 랩 타임라인", &d);   /* a concept over several tables: declined */
+	assert_true(d);
+	HAS(s, "저혈압");
+	free(s);
 	/* declines: says what is missing and what it found instead of guessing */
 	s = plan("What is the name of the surgeon for case 10?", &d);
 	assert_true(d);

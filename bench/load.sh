@@ -65,11 +65,25 @@ function done(summary, latency, requests)
     summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout))
 end
 LUA
-declare -A RPS P50 P99 REQ BAD ERR BYTES
+declare -A RPS P50 P99 REQ BAD ERR BYTES CPU
+HZ=$(getconf CLK_TCK)
+PGMASTER=$(head -1 "$VAR/pg/postmaster.pid")
+# ticks: CPU ticks (user+system) used so far by the children of the given parent pids
+ticks() { local t=0 p; for p in $(for pp in "$@"; do pgrep -P "$pp"; done); do
+	t=$((t + $(awk '{print $14 + $15}' "/proc/$p/stat" 2>/dev/null || echo 0))); done; echo "$t"; }
+# server processes of each contender: askql = workers + nginx + postgres; static = its nginx; flask = gunicorn + postgres
+parents() { case $1 in
+	static) cat "$W/static.pid";;
+	flask) echo "${PIDS[0]} $PGMASTER";;
+	*) echo "$(cat "$VAR/run/pool.pid") $(cat "$VAR/run/nginx.pid") $PGMASTER";;
+	esac; }
 bench() { # bench NAME URL
-	local out
+	local out c0 c1
+	c0=$(ticks $(parents "$1"))
 	out=$(wrk -t"$THREADS" -c"$CONNS" -d"${DURATION}s" --timeout 10s --latency -s "$W/count.lua" "$2" 2>&1 | awk '/^RESULT/')
+	c1=$(ticks $(parents "$1"))
 	read -r _ REQ[$1] BAD[$1] RPS[$1] P50[$1] P99[$1] ERR[$1] <<<"$out"
+	CPU[$1]=$(awk -v d=$((c1 - c0)) -v n="${REQ[$1]:-0}" -v hz="$HZ" 'BEGIN {printf "%.3f", n ? d * 1000 / hz / n : 0}')
 	BYTES[$1]=$(curl -s -b "askql_sid=$SID" "$2" | wc -c)
 }
 
@@ -108,18 +122,19 @@ bench result "$BASE_URL/runs/$RUN"
 bench start "$BASE_URL/"
 bench static "http://127.0.0.1:$SPORT/history.html"
 bench flask "http://127.0.0.1:$FPORT/history"
-printf '\n| %-34s | %7s | %9s | %8s | %8s | %8s | %7s |\n' page bytes 'req/s' 'p50 ms' 'p99 ms' requests non-2xx
-printf '|%s|\n' "------------------------------------|---------|-----------|----------|----------|----------|---------"
+printf '\n| %-35s | %7s | %9s | %8s | %8s | %8s | %7s | %11s |\n' page bytes 'req/s' 'p50 ms' 'p99 ms' requests non-2xx 'CPU ms/req'
+printf '|%s|\n' "-------------------------------------|---------|-----------|----------|----------|----------|---------|-------------"
 for k in history result start static flask; do
 	case $k in
 	history) l="askql /history";; result) l="askql /runs/$RUN (result)";; start) l="askql / (start page)";;
 	static) l="nginx static, same bytes as history";; flask) l="Flask+gunicorn -w4 /history";;
 	esac
-	printf '| %-34s | %7s | %9s | %8s | %8s | %8s | %7s |\n' "$l" "${BYTES[$k]}" "${RPS[$k]}" "${P50[$k]}" "${P99[$k]}" "${REQ[$k]}" \
-		"$(( ${BAD[$k]:-0} + ${ERR[$k]:-0} ))"
+	printf '| %-35s | %7s | %9s | %8s | %8s | %8s | %7s | %11s |\n' "$l" "${BYTES[$k]}" "${RPS[$k]}" "${P50[$k]}" "${P99[$k]}" "${REQ[$k]}" \
+		"$(( ${BAD[$k]:-0} + ${ERR[$k]:-0} ))" "${CPU[$k]}"
 done
-awk -v h="${RPS[history]}" -v s="${RPS[static]}" -v f="${RPS[flask]}" 'BEGIN {
-	printf "\nhistory vs nginx static: %.1f%% (goal >= 25%%); history vs Flask peer: %.1fx (goal >= 10x)\n", 100*h/s, h/f }'
+awk -v h="${RPS[history]}" -v s="${RPS[static]}" -v f="${RPS[flask]}" -v ch="${CPU[history]}" -v cs="${CPU[static]}" -v cf="${CPU[flask]}" 'BEGIN {
+	printf "\nhistory vs nginx static: %.1f%% of its req/s (goal >= 25%%), %.1f%% by CPU per request\n", 100*h/s, 100*cs/ch
+	printf "history vs Flask peer: %.1fx its req/s (goal >= 10x), %.1fx by CPU per request\n", h/f, cf/ch }'
 kill "${PIDS[0]}" 2>/dev/null; kill -QUIT "$(cat "$W/static.pid")" 2>/dev/null; rm -f "$W/static.pid"; PIDS=()
 
 # ---- burst: RUNS_BURST concurrent runs, the fake LLM answering after LLM_DELAY_MS ----
@@ -198,7 +213,7 @@ s = s.replace("\t\tserver_name localhost;\n", """\t\tserver_name localhost;
 """, 1)
 open(p, "w").write(s)
 PY
-	nginx -c "$conf" -p "$W/p1/nginx" -s reload; sleep 0.5
+	nginx -c "$conf" -p "$W/p1/nginx" -s reload 2>/dev/null; sleep 0.5
 	burst "pages pool ${WORKERS:-4} + runs pool $RUN_WORKERS" "http://127.0.0.1:$P1PORT"
 	labels+=("pages pool ${WORKERS:-4} + runs pool $RUN_WORKERS")
 fi

@@ -123,39 +123,52 @@ export ASKQL_CONF=$var/askql.conf
 ENV
 }
 
-# pool_start VAR WORKERS: spawn-fcgi binds VAR/run/askql.sock and runs multiwatch, which keeps
-# WORKERS copies of bin/askql-fcgi alive (a worker that dies is restarted).
+# pool_start VAR WORKERS [NAME]: spawn-fcgi binds the pool's socket and runs multiwatch, which
+# keeps WORKERS copies of bin/askql-fcgi alive (a worker that dies is restarted).  NAME "askql"
+# (default) is the page pool: VAR/run/askql.sock, pool.pid; NAME "runs" is the pool that executes
+# runs inside requests (agent, critique, SSE): VAR/run/askql-runs.sock, pool-runs.pid.
+pool_files() {   # pool_files VAR NAME -> "sock pidfile stampfile"
+	if [ "${2:-askql}" = askql ]; then echo "$1/run/askql.sock $1/run/pool.pid $1/run/pool.stamp"
+	else echo "$1/run/askql-$2.sock $1/run/pool-$2.pid $1/run/pool-$2.stamp"; fi
+}
+
 pool_start() {
-	local var=$1 workers=$2 sock=$1/run/askql.sock stamp
+	local var=$1 workers=$2 name=${3:-askql} sock pidf stampf stamp
+	read -r sock pidf stampf < <(pool_files "$var" "$name")
 	# restart a running pool only when its config, binary or size changed (make run again)
 	stamp=$(cat "$var/askql.conf" "$TOP/bin/askql-fcgi" | md5sum | cut -c1-32)-$workers
-	if [ -f "$var/run/pool.pid" ] && kill -0 "$(cat "$var/run/pool.pid")" 2>/dev/null; then
-		[ "$(cat "$var/run/pool.stamp" 2>/dev/null)" = "$stamp" ] && return 0
-		pool_stop "$var"
+	if [ -f "$pidf" ] && kill -0 "$(cat "$pidf")" 2>/dev/null; then
+		[ "$(cat "$stampf" 2>/dev/null)" = "$stamp" ] && return 0
+		pool_stop "$var" "$name"
 	fi
-	echo "$stamp" >"$var/run/pool.stamp"
+	echo "$stamp" >"$stampf"
 	rm -f "$sock"
 	(cd "$TOP" && ASKQL_CONF="$var/askql.conf" spawn-fcgi -s "$sock" -M 0660 -u "$SYSUSER" -g "$SYSUSER" \
-		-P "$var/run/pool.pid" -- /usr/bin/multiwatch -f "$workers" -- "$TOP/bin/askql-fcgi" >/dev/null)
+		-P "$pidf" -- /usr/bin/multiwatch -f "$workers" -- "$TOP/bin/askql-fcgi" >/dev/null)
 }
 
 pool_stop() {
-	local var=$1 pid
-	[ -f "$var/run/pool.pid" ] || return 0
-	pid=$(cat "$var/run/pool.pid")
+	local var=$1 name=${2:-askql} sock pidf stampf pid
+	read -r sock pidf stampf < <(pool_files "$var" "$name")
+	[ -f "$pidf" ] || return 0
+	pid=$(cat "$pidf")
 	if kill -0 "$pid" 2>/dev/null; then
 		kill -TERM "$pid"
 		for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
 		kill -KILL "$pid" 2>/dev/null || true
 	fi
-	rm -f "$var/run/pool.pid" "$var/run/askql.sock"
+	rm -f "$pidf" "$sock"
 }
 
 # nginx_start VAR PORT: render conf/nginx.conf.in and start nginx (master as root, workers as askql).
+# Run routes go to the runs pool when one is running in VAR, else to the page pool.
 nginx_start() {
-	local var=$1 port=$2
+	local var=$1 port=$2 runsock=$1/run/askql-runs.sock
+	# without a runs pool (RUN_WORKERS=0, or a test's single pool) runs share the page pool
+	[ -f "$var/run/pool-runs.pid" ] || runsock=$var/run/askql.sock
 	mkdir -p "$var/nginx"
 	sed -e "s|@VAR@|$var|g" -e "s|@TOP@|$TOP|g" -e "s|@PORT@|$port|g" -e "s|@SOCK@|$var/run/askql.sock|g" \
+		-e "s|@RUNSOCK@|$runsock|g" \
 		"$TOP/conf/nginx.conf.in" >"$var/nginx.conf"
 	if [ -f "$var/run/nginx.pid" ] && kill -0 "$(cat "$var/run/nginx.pid")" 2>/dev/null; then
 		nginx -c "$var/nginx.conf" -p "$var/nginx" -s reload 2>/dev/null
@@ -200,12 +213,16 @@ stack_up() {
 	ASKQL_CONF="$var/askql.conf" "$TOP/bin/askql" index --name demo >"$var/log/index.log" 2>&1 ||
 		echo "warning: indexing the demo database failed (see $var/log/index.log)" >&2
 	pool_start "$var" "$workers"
+	# runs execute inside their request and may wait minutes on an LLM: a pool of their own
+	# keeps them from starving the pages (README, "How the pool handles long LLM waits")
+	if [ "${RUN_WORKERS:-16}" -gt 0 ]; then pool_start "$var" "${RUN_WORKERS:-16}" runs; else pool_stop "$var" runs; fi
 	nginx_start "$var" "$port"
 }
 
 stack_down() {
 	local var=$1
 	nginx_stop "$var"
+	pool_stop "$var" runs
 	pool_stop "$var"
 	pg_stop "$var"
 }

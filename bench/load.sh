@@ -2,14 +2,16 @@
 # load.sh: HTTP load on the running stack (wrk): history, result and start pages vs nginx static (same bytes) and a Flask peer; then a burst of concurrent runs with a 1 s fake LLM.
 # Env from bench/run.sh (BASE_URL, VAR, ADMIN_USER, ADMIN_PASS, ASKQL_CONF, PG*).  Overrides:
 # DURATION (s, default 60), CONNS (64), THREADS (wrk threads, 2), RUNS_BURST (200), LLM_DELAY_MS (1000),
-# RUN_WORKERS (0: no second pool; N: also measure the burst with a separate N-worker pool for runs).
+# RUN_WORKERS (the runs pool of the burst's second layout, as make run sizes it: 16; 0: skip it),
+# PARTS (default "pages burst": which halves to run).
 set -uo pipefail
 TOP=${TOP:-$(cd "$(dirname "$0")/.." && pwd)}
 : "${BASE_URL:?}" "${VAR:?}" "${ADMIN_USER:?}" "${ADMIN_PASS:?}" "${ASKQL_CONF:?}"
 . "$TOP/scripts/lib.sh"
 FAKE_LLM=${FAKE_LLM:-$TOP/tests/lib/fake_llm.py}
 DURATION=${DURATION:-60} CONNS=${CONNS:-64} THREADS=${THREADS:-2}
-RUNS_BURST=${RUNS_BURST:-200} LLM_DELAY_MS=${LLM_DELAY_MS:-1000} RUN_WORKERS=${RUN_WORKERS:-64}
+RUNS_BURST=${RUNS_BURST:-200} LLM_DELAY_MS=${LLM_DELAY_MS:-1000} RUN_WORKERS=${RUN_WORKERS:-16}
+PARTS=${PARTS:-pages burst}
 PY=/usr/bin/python3   # Debian's python3 with python3-flask, python3-psycopg2 and gunicorn
 
 command -v wrk >/dev/null || { DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null 2>&1; }
@@ -22,7 +24,7 @@ PIDS=()
 cleanup() {
 	for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done
 	[ -f "$W/static.pid" ] && kill -QUIT "$(cat "$W/static.pid")" 2>/dev/null
-	for d in "$W"/p*; do [ -d "$d" ] && { nginx_stop "$d"; pool_stop "$d"; }; done
+	for d in "$W"/p*; do [ -d "$d" ] && { nginx_stop "$d"; pool_stop "$d" runs; pool_stop "$d"; }; done
 	sleep 0.3; rm -rf "$W"
 }
 trap cleanup EXIT
@@ -116,6 +118,7 @@ APPDB=$(sed -n 's/^app_db *= *//p' "$ASKQL_CONF")
 PIDS+=($!)
 for _ in $(seq 100); do [ "$(curl -s -o /dev/null -w '%{http_code}' -b "askql_sid=$SID" "http://127.0.0.1:$FPORT/history")" = 200 ] && break; sleep 0.1; done
 
+if [[ " $PARTS " == *" pages "* ]]; then
 echo "wrk -t$THREADS -c$CONNS -d${DURATION}s, $(nproc) cores; askql with its default ${WORKERS:-4} workers; history page of 25 runs"
 bench history "$BASE_URL/history"
 bench result "$BASE_URL/runs/$RUN"
@@ -135,6 +138,7 @@ done
 awk -v h="${RPS[history]}" -v s="${RPS[static]}" -v f="${RPS[flask]}" -v ch="${CPU[history]}" -v cs="${CPU[static]}" -v cf="${CPU[flask]}" 'BEGIN {
 	printf "\nhistory vs nginx static: %.1f%% of its req/s (goal >= 25%%), %.1f%% by CPU per request\n", 100*h/s, 100*cs/ch
 	printf "history vs Flask peer: %.1fx its req/s (goal >= 10x), %.1fx by CPU per request\n", h/f, cf/ch }'
+fi
 kill "${PIDS[0]}" 2>/dev/null; kill -QUIT "$(cat "$W/static.pid")" 2>/dev/null; rm -f "$W/static.pid"; PIDS=()
 
 # ---- burst: RUNS_BURST concurrent runs, the fake LLM answering after LLM_DELAY_MS ----
@@ -186,34 +190,17 @@ burst() {
 	B_PMAX[$label]=$(awk '$1 != 200 {bad++} {if ($2 > m) m = $2} END {printf "%.3f%s", m, bad ? " (" bad " non-200)" : ""}' "$W/probe")
 }
 
+[[ " $PARTS " == *" burst "* ]] || exit 0
 mkpool p1 "${WORKERS:-4}"
 P1PORT=$(free_port); nginx_start "$W/p1" "$P1PORT"
 for _ in $(seq 50); do [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$P1PORT/signin")" = 200 ] && break; sleep 0.1; done
-burst "one pool of ${WORKERS:-4} (as shipped)" "http://127.0.0.1:$P1PORT"
-labels=("one pool of ${WORKERS:-4} (as shipped)")
+burst "one pool of ${WORKERS:-4} for everything" "http://127.0.0.1:$P1PORT"
+labels=("one pool of ${WORKERS:-4} for everything")
 
 if [ "$RUN_WORKERS" -gt 0 ]; then
-	# proposed: run-starting routes go to their own pool of RUN_WORKERS mostly-waiting workers
-	mkpool p2 "$RUN_WORKERS"
-	conf=$W/p1/nginx.conf
-	python3 - "$conf" "$W/p2/run/askql.sock" <<'PY'
-import sys
-p, sock = sys.argv[1], sys.argv[2]
-s = open(p).read()
-s = s.replace("\tupstream askql_pool {", "\tupstream askql_runs { server unix:%s; }\n\tupstream askql_pool {" % sock, 1)
-s = s.replace("\t\tserver_name localhost;\n", """\t\tserver_name localhost;
-\t\t# routes that run the agent inside the request go to the runs pool
-\t\tlocation ~ ^/(runs|runs/[0-9]+/(step|action|stream)|api/runs)$ {
-\t\t\tinclude /etc/nginx/fastcgi_params;
-\t\t\tfastcgi_param SCRIPT_NAME "";
-\t\t\tfastcgi_pass askql_runs;
-\t\t\tfastcgi_buffering off;
-\t\t\tfastcgi_read_timeout 300s;
-\t\t}
-""", 1)
-open(p, "w").write(s)
-PY
-	nginx -c "$conf" -p "$W/p1/nginx" -s reload 2>/dev/null; sleep 0.5
+	# as make run starts it: run routes (agent, critique, SSE) on their own pool (scripts/lib.sh)
+	(d=$W/p1; pool_start "$d" "$RUN_WORKERS" runs)
+	nginx_start "$W/p1" "$P1PORT"; sleep 0.5
 	burst "pages pool ${WORKERS:-4} + runs pool $RUN_WORKERS" "http://127.0.0.1:$P1PORT"
 	labels+=("pages pool ${WORKERS:-4} + runs pool $RUN_WORKERS")
 fi

@@ -55,8 +55,10 @@ curl -s -o /dev/null -c "$J" -b "$J" --data-urlencode "csrf=$pre" --data-urlenco
 	--data-urlencode "password=$ADMIN_PASS" "$BASE_URL/signin"
 SID=$(awk '$6 == "askql_sid" {print $7}' "$J")
 CSRF=$(curl -s -b "$J" "$BASE_URL/" | grep -o 'name="csrf" value="[^"]*"' | head -1 | sed 's/.*value="//; s/"$//')
-rss() { local t=0; for p in $(pgrep -P "$(cat "$VAR/run/pool.pid")"); do t=$((t + $(awk '/VmRSS/ {print $2}' "/proc/$p/status"))); done; echo $t; }
-fds() { local t=0; for p in $(pgrep -P "$(cat "$VAR/run/pool.pid")"); do t=$((t + $(ls "/proc/$p/fd" | wc -l))); done; echo $t; }
+pools() { cat "$VAR/run/pool.pid" "$VAR/run/pool-runs.pid" 2>/dev/null; }
+workers() { for pp in $(pools); do pgrep -P "$pp"; done; }
+rss() { local t=0; for p in $(workers); do t=$((t + $(awk '/VmRSS/ {print $2}' "/proc/$p/status"))); done; echo $t; }
+fds() { local t=0; for p in $(workers); do t=$((t + $(ls "/proc/$p/fd" | wc -l))); done; echo $t; }
 rss0=$(rss); fds0=$(fds)
 wrk -t2 -c16 -d"${SOAK_SECONDS}s" -H "Cookie: askql_sid=$SID" "$BASE_URL/history" >"$LOGDIR/soak_wrk.log" 2>&1 &
 WRK=$!
@@ -66,7 +68,10 @@ while [ "$(date +%s)" -lt "$end" ]; do
 		--data-urlencode "question=potassium results above 6.5 per case, soak $i" "$BASE_URL/runs"
 	i=$((i + 1))
 	if [ $((i % 20)) = 0 ]; then
-		v=$(pgrep -P "$(cat "$VAR/run/pool.pid")" | head -1); [ -n "$v" ] && kill -9 "$v" && kills=$((kills + 1))
+		# alternately a page worker and a runs worker (the latter may be mid-run)
+		v=$(pgrep -P "$(pools | sed -n "$(( (i / 20) % 2 + 1 ))p")" | head -1)
+		[ -z "$v" ] && v=$(workers | head -1)
+		[ -n "$v" ] && kill -9 "$v" && kills=$((kills + 1))
 	fi
 	sleep 0.5
 done

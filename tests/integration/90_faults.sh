@@ -24,7 +24,7 @@ cleanup() {
 	nginx_stop "$W" 2>/dev/null
 	pool_stop "$W" 2>/dev/null
 	[ -n "$FAKE_PID" ] && kill "$FAKE_PID" 2>/dev/null
-	[ -n "$MOUNTED" ] && umount "$MOUNTED" 2>/dev/null
+	[ -n "$MOUNTED" ] && { umount "$MOUNTED" 2>/dev/null || umount -l "$MOUNTED"; }
 	rm -rf "$W"
 }
 trap cleanup EXIT

@@ -61,7 +61,8 @@ test: deps all
 unit: all
 	@bash tests/run.sh unit
 
-bench: deps all
+bench: all
+	@bash scripts/deps.sh bench
 	@bash bench/run.sh
 
 eval: deps all

@@ -6,10 +6,8 @@
  * Every subcommand: argv[0] is the subcommand name; returns the process exit
  * status (0 ok, 1 refused/failed as documented by the command, 2 usage error).
  * The configuration is already loaded (conf_load) when it is called.
- * Declared weak so a subcommand whose file is not written yet reports
- * "not available" instead of breaking the build.
  */
-#define CLI_CMD(name) int cmd_##name(int argc, char **argv) __attribute__((weak))
+#define CLI_CMD(name) int cmd_##name(int argc, char **argv)
 CLI_CMD(migrate);
 CLI_CMD(user);
 CLI_CMD(index);

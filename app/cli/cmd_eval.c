@@ -16,16 +16,6 @@
 #include "util/conf.h"
 #include "util/sb.h"
 
-/* The pipeline pieces are optional at link time: the eval falls back to calling the
- * planner directly when the catalog or the agent is not part of this build. */
-struct catalog *catalog_get(PGconn *app, const char *target, char *err, size_t errlen) __attribute__((weak));
-enum err catalog_retrieve(struct catalog *cat, const char *question, const struct retrieval_opts *o,
-                          struct retrieval *r) __attribute__((weak));
-void retrieval_free(struct retrieval *r) __attribute__((weak));
-enum err agent_start(PGconn *app, const struct agent_opts *o, const char *question,
-                     struct agent_result *res) __attribute__((weak));
-void agent_result_free(struct agent_result *r) __attribute__((weak));
-
 static double now_ms(void)
 {
 	struct timespec ts;
@@ -74,7 +64,7 @@ static enum err ask(PGconn *app, struct catalog *cat, const char *target_name, c
                     const char *question, const char *now, int use_agent, struct answer *ans)
 {
 	memset(ans, 0, sizeof *ans);
-	if (use_agent && agent_start && app) {
+	if (use_agent && app) {
 		struct agent_opts o = {.target = target_name, .conninfo = conninfo, .mode = "extract",
 		                       .provider = "builtin", .no_cache = 1, .now = now};
 		struct agent_result res;
@@ -97,7 +87,7 @@ static enum err ask(PGconn *app, struct catalog *cat, const char *target_name, c
 	struct retrieval r;
 	int have_r = 0;
 	memset(&r, 0, sizeof r);
-	if (cat && catalog_retrieve && catalog_retrieve(cat, question, NULL, &r) == OK)
+	if (cat && catalog_retrieve(cat, question, NULL, &r) == OK)
 		have_r = 1;
 	struct planner_ctx ctx = {.now = now, .conninfo = conninfo};
 	struct planner_out po;
@@ -115,7 +105,7 @@ static enum err ask(PGconn *app, struct catalog *cat, const char *target_name, c
 		ans->reason = strdup(po.reason ? po.reason : "planner error");
 	}
 	planner_out_free(&po);
-	if (have_r && retrieval_free)
+	if (have_r)
 		retrieval_free(&r);
 	return OK;
 }
@@ -152,7 +142,7 @@ int cmd_eval(int argc, char **argv)
 	if (!now || !*now)
 		now = *conf_get("now") ? conf_get("now") : NULL;
 	app = db_app();
-	if (app && catalog_get)
+	if (app)
 		cat = catalog_get(app, name, err, sizeof err);
 
 	if (plan) {
@@ -160,7 +150,7 @@ int cmd_eval(int argc, char **argv)
 		struct retrieval r;
 		int have_r = 0;
 		memset(&r, 0, sizeof r);
-		if (cat && catalog_retrieve && catalog_retrieve(cat, plan, NULL, &r) == OK)
+		if (cat && catalog_retrieve(cat, plan, NULL, &r) == OK)
 			have_r = 1;
 		struct planner_ctx ctx = {.now = now, .conninfo = target};
 		struct planner_out po;
@@ -170,7 +160,7 @@ int cmd_eval(int argc, char **argv)
 		       po.reason ? po.reason : "", po.intent ? po.intent : "", po.explanation ? po.explanation : "",
 		       po.decisions_json ? po.decisions_json : "");
 		planner_out_free(&po);
-		if (have_r && retrieval_free)
+		if (have_r)
 			retrieval_free(&r);
 		return e == OK ? 0 : 1;
 	}
@@ -186,7 +176,7 @@ int cmd_eval(int argc, char **argv)
 		fclose(in);
 		return 1;
 	}
-	int use_agent = !direct && agent_start && cat;
+	int use_agent = !direct && cat;
 	memset(&st, 0, sizeof st);
 	char *line = NULL;
 	size_t cap = 0;

@@ -9,10 +9,6 @@
 #include "store/db.h"
 #include "util/conf.h"
 
-/* The catalog module may not be linked into every build: weak references are NULL then. */
-#pragma weak catalog_get
-#pragma weak catalog_relation_ok
-
 /* use_catalog: with the configured target, the guard also checks relations against the
  * indexed catalog (when it is indexed); an explicit --target relies on its role's grants. */
 static void use_catalog(const char *target, int (**ok)(void *, const char *, const char *), void **ctx)
@@ -21,7 +17,7 @@ static void use_catalog(const char *target, int (**ok)(void *, const char *, con
 	PGconn *app;
 	struct catalog *cat;
 
-	if ((target && strcmp(target, conf_get("target_db"))) || !catalog_get || !catalog_relation_ok)
+	if ((target && strcmp(target, conf_get("target_db"))))
 		return;
 	if (!(app = db_app()) || !(cat = catalog_get(app, conf_get("target_name"), err, sizeof err)))
 		return;

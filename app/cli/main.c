@@ -92,10 +92,6 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
 		if (strcmp(argv[1], cmds[i].name))
 			continue;
-		if (!cmds[i].fn) {
-			fprintf(stderr, "askql: %s is not available in this build\n", cmds[i].name);
-			return 2;
-		}
 		return cmds[i].fn(argc - 1, argv + 1);
 	}
 	fprintf(stderr, "askql: unknown command '%s'\n", argv[1]);

@@ -67,7 +67,7 @@ static const struct route routes[] = {
 	 PARAMS(CSRF_P, {"action", P_WORD, 16}, {"name", P_TEXT, 64}, {"role", P_WORD, 8},
 	        {"password", P_TEXT, 256}, {"id", P_INT, 19})},
 	{M_GET,  "/admin/audit", page_admin_audit, R_AUTH | R_ADMIN, PARAMS({"page", P_INT, 6})},
-	/* critique reports (weak until app/pages/report*.c land) */
+	/* critique reports */
 	{M_GET,  "/reports", page_reports, R_AUTH, PARAMS({"page", P_INT, 6})},
 	{M_GET,  "/reports/:id", page_report, R_AUTH, PARAMS({"format", P_WORD, 8})},
 	{M_POST, "/reports", page_report_post, R_AUTH | R_CSRF,
@@ -252,10 +252,6 @@ void http_dispatch(struct req *r)
 		goto out;
 	}
 	r->route = rt;
-	if (!rt->fn) {
-		status = 404;          /* a page not built into this binary */
-		goto out;
-	}
 	if (r->via_token != !!(rt->flags & R_API) && (r->via_token || r->signed_in)) {
 		/* tokens open the API only, and the API only takes tokens: a cookie riding along on a
 		 * cross-site request can never start a run there (the API has no CSRF token) */

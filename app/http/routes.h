@@ -32,7 +32,7 @@ typedef enum err (*handler_fn)(struct req *r);
 struct route {
 	enum method method;
 	const char *pattern;            /* "/runs/:id/events": ":id" digits, ":name" a P_WORD segment */
-	handler_fn fn;                  /* NULL: not built in (weak), answered 404 */
+	handler_fn fn;                  /* never NULL */
 	int flags;
 	const struct pspec *params;     /* terminated by {0}; undeclared parameters never reach fn */
 };

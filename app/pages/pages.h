@@ -39,9 +39,7 @@ PAGE(api_runs_start);       /* api.c */
 PAGE(api_run);
 PAGE(api_run_steps);
 PAGE(api_run_download);
-/* Critique pages (app/pages/report*.c, the critique engineer's); weak until they land.
- * When they land, drop the weak attribute: a weak reference does not pull an object
- * out of build/libaskql.a, so the pages would stay 404. */
+/* Critique pages (app/pages/report*.c). */
 enum err page_reports(struct req *r);       /* reports.c: list + new-critique form */
 enum err page_report(struct req *r);        /* report.c: page, ?format=html|json downloads */
 enum err page_report_post(struct req *r);   /* reports.c: run a critique, redirect to it */

@@ -55,7 +55,8 @@ curl -s -o /dev/null -c "$J" -b "$J" --data-urlencode "csrf=$pre" --data-urlenco
 	--data-urlencode "password=$ADMIN_PASS" "$BASE_URL/signin"
 SID=$(awk '$6 == "askql_sid" {print $7}' "$J")
 CSRF=$(curl -s -b "$J" "$BASE_URL/" | grep -o 'name="csrf" value="[^"]*"' | head -1 | sed 's/.*value="//; s/"$//')
-pools() { cat "$VAR/run/pool.pid" "$VAR/run/pool-runs.pid" 2>/dev/null; }
+# one pid per line (spawn-fcgi writes its pid file without a newline, so a plain cat would glue them)
+pools() { local f; for f in "$VAR/run/pool.pid" "$VAR/run/pool-runs.pid"; do [ -s "$f" ] && echo "$(cat "$f")"; done; }
 workers() { for pp in $(pools); do pgrep -P "$pp"; done; }
 rss() { local t=0; for p in $(workers); do t=$((t + $(awk '/VmRSS/ {print $2}' "/proc/$p/status"))); done; echo $t; }
 fds() { local t=0; for p in $(workers); do t=$((t + $(ls "/proc/$p/fd" | wc -l))); done; echo $t; }
@@ -88,7 +89,9 @@ bad=$(awk '/Non-2xx/ {print $NF}' "$LOGDIR/soak_wrk.log")
 	echo "# pool RSS ${rss0} -> ${rss1} kB, fds ${fds0} -> ${fds1}; runs left running: $stuck, after a sweep: $stuck2"
 	[ "${bad:-0}" -le $((kills * 2)) ] && echo "ok - soak: history load non-2xx ${bad:-0} <= 2 per kill" || echo "not ok - soak: ${bad} non-2xx"
 	[ "$stuck2" = 0 ] && echo "ok - soak: no run left running after the sweep" || echo "not ok - soak: $stuck2 runs stuck"
-	[ "$fds1" -le $((fds0 + 8)) ] && echo "ok - soak: no fd growth in the pool" || echo "not ok - soak: fds grew $fds0 -> $fds1"
+	[ "$fds0" -gt 0 ] && [ "$fds1" -le $((fds0 + 8)) ] && echo "ok - soak: no fd growth in the pool ($fds0 -> $fds1)" ||
+		echo "not ok - soak: pool fds $fds0 -> $fds1 (0 means the workers were not found)"
+	[ "$kills" -gt 0 ] && echo "ok - soak: $kills workers killed during the load" || echo "not ok - soak: no worker was killed"
 } >"$LOGDIR/soak.tap"
 cat "$LOGDIR/soak.tap"
 tap soak "$LOGDIR/soak.tap" 0

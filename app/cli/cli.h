@@ -26,4 +26,9 @@ CLI_CMD(render);
 const char *cli_opt(int *argc, char **argv, const char *flag);
 int cli_flag(int *argc, char **argv, const char *flag);
 
+/* cli_use_catalog: for the configured target (target NULL or equal to conf target_db), point
+ * ok and ctx at the indexed catalog's relation check so the guard refuses unknown relations;
+ * leaves them untouched for another --target or when the target is not indexed. */
+void cli_use_catalog(const char *target, int (**ok)(void *, const char *, const char *), void **ctx);
+
 #endif

@@ -8,22 +8,6 @@
 #include "util/conf.h"
 #include "sql/explain.h"
 
-/* use_catalog: with the configured target, the guard also checks relations against the
- * indexed catalog (when it is indexed); an explicit --target relies on its role's grants. */
-static void use_catalog(const char *target, int (**ok)(void *, const char *, const char *), void **ctx)
-{
-	char err[256];
-	PGconn *app;
-	struct catalog *cat;
-
-	if ((target && strcmp(target, conf_get("target_db"))))
-		return;
-	if (!(app = db_app()) || !(cat = catalog_get(app, conf_get("target_name"), err, sizeof err)))
-		return;
-	*ok = catalog_relation_ok;
-	*ctx = cat;
-}
-
 int cmd_explain(int argc, char **argv)
 {
 	const char *target = cli_opt(&argc, argv, "--target");
@@ -42,7 +26,7 @@ int cmd_explain(int argc, char **argv)
 	/* --target: EXPLAIN and the hypothetical-index checks both go there */
 	o.conninfo = target;
 	o.hypo_conninfo = target;
-	use_catalog(target, &o.relation_ok, &o.relation_ctx);
+	cli_use_catalog(target, &o.relation_ok, &o.relation_ctx);
 	rc = explain_run(argv[1], &o, &res, &dberr);
 	if (rc != OK) {
 		if (json) {

@@ -9,22 +9,6 @@
 #include "store/db.h"
 #include "util/conf.h"
 
-/* use_catalog: with the configured target, the guard also checks relations against the
- * indexed catalog (when it is indexed); an explicit --target relies on its role's grants. */
-static void use_catalog(const char *target, int (**ok)(void *, const char *, const char *), void **ctx)
-{
-	char err[256];
-	PGconn *app;
-	struct catalog *cat;
-
-	if ((target && strcmp(target, conf_get("target_db"))))
-		return;
-	if (!(app = db_app()) || !(cat = catalog_get(app, conf_get("target_name"), err, sizeof err)))
-		return;
-	*ok = catalog_relation_ok;
-	*ctx = cat;
-}
-
 static int usage(void)
 {
 	fprintf(stderr, "usage: askql export [--target CONNINFO] --sql \"SELECT ...\" "
@@ -59,7 +43,7 @@ int cmd_export(int argc, char **argv)
 	}
 	o.question = question;
 	o.conninfo = target;
-	use_catalog(target, &o.relation_ok, &o.relation_ctx);
+	cli_use_catalog(target, &o.relation_ok, &o.relation_ctx);
 	o.bom = bom;
 	if (maxr)
 		o.max_rows = strtol(maxr, NULL, 10);

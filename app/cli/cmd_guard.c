@@ -11,10 +11,6 @@
 #include "util/file.h"
 #include "util/sb.h"
 
-/* The catalog module may not be linked into every build yet: weak references are NULL then. */
-#pragma weak catalog_get
-#pragma weak catalog_relation_ok
-
 /* The fallback relation list: the target's own tables and views (information_schema). */
 struct rels {
 	char **schema, **name;
@@ -112,15 +108,7 @@ int cmd_guard(int argc, char **argv)
 	o.allow_system_catalogs = conf_get_int("allow_system_catalogs") != 0;
 	/* The indexed catalog of the configured target when there is one; with an explicit
 	 * other --target, the target's own table list (information_schema). */
-	if ((!target || !strcmp(target, conf_get("target_db"))) && catalog_get && catalog_relation_ok) {
-		PGconn *app = db_app();
-		struct catalog *cat = app ? catalog_get(app, conf_get("target_name"), err, sizeof err) : NULL;
-
-		if (cat) {
-			o.relation_ok = catalog_relation_ok;
-			o.relation_ctx = cat;
-		}
-	}
+	cli_use_catalog(target, &o.relation_ok, &o.relation_ctx);
 	if (target && !o.relation_ok) {
 		if (rels_load(target, &rels, err, sizeof err) != OK) {
 			fprintf(stderr, "askql guard: cannot read the tables of the target: %s\n", err);

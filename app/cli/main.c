@@ -1,7 +1,9 @@
 /* main.c: bin/askql, the command-line front end sharing the workers' code. */
 #include <stdio.h>
 #include <string.h>
+#include "catalog/catalog.h"
 #include "cli/cli.h"
+#include "store/db.h"
 #include "util/conf.h"
 #include "util/log.h"
 
@@ -69,6 +71,21 @@ int cli_flag(int *argc, char **argv, const char *flag)
 		}
 	}
 	return 0;
+}
+
+/* cli_use_catalog: see cli.h. */
+void cli_use_catalog(const char *target, int (**ok)(void *, const char *, const char *), void **ctx)
+{
+	char err[256];
+	PGconn *app;
+	struct catalog *cat;
+
+	if (target && strcmp(target, conf_get("target_db")))
+		return;
+	if (!(app = db_app()) || !(cat = catalog_get(app, conf_get("target_name"), err, sizeof err)))
+		return;
+	*ok = catalog_relation_ok;
+	*ctx = cat;
 }
 
 int main(int argc, char **argv)

@@ -4,10 +4,10 @@ set -euo pipefail
 PKGS="build-essential pkg-config libfcgi-dev spawn-fcgi multiwatch nginx-light
  libpq-dev libcurl4-openssl-dev libcjson-dev libxml2-dev libpg-query-dev libxlsxwriter-dev
  libcmocka-dev postgresql-15 postgresql-15-hypopg valgrind curl
- clang libclang-rt-14-dev chromium fonts-nanum wrk python3"
+ clang libclang-rt-14-dev chromium fonts-nanum wrk python3 python3-openpyxl"
 # `make bench` compares against Python peers (pandas, openpyxl, Flask under gunicorn), run with
 # Debian's /usr/bin/python3; `make test` does not need them.
-[ "${1:-}" = bench ] && PKGS="$PKGS python3-pandas python3-psycopg2 python3-openpyxl python3-flask gunicorn"
+[ "${1:-}" = bench ] && PKGS="$PKGS python3-pandas python3-psycopg2 python3-flask gunicorn"
 # node/npm may come from another repository (nodesource); install Debian's only when absent
 command -v npm >/dev/null 2>&1 || PKGS="$PKGS nodejs npm"
 missing=""

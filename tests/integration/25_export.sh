@@ -70,7 +70,7 @@ assert prov["question"] == sys.argv[2] and prov["row_count"] == 200 and prov["tr
 assert prov["sql"].startswith("SELECT c.caseid")
 PY
 else
-	ok "openpyxl check skipped (python3-openpyxl not installed)"
+	nok "python3-openpyxl is missing (scripts/deps.sh installs it): typed cells not checked"
 fi
 
 # ---- file names, stdout, truncation

@@ -7,7 +7,7 @@ TOP=$(cd "$(dirname "$0")/.." && pwd)
 export TOP
 . "$TOP/scripts/lib.sh"
 ONLY=${1:-all}
-PASS=0 FAIL=0
+PASS=0 FAIL=0 SKIP=0
 FAILED_NAMES=()
 # Per-run directories, so that two `make test` runs on one machine never share a stack.
 RUNID=${TEST_RUNID:-$$}
@@ -22,16 +22,18 @@ fail() { FAIL=$((FAIL + 1)); FAILED_NAMES+=("$1"); echo "FAIL: $1"; }
 
 # count_tap NAME LOGFILE RC: add the ok/not ok lines of a TAP-ish log to the totals.
 count_tap() {
-	local name=$1 log=$2 rc=$3 ok nok
-	ok=$(grep -cE '^ok( [0-9]+)?( -|$)' "$log")
+	local name=$1 log=$2 rc=$3 ok nok skip
+	ok=$(grep -E '^ok( [0-9]+)?( -|$)' "$log" | grep -vc '# SKIP')
+	skip=$(grep -E '^ok( [0-9]+)?( -|$)' "$log" | grep -c '# SKIP')
 	nok=$(grep -cE '^not ok' "$log")
-	PASS=$((PASS + ok))
+	PASS=$((PASS + ok)); SKIP=$((SKIP + skip))
+	[ "$skip" -gt 0 ] && grep -E '^ok.*# SKIP' "$log" | sed "s|^|SKIP: $name: |"
 	if [ "$nok" -gt 0 ]; then
 		FAIL=$((FAIL + nok))
 		while IFS= read -r l; do FAILED_NAMES+=("$name: $l"); echo "FAIL: $name: $l"; done < <(grep -E '^not ok' "$log")
 	fi
 	if [ "$rc" -ne 0 ] && [ "$nok" -eq 0 ]; then fail "$name (exit $rc, see $log)"; fi
-	echo "  $name: $ok ok, $nok not ok (exit $rc)"
+	echo "  $name: $ok ok, $nok not ok, $skip skipped (exit $rc)"
 }
 
 # ---- the throwaway stack ----
@@ -125,5 +127,5 @@ if [ $FAIL -gt 0 ]; then
 	echo "failures:"; printf '  %s\n' "${FAILED_NAMES[@]}"
 fi
 echo "make test took $(( $(date +%s) - T0 )) s"
-echo "$PASS passed, $FAIL failed"
+echo "$PASS passed, $FAIL failed, $SKIP skipped"
 [ $FAIL -eq 0 ]

@@ -1354,35 +1354,6 @@ static char *redact(struct run *x, const char *conninfo)
 	return res;
 }
 
-/* URIs (postgresql://...) become key='value' pairs so that db_connect can append options */
-static char *kv_conninfo(struct run *x, const char *conninfo)
-{
-	char *e = NULL;
-	PQconninfoOption *o = PQconninfoParse(conninfo, &e), *p;
-	struct sb sb = SB_INIT;
-	char *res;
-
-	if (!o) {
-		PQfreemem(e);
-		return arena_strdup(&x->a, conninfo);   /* let libpq report the syntax error */
-	}
-	for (p = o; p->keyword; p++) {
-		if (!p->val)
-			continue;
-		sb_printf(&sb, "%s%s='", sb.len ? " " : "", p->keyword);
-		for (const char *s = p->val; *s; s++) {
-			if (*s == '\'' || *s == '\\')
-				sb_putc(&sb, '\\');
-			sb_putc(&sb, *s);
-		}
-		sb_putc(&sb, '\'');
-	}
-	PQconninfoFree(o);
-	res = arena_strdup(&x->a, sb_cstr(&sb));
-	sb_free(&sb);
-	return res;
-}
-
 static char *hierarchy_text(struct run *x)
 {
 	cJSON *h = x->meta ? cJSON_GetObjectItem(x->meta, "hierarchy") : NULL, *it;
@@ -1715,7 +1686,7 @@ enum err catalog_index(PGconn *app, const struct index_opts *o, char *err, size_
 	{
 		char cerr[512];
 
-		if (!(x->tgt = db_connect(kv_conninfo(x, o->conninfo), cerr, sizeof cerr))) {
+		if (!(x->tgt = db_connect(o->conninfo, cerr, sizeof cerr))) {
 			rc = fail(x, ERR_NET, "target %s: %s", o->target_name, cerr);
 			goto out;
 		}

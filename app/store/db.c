@@ -8,7 +8,6 @@
 #include "util/conf.h"
 #include "util/file.h"
 #include "util/log.h"
-#include "util/sb.h"
 
 static PGconn *app_conn;
 
@@ -74,16 +73,13 @@ static void quiet_notice(void *arg, const char *msg)
 
 PGconn *db_connect(const char *conninfo, char *err, size_t errlen)
 {
-	struct sb ci = SB_INIT;
+	/* Our defaults come first and the caller's conninfo (key=value or a postgresql:// URI,
+	 * expanded from dbname) last, so any setting it names wins. */
+	static const char *const keys[] = {"connect_timeout", "application_name", "dbname", NULL};
+	const char *vals[] = {"5", "askql", conninfo, NULL};
 	PGconn *c;
 
-	sb_puts(&ci, conninfo);
-	if (!strstr(conninfo, "connect_timeout"))
-		sb_puts(&ci, " connect_timeout=5");
-	if (!strstr(conninfo, "application_name"))
-		sb_puts(&ci, " application_name=askql");
-	c = PQconnectdb(sb_cstr(&ci));
-	sb_free(&ci);
+	c = PQconnectdbParams(keys, vals, 1);
 	if (!c || PQstatus(c) != CONNECTION_OK) {
 		if (err)
 			snprintf(err, errlen, "cannot connect: %s",

@@ -7,8 +7,8 @@
 #include "util/err.h"
 
 /*
- * db_connect: open a connection to conninfo (connect_timeout 5 s added when
- * absent).  Returns NULL on failure with a message in err.  Caller PQfinish()es.
+ * db_connect: open a connection to conninfo, key=value or a postgresql:// URI (connect_timeout 5 s
+ * and application_name askql unless it sets them).  Returns NULL on failure with a message in err.  Caller PQfinish()es.
  */
 PGconn *db_connect(const char *conninfo, char *err, size_t errlen);
 

@@ -1,4 +1,6 @@
 /* err.c: names for enum err. */
+#include <stdarg.h>
+#include <stdio.h>
 #include "err.h"
 
 const char *err_str(enum err e)
@@ -18,4 +20,15 @@ const char *err_str(enum err e)
 	case ERR_INTERNAL: return "internal error";
 	}
 	return "unknown error";
+}
+
+void err_set(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err || !errlen)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
 }

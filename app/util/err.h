@@ -20,4 +20,10 @@ enum err {
 /* err_str: a short English name for e; never NULL, static storage. */
 const char *err_str(enum err e);
 
+#include <stddef.h>
+
+/* err_set: format a message into err (errlen bytes, always NUL-terminated); a NULL err or a
+ * zero errlen is allowed and writes nothing. */
+void err_set(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 #endif

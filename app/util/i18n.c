@@ -22,18 +22,6 @@ struct table {
 static struct table tables[NLANGS];
 static int loaded;
 
-static void seterr(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
-
 static int lang_index(const char *lang)
 {
 	for (size_t i = 0; lang && i < NLANGS; i++)
@@ -53,7 +41,7 @@ static enum err read_json(const char *path, cJSON **out, char *err, size_t errle
 
 	*out = NULL;
 	if (!f) {
-		seterr(err, errlen, "%s: cannot open", path);
+		err_set(err, errlen, "%s: cannot open", path);
 		return ERR_NOTFOUND;
 	}
 	if (!(buf = malloc(MAX_FILE + 1))) {
@@ -62,17 +50,17 @@ static enum err read_json(const char *path, cJSON **out, char *err, size_t errle
 	}
 	n = fread(buf, 1, MAX_FILE + 1, f);
 	if (ferror(f) || n > MAX_FILE) {
-		seterr(err, errlen, "%s: unreadable or over %u bytes", path, MAX_FILE);
+		err_set(err, errlen, "%s: unreadable or over %u bytes", path, MAX_FILE);
 		goto out;
 	}
 	e = ERR_PARSE;
 	if (!(doc = cJSON_ParseWithLength(buf, n)) || !cJSON_IsObject(doc)) {
-		seterr(err, errlen, "%s: not a JSON object", path);
+		err_set(err, errlen, "%s: not a JSON object", path);
 		goto out;
 	}
 	cJSON_ArrayForEach(it, doc) {
 		if (!cJSON_IsString(it) || !it->string[0]) {
-			seterr(err, errlen, "%s: key '%s' is not a string", path, it->string);
+			err_set(err, errlen, "%s: key '%s' is not a string", path, it->string);
 			goto out;
 		}
 	}
@@ -162,7 +150,7 @@ enum err i18n_load(const char *dir, char *err, size_t errlen)
 		e = ERR_PARSE;
 		cJSON_ArrayForEach(it, fresh[i].flat) {
 			if (!nest(fresh[i].nested, it->string, it->valuestring)) {
-				seterr(err, errlen, "%s: key '%s' clashes with another key (or is malformed)",
+				err_set(err, errlen, "%s: key '%s' clashes with another key (or is malformed)",
 				       path, it->string);
 				goto out;
 			}
@@ -172,7 +160,7 @@ enum err i18n_load(const char *dir, char *err, size_t errlen)
 out:
 	if (e != OK) {
 		if (e == ERR_NOMEM)
-			seterr(err, errlen, "out of memory");
+			err_set(err, errlen, "out of memory");
 		drop(fresh);
 		return e;
 	}

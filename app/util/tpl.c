@@ -34,18 +34,6 @@ struct tpl {
 	size_t nn, cap;
 };
 
-static void seterr(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
-
 /* ---------------------------------------------------------------- compiler */
 
 static int line_of(const struct tpl *t, const char *p)
@@ -159,7 +147,7 @@ static enum err compile(struct tpl *t, char *err, size_t errlen)
 				a++;
 		}
 		if (close == (size_t)-1) {
-			seterr(err, errlen, "line %d: unclosed tag '%.*s'", line_of(t, src + tag), (int)odl, od);
+			err_set(err, errlen, "line %d: unclosed tag '%.*s'", line_of(t, src + tag), (int)odl, od);
 			return ERR_PARSE;
 		}
 		b = close;
@@ -194,7 +182,7 @@ static enum err compile(struct tpl *t, char *err, size_t errlen)
 
 		if (sig == '=') {
 			if (!set_delims(src + a, src + b, od, &odl, cd, &cdl)) {
-				seterr(err, errlen, "line %d: bad set-delimiter tag", line_of(t, src + tag));
+				err_set(err, errlen, "line %d: bad set-delimiter tag", line_of(t, src + tag));
 				return ERR_PARSE;
 			}
 			goto next;
@@ -206,7 +194,7 @@ static enum err compile(struct tpl *t, char *err, size_t errlen)
 		while (b > a && is_ws(src[b - 1]))
 			b--;
 		if (a == b) {
-			seterr(err, errlen, "line %d: empty tag name", line_of(t, src + tag));
+			err_set(err, errlen, "line %d: empty tag name", line_of(t, src + tag));
 			return ERR_PARSE;
 		}
 		src[b] = '\0';  /* b is whitespace or the closer: tag syntax, not output */
@@ -215,13 +203,13 @@ static enum err compile(struct tpl *t, char *err, size_t errlen)
 			struct node *open;
 
 			if (!depth) {
-				seterr(err, errlen, "line %d: close tag '%s' without an open section",
+				err_set(err, errlen, "line %d: close tag '%s' without an open section",
 				       line_of(t, src + tag), src + a);
 				return ERR_PARSE;
 			}
 			open = &t->nodes[stack[depth - 1]];
 			if (strcmp(open->s, src + a)) {
-				seterr(err, errlen, "line %d: close tag '%s' does not match section '%s' opened at line %d",
+				err_set(err, errlen, "line %d: close tag '%s' does not match section '%s' opened at line %d",
 				       line_of(t, src + tag), src + a, open->s, line_of(t, open->s));
 				return ERR_PARSE;
 			}
@@ -245,7 +233,7 @@ static enum err compile(struct tpl *t, char *err, size_t errlen)
 		}
 		if (type == N_SECTION || type == N_INVERTED) {
 			if (depth == TPL_MAX_DEPTH) {
-				seterr(err, errlen, "line %d: sections nested deeper than %d",
+				err_set(err, errlen, "line %d: sections nested deeper than %d",
 				       line_of(t, src + tag), TPL_MAX_DEPTH);
 				return ERR_LIMIT;
 			}
@@ -263,7 +251,7 @@ next:
 	if (depth) {
 		const struct node *open = &t->nodes[stack[depth - 1]];
 
-		seterr(err, errlen, "line %d: unclosed section '%s'", line_of(t, open->s), open->s);
+		err_set(err, errlen, "line %d: unclosed section '%s'", line_of(t, open->s), open->s);
 		return ERR_PARSE;
 	}
 	if (text_start < len) {
@@ -284,12 +272,12 @@ enum err tpl_compile(const char *src, size_t len, struct tpl **out, char *err, s
 
 	*out = NULL;
 	if (len > TPL_MAX_SIZE) {
-		seterr(err, errlen, "template is %zu bytes, over the %u byte limit", len, TPL_MAX_SIZE);
+		err_set(err, errlen, "template is %zu bytes, over the %u byte limit", len, TPL_MAX_SIZE);
 		return ERR_LIMIT;
 	}
 	e = ERR_NOMEM;
 	if (!(t = calloc(1, sizeof *t)) || !(t->src = malloc(len + 1))) {
-		seterr(err, errlen, "out of memory");
+		err_set(err, errlen, "out of memory");
 		goto out;
 	}
 	if (len)
@@ -298,7 +286,7 @@ enum err tpl_compile(const char *src, size_t len, struct tpl **out, char *err, s
 	t->len = len;
 	if ((e = compile(t, err, errlen)) != OK) {
 		if (e == ERR_NOMEM)
-			seterr(err, errlen, "out of memory");
+			err_set(err, errlen, "out of memory");
 		goto out;
 	}
 	*out = t;
@@ -452,7 +440,7 @@ static enum err resolve(struct render *r, const char *name, const struct tpl **o
 	}
 	if (!(m = calloc(1, sizeof *m)) || !(m->name = strdup(name))) {
 		free(m);
-		seterr(r->err, r->errlen, "out of memory");
+		err_set(r->err, r->errlen, "out of memory");
 		return ERR_NOMEM;
 	}
 	m->next = r->memo;
@@ -462,7 +450,7 @@ static enum err resolve(struct render *r, const char *name, const struct tpl **o
 
 		/* copied only on failure: a missing partial is not an error */
 		if ((e = cache_get(r->dir, name, &m->t, ferr, sizeof ferr)) != OK && e != ERR_NOTFOUND)
-			seterr(r->err, r->errlen, "partial '%s': %s", name, ferr);
+			err_set(r->err, r->errlen, "partial '%s': %s", name, ferr);
 	} else if (r->partials && r->partials->get) {
 		const char *text = NULL;
 		size_t len = 0;
@@ -473,9 +461,9 @@ static enum err resolve(struct render *r, const char *name, const struct tpl **o
 			e = tpl_compile(text, len, &m->t, perr, sizeof perr);
 			m->owned = 1;
 			if (e != OK)
-				seterr(r->err, r->errlen, "partial '%s': %s", name, perr);
+				err_set(r->err, r->errlen, "partial '%s': %s", name, perr);
 		} else if (e != ERR_NOTFOUND) {
-			seterr(r->err, r->errlen, "partial '%s': %s", name, err_str(e));
+			err_set(r->err, r->errlen, "partial '%s': %s", name, err_str(e));
 		}
 	}
 	if (e == ERR_NOTFOUND)
@@ -494,7 +482,7 @@ static enum err run(struct render *r, const struct tpl *t, size_t from, size_t t
 		const cJSON *v;
 
 		if (++r->steps > TPL_MAX_STEPS) {
-			seterr(r->err, r->errlen, "render took more than %lu steps", TPL_MAX_STEPS);
+			err_set(r->err, r->errlen, "render took more than %lu steps", TPL_MAX_STEPS);
 			return ERR_LIMIT;
 		}
 		if (nd->bol && indn)
@@ -515,7 +503,7 @@ static enum err run(struct render *r, const struct tpl *t, size_t from, size_t t
 
 					/* an iteration is a step even when the body is empty */
 					if (++r->steps > TPL_MAX_STEPS) {
-						seterr(r->err, r->errlen, "render took more than %lu steps", TPL_MAX_STEPS);
+						err_set(r->err, r->errlen, "render took more than %lu steps", TPL_MAX_STEPS);
 						return ERR_LIMIT;
 					}
 					if ((e = run(r, t, i + 1, nd->end, &in, ind, indn)) != OK)
@@ -539,7 +527,7 @@ static enum err run(struct render *r, const struct tpl *t, size_t from, size_t t
 			char *pind = NULL;
 
 			if (r->pdepth >= TPL_MAX_PARTIALS) {
-				seterr(r->err, r->errlen, "partials nested deeper than %d (at '%s')",
+				err_set(r->err, r->errlen, "partials nested deeper than %d (at '%s')",
 				       TPL_MAX_PARTIALS, nd->s);
 				return ERR_LIMIT;
 			}
@@ -550,7 +538,7 @@ static enum err run(struct render *r, const struct tpl *t, size_t from, size_t t
 			/* a standalone partial indents by the outer indentation plus its own */
 			if (nd->indn) {
 				if (!(pind = malloc(indn + nd->indn))) {
-					seterr(r->err, r->errlen, "out of memory");
+					err_set(r->err, r->errlen, "out of memory");
 					return ERR_NOMEM;
 				}
 				if (indn)
@@ -567,11 +555,11 @@ static enum err run(struct render *r, const struct tpl *t, size_t from, size_t t
 		}
 		}
 		if (!sb_ok(r->out)) {
-			seterr(r->err, r->errlen, "out of memory");
+			err_set(r->err, r->errlen, "out of memory");
 			return ERR_NOMEM;
 		}
 		if (r->out->len - r->start > TPL_MAX_OUTPUT) {
-			seterr(r->err, r->errlen, "output over the %zu byte limit", TPL_MAX_OUTPUT);
+			err_set(r->err, r->errlen, "output over the %zu byte limit", TPL_MAX_OUTPUT);
 			return ERR_LIMIT;
 		}
 	}
@@ -660,18 +648,18 @@ static enum err read_file(const char *path, FILE *f, size_t size, char **out, ch
 	size_t n;
 
 	if (size > TPL_MAX_SIZE) {
-		seterr(err, errlen, "%s: %zu bytes, over the %u byte limit", path, size, TPL_MAX_SIZE);
+		err_set(err, errlen, "%s: %zu bytes, over the %u byte limit", path, size, TPL_MAX_SIZE);
 		return ERR_LIMIT;
 	}
 	if (!(buf = malloc(size + 1))) {
-		seterr(err, errlen, "out of memory");
+		err_set(err, errlen, "out of memory");
 		return ERR_NOMEM;
 	}
 	n = fread(buf, 1, size + 1, f);
 	if (ferror(f) || n != size) {
 		/* changed under us or unreadable: the next load tries again */
 		free(buf);
-		seterr(err, errlen, "%s: read failed", path);
+		err_set(err, errlen, "%s: read failed", path);
 		return ERR_IO;
 	}
 	*out = buf;
@@ -689,23 +677,23 @@ static enum err cache_get(const char *dir, const char *name, struct tpl **out, c
 
 	*out = NULL;
 	if (!name_ok(name)) {
-		seterr(err, errlen, "bad template name '%.60s'", name);
+		err_set(err, errlen, "bad template name '%.60s'", name);
 		return ERR_INPUT;
 	}
 	e = ERR_NOMEM;
 	if (asprintf(&path, "%s/%s.mustache", dir, name) < 0) {
 		path = NULL;
-		seterr(err, errlen, "out of memory");
+		err_set(err, errlen, "out of memory");
 		goto out;
 	}
 	if (!(f = fopen(path, "rb"))) {
 		e = errno == ENOENT ? ERR_NOTFOUND : ERR_IO;
-		seterr(err, errlen, "%s: %s", path, strerror(errno));
+		err_set(err, errlen, "%s: %s", path, strerror(errno));
 		goto out;
 	}
 	if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode)) {
 		e = ERR_IO;
-		seterr(err, errlen, "%s: not a readable file", path);
+		err_set(err, errlen, "%s: not a readable file", path);
 		goto out;
 	}
 	for (en = cache; en; en = en->next)
@@ -720,13 +708,13 @@ static enum err cache_get(const char *dir, const char *name, struct tpl **out, c
 	if ((e = read_file(path, f, (size_t)st.st_size, &text, err, errlen)) != OK)
 		goto out;
 	if ((e = tpl_compile(text, (size_t)st.st_size, &t, cerr, sizeof cerr)) != OK) {
-		seterr(err, errlen, "%s: %s", path, cerr);
+		err_set(err, errlen, "%s: %s", path, cerr);
 		goto out;
 	}
 	if (!en) {
 		e = ERR_NOMEM;
 		if (!(en = calloc(1, sizeof *en))) {
-			seterr(err, errlen, "out of memory");
+			err_set(err, errlen, "out of memory");
 			goto out;
 		}
 		en->path = path;
@@ -774,7 +762,7 @@ enum err tpl_render_file(const char *dir, const char *name, const cJSON *data, s
 	 * not reload (and free) the template being rendered */
 	if (!(m = calloc(1, sizeof *m)) || !(m->name = strdup(name))) {
 		free(m);
-		seterr(err, errlen, "out of memory");
+		err_set(err, errlen, "out of memory");
 		return ERR_NOMEM;
 	}
 	m->t = t;

@@ -588,6 +588,23 @@ static int has_word(const char *s, const char *w)
 }
 
 /* A sentence ends at newline, ';', '。' or a '.' that is not a decimal point. */
+/* labelled: for each "Label:" of keys (NULL-terminated) in sent, set op[field] to the text after it
+ * (the last label found wins, as before). */
+static void labelled(const char *sent, const char *const *keys, cJSON *op, const char *field)
+{
+	for (int k = 0; keys[k]; k++) {
+		const char *p = strcasestr(sent, keys[k]);
+
+		if (!p)
+			continue;
+		p += strlen(keys[k]);
+		while (*p == ' ')
+			p++;
+		cJSON_DeleteItemFromObject(op, field);
+		cJSON_AddStringToObject(op, field, p);
+	}
+}
+
 static size_t sentence_end(const char *t, size_t i)
 {
 	for (; t[i]; i++) {
@@ -649,26 +666,8 @@ static void from_text(struct crit_state *st, cJSON *chart)
 		/* "Diagnosis: X" / "진단: X" / "Operation: X" lines */
 		static const char *dxk[] = { "diagnosis:", "dx:", "진단:", "진단명:", NULL };
 		static const char *opk[] = { "operation:", "procedure:", "수술:", "수술명:", NULL };
-		for (int k = 0; dxk[k]; k++) {
-			char *p = strcasestr(sent, dxk[k]);
-			if (p) {
-				p += strlen(dxk[k]);
-				while (*p == ' ')
-					p++;
-				cJSON_DeleteItemFromObject(op, "dx");
-				cJSON_AddStringToObject(op, "dx", p);
-			}
-		}
-		for (int k = 0; opk[k]; k++) {
-			char *p = strcasestr(sent, opk[k]);
-			if (p) {
-				p += strlen(opk[k]);
-				while (*p == ' ')
-					p++;
-				cJSON_DeleteItemFromObject(op, "opname");
-				cJSON_AddStringToObject(op, "opname", p);
-			}
-		}
+		labelled(sent, dxk, op, "dx");
+		labelled(sent, opk, op, "opname");
 		/* demographics */
 		for (size_t k = 0; sent[k]; k++) {
 			if (!cJSON_GetObjectItem(patient, "age") && isdigit((unsigned char)sent[k]) &&

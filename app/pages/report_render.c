@@ -33,6 +33,18 @@ static int plottable(const cJSON *s, double t0, double t1)
 	return 0;
 }
 
+/* widen: grow the window [t0, t1] to include t (negative: no time); *have says it is set. */
+static void widen(double t, double *t0, double *t1, int *have)
+{
+	if (t < 0)
+		return;
+	if (!*have || t < *t0)
+		*t0 = t;
+	if (!*have || t > *t1)
+		*t1 = t;
+	*have = 1;
+}
+
 void report_svg(struct sb *out, const cJSON *report)
 {
 	const cJSON *chart = cJSON_GetObjectItem(report, "structured_chart");
@@ -50,28 +62,12 @@ void report_svg(struct sb *out, const cJSON *report)
 			const char *tb = crit_str(s, "table");
 			if (pass == 0 && (!tb || strstr(tb, "lab")))
 				continue;
-			cJSON_ArrayForEach(p, cJSON_GetObjectItem(s, "points")) {
-				double t = crit_num(p, "ts", -1);
-				if (t < 0)
-					continue;
-				if (!have || t < t0)
-					t0 = t;
-				if (!have || t > t1)
-					t1 = t;
-				have = 1;
-			}
+			cJSON_ArrayForEach(p, cJSON_GetObjectItem(s, "points"))
+				widen(crit_num(p, "ts", -1), &t0, &t1, &have);
 		}
 	if (!have)
-		cJSON_ArrayForEach(m, cJSON_GetObjectItem(chart, "procedures_performed")) {
-			double t = crit_num(m, "ts", -1);
-			if (t < 0)
-				continue;
-			if (!have || t < t0)
-				t0 = t;
-			if (!have || t > t1)
-				t1 = t;
-			have = 1;
-		}
+		cJSON_ArrayForEach(m, cJSON_GetObjectItem(chart, "procedures_performed"))
+			widen(crit_num(m, "ts", -1), &t0, &t1, &have);
 	if (have) {
 		t0 -= 1800;
 		t1 += 1800;

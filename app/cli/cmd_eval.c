@@ -16,6 +16,24 @@
 #include "util/conf.h"
 #include "util/sb.h"
 
+/* plan_direct: the catalog's retrieval (when the target is indexed) then the planner, outside
+ * the pipeline.  po is filled as planner_plan fills it; the caller frees it. */
+static enum err plan_direct(struct catalog *cat, const char *question, const struct planner_ctx *ctx,
+                            struct planner_out *po)
+{
+	struct retrieval r;
+	int have_r = 0;
+	enum err rc;
+
+	memset(&r, 0, sizeof r);
+	if (cat && catalog_retrieve(cat, question, NULL, &r) == OK)
+		have_r = 1;
+	rc = planner_plan(cat, have_r ? &r : NULL, question, ctx, po);
+	if (have_r)
+		retrieval_free(&r);
+	return rc;
+}
+
 static double now_ms(void)
 {
 	struct timespec ts;
@@ -84,14 +102,9 @@ static enum err ask(PGconn *app, struct catalog *cat, const char *target_name, c
 		agent_result_free(&res);
 		/* the pipeline refused to start: fall through to the planner */
 	}
-	struct retrieval r;
-	int have_r = 0;
-	memset(&r, 0, sizeof r);
-	if (cat && catalog_retrieve(cat, question, NULL, &r) == OK)
-		have_r = 1;
 	struct planner_ctx ctx = {.now = now, .conninfo = conninfo};
 	struct planner_out po;
-	enum err rc = planner_plan(cat, have_r ? &r : NULL, question, &ctx, &po);
+	enum err rc = plan_direct(cat, question, &ctx, &po);
 	ans->path = "planner";
 	if (rc == OK) {
 		if (po.unanswerable) {
@@ -105,8 +118,6 @@ static enum err ask(PGconn *app, struct catalog *cat, const char *target_name, c
 		ans->reason = strdup(po.reason ? po.reason : "planner error");
 	}
 	planner_out_free(&po);
-	if (have_r)
-		retrieval_free(&r);
 	return OK;
 }
 
@@ -147,21 +158,14 @@ int cmd_eval(int argc, char **argv)
 
 	if (plan) {
 		/* one question: what the planner decided and why */
-		struct retrieval r;
-		int have_r = 0;
-		memset(&r, 0, sizeof r);
-		if (cat && catalog_retrieve(cat, plan, NULL, &r) == OK)
-			have_r = 1;
 		struct planner_ctx ctx = {.now = now, .conninfo = target};
 		struct planner_out po;
-		enum err e = planner_plan(cat, have_r ? &r : NULL, plan, &ctx, &po);
+		enum err e = plan_direct(cat, plan, &ctx, &po);
 		printf("status: %s\n", e != OK ? err_str(e) : po.unanswerable ? "unanswerable" : "ok");
 		printf("sql: %s\nreason: %s\nintent: %s\nexplanation: %s\ndecisions: %s\n", po.sql ? po.sql : "",
 		       po.reason ? po.reason : "", po.intent ? po.intent : "", po.explanation ? po.explanation : "",
 		       po.decisions_json ? po.decisions_json : "");
 		planner_out_free(&po);
-		if (have_r)
-			retrieval_free(&r);
 		return e == OK ? 0 : 1;
 	}
 	if (argc != 2)

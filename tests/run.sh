@@ -7,6 +7,9 @@ TOP=$(cd "$(dirname "$0")/.." && pwd)
 export TOP
 . "$TOP/scripts/lib.sh"
 ONLY=${1:-all}
+# ONLY=pick: run only the integration/browser tests whose file name contains $PICK (e.g.
+# `PICK=20_catalog bash tests/run.sh pick`), after the unit tests; for working on one area.
+PICK=${PICK:-}
 PASS=0 FAIL=0 SKIP=0
 FAILED_NAMES=()
 # Per-run directories, so that two `make test` runs on one machine never share a stack.
@@ -95,6 +98,7 @@ if [ "$ONLY" != unit ]; then
 	section "integration tests"
 	for t in "$TOP"/tests/integration/*.sh; do
 		[ -f "$t" ] || continue
+		[ -n "$PICK" ] && [[ "$(basename "$t")" != *"$PICK"* ]] && continue
 		log=$LOGDIR/$(basename "$t").log
 		(cd "$TOP" && timeout 600 bash "$t") >"$log" 2>&1
 		count_tap "integration/$(basename "$t")" "$log" $?
@@ -105,6 +109,7 @@ if [ "$ONLY" != unit ]; then
 	if [ -d "$TOP/tests/browser/node_modules/playwright-core" ]; then
 		for t in "$TOP"/tests/browser/*.mjs; do
 			[ -f "$t" ] || continue
+			[ -n "$PICK" ] && [[ "$(basename "$t")" != *"$PICK"* ]] && continue
 			log=$LOGDIR/$(basename "$t").log
 			(cd "$TOP/tests/browser" && timeout 600 node "$t") >"$log" 2>&1
 			count_tap "browser/$(basename "$t")" "$log" $?
@@ -113,7 +118,7 @@ if [ "$ONLY" != unit ]; then
 		fail "browser tests: playwright-core not installed (npm install in tests/browser failed)"
 	fi
 
-	if [ -x "$TOP/tests/fuzz/run.sh" ]; then
+	if [ -x "$TOP/tests/fuzz/run.sh" ] && [ -z "$PICK" ]; then
 		section "fuzz (brief)"
 		log=$LOGDIR/fuzz.log
 		(cd "$TOP" && timeout 600 bash tests/fuzz/run.sh quick) >"$log" 2>&1

@@ -1,0 +1,99 @@
+/* target.h: the registry of target databases (askql.targets): add, list, test, resolve, remove (docs/targets.md). */
+#ifndef ASKQL_TARGET_H
+#define ASKQL_TARGET_H
+
+#include <stddef.h>
+#include <libpq-fe.h>
+#include "util/err.h"
+
+#define TARGET_NAME_MAX 64
+#define TARGET_CONNINFO_MAX 2048
+
+/* One registered target.  Heap strings (NULL when absent) freed by target_free. */
+struct target {
+	char name[TARGET_NAME_MAX];
+	char *conninfo;        /* indexing connection; may hold a password: never print, use target_mask */
+	char *ro_conninfo;     /* the executor's read-only connection; NULL: conninfo */
+	char *metadata_file;   /* optional metadata file (conf/metadata/README.md) */
+	char *docs_dir;        /* optional Markdown table documents */
+	char ident[512];       /* "host:port/dbname" (target_ident) */
+	int is_default;
+	int from_conf;         /* the target configured in askql.conf (kept in step by target_sync_conf) */
+	long catalog_version;  /* 0: not indexed yet */
+	char indexed_at[40];   /* "" when not indexed */
+	int tables, columns;   /* of the current catalog (0 when not indexed) */
+};
+void target_free(struct target *t);
+/* target_exec_conninfo: the conninfo the executor uses for t (ro_conninfo, else conninfo). */
+const char *target_exec_conninfo(const struct target *t);
+
+/*
+ * target_ident: "host:port/dbname" for a key=value or URI conninfo, with libpq's environment
+ * defaults (PGHOST, PGPORT, PGDATABASE, PGUSER) filled in; a unix-socket directory, localhost,
+ * 127.0.0.0/8 and ::1 are all "local".  ERR_PARSE (message in err) when conninfo does not parse.
+ */
+enum err target_ident(const char *conninfo, char *out, size_t n, char *err, size_t errlen);
+/* target_is_conninfo: 1 when spec looks like a conninfo or URL rather than a target name. */
+int target_is_conninfo(const char *spec);
+/* target_mask: conninfo with any password (password=..., user:pass@) replaced by "****".  Heap. */
+char *target_mask(const char *conninfo);
+
+/*
+ * target_add: register name for conninfo (ro_conninfo, metadata_file, docs_dir may be NULL).
+ * ERR_INPUT for a bad name (letters, digits, _ . -, at most 63) or a conninfo that does not
+ * parse or is too long; ERR_DENIED when the name or the same database (ident) is already
+ * registered (err names which).  The first target registered becomes the default.
+ */
+enum err target_add(PGconn *app, const char *name, const char *conninfo, const char *ro_conninfo,
+                    const char *metadata_file, const char *docs_dir, char *err, size_t errlen);
+/* target_remove: unregister name and drop its catalog.  ERR_NOTFOUND; ERR_DENIED for the
+ * configured target (askql.conf) or the default while others exist (set another default first). */
+enum err target_remove(PGconn *app, const char *name, char *err, size_t errlen);
+/* target_set_default: make name the default target.  ERR_NOTFOUND. */
+enum err target_set_default(PGconn *app, const char *name, char *err, size_t errlen);
+/* target_list: every registered target, default first then by name; *out heap array of *n
+ * (free each with target_free, then free(*out)).  ERR_DB. */
+enum err target_list(PGconn *app, struct target **out, int *n, char *err, size_t errlen);
+/* target_get: the registered target called name.  ERR_NOTFOUND. */
+enum err target_get(PGconn *app, const char *name, struct target *out, char *err, size_t errlen);
+
+/*
+ * target_resolve: the target a command or page means by spec:
+ *   NULL or ""           the default target;
+ *   a name               that registered target;
+ *   a conninfo or URL    the registered target for the same database (same ident).
+ * ERR_NOTFOUND with a message naming the command to run (askql target add / askql index)
+ * when there is no such target; ERR_PARSE for a conninfo that does not parse.
+ */
+enum err target_resolve(PGconn *app, const char *spec, struct target *out, char *err, size_t errlen);
+
+/*
+ * target_sync_conf: register (or bring up to date) the target configured in askql.conf
+ * (target_name, target_db, target_ro_db, metadata_file, docs_dir) as from_conf, the default
+ * when there is none.  Called by askql migrate.  A registered target of another name for the
+ * same database wins (ERR_DENIED, message in err; nothing changed).
+ */
+enum err target_sync_conf(PGconn *app, char *err, size_t errlen);
+
+/* What target_test found.  Strings are fixed buffers; warnings are one per line. */
+struct target_check {
+	int index_ok, ro_ok;                 /* each connection worked */
+	char index_error[256], ro_error[256];
+	char server_version[64];
+	char ro_user[64];
+	int ro_superuser, ro_can_write, ro_can_create, ro_reads_secrets;
+	long ro_readable_tables;             /* tables/views the read-only role may SELECT */
+	long ro_writable_tables;             /* ... and may INSERT/UPDATE/DELETE/TRUNCATE */
+	int ro_same_as_index;                /* no separate read-only connection registered */
+	char warnings[1024];
+	int nwarnings;
+};
+/*
+ * target_test: connect with both of t's connections; fill c with the server version, the
+ * read-only role's privileges and a warning for each way that role can write, create objects
+ * or read secrets (superuser, pg_read_server_files, pg_read_all_settings, pg_authid ...).
+ * Returns OK when both connections worked (warnings or not), ERR_DB otherwise.
+ */
+enum err target_test(const struct target *t, struct target_check *c);
+
+#endif

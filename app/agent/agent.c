@@ -8,6 +8,7 @@
 #include "agent/planner.h"
 #include "llm/llm.h"
 #include "store/db.h"
+#include "store/target.h"
 #include "util/conf.h"
 #include "util/log.h"
 #include "util/sb.h"
@@ -168,6 +169,7 @@ static void agent_release(struct agent *a)
 	a->res->nsteps = a->nsteps;
 	a->res->ms = agent_ms_since(a->t0_us);
 	inspector_release(a);
+	free(a->owned_conninfo);
 	llm_close(a->llm);
 	cJSON_Delete(a->st);
 }
@@ -195,9 +197,11 @@ enum err agent_start(PGconn *app, const struct agent_opts *o, const char *questi
 	struct run_new rn = {0};
 	const char *mode = o->mode && *o->mode ? o->mode : "extract";
 	const char *prov = o->provider && *o->provider ? o->provider : conf_get("llm_provider");
-	const char *target = o->target && *o->target ? o->target : conf_get("target_name");
 	const char *now = o->now && *o->now ? o->now : conf_get("now");
-	char err[256];
+	const char *target;
+	struct target tg;
+	char err[512], tname[TARGET_NAME_MAX];
+	int resolved;
 	enum err rc;
 
 	memset(res, 0, sizeof *res);
@@ -210,6 +214,16 @@ enum err agent_start(PGconn *app, const struct agent_opts *o, const char *questi
 		prov = "builtin";
 	if (strcmp(prov, "builtin") && strcmp(prov, "openai"))
 		return ERR_INPUT;
+	/* The run's target: a registered name (or the default); its connection comes from the
+	 * registry, so a run never pairs one database with another's catalog (docs/targets.md). */
+	resolved = target_resolve(app, o->target, &tg, err, sizeof err) == OK;
+	if (!resolved && o->target && *o->target && !o->conninfo) {
+		log_warn("agent_start: %s", err);
+		return ERR_NOTFOUND;
+	}
+	snprintf(tname, sizeof tname, "%s", resolved ? tg.name : o->target && *o->target ? o->target
+	                                                       : conf_get("target_name"));
+	target = tname;
 	rn.user_id = o->user_id;
 	rn.parent_id = o->parent_id;
 	rn.target = target;
@@ -228,7 +242,14 @@ enum err agent_start(PGconn *app, const struct agent_opts *o, const char *questi
 	a.app = app;
 	a.run_id = res->run_id;
 	a.res = res;
-	a.conninfo = o->conninfo;
+	if (o->conninfo) {
+		a.conninfo = o->conninfo;
+	} else if (resolved) {
+		a.owned_conninfo = strdup(target_exec_conninfo(&tg));
+		a.conninfo = a.owned_conninfo;
+	}
+	if (resolved)
+		target_free(&tg);
 	a.on_text = o->on_text;
 	a.on_section = o->on_section;
 	a.ctx = o->ctx;
@@ -241,8 +262,6 @@ enum err agent_start(PGconn *app, const struct agent_opts *o, const char *questi
 	cJSON_AddStringToObject(a.st, "provider", prov);
 	cJSON_AddStringToObject(a.st, "question", question);
 	cJSON_AddStringToObject(a.st, "now", now);
-	if (o->conninfo)
-		cJSON_AddStringToObject(a.st, "conninfo", o->conninfo);
 	cJSON_AddNumberToObject(a.st, "step_mode", o->step_mode ? 1 : 0);
 	cJSON_AddNumberToObject(a.st, "no_cache", o->no_cache || o->parent_id > 0 ? 1 : 0);
 	cJSON_AddNumberToObject(a.st, "attempt", 0);
@@ -300,8 +319,22 @@ enum err agent_resume(PGconn *app, long long run_id, const struct agent_decision
 		cJSON_Delete(a.st);
 		return ERR_INPUT;
 	}
-	if (*st_str(&a, "conninfo"))
-		a.conninfo = st_str(&a, "conninfo");
+	{
+		struct target tg;
+		char terr[512];
+
+		/* the connection is never stored in the run: it comes from the registry again */
+		if (target_resolve(app, st_str(&a, "target"), &tg, terr, sizeof terr) == OK) {
+			a.owned_conninfo = strdup(target_exec_conninfo(&tg));
+			a.conninfo = a.owned_conninfo;
+			target_free(&tg);
+		} else {
+			log_warn("agent_resume run %lld: %s", run_id, terr);
+			agent_end(&a, "error", "the run's target database is no longer registered");
+			agent_release(&a);
+			return OK;
+		}
+	}
 	a.nsteps = count_steps(app, run_id);
 	/* the human step records the decision as given */
 	in = cJSON_CreateObject();
@@ -534,6 +567,7 @@ enum err agent_verify(PGconn *app, long long run_id, long long user_id)
 	cJSON_AddStringToObject(a.st, "question", rr.question);
 	cJSON_AddStringToObject(a.st, "target", rr.target);
 	cJSON_AddStringToObject(a.st, "mode", rr.kind);
+	cJSON_AddStringToObject(a.st, "provider", rr.provider ? rr.provider : "builtin");
 	cache_store(&a, rr.sql);
 	cJSON_Delete(a.st);
 	run_row_free(&rr);

@@ -21,7 +21,9 @@ struct agent {
 	long long run_id;
 	cJSON *st;
 	struct llm *llm;               /* NULL until needed; builtin or openai */
-	const char *conninfo;          /* target for exec (NULL: conf) */
+	const char *conninfo;          /* target for exec: the registry's read-only connection of the
+	                                * run's target (owned_conninfo), or the caller's */
+	char *owned_conninfo;          /* heap copy from the registry; freed by agent_release */
 	llm_stream_fn on_text;
 	void *ctx;
 	void (*on_section)(void *ctx, const char *section, const char *text);

@@ -1,4 +1,4 @@
-/* query_cache.c: the query cache in the app schema (normalised question + catalog version; LRU with TTL). */
+/* query_cache.c: the query cache in the app schema (target, catalog version, provider, model, mode, question; LRU with TTL). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,7 +8,8 @@
 #include "util/log.h"
 #include "util/sb.h"
 
-/* The key text (hashed with md5 by the database): target | catalog version | mode | question. */
+/* The key text (hashed with md5 by the database): target | catalog version | provider | model |
+ * mode | question, so an answer of one provider or model is never served to a run of another. */
 static char *key_text(struct agent *a, char **version)
 {
 	const char *p[1] = {st_str(a, "target")};
@@ -25,7 +26,12 @@ static char *key_text(struct agent *a, char **version)
 	}
 	if (!*version)
 		*version = strdup("");
-	sb_printf(&k, "%s|%s|%s|%s", st_str(a, "target"), *version, st_str(a, "mode"), norm);
+	{
+		const char *prov = *st_str(a, "provider") ? st_str(a, "provider") : "builtin";
+
+		sb_printf(&k, "%s|%s|%s|%s|%s|%s", st_str(a, "target"), *version, prov,
+		          strcmp(prov, "builtin") ? conf_get("llm_model") : "", st_str(a, "mode"), norm);
+	}
 	free(norm);
 	return sb_steal(&k);
 }

@@ -501,22 +501,3 @@ enum err catalog_fk_decide(PGconn *app, const char *target, const char *from_col
 	return db_exec(app, "COMMIT", 0, NULL, err, errlen);
 }
 
-void catalog_target_name(const char *conninfo, char *out, size_t n)
-{
-	PQconninfoOption *o, *p;
-	char *e = NULL;
-
-	if (!conninfo || !*conninfo || !strcmp(conninfo, conf_get("target_db"))) {
-		snprintf(out, n, "%s", conf_get("target_name"));
-		return;
-	}
-	snprintf(out, n, "%s", conf_get("target_name"));
-	if (!(o = PQconninfoParse(conninfo, &e))) {
-		PQfreemem(e);
-		return;
-	}
-	for (p = o; p->keyword; p++)
-		if (!strcmp(p->keyword, "dbname") && p->val && *p->val)
-			snprintf(out, n, "%s", p->val);
-	PQconninfoFree(o);
-}

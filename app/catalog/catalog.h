@@ -123,9 +123,6 @@ enum err catalog_fk_decide(PGconn *app, const char *target, const char *from_col
  * (trigram similarity of column names).  Strings point into the catalog.  Returns the count.
  */
 int catalog_suggest_columns(struct catalog *cat, const char *name, const char **out, int max);
-/* catalog_target_name: the catalog name for a --target conninfo/URL: conf target_name when it
- * is the configured target_db (or NULL), else the dbname it names; written to out. */
-void catalog_target_name(const char *conninfo, char *out, size_t n);
 /* catalog_info: version, embedding provider and dimension, memory footprint of a cached catalog. */
 long catalog_version(const struct catalog *cat);
 const char *catalog_embed_provider(const struct catalog *cat);

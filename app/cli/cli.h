@@ -19,6 +19,7 @@ CLI_CMD(ask);
 CLI_CMD(eval);
 CLI_CMD(critique);
 CLI_CMD(render);
+CLI_CMD(target);
 #undef CLI_CMD
 
 /* cli_opt: remove "FLAG VALUE" or "FLAG=VALUE" from argv and return VALUE (NULL: absent).
@@ -26,9 +27,17 @@ CLI_CMD(render);
 const char *cli_opt(int *argc, char **argv, const char *flag);
 int cli_flag(int *argc, char **argv, const char *flag);
 
-/* cli_use_catalog: for the configured target (target NULL or equal to conf target_db), point
- * ok and ctx at the indexed catalog's relation check so the guard refuses unknown relations;
- * leaves them untouched for another --target or when the target is not indexed. */
-void cli_use_catalog(const char *target, int (**ok)(void *, const char *, const char *), void **ctx);
+struct target;
+/*
+ * cli_target: resolve a command's --target SPEC and --name NAME (either may be NULL) to a
+ * registered target (store/target.h): SPEC a name or conninfo/URL, NAME an alias for a name,
+ * neither the default.  With both, SPEC must be NAME's database.  On failure prints
+ * "askql CMD: <why, naming the command to run>" and returns 1; 0 on success, t to be freed
+ * with target_free.
+ */
+int cli_target(const char *cmd, const char *spec, const char *name, struct target *t);
+/* cli_use_catalog: point ok and ctx at the catalog of target name so the guard refuses
+ * relations it does not know; leaves them untouched when the target is not indexed. */
+void cli_use_catalog(const char *target_name, int (**ok)(void *, const char *, const char *), void **ctx);
 
 #endif

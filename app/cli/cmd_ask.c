@@ -7,11 +7,12 @@
 #include "cli/cli.h"
 #include "llm/prompt.h"
 #include "store/db.h"
+#include "store/target.h"
 #include "util/conf.h"
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: askql ask [--target CONNINFO] [--name CATALOG_TARGET] [--provider builtin|openai] [--mode extract|react]\n"
+	fprintf(stderr, "usage: askql ask [--target NAME|CONNINFO] [--provider builtin|openai] [--mode extract|react]\n"
 	                "                 [--step] [--now TS] [--parent RUN] [--no-cache] [--json] \"question\"\n"
 	                "       askql ask --resume RUN --decision '{\"decision\":\"approve|edit|reject|stop|plan_edit\",...}' [--json]\n");
 }
@@ -94,16 +95,22 @@ int cmd_ask(int argc, char **argv)
 		}
 	} else {
 		struct agent_opts o = {0};
+		struct target t;
 
-		o.conninfo = target;
-		o.target = name;   /* the catalog's name of the target (conf target_name when absent) */
+		/* --target NAME|URL (or --name NAME): a registered target; the run's connection comes
+		 * from the registry, never from a conninfo paired with another target's catalog */
+		if (cli_target("ask", target, name, &t))
+			return 1;
+		o.target = t.name;
 		o.mode = mode;
 		o.provider = provider;
 		o.step_mode = step;
 		o.no_cache = no_cache;
 		o.now = now;
 		o.parent_id = parent ? strtoll(parent, NULL, 10) : 0;
-		if ((rc = agent_start(app, &o, argv[1], &res)) != OK) {
+		rc = agent_start(app, &o, argv[1], &res);
+		target_free(&t);
+		if (rc != OK) {
 			fprintf(stderr, "askql ask: %s\n", rc == ERR_INPUT ? "empty question or unknown mode/provider"
 			                                                   : err_str(rc));
 			return rc == ERR_INPUT ? 2 : 1;

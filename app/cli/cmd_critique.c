@@ -5,6 +5,7 @@
 #include <cjson/cJSON.h>
 #include "catalog/catalog.h"
 #include "cli/cli.h"
+#include "store/target.h"
 #include "critique/critique.h"
 #include "pages/report.h"
 #include "store/db.h"
@@ -55,10 +56,17 @@ int cmd_critique(int argc, char **argv)
 		fprintf(stderr, "askql critique: cannot read %s\n", tf);
 		return 1;
 	}
-	/* another database: the executor reads it (read-only, guarded) and its catalog name is used */
+	/* another registered database: the executor reads it (read-only, guarded) and its catalog is used */
 	if (target) {
-		conf_set("target_ro_db", target, "flag:--target");
-		catalog_target_name(target, tname, sizeof tname);
+		struct target t;
+
+		if (cli_target("critique", target, NULL, &t)) {
+			free(text);
+			return 1;
+		}
+		conf_set("target_ro_db", target_exec_conninfo(&t), "flag:--target");
+		snprintf(tname, sizeof tname, "%s", t.name);
+		target_free(&t);
 	}
 	struct crit_request rq = { .caseid = cas ? atoll(cas) : 0, .text = text, .use_llm = !offline,
 	                           .target = tname[0] ? tname : NULL };

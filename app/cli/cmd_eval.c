@@ -13,6 +13,7 @@
 #include "cli/cli.h"
 #include "sql/exec.h"
 #include "store/db.h"
+#include "store/target.h"
 #include "util/conf.h"
 #include "util/sb.h"
 
@@ -123,7 +124,7 @@ static enum err ask(PGconn *app, struct catalog *cat, const char *target_name, c
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: askql eval [--target CONNINFO] [--name TARGET] [--now TS] [--out FILE] [--half 1|2]\n"
+	fprintf(stderr, "usage: askql eval [--target NAME|CONNINFO] [--now TS] [--out FILE] [--half 1|2]\n"
 	                "                  [--direct] [--verbose] FILE.jsonl\n"
 	                "       askql eval [--target CONNINFO] [--now TS] --plan \"question\"\n");
 	return 2;
@@ -146,10 +147,14 @@ int cmd_eval(int argc, char **argv)
 	struct catalog *cat = NULL;
 	struct eval_stats st;
 
-	if (!target || !*target)
-		target = *conf_get("target_ro_db") ? conf_get("target_ro_db") : conf_get("target_db");
-	if (!name || !*name)
-		name = conf_get("target_name");
+	struct target tg;
+
+	/* the registered target (--target NAME|URL or --name NAME; the default without either):
+	 * its catalog and its read-only connection, never one database's catalog with another */
+	if (cli_target("eval", target, name, &tg))
+		return 1;
+	name = tg.name;
+	target = target_exec_conninfo(&tg);
 	if (!now || !*now)
 		now = *conf_get("now") ? conf_get("now") : NULL;
 	app = db_app();

@@ -4,6 +4,7 @@
 #include <string.h>
 #include "catalog/catalog.h"
 #include "cli/cli.h"
+#include "store/target.h"
 #include "store/db.h"
 #include "util/conf.h"
 #include "sql/explain.h"
@@ -14,19 +15,27 @@ int cmd_explain(int argc, char **argv)
 	int json = cli_flag(&argc, argv, "--json");
 	int plan = cli_flag(&argc, argv, "--plan");
 	struct explain_opts o = {0};
+	struct target t = {0};
 	struct explain_result res;
 	struct exec_error dberr = {0};
 	char *out = NULL;
 	enum err rc;
 
 	if (argc != 2) {
-		fprintf(stderr, "usage: askql explain [--target CONNINFO] [--json] [--plan] \"SQL\"\n");
+		fprintf(stderr, "usage: askql explain [--target NAME|CONNINFO] [--json] [--plan] \"SQL\"\n");
 		return 2;
 	}
-	/* --target: EXPLAIN and the hypothetical-index checks both go there */
-	o.conninfo = target;
-	o.hypo_conninfo = target;
-	cli_use_catalog(target, &o.relation_ok, &o.relation_ctx);
+	/* --target NAME|URL: a registered target; EXPLAIN runs on its read-only connection, the
+	 * hypothetical-index checks on its indexing one, the guard knows its catalog */
+	if (target) {
+		if (cli_target("explain", target, NULL, &t))
+			return 1;
+		o.conninfo = target_exec_conninfo(&t);
+		o.hypo_conninfo = t.conninfo;
+		cli_use_catalog(t.name, &o.relation_ok, &o.relation_ctx);
+	} else {
+		cli_use_catalog(conf_get("target_name"), &o.relation_ok, &o.relation_ctx);
+	}
 	rc = explain_run(argv[1], &o, &res, &dberr);
 	if (rc != OK) {
 		if (json) {

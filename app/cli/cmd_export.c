@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include "catalog/catalog.h"
 #include "cli/cli.h"
+#include "store/target.h"
 #include "export/export.h"
 #include "store/db.h"
 #include "util/conf.h"
@@ -27,6 +28,7 @@ int cmd_export(int argc, char **argv)
 	const char *outp = cli_opt(&argc, argv, "-o");
 	int bom = cli_flag(&argc, argv, "--bom");
 	struct export_opts o = {0};
+	struct target t = {0};
 	struct export_stats st;
 	struct exec_error dberr = {0};
 	char path[4096], name[64], err[1024];
@@ -42,8 +44,15 @@ int cmd_export(int argc, char **argv)
 		return 2;
 	}
 	o.question = question;
-	o.conninfo = target;
-	cli_use_catalog(target, &o.relation_ok, &o.relation_ctx);
+	if (target) {
+		/* a registered target: its read-only connection and its catalog */
+		if (cli_target("export", target, NULL, &t))
+			return 1;
+		o.conninfo = target_exec_conninfo(&t);
+		cli_use_catalog(t.name, &o.relation_ok, &o.relation_ctx);
+	} else {
+		cli_use_catalog(conf_get("target_name"), &o.relation_ok, &o.relation_ctx);
+	}
 	o.bom = bom;
 	if (maxr)
 		o.max_rows = strtol(maxr, NULL, 10);

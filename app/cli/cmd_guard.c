@@ -1,9 +1,10 @@
-/* cmd_guard.c: `askql guard [--target URL] [--json] [--limit N] "SQL"|-`: check one SQL text. */
+/* cmd_guard.c: `askql guard [--target NAME|URL] [--json] [--limit N] "SQL"|-`: check one SQL text. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <libpq-fe.h>
 #include "cli/cli.h"
+#include "store/target.h"
 #include "catalog/catalog.h"
 #include "sql/guard.h"
 #include "store/db.h"
@@ -89,6 +90,7 @@ int cmd_guard(int argc, char **argv)
 	const char *limit = cli_opt(&argc, argv, "--limit");
 	int json = cli_flag(&argc, argv, "--json");
 	struct guard_opts o = {0};
+	struct target t = {0};
 	struct guard_result r;
 	struct rels rels = {0};
 	char err[512] = "", *sql = NULL, *js;
@@ -96,7 +98,7 @@ int cmd_guard(int argc, char **argv)
 	enum err rc;
 
 	if (argc != 2) {
-		fprintf(stderr, "usage: askql guard [--target URL] [--json] [--limit N] \"SQL\" (or - for stdin)\n");
+		fprintf(stderr, "usage: askql guard [--target NAME|URL] [--json] [--limit N] \"SQL\" (or - for stdin)\n");
 		return 2;
 	}
 	sql = !strcmp(argv[1], "-") ? file_read("-", 0, NULL) : strdup(argv[1]);
@@ -106,11 +108,20 @@ int cmd_guard(int argc, char **argv)
 	}
 	o.limit = limit ? atol(limit) : conf_get_int("preview_limit");
 	o.allow_system_catalogs = conf_get_int("allow_system_catalogs") != 0;
-	/* The indexed catalog of the configured target when there is one; with an explicit
-	 * other --target, the target's own table list (information_schema). */
-	cli_use_catalog(target, &o.relation_ok, &o.relation_ctx);
+	/* The indexed catalog of the target (--target NAME|URL, registered; else the configured
+	 * one) when there is one; a registered target not indexed yet: its own table list
+	 * (information_schema). */
+	if (target) {
+		if (cli_target("guard", target, NULL, &t)) {
+			status = 1;
+			goto out;
+		}
+		cli_use_catalog(t.name, &o.relation_ok, &o.relation_ctx);
+	} else {
+		cli_use_catalog(conf_get("target_name"), &o.relation_ok, &o.relation_ctx);
+	}
 	if (target && !o.relation_ok) {
-		if (rels_load(target, &rels, err, sizeof err) != OK) {
+		if (rels_load(target_exec_conninfo(&t), &rels, err, sizeof err) != OK) {
 			fprintf(stderr, "askql guard: cannot read the tables of the target: %s\n", err);
 			goto out;
 		}
@@ -143,6 +154,7 @@ int cmd_guard(int argc, char **argv)
 	guard_free(&r);
 out:
 	rels_free(&rels);
+	target_free(&t);
 	free(sql);
 	db_app_close();
 	return status;

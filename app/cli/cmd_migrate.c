@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include "cli/cli.h"
 #include "store/db.h"
+#include "store/target.h"
 #include "util/conf.h"
 
 int cmd_migrate(int argc, char **argv)
@@ -18,5 +19,8 @@ int cmd_migrate(int argc, char **argv)
 		fprintf(stderr, "askql migrate: %s\n", err);
 		return 1;
 	}
+	/* the configured target_db is a registered target (the default when there is none) */
+	if (target_sync_conf(c, err, sizeof err) != OK)
+		fprintf(stderr, "askql migrate: warning: %s\n", err);
 	return 0;
 }

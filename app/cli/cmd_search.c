@@ -5,6 +5,7 @@
 #include <cjson/cJSON.h>
 #include "catalog/catalog.h"
 #include "cli/cli.h"
+#include "store/target.h"
 #include "store/db.h"
 #include "util/conf.h"
 
@@ -37,7 +38,8 @@ int cmd_search(int argc, char **argv)
 	struct retrieval_opts o = {0};
 	struct retrieval r;
 	struct catalog *cat;
-	char err[1024], nm[256];
+	char err[1024];
+	struct target t;
 	PGconn *app;
 	enum err rc;
 
@@ -46,20 +48,21 @@ int cmd_search(int argc, char **argv)
 		        "[--hyde TEXT] [--add-verified SQL] \"question\"\n");
 		return 2;
 	}
-	catalog_target_name(target, nm, sizeof nm);
-	if (!(app = db_app())) {
-		fprintf(stderr, "askql search: cannot connect to app_db (%s)\n", conf_get("app_db"));
+	if (cli_target("search", target, name, &t))
 		return 1;
-	}
+	app = db_app();
 	/* record a verified question-SQL pair first (tests, admins); retrieval then finds it */
-	if (addv && catalog_verified_add(app, name ? name : nm, argv[1], addv, 1, err, sizeof err) != OK) {
+	if (addv && catalog_verified_add(app, t.name, argv[1], addv, 1, err, sizeof err) != OK) {
 		fprintf(stderr, "askql search: %s\n", err);
+		target_free(&t);
 		return 1;
 	}
-	if (!(cat = catalog_get(app, name ? name : nm, err, sizeof err))) {
-		fprintf(stderr, "askql search: %s\n", err);
+	cat = catalog_get(app, t.name, err, sizeof err);
+	if (!cat)
+		fprintf(stderr, "askql search: %s (run askql index --target %s)\n", err, t.name);
+	target_free(&t);
+	if (!cat)
 		return 1;
-	}
 	o.k = k ? atoi(k) : 0;
 	o.token_budget = budget ? atoi(budget) : 0;
 	o.hyde_text = hyde;

@@ -4,6 +4,7 @@
 #include "catalog/catalog.h"
 #include "cli/cli.h"
 #include "store/db.h"
+#include "store/target.h"
 #include "util/conf.h"
 #include "util/log.h"
 
@@ -25,6 +26,7 @@ static const struct cmd cmds[] = {
 	{"ask", cmd_ask, "ask [--target URL] [--provider builtin|openai] [--mode extract|react] [--now TS] [--json] \"question\""},
 	{"eval", cmd_eval, "eval [--target URL] [--now TS] FILE.jsonl"},
 	{"critique", cmd_critique, "critique --case ID [--json] | --text FILE"},
+	{"target", cmd_target, "target add NAME CONNINFO [--ro CONNINFO] [--metadata F] | list | test NAME | default NAME | rm NAME"},
 	{"render", cmd_render, "render TEMPLATE DATA.json   render a template to stdout"},
 };
 
@@ -73,16 +75,36 @@ int cli_flag(int *argc, char **argv, const char *flag)
 	return 0;
 }
 
+/* cli_target: see cli.h. */
+int cli_target(const char *cmd, const char *spec, const char *name, struct target *t)
+{
+	char err[1024];
+	PGconn *app;
+
+	if (!(app = db_app())) {
+		fprintf(stderr, "askql %s: cannot connect to app_db\n", cmd);
+		return 1;
+	}
+	if (target_resolve(app, spec && *spec ? spec : name, t, err, sizeof err) != OK) {
+		fprintf(stderr, "askql %s: %s\n", cmd, err);
+		return 1;
+	}
+	if (spec && *spec && name && *name && strcmp(name, t->name)) {
+		fprintf(stderr, "askql %s: --target names the database of target '%s', not '%s'\n", cmd, t->name, name);
+		target_free(t);
+		return 1;
+	}
+	return 0;
+}
+
 /* cli_use_catalog: see cli.h. */
-void cli_use_catalog(const char *target, int (**ok)(void *, const char *, const char *), void **ctx)
+void cli_use_catalog(const char *target_name, int (**ok)(void *, const char *, const char *), void **ctx)
 {
 	char err[256];
 	PGconn *app;
 	struct catalog *cat;
 
-	if (target && strcmp(target, conf_get("target_db")))
-		return;
-	if (!(app = db_app()) || !(cat = catalog_get(app, conf_get("target_name"), err, sizeof err)))
+	if (!(app = db_app()) || !(cat = catalog_get(app, target_name, err, sizeof err)))
 		return;
 	*ok = catalog_relation_ok;
 	*ctx = cat;

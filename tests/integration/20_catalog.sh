@@ -13,8 +13,9 @@ check() { if eval "$2"; then ok "$1"; else nok "$1" "${3:-}"; fi; }
 appsql() { psql -X -q -tA -d askql -c "$1"; }
 cleanup() {
 	psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $T2" >/dev/null 2>&1
+	psql -X -q -d postgres -c "DROP DATABASE IF EXISTS ${T2}_oa" >/dev/null 2>&1
 	psql -X -q -d postgres -c "DROP ROLE IF EXISTS $ROLE" >/dev/null 2>&1
-	appsql "DELETE FROM askql.cat_targets WHERE name IN ('$T2', '${T2}_oa'); DELETE FROM askql.cat_fk_decisions WHERE target = '$T2'" >/dev/null 2>&1
+	appsql "DELETE FROM askql.targets WHERE name IN ('$T2', '${T2}_oa', '${T2}_x'); DELETE FROM askql.cat_targets WHERE name IN ('$T2', '${T2}_oa'); DELETE FROM askql.cat_fk_decisions WHERE target = '$T2'" >/dev/null 2>&1
 	rm -rf "$TMP"
 }
 trap cleanup EXIT
@@ -168,7 +169,12 @@ EMBPID=$!
 for _ in $(seq 50); do [ -s "$TMP/emb.port" ] && break; sleep 0.1; done
 export_emb() { ASKQL_EMBED_PROVIDER=openai ASKQL_EMBED_DIM=16 ASKQL_EMBED_MODEL=test-embed \
 	ASKQL_EMBED_API_KEY=sk-test ASKQL_EMBED_BASE_URL="http://127.0.0.1:$(cat "$TMP/emb.port")/v1" "$@"; }
+# one database has one catalog: the openai-embedded catalog is of a copy of the database
+psql -X -q -d postgres -c "CREATE DATABASE ${T2}_oa TEMPLATE $T2" >/dev/null
+conn_oa="host=$PGHOST port=$PGPORT dbname=${T2}_oa user=${PGUSER:-askql}"
 out=$(export_emb "$ASKQL" index --target "$conn2" --name "${T2}_oa" 2>&1)
+check "the same database under a second name is refused" '[ $? -ne 0 ] && grep -q "names the database of target" <<<"$out"' "$out"
+out=$(export_emb "$ASKQL" index --target "$conn_oa" --name "${T2}_oa" 2>&1)
 check "openai provider: index through /v1/embeddings" '[ $? -eq 0 ] && grep -q "^indexed ${T2}_oa" <<<"$out" &&
 	[ "$(appsql "SELECT embed_provider || embed_dim FROM askql.cat_targets WHERE name = '"'${T2}_oa'"'")" = openai16 ]' "$out"
 j=$(export_emb "$ASKQL" search --name "${T2}_oa" --json "admission type" 2>&1)
@@ -177,7 +183,7 @@ check "openai provider: search embeds the question the same way" \
 out=$("$ASKQL" search --name "${T2}_oa" --json "admission type" 2>&1)
 check "openai-built catalog searched with builtin is refused" 'grep -q "was built with embedding openai/16" <<<"$out"' "$out"
 kill "$EMBPID" 2>/dev/null; wait "$EMBPID" 2>/dev/null
-out=$(export_emb "$ASKQL" index --target "$conn2" --name "${T2}_oa" --force 2>&1)
+out=$(export_emb "$ASKQL" index --target "$conn_oa" --name "${T2}_oa" --force 2>&1)
 check "embedding endpoint down: clear error, catalog intact" \
 	'grep -q "embedding request" <<<"$out" && [ "$(appsql "SELECT count(*) FROM askql.cat_columns WHERE target = '"'${T2}_oa'"'")" -gt 0 ]' "$out"
 
@@ -186,8 +192,13 @@ cnt() { appsql "SELECT version, (SELECT count(*) FROM askql.cat_columns WHERE ta
 before=$(cnt)
 out=$("$ASKQL" index --target "host=/nonexistent-dir port=1 dbname=nope connect_timeout=2" --name "$T2" 2>&1)
 rc=$?
-check "unreachable target: clear error, catalog intact" \
-	'[ $rc -ne 0 ] && grep -q "cannot connect" <<<"$out" && [ "$(cnt)" = "$before" ]' "$out"
+check "a registered name for another database: clear error, catalog intact" \
+	'[ $rc -ne 0 ] && grep -q "registered for another database" <<<"$out" && [ "$(cnt)" = "$before" ]' "$out"
+out=$("$ASKQL" index --target "host=/nonexistent-dir port=1 dbname=nope connect_timeout=2" --name "${T2}_x" 2>&1)
+rc=$?
+check "unreachable new target: clear error, nothing registered, catalog intact" \
+	'[ $rc -ne 0 ] && grep -q "cannot connect" <<<"$out" && [ "$(cnt)" = "$before" ] &&
+	[ "$(appsql "SELECT count(*) FROM askql.targets WHERE name = '"'${T2}_x'"'")" = 0 ]' "$out"
 
 mkdir -p "$TMP/docs"
 printf 'no heading here\n' >"$TMP/docs/labevents.md"

@@ -1,0 +1,114 @@
+/* cmd_target.c: `askql target add|list|test|rm|default`: the registry of target databases (docs/targets.md). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli/cli.h"
+#include "store/db.h"
+#include "store/target.h"
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: askql target add NAME CONNINFO [--ro CONNINFO] [--metadata FILE] [--docs DIR]\n"
+	                "       askql target list\n"
+	                "       askql target test NAME|CONNINFO\n"
+	                "       askql target default NAME\n"
+	                "       askql target rm NAME\n");
+}
+
+static int list(PGconn *app)
+{
+	struct target *t;
+	char err[512];
+	int n;
+
+	if (target_list(app, &t, &n, err, sizeof err) != OK) {
+		fprintf(stderr, "askql target list: %s\n", err);
+		return 1;
+	}
+	printf("%-16s %-7s %-8s %-20s %-26s %s\n", "name", "default", "catalog", "indexed at", "database", "connection");
+	for (int i = 0; i < n; i++) {
+		char *m = target_mask(t[i].conninfo), *rm = target_mask(t[i].ro_conninfo);
+		char ver[24];
+
+		snprintf(ver, sizeof ver, t[i].catalog_version ? "v%ld" : "-", t[i].catalog_version);
+		printf("%-16s %-7s %-8s %-20s %-26s %s%s%s%s\n", t[i].name, t[i].is_default ? "yes" : "",
+		       ver, *t[i].indexed_at ? t[i].indexed_at : "not indexed", t[i].ident, m ? m : "",
+		       t[i].ro_conninfo ? " (read-only: " : "", t[i].ro_conninfo && rm ? rm : "",
+		       t[i].ro_conninfo ? ")" : "");
+		free(m);
+		free(rm);
+		target_free(&t[i]);
+	}
+	free(t);
+	return 0;
+}
+
+static int test(PGconn *app, const char *spec)
+{
+	struct target t;
+	struct target_check c;
+	char err[512];
+	enum err rc;
+
+	if (target_resolve(app, spec, &t, err, sizeof err) != OK) {
+		fprintf(stderr, "askql target test: %s\n", err);
+		return 1;
+	}
+	rc = target_test(&t, &c);
+	printf("target %s (%s)\n", t.name, t.ident);
+	printf("  indexing connection:  %s\n", c.index_ok ? "ok" : c.index_error);
+	printf("  read-only connection: %s\n", c.ro_ok ? "ok" : c.ro_error);
+	if (c.ro_ok) {
+		printf("  server version:       %s\n", c.server_version);
+		printf("  read-only role:       %s (reads %ld tables; writes %ld; creates objects: %s; reads secrets: %s%s)\n",
+		       c.ro_user, c.ro_readable_tables, c.ro_writable_tables, c.ro_can_create ? "yes" : "no",
+		       c.ro_reads_secrets ? "yes" : "no", c.ro_superuser ? "; SUPERUSER" : "");
+	}
+	if (c.nwarnings)
+		fputs(c.warnings, stdout);
+	target_free(&t);
+	return rc == OK && c.index_ok ? 0 : 1;
+}
+
+int cmd_target(int argc, char **argv)
+{
+	const char *ro = cli_opt(&argc, argv, "--ro"), *meta = cli_opt(&argc, argv, "--metadata");
+	const char *docs = cli_opt(&argc, argv, "--docs");
+	const char *sub = argc > 1 ? argv[1] : "";
+	char err[1024];
+	PGconn *app;
+	enum err rc;
+
+	if (!*sub || (!strcmp(sub, "add") && argc != 4) || (!strcmp(sub, "list") && argc != 2) ||
+	    ((!strcmp(sub, "test") || !strcmp(sub, "rm") || !strcmp(sub, "default")) && argc != 3)) {
+		usage();
+		return 2;
+	}
+	if (!(app = db_app())) {
+		fprintf(stderr, "askql target: cannot connect to app_db\n");
+		return 1;
+	}
+	if (!strcmp(sub, "list"))
+		return list(app);
+	if (!strcmp(sub, "test"))
+		return test(app, argv[2]);
+	if (!strcmp(sub, "add"))
+		rc = target_add(app, argv[2], argv[3], ro, meta, docs, err, sizeof err);
+	else if (!strcmp(sub, "rm"))
+		rc = target_remove(app, argv[2], err, sizeof err);
+	else if (!strcmp(sub, "default"))
+		rc = target_set_default(app, argv[2], err, sizeof err);
+	else {
+		usage();
+		return 2;
+	}
+	if (rc != OK) {
+		fprintf(stderr, "askql target %s: %s\n", sub, err);
+		return rc == ERR_INPUT || rc == ERR_PARSE ? 2 : 1;
+	}
+	if (!strcmp(sub, "add"))
+		printf("added %s; next: askql target test %s, then askql index --target %s\n", argv[2], argv[2], argv[2]);
+	else
+		printf("%s %s\n", !strcmp(sub, "rm") ? "removed" : "default target is now", argv[2]);
+	return 0;
+}

@@ -1,0 +1,504 @@
+/* target.c: the registry of target databases: identity, masking, add/list/remove/resolve, the privilege test (docs/targets.md). */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "store/db.h"
+#include "store/target.h"
+#include "util/conf.h"
+
+void target_free(struct target *t)
+{
+	if (!t)
+		return;
+	free(t->conninfo);
+	free(t->ro_conninfo);
+	free(t->metadata_file);
+	free(t->docs_dir);
+	t->conninfo = t->ro_conninfo = t->metadata_file = t->docs_dir = NULL;
+}
+
+const char *target_exec_conninfo(const struct target *t)
+{
+	return t->ro_conninfo && *t->ro_conninfo ? t->ro_conninfo : t->conninfo;
+}
+
+int target_is_conninfo(const char *spec)
+{
+	return spec && (strchr(spec, '=') || strstr(spec, "://"));
+}
+
+/* value of keyword in a parsed option list, else libpq's default (environment), else "" */
+static const char *opt(PQconninfoOption *given, PQconninfoOption *dflt, const char *kw)
+{
+	for (PQconninfoOption *p = given; p && p->keyword; p++)
+		if (!strcmp(p->keyword, kw) && p->val && *p->val)
+			return p->val;
+	for (PQconninfoOption *p = dflt; p && p->keyword; p++)
+		if (!strcmp(p->keyword, kw) && p->val && *p->val)
+			return p->val;
+	return "";
+}
+
+static int is_local_host(const char *h)
+{
+	return !*h || *h == '/' || *h == '@' || !strcmp(h, "localhost") || !strncmp(h, "127.", 4) ||
+	       !strcmp(h, "::1");
+}
+
+enum err target_ident(const char *conninfo, char *out, size_t n, char *err, size_t errlen)
+{
+	PQconninfoOption *given, *dflt;
+	char *e = NULL, host[256];
+	const char *h, *port, *db;
+
+	if (!conninfo || strlen(conninfo) > TARGET_CONNINFO_MAX) {
+		err_set(err, errlen, "the connection string is missing or longer than %d bytes", TARGET_CONNINFO_MAX);
+		return ERR_INPUT;
+	}
+	if (!(given = PQconninfoParse(conninfo, &e))) {
+		err_set(err, errlen, "the connection string does not parse: %s", e ? e : "out of memory");
+		PQfreemem(e);
+		return ERR_PARSE;
+	}
+	dflt = PQconndefaults();
+	h = opt(given, dflt, "host");
+	if (!*h)
+		h = opt(given, dflt, "hostaddr");
+	/* host may list several hosts: the first names the database */
+	snprintf(host, sizeof host, "%.*s", (int)strcspn(h, ","), h);
+	for (char *p = host; *p; p++)
+		*p = (char)tolower((unsigned char)*p);
+	port = opt(given, dflt, "port");
+	db = opt(given, dflt, "dbname");
+	if (!*db)
+		db = opt(given, dflt, "user");
+	snprintf(out, n, "%s:%.*s/%s", is_local_host(host) ? "local" : host, (int)strcspn(*port ? port : "5432", ","),
+	         *port ? port : "5432", db);
+	PQconninfoFree(given);
+	PQconninfoFree(dflt);
+	return OK;
+}
+
+char *target_mask(const char *conninfo)
+{
+	size_t n = conninfo ? strlen(conninfo) : 0;
+	char *out = malloc(n + 8), *o = out;
+	const char *s = conninfo, *scheme;
+
+	if (!out)
+		return NULL;
+	if (!s) {
+		*out = 0;
+		return out;
+	}
+	if ((scheme = strstr(s, "://"))) {
+		/* URI: scheme://user:secret@host... -> scheme://user:****@host... */
+		const char *auth = scheme + 3, *at = strchr(auth, '@'), *slash = strchr(auth, '/');
+		const char *colon = strchr(auth, ':');
+
+		if (at && (!slash || at < slash) && colon && colon < at) {
+			memcpy(o, s, (size_t)(colon + 1 - s));
+			o += colon + 1 - s;
+			memcpy(o, "****", 4);
+			o += 4;
+			s = at;
+		}
+		/* ...and ?password=secret in the query */
+		while (*s) {
+			if (!strncmp(s, "password=", 9)) {
+				memcpy(o, "password=****", 13);
+				o += 13;
+				s += 9;
+				while (*s && *s != '&')
+					s++;
+				continue;
+			}
+			*o++ = *s++;
+		}
+		*o = 0;
+		return out;
+	}
+	/* key=value: password = 'quoted value' or bare */
+	while (*s) {
+		if ((s == conninfo || isspace((unsigned char)s[-1])) && !strncmp(s, "password", 8)) {
+			const char *p = s + 8;
+
+			while (isspace((unsigned char)*p))
+				p++;
+			if (*p == '=') {
+				p++;
+				while (isspace((unsigned char)*p))
+					p++;
+				if (*p == '\'') {
+					for (p++; *p && *p != '\''; p++)
+						if (*p == '\\' && p[1])
+							p++;
+					if (*p)
+						p++;
+				} else {
+					while (*p && !isspace((unsigned char)*p))
+						p++;
+				}
+				memcpy(o, "password=****", 13);
+				o += 13;
+				s = p;
+				continue;
+			}
+		}
+		*o++ = *s++;
+	}
+	*o = 0;
+	return out;
+}
+
+static int valid_name(const char *s)
+{
+	size_t n = s ? strlen(s) : 0;
+
+	if (n == 0 || n >= TARGET_NAME_MAX || !(isalnum((unsigned char)*s) || *s == '_'))
+		return 0;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && !strchr("_.-", *s))
+			return 0;
+	return 1;
+}
+
+static char *dup_or_null(const char *s)
+{
+	return s && *s ? strdup(s) : NULL;
+}
+
+#define TARGET_COLS \
+	"t.name, t.conninfo, t.ro_conninfo, t.metadata_file, t.docs_dir, t.ident, t.is_default, t.from_conf, " \
+	"coalesce(c.version, 0), coalesce(to_char(c.indexed_at, 'YYYY-MM-DD HH24:MI:SS'), ''), " \
+	"(SELECT count(*) FROM askql.cat_tables x WHERE x.target = t.name), " \
+	"(SELECT count(*) FROM askql.cat_columns x WHERE x.target = t.name) " \
+	"FROM askql.targets t LEFT JOIN askql.cat_targets c ON c.name = t.name "
+
+static void from_row(PGresult *r, int i, struct target *t)
+{
+	memset(t, 0, sizeof *t);
+	snprintf(t->name, sizeof t->name, "%s", PQgetvalue(r, i, 0));
+	t->conninfo = strdup(PQgetvalue(r, i, 1));
+	t->ro_conninfo = PQgetisnull(r, i, 2) ? NULL : dup_or_null(PQgetvalue(r, i, 2));
+	t->metadata_file = PQgetisnull(r, i, 3) ? NULL : dup_or_null(PQgetvalue(r, i, 3));
+	t->docs_dir = PQgetisnull(r, i, 4) ? NULL : dup_or_null(PQgetvalue(r, i, 4));
+	snprintf(t->ident, sizeof t->ident, "%s", PQgetvalue(r, i, 5));
+	t->is_default = PQgetvalue(r, i, 6)[0] == 't';
+	t->from_conf = PQgetvalue(r, i, 7)[0] == 't';
+	t->catalog_version = atol(PQgetvalue(r, i, 8));
+	snprintf(t->indexed_at, sizeof t->indexed_at, "%s", PQgetvalue(r, i, 9));
+	t->tables = atoi(PQgetvalue(r, i, 10));
+	t->columns = atoi(PQgetvalue(r, i, 11));
+	/* the configured target's connections are the configuration's as it is now (a worker
+	 * started with another target_ro_db, a replica, sees that one), not as last synced */
+	if (t->from_conf && !strcmp(t->name, conf_get("target_name")) && *conf_get("target_db")) {
+		free(t->conninfo);
+		free(t->ro_conninfo);
+		t->conninfo = strdup(conf_get("target_db"));
+		t->ro_conninfo = dup_or_null(conf_get("target_ro_db"));
+	}
+}
+
+/* the one target matching "WHERE <where>" with parameter p; ERR_NOTFOUND when none */
+static enum err get_one(PGconn *app, const char *where, const char *p, struct target *out,
+                        char *err, size_t errlen)
+{
+	char sql[1024];
+	const char *params[1] = {p};
+	PGresult *r;
+
+	snprintf(sql, sizeof sql, "SELECT " TARGET_COLS "WHERE %s LIMIT 1", where);
+	if (!(r = db_query(app, sql, p ? 1 : 0, params, err, errlen)))
+		return ERR_DB;
+	if (PQntuples(r) == 0) {
+		PQclear(r);
+		return ERR_NOTFOUND;
+	}
+	from_row(r, 0, out);
+	PQclear(r);
+	return out->conninfo ? OK : ERR_NOMEM;
+}
+
+enum err target_get(PGconn *app, const char *name, struct target *out, char *err, size_t errlen)
+{
+	enum err rc = get_one(app, "t.name = $1", name, out, err, errlen);
+
+	if (rc == ERR_NOTFOUND)
+		err_set(err, errlen, "no target named '%s' (askql target list shows the registered ones)", name);
+	return rc;
+}
+
+enum err target_list(PGconn *app, struct target **out, int *n, char *err, size_t errlen)
+{
+	PGresult *r = db_query(app, "SELECT " TARGET_COLS "ORDER BY t.is_default DESC, t.name", 0, NULL, err, errlen);
+
+	*out = NULL;
+	*n = 0;
+	if (!r)
+		return ERR_DB;
+	if (PQntuples(r) && !(*out = calloc((size_t)PQntuples(r), sizeof **out))) {
+		PQclear(r);
+		return ERR_NOMEM;
+	}
+	for (int i = 0; i < PQntuples(r); i++)
+		from_row(r, i, &(*out)[(*n)++]);
+	PQclear(r);
+	return OK;
+}
+
+enum err target_add(PGconn *app, const char *name, const char *conninfo, const char *ro_conninfo,
+                    const char *metadata_file, const char *docs_dir, char *err, size_t errlen)
+{
+	char ident[512], ro_ident[512];
+	struct target old;
+	enum err rc;
+	PGresult *r;
+
+	if (!valid_name(name)) {
+		err_set(err, errlen, "a target name is 1-63 letters, digits, '_', '.' or '-', starting with a letter, digit or '_'");
+		return ERR_INPUT;
+	}
+	if ((rc = target_ident(conninfo, ident, sizeof ident, err, errlen)) != OK)
+		return rc;
+	if (ro_conninfo && *ro_conninfo) {
+		if ((rc = target_ident(ro_conninfo, ro_ident, sizeof ro_ident, err, errlen)) != OK)
+			return rc;
+		if (strcmp(ident, ro_ident)) {
+			err_set(err, errlen, "the read-only connection names another database (%s) than the connection (%s)",
+			        ro_ident, ident);
+			return ERR_INPUT;
+		}
+	}
+	if (get_one(app, "t.name = $1", name, &old, NULL, 0) == OK) {
+		target_free(&old);
+		err_set(err, errlen, "a target named '%s' is already registered (askql target rm %s first)", name, name);
+		return ERR_DENIED;
+	}
+	if (get_one(app, "t.ident = $1", ident, &old, NULL, 0) == OK) {
+		err_set(err, errlen, "that database (%s) is already registered as '%s'", ident, old.name);
+		target_free(&old);
+		return ERR_DENIED;
+	}
+	{
+		const char *p[6] = {name, conninfo, ro_conninfo && *ro_conninfo ? ro_conninfo : NULL,
+		                    metadata_file && *metadata_file ? metadata_file : NULL,
+		                    docs_dir && *docs_dir ? docs_dir : NULL, ident};
+
+		r = db_query(app,
+		             "INSERT INTO askql.targets (name, conninfo, ro_conninfo, metadata_file, docs_dir, ident, is_default) "
+		             "VALUES ($1, $2, $3, $4, $5, $6, NOT EXISTS (SELECT 1 FROM askql.targets WHERE is_default))",
+		             6, p, err, errlen);
+	}
+	if (!r)
+		return ERR_DB;
+	PQclear(r);
+	return OK;
+}
+
+enum err target_remove(PGconn *app, const char *name, char *err, size_t errlen)
+{
+	struct target t;
+	const char *p[1] = {name};
+	enum err rc;
+	PGresult *r;
+	long others;
+
+	if ((rc = target_get(app, name, &t, err, errlen)) != OK)
+		return rc;
+	if (t.from_conf) {
+		target_free(&t);
+		err_set(err, errlen, "'%s' is the target configured in askql.conf (target_db); change the configuration instead", name);
+		return ERR_DENIED;
+	}
+	if (!(r = db_query(app, "SELECT count(*) FROM askql.targets WHERE name <> $1", 1, p, err, errlen))) {
+		target_free(&t);
+		return ERR_DB;
+	}
+	others = atol(PQgetvalue(r, 0, 0));
+	PQclear(r);
+	if (t.is_default && others > 0) {
+		target_free(&t);
+		err_set(err, errlen, "'%s' is the default target; make another one the default first", name);
+		return ERR_DENIED;
+	}
+	target_free(&t);
+	if (db_exec(app, "BEGIN", 0, NULL, err, errlen) != OK)
+		return ERR_DB;
+	if (db_exec(app, "DELETE FROM askql.cat_targets WHERE name = $1", 1, p, err, errlen) != OK ||
+	    db_exec(app, "DELETE FROM askql.targets WHERE name = $1", 1, p, err, errlen) != OK) {
+		db_exec(app, "ROLLBACK", 0, NULL, NULL, 0);
+		return ERR_DB;
+	}
+	return db_exec(app, "COMMIT", 0, NULL, err, errlen) == OK ? OK : ERR_DB;
+}
+
+enum err target_set_default(PGconn *app, const char *name, char *err, size_t errlen)
+{
+	const char *p[1] = {name};
+	PGresult *r;
+	int n;
+
+	if (db_exec(app, "BEGIN", 0, NULL, err, errlen) != OK)
+		return ERR_DB;
+	if (db_exec(app, "UPDATE askql.targets SET is_default = false WHERE is_default AND name <> $1", 1, p,
+	            err, errlen) != OK ||
+	    !(r = db_query(app, "UPDATE askql.targets SET is_default = true WHERE name = $1", 1, p, err, errlen))) {
+		db_exec(app, "ROLLBACK", 0, NULL, NULL, 0);
+		return ERR_DB;
+	}
+	n = atoi(PQcmdTuples(r));
+	PQclear(r);
+	if (n == 0) {
+		db_exec(app, "ROLLBACK", 0, NULL, NULL, 0);
+		err_set(err, errlen, "no target named '%s'", name);
+		return ERR_NOTFOUND;
+	}
+	return db_exec(app, "COMMIT", 0, NULL, err, errlen) == OK ? OK : ERR_DB;
+}
+
+enum err target_resolve(PGconn *app, const char *spec, struct target *out, char *err, size_t errlen)
+{
+	char ident[512];
+	char *masked;
+	enum err rc;
+
+	memset(out, 0, sizeof *out);
+	if (!spec || !*spec) {
+		rc = get_one(app, "t.is_default", NULL, out, err, errlen);
+		if (rc == ERR_NOTFOUND)
+			err_set(err, errlen, "no default target is registered: run askql migrate (registers the configured "
+			                     "target_db) or askql target add NAME CONNINFO");
+		return rc;
+	}
+	if (!target_is_conninfo(spec))
+		return target_get(app, spec, out, err, errlen);
+	if ((rc = target_ident(spec, ident, sizeof ident, err, errlen)) != OK)
+		return rc;
+	rc = get_one(app, "t.ident = $1", ident, out, err, errlen);
+	if (rc == ERR_NOTFOUND) {
+		masked = target_mask(spec);
+		err_set(err, errlen, "the database %s is neither registered nor indexed: run askql index --target '%s' "
+		                     "(or askql target add NAME '%s') first", ident, masked ? masked : "", masked ? masked : "");
+		free(masked);
+	}
+	return rc;
+}
+
+enum err target_sync_conf(PGconn *app, char *err, size_t errlen)
+{
+	const char *name = conf_get("target_name"), *ci = conf_get("target_db"), *ro = conf_get("target_ro_db");
+	const char *meta = conf_get("metadata_file"), *docs = conf_get("docs_dir");
+	char ident[512];
+	struct target other;
+	enum err rc;
+	PGresult *r;
+
+	if (!*name || !*ci)
+		return OK;
+	if ((rc = target_ident(ci, ident, sizeof ident, err, errlen)) != OK)
+		return rc;
+	if (get_one(app, "t.ident = $1", ident, &other, NULL, 0) == OK) {
+		int same = !strcmp(other.name, name);
+
+		if (!same) {
+			err_set(err, errlen, "the configured target_db (%s) is registered as '%s', not as target_name '%s'",
+			        ident, other.name, name);
+			target_free(&other);
+			return ERR_DENIED;
+		}
+		target_free(&other);
+	}
+	{
+		const char *p[6] = {name, ci, *ro ? ro : NULL, *meta ? meta : NULL, *docs ? docs : NULL, ident};
+
+		r = db_query(app,
+		             "INSERT INTO askql.targets AS t (name, conninfo, ro_conninfo, metadata_file, docs_dir, ident, "
+		             "from_conf, is_default) VALUES ($1, $2, $3, $4, $5, $6, true, "
+		             "NOT EXISTS (SELECT 1 FROM askql.targets WHERE is_default)) "
+		             "ON CONFLICT (name) DO UPDATE SET conninfo = $2, ro_conninfo = $3, metadata_file = $4, "
+		             "docs_dir = $5, ident = $6, from_conf = true",
+		             6, p, err, errlen);
+	}
+	if (!r)
+		return ERR_DB;
+	PQclear(r);
+	return OK;
+}
+
+/* one value of a probe query on c into buf ("" on error) */
+static void probe(PGconn *c, const char *sql, char *buf, size_t n)
+{
+	PGresult *r = PQexec(c, sql);
+
+	snprintf(buf, n, "%s", PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) ? PQgetvalue(r, 0, 0) : "");
+	PQclear(r);
+}
+
+static void warn(struct target_check *c, const char *msg)
+{
+	size_t used = strlen(c->warnings);
+
+	snprintf(c->warnings + used, sizeof c->warnings - used, "%s\n", msg);
+	c->nwarnings++;
+}
+
+enum err target_test(const struct target *t, struct target_check *c)
+{
+	PGconn *ix, *ro;
+	char v[256];
+
+	memset(c, 0, sizeof *c);
+	c->ro_same_as_index = !(t->ro_conninfo && *t->ro_conninfo);
+	if ((ix = db_connect(t->conninfo, c->index_error, sizeof c->index_error))) {
+		c->index_ok = 1;
+		probe(ix, "SHOW server_version", c->server_version, sizeof c->server_version);
+		PQfinish(ix);
+	}
+	if (!(ro = db_connect(target_exec_conninfo(t), c->ro_error, sizeof c->ro_error)))
+		return ERR_DB;
+	c->ro_ok = 1;
+	if (!*c->server_version)
+		probe(ro, "SHOW server_version", c->server_version, sizeof c->server_version);
+	probe(ro, "SELECT current_user", c->ro_user, sizeof c->ro_user);
+	probe(ro, "SELECT rolsuper FROM pg_roles WHERE rolname = current_user", v, sizeof v);
+	c->ro_superuser = v[0] == 't';
+	probe(ro, "SELECT has_database_privilege(current_database(), 'CREATE') OR "
+	          "EXISTS (SELECT 1 FROM pg_namespace WHERE nspname NOT LIKE 'pg\\_%' AND nspname <> 'information_schema' "
+	          "AND has_schema_privilege(oid, 'CREATE')) OR "
+	          "(SELECT rolcreatedb OR rolcreaterole FROM pg_roles WHERE rolname = current_user)", v, sizeof v);
+	c->ro_can_create = v[0] == 't';
+	probe(ro, "SELECT count(*) FROM pg_class k JOIN pg_namespace n ON n.oid = k.relnamespace "
+	          "WHERE k.relkind IN ('r','v','m','p','f') AND n.nspname NOT IN ('pg_catalog','information_schema') "
+	          "AND n.nspname NOT LIKE 'pg\\_toast%' AND has_table_privilege(k.oid, 'SELECT')", v, sizeof v);
+	c->ro_readable_tables = atol(v);
+	probe(ro, "SELECT count(*) FROM pg_class k JOIN pg_namespace n ON n.oid = k.relnamespace "
+	          "WHERE k.relkind IN ('r','p','f') AND n.nspname NOT IN ('pg_catalog','information_schema') "
+	          "AND n.nspname NOT LIKE 'pg\\_toast%' "
+	          "AND has_table_privilege(k.oid, 'INSERT, UPDATE, DELETE, TRUNCATE')", v, sizeof v);
+	c->ro_writable_tables = atol(v);
+	c->ro_can_write = c->ro_superuser || c->ro_writable_tables > 0;
+	probe(ro, "SELECT pg_has_role(current_user, 'pg_read_server_files', 'USAGE') OR "
+	          "pg_has_role(current_user, 'pg_read_all_settings', 'USAGE') OR "
+	          "pg_has_role(current_user, 'pg_execute_server_program', 'USAGE') OR "
+	          "has_table_privilege('pg_catalog.pg_authid', 'SELECT')", v, sizeof v);
+	c->ro_reads_secrets = c->ro_superuser || v[0] == 't';
+	PQfinish(ro);
+	if (c->ro_superuser)
+		warn(c, "WARNING: the read-only connection is a SUPERUSER: it can do anything; register a least-privilege role with --ro");
+	if (c->ro_writable_tables > 0) {
+		snprintf(v, sizeof v, "WARNING: the read-only role can write %ld table(s) (INSERT/UPDATE/DELETE/TRUNCATE)",
+		         c->ro_writable_tables);
+		warn(c, v);
+	}
+	if (c->ro_can_create)
+		warn(c, "WARNING: the read-only role can create objects (a schema, a database or roles)");
+	if (c->ro_reads_secrets)
+		warn(c, "WARNING: the read-only role can read server files, all settings or password hashes");
+	if (c->ro_same_as_index)
+		warn(c, "note: no separate read-only connection is registered; the executor uses the indexing connection");
+	if (c->ro_readable_tables == 0)
+		warn(c, "WARNING: the read-only role can read no table; grant SELECT on the tables to ask about");
+	return OK;
+}

@@ -85,6 +85,16 @@ check "the guard uses the target's catalog: a demo table is unknown there" '[ $r
 out=$("$ASKQL" guard --target "$DB" "SELECT count(*) FROM admission" 2>&1); rc=$?
 check "the guard accepts the target's own table" '[ $rc -eq 0 ]' "$out"
 
+# ---- the query cache never answers a run of another provider or model ----
+"$ASKQL" ask --json --target "$DB" "how many admissions are there" >/dev/null 2>&1
+out=$("$ASKQL" ask --json --target "$DB" "how many admissions are there" 2>&1)
+hits=$(appsql "SELECT count(*) FROM askql.query_cache WHERE target = '$DB'")
+check "a builtin answer is cached for its target" '[ "$hits" -ge 1 ] && grep -q "\"status\":\"ok\"" <<<"$out"' "$out"
+out=$(ASKQL_LLM_BASE_URL=http://127.0.0.1:1/v1 ASKQL_LLM_RETRIES=0 ASKQL_LLM_TIMEOUT_MS=2000 \
+	"$ASKQL" ask --json --provider openai --target "$DB" "how many admissions are there" 2>/dev/null)
+check "an openai run of the same question is not served the builtin answer from the cache" \
+	'python3 -c "import json,sys; d=json.loads(sys.argv[1]); assert d[\"status\"]!=\"ok\", d" "$out"' "$out"
+
 # ---- a registered but not indexed target ----
 out=$("$ASKQL" target add "$DB2" "$H dbname=$DB2 user=$RW password=sekr3t-pw" --ro "$H dbname=$DB2 user=$RW password='sekr3t-pw'" 2>&1); rc=$?
 check "target add registers a second database" '[ $rc -eq 0 ] && grep -q "askql target test $DB2" <<<"$out"' "$out"

@@ -56,7 +56,9 @@ GRANT CONNECT ON DATABASE ehrsql TO askql_reader, askql_app;
 GRANT USAGE ON SCHEMA public TO askql_reader, askql_app;
 GRANT SELECT ON ALL TABLES IN SCHEMA public TO askql_reader, askql_app;
 SQL
-"$ASKQL" index --name ehrsql --target "$SOCK dbname=ehrsql user=askql" >"$OUT/index_ehrsql.log" 2>&1 ||
+"$ASKQL" migrate >/dev/null   # the registry of targets (and the configured demo in it)
+"$ASKQL" index --name ehrsql --target "$SOCK dbname=ehrsql user=askql" --ro "$SOCK dbname=ehrsql user=askql_reader" \
+	>"$OUT/index_ehrsql.log" 2>&1 ||
 	echo "eval: warning: indexing ehrsql failed (see $OUT/index_ehrsql.log); the planner works from its own schema snapshot" >&2
 
 # ---- the reports ----

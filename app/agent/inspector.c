@@ -148,7 +148,9 @@ static char *hyde(struct agent *a)
 /* Open the catalog and run retrieval into a->ret; err says why not.  0 on success. */
 static int retrieve(struct agent *a, int with_hyde, char *err, size_t errlen)
 {
-	struct retrieval_opts ro = {.k = 10, .token_budget = 1500};
+	struct retrieval_opts ro = {.k = 10, .token_budget = 1500,
+	                            .whole_schema_tokens = conf_get_int("context_whole_schema_tokens") > 0
+	                                                   ? conf_get_int("context_whole_schema_tokens") : -1};
 	char *q, *hy = NULL;
 	enum err rc;
 
@@ -259,8 +261,16 @@ int inspector_run(struct agent *a)
 		plan = plan_from_retrieval(a);
 		outj = retrieval_json(&a->ret);
 		out = json_text(outj);
-		if (a->ret.ntables == 0) {
-			/* Nothing of the question matched a table or column: EHRSQL's unanswerable case. */
+		if (a->ret.ntables == 0 && strcmp(st_str(a, "provider"), "builtin")) {
+			/* An LLM decides for itself: it gets the schema (whole when small, else the
+			 * listing) and the finding as a note, never a refusal before it saw the schema. */
+			cJSON_AddStringToObject(plan, "note", "Nothing in the question matched a table, column or stored "
+			                        "value by name. Answer from the schema if it holds what the question asks "
+			                        "(the words may be synonyms or translations); otherwise say the database "
+			                        "cannot answer it and why.");
+		} else if (a->ret.ntables == 0) {
+			/* Nothing of the question matched a table or column: EHRSQL's unanswerable case
+			 * (the offline planner only). */
 			struct sb m = SB_INIT;
 
 			sb_puts(&m, "cannot answer from this database: nothing in the question matches a table, "

@@ -54,6 +54,8 @@ char *plan_context_block(struct agent *a)
 	const char *block = plan ? jstr(plan, "block") : NULL;
 	char *own = NULL;
 
+	if (plan && (p = cJSON_GetObjectItemCaseSensitive(plan, "note")) && cJSON_IsString(p))
+		sb_printf(&b, "[NOTE]\n%s\n\n", p->valuestring);
 	sb_puts(&b, "[DB Schema - VERIFY TABLE/COLUMN NAMES HERE]\n");
 	if (!block || !*block)
 		block = own = inspector_schema_block(a);

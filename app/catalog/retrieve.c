@@ -21,6 +21,7 @@ static const double axis_weight[NAX] = {1.0, 1.0, 2.0, 1.0, 1.0};
 #define MAXTOK 96
 #define MAXVAL 24
 #define MAXCHOSEN 4
+#define PT_MAX 24       /* most tables the prompt block names (reached + connecting) */
 
 static const char *const intent_names[] = {"detail", "aggregation", "filter", "comparison",
 	"trend", "ranking"};
@@ -540,19 +541,54 @@ static void fmt_num(char *b, size_t n, double v)
 	snprintf(b, n, "%g", v);
 }
 
-/* build the prompt block: lines get priorities, the most important ones that fit are kept */
-static void prompt_block(struct ctx *x, const int *tabs, int ntabs, const unsigned char *col_rel)
+/* The tables and joins the prompt block must hold (docs/context.md): tabs[0..nmust) are
+ * mandatory with their relevant columns and join keys, the rest fill the budget; edges are
+ * the joins connecting them (a Steiner-style tree over the join graph). */
+struct pblock {
+	const int *tabs; int ntabs, nmust;
+	const unsigned char *col_rel;    /* per column: 2 retrieved/mapped, 1 join key or measure */
+	const int *edges; int nedges;
+	int whole;                       /* the whole schema fits: every column in full */
+};
+
+/* a text column's stored values as "A | B | C" when it has few (a code or category) */
+#define CAT_MAX_VALUES 12
+static const char *category_values(struct ctx *x, int ci)
+{
+	const struct catalog *c = x->c;
+	const struct cat_column *col = &c->columns[ci];
+	struct sb sb;
+	int n = 0;
+
+	if (!col->textual || col->nvalues == 0 || col->nvalues > CAT_MAX_VALUES || col->idlike)
+		return NULL;
+	sb_init_arena(&sb, x->a);
+	for (int i = 0; i < c->nvalues && n < col->nvalues; i++)
+		if (c->values[i].col == ci)
+			sb_printf(&sb, "%s%s", n++ ? " | " : "", c->values[i].value);
+	return n && sb_ok(&sb) ? sb_cstr(&sb) : NULL;
+}
+
+/* mandatory lines have priority < 0 (kept whatever the budget); others by priority */
+#define MUST(p) ((p) - 1000)
+
+/* build the prompt block: mandatory lines always, then the most important others that fit */
+static void prompt_block(struct ctx *x, const struct pblock *b)
 {
 	struct catalog *c = x->c;
 	struct retrieval *r = x->r;
 	struct plines p = {0};
 	int budget = x->o && x->o->token_budget > 0 ? x->o->token_budget : 1500, used = 0;
+	const int *tabs = b->tabs;
+	int ntabs = b->ntabs;
+	const unsigned char *col_rel = b->col_rel;
 	struct sb out;
 
 	p.a = x->a;
 	for (int i = 0; i < ntabs; i++) {
 		const struct cat_table *t = &c->tables[tabs[i]];
-		int base = i < 2 ? 10 : 30 + i;
+		int must = i < b->nmust || b->whole;
+		int base = must ? MUST(10 + i) : 30 + i;
 
 		if (t->rows >= 0)
 			pl_add(&p, S_SCHEMA, base, "Table: %s (~%ld rows)%s%s", t->name, t->rows,
@@ -568,28 +604,30 @@ static void prompt_block(struct ctx *x, const int *tabs, int ntabs, const unsign
 			const struct cat_column *col = &c->columns[ci];
 			int prio = col_rel[ci] == 2 ? base + 1 : base + 2;
 			const char *desc = col->full_name ? col->full_name : col->comment;
+			const char *vals;
 
 			/* relevant columns and keys in full, the rest by name only */
-			if (!col_rel[ci] && !col->is_pk) {
+			if (!b->whole && !col_rel[ci] && !col->is_pk) {
 				if (other.len < 600)
 					sb_printf(&other, "%s%s", other.len ? ", " : "", col->name);
 				continue;
 			}
-			pl_add(&p, S_SCHEMA, prio, "  - %s: %s%s%s%s%s", col->name, col->type,
+			vals = category_values(x, ci);
+			pl_add(&p, S_SCHEMA, prio, "  - %s: %s%s%s%s%s%s%s", col->name, col->type,
 			       col->is_pk ? " PK" : "", col->nullable ? "" : " NOT NULL",
-			       desc ? " -- " : "", desc ? desc : "");
+			       desc ? " -- " : "", desc ? desc : "", vals ? "; values: " : "", vals ? vals : "");
 		}
 		if (other.len && sb_ok(&other))
-			pl_add(&p, S_SCHEMA, 60 + i, "  (other columns: %s)", sb_cstr(&other));
+			pl_add(&p, S_SCHEMA, must ? MUST(60 + i) : 60 + i, "  (other columns: %s)", sb_cstr(&other));
 	}
 	for (int i = 0; i < r->nconcepts; i++) {
 		const struct ret_concept *q = &r->concepts[i];
 
-		pl_add(&p, S_ONTO, 5, "- %s%s%s%s: %s%s%s", q->name, q->ko ? " (" : "", q->ko ? q->ko : "",
+		pl_add(&p, S_ONTO, MUST(5), "- %s%s%s%s: %s%s%s", q->name, q->ko ? " (" : "", q->ko ? q->ko : "",
 		       q->ko ? ")" : "", q->definition ? q->definition : "", q->sql ? " => " : "",
 		       q->sql ? q->sql : "");
 	}
-	for (int i = 0; i < r->ncolumns; i++) {
+	for (int i = 0; i < r->ncolumns && !b->whole; i++) {
 		const struct ret_column *rc = &r->columns[i];
 		char q[600];
 		int tci;
@@ -602,16 +640,16 @@ static void prompt_block(struct ctx *x, const int *tabs, int ntabs, const unsign
 	for (int i = 0; i < r->nvalues; i++) {
 		const struct ret_value *v = &r->values[i];
 
-		pl_add(&p, S_VALUES, 4, "- \"%s\" -> %s.%s = '%s' (%s)", v->phrase, v->table, v->column,
+		pl_add(&p, S_VALUES, MUST(4), "- \"%s\" -> %s.%s = '%s' (%s)", v->phrase, v->table, v->column,
 		       v->value, v->how);
 	}
-	for (int i = 0; i < r->npaths; i++)
-		for (int j = 0; j < r->paths[i].njoins; j++) {
-			const struct ret_join *jn = &r->paths[i].joins[j];
+	for (int i = 0; i < b->nedges; i++) {
+		const struct cat_edge *e = &c->edges[b->edges[i]];
 
-			pl_add(&p, S_REL, 3, "- %s.%s -> %s.%s%s", jn->from_table, jn->from_col, jn->to_table,
-			       jn->to_col, jn->inferred ? " (inferred, not declared)" : "");
-		}
+		pl_add(&p, S_REL, MUST(3), "- %s.%s -> %s.%s%s", c->tables[e->from_t].name, c->columns[e->from_c].name,
+		       c->tables[e->to_t].name, c->columns[e->to_c].name,
+		       e->inferred && !e->confirmed ? " (inferred, not declared)" : "");
+	}
 	for (int i = 0; i < r->ncolumns; i++) {
 		const struct ret_column *rc = &r->columns[i];
 		char lo[32], hi[32];
@@ -647,14 +685,15 @@ static void prompt_block(struct ctx *x, const int *tabs, int ntabs, const unsign
 	for (int i = 0; i < r->nsimilar; i++)
 		pl_add(&p, S_SIMILAR, 8, "- Q: %s\n  SQL: %s", r->similar[i].question, r->similar[i].sql);
 
-	/* keep the most important lines that fit, then print them in section order */
+	/* keep the mandatory lines, then the most important others that fit; print them in
+	 * section order */
 	qsort(p.l, (size_t)p.n, sizeof *p.l, by_prio);
 	int keep = 0, sec_used[NSEC] = {0};
 	for (int i = 0; i < p.n; i++) {
 		int t = est_tokens(p.l[i].text) + 1;
 		int h = sec_used[p.l[i].section] ? 0 : est_tokens(sec_names[p.l[i].section]) + 2;
 
-		if (used + t + h > budget)
+		if (p.l[i].prio >= 0 && used + t + h > budget)
 			continue;
 		used += t + h;
 		sec_used[p.l[i].section] = 1;
@@ -669,6 +708,111 @@ static void prompt_block(struct ctx *x, const int *tabs, int ntabs, const unsign
 	}
 	r->prompt_block = sb_ok(&out) ? (char *)sb_cstr(&out) : arena_strdup(x->a, "");
 	r->prompt_tokens = used;
+}
+
+/* estimated tokens of the whole schema in full (tables, columns with comments and values) */
+static int whole_schema_tokens(const struct catalog *c, int stop_at)
+{
+	int n = 0;
+
+	for (int t = 0; t < c->ntables && n <= stop_at; t++) {
+		const struct cat_table *tb = &c->tables[t];
+
+		n += 8 + (tb->comment ? est_tokens(tb->comment) : 0) + est_tokens(tb->name);
+		for (int k = 0; k < tb->ncols && n <= stop_at; k++) {
+			const struct cat_column *col = &c->columns[tb->first_col + k];
+			const char *d = col->full_name ? col->full_name : col->comment;
+
+			n += 6 + est_tokens(col->name) + est_tokens(col->type) + (d ? est_tokens(d) : 0) +
+			     (col->textual && col->nvalues <= CAT_MAX_VALUES ? 3 * col->nvalues : 0);
+		}
+	}
+	return n;
+}
+
+/*
+ * steiner: connect the terminal tables term[0..nterm) over the join graph (shortest-path
+ * heuristic: grow one tree from term[0], each time attaching the nearest terminal not yet in
+ * it by a breadth-first search from the whole tree, declared edges before inferred ones at
+ * equal length).  Appends the tables it passes through to tabs (*ntabs, at most cap) and
+ * the edges used to edges (*nedges, at most ecap).  Terminals it cannot reach stay unjoined.
+ */
+/* does the whole schema fit the whole-schema budget (retrieval_opts.whole_schema_tokens)? */
+static int whole_fits(struct ctx *x)
+{
+	int w = x->o && x->o->whole_schema_tokens ? x->o->whole_schema_tokens : 4000;
+
+	return w > 0 && whole_schema_tokens(x->c, w) <= w;
+}
+
+static void steiner(struct ctx *x, const int *term, int nterm, int *tabs, int *ntabs, int cap,
+                    int *edges, int *nedges, int ecap)
+{
+	const struct catalog *c = x->c;
+	int n = c->ntables;
+	int *dist = arena_alloc(x->a, (size_t)(n + 1) * sizeof *dist);
+	int *inf = arena_alloc(x->a, (size_t)(n + 1) * sizeof *inf);
+	int *via = arena_alloc(x->a, (size_t)(n + 1) * sizeof *via);
+	int *queue = arena_alloc(x->a, (size_t)(n + 1) * sizeof *queue);
+	unsigned char *intree = arena_alloc(x->a, (size_t)(n + 1));
+
+	if (!dist || !inf || !via || !queue || !intree || nterm == 0 || !c->adj)
+		return;
+	intree[term[0]] = 1;
+	for (;;) {
+		int qh = 0, qt = 0, hit = -1;
+
+		for (int i = 0; i < n; i++) {
+			dist[i] = intree[i] ? 0 : -1;
+			inf[i] = 0;
+			via[i] = -1;
+			if (intree[i])
+				queue[qt++] = i;
+		}
+		/* layer by layer, so a terminal is found at its shortest distance; within a layer the
+		 * route with fewer inferred edges wins */
+		while (qh < qt && hit < 0) {
+			int layer_end = qt;
+
+			for (; qh < layer_end; qh++) {
+				int t = queue[qh];
+
+				for (int k = 0; k < c->nadj[t]; k++) {
+					const struct cat_edge *e = &c->edges[c->adj[t][k]];
+					int o = e->from_t == t ? e->to_t : e->from_t;
+					int ni = inf[t] + (e->inferred && !e->confirmed);
+
+					if (dist[o] < 0) {
+						dist[o] = dist[t] + 1;
+						inf[o] = ni;
+						via[o] = c->adj[t][k];
+						queue[qt++] = o;
+					} else if (dist[o] == dist[t] + 1 && ni < inf[o]) {
+						inf[o] = ni;
+						via[o] = c->adj[t][k];
+					}
+				}
+			}
+			for (int i = 0; i < nterm; i++)
+				if (!intree[term[i]] && dist[term[i]] > 0 &&
+				    (hit < 0 || inf[term[i]] < inf[hit]))
+					hit = term[i];
+		}
+		if (hit < 0)
+			break;
+		/* walk back to the tree, adding the tables and edges of the path */
+		for (int t = hit; !intree[t];) {
+			const struct cat_edge *e = &c->edges[via[t]];
+			int o = e->from_t == t ? e->to_t : e->from_t;
+
+			intree[t] = 1;
+			if (!in_list(tabs, *ntabs, t) && *ntabs < cap)
+				tabs[(*ntabs)++] = t;
+			if (*nedges < ecap)
+				edges[(*nedges)++] = via[t];
+			t = o;
+		}
+	}
 }
 
 static void suggest(struct ctx *x)
@@ -795,8 +939,21 @@ enum err catalog_retrieve(struct catalog *c, const char *question, const struct 
 		lexical = strmap_get(&c->prefixes, key) >= 0;
 	}
 	if (!x->kw_any && (x->best_cos < 0.35 || !lexical)) {
+		/* nothing matched: suggestions, and the whole schema when it is small, so a model
+		 * still sees what the database holds (the caller decides whether to decline) */
 		suggest(x);
 		r->prompt_block = arena_strdup(a, "");
+		if (whole_fits(x)) {
+			int *all = arena_alloc(a, (size_t)(nt + 1) * sizeof *all);
+			unsigned char *rel = arena_alloc(a, (size_t)(nc + 1));
+
+			if (!all || !rel)
+				goto nomem;
+			for (int i = 0; i < nt; i++)
+				all[i] = i;
+			struct pblock pb = {all, nt, nt, rel, NULL, 0, 1};
+			prompt_block(x, &pb);
+		}
 		return OK;
 	}
 	/* axis 4: intent, re-ranking the candidates of axes 1 and 3 by column kind */
@@ -1031,16 +1188,74 @@ enum err catalog_retrieve(struct catalog *c, const char *question, const struct 
 				col_rel[t->first_col + k] = 1;
 		}
 	}
-	/* the prompt holds the tables to join (and those on their paths); others only to make two */
-	int pt[16], npt = 0;
-	for (int i = 0; i < nchosen && npt < 8; i++)
-		pt[npt++] = chosen[i];
-	for (int i = 0; i < nvia && npt < 12; i++)
-		pt[npt++] = via[i];
-	for (int i = 0; i < nrt && npt < 2; i++)
-		if (!in_list(pt, npt, rt[i]))
-			pt[npt++] = rt[i];
-	prompt_block(x, pt, npt, col_rel);
+	/* the prompt's tables (docs/context.md): every table the question reaches (named ones,
+	 * those holding a retrieved column, a mapped value or a concept's column, and the event
+	 * table of a matched dictionary label), connected over the join graph */
+	int term[PT_MAX], nterm = 0, pt[PT_MAX], npt = 0, pe[PT_MAX * 2], npe = 0;
+#define ADD_TERM(t) do { if (!in_list(term, nterm, (t)) && nterm < PT_MAX) term[nterm++] = (t); } while (0)
+	for (int i = 0; i < nchosen; i++)
+		ADD_TERM(chosen[i]);
+	for (int i = 0; i < x->nvals; i++)
+		ADD_TERM(c->columns[c->values[x->vals[i].value].col].table);
+	for (int i = 0; i < x->nconcepts; i++)
+		for (int j = 0; j < c->concepts[x->concepts[i]].ncols; j++)
+			ADD_TERM(c->columns[c->concepts[x->concepts[i]].cols[j]].table);
+	for (int i = 0; i < ntop_c && i < k; i++)
+		ADD_TERM(c->columns[top_c[i]].table);
+	/* a label found in a dictionary table (other tables' keys point at it) needs the event
+	 * table that references it: one already in the prompt, else the best-ranked referrer */
+	for (int i = 0; i < x->nvals; i++) {
+		int d = c->columns[c->values[x->vals[i].value].col].table, best = -1, have = 0;
+
+		for (int e = 0; e < c->nedges && !have; e++) {
+			const struct cat_edge *ed = &c->edges[e];
+
+			if (ed->to_t != d || ed->from_t == d)
+				continue;
+			if (in_list(term, nterm, ed->from_t))
+				have = 1;
+			else if (best < 0 || fused_tab[ed->from_t] > fused_tab[best] ||
+			         (fused_tab[ed->from_t] == fused_tab[best] && c->tables[ed->from_t].rows > c->tables[best].rows))
+				best = ed->from_t;
+		}
+		if (!have && best >= 0)
+			ADD_TERM(best);
+	}
+#undef ADD_TERM
+	memcpy(pt, term, (size_t)nterm * sizeof *pt);
+	npt = nterm;
+	steiner(x, term, nterm, pt, &npt, PT_MAX, pe, &npe, PT_MAX * 2);
+	for (int i = 0; i < npe; i++) {
+		if (!col_rel[c->edges[pe[i]].from_c])
+			col_rel[c->edges[pe[i]].from_c] = 1;
+		if (!col_rel[c->edges[pe[i]].to_c])
+			col_rel[c->edges[pe[i]].to_c] = 1;
+	}
+	struct pblock pb = {pt, npt, npt, col_rel, pe, npe, 0};
+	/* small schemas go whole, the reached tables first, then the rest by score */
+	pb.whole = whole_fits(x);
+	if (pb.whole) {
+		int *all = arena_alloc(a, (size_t)(nt + 1) * sizeof *all), nall = npt;
+
+		if (!all)
+			goto nomem;
+		memcpy(all, pt, (size_t)npt * sizeof *all);
+		for (int i = 0; i < ntop_t; i++)
+			if (!in_list(all, nall, top_t[i]))
+				all[nall++] = top_t[i];
+		for (int i = 0; i < nt; i++)
+			if (!in_list(all, nall, i))
+				all[nall++] = i;
+		pb.tabs = all;
+		pb.ntabs = nall;
+	} else {
+		/* otherwise others only to make two */
+		for (int i = 0; i < nrt && npt < 2; i++)
+			if (!in_list(pt, npt, rt[i]))
+				pt[npt++] = rt[i];
+		pb.ntabs = npt;
+	}
+	prompt_block(x, &pb);
 	return OK;
 nomem:
 	retrieval_free(r);

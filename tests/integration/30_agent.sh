@@ -145,11 +145,13 @@ OUT=$(ASKQL_LLM_FALLBACK_BUILTIN=1 "$ASKQL" ask --json --no-cache --mode extract
 check "LLM down + fallback: planner step degraded, run ok" \
 	'[ "$(step_field planner status)" = degraded ] && [ "$(echo "$OUT" | jget status)" = ok ]' "$OUT $(steps)"
 
-# 8c. retrieval failure (target not indexed) degrades the inspector, the run goes on
+# 8c. retrieval failure (the target's catalog is gone) degrades the inspector, the run goes on
 script "[$(resp "$(jsql "$GOOD")")]"
-OUT=$(ASKQL_TARGET_NAME=no_such_target_$$ "$ASKQL" ask --json --no-cache --mode extract "potassium above 6.5" 2>>"$WORK/stderr"); RUN=$(echo "$OUT" | jget run_id)
+sq "DELETE FROM askql.cat_targets WHERE name = 'demo'" >/dev/null
+OUT=$("$ASKQL" ask --json --no-cache --mode extract "potassium above 6.5" 2>>"$WORK/stderr"); RUN=$(echo "$OUT" | jget run_id)
 check "retrieval failure: inspector degraded with the reason, run ok" \
-	'[ "$(step_field inspector status)" = degraded ] && [[ "$(step_field inspector error)" == *no_such_target* ]] && [ "$(echo "$OUT" | jget status)" = ok ]' "$OUT $(steps)"
+	'[ "$(step_field inspector status)" = degraded ] && [[ "$(step_field inspector error)" == *demo* ]] && [ "$(echo "$OUT" | jget status)" = ok ]' "$OUT $(steps)"
+"$ASKQL" index --name demo --quiet >/dev/null 2>&1
 
 # 8d. HyDE helper step: its LLM failure degrades, the run goes on
 script "[$E500, $E500, $E500, $(resp "$(jsql "$GOOD")")]"
@@ -187,11 +189,15 @@ ask --mode react "total billing cost per surgery department"
 check "unanswerable (react): cannot_answer ends the run" \
 	'[ "$(echo "$OUT" | jget status)" = unanswerable ] && [[ "$(steps)" == *"cannot_answer:ok"* ]]' "$OUT $(steps)"
 
-# 12b. nothing of the question matches the catalog: unanswerable before any LLM call
-script "[]"
+# 12b. nothing of the question matches the catalog: the offline planner declines at the
+# inspector; an LLM is still asked, with the finding as a note and the schema (issue 12)
+ask --provider builtin --mode extract "what will the weather be in Seoul tomorrow"
+check "unanswerable (no match, builtin): ends at the inspector, names what is missing" \
+	'[ "$(echo "$OUT" | jget status)" = unanswerable ] && [ "$(steps)" = "inspector:ok" ] && [[ "$(echo "$OUT" | jget error)" == *"cannot answer from this database"* ]]' "$OUT $(steps)"
+script "[$(resp '{"unanswerable": true, "missing": "no weather data"}')]"
 ask --mode extract "what will the weather be in Seoul tomorrow"
-check "unanswerable (no match): ends at the inspector, names what is missing, no LLM call" \
-	'[ "$(echo "$OUT" | jget status)" = unanswerable ] && [ "$(steps)" = "inspector:ok" ] && [ "$(requests)" = "[]" ] && [[ "$(echo "$OUT" | jget error)" == *"cannot answer from this database"* ]]' "$OUT $(steps)"
+check "unanswerable (no match, LLM): the model saw the note and the schema, then declined" \
+	'[ "$(echo "$OUT" | jget status)" = unanswerable ] && [[ "$(steps)" == "inspector:ok planner:"* ]] && [[ "$(requests)" == *"Nothing in the question matched"*"clinical_data_table"* ]]' "$OUT $(steps)"
 
 # 13. builtin provider, react mode: an explain step before every submit
 OUT=$("$ASKQL" ask --json --no-cache --provider builtin --mode react "average age by sex" 2>>"$WORK/stderr"); RUN=$(echo "$OUT" | jget run_id)
@@ -229,3 +235,9 @@ ask --mode extract --parent "$P" "now only cases below 100"
 check "follow-up: parent's question and SQL in the planner prompt" \
 	'[ "$(sq "SELECT count(*) FROM askql.steps WHERE run_id=$RUN AND name='\''planner'\'' AND prompt LIKE '\''%Previous question: potassium above 6.5%Previous SQL: SELECT caseid, result%'\''")" = 1 ]' "$(step_field planner prompt | head -c 300)"
 check "follow-up: run linked to its parent" '[ "$(sq "SELECT parent_id FROM askql.runs WHERE id=$RUN")" = "$P" ]'
+
+# an LLM run is never declined before the model saw the schema: "nothing matched" is a note
+script "[$(resp "$(jsql "SELECT count(*) FROM clinical_data_table")")]"
+ask --mode extract "zqxw vbnmk plorf"
+check "nothing matched, LLM mode: the model is asked, with a note and the schema" \
+	'[ "$(echo "$OUT" | jget status)" = ok ] && [ "$(sq "SELECT count(*) FROM askql.steps WHERE run_id=$RUN AND name='\''planner'\'' AND prompt LIKE '\''%[NOTE]%Nothing in the question matched%clinical_data_table%'\''")" = 1 ]' "$OUT $(steps)"

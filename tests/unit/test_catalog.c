@@ -1,4 +1,5 @@
 /* test_catalog.c: RRF, FK paths, value mapping, Korean tokens and the builtin embedding, on an in-memory catalog. */
+#include <ctype.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -205,10 +206,15 @@ static void test_retrieve(void **state)
 		hyde |= strstr(r.columns[i].sources, "hyde") != NULL;
 	assert_true(hyde);
 	retrieval_free(&r);
-	/* budget is respected */
-	struct retrieval_opts o = {.token_budget = 60};
+	/* the budget bounds the optional lines; the reached tables stay whatever it is */
+	struct retrieval_opts o = {.token_budget = 1500, .whole_schema_tokens = -1};
 	assert_int_equal(catalog_retrieve(c, "heart rate and systolic blood pressure", &o, &r), OK);
-	assert_true(r.prompt_tokens <= 60);
+	int roomy = r.prompt_tokens;
+	retrieval_free(&r);
+	o.token_budget = 20;
+	assert_int_equal(catalog_retrieve(c, "heart rate and systolic blood pressure", &o, &r), OK);
+	assert_true(r.prompt_tokens <= roomy);
+	assert_non_null(strstr(r.prompt_block, "Table: vital_data_table"));
 	retrieval_free(&r);
 	/* nothing relevant: suggestions instead of tables */
 	assert_int_equal(catalog_retrieve(c, "qwzx vbnm", NULL, &r), OK);
@@ -335,6 +341,141 @@ static void test_literals(void **state)
 	assert_string_equal(out, "");
 }
 
+/*
+ * A ward database among many unrelated tables: the grouping table is reachable only through a
+ * bridge table that nothing in the question names, and lab names live in a dictionary table.
+ */
+static struct catalog *hospital(void)
+{
+	struct catalog *c = cat_new("hosp", "builtin", DIM);
+	int t, ward_id, ward_name, adm_id, adm_ward, v_adm, item_id, label, l_adm, l_item, hub, prev = -1;
+	char err[128], name[32];
+
+	t = cat_add_table(c, "public", "ward", "hospital wards", NULL, 12);
+	ward_id = cat_add_column(c, t, "ward_id", "integer", NULL, NULL, NULL);
+	ward_name = cat_add_column(c, t, "ward_name", "text", "name of the ward", NULL, NULL);
+	c->columns[ward_id].is_pk = 1;
+	t = cat_add_table(c, "public", "admission", "hospital stays", NULL, 5000);
+	adm_id = cat_add_column(c, t, "adm_id", "integer", NULL, NULL, NULL);
+	adm_ward = cat_add_column(c, t, "ward_id", "integer", NULL, NULL, NULL);
+	cat_add_column(c, t, "admit_time", "timestamp", "admission time", NULL, NULL);
+	c->columns[adm_id].is_pk = 1;
+	t = cat_add_table(c, "public", "vitals", "bedside observations", NULL, 90000);
+	v_adm = cat_add_column(c, t, "adm_id", "integer", NULL, NULL, NULL);
+	cat_add_column(c, t, "hr", "real", "Heart rate", "Heart rate", "bpm");
+	cat_add_column(c, t, "sbp", "real", "Systolic blood pressure", NULL, "mmHg");
+	t = cat_add_table(c, "public", "d_labitems", "dictionary of laboratory tests", NULL, 700);
+	item_id = cat_add_column(c, t, "itemid", "integer", NULL, NULL, NULL);
+	label = cat_add_column(c, t, "label", "text", "test name", NULL, NULL);
+	c->columns[item_id].is_pk = 1;
+	t = cat_add_table(c, "public", "labevents", "laboratory results", NULL, 200000);
+	l_adm = cat_add_column(c, t, "adm_id", "integer", NULL, NULL, NULL);
+	l_item = cat_add_column(c, t, "itemid", "integer", NULL, NULL, NULL);
+	cat_add_column(c, t, "valuenum", "double precision", "numeric result", NULL, NULL);
+	/* unrelated tables, many of them pointing at the admission hub so it ranks as important */
+	hub = adm_id;
+	for (int i = 0; i < 40; i++) {
+		int fk;
+
+		snprintf(name, sizeof name, "billing_%02d", i);
+		t = cat_add_table(c, "public", name, "charges and payments", NULL, 1000);
+		fk = cat_add_column(c, t, "adm_id", "integer", NULL, NULL, NULL);
+		cat_add_column(c, t, "amount", "numeric", "amount charged", NULL, NULL);
+		cat_add_column(c, t, "payer", "text", "insurer", NULL, NULL);
+		cat_add_edge(c, fk, i % 2 ? hub : (prev >= 0 ? prev : hub), 0, 0);
+		prev = fk;
+	}
+	cat_add_edge(c, adm_ward, ward_id, 0, 0);
+	cat_add_edge(c, v_adm, adm_id, 0, 0);
+	cat_add_edge(c, l_adm, adm_id, 0, 0);
+	cat_add_edge(c, l_item, item_id, 1, 0);   /* inferred, as in a database without FKs */
+	cat_add_value(c, ward_name, "Medical ICU");
+	cat_add_value(c, ward_name, "Surgical ward");
+	cat_add_value(c, label, "lactate");
+	cat_add_value(c, label, "potassium");
+	assert_int_equal(cat_finish(c, err, sizeof err), OK);
+	return c;
+}
+
+/* the block holds "Table: name" and, when col is given, names col in that table's section */
+static int block_has(const char *block, const char *table, const char *col)
+{
+	char head[96];
+	const char *s, *e;
+
+	snprintf(head, sizeof head, "Table: %s ", table);
+	if (!(s = strstr(block, head)) && !(snprintf(head, sizeof head, "Table: %s\n", table), s = strstr(block, head)))
+		return 0;
+	if (!col)
+		return 1;
+	e = strstr(s + 1, "\nTable: ");
+	if (!e)
+		e = strstr(s, "\n\n");
+	for (const char *p = strstr(s, col); p && (!e || p < e); p = strstr(p + 1, col))
+		if ((p[-1] == ' ' || p[-1] == ',') && !isalnum((unsigned char)p[strlen(col)]) && p[strlen(col)] != '_')
+			return 1;
+	return 0;
+}
+
+static void test_context_invariant(void **state)
+{
+	struct catalog *c = hospital(), *small;
+	struct retrieval_opts o = {.whole_schema_tokens = -1};
+	struct retrieval r;
+	const char *b;
+
+	(void)state;
+	/* a measure grouped by a table only a bridge reaches: vitals -> admission -> ward */
+	assert_int_equal(catalog_retrieve(c, "average heart rate per ward name", &o, &r), OK);
+	b = r.prompt_block;
+	assert_true(block_has(b, "vitals", "hr"));
+	assert_true(block_has(b, "ward", "ward_name"));
+	assert_true(block_has(b, "admission", "adm_id"));
+	assert_true(block_has(b, "admission", "ward_id"));
+	assert_non_null(strstr(b, "- vitals.adm_id -> admission.adm_id"));
+	assert_non_null(strstr(b, "- admission.ward_id -> ward.ward_id"));
+	/* the bridge is not among the best-ranked tables: the connection put it there */
+	int bridge_rank = -1;
+	for (int i = 0; i < r.ntables; i++)
+		if (!strcmp(r.tables[i].name, "admission"))
+			bridge_rank = i;
+	assert_true(bridge_rank != 0);
+	/* each section once */
+	assert_null(strstr(strstr(b, "[TABLE RELATIONSHIPS]") + 1, "[TABLE RELATIONSHIPS]"));
+	assert_null(strstr(b, "billing_"));
+	retrieval_free(&r);
+	/* a label that lives in a dictionary table: the dictionary, the event table, the key and the label */
+	assert_int_equal(catalog_retrieve(c, "mean lactate", &o, &r), OK);
+	b = r.prompt_block;
+	assert_true(block_has(b, "d_labitems", "label"));
+	assert_true(block_has(b, "labevents", "valuenum"));
+	assert_non_null(strstr(b, "- labevents.itemid -> d_labitems.itemid"));
+	assert_non_null(strstr(b, "d_labitems.label = 'lactate'"));
+	/* a category column shows its values */
+	retrieval_free(&r);
+	assert_int_equal(catalog_retrieve(c, "admissions per ward", &o, &r), OK);
+	assert_non_null(strstr(r.prompt_block, "values: Medical ICU | Surgical ward"));
+	retrieval_free(&r);
+	/* a schema larger than the whole-schema budget is not sent whole */
+	o.whole_schema_tokens = 500;
+	assert_int_equal(catalog_retrieve(c, "average heart rate per ward name", &o, &r), OK);
+	assert_null(strstr(r.prompt_block, "billing_"));
+	retrieval_free(&r);
+	cat_free(c);
+	/* a small schema goes whole: every table, even one the question does not need */
+	small = clinical();
+	assert_int_equal(catalog_retrieve(small, "average heart rate", NULL, &r), OK);
+	assert_true(block_has(r.prompt_block, "lab_data_table", "result"));
+	assert_true(block_has(r.prompt_block, "clinical_data_table", "city"));
+	retrieval_free(&r);
+	/* ... and also when nothing matched, so a model still sees the schema */
+	assert_int_equal(catalog_retrieve(small, "qwzx vbnm", NULL, &r), OK);
+	assert_int_equal(r.ntables, 0);
+	assert_true(block_has(r.prompt_block, "vital_data_table", "hr"));
+	retrieval_free(&r);
+	cat_free(small);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -342,6 +483,7 @@ int main(void)
 		cmocka_unit_test(test_fk_paths),
 		cmocka_unit_test(test_value_mapping),
 		cmocka_unit_test(test_retrieve),
+		cmocka_unit_test(test_context_invariant),
 		cmocka_unit_test(test_embedding),
 		cmocka_unit_test(test_tokens),
 		cmocka_unit_test(test_literals),

@@ -133,6 +133,11 @@ static struct catalog *synthetic(int ntables, int ncols, int dim)
 	return c;
 }
 
+static int cmpi(const void *a, const void *b)
+{
+	return *(const int *)a - *(const int *)b;
+}
+
 static void run(const char *label, struct catalog *c, const char *const *qs, int nq, int iters,
                 long mem_kb, double build_ms)
 {
@@ -168,8 +173,36 @@ static void run(const char *label, struct catalog *c, const char *const *qs, int
 	free(lat);
 }
 
+/* the prompt block's tokens over the questions, with the options the inspector uses */
+static void tokens(const char *label, struct catalog *c, const char *const *qs, int nq)
+{
+	struct retrieval_opts o = {.k = 10, .token_budget = 1500, .whole_schema_tokens = 4000};
+	struct retrieval r;
+	int t[64], n = 0;
+	double sum = 0;
+
+	for (int i = 0; i < nq && n < 64; i++) {
+		if (catalog_retrieve(c, qs[i], &o, &r) != OK)
+			continue;
+		t[n++] = r.prompt_tokens;
+		sum += r.prompt_tokens;
+		retrieval_free(&r);
+	}
+	qsort(t, (size_t)n, sizeof *t, cmpi);
+	printf("prompt block tokens, %s (%d questions, k=10, budget 1500, whole schema up to 4000): "
+	       "mean %.0f, p95 %d, max %d\n", label, n, n ? sum / n : 0, n ? t[(int)(0.95 * (n - 1))] : 0,
+	       n ? t[n - 1] : 0);
+}
+
 int main(int argc, char **argv)
 {
+	if (argc > 1 && !strcmp(argv[1], "--tokens-only")) {
+		struct catalog *s = synthetic(500, 20, 256);
+
+		tokens("synthetic 500 tables x 20 = 10,000 columns", s, questions, NQ);
+		cat_free(s);
+		return 0;
+	}
 	int iters = argc > 1 ? atoi(argv[1]) : 2000;
 	long rss0 = rss_kb(), rss1;
 	double t0 = now_us(), build;
@@ -187,6 +220,7 @@ int main(int argc, char **argv)
 	       "values", "min ms", "p50 ms", "p90 ms", "p99 ms", "max ms", "cat MiB", "build ms");
 	printf("|%s|\n", "------------------------|--------|---------|--------|----------|----------|----------|----------|----------|-----------|----------");
 	run("synthetic 500x20", c, questions, NQ, iters, rss1 - rss0, build);
+	tokens("synthetic 500x20", c, questions, NQ);
 	long synth_rss = rss1 - rss0;
 	double synth_mib = (double)c->bytes / 1048576.0;
 	cat_free(c);

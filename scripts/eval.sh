@@ -61,19 +61,76 @@ SQL
 	>"$OUT/index_ehrsql.log" 2>&1 ||
 	echo "eval: warning: indexing ehrsql failed (see $OUT/index_ehrsql.log); the planner works from its own schema snapshot" >&2
 
+# ---- the sets built for issue 12 (tests/data/eval/SET/{schema.sql,questions.jsonl}): each its own
+# database, loaded fresh, read by askql_reader, registered and indexed like a user's database ----
+SETS=()
+for d in "$TOP"/tests/data/eval/*/; do
+	[ -f "$d/schema.sql" ] && [ -f "$d/questions.jsonl" ] || continue
+	set=$(basename "$d"); db=eval_$set
+	psql_su "$VAR" "$PGPORT" postgres -c "DROP DATABASE IF EXISTS $db" >/dev/null 2>&1
+	"$ASKQL" target rm "$set" >/dev/null 2>&1
+	psql_su "$VAR" "$PGPORT" postgres -c "CREATE DATABASE $db" >/dev/null
+	if ! psql_su "$VAR" "$PGPORT" "$db" -f "$d/schema.sql" >"$OUT/load_$set.log" 2>&1; then
+		echo "eval: warning: loading $set failed (see $OUT/load_$set.log)" >&2
+		continue
+	fi
+	psql_su "$VAR" "$PGPORT" "$db" >/dev/null <<SQL
+REVOKE ALL ON DATABASE $db FROM PUBLIC;
+GRANT CONNECT ON DATABASE $db TO askql_reader;
+GRANT USAGE ON SCHEMA public TO askql_reader;
+GRANT SELECT ON ALL TABLES IN SCHEMA public TO askql_reader;
+SQL
+	if "$ASKQL" index --name "$set" --target "$SOCK dbname=$db user=askql" --ro "$SOCK dbname=$db user=askql_reader" \
+		>"$OUT/index_$set.log" 2>&1; then
+		SETS+=("$set")
+	else
+		echo "eval: warning: indexing $set failed (see $OUT/index_$set.log)" >&2
+	fi
+done
+
+half_name() { [ "$1" = 1 ] && echo 'development: odd lines' || echo 'held out: even lines, not tuned on'; }
+
+# ---- context recall: does the block an LLM gets name every table and column the gold SQL uses? ----
+echo
+echo "== context recall (the schema block handed to an LLM vs the gold SQL) =="
+"$ASKQL" eval --target demo --context "$TOP/tests/data/demo_dev.jsonl" | sed 's/^/  /'
+for h in 1 2; do
+	"$ASKQL" eval --target ehrsql --context "$EHR/valid.jsonl" --half $h | sed 's/^/  /'
+done
+for set in "${SETS[@]}"; do
+	for h in 1 2; do
+		"$ASKQL" eval --target "$set" --context "$TOP/tests/data/eval/$set/questions.jsonl" --half $h | sed 's/^/  /'
+	done
+done
+mkdir -p "$TOP/build/bench"
+if cc -O2 -std=c11 -D_GNU_SOURCE -I"$TOP/app" -I/usr/include/postgresql -o "$TOP/build/bench/bench_retrieval" \
+	"$TOP/bench/bench_retrieval.c" "$TOP/build/libaskql.a" -lfcgi -lpq -lcurl -lcjson -lxml2 -lpg_query \
+	-lxlsxwriter -lcrypt -lpthread -lm 2>"$OUT/bench_build.log"; then
+	"$TOP/build/bench/bench_retrieval" --tokens-only | sed 's/^/  /'
+else
+	echo "eval: warning: bench_retrieval did not build (see $OUT/bench_build.log)" >&2
+fi
+[ "${EVAL_ONLY:-}" = context ] && exit 0
+
 # ---- the reports ----
 echo
-"$ASKQL" eval --name demo --target "$SOCK dbname=demo user=askql_reader" --now '2025-12-31 23:59:00' \
+echo "== offline planner accuracy =="
+"$ASKQL" eval --target demo --now '2025-12-31 23:59:00' \
 	--out "$OUT/demo_outcomes.jsonl" "$TOP/tests/data/demo_dev.jsonl"
-echo
-"$ASKQL" eval --name ehrsql --target "$SOCK dbname=ehrsql user=askql_reader" --now '2100-12-31 23:59:00' \
-	--out "$OUT/ehrsql_outcomes.jsonl" "$EHR/valid.jsonl"
-# the development half (odd lines) and the held-out check half (even lines), reported apart
+# EHRSQL: the development half (odd lines) and the held-out half (even lines), reported apart
 for h in 1 2; do
 	echo
-	echo "-- EHRSQL half $h ($( [ $h = 1 ] && echo 'development: odd lines' || echo 'check: even lines, not tuned on'))"
-	"$ASKQL" eval --name ehrsql --target "$SOCK dbname=ehrsql user=askql_reader" --now '2100-12-31 23:59:00' \
-		--half $h "$EHR/valid.jsonl" | sed -n '3,9p'
+	echo "-- EHRSQL valid, half $h ($(half_name $h))"
+	"$ASKQL" eval --target ehrsql --now '2100-12-31 23:59:00' --half $h \
+		--out "$OUT/ehrsql_outcomes_half$h.jsonl" "$EHR/valid.jsonl"
+done
+for set in "${SETS[@]}"; do
+	for h in 1 2; do
+		echo
+		echo "-- $set, half $h ($(half_name $h))"
+		"$ASKQL" eval --target "$set" --half $h --out "$OUT/${set}_outcomes_half$h.jsonl" \
+			"$TOP/tests/data/eval/$set/questions.jsonl"
+	done
 done
 echo
-echo "outcome files: $OUT/demo_outcomes.jsonl $OUT/ehrsql_outcomes.jsonl"
+echo "outcome files: $OUT/*_outcomes*.jsonl"

@@ -125,6 +125,18 @@ enum err catalog_fk_decide(PGconn *app, const char *target, const char *from_col
  * (trigram similarity of column names).  Strings point into the catalog.  Returns the count.
  */
 int catalog_suggest_columns(struct catalog *cat, const char *name, const char **out, int max);
+/* A table (column NULL) or column of a catalog that an SQL text uses; strings point into the catalog. */
+struct cat_ref { const char *table, *column; };
+/*
+ * catalog_sql_refs: the catalog's tables and columns that sql uses, at most max into out;
+ * returns the count.  Parsed with libpg_query (aliases resolved; a bare column belongs to the
+ * first table of the query that has it); SQL it does not parse (e.g. SQLite dialect) falls back
+ * to matching identifiers against the catalog's names, and *parsed says which was used.
+ */
+int catalog_sql_refs(struct catalog *cat, const char *sql, struct cat_ref *out, int max, int *parsed);
+/* catalog_block_names: 1 when a prompt block has the section "Table: table" and (column not
+ * NULL) names column in it, in full or among "(other columns: ...)". */
+int catalog_block_names(const char *block, const char *table, const char *column);
 /* catalog_info: version, embedding provider and dimension, memory footprint of a cached catalog. */
 long catalog_version(const struct catalog *cat);
 const char *catalog_embed_provider(const struct catalog *cat);

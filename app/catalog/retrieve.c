@@ -21,6 +21,9 @@ static const double axis_weight[NAX] = {1.0, 1.0, 2.0, 1.0, 1.0};
 #define MAXTOK 96
 #define MAXVAL 24
 #define MAXCHOSEN 4
+#define TERM_VALS 4     /* best value mappings whose tables the block must hold */
+#define TERM_COLS 5     /* best retrieved columns whose tables the block must hold */
+#define STEINER_HOPS 2  /* longest join path attaching one more table to the tree */
 #define PT_MAX 24       /* most tables the prompt block names (reached + connecting) */
 
 static const char *const intent_names[] = {"detail", "aggregation", "filter", "comparison",
@@ -546,9 +549,12 @@ static void fmt_num(char *b, size_t n, double v)
  * the joins connecting them (a Steiner-style tree over the join graph). */
 struct pblock {
 	const int *tabs; int ntabs, nmust;
-	const unsigned char *col_rel;    /* per column: 2 retrieved/mapped, 1 join key or measure */
+	const unsigned char *col_rel;    /* per column: 2 retrieved/mapped, 1 join key, 3 a measure or
+	                                  * time column of a table with a mapped code */
 	const int *edges; int nedges;
 	int whole;                       /* the whole schema fits: every column in full */
+	const unsigned char *named;      /* per table: named by the question (its other columns are
+	                                  * mandatory too); NULL: none */
 };
 
 /* a text column's stored values as "A | B | C" when it has few (a code or category) */
@@ -602,7 +608,9 @@ static void prompt_block(struct ctx *x, const struct pblock *b)
 		for (int k = 0; k < t->ncols; k++) {
 			int ci = t->first_col + k;
 			const struct cat_column *col = &c->columns[ci];
-			int prio = col_rel[ci] == 2 ? base + 1 : base + 2;
+			/* retrieved and mapped columns, join keys and the key are mandatory with their
+			 * table; the measure and time columns of a long-format table only fill the budget */
+			int prio = col_rel[ci] == 3 ? 40 + i : col_rel[ci] == 2 ? base + 1 : base + 2;
 			const char *desc = col->full_name ? col->full_name : col->comment;
 			const char *vals;
 
@@ -618,7 +626,8 @@ static void prompt_block(struct ctx *x, const struct pblock *b)
 			       desc ? " -- " : "", desc ? desc : "", vals ? "; values: " : "", vals ? vals : "");
 		}
 		if (other.len && sb_ok(&other))
-			pl_add(&p, S_SCHEMA, must ? MUST(60 + i) : 60 + i, "  (other columns: %s)", sb_cstr(&other));
+			pl_add(&p, S_SCHEMA, must && b->named && b->named[tabs[i]] ? MUST(60 + i) : 60 + i,
+			       "  (other columns: %s)", sb_cstr(&other));
 	}
 	for (int i = 0; i < r->nconcepts; i++) {
 		const struct ret_concept *q = &r->concepts[i];
@@ -640,7 +649,7 @@ static void prompt_block(struct ctx *x, const struct pblock *b)
 	for (int i = 0; i < r->nvalues; i++) {
 		const struct ret_value *v = &r->values[i];
 
-		pl_add(&p, S_VALUES, MUST(4), "- \"%s\" -> %s.%s = '%s' (%s)", v->phrase, v->table, v->column,
+		pl_add(&p, S_VALUES, i < TERM_VALS ? MUST(4) : 40 + i, "- \"%s\" -> %s.%s = '%s' (%s)", v->phrase, v->table, v->column,
 		       v->value, v->how);
 	}
 	for (int i = 0; i < b->nedges; i++) {
@@ -734,7 +743,7 @@ static int whole_schema_tokens(const struct catalog *c, int stop_at)
  * steiner: connect the terminal tables term[0..nterm) over the join graph (shortest-path
  * heuristic: grow one tree from term[0], each time attaching the nearest terminal not yet in
  * it by a breadth-first search from the whole tree, declared edges before inferred ones at
- * equal length).  Appends the tables it passes through to tabs (*ntabs, at most cap) and
+ * equal length, at most STEINER_HOPS joins away).  Appends the tables it passes through to tabs (*ntabs, at most cap) and
  * the edges used to edges (*nedges, at most ecap).  Terminals it cannot reach stay unjoined.
  */
 /* does the whole schema fit the whole-schema budget (retrieval_opts.whole_schema_tokens)? */
@@ -771,7 +780,7 @@ static void steiner(struct ctx *x, const int *term, int nterm, int *tabs, int *n
 		}
 		/* layer by layer, so a terminal is found at its shortest distance; within a layer the
 		 * route with fewer inferred edges wins */
-		while (qh < qt && hit < 0) {
+		while (qh < qt && hit < 0 && dist[queue[qh]] < STEINER_HOPS) {
 			int layer_end = qt;
 
 			for (; qh < layer_end; qh++) {
@@ -951,7 +960,7 @@ enum err catalog_retrieve(struct catalog *c, const char *question, const struct 
 				goto nomem;
 			for (int i = 0; i < nt; i++)
 				all[i] = i;
-			struct pblock pb = {all, nt, nt, rel, NULL, 0, 1};
+			struct pblock pb = {all, nt, nt, rel, NULL, 0, 1, NULL};
 			prompt_block(x, &pb);
 		}
 		return OK;
@@ -1158,7 +1167,8 @@ enum err catalog_retrieve(struct catalog *c, const char *question, const struct 
 			r->similar[j] = (struct ret_similar){c->verified[i].question, c->verified[i].sql, s};
 		}
 
-	/* prompt block over the result tables; columns marked 2 = retrieved, 1 = join keys */
+	/* prompt block over the result tables; columns marked 2 = retrieved, 1 = join keys,
+	 * 3 = measures of a long-format table */
 	unsigned char *col_rel = arena_alloc(a, (size_t)(nc + 1));
 	if (!col_rel)
 		goto nomem;
@@ -1185,7 +1195,7 @@ enum err catalog_retrieve(struct catalog *c, const char *question, const struct 
 			const struct cat_column *col = &c->columns[t->first_col + k];
 
 			if (((col->numeric && !col->idlike) || col->temporal) && !col_rel[t->first_col + k])
-				col_rel[t->first_col + k] = 1;
+				col_rel[t->first_col + k] = 3;
 		}
 	}
 	/* the prompt's tables (docs/context.md): every table the question reaches (named ones,
@@ -1193,19 +1203,24 @@ enum err catalog_retrieve(struct catalog *c, const char *question, const struct 
 	 * table of a matched dictionary label), connected over the join graph */
 	int term[PT_MAX], nterm = 0, pt[PT_MAX], npt = 0, pe[PT_MAX * 2], npe = 0;
 #define ADD_TERM(t) do { if (!in_list(term, nterm, (t)) && nterm < PT_MAX) term[nterm++] = (t); } while (0)
+	unsigned char *named = arena_alloc(a, (size_t)(nt + 1));   /* terminals the question names */
+	if (!named)
+		goto nomem;
 	for (int i = 0; i < nchosen; i++)
 		ADD_TERM(chosen[i]);
-	for (int i = 0; i < x->nvals; i++)
-		ADD_TERM(c->columns[c->values[x->vals[i].value].col].table);
+	for (int i = 0; i < r->nvalues && i < TERM_VALS; i++)
+		ADD_TERM(cat_find_table(c, r->values[i].table));
 	for (int i = 0; i < x->nconcepts; i++)
 		for (int j = 0; j < c->concepts[x->concepts[i]].ncols; j++)
 			ADD_TERM(c->columns[c->concepts[x->concepts[i]].cols[j]].table);
-	for (int i = 0; i < ntop_c && i < k; i++)
+	for (int i = 0; i < nterm; i++)
+		named[term[i]] = 1;
+	for (int i = 0; i < ntop_c && i < TERM_COLS; i++)
 		ADD_TERM(c->columns[top_c[i]].table);
 	/* a label found in a dictionary table (other tables' keys point at it) needs the event
 	 * table that references it: one already in the prompt, else the best-ranked referrer */
-	for (int i = 0; i < x->nvals; i++) {
-		int d = c->columns[c->values[x->vals[i].value].col].table, best = -1, have = 0;
+	for (int i = 0; i < r->nvalues && i < TERM_VALS; i++) {
+		int d = cat_find_table(c, r->values[i].table), best = -1, have = 0;
 
 		for (int e = 0; e < c->nedges && !have; e++) {
 			const struct cat_edge *ed = &c->edges[e];
@@ -1218,8 +1233,10 @@ enum err catalog_retrieve(struct catalog *c, const char *question, const struct 
 			         (fused_tab[ed->from_t] == fused_tab[best] && c->tables[ed->from_t].rows > c->tables[best].rows))
 				best = ed->from_t;
 		}
-		if (!have && best >= 0)
+		if (!have && best >= 0) {
 			ADD_TERM(best);
+			named[best] = 1;
+		}
 	}
 #undef ADD_TERM
 	memcpy(pt, term, (size_t)nterm * sizeof *pt);
@@ -1231,7 +1248,7 @@ enum err catalog_retrieve(struct catalog *c, const char *question, const struct 
 		if (!col_rel[c->edges[pe[i]].to_c])
 			col_rel[c->edges[pe[i]].to_c] = 1;
 	}
-	struct pblock pb = {pt, npt, npt, col_rel, pe, npe, 0};
+	struct pblock pb = {pt, npt, npt, col_rel, pe, npe, 0, named};
 	/* small schemas go whole, the reached tables first, then the rest by score */
 	pb.whole = whole_fits(x);
 	if (pb.whole) {

@@ -122,11 +122,116 @@ static enum err ask(PGconn *app, struct catalog *cat, const char *target_name, c
 	return OK;
 }
 
+static int cmp_int(const void *a, const void *b)
+{
+	return *(const int *)a - *(const int *)b;
+}
+
+/*
+ * context_report: for each question of path with gold SQL (gold_sql, else gold_sql_sqlite),
+ * does the prompt block the LLM would get (the inspector's retrieval options) name every table
+ * and column the gold SQL uses?  Prints question-level and micro recall and prompt tokens.
+ */
+static int context_report(struct catalog *cat, const char *path, const char *half, int verbose)
+{
+	struct retrieval_opts ro = {.k = 10, .token_budget = 1500,
+	                            .whole_schema_tokens = conf_get_int("context_whole_schema_tokens") > 0
+	                                                   ? conf_get_int("context_whole_schema_tokens") : -1};
+	FILE *in = fopen(path, "r");
+	char *line = NULL;
+	size_t cap = 0;
+	int lineno = 0, nq = 0, q_tab = 0, q_col = 0, t_all = 0, t_hit = 0, c_all = 0, c_hit = 0, unparsed = 0;
+	int *tok = NULL, ntok = 0, captok = 0;
+	double tok_sum = 0;
+
+	if (!in) {
+		fprintf(stderr, "askql eval: cannot open %s\n", path);
+		return 1;
+	}
+	if (!cat) {
+		fprintf(stderr, "askql eval --context: the target is not indexed\n");
+		fclose(in);
+		return 1;
+	}
+	while (getline(&line, &cap, in) > 0) {
+		cJSON *j;
+		const cJSON *g, *q;
+		struct cat_ref refs[128];
+		struct retrieval r;
+		int n, parsed, miss_t = 0, miss_c = 0;
+
+		lineno++;
+		if (half && ((lineno % 2 == 1) != (atoi(half) == 1)))
+			continue;
+		if (!(j = cJSON_Parse(line)))
+			continue;
+		q = cJSON_GetObjectItem(j, "question");
+		g = cJSON_GetObjectItem(j, "gold_sql");
+		if (!cJSON_IsString(g))
+			g = cJSON_GetObjectItem(j, "gold_sql_sqlite");
+		if (!cJSON_IsString(q) || !cJSON_IsString(g) || cJSON_IsFalse(cJSON_GetObjectItem(j, "answerable"))) {
+			cJSON_Delete(j);
+			continue;
+		}
+		n = catalog_sql_refs(cat, g->valuestring, refs, 128, &parsed);
+		unparsed += !parsed;
+		if (catalog_retrieve(cat, q->valuestring, &ro, &r) != OK) {
+			cJSON_Delete(j);
+			continue;
+		}
+		nq++;
+		for (int i = 0; i < n; i++) {
+			int hit = catalog_block_names(r.prompt_block, refs[i].table, refs[i].column);
+
+			if (refs[i].column) {
+				c_all++;
+				c_hit += hit;
+				miss_c += !hit;
+			} else {
+				t_all++;
+				t_hit += hit;
+				miss_t += !hit;
+			}
+			if (!hit && verbose)
+				fprintf(stderr, "missing %s%s%s  <- line %d: %s\n", refs[i].table, refs[i].column ? "." : "",
+				        refs[i].column ? refs[i].column : "", lineno, q->valuestring);
+		}
+		q_tab += !miss_t;
+		q_col += !miss_c && !miss_t;
+		if (ntok == captok) {
+			int *nt = realloc(tok, (size_t)(captok = captok ? captok * 2 : 256) * sizeof *tok);
+
+			if (!nt)
+				break;
+			tok = nt;
+		}
+		tok[ntok++] = r.prompt_tokens;
+		tok_sum += r.prompt_tokens;
+		retrieval_free(&r);
+		cJSON_Delete(j);
+	}
+	free(line);
+	fclose(in);
+	qsort(tok, (size_t)ntok, sizeof *tok, cmp_int);
+	printf("context recall: %s%s\n", path,
+	       half ? (atoi(half) == 1 ? ", half 1 (odd lines, development)" : ", half 2 (even lines, held out)") : "");
+	printf("  questions with gold SQL:        %d (%d gold SQL not parsed by libpg_query: identifiers matched)\n", nq, unparsed);
+	printf("  block has every gold table:     %.1f%% of questions   (tables: %d/%d = %.1f%%)\n",
+	       nq ? 100.0 * q_tab / nq : 0, t_hit, t_all, t_all ? 100.0 * t_hit / t_all : 0);
+	printf("  block has every gold column:    %.1f%% of questions   (columns: %d/%d = %.1f%%)\n",
+	       nq ? 100.0 * q_col / nq : 0, c_hit, c_all, c_all ? 100.0 * c_hit / c_all : 0);
+	printf("  prompt tokens:                  mean %.0f, p95 %d, max %d\n", ntok ? tok_sum / ntok : 0,
+	       ntok ? tok[(int)(0.95 * (ntok - 1))] : 0, ntok ? tok[ntok - 1] : 0);
+	free(tok);
+	return 0;
+}
+
 static int usage(void)
 {
 	fprintf(stderr, "usage: askql eval [--target NAME|CONNINFO] [--now TS] [--out FILE] [--half 1|2]\n"
 	                "                  [--direct] [--verbose] FILE.jsonl\n"
-	                "       askql eval [--target CONNINFO] [--now TS] --plan \"question\"\n");
+	                "       askql eval [--target NAME|CONNINFO] [--now TS] --plan \"question\"\n"
+	                "       askql eval [--target NAME|CONNINFO] [--half 1|2] [--verbose] --context FILE.jsonl\n");
 	return 2;
 }
 
@@ -140,6 +245,7 @@ int cmd_eval(int argc, char **argv)
 	const char *plan = cli_opt(&argc, argv, "--plan");
 	int direct = cli_flag(&argc, argv, "--direct");
 	int verbose = cli_flag(&argc, argv, "--verbose");
+	const char *context = cli_opt(&argc, argv, "--context");
 	char err[512];
 	int rc = 1;
 	FILE *in = NULL, *out = NULL;
@@ -161,6 +267,8 @@ int cmd_eval(int argc, char **argv)
 	if (app)
 		cat = catalog_get(app, name, err, sizeof err);
 
+	if (context)
+		return argc == 1 ? context_report(cat, context, half, verbose) : usage();
 	if (plan) {
 		/* one question: what the planner decided and why */
 		struct planner_ctx ctx = {.now = now, .conninfo = target};

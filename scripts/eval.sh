@@ -97,6 +97,11 @@ echo "== context recall (the schema block handed to an LLM vs the gold SQL) =="
 for h in 1 2; do
 	"$ASKQL" eval --target ehrsql --context "$EHR/valid.jsonl" --half $h | sed 's/^/  /'
 done
+# EHRSQL's schema fits the whole-schema budget; the retrieval path alone, for comparison
+for h in 1 2; do
+	echo "  (retrieval only, whole schema off)"
+	ASKQL_CONTEXT_WHOLE_SCHEMA_TOKENS=0 "$ASKQL" eval --target ehrsql --context "$EHR/valid.jsonl" --half $h | sed 's/^/  /'
+done
 for set in "${SETS[@]}"; do
 	for h in 1 2; do
 		"$ASKQL" eval --target "$set" --context "$TOP/tests/data/eval/$set/questions.jsonl" --half $h | sed 's/^/  /'

@@ -610,7 +610,7 @@ static void prompt_block(struct ctx *x, const struct pblock *b)
 			const struct cat_column *col = &c->columns[ci];
 			/* retrieved and mapped columns, join keys and the key are mandatory with their
 			 * table; the measure and time columns of a long-format table only fill the budget */
-			int prio = col_rel[ci] == 3 ? 40 + i : col_rel[ci] == 2 ? base + 1 : base + 2;
+			int prio = col_rel[ci] == 3 && !b->whole ? 40 + i : col_rel[ci] == 2 ? base + 1 : base + 2;
 			const char *desc = col->full_name ? col->full_name : col->comment;
 			const char *vals;
 

@@ -18,6 +18,10 @@ struct index_opts {
 	int verbose;
 	int force;                     /* 1: re-sample and re-embed every table */
 	struct index_result *result;   /* optional: what happened */
+	/* optional: called with a one-line progress message at each stage (connected, tables read,
+	 * each table sampled, joins inferred, embedding, writing) so a page can show it live */
+	void (*on_progress)(void *ctx, const char *message);
+	void *progress_ctx;
 };
 struct index_result {
 	long version;                  /* catalog version after the run */

@@ -97,6 +97,21 @@ static void warn(struct run *x, const char *fmt, ...)
 	x->res.warnings++;
 }
 
+/* progress: one line for the caller's on_progress (no-op without one) */
+static void progress(struct run *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void progress(struct run *x, const char *fmt, ...)
+{
+	char buf[600];
+	va_list ap;
+
+	if (!x->o->on_progress)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	x->o->on_progress(x->o->progress_ctx, buf);
+}
+
 static enum err fail(struct run *x, enum err rc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static enum err fail(struct run *x, enum err rc, const char *fmt, ...)
 {
@@ -1691,6 +1706,7 @@ enum err catalog_index(PGconn *app, const struct index_opts *o, char *err, size_
 			goto out;
 		}
 	}
+	progress(x, "connected to %s", o->target_name);
 	/* read-only, bounded: sampling and overlap checks must never hang the indexer */
 	db_exec(x->tgt, "SET default_transaction_read_only = on", 0, NULL, NULL, 0);
 	db_exec(x->tgt, "SET statement_timeout = '10s'", 0, NULL, NULL, 0);
@@ -1706,6 +1722,7 @@ enum err catalog_index(PGconn *app, const struct index_opts *o, char *err, size_
 	}
 	if ((rc = read_edits(x)) != OK)
 		goto out;
+	progress(x, "read the schema: %d tables, %d columns", x->c->ntables, x->c->ncolumns);
 	apply_metadata(x);
 	apply_docs(x);
 	apply_edits(x);
@@ -1735,13 +1752,19 @@ enum err catalog_index(PGconn *app, const struct index_opts *o, char *err, size_
 			}
 		}
 	}
-	for (int t = 0; t < x->c->ntables; t++)
-		if (x->tx[t].changed && (rc = sample_values(x, t)) != OK)
+	progress(x, "%d of %d tables new or changed", x->res.tables_reindexed, x->c->ntables);
+	for (int t = 0; t < x->c->ntables; t++) {
+		if (!x->tx[t].changed)
+			continue;
+		if ((rc = sample_values(x, t)) != OK)
 			goto out;
+		progress(x, "sampled the values of %s", x->c->tables[t].name);
+	}
 	if ((rc = meta_values(x)) != OK)
 		goto out;
 	concepts_from_meta(x);
 	infer_fks(x);
+	progress(x, "join keys: %d (declared and inferred)", x->c->nedges);
 	if ((rc = apply_decisions(x)) != OK)
 		goto out;
 	/* global hash: every table hash, the metadata, the docs, the edges */
@@ -1767,6 +1790,7 @@ enum err catalog_index(PGconn *app, const struct index_opts *o, char *err, size_
 		x->c->tables[t].syn_text = join_strs(x, &x->tx[t].syn);
 	for (int ci = 0; ci < x->c->ncolumns; ci++)
 		x->c->columns[ci].syn_text = join_strs(x, &x->cx[ci].syn);
+	progress(x, "embedding what is new");
 	/* embeddings of what is new; docs too (knowledge retrieval) */
 	if ((rc = cat_finish(x->c, err, errlen)) != OK)
 		goto out;
@@ -1789,6 +1813,7 @@ enum err catalog_index(PGconn *app, const struct index_opts *o, char *err, size_
 		if (rc != OK)
 			goto out;
 	}
+	progress(x, "writing the catalog");
 	if ((rc = write_catalog(x, &changed)) != OK)
 		goto out;
 	x->res.changed = changed;

@@ -2,18 +2,51 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cjson/cJSON.h>
 #include "catalog/catalog.h"
 #include "pages/pages.h"
 #include "store/db.h"
+#include "store/target.h"
 #include "util/conf.h"
 #include "util/log.h"
+
+/* the target the page is about: ?target= when registered, else the default; written to out */
+static void pick_target(struct req *r, char *out, size_t n)
+{
+	const char *want = req_param(r, "target");
+	struct target t;
+
+	if (target_resolve(db_app(), want && *want ? want : NULL, &t, NULL, 0) == OK) {
+		snprintf(out, n, "%s", t.name);
+		target_free(&t);
+	} else {
+		snprintf(out, n, "%s", conf_get("target_name"));
+	}
+}
 
 enum err page_admin_catalog(struct req *r)
 {
 	const char *table = req_param(r, "table");
 	cJSON *d = view_data(r, "admin.catalog"), *ts;
 	PGresult *res;
+	char tname[TARGET_NAME_MAX];
+
+	pick_target(r, tname, sizeof tname);
+	/* one target at a time: a selector of the registered ones */
+	{
+		PGresult *tr = db_query(db_app(), "SELECT name FROM askql.targets ORDER BY is_default DESC, name", 0, NULL, NULL, 0);
+		cJSON *ta = cJSON_AddArrayToObject(d, "targets");
+
+		for (int i = 0; tr && i < PQntuples(tr); i++) {
+			cJSON *o = cJSON_CreateObject();
+
+			cJSON_AddStringToObject(o, "name", PQgetvalue(tr, i, 0));
+			cJSON_AddBoolToObject(o, "selected", !strcmp(tname, PQgetvalue(tr, i, 0)));
+			cJSON_AddItemToArray(ta, o);
+		}
+		PQclear(tr);
+	}
 
 	/* the catalog's own tables, whatever its migrations created */
 	res = db_query(db_app(), "SELECT c.relname, c.reltuples::bigint FROM pg_class c JOIN pg_namespace n "
@@ -30,7 +63,7 @@ enum err page_admin_catalog(struct req *r)
 	}
 	cJSON_AddBoolToObject(d, "available", res && PQntuples(res) > 0);
 	cJSON_AddBoolToObject(d, "can_index", 1);
-	cJSON_AddStringToObject(d, "target", conf_get("target_name"));
+	cJSON_AddStringToObject(d, "target", tname);
 	{
 		const char *n = req_param(r, "notice");
 
@@ -43,7 +76,7 @@ enum err page_admin_catalog(struct req *r)
 		}
 	}
 	{
-		const char *p[1] = {conf_get("target_name")};
+		const char *p[1] = {tname};
 		PGresult *v = db_query(db_app(), "SELECT version, to_char(indexed_at, 'YYYY-MM-DD HH24:MI:SS') "
 		                                 "FROM askql.cat_targets WHERE name = $1", 1, p, NULL, 0);
 
@@ -69,11 +102,20 @@ enum err page_admin_catalog(struct req *r)
 			                                  "AND attnum > 0 AND NOT attisdropped AND attname NOT IN ('embedding', 'hash')",
 			                        1, p, NULL, 0);
 
-			sb_printf(&sql, "SELECT %s FROM askql.\"%s\" LIMIT 300",
-			          cl && PQntuples(cl) == 1 && !PQgetisnull(cl, 0, 0) ? PQgetvalue(cl, 0, 0) : "*", table);
+			const char *cols = cl && PQntuples(cl) == 1 && !PQgetisnull(cl, 0, 0) ? PQgetvalue(cl, 0, 0) : "*";
+
+			/* only the chosen target's rows (keyed by "target", or "name" in cat_targets) */
+			int keyed = strstr(cols, ", target,") || !strncmp(cols, "target,", 7) || strstr(cols, ", target") == cols + strlen(cols) - 8;
+
+			sb_printf(&sql, "SELECT %s FROM askql.\"%s\" WHERE %s = $1::text LIMIT 300", cols, table,
+			          keyed ? "target" : !strcmp(table, "cat_targets") ? "name" : "$1::text");
 			PQclear(cl);
 		}
-		rows = db_query(db_app(), sb_cstr(&sql), 0, NULL, NULL, 0);
+		{
+			const char *tp[1] = {tname};
+
+			rows = db_query(db_app(), sb_cstr(&sql), 1, tp, NULL, 0);
+		}
 		sb_free(&sql);
 		cJSON_AddStringToObject(d, "table", table);
 		cols = cJSON_AddArrayToObject(d, "columns");
@@ -120,15 +162,24 @@ enum err page_admin_catalog_save(struct req *r)
 		struct index_opts o = {0};
 		PGconn *c;
 
-		o.target_name = conf_get("target_name");
-		o.conninfo = conf_get("target_db");
-		o.docs_dir = conf_get("docs_dir");
-		o.metadata_file = conf_get("metadata_file");
+		char tname[TARGET_NAME_MAX];
+		struct target t;
+
+		pick_target(r, tname, sizeof tname);
+		if (target_get(db_app(), tname, &t, err, sizeof err) != OK)
+			return ERR_NOTFOUND;
+		o.target_name = t.name;
+		o.conninfo = t.conninfo;
+		o.docs_dir = t.docs_dir && (!t.from_conf || access(t.docs_dir, R_OK) == 0) ? t.docs_dir : NULL;
+		o.metadata_file = t.metadata_file && (!t.from_conf || access(t.metadata_file, R_OK) == 0) ? t.metadata_file : NULL;
 		/* its own connection: indexing commits in steps and must not share the request's */
-		if (!(c = db_connect(conf_get("app_db"), err, sizeof err)))
+		if (!(c = db_connect(conf_get("app_db"), err, sizeof err))) {
+			target_free(&t);
 			return ERR_DB;
+		}
 		e = catalog_index(c, &o, err, sizeof err);
 		PQfinish(c);
+		target_free(&t);
 		if (e != OK)
 			log_error("re-index: %s", err);
 		view_audit(r, "catalog.reindex", e == OK ? "{\"ok\":true}" : "{\"ok\":false}");
@@ -142,7 +193,10 @@ enum err page_admin_catalog_save(struct req *r)
 
 		if (!t || !*t || !ph || !*ph)
 			return ERR_INPUT;
-		const char *q[5] = {conf_get("target_name"), t, col ? col : "", ph, v ? v : ""};
+		char tname[TARGET_NAME_MAX];
+
+		pick_target(r, tname, sizeof tname);
+		const char *q[5] = {tname, t, col ? col : "", ph, v ? v : ""};
 		PGresult *res;
 		const char *upd;
 

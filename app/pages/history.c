@@ -13,7 +13,7 @@
 /* Build a history link keeping the current filters but changing the page. */
 static char *link(struct req *r, long long page)
 {
-	static const char *const keep[] = {"q", "status", "from", "to", "table", "group", "all", NULL};
+	static const char *const keep[] = {"q", "status", "from", "to", "table", "group", "all", "target", NULL};
 	struct sb s;
 
 	sb_init_arena(&s, r->a);
@@ -32,12 +32,12 @@ static char *link(struct req *r, long long page)
 enum err page_history(struct req *r)
 {
 	const char *q = req_param(r, "q"), *status = req_param(r, "status"), *from = req_param(r, "from");
-	const char *to = req_param(r, "to"), *table = req_param(r, "table");
+	const char *to = req_param(r, "to"), *table = req_param(r, "table"), *target = req_param(r, "target");
 	int group = req_param(r, "group") && !strcmp(req_param(r, "group"), "1");
 	int admin = !strcmp(r->user.role, "admin");
 	int all = admin && req_param(r, "all") && !strcmp(req_param(r, "all"), "1");
 	long long page = req_param_int(r, "page", 1);
-	const char *p[8];
+	const char *p[9];
 	char uid[24], lim[16], off[24], pat[450];
 	int n = 0;
 	struct sb w, sql;
@@ -84,6 +84,10 @@ enum err page_history(struct req *r)
 	if (table && *table) {
 		p[n++] = table;
 		sb_printf(&w, " AND $%d = ANY(r.tables)", n);
+	}
+	if (target && *target) {
+		p[n++] = target;
+		sb_printf(&w, " AND r.target = $%d", n);
 	}
 	snprintf(lim, sizeof lim, "%d", PER_PAGE + 1);
 	snprintf(off, sizeof off, "%lld", (page - 1) * PER_PAGE);
@@ -138,6 +142,21 @@ enum err page_history(struct req *r)
 		cJSON_AddStringToObject(f, "from", from ? from : "");
 		cJSON_AddStringToObject(f, "to", to ? to : "");
 		cJSON_AddStringToObject(f, "table", table ? table : "");
+		cJSON_AddStringToObject(f, "target", target ? target : "");
+		/* the databases runs were asked of, for the filter (only when there is more than one) */
+		PGresult *tr = db_query(db_app(), "SELECT name FROM askql.targets ORDER BY is_default DESC, name", 0, NULL, NULL, 0);
+		if (tr && PQntuples(tr) > 1) {
+			cJSON *ta = cJSON_AddArrayToObject(d, "targets");
+
+			for (int i = 0; i < PQntuples(tr); i++) {
+				cJSON *o = cJSON_CreateObject();
+
+				cJSON_AddStringToObject(o, "name", PQgetvalue(tr, i, 0));
+				cJSON_AddBoolToObject(o, "selected", target && !strcmp(target, PQgetvalue(tr, i, 0)));
+				cJSON_AddItemToArray(ta, o);
+			}
+		}
+		PQclear(tr);
 		cJSON_AddBoolToObject(f, "group", group);
 		cJSON_AddBoolToObject(f, "all", all);
 		for (const char *const *s = sts; *s; s++) {

@@ -35,6 +35,9 @@ PAGE(page_admin_users);     /* admin_users.c */
 PAGE(page_admin_user_save);
 PAGE(page_admin_audit);     /* admin_audit.c */
 PAGE(page_admin_verified);
+PAGE(page_admin_datasources);       /* admin_datasources.c */
+PAGE(page_admin_datasources_save);
+PAGE(page_admin_datasources_index);
 PAGE(api_runs_start);       /* api.c */
 PAGE(api_run);
 PAGE(api_run_steps);

@@ -8,6 +8,7 @@
 #include "agent/agent.h"
 #include "pages/pages.h"
 #include "store/db.h"
+#include "store/target.h"
 #include "util/arena.h"
 #include "util/conf.h"
 #include "util/log.h"
@@ -35,7 +36,7 @@ static void *job_main(void *p)
 /* Read the form into agent options; ERR_INPUT when the question is empty. */
 static enum err opts(struct req *r, struct agent_opts *o, const char **q)
 {
-	const char *mode = req_param(r, "mode"), *kind = req_param(r, "kind");
+	const char *mode = req_param(r, "mode"), *kind = req_param(r, "kind"), *target = req_param(r, "target");
 
 	*q = req_param(r, "question");
 	if (!*q || !**q)
@@ -45,12 +46,29 @@ static enum err opts(struct req *r, struct agent_opts *o, const char **q)
 	o->parent_id = req_param_int(r, "parent", 0);
 	o->mode = kind && !strcmp(kind, "react") ? "react" : "extract";
 	o->step_mode = mode && !strcmp(mode, "step");
+	/* a chosen database must be registered (agent_start resolves it again; a name that is not
+	 * one is refused here with a clear status instead of an error run) */
+	if (target && *target) {
+		struct target t;
+
+		if (target_get(db_app(), target, &t, NULL, 0) != OK)
+			return ERR_NOTFOUND;
+		target_free(&t);
+		o->target = target;
+	}
 	/* a follow-up only continues a run the user may see */
 	if (o->parent_id) {
 		cJSON *d = NULL;
 
 		if (run_load(r, o->parent_id, &d) != OK)
 			return ERR_NOTFOUND;
+		/* a follow-up asks the parent's database */
+		{
+			const cJSON *pt = cJSON_GetObjectItemCaseSensitive(d, "target");
+
+			if (!o->target && cJSON_IsString(pt))
+				o->target = arena_strdup(r->a, pt->valuestring);
+		}
 		cJSON_Delete(d);
 	}
 	return OK;

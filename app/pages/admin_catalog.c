@@ -45,6 +45,7 @@ enum err page_admin_catalog(struct req *r)
 			cJSON_AddBoolToObject(o, "selected", !strcmp(tname, PQgetvalue(tr, i, 0)));
 			cJSON_AddItemToArray(ta, o);
 		}
+		cJSON_AddBoolToObject(d, "many_targets", cJSON_GetArraySize(ta) > 1);
 		PQclear(tr);
 	}
 

@@ -84,6 +84,7 @@ static void add_check(cJSON *d, const char *name, const struct target_check *c)
 		cJSON_AddItemToArray(w, cJSON_CreateString(line));
 		p += l + (p[l] == '\n');
 	}
+	cJSON_AddBoolToObject(o, "has_warnings", cJSON_GetArraySize(w) > 0);
 	cJSON_AddBoolToObject(o, "loud", c->ro_can_write || c->ro_can_create || c->ro_reads_secrets);
 }
 

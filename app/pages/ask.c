@@ -77,6 +77,8 @@ enum err page_ask(struct req *r)
 		if (tr && PQntuples(tr) > 1) {
 			cJSON *ta = cJSON_AddArrayToObject(d, "targets");
 
+			cJSON_AddBoolToObject(d, "many_targets", 1);
+
 			for (int i = 0; i < PQntuples(tr); i++) {
 				cJSON *o = cJSON_CreateObject();
 

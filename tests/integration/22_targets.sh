@@ -14,7 +14,7 @@ check() { if eval "$2"; then ok "$1"; else nok "$1" "${3:-}"; fi; }
 appsql() { psql -X -q -tA -d askql -c "$1"; }
 cleanup() {
 	appsql "DELETE FROM askql.targets WHERE name IN ('$DB', '$DB2', 'clinic_$$'); DELETE FROM askql.cat_targets WHERE name IN ('$DB', '$DB2', 'clinic_$$')" >/dev/null 2>&1
-	psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $DB" >/dev/null 2>&1
+	psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $DB WITH (FORCE)" >/dev/null 2>&1
 	psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $DB2" >/dev/null 2>&1
 	psql -X -q -d postgres -c "DROP ROLE IF EXISTS $RW" >/dev/null 2>&1
 }

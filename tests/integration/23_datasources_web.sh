@@ -16,7 +16,7 @@ field() { grep -o "name=\"$1\" value=\"[^\"]*\"" | head -1 | sed 's/.*value="//;
 q() { psql -X -q -tA -d askql -v ON_ERROR_STOP=1 "$@"; }
 cleanup() {
 	q -c "DELETE FROM askql.targets WHERE name = '$DB'; DELETE FROM askql.cat_targets WHERE name = '$DB'" >/dev/null 2>&1
-	psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $DB" >/dev/null 2>&1
+	psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $DB WITH (FORCE)" >/dev/null 2>&1
 	psql -X -q -d postgres -c "DROP ROLE IF EXISTS ${DB}_ro" >/dev/null 2>&1
 	rm -rf "$T"
 }

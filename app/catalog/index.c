@@ -10,6 +10,7 @@
 #include <time.h>
 #include <cjson/cJSON.h>
 #include "catalog/catalog_int.h"
+#include "catalog/lexicon.h"
 #include "catalog/embed.h"
 #include "catalog/text.h"
 #include "store/db.h"
@@ -37,7 +38,8 @@ struct colx {                 /* what the indexer knows beyond struct cat_column
 	int unique;
 	struct strs syn;
 };
-struct tabx { char kind; int selectable, changed; char hash[17]; struct strs syn; char *doc; };
+struct tabx { char kind; int selectable, changed; char hash[17]; struct strs syn; char *doc;
+              uint64_t vhash; /* of the values sampling saw: part of the change check */ };
 struct valx { char *full_name, *unit; int has_range; double lo, hi; struct strs syn; int meta; };
 struct conx { struct strs syn, cols; char *alt_sql; };
 struct edgex { double score; };
@@ -734,6 +736,164 @@ static void hash_json(uint64_t *h, cJSON *j)
 	free(s);
 }
 
+
+/* ---- the clinical lexicon (docs/lexicon.md): its terms become synonyms of every target ---- */
+
+/* add the terms of lexicon entry i to syn (the analysis words are not schema synonyms) */
+static void lex_add(struct run *x, const struct lexicon *lx, int i, struct strs *syn)
+{
+	const struct lex_entry *e = &lx->e[i];
+
+	if (!strcmp(e->category, "analysis"))
+		return;
+	for (int k = 0; k < e->nen; k++)
+		strs_add(x, syn, e->en[k]);
+	for (int k = 0; k < e->nko; k++)
+		strs_add(x, syn, e->ko[k]);
+}
+
+/* tables and columns: entries named by the name (as words, or exactly as a code such as
+ * "sbp") or by the comment and full name */
+static void apply_lexicon(struct run *x)
+{
+	const struct lexicon *lx = lexicon_get(NULL);
+	struct catalog *c = x->c;
+	int ids[8], n, weak;
+	char text[1200];
+
+	for (int t = 0; t < c->ntables && lx->n; t++) {
+		const struct cat_table *tb = &c->tables[t];
+		const char *bare = strchr(tb->name, '.') ? strchr(tb->name, '.') + 1 : tb->name;
+
+		snprintf(text, sizeof text, "%s %s %s", bare, tb->comment ? tb->comment : "", tb->full_name ? tb->full_name : "");
+		n = lexicon_in_text(lx, text, ids, 4);
+		for (int i = 0; i < n; i++)
+			lex_add(x, lx, ids[i], &x->tx[t].syn);
+	}
+	for (int ci = 0; ci < c->ncolumns && lx->n; ci++) {
+		const struct cat_column *col = &c->columns[ci];
+
+		n = lexicon_exact(lx, col->name, ids, 2, &weak);
+		if (weak)
+			n = 0;
+		if (!n) {
+			snprintf(text, sizeof text, "%s %s %s", col->name, col->comment ? col->comment : "",
+			         col->full_name ? col->full_name : "");
+			n = lexicon_in_text(lx, text, ids, 3);
+		}
+		for (int i = 0; i < n; i++)
+			lex_add(x, lx, ids[i], &x->cx[ci].syn);
+	}
+}
+
+/* "K=potassium, NA=sodium" or "(K: 칼륨, NA: 나트륨)" in a column comment: code -> name pairs,
+ * each passed to fn; returns how many */
+static int comment_codes(const char *comment, void (*fn)(void *, const char *, const char *), void *arg)
+{
+	const char *p = comment;
+	int n = 0;
+
+	while (p && *p) {
+		char code[64], name[200];
+		size_t cl = 0, nl = 0;
+
+		while (*p && !isalnum((unsigned char)*p) && (unsigned char)*p < 0x80)
+			p++;
+		while (*p && (isalnum((unsigned char)*p) || *p == '_' || *p == '-' || *p == '+') && cl < sizeof code - 1)
+			code[cl++] = *p++;
+		code[cl] = 0;
+		while (*p == ' ')
+			p++;
+		if (!cl || (*p != '=' && *p != ':')) {
+			while (*p && *p != ',' && *p != ';' && *p != '(' && *p != '/')
+				p++;
+			continue;
+		}
+		p++;
+		while (*p == ' ')
+			p++;
+		while (*p && *p != ',' && *p != ';' && *p != ')' && *p != '(' && *p != '\n' && nl < sizeof name - 1)
+			name[nl++] = *p++;
+		while (nl && name[nl - 1] == ' ')
+			nl--;
+		name[nl] = 0;
+		if (nl) {
+			fn(arg, code, name);
+			n++;
+		}
+	}
+	return n;
+}
+
+struct codectx { struct run *x; const struct lexicon *lx; int col; };
+static void code_named(void *arg, const char *code, const char *name)
+{
+	struct codectx *k = arg;
+	struct catalog *c = k->x->c;
+	int ids[4], n, weak;
+
+	for (int i = 0; i < c->nvalues; i++) {
+		if (c->values[i].col != k->col || strcasecmp(c->values[i].value, code))
+			continue;
+		strs_add(k->x, &k->x->vx[i].syn, name);
+		if (!k->x->vx[i].full_name)
+			k->x->vx[i].full_name = arena_strdup(&k->x->a, name);
+		if ((n = lexicon_exact(k->lx, name, ids, 4, &weak)) == 0)
+			n = lexicon_in_text(k->lx, name, ids, 2);
+		for (int j = 0; j < n; j++)
+			lex_add(k->x, k->lx, ids[j], &k->x->vx[i].syn);
+	}
+}
+
+/* stored values of changed tables: a value that is a lexicon term or code gets the entry's
+ * terms (a code of one or two characters only when another value of the column is a short
+ * code of the same category, as M and F are); a comment's code list names values too */
+static void apply_lexicon_values(struct run *x)
+{
+	const struct lexicon *lx = lexicon_get(NULL);
+	struct catalog *c = x->c;
+
+	for (int ci = 0; ci < c->ncolumns && lx->n; ci++) {
+		const struct cat_column *col = &c->columns[ci];
+		int first = -1, nshort = 0;
+		const char *cat = NULL;
+
+		if (!col->nvalues || !x->tx[col->table].changed)
+			continue;
+		/* pass 1: the category of short-code matches, when two values share one */
+		for (int i = 0; i < c->nvalues; i++) {
+			int ids[4], n, weak;
+
+			if (c->values[i].col != ci)
+				continue;
+			if (first < 0)
+				first = i;
+			n = lexicon_exact(lx, c->values[i].value, ids, 4, &weak);
+			if (n && weak) {
+				if (!cat)
+					cat = lx->e[ids[0]].category;
+				nshort += !strcmp(cat, lx->e[ids[0]].category);
+			}
+		}
+		for (int i = first; i >= 0 && i < c->nvalues; i++) {
+			int ids[4], n, weak;
+
+			if (c->values[i].col != ci)
+				continue;
+			n = lexicon_exact(lx, c->values[i].value, ids, 4, &weak);
+			if (n && weak && (nshort < 2 || strcmp(cat, lx->e[ids[0]].category)))
+				continue;
+			for (int j = 0; j < n; j++)
+				if (!weak || !strcmp(lx->e[ids[j]].category, cat))
+					lex_add(x, lx, ids[j], &x->vx[i].syn);
+		}
+		if (col->comment) {
+			struct codectx k = {x, lx, ci};
+
+			comment_codes(col->comment, code_named, &k);
+		}
+	}
+}
 static void table_hashes(struct run *x)
 {
 	struct catalog *c = x->c;
@@ -748,6 +908,9 @@ static void table_hashes(struct run *x)
 		char buf[64];
 
 		hs(&h, c->embed_provider);
+		snprintf(buf, sizeof buf, "lexicon %016llx values %016llx", (unsigned long long)lexicon_get(NULL)->hash,
+		         (unsigned long long)x->tx[t].vhash);
+		hs(&h, buf);
 		snprintf(buf, sizeof buf, "%d %c %d", c->dim, x->tx[t].kind, tb->rows < 1 ? 0 : (int)log10((double)tb->rows));
 		hs(&h, buf);
 		hs(&h, tb->schema);
@@ -1726,9 +1889,23 @@ enum err catalog_index(PGconn *app, const struct index_opts *o, char *err, size_
 	apply_metadata(x);
 	apply_docs(x);
 	apply_edits(x);
+	apply_lexicon(x);
 	if (x->meta && jstr(x->meta, "reference_time"))
 		x->c->now_ref = arena_strdup(&x->c->mem, jstr(x->meta, "reference_time"));
 	x->c->hierarchy = hierarchy_text(x);
+	/* values first, for every table: what sampling sees is part of each table's change
+	 * check, so values that appear later (or were missed before) are picked up */
+	for (int t = 0; t < x->c->ntables; t++) {
+		uint64_t h = TEXT_HASH_SEED;
+
+		if ((rc = sample_values(x, t)) != OK)
+			goto out;
+		for (int i = 0; i < x->c->nvalues; i++)
+			if (x->c->columns[x->c->values[i].col].table == t)
+				hs(&h, x->c->values[i].value);
+		x->tx[t].vhash = h;
+	}
+	progress(x, "sampled the stored values of %d tables: %d values", x->c->ntables, x->c->nvalues);
 	table_hashes(x);
 	/* what changed: new or different tables, or everything when the embedding changed */
 	{
@@ -1753,15 +1930,12 @@ enum err catalog_index(PGconn *app, const struct index_opts *o, char *err, size_
 		}
 	}
 	progress(x, "%d of %d tables new or changed", x->res.tables_reindexed, x->c->ntables);
-	for (int t = 0; t < x->c->ntables; t++) {
-		if (!x->tx[t].changed)
-			continue;
-		if ((rc = sample_values(x, t)) != OK)
-			goto out;
-		progress(x, "sampled the values of %s", x->c->tables[t].name);
-	}
+	for (int t = 0; t < x->c->ntables; t++)
+		if (x->tx[t].changed)
+			progress(x, "re-indexing %s", x->c->tables[t].name);
 	if ((rc = meta_values(x)) != OK)
 		goto out;
+	apply_lexicon_values(x);
 	concepts_from_meta(x);
 	infer_fks(x);
 	progress(x, "join keys: %d (declared and inferred)", x->c->nedges);

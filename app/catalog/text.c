@@ -119,6 +119,21 @@ void text_canon_word(char *w)
 			if (!hit)
 				break;
 		}
+		/* adnominal verb endings after a noun of two or more syllables: 사망한 -> 사망,
+		 * 투여된 -> 투여, 입원했던 -> 입원 (대한, 성인 keep their one-syllable stems) */
+		{
+			static const char *const endings[] = {"했던", "됐던", "하는", "되는", "하던", "되던", "한", "된", NULL};
+
+			n = strlen(w);
+			for (int i = 0; endings[i]; i++) {
+				size_t el = strlen(endings[i]);
+
+				if (n >= el + 6 && !strcmp(w + n - el, endings[i])) {
+					w[n - el] = '\0';
+					break;
+				}
+			}
+		}
 		return;
 	}
 	/* English plurals: patients -> patient, therapies -> therapy; not -ss/-us/-is */

@@ -66,6 +66,8 @@ int cmd_search(int argc, char **argv)
 	o.k = k ? atoi(k) : 0;
 	o.token_budget = budget ? atoi(budget) : 0;
 	o.hyde_text = hyde;
+	/* as the inspector builds it (small schemas whole unless configured off) */
+	o.whole_schema_tokens = conf_get_int("context_whole_schema_tokens") > 0 ? conf_get_int("context_whole_schema_tokens") : -1;
 	if ((rc = catalog_retrieve(cat, argv[1], &o, &r)) != OK) {
 		fprintf(stderr, "askql search: %s\n", err_str(rc));
 		return 1;

@@ -94,7 +94,7 @@ try {
       page.locator(`tr[data-target="${DB}"] form[action="/admin/datasources/index"] button`).click()]);
     await page.waitForSelector('#index-outcome', { timeout: T });
     const steps = await page.locator('#index-progress li').allInnerTexts();
-    must(steps.some((s) => s.startsWith('connected to')) && steps.some((s) => s.startsWith('sampled the values')), 'progress: ' + steps.join(' | '));
+    must(steps.some((s) => s.startsWith('connected to')) && steps.some((s) => s.startsWith('sampled the stored values')), 'progress: ' + steps.join(' | '));
     const out = await page.locator('#index-outcome').innerText();
     must(/2 tables/.test(out) || /· 2 /.test(out), 'outcome: ' + out);
     await shot(page, 'datasources-indexed');

@@ -59,9 +59,12 @@ j=$("$ASKQL" search --json "zzqx vvkw" 2>&1)
 check "nothing relevant: suggestions instead of an empty answer" \
 	'py "import json,sys; d=json.loads(sys.argv[1]); assert not d[\"tables\"] and len(d[\"suggestions\"])>1" "$j"' "$j"
 
-j=$("$ASKQL" search --json --budget 120 "hypotension patients' potassium" 2>&1)
-check "prompt block within the token budget" \
-	'py "import json,sys; d=json.loads(sys.argv[1]); assert 0 < d[\"prompt_tokens\"] <= 120" "$j"' "$j"
+# the budget bounds the optional lines; the tables the question reaches stay (whole schema off)
+j=$(ASKQL_CONTEXT_WHOLE_SCHEMA_TOKENS=0 "$ASKQL" search --json --budget 120 "hypotension patients' potassium" 2>&1)
+j2=$(ASKQL_CONTEXT_WHOLE_SCHEMA_TOKENS=0 "$ASKQL" search --json --budget 3000 "hypotension patients' potassium" 2>&1)
+check "a small budget trims the block but keeps the reached tables" \
+	'python3 -c "import json,sys; d=json.loads(sys.argv[1]); e=json.loads(sys.argv[2]); assert 0 < d[\"prompt_tokens\"] < e[\"prompt_tokens\"]; \
+b=d[\"prompt_block\"]; assert \"Table: lab_data_table\" in b and \"Table: vital_data_table\" in b" "$j" "$j2"' "$j"
 
 out=$(ASKQL_EMBED_DIM=128 "$ASKQL" search --json "심박수" 2>&1)
 check "searching with a different embedding dimension is refused" \

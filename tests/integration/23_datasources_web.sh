@@ -63,7 +63,7 @@ check "test: server version and the read-only role's privileges" \
 	'[[ "$out" == *"server-version\">15"* ]] && [[ "$out" == *"${DB}_ro"* ]]' "$(grep -A8 'id="check"' <<<"$out")"
 out=$(curl -s -b "$T/admin" --data-urlencode "csrf=$A" --data-urlencode "name=$DB" "$BASE_URL/admin/datasources/index")
 check "index: progress lines streamed, then the outcome" \
-	'[[ "$out" == *"connected to $DB"* ]] && [[ "$out" == *"sampled the values of"* ]] && [[ "$out" == *"id=\"index-outcome\""* ]] && [[ "$out" == *"2 "* ]]' "$(grep -E 'step|outcome|alert' <<<"$out")"
+	'[[ "$out" == *"connected to $DB"* ]] && [[ "$out" == *"sampled the stored values of"* ]] && [[ "$out" == *"re-indexing"* ]] && [[ "$out" == *"id=\"index-outcome\""* ]] && [[ "$out" == *"2 "* ]]' "$(grep -E 'step|outcome|alert' <<<"$out")"
 v=$(q -c "SELECT version FROM askql.cat_targets WHERE name = '$DB'")
 check "the catalog of the new target exists" '[ "${v:-0}" -ge 1 ]' "$v"
 

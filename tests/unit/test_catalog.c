@@ -9,8 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cjson/cJSON.h>
 #include "catalog/catalog_int.h"
+#include "catalog/lexicon.h"
 #include "catalog/embed.h"
 #include "catalog/text.h"
 
@@ -305,6 +307,20 @@ static void test_tokens(void **state)
 	assert_string_equal(t[7], "hr");
 	assert_string_equal(t[8], "patient");
 	assert_string_equal(t[9], "sbp");
+	/* a particle after a closing parenthesis, a number or an English word; verb endings */
+	n = text_tokens("(수축기 90 미만)이 있었던 환자의 BMI를", 0, buf, sizeof buf, t, 16);
+	int saw_bmi = 0, saw_particle = 0;
+	for (int i = 0; i < n; i++) {
+		saw_bmi |= !strcmp(t[i], "bmi");
+		saw_particle |= !strcmp(t[i], "이") || !strcmp(t[i], "를") || !strcmp(t[i], "bmi를");
+	}
+	assert_true(saw_bmi);
+	assert_false(saw_particle);
+	n = text_tokens("K가 높은 사망한 환자 대한 성인", 0, buf, sizeof buf, t, 16);
+	assert_string_equal(t[0], "k");
+	assert_string_equal(t[2], "사망");
+	assert_string_equal(t[4], "대한");
+	assert_string_equal(t[5], "성인");
 	/* trigram similarity */
 	uint32_t a[64], b[64];
 	int na = text_trigrams("word", a, 64), nb = text_trigrams("word", b, 64);
@@ -417,6 +433,45 @@ static int block_has(const char *block, const char *table, const char *col)
 	return 0;
 }
 
+/* the lexicon: format, matching, weak short codes, malformed lines */
+static void test_lexicon(void **state)
+{
+	char path[] = "/tmp/askql_lex_XXXXXX";
+	int fd = mkstemp(path), ids[8], weak, bad, n;
+	FILE *f = fdopen(fd, "w");
+	struct lexicon *lx;
+
+	(void)state;
+	fputs("# comment\nlab\tpotassium\t칼륨|포타슘\tK|K+\n"
+	      "demographic\tmale|man\t남성|남자\tM\n"
+	      "ward\tintensive care unit\t중환자실\tICU\n"
+	      "broken line without tabs\n", f);
+	fclose(f);
+	assert_non_null(lx = lexicon_load(path, &bad));
+	unlink(path);
+	assert_int_equal(lx->n, 3);
+	assert_int_equal(bad, 1);
+	n = lexicon_exact(lx, " Potassium ", ids, 8, &weak);
+	assert_int_equal(n, 1);
+	assert_false(weak);
+	assert_string_equal(lx->e[ids[0]].ko[0], "칼륨");
+	n = lexicon_exact(lx, "k", ids, 8, &weak);
+	assert_int_equal(n, 1);
+	assert_true(weak);                     /* a one-letter code is weak evidence */
+	n = lexicon_exact(lx, "ICU", ids, 8, &weak);
+	assert_int_equal(n, 1);
+	assert_false(weak);
+	assert_int_equal(lexicon_exact(lx, "glucose", ids, 8, &weak), 0);
+	/* in text: whole English words, Korean substrings */
+	n = lexicon_in_text(lx, "serum_potassium level", ids, 8);
+	assert_int_equal(n, 1);
+	assert_int_equal(lexicon_in_text(lx, "potassiumx", ids, 8), 0);
+	assert_int_equal(lexicon_in_text(lx, "외과중환자실 병상", ids, 8), 1);
+	assert_int_equal(lexicon_in_text(lx, "a human resource", ids, 8), 0);   /* "man" is not a word here */
+	lexicon_free(lx);
+	assert_null(lexicon_load("/nonexistent/lexicon.tsv", &bad));
+}
+
 static void test_context_invariant(void **state)
 {
 	struct catalog *c = hospital(), *small;
@@ -484,6 +539,7 @@ int main(void)
 		cmocka_unit_test(test_value_mapping),
 		cmocka_unit_test(test_retrieve),
 		cmocka_unit_test(test_context_invariant),
+		cmocka_unit_test(test_lexicon),
 		cmocka_unit_test(test_embedding),
 		cmocka_unit_test(test_tokens),
 		cmocka_unit_test(test_literals),

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# 21_lexicon.sh: a new user's database with English names, no statistics yet and a comment that
+# lists its lab codes: values are indexed at once, Korean words reach English codes and outcome
+# values through the lexicon, and values that appear later make the next index "changed".
+set -uo pipefail
+TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
+ASKQL=${ASKQL:-$TOP/bin/askql}
+DB=lex_$$
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+nok() { n=$((n + 1)); echo "not ok $n - $1"; [ -n "${2:-}" ] && sed 's/^/# /' <<<"$2" | head -12; }
+check() { if eval "$2"; then ok "$1"; else nok "$1" "${3:-}"; fi; }
+cleanup() {
+	psql -X -q -tA -d askql -c "DELETE FROM askql.targets WHERE name = '$DB'; DELETE FROM askql.cat_targets WHERE name = '$DB'" >/dev/null 2>&1
+	psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $DB WITH (FORCE)" >/dev/null 2>&1
+}
+trap cleanup EXIT
+maps() { "$ASKQL" search --target "$DB" --json "$1" 2>/dev/null |
+	python3 -c "import json,sys; d=json.load(sys.stdin); print(' '.join(v['column']+'='+v['value'] for v in d['value_mappings']))"; }
+
+psql -X -q -d postgres -c "CREATE DATABASE $DB" >/dev/null
+psql -X -q -d "$DB" >/dev/null <<'SQL'
+CREATE TABLE encounter (enc_id int PRIMARY KEY, sex text, disposition text) WITH (autovacuum_enabled = off);
+COMMENT ON COLUMN encounter.disposition IS 'how the stay ended';
+CREATE TABLE labresult (enc_id int, test_code text, result numeric) WITH (autovacuum_enabled = off);
+COMMENT ON COLUMN labresult.test_code IS 'lab code: K=potassium, NA=sodium, LAC=lactate';
+INSERT INTO encounter SELECT g, CASE WHEN g % 2 = 0 THEN 'M' ELSE 'F' END,
+  CASE WHEN g % 11 = 0 THEN 'EXPIRED' ELSE 'DISCHARGED' END FROM generate_series(1, 400) g;
+INSERT INTO labresult SELECT 1 + g % 400, (ARRAY['K','NA','LAC'])[1 + g % 3], 3 + (g % 30) / 10.0 FROM generate_series(1, 1200) g;
+SQL
+st=$(psql -X -q -tA -d "$DB" -c "SELECT count(*) FROM pg_stats WHERE schemaname = 'public'")
+check "the new database has no statistics yet" '[ "$st" = 0 ]' "$st"
+URL="host=$PGHOST port=$PGPORT dbname=$DB user=${PGUSER:-askql}"
+out=$("$ASKQL" index --target "$URL" 2>&1)
+vals=$(sed -n 's/.*, \([0-9]*\) values,.*/\1/p' <<<"$out")
+check "values are indexed before PostgreSQL has statistics" '[ "${vals:-0}" -ge 7 ]' "$out"
+m=$(maps "칼륨 평균")
+check "a Korean lab name reaches the code the comment names in English (칼륨 -> K)" '[[ " $m " == *" test_code=K "* ]]' "$m"
+m=$(maps "젖산 수치")
+check "젖산 -> LAC through the comment and the lexicon" '[[ " $m " == *" test_code=LAC "* ]]' "$m"
+m=$(maps "사망 환자 수")
+check "사망 -> the stored outcome EXPIRED (lexicon)" '[[ " $m " == *" disposition=EXPIRED "* ]]' "$m"
+m=$(maps "deceased patients")
+check "deceased -> EXPIRED" '[[ " $m " == *" disposition=EXPIRED "* ]]' "$m"
+m=$(maps "여성 환자")
+check "여성 -> F, a one-letter code accepted because M is its sibling" '[[ " $m " == *" sex=F "* ]]' "$m"
+out=$("$ASKQL" index --target "$DB" 2>&1)
+check "a second index with nothing new is unchanged" 'grep -q "(unchanged)" <<<"$out"' "$out"
+psql -X -q -d "$DB" -c "INSERT INTO encounter VALUES (9001, 'F', 'TRANSFERRED')" >/dev/null
+out=$("$ASKQL" index --target "$DB" 2>&1)
+check "a value that appeared later makes the next index changed" 'grep -q "(changed)" <<<"$out"' "$out"
+m=$(maps "전원 환자")
+check "... and it is mapped (전원 -> TRANSFERRED)" '[[ " $m " == *" disposition=TRANSFERRED "* ]]' "$m"
+echo "1..$n"

@@ -3,7 +3,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include "agent/agent_int.h"
+#include "catalog/lexicon.h"
 #include "agent/react_xml.h"
 #include "sql/explain.h"
 #include "sql/guard.h"
@@ -241,6 +243,53 @@ static size_t nchars(const char *s, size_t n)
 	return c;
 }
 
+/* the keyword and its translations, deduplicated, at most 12 */
+struct words { const char *s[12]; int n; };
+static void words_add(void *arg, const char *t)
+{
+	struct words *w = arg;
+
+	for (int i = 0; i < w->n; i++)
+		if (!strcasecmp(w->s[i], t))
+			return;
+	if (w->n < 12 && *t)
+		w->s[w->n++] = t;
+}
+
+/* the stored values of tname.cname containing kw[0..kl) (case-insensitive), through the
+ * guarded executor, into vals; ERR_* (and o failed) when the query fails */
+static enum err value_query(struct agent *a, struct tool_out *o, cJSON *vals, const char *tname,
+                            const char *cname, const char *kw, size_t kl, int exact)
+{
+	struct sb q = SB_INIT;
+	struct exec_out eo;
+
+	sb_printf(&q, "SELECT DISTINCT \"%s\"::text AS value FROM \"%s\" WHERE \"%s\"::text ILIKE '%s",
+	          cname, tname, cname, exact ? "" : "%");
+	for (size_t i = 0; i < kl; i++) {
+		if (kw[i] == '\'')
+			sb_puts(&q, "''");
+		else if (kw[i] == '%' || kw[i] == '_' || kw[i] == '\\') {
+			sb_putc(&q, '\\');
+			sb_putc(&q, kw[i]);
+		} else
+			sb_putc(&q, kw[i]);
+	}
+	sb_puts(&q, exact ? "' ORDER BY 1 LIMIT 20" : "%' ORDER BY 1 LIMIT 20");
+	executor_run(a, NULL, sb_cstr(&q), 20, &eo);
+	sb_free(&q);
+	if (!eo.ok) {
+		fail(o, "%s", eo.error);
+		exec_out_free(&eo);
+		return ERR_DB;
+	}
+	for (long long i = 0; i < eo.r.nrows; i++)
+		if (eo.r.rows[i][0])
+			cJSON_AddItemToArray(vals, cJSON_CreateString(eo.r.rows[i][0]));
+	exec_out_free(&eo);
+	return OK;
+}
+
 static void t_search_column_values(struct agent *a, const struct react_call *c, struct tool_out *o)
 {
 	const char *col = param(c, "column", "column_fqn"), *kw = param(c, "keyword", "value"), *dot;
@@ -271,23 +320,53 @@ static void t_search_column_values(struct agent *a, const struct react_call *c, 
 		fail(o, "unknown table %s", tname);
 		return;
 	}
-	/* progressive: drop the last character until something matches (react-framework 5.2) */
-	for (kl = strlen(kw); kl > 0; kl = shorter(kw, kl)) {
+	/* 1. the words as given, then their lexicon translations and synonyms (칼륨 -> potassium,
+	 *    사망 -> expired ...), each as a substring; 2. the words shortened from the end
+	 *    (react-framework 5.2); 3. nothing matched: the column's most frequent values */
+	struct words w = {{0}, 0};
+
+	int nterms;
+	const struct lexicon *lx = lexicon_get(NULL);
+
+	words_add(&w, kw);
+	lexicon_terms(lx, kw, words_add, &w);
+	nterms = w.n;
+	/* codes of the keyword's entries (칼륨 -> K) match whole values only */
+	{
+		int ids[4], n, weak;
+
+		n = lexicon_exact(lx, kw, ids, 4, &weak);
+		for (int i = 0; i < n; i++)
+			for (int k = 0; k < lx->e[ids[i]].ncodes; k++)
+				words_add(&w, lx->e[ids[i]].codes[k]);
+	}
+	for (int i = 0; i < w.n && !cJSON_GetArraySize(vals); i++) {
+		if (value_query(a, o, vals, tname, cname, w.s[i], strlen(w.s[i]), i >= nterms) != OK)
+			return;
+		if (cJSON_GetArraySize(vals)) {
+			cJSON_AddStringToObject(o->result, "matched_keyword", w.s[i]);
+			if (i > 0)
+				cJSON_AddStringToObject(o->result, "note", "matched through a translation or synonym of the keyword");
+		}
+	}
+	for (kl = shorter(kw, strlen(kw)); kl > 0 && !cJSON_GetArraySize(vals) && nchars(kw, kl) >= 2; kl = shorter(kw, kl)) {
+		if (value_query(a, o, vals, tname, cname, kw, kl, 0) != OK)
+			return;
+		if (cJSON_GetArraySize(vals)) {
+			char *used = strndup(kw, kl);
+
+			cJSON_AddStringToObject(o->result, "matched_keyword", used);
+			cJSON_AddStringToObject(o->result, "note", "keyword shortened until values matched");
+			free(used);
+		}
+	}
+	if (!cJSON_GetArraySize(vals)) {
 		struct sb q = SB_INIT;
 		struct exec_out eo;
+		cJSON *top = cJSON_AddArrayToObject(o->result, "most_frequent");
 
-		sb_printf(&q, "SELECT DISTINCT \"%s\"::text AS value FROM \"%s\" WHERE \"%s\"::text ILIKE '%%",
-		          cname, tname, cname);
-		for (size_t i = 0; i < kl; i++) {
-			if (kw[i] == '\'')
-				sb_puts(&q, "''");
-			else if (kw[i] == '%' || kw[i] == '_' || kw[i] == '\\') {
-				sb_putc(&q, '\\');
-				sb_putc(&q, kw[i]);
-			} else
-				sb_putc(&q, kw[i]);
-		}
-		sb_puts(&q, "%' ORDER BY 1 LIMIT 20");
+		sb_printf(&q, "SELECT \"%s\"::text AS value, count(*) AS n FROM \"%s\" WHERE \"%s\" IS NOT NULL "
+		          "GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 20", cname, tname, cname);
 		executor_run(a, NULL, sb_cstr(&q), 20, &eo);
 		sb_free(&q);
 		if (!eo.ok) {
@@ -296,20 +375,16 @@ static void t_search_column_values(struct agent *a, const struct react_call *c, 
 			return;
 		}
 		for (long long i = 0; i < eo.r.nrows; i++)
-			if (eo.r.rows[i][0])
-				cJSON_AddItemToArray(vals, cJSON_CreateString(eo.r.rows[i][0]));
-		exec_out_free(&eo);
-		if (cJSON_GetArraySize(vals)) {
-			char *used = strndup(kw, kl);
+			if (eo.r.rows[i][0]) {
+				cJSON *v = cJSON_CreateObject();
 
-			cJSON_AddStringToObject(o->result, "matched_keyword", used);
-			if (kl != strlen(kw))
-				cJSON_AddStringToObject(o->result, "note", "keyword shortened until values matched");
-			free(used);
-			break;
-		}
-		if (nchars(kw, kl) <= 2)
-			break;
+				cJSON_AddStringToObject(v, "value", eo.r.rows[i][0]);
+				cJSON_AddNumberToObject(v, "rows", eo.r.rows[i][1] ? atof(eo.r.rows[i][1]) : 0);
+				cJSON_AddItemToArray(top, v);
+			}
+		exec_out_free(&eo);
+		cJSON_AddStringToObject(o->result, "note", "no stored value matched the keyword, its translations or synonyms; "
+		                                           "these are the column's most frequent values: choose from them");
 	}
 	cJSON_AddStringToObject(o->result, "column", col);
 	o->ok = 1;

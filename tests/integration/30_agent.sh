@@ -241,3 +241,15 @@ script "[$(resp "$(jsql "SELECT count(*) FROM clinical_data_table")")]"
 ask --mode extract "zqxw vbnmk plorf"
 check "nothing matched, LLM mode: the model is asked, with a note and the schema" \
 	'[ "$(echo "$OUT" | jget status)" = ok ] && [ "$(sq "SELECT count(*) FROM askql.steps WHERE run_id=$RUN AND name='\''planner'\'' AND prompt LIKE '\''%[NOTE]%Nothing in the question matched%clinical_data_table%'\''")" = 1 ]' "$OUT $(steps)"
+
+# ReAct search_column_values: the user's word, its lexicon translations and codes, then the
+# column's most frequent values when nothing matches
+scv() { printf '<reasoning>look up the value</reasoning><tool_call><name>search_column_values</name><parameters><column>lab_data_table.name</column><keyword><![CDATA[%s]]></keyword></parameters></tool_call>' "$1"; }
+script "[$(resp "$(scv 칼륨)"), $(resp "$(scv zzqxv)"), $(resp "$(call submit_sql sql "$GOOD")"), $(resp "$(call submit_sql sql "$GOOD")")]"
+ask --mode react "potassium values over 6.5"
+o1=$(sq "SELECT output FROM askql.steps WHERE run_id=$RUN AND name='search_column_values' ORDER BY seq LIMIT 1")
+o2=$(sq "SELECT output FROM askql.steps WHERE run_id=$RUN AND name='search_column_values' ORDER BY seq OFFSET 1 LIMIT 1")
+check "search_column_values: 칼륨 finds the stored code k through the lexicon" \
+	'python3 -c "import json,sys; d=json.loads(sys.argv[1]); d=d.get(\"result\",d); assert \"k\" in d[\"values\"], d" "$o1"' "$o1"
+check "search_column_values: nothing matched gives the most frequent values to choose from" \
+	'python3 -c "import json,sys; d=json.loads(sys.argv[1]); d=d.get(\"result\",d); assert not d[\"values\"] and len(d[\"most_frequent\"]) >= 3 and d[\"most_frequent\"][0][\"rows\"] > 0, d" "$o2"' "$o2"

@@ -253,3 +253,18 @@ check "search_column_values: 칼륨 finds the stored code k through the lexicon"
 	'python3 -c "import json,sys; d=json.loads(sys.argv[1]); d=d.get(\"result\",d); assert \"k\" in d[\"values\"], d" "$o1"' "$o1"
 check "search_column_values: nothing matched gives the most frequent values to choose from" \
 	'python3 -c "import json,sys; d=json.loads(sys.argv[1]); d=d.get(\"result\",d); assert not d[\"values\"] and len(d[\"most_frequent\"]) >= 3 and d[\"most_frequent\"][0][\"rows\"] > 0, d" "$o2"' "$o2"
+
+# offline planner follow-ups: "같은 걸 X별로" regroups the parent's question, "이번엔 X만" filters it
+ask --provider builtin --mode extract "진료과별 평균 나이"
+P2=$RUN
+ask --provider builtin --mode extract --parent "$P2" "같은 걸 성별로"
+s1=$(echo "$OUT" | jget sql)
+check "follow-up 같은 걸 성별로: the parent's average, grouped by sex instead" \
+	'[[ "$s1" == *"AVG(clinical_data_table.age)"* && "$s1" == *"GROUP BY clinical_data_table.sex"* && "$s1" != *department* ]]' "$OUT"
+ask --provider builtin --mode extract --parent "$P2" "이번엔 여성만"
+s2=$(echo "$OUT" | jget sql)
+check "follow-up 이번엔 여성만: the parent's question filtered to women" \
+	'[[ "$s2" == *"GROUP BY clinical_data_table.department"* && "$s2" == *"sex = '"'F'"'"* ]]' "$OUT"
+ask --provider builtin --mode extract --parent "$P2" "the same by sex"
+s3=$(echo "$OUT" | jget sql)
+check "follow-up 'the same by sex' (English)" '[[ "$s3" == *"GROUP BY clinical_data_table.sex"* ]]' "$OUT"

@@ -10,8 +10,9 @@ n=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 nok() { n=$((n + 1)); echo "not ok $n - $1"; [ -n "${2:-}" ] && sed 's/^/# /' <<<"$2" | head -20; }
 cleanup() {
-	psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $DB" >/dev/null 2>&1
-	psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $GEN" >/dev/null 2>&1
+	psql -X -q -d askql -c "DELETE FROM askql.targets WHERE name IN ('$DB', '$GEN'); DELETE FROM askql.cat_targets WHERE name IN ('$DB', '$GEN')" >/dev/null 2>&1
+	psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $DB WITH (FORCE)" >/dev/null 2>&1
+	psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $GEN WITH (FORCE)" >/dev/null 2>&1
 	rm -rf "$TMP"
 }
 trap cleanup EXIT
@@ -94,6 +95,8 @@ if [ -f "$EHR/load_pg.sql" ]; then
 	psql -X -q -d postgres -c "CREATE DATABASE $DB" >/dev/null 2>&1
 	(cd "$EHR" && psql -X -q -d "$DB" -f load_pg.sql >/dev/null 2>&1)
 	head -120 "$EHR/valid.jsonl" >"$TMP/ehr.jsonl"
+	# a target is registered and indexed before it is asked (docs/targets.md)
+	"$ASKQL" index --quiet --target "host=$PGHOST port=$PGPORT dbname=$DB user=${PGUSER:-askql}" --name "$DB" >/dev/null 2>&1
 	"$ASKQL" eval --direct --target "host=$PGHOST port=$PGPORT dbname=$DB user=${PGUSER:-askql}" --name "$DB" \
 		--now '2100-12-31 23:59:00' --out "$TMP/ehr_out.jsonl" "$TMP/ehr.jsonl" >"$TMP/ehr_report.txt" 2>&1
 	read -r total acc decl rs10 < <(figures "$TMP/ehr_out.jsonl")
@@ -140,6 +143,7 @@ cat >"$TMP/gen.jsonl" <<'J'
 {"question": "timeline of observations and medication orders of encounter 5", "gold_sql": "SELECT taken_at, code, value FROM observation WHERE encounter_id = 5 AND value IS NOT NULL UNION ALL SELECT ordered_at, drug_name, dose_mg FROM medication_order WHERE encounter_id = 5 AND dose_mg IS NOT NULL"}
 {"question": "What is the billing address of patient 4?", "answerable": false}
 J
+"$ASKQL" index --quiet --target "host=$PGHOST port=$PGPORT dbname=$GEN user=${PGUSER:-askql}" --name "$GEN" >/dev/null 2>&1
 "$ASKQL" eval --direct --target "host=$PGHOST port=$PGPORT dbname=$GEN user=${PGUSER:-askql}" --name "$GEN" \
 	--now '2025-12-31 23:59:00' --out "$TMP/gen_out.jsonl" "$TMP/gen.jsonl" >"$TMP/gen_report.txt" 2>&1
 read -r total acc decl rs10 < <(figures "$TMP/gen_out.jsonl")

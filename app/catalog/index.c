@@ -739,14 +739,16 @@ static void hash_json(uint64_t *h, cJSON *j)
 
 /* ---- the clinical lexicon (docs/lexicon.md): its terms become synonyms of every target ---- */
 
-/* add the terms of lexicon entry i to syn (the analysis words are not schema synonyms) */
-static void lex_add(struct run *x, const struct lexicon *lx, int i, struct strs *syn)
+/* add the terms of lexicon entry i to syn: its Korean terms always, its English ones only when
+ * english is set (for values and exact names: two English columns must not come to share an
+ * English synonym of a third word); the analysis words are never schema synonyms */
+static void lex_add(struct run *x, const struct lexicon *lx, int i, struct strs *syn, int english)
 {
 	const struct lex_entry *e = &lx->e[i];
 
 	if (!strcmp(e->category, "analysis"))
 		return;
-	for (int k = 0; k < e->nen; k++)
+	for (int k = 0; english && k < e->nen; k++)
 		strs_add(x, syn, e->en[k]);
 	for (int k = 0; k < e->nko; k++)
 		strs_add(x, syn, e->ko[k]);
@@ -768,21 +770,24 @@ static void apply_lexicon(struct run *x)
 		snprintf(text, sizeof text, "%s %s %s", bare, tb->comment ? tb->comment : "", tb->full_name ? tb->full_name : "");
 		n = lexicon_in_text(lx, text, ids, 4);
 		for (int i = 0; i < n; i++)
-			lex_add(x, lx, ids[i], &x->tx[t].syn);
+			lex_add(x, lx, ids[i], &x->tx[t].syn, 0);
 	}
 	for (int ci = 0; ci < c->ncolumns && lx->n; ci++) {
 		const struct cat_column *col = &c->columns[ci];
 
+		int exact;
+
 		n = lexicon_exact(lx, col->name, ids, 2, &weak);
 		if (weak)
 			n = 0;
+		exact = n > 0;
 		if (!n) {
 			snprintf(text, sizeof text, "%s %s %s", col->name, col->comment ? col->comment : "",
 			         col->full_name ? col->full_name : "");
 			n = lexicon_in_text(lx, text, ids, 3);
 		}
 		for (int i = 0; i < n; i++)
-			lex_add(x, lx, ids[i], &x->cx[ci].syn);
+			lex_add(x, lx, ids[i], &x->cx[ci].syn, exact);
 	}
 }
 
@@ -841,7 +846,7 @@ static void code_named(void *arg, const char *code, const char *name)
 		if ((n = lexicon_exact(k->lx, name, ids, 4, &weak)) == 0)
 			n = lexicon_in_text(k->lx, name, ids, 2);
 		for (int j = 0; j < n; j++)
-			lex_add(k->x, k->lx, ids[j], &k->x->vx[i].syn);
+			lex_add(k->x, k->lx, ids[j], &k->x->vx[i].syn, 1);
 	}
 }
 
@@ -885,7 +890,7 @@ static void apply_lexicon_values(struct run *x)
 				continue;
 			for (int j = 0; j < n; j++)
 				if (!weak || !strcmp(lx->e[ids[j]].category, cat))
-					lex_add(x, lx, ids[j], &x->vx[i].syn);
+					lex_add(x, lx, ids[j], &x->vx[i].syn, 1);
 		}
 		if (col->comment) {
 			struct codectx k = {x, lx, ci};

@@ -34,20 +34,9 @@ enum err page_admin_catalog(struct req *r)
 
 	pick_target(r, tname, sizeof tname);
 	/* one target at a time: a selector of the registered ones */
-	{
-		PGresult *tr = db_query(db_app(), "SELECT name FROM askql.targets ORDER BY is_default DESC, name", 0, NULL, NULL, 0);
-		cJSON *ta = cJSON_AddArrayToObject(d, "targets");
-
-		for (int i = 0; tr && i < PQntuples(tr); i++) {
-			cJSON *o = cJSON_CreateObject();
-
-			cJSON_AddStringToObject(o, "name", PQgetvalue(tr, i, 0));
-			cJSON_AddBoolToObject(o, "selected", !strcmp(tname, PQgetvalue(tr, i, 0)));
-			cJSON_AddItemToArray(ta, o);
-		}
-		cJSON_AddBoolToObject(d, "many_targets", cJSON_GetArraySize(ta) > 1);
-		PQclear(tr);
-	}
+	view_targets(d, tname);
+	if (!cJSON_GetObjectItemCaseSensitive(d, "target"))
+		cJSON_AddStringToObject(d, "target", tname);
 
 	/* the catalog's own tables, whatever its migrations created */
 	res = db_query(db_app(), "SELECT c.relname, c.reltuples::bigint FROM pg_class c JOIN pg_namespace n "
@@ -64,7 +53,6 @@ enum err page_admin_catalog(struct req *r)
 	}
 	cJSON_AddBoolToObject(d, "available", res && PQntuples(res) > 0);
 	cJSON_AddBoolToObject(d, "can_index", 1);
-	cJSON_AddStringToObject(d, "target", tname);
 	{
 		const char *n = req_param(r, "notice");
 

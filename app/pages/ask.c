@@ -67,28 +67,8 @@ enum err page_ask(struct req *r)
 	cJSON_AddStringToObject(d, "provider", conf_get("llm_provider"));
 	cJSON_AddStringToObject(d, "model", !strcmp(conf_get("llm_provider"), "builtin") ? "" : conf_get("llm_model"));
 	cJSON_AddStringToObject(d, "target", conf_get("target_name"));
-	/* a selector when there is more than one database, the default first and chosen */
-	{
-		PGresult *tr = db_query(db_app(), "SELECT name, is_default FROM askql.targets ORDER BY is_default DESC, name",
-		                        0, NULL, NULL, 0);
-
-		if (tr && PQntuples(tr) >= 1)
-			cJSON_ReplaceItemInObject(d, "target", cJSON_CreateString(PQgetvalue(tr, 0, 0)));
-		if (tr && PQntuples(tr) > 1) {
-			cJSON *ta = cJSON_AddArrayToObject(d, "targets");
-
-			cJSON_AddBoolToObject(d, "many_targets", 1);
-
-			for (int i = 0; i < PQntuples(tr); i++) {
-				cJSON *o = cJSON_CreateObject();
-
-				cJSON_AddStringToObject(o, "name", PQgetvalue(tr, i, 0));
-				cJSON_AddBoolToObject(o, "selected", PQgetvalue(tr, i, 1)[0] == 't');
-				cJSON_AddItemToArray(ta, o);
-			}
-		}
-		PQclear(tr);
-	}
+	/* a selector when there is more than one database, the default chosen */
+	view_targets(d, NULL);
 	examples(r, d);
 	return view_render(r, 200, "ask", d);
 }

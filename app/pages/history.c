@@ -143,22 +143,12 @@ enum err page_history(struct req *r)
 		cJSON_AddStringToObject(f, "to", to ? to : "");
 		cJSON_AddStringToObject(f, "table", table ? table : "");
 		cJSON_AddStringToObject(f, "target", target ? target : "");
-		/* the databases runs were asked of, for the filter (only when there is more than one) */
-		PGresult *tr = db_query(db_app(), "SELECT name FROM askql.targets ORDER BY is_default DESC, name", 0, NULL, NULL, 0);
-		if (tr && PQntuples(tr) > 1) {
-			cJSON *ta = cJSON_AddArrayToObject(d, "targets");
-
-			cJSON_AddBoolToObject(d, "many_targets", 1);
-
-			for (int i = 0; i < PQntuples(tr); i++) {
-				cJSON *o = cJSON_CreateObject();
-
-				cJSON_AddStringToObject(o, "name", PQgetvalue(tr, i, 0));
-				cJSON_AddBoolToObject(o, "selected", target && !strcmp(target, PQgetvalue(tr, i, 0)));
-				cJSON_AddItemToArray(ta, o);
-			}
-		}
-		PQclear(tr);
+		/* the databases runs were asked of, for the filter (shown when there is more than one);
+		 * nothing chosen means all of them */
+		view_targets(d, target);
+		if (!(target && *target))
+			for (cJSON *o = cJSON_GetObjectItem(d, "targets")->child; o; o = o->next)
+				cJSON_ReplaceItemInObject(o, "selected", cJSON_CreateFalse());
 		cJSON_AddBoolToObject(f, "group", group);
 		cJSON_AddBoolToObject(f, "all", all);
 		for (const char *const *s = sts; *s; s++) {

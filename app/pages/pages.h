@@ -64,6 +64,10 @@ char *view_string(struct req *r, const char *name, const struct cJSON *data);
 char *view_fragment(struct req *r, const char *name, const struct cJSON *item);
 /* view_t: the string for key in r->lang (static/loaded storage; the key itself if missing). */
 const char *view_t(struct req *r, const char *key);
+/* view_targets: the registered databases for a selector: d.targets [{name, selected}] (selected:
+ * the one named chosen, or the default when chosen is NULL or empty), d.many_targets when there
+ * is more than one, and d.target the chosen or default name.  Nothing added when none is registered. */
+void view_targets(struct cJSON *d, const char *chosen);
 /* view_audit: record an admin or security action in askql.audit (detail JSON text or NULL). */
 void view_audit(struct req *r, const char *action, const char *detail_json);
 

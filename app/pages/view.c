@@ -99,3 +99,28 @@ void view_audit(struct req *r, const char *action, const char *detail_json)
 	db_exec(db_app(), "INSERT INTO askql.audit(user_id, action, detail) VALUES ($1, $2, $3::jsonb)",
 	        3, p, NULL, 0);
 }
+
+void view_targets(cJSON *d, const char *chosen)
+{
+	PGresult *tr = db_query(db_app(), "SELECT name, is_default FROM askql.targets ORDER BY is_default DESC, name",
+	                        0, NULL, NULL, 0);
+	cJSON *ta;
+	int n = tr ? PQntuples(tr) : 0, any = 0;
+
+	for (int i = 0; chosen && *chosen && i < n; i++)
+		any |= !strcmp(chosen, PQgetvalue(tr, i, 0));
+	if (n) {
+		cJSON_DeleteItemFromObjectCaseSensitive(d, "target");
+		cJSON_AddStringToObject(d, "target", any ? chosen : PQgetvalue(tr, 0, 0));
+	}
+	cJSON_AddBoolToObject(d, "many_targets", n > 1);
+	ta = cJSON_AddArrayToObject(d, "targets");
+	for (int i = 0; i < n; i++) {
+		cJSON *o = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(o, "name", PQgetvalue(tr, i, 0));
+		cJSON_AddBoolToObject(o, "selected", any ? !strcmp(chosen, PQgetvalue(tr, i, 0)) : PQgetvalue(tr, i, 1)[0] == 't');
+		cJSON_AddItemToArray(ta, o);
+	}
+	PQclear(tr);
+}

@@ -414,24 +414,7 @@ static struct catalog *hospital(void)
 }
 
 /* the block holds "Table: name" and, when col is given, names col in that table's section */
-static int block_has(const char *block, const char *table, const char *col)
-{
-	char head[96];
-	const char *s, *e;
-
-	snprintf(head, sizeof head, "Table: %s ", table);
-	if (!(s = strstr(block, head)) && !(snprintf(head, sizeof head, "Table: %s\n", table), s = strstr(block, head)))
-		return 0;
-	if (!col)
-		return 1;
-	e = strstr(s + 1, "\nTable: ");
-	if (!e)
-		e = strstr(s, "\n\n");
-	for (const char *p = strstr(s, col); p && (!e || p < e); p = strstr(p + 1, col))
-		if ((p[-1] == ' ' || p[-1] == ',') && !isalnum((unsigned char)p[strlen(col)]) && p[strlen(col)] != '_')
-			return 1;
-	return 0;
-}
+#define block_has catalog_block_names
 
 /* the lexicon: format, matching, weak short codes, malformed lines */
 static void test_lexicon(void **state)

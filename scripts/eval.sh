@@ -71,7 +71,7 @@ for d in "$TOP"/tests/data/eval/*/; do
 	[ -f "$d/schema.sql" ] && [ -f "$d/questions.jsonl" ] || continue
 	set=$(basename "$d"); db=eval_$set
 	psql_su "$VAR" "$PGPORT" postgres -c "DROP DATABASE IF EXISTS $db" >/dev/null 2>&1
-	"$ASKQL" target rm "$set" >/dev/null 2>&1
+	"$ASKQL" target rm "$set" >/dev/null 2>&1 || true
 	psql_su "$VAR" "$PGPORT" postgres -c "CREATE DATABASE $db" >/dev/null
 	if ! psql_su "$VAR" "$PGPORT" "$db" -f "$d/schema.sql" >"$OUT/load_$set.log" 2>&1; then
 		echo "eval: warning: loading $set failed (see $OUT/load_$set.log)" >&2

@@ -68,6 +68,7 @@ struct planner {
 	struct sb dec;               /* decisions JSON array */
 	struct sb expl;
 	int *banned;
+	int *via;     /* per table: the key edge a dictionary value was verified through (-1: none) */
 	struct tm now;
 	const char *question;
 	char *decline;
@@ -399,6 +400,12 @@ static void find_visits(struct planner *p)
 /* ---- joins: shortest key path between two tables (declared and inferred keys) ---- */
 static int path(struct planner *p, int from, int to, int *edges, int max)
 {
+	/* a dictionary table referenced by several keys of the same table (gender, race and
+	 * ethnicity concept ids): the key the value was found through, not the first one */
+	if (max >= 1 && p->via && to >= 0 && p->via[to] >= 0 && p->s->c[p->s->fk[p->via[to]].from].table == from) {
+		edges[0] = p->via[to];
+		return 1;
+	}
 	return planner_snap_path(p->s, p->banned, from, to, edges, max);
 }
 
@@ -1667,9 +1674,12 @@ static int structure(struct planner *p)
 					pick = c;
 			for (int c = 0; c < it->ncols && pick < 0; c++) {
 				int e[4];
-				if (path(p, f->fact, p->s->c[it->cols[c]].table, e, 2) >= 0 &&
-				    (dict_reaches(p, it->cols[c], it->vals[c], f->fact, NULL) || 1))
+				int dt = p->s->c[it->cols[c]].table, via = -1;
+				if (path(p, f->fact, dt, e, 2) >= 0 &&
+				    (dict_reaches(p, it->cols[c], it->vals[c], f->fact, &via) || 1))
 					pick = c;
+				if (pick == c && via >= 0 && p->via)
+					p->via[dt] = via;
 			}
 			if (pick < 0 && it->t1 - it->t0 == 1) {
 				double fs;
@@ -2192,7 +2202,6 @@ static enum err plan_once(struct catalog *cat, const struct retrieval *r, const 
 	char tdesc[256];
 
 	memset(out, 0, sizeof *out);
-	(void)cat;
 	if (!question || !*question)
 		return ERR_INPUT;
 	p = calloc(1, sizeof *p);
@@ -2210,7 +2219,7 @@ static enum err plan_once(struct catalog *cat, const struct retrieval *r, const 
 	conninfo = ctx && ctx->conninfo ? ctx->conninfo : NULL;
 	if (!conninfo || !*conninfo)
 		conninfo = *conf_get("target_ro_db") ? conf_get("target_ro_db") : conf_get("target_db");
-	p->s = planner_snap_get(conninfo, err, sizeof err);
+	p->s = planner_snap_get(cat, conninfo, err, sizeof err);
 	if (!p->s) {
 		rc = ERR_DB;
 		out->reason = strdup(err);
@@ -2225,7 +2234,10 @@ static enum err plan_once(struct catalog *cat, const struct retrieval *r, const 
 		goto out;
 	}
 	p->banned = arena_alloc(&p->a, (size_t)(p->s->nt + 1) * sizeof *p->banned);
-	if (!p->banned || planner_tokenize(&p->a, question, &p->tk) != OK) {
+	p->via = arena_alloc(&p->a, (size_t)(p->s->nt + 1) * sizeof *p->via);
+	for (int i = 0; p->via && i <= p->s->nt; i++)
+		p->via[i] = -1;
+	if (!p->banned || !p->via || planner_tokenize(&p->a, question, &p->tk) != OK) {
 		rc = ERR_NOMEM;
 		goto out;
 	}
@@ -2401,6 +2413,7 @@ static enum err plan_once(struct catalog *cat, const struct retrieval *r, const 
 	if (!out->explanation || !out->decisions_json || !out->intent || (out->unanswerable && !out->reason))
 		rc = ERR_NOMEM;
 out:
+	planner_snap_put(p->s);
 	arena_free(&p->a);
 	free(p);
 	return rc;

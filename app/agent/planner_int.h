@@ -57,7 +57,7 @@ int planner_lex_concept(const char *term, const char **measure, int *dir, double
 /* planner_lex_generic: 1 for a generic English/Korean word that carries no schema meaning. */
 int planner_lex_generic(const char *stem);
 
-/* ---- schema snapshot (planner_snap.c) ---- */
+/* ---- the planner's view of the catalog (planner_snap.c) ---- */
 enum ptype { PT_OTHER, PT_NUM, PT_TEXT, PT_TIME, PT_BOOL };
 struct pcol {
 	char *name, *comment;
@@ -96,15 +96,19 @@ struct psnap {
 	char *entity_patient, *entity_case; /* hierarchy keys from the metadata ("subjectid", "caseid") */
 	char *reference_time;               /* the metadata's snapshot time of an archived database */
 };
-/* planner_snap_get: the cached snapshot for conninfo (loaded on first use). NULL + err on failure. */
-struct psnap *planner_snap_get(const char *conninfo, char *err, size_t errlen);
+struct catalog;
+/* planner_snap_get: the planner's view of cat (the run's target), built on first use and again
+ * when the catalog's version changes; conninfo is the executor's read-only connection for
+ * probes.  Release it with planner_snap_put.  NULL + err when cat is NULL or memory ran out. */
+struct psnap *planner_snap_get(struct catalog *cat, const char *conninfo, char *err, size_t errlen);
+void planner_snap_put(struct psnap *s);
 void planner_snap_free_all(void);
 /* planner_snap_col: column index of table.name or -1. */
 int planner_snap_col(const struct psnap *s, int table, const char *name);
 int planner_snap_table(const struct psnap *s, const char *name);
 /* planner_snap_values: first index of key in s->v (and count via *n); -1 if absent. */
 int planner_snap_values(const struct psnap *s, const char *key, int *n);
-/* planner_snap_exists: 1 if some row of table has col IN (SELECT kcol FROM ktab WHERE vcol = value). cached. */
+/* planner_snap_probe: 1 when sql returns a row (run by the executor: guarded, read-only). cached. */
 int planner_snap_probe(struct psnap *s, const char *sql);
 /* planner_snap_path: shortest key path from table `from` to table `to`, walking only towards the
  * referenced (one) side so joins never multiply rows; banned (may be NULL) has s->nt flags.

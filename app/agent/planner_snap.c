@@ -1,20 +1,27 @@
-/* planner_snap.c: the planner's schema snapshot of a target (tables, columns, keys, sampled values), cached per process. */
+/* planner_snap.c: the planner's view of a target's catalog (tables, columns, keys, stored values, metadata), built once per catalog version; see docs/schema-model.md. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <libpq-fe.h>
 #include <cjson/cJSON.h>
-#include "util/conf.h"
 #include "agent/planner_int.h"
-#include "store/db.h"
+#include "catalog/catalog_int.h"
+#include "sql/exec.h"
 
 #define MAX_SNAPS 4
-#define MAX_DISTINCT 10000
 
 struct probe { char *sql; int yes; struct probe *next; };
-struct snapslot { struct psnap s; struct arena a; PGconn *conn; struct probe *probes; time_t loaded; };
+/* s is the first member: a struct psnap * is its slot */
+struct snapslot {
+	struct psnap s;
+	struct arena a;
+	char *target; long version;
+	struct catalog *cat;     /* for the guard's relation check of probes; refreshed by each get */
+	struct probe *probes;
+	int refs, stale;         /* in use by refs plans; stale: freed when the last one is done */
+};
 static struct snapslot *slots[MAX_SNAPS];
+static pthread_mutex_t snap_mu = PTHREAD_MUTEX_INITIALIZER;
 
 static enum ptype type_of(const char *t)
 {
@@ -29,8 +36,6 @@ static enum ptype type_of(const char *t)
 		return PT_TEXT;
 	return PT_OTHER;
 }
-
-static void free_slot(int i);
 
 static int cmp_val(const void *x, const void *y)
 {
@@ -112,6 +117,23 @@ static char **strlist(struct arena *a, const cJSON *arr, int *n, const char *ext
 	return v;
 }
 
+/* *syn followed by add (normalised when norm) */
+static int syn_merge(struct arena *a, char ***syn, int *nsyn, char *const *add, int nadd, int norm)
+{
+	char **v = arena_alloc(a, (size_t)(*nsyn + nadd + 1) * sizeof *v);
+
+	if (!v)
+		return 0;
+	for (int i = 0; i < *nsyn; i++)
+		v[i] = (*syn)[i];
+	for (int i = 0; i < nadd; i++)
+		if (!(v[*nsyn + i] = norm ? planner_norm(a, add[i]) : add[i]))
+			return 0;
+	*syn = v;
+	*nsyn += nadd;
+	return 1;
+}
+
 static int add_val(struct psnap *s, struct arena *a, int *vcap, const char *key, const char *value, int col, int syn)
 {
 	if (s->nv >= *vcap) {
@@ -158,36 +180,16 @@ static int concept_sql(struct psnap *s, struct arena *a, const char *sql, struct
 	return c->nc > 0;
 }
 
-/* meta: the metadata file (synonyms, units, normal ranges, concepts) when it describes this database */
-static enum err meta(struct snapslot *sl, int *vcap)
+/* meta: the target's metadata as the indexer stored it in the catalog (synonyms, units, normal
+ * ranges, concepts, hierarchy keys, reference time) */
+static enum err meta(struct snapslot *sl, const struct catalog *cat, int *vcap)
 {
 	struct psnap *s = &sl->s;
 	struct arena *a = &sl->a;
-	const char *path = conf_get("metadata_file");
-	FILE *f;
-	char *buf = NULL;
-	long n;
-	cJSON *j = NULL;
+	cJSON *j = cat->metadata ? cJSON_Parse(cat->metadata) : NULL;
 
-	if (!path || !*path || !(f = fopen(path, "r")))
-		return OK;
-	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) > 0 && n < (16 << 20) && fseek(f, 0, SEEK_SET) == 0 &&
-	    (buf = malloc((size_t)n + 1)) && fread(buf, 1, (size_t)n, f) == (size_t)n) {
-		buf[n] = 0;
-		j = cJSON_Parse(buf);
-	}
-	fclose(f);
-	free(buf);
 	if (!j)
 		return OK;
-	PGresult *r = PQexec(sl->conn, "SELECT current_database()");
-	const cJSON *db = cJSON_GetObjectItem(j, "database");
-	int same = PQresultStatus(r) == PGRES_TUPLES_OK && cJSON_IsString(db) && !strcmp(db->valuestring, PQgetvalue(r, 0, 0));
-	PQclear(r);
-	if (!same) {
-		cJSON_Delete(j);
-		return OK;
-	}
 	const cJSON *cols = cJSON_GetObjectItem(j, "columns");
 	for (const cJSON *c = cols ? cols->child : NULL; c; c = c->next) {
 		int ci = col_fq(s, c->string);
@@ -196,8 +198,10 @@ static enum err meta(struct snapslot *sl, int *vcap)
 		const cJSON *fn = cJSON_GetObjectItem(c, "full_name"), *nr = cJSON_GetObjectItem(c, "normal_range");
 		if (cJSON_IsString(fn))
 			s->c[ci].full_name = arena_strdup(a, fn->valuestring);
-		s->c[ci].syn = strlist(a, cJSON_GetObjectItem(c, "synonyms"), &s->c[ci].nsyn,
-		                       cJSON_IsString(fn) ? fn->valuestring : NULL);
+		int n;
+		char **l = strlist(a, cJSON_GetObjectItem(c, "synonyms"), &n, cJSON_IsString(fn) ? fn->valuestring : NULL);
+		if (!l || !syn_merge(a, &s->c[ci].syn, &s->c[ci].nsyn, l, n, 0))
+			return ERR_NOMEM;
 		if (cJSON_GetArraySize(nr) == 2) {
 			s->c[ci].has_range = 1;
 			s->c[ci].lo = cJSON_GetArrayItem(nr, 0)->valuedouble;
@@ -212,8 +216,10 @@ static enum err meta(struct snapslot *sl, int *vcap)
 		const cJSON *fn = cJSON_GetObjectItem(t, "full_name");
 		if (cJSON_IsString(fn))
 			s->t[ti].full_name = arena_strdup(a, fn->valuestring);
-		s->t[ti].syn = strlist(a, cJSON_GetObjectItem(t, "synonyms"), &s->t[ti].nsyn,
-		                       cJSON_IsString(fn) ? fn->valuestring : NULL);
+		int n;
+		char **l = strlist(a, cJSON_GetObjectItem(t, "synonyms"), &n, cJSON_IsString(fn) ? fn->valuestring : NULL);
+		if (!l || !syn_merge(a, &s->t[ti].syn, &s->t[ti].nsyn, l, n, 0))
+			return ERR_NOMEM;
 	}
 	const cJSON *vals = cJSON_GetObjectItem(j, "values");
 	int nvals = cJSON_GetArraySize(vals);
@@ -269,242 +275,199 @@ static enum err meta(struct snapslot *sl, int *vcap)
 	return OK;
 }
 
-/* load: read the target's catalog and sample the values of low-cardinality text columns. */
-static enum err load(struct snapslot *sl, char *err, size_t errlen)
+/* load: copy the catalog's tables (those in the search path: the planner writes bare names),
+ * columns, join keys (declared, inferred and admin-confirmed; removed ones are not in the
+ * catalog) and stored values into the planner's arrays. */
+static enum err load(struct snapslot *sl, const struct catalog *cat)
 {
 	struct psnap *s = &sl->s;
 	struct arena *a = &sl->a;
-	PGresult *r = NULL;
-	enum err rc = ERR_DB;
 	int vcap = 0;
+	int *map = calloc((size_t)cat->ncolumns + 1, sizeof *map);   /* catalog column -> planner column */
 
-	r = PQexec(sl->conn,
-		"SELECT c.relname, a.attname, format_type(a.atttypid, a.atttypmod), "
-		"coalesce(col_description(c.oid, a.attnum), ''), coalesce(obj_description(c.oid, 'pg_class'), ''), "
-		"greatest(c.reltuples, 0), "
-		"EXISTS (SELECT 1 FROM pg_index i WHERE i.indrelid = c.oid AND i.indisunique AND i.indnatts = 1 "
-		"        AND i.indkey[0] = a.attnum) "
-		"FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
-		"JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped "
-		"WHERE c.relkind IN ('r','v','m','p') AND n.nspname NOT IN ('pg_catalog','information_schema') "
-		"AND n.nspname NOT LIKE 'pg_toast%' AND n.nspname <> 'askql' "
-		"AND has_table_privilege(c.oid, 'SELECT') AND n.nspname = ANY (current_schemas(false)) "
-		"ORDER BY c.relname, a.attnum");
-	if (PQresultStatus(r) != PGRES_TUPLES_OK) {
-		snprintf(err, errlen, "schema snapshot: %s", PQerrorMessage(sl->conn));
-		goto out;
+	s->c = arena_alloc(a, (size_t)(cat->ncolumns + 1) * sizeof *s->c);
+	s->t = arena_alloc(a, (size_t)(cat->ntables + 1) * sizeof *s->t);
+	s->fk = arena_alloc(a, (size_t)(cat->nedges + 1) * sizeof *s->fk);
+	if (!map || !s->c || !s->t || !s->fk) {
+		free(map);
+		return ERR_NOMEM;
 	}
-	int n = PQntuples(r);
-	s->c = arena_alloc(a, (size_t)(n + 1) * sizeof *s->c);
-	s->t = arena_alloc(a, (size_t)(n + 1) * sizeof *s->t);
-	if (!s->c || !s->t) {
-		rc = ERR_NOMEM;
-		goto out;
-	}
-	for (int i = 0; i < n; i++) {
-		const char *tn = PQgetvalue(r, i, 0);
-		if (!s->nt || strcmp(s->t[s->nt - 1].name, tn)) {
-			struct ptab *t = &s->t[s->nt++];
-			t->name = arena_strdup(a, tn);
-			t->comment = arena_strdup(a, PQgetvalue(r, i, 4));
-			t->rows = atof(PQgetvalue(r, i, 5));
-			t->c0 = s->nc;
-		}
-		struct pcol *c = &s->c[s->nc++];
-		const char *ty = PQgetvalue(r, i, 2);
-		c->name = arena_strdup(a, PQgetvalue(r, i, 1));
-		c->comment = arena_strdup(a, PQgetvalue(r, i, 3));
-		c->table = s->nt - 1;
-		c->type = type_of(ty);
-		c->is_int = strstr(ty, "int") != NULL;
-		c->unique = PQgetvalue(r, i, 6)[0] == 't';
-		s->t[s->nt - 1].nc++;
-	}
-	PQclear(r);
-	r = NULL;
+	for (int ci = 0; ci < cat->ncolumns; ci++)
+		map[ci] = -1;
+	for (int ti = 0; ti < cat->ntables; ti++) {
+		const struct cat_table *ct = &cat->tables[ti];
 
-	/* declared single-column foreign keys */
-	r = PQexec(sl->conn,
-		"SELECT c.conrelid::regclass::text, fa.attname, c.confrelid::regclass::text, ta.attname "
-		"FROM pg_constraint c JOIN pg_attribute fa ON fa.attrelid = c.conrelid AND fa.attnum = c.conkey[1] "
-		"JOIN pg_attribute ta ON ta.attrelid = c.confrelid AND ta.attnum = c.confkey[1] "
-		"WHERE c.contype = 'f' AND array_length(c.conkey, 1) = 1");
-	if (PQresultStatus(r) != PGRES_TUPLES_OK) {
-		snprintf(err, errlen, "schema snapshot (keys): %s", PQerrorMessage(sl->conn));
-		goto out;
-	}
-	s->fk = arena_alloc(a, (size_t)(PQntuples(r) + s->nc * 4 + 1) * sizeof *s->fk);
-	if (!s->fk) {
-		rc = ERR_NOMEM;
-		goto out;
-	}
-	for (int i = 0; i < PQntuples(r); i++) {
-		int f = planner_snap_col(s, planner_snap_table(s, PQgetvalue(r, i, 0)), PQgetvalue(r, i, 1));
-		int t = planner_snap_col(s, planner_snap_table(s, PQgetvalue(r, i, 2)), PQgetvalue(r, i, 3));
-		if (f >= 0 && t >= 0)
-			s->fk[s->nfk++] = (struct pfk){f, t, 0};
-	}
-	PQclear(r);
-	r = NULL;
-	/* inferred keys: a column named like a unique column of another table (same type class);
-	 * the unique side is the referenced one.  Only when the pair is not declared already. */
-	for (int i = 0; i < s->nc; i++) {
-		if (s->c[i].unique || s->c[i].type != PT_NUM || !s->c[i].is_int)
-			continue;
-		for (int j = 0; j < s->nc; j++) {
-			if (!s->c[j].unique || s->c[j].table == s->c[i].table || strcmp(s->c[i].name, s->c[j].name))
-				continue;
-			if (s->t[s->c[j].table].nc > 0 && !strcmp(s->c[j].name, "row_id"))
-				continue;
-			int dup = 0;
-			for (int k = 0; k < s->nfk; k++)
-				if (s->fk[k].from == i && s->fk[k].to == j)
-					dup = 1;
-			if (dup || s->nfk >= s->nc * 4)
-				continue;
-			/* an inferred key must share values with the referenced column */
-			char sql[1024];
-			snprintf(sql, sizeof sql, "SELECT 1 FROM \"%s\" a WHERE EXISTS (SELECT 1 FROM \"%s\" b WHERE b.\"%s\" = a.\"%s\") LIMIT 1",
-			         s->t[s->c[i].table].name, s->t[s->c[j].table].name, s->c[j].name, s->c[i].name);
-			PGresult *pr = PQexec(sl->conn, sql);
-			int ok = PQresultStatus(pr) == PGRES_TUPLES_OK && PQntuples(pr) > 0;
-			PQclear(pr);
-			if (ok)
-				s->fk[s->nfk++] = (struct pfk){i, j, 1};
-		}
-	}
+		if (strchr(ct->name, '.'))
+			continue;   /* another schema than public: not written bare */
+		struct ptab *t = &s->t[s->nt++];
+		memset(t, 0, sizeof *t);
+		t->name = arena_strdup(a, ct->name);
+		t->comment = arena_strdup(a, ct->comment ? ct->comment : "");
+		t->rows = ct->rows > 0 ? (double)ct->rows : 0;
+		t->c0 = s->nc;
+		for (int k = 0; k < ct->ncols; k++) {
+			const struct cat_column *cc = &cat->columns[ct->first_col + k];
+			struct pcol *c = &s->c[s->nc];
 
-	/* sampled values of text columns with few distinct values */
-	for (int i = 0; i < s->nc; i++) {
-		struct pcol *c = &s->c[i];
-		if (c->type != PT_TEXT)
-			continue;
-		char *qt = PQescapeIdentifier(sl->conn, s->t[c->table].name, strlen(s->t[c->table].name));
-		char *qc = PQescapeIdentifier(sl->conn, c->name, strlen(c->name));
-		char sql[1024];
-		if (!qt || !qc) {
-			PQfreemem(qt);
-			PQfreemem(qc);
-			rc = ERR_NOMEM;
-			goto out;
-		}
-		snprintf(sql, sizeof sql, "SELECT DISTINCT %s FROM %s WHERE %s IS NOT NULL AND length(%s) < 120 LIMIT %d",
-		         qc, qt, qc, qc, MAX_DISTINCT + 1);
-		PQfreemem(qt);
-		PQfreemem(qc);
-		r = PQexec(sl->conn, sql);
-		if (PQresultStatus(r) != PGRES_TUPLES_OK || PQntuples(r) > MAX_DISTINCT) {
-			PQclear(r);
-			r = NULL;
-			continue;
-		}
-		for (int k = 0; k < PQntuples(r); k++) {
-			const char *val = PQgetvalue(r, k, 0);
-			char *key = planner_norm(a, val);
-			if (!key || !*key || only_digits(key))
-				continue;
-			if (s->nv >= vcap) {
-				int nc = vcap ? vcap * 2 : 4096;
-				struct pval *nv = arena_realloc(a, s->v, (size_t)vcap * sizeof *nv, (size_t)nc * sizeof *nv);
-				if (!nv) {
-					rc = ERR_NOMEM;
-					goto out;
-				}
-				s->v = nv;
-				vcap = nc;
+			memset(c, 0, sizeof *c);
+			c->name = arena_strdup(a, cc->name);
+			c->comment = arena_strdup(a, cc->comment ? cc->comment : "");
+			c->table = s->nt - 1;
+			c->type = type_of(cc->type);
+			c->is_int = strstr(cc->type, "int") != NULL;
+			c->unique = cc->is_unique;
+			c->flag = cc->is_flag;
+			if (!c->name || !c->comment) {
+				free(map);
+				return ERR_NOMEM;
 			}
-			s->v[s->nv++] = (struct pval){key, arena_strdup(a, val), i, 0};
-			c->nvalues++;
+			map[ct->first_col + k] = s->nc++;
+			t->nc++;
 		}
-		PQclear(r);
-		r = NULL;
+		if (!t->name || !t->comment) {
+			free(map);
+			return ERR_NOMEM;
+		}
 	}
-	/* yes/no attributes: small integer columns holding only 0 and 1 */
-	for (int i = 0; i < s->nc; i++) {
-		struct pcol *c = &s->c[i];
-		if (c->type != PT_NUM || !c->is_int || c->unique || strstr(c->name, "id"))
+	for (int i = 0; i < cat->nedges; i++) {
+		int f = map[cat->edges[i].from_c], t = map[cat->edges[i].to_c];
+
+		if (f >= 0 && t >= 0)
+			s->fk[s->nfk++] = (struct pfk){f, t, cat->edges[i].inferred && !cat->edges[i].confirmed};
+	}
+	for (int i = 0; i < cat->nvalues; i++) {
+		const struct cat_value *v = &cat->values[i];
+		int col = map[v->col];
+		char *key;
+
+		if (col < 0 || s->c[col].type != PT_TEXT)
 			continue;
-		char *qt = PQescapeIdentifier(sl->conn, s->t[c->table].name, strlen(s->t[c->table].name));
-		char *qc = PQescapeIdentifier(sl->conn, c->name, strlen(c->name));
-		char sql[1024];
-		snprintf(sql, sizeof sql, "SELECT DISTINCT %s FROM %s WHERE %s IS NOT NULL LIMIT 3", qc ? qc : "", qt ? qt : "", qc ? qc : "");
-		PQfreemem(qt);
-		PQfreemem(qc);
-		r = PQexec(sl->conn, sql);
-		if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 2) {
-			int ok = 1;
-			for (int k = 0; k < 2; k++)
-				ok &= !strcmp(PQgetvalue(r, k, 0), "0") || !strcmp(PQgetvalue(r, k, 0), "1");
-			c->flag = ok;
+		if (!(key = planner_norm(a, v->value))) {
+			free(map);
+			return ERR_NOMEM;
 		}
-		PQclear(r);
-		r = NULL;
+		if (!*key || only_digits(key))
+			continue;
+		if (!add_val(s, a, &vcap, v->value, v->value, col, 0)) {
+			free(map);
+			return ERR_NOMEM;
+		}
+		s->c[col].nvalues++;
 	}
-	if (meta(sl, &vcap) != OK) {
-		rc = ERR_NOMEM;
-		goto out;
-	}
+	free(map);
+	if (meta(sl, cat, &vcap) != OK)
+		return ERR_NOMEM;
 	if (s->nv)
 		qsort(s->v, (size_t)s->nv, sizeof *s->v, cmp_val);
-	rc = OK;
-out:
-	PQclear(r);
-	return rc;
+	return OK;
 }
 
-struct psnap *planner_snap_get(const char *conninfo, char *err, size_t errlen)
+static void free_slot(struct snapslot *sl)
 {
+	for (struct probe *p = sl->probes, *nx; p; p = nx) {
+		nx = p->next;
+		free(p->sql);
+		free(p);
+	}
+	arena_free(&sl->a);
+	free(sl->target);
+	free(sl);
+}
+
+struct psnap *planner_snap_get(struct catalog *cat, const char *conninfo, char *err, size_t errlen)
+{
+	struct snapslot *sl = NULL;
 	int free_i = -1;
 
-	long ttl = conf_get_int("planner_snapshot_ttl");
+	if (!cat) {
+		snprintf(err, errlen, "the target is not indexed: the planner reads its catalog (askql index)");
+		return NULL;
+	}
+	pthread_mutex_lock(&snap_mu);
 	for (int i = 0; i < MAX_SNAPS; i++) {
-		if (slots[i] && ttl > 0 && time(NULL) - slots[i]->loaded > ttl)
-			free_slot(i);   /* re-read the target now and then: schemas and values change */
-		if (slots[i] && !strcmp(slots[i]->s.conninfo, conninfo)) {
-			if (PQstatus(slots[i]->conn) != CONNECTION_OK)
-				PQreset(slots[i]->conn);
-			return &slots[i]->s;
+		if (slots[i] && !strcmp(slots[i]->target, cat->target)) {
+			if (slots[i]->version == cat->version &&
+			    !strcmp(slots[i]->s.conninfo ? slots[i]->s.conninfo : "", conninfo ? conninfo : "")) {
+				sl = slots[i];
+				break;
+			}
+			/* a newer catalog: drop this view once no plan uses it */
+			if (slots[i]->refs)
+				slots[i]->stale = 1;
+			else
+				free_slot(slots[i]);
+			slots[i] = NULL;
 		}
 		if (!slots[i] && free_i < 0)
 			free_i = i;
 	}
-	if (free_i < 0) {
-		planner_snap_free_all();
-		free_i = 0;
-	}
-	struct snapslot *sl = calloc(1, sizeof *sl);
 	if (!sl) {
-		snprintf(err, errlen, "out of memory");
-		return NULL;
+		if (free_i < 0) {   /* full: evict the first slot not in use */
+			for (int i = 0; i < MAX_SNAPS && free_i < 0; i++)
+				if (!slots[i]->refs) {
+					free_slot(slots[i]);
+					slots[i] = NULL;
+					free_i = i;
+				}
+		}
+		if (free_i < 0 || !(sl = calloc(1, sizeof *sl))) {
+			pthread_mutex_unlock(&snap_mu);
+			snprintf(err, errlen, free_i < 0 ? "too many plans at once" : "out of memory");
+			return NULL;
+		}
+		sl->version = cat->version;
+		sl->target = strdup(cat->target);
+		sl->s.conninfo = conninfo ? arena_strdup(&sl->a, conninfo) : NULL;
+		if (!sl->target || (conninfo && !sl->s.conninfo) || load(sl, cat) != OK) {
+			free_slot(sl);
+			pthread_mutex_unlock(&snap_mu);
+			snprintf(err, errlen, "out of memory reading the catalog of %s", cat->target);
+			return NULL;
+		}
+		slots[free_i] = sl;
 	}
-	sl->s.conninfo = arena_strdup(&sl->a, conninfo);
-	sl->conn = db_connect(conninfo, err, errlen);
-	if (!sl->conn || !sl->s.conninfo || load(sl, err, errlen) != OK) {
-		if (sl->conn)
-			PQfinish(sl->conn);
-		arena_free(&sl->a);
-		free(sl);
-		return NULL;
-	}
-	/* every probe afterwards is read-only and short */
-	PGresult *r = PQexec(sl->conn, "SET statement_timeout = '5s'; SET default_transaction_read_only = on");
-	PQclear(r);
-	sl->loaded = time(NULL);
-	slots[free_i] = sl;
+	sl->cat = cat;
+	sl->refs++;
+	pthread_mutex_unlock(&snap_mu);
 	return &sl->s;
 }
 
-/* planner_snap_probe: does sql (built by the planner from catalog names) return a row? cached. */
+void planner_snap_put(struct psnap *s)
+{
+	struct snapslot *sl = (struct snapslot *)s;
+
+	if (!s)
+		return;
+	pthread_mutex_lock(&snap_mu);
+	if (--sl->refs == 0 && sl->stale)
+		free_slot(sl);
+	pthread_mutex_unlock(&snap_mu);
+}
+
+/* planner_snap_probe: does sql (built by the planner from catalog names) return a row?  Run through
+ * the executor (guard, catalog relations only, read-only transaction, timeouts); cached per view. */
 int planner_snap_probe(struct psnap *s, const char *sql)
 {
 	struct snapslot *sl = (struct snapslot *)s;   /* s is the first member */
+	struct exec_opts eo = { .conninfo = s->conninfo, .max_rows = 1, .relation_ok = catalog_relation_ok,
+	                        .relation_ctx = sl->cat };
+	struct exec_result res = {0};
+	struct exec_error de = {0};
+	int yes;
+
+	pthread_mutex_lock(&snap_mu);
 	for (struct probe *p = sl->probes; p; p = p->next)
-		if (!strcmp(p->sql, sql))
-			return p->yes;
-	PGresult *r = PQexec(sl->conn, sql);
-	int yes = PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) > 0;
-	PQclear(r);
+		if (!strcmp(p->sql, sql)) {
+			yes = p->yes;
+			pthread_mutex_unlock(&snap_mu);
+			return yes;
+		}
+	pthread_mutex_unlock(&snap_mu);
+	yes = exec_fetch(sql, &eo, &res, &de) == OK && res.nrows > 0;
+	exec_result_free(&res);
+	exec_error_free(&de);
 	struct probe *p = calloc(1, sizeof *p);
+	pthread_mutex_lock(&snap_mu);
 	if (p && (p->sql = strdup(sql))) {
 		p->yes = yes;
 		p->next = sl->probes;
@@ -512,29 +475,19 @@ int planner_snap_probe(struct psnap *s, const char *sql)
 	} else {
 		free(p);
 	}
+	pthread_mutex_unlock(&snap_mu);
 	return yes;
-}
-
-static void free_slot(int i)
-{
-	if (!slots[i])
-		return;
-	for (struct probe *p = slots[i]->probes, *nx; p; p = nx) {
-		nx = p->next;
-		free(p->sql);
-		free(p);
-	}
-	if (slots[i]->conn)
-		PQfinish(slots[i]->conn);
-	arena_free(&slots[i]->a);
-	free(slots[i]);
-	slots[i] = NULL;
 }
 
 void planner_snap_free_all(void)
 {
+	pthread_mutex_lock(&snap_mu);
 	for (int i = 0; i < MAX_SNAPS; i++)
-		free_slot(i);
+		if (slots[i] && !slots[i]->refs) {
+			free_slot(slots[i]);
+			slots[i] = NULL;
+		}
+	pthread_mutex_unlock(&snap_mu);
 }
 
 int planner_snap_path(const struct psnap *s, const int *banned, int from, int to, int *edges, int max)

@@ -125,12 +125,13 @@ static struct catalog *load(PGconn *app, const char *target, PGresult *tr, char 
 	c->verified_version = atol(PQgetvalue(tr, 0, 1));
 	c->now_ref = val(tr, 0, 4) ? arena_strdup(&c->mem, val(tr, 0, 4)) : NULL;
 	c->hierarchy = val(tr, 0, 5) ? arena_strdup(&c->mem, val(tr, 0, 5)) : NULL;
+	c->metadata = val(tr, 0, 6) ? arena_strdup(&c->mem, val(tr, 0, 6)) : NULL;
 	if (!(rt = db_query(app, "SELECT schema_name, name, row_estimate, comment, full_name, concept, "
 	                    "synonyms, embedding FROM askql.cat_tables WHERE target = $1 "
 	                    "ORDER BY schema_name COLLATE \"C\", name COLLATE \"C\"", 1, p, err, errlen)) ||
 	    !(rc = db_query(app, "SELECT schema_name, table_name, name, type, nullable, is_pk, indexed, "
-	                    "comment, full_name, description, unit, range_lo, range_hi, synonyms, embedding "
-	                    "FROM askql.cat_columns WHERE target = $1 "
+	                    "comment, full_name, description, unit, range_lo, range_hi, synonyms, embedding, "
+	                    "is_unique, is_flag FROM askql.cat_columns WHERE target = $1 "
 	                    "ORDER BY schema_name COLLATE \"C\", table_name COLLATE \"C\", ordinal", 1, p, err, errlen)) ||
 	    !(rv = db_query(app, "SELECT schema_name, table_name, column_name, value, full_name, unit, "
 	                    "range_lo, range_hi, synonyms FROM askql.cat_values WHERE target = $1 "
@@ -173,6 +174,8 @@ static struct catalog *load(PGconn *app, const char *target, PGresult *tr, char 
 			col->nullable = *PQgetvalue(rc, ci, 4) == 't';
 			col->is_pk = *PQgetvalue(rc, ci, 5) == 't';
 			col->indexed = *PQgetvalue(rc, ci, 6) == 't';
+			col->is_unique = *PQgetvalue(rc, ci, 15) == 't';
+			col->is_flag = *PQgetvalue(rc, ci, 16) == 't';
 			col->description = val(rc, ci, 9) ? arena_strdup(&c->mem, val(rc, ci, 9)) : NULL;
 			if (val(rc, ci, 11) && val(rc, ci, 12)) {
 				col->has_range = 1;
@@ -275,7 +278,7 @@ struct catalog *catalog_get(PGconn *app, const char *target, char *err, size_t e
 		return NULL;
 	}
 	if (!(tr = db_query(app, "SELECT version, verified_version, embed_provider, embed_dim, now_ref, "
-	                    "hierarchy FROM askql.cat_targets WHERE name = $1", 1, p, err, errlen)))
+	                    "hierarchy, metadata::text FROM askql.cat_targets WHERE name = $1", 1, p, err, errlen)))
 		return NULL;
 	if (PQntuples(tr) != 1) {
 		snprintf(err, errlen, "target '%s' is not indexed (run: askql index --name %s --target URL)",

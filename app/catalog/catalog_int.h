@@ -26,6 +26,8 @@ struct cat_column {
 	char *syn_text;           /* synonyms joined, embedded with the column (indexer only) */
 	char *qname;              /* "table.column" (display table name) */
 	int is_pk, nullable, indexed, nvalues;
+	int is_unique;            /* a single-column unique index (or the primary key) */
+	int is_flag;              /* an integer column holding only 0 and 1 (a yes/no attribute) */
 	int numeric, temporal, textual, idlike;
 	int has_range;
 	double lo, hi;
@@ -79,6 +81,7 @@ struct catalog {
 	char *embed_provider;
 	int dim;
 	char *now_ref, *hierarchy;   /* hierarchy: prompt-ready text, may be NULL */
+	char *metadata;              /* the target's metadata file as indexed (JSON text), may be NULL */
 	struct arena mem;
 	struct cat_table *tables; int ntables, captables;
 	struct cat_column *columns; int ncolumns, capcolumns;

@@ -20,7 +20,9 @@
 #include "util/sb.h"
 
 #define MAXDOC (1024 * 1024)
-#define MAXVALUES 200
+/* distinct values kept per text column: enough for the labels of a dictionary table (lab tests,
+ * drugs, diagnoses), which the planner and value search link question words to */
+#define MAXVALUES 10000
 #define MAXCHECKS 3000
 
 void cat_table_text(const struct catalog *c, int t, struct sb *sb);
@@ -436,6 +438,7 @@ static enum err introspect(struct run *x)
 			col->is_pk = *PQgetvalue(rc, ci, 7) == 't';
 			col->indexed = *PQgetvalue(rc, ci, 8) == 't';
 			x->cx[k].unique = *PQgetvalue(rc, ci, 9) == 't' || col->is_pk;
+			col->is_unique = x->cx[k].unique;
 			x->cx[k].n_distinct = PQgetisnull(rc, ci, 10) ? NAN : atof(PQgetvalue(rc, ci, 10));
 		}
 	}
@@ -931,7 +934,7 @@ static void table_hashes(struct run *x)
 			const struct colx *cx = &x->cx[tb->first_col + k];
 			char q[600];
 
-			snprintf(buf, sizeof buf, "%d%d%d %.0f", col->nullable, col->is_pk, col->indexed,
+			snprintf(buf, sizeof buf, "%d%d%d%d %.0f", col->nullable, col->is_pk, col->indexed, col->is_flag,
 			         isnan(cx->n_distinct) ? -9.0 : cx->n_distinct > 0 ? log10(cx->n_distinct) : cx->n_distinct * 10);
 			hs(&h, col->name);
 			hs(&h, col->type);
@@ -1012,6 +1015,13 @@ static int low_cardinality(const struct catalog *c, const struct colx *cx, const
 	return -cx->n_distinct * (double)(rows > 0 ? rows : 1) <= MAXVALUES;
 }
 
+/* an integer column that may be a yes/no attribute (checked: only 0 and 1 occur) */
+static int maybe_flag(const struct colx *cx, const struct cat_column *col)
+{
+	return col->numeric && strstr(col->type, "int") && !cx->unique && !col->idlike &&
+	       !strstr(col->name, "id") && (isnan(cx->n_distinct) || (cx->n_distinct > 0 && cx->n_distinct <= 2));
+}
+
 static int add_val(struct run *x, int col, const char *v)
 {
 	int k = cat_add_value(x->c, col, v);
@@ -1043,12 +1053,15 @@ static enum err sample_values(struct run *x, int t)
 	for (int k = 0; k < tb->ncols && n < 256; k++) {
 		int ci = tb->first_col + k;
 
-		if (low_cardinality(c, &x->cx[ci], &c->columns[ci]))
+		c->columns[ci].is_flag = 0;
+		if (low_cardinality(c, &x->cx[ci], &c->columns[ci]) || maybe_flag(&x->cx[ci], &c->columns[ci]))
 			cols[n++] = ci;
 	}
 	if (!n)
 		return OK;
 	for (int i = 0; i < n; i++) {
+		int text = c->columns[cols[i]].textual;
+
 		sb_printf(&q, "%s(SELECT %d, v::text FROM (SELECT DISTINCT ", i ? " UNION ALL " : "", i);
 		quote_ident(&q, c->columns[cols[i]].name);
 		sb_puts(&q, " AS v FROM ");
@@ -1057,7 +1070,7 @@ static enum err sample_values(struct run *x, int t)
 			sb_printf(&q, " TABLESAMPLE SYSTEM (%.4f)", 100.0 * 500000.0 / (double)tb->rows);
 		sb_puts(&q, " WHERE ");
 		quote_ident(&q, c->columns[cols[i]].name);
-		sb_printf(&q, " IS NOT NULL LIMIT %d) s)", MAXVALUES + 1);
+		sb_printf(&q, " IS NOT NULL LIMIT %d) s)", text ? MAXVALUES + 1 : 3);
 	}
 	if (!sb_ok(&q)) {
 		sb_free(&q);
@@ -1074,6 +1087,15 @@ static enum err sample_values(struct run *x, int t)
 
 		for (int j = 0; j < PQntuples(r); j++)
 			cnt += atoi(PQgetvalue(r, j, 0)) == i;
+		if (!c->columns[cols[i]].textual) {
+			int ok = cnt == 2;   /* exactly the values 0 and 1 */
+
+			for (int j = 0; ok && j < PQntuples(r); j++)
+				if (atoi(PQgetvalue(r, j, 0)) == i)
+					ok = !strcmp(PQgetvalue(r, j, 1), "0") || !strcmp(PQgetvalue(r, j, 1), "1");
+			c->columns[cols[i]].is_flag = ok;
+			continue;
+		}
 		if (cnt > MAXVALUES)
 			continue;   /* not low-cardinality after all */
 		for (int j = 0; j < PQntuples(r); j++)
@@ -1662,6 +1684,7 @@ static enum err write_catalog(struct run *x, int *changed)
 		snprintf(num, sizeof num, "%d", x->cx[ci].attnum);
 		cf(&d, num, 0); cf(&d, col->type, 0);
 		cf(&d, col->nullable ? "t" : "f", 0); cf(&d, col->is_pk ? "t" : "f", 0); cf(&d, col->indexed ? "t" : "f", 0);
+		cf(&d, col->is_unique ? "t" : "f", 0); cf(&d, col->is_flag ? "t" : "f", 0);
 		num_field(&d, !isnan(x->cx[ci].n_distinct), x->cx[ci].n_distinct, 0);
 		cf(&d, col->comment, 0); cf(&d, col->full_name, 0); cf(&d, col->description, 0); cf(&d, col->unit, 0);
 		num_field(&d, col->has_range, col->lo, 0); num_field(&d, col->has_range, col->hi, 0);
@@ -1669,8 +1692,8 @@ static enum err write_catalog(struct run *x, int *changed)
 		vec_field(&d, col->vec, c->dim, 1);
 	}
 	if (d.len && (rc = copy_in(x, "COPY askql.cat_columns (target, schema_name, table_name, name, ordinal, type, "
-	                           "nullable, is_pk, indexed, n_distinct, comment, full_name, description, unit, "
-	                           "range_lo, range_hi, synonyms, embedding) FROM STDIN", &d)) != OK)
+	                           "nullable, is_pk, indexed, is_unique, is_flag, n_distinct, comment, full_name, description, "
+	                           "unit, range_lo, range_hi, synonyms, embedding) FROM STDIN", &d)) != OK)
 		goto fail;
 	sb_reset(&d);
 	for (int i = 0; i < c->nvalues; i++) {

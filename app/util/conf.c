@@ -47,7 +47,6 @@ static struct conf_item items[] = {
 	{"embed_api_key", "", 1, "API key for the openai embedding provider (empty: llm_api_key)", 0, 0},
 	{"context_whole_schema_tokens", "4000", 0, "the LLM's schema block is the whole schema when it fits this many tokens (0: never)", 0, 0},
 	{"now", "", 0, "reference time for relative dates (empty: now())", 0, 0},
-	{"planner_snapshot_ttl", "600", 0, "seconds the offline planner keeps its schema/value snapshot of a target", 0, 0},
 	/* files */
 	{"template_dir", "templates", 0, "directory of page templates", 0, 0},
 	{"i18n_dir", "conf/i18n", 0, "directory of interface strings (en.json, ko.json)", 0, 0},

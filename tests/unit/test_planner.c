@@ -12,9 +12,12 @@
 #include "agent/planner_int.h"
 #include "agent/planner_link.h"
 #include "agent/planner_time.h"
+#include "catalog/catalog.h"
+#include "store/db.h"
 #include "util/conf.h"
 
 static int have_db;
+static struct catalog *cat;   /* the demo target's catalog: the planner reads only that */
 #define NEED_DB() do { if (!have_db) { skip(); } } while (0)
 #define NOW "2025-12-31 23:59:00"
 #define HAS(s, frag) do { if (!strstr((s), (frag))) fail_msg("'%s' lacks '%s'", (s), (frag)); } while (0)
@@ -335,7 +338,9 @@ static struct psnap *snap(void)
 {
 	char err[256];
 	const char *ci = *conf_get("target_ro_db") ? conf_get("target_ro_db") : conf_get("target_db");
-	return planner_snap_get(ci, err, sizeof err);
+	struct psnap *s = planner_snap_get(cat, ci, err, sizeof err);
+	planner_snap_put(s);   /* the view stays cached; nothing else runs meanwhile */
+	return s;
 }
 
 static void test_linker(void **state)
@@ -370,7 +375,7 @@ static char *plan(const char *q, int *declined)
 	struct planner_ctx ctx = {.now = NOW};
 	struct planner_out o;
 	char *sql;
-	assert_int_equal(planner_plan(NULL, NULL, q, &ctx, &o), OK);
+	assert_int_equal(planner_plan(cat, NULL, q, &ctx, &o), OK);
 	*declined = o.unanswerable;
 	assert_non_null(o.explanation);
 	assert_non_null(o.decisions_json);
@@ -503,20 +508,20 @@ static void test_self_correction(void **state)
 	NEED_DB();
 	struct planner_ctx ctx = {.now = NOW};
 	struct planner_out o;
-	assert_int_equal(planner_plan(NULL, NULL, "average heart rate per department", &ctx, &o), OK);
+	assert_int_equal(planner_plan(cat, NULL, "average heart rate per department", &ctx, &o), OK);
 	assert_non_null(o.sql);
 	/* the same SQL failed before: the planner does not repeat it */
 	struct planner_attempt at = {.sql = o.sql, .error = "42703: column does not exist"};
 	ctx.attempts = &at;
 	ctx.nattempts = 1;
 	struct planner_out o2;
-	assert_int_equal(planner_plan(NULL, NULL, "average heart rate per department", &ctx, &o2), OK);
+	assert_int_equal(planner_plan(cat, NULL, "average heart rate per department", &ctx, &o2), OK);
 	assert_true(o2.unanswerable);
 	planner_out_free(&o2);
 	/* the analyst removes a table: the plan cannot use it */
 	struct planner_edit ed = {.op = PLAN_REMOVE_TABLE, .table = "vital_data_table"};
 	struct planner_ctx c2 = {.now = NOW, .edits = &ed, .nedits = 1};
-	assert_int_equal(planner_plan(NULL, NULL, "average heart rate per department", &c2, &o2), OK);
+	assert_int_equal(planner_plan(cat, NULL, "average heart rate per department", &c2, &o2), OK);
 	assert_true(o2.unanswerable || !strstr(o2.sql, "vital_data_table"));
 	planner_out_free(&o2);
 	planner_out_free(&o);
@@ -527,13 +532,13 @@ static void test_follow_up(void **state)
 	NEED_DB();
 	struct planner_ctx ctx = {.now = NOW, .prev_question = "케이스 5의 심박수 추이"};
 	struct planner_out o;
-	assert_int_equal(planner_plan(NULL, NULL, "케이스 6은?", &ctx, &o), OK);
+	assert_int_equal(planner_plan(cat, NULL, "케이스 6은?", &ctx, &o), OK);
 	assert_false(o.unanswerable);
 	HAS(o.sql, "vital_data_table.caseid = 6");
 	HAS(o.sql, "vital_data_table.hr");
 	planner_out_free(&o);
 	ctx.prev_question = "How many cases had hypotension?";
-	assert_int_equal(planner_plan(NULL, NULL, "only in thoracic surgery?", &ctx, &o), OK);
+	assert_int_equal(planner_plan(cat, NULL, "only in thoracic surgery?", &ctx, &o), OK);
 	assert_false(o.unanswerable);
 	HAS(o.sql, "'Thoracic surgery'");
 	HAS(o.sql, "sbp < 90");
@@ -545,8 +550,9 @@ int main(void)
 	const char *msg;
 	if (conf_load(NULL, &msg) == OK && getenv("ASKQL_CONF")) {
 		char err[256];
-		const char *ci = *conf_get("target_ro_db") ? conf_get("target_ro_db") : conf_get("target_db");
-		have_db = planner_snap_get(ci, err, sizeof err) != NULL;
+		PGconn *app = db_app();
+		cat = app ? catalog_get(app, conf_get("target_name"), err, sizeof err) : NULL;
+		have_db = cat != NULL;
 	}
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tok_korean_particles),
@@ -564,5 +570,6 @@ int main(void)
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	planner_reset();
+	db_app_close();
 	return rc;
 }

@@ -1,5 +1,6 @@
 /* planner.c: the offline planner: tokens and links -> intent and structure -> SQL tree -> one SELECT. */
 #include <pthread.h>
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -2192,6 +2193,18 @@ static int structure(struct planner *p)
 }
 
 
+/* sql_names: 1 when sql has name as a whole identifier (not inside a longer one) */
+static int sql_names(const char *sql, const char *name)
+{
+	size_t n = strlen(name);
+	for (const char *h = strstr(sql, name); h; h = strstr(h + 1, name)) {
+		char b = h > sql ? h[-1] : ' ', e = h[n];
+		if (!(isalnum((unsigned char)b) || b == '_') && !(isalnum((unsigned char)e) || e == '_'))
+			return 1;
+	}
+	return 0;
+}
+
 static enum err plan_once(struct catalog *cat, const struct retrieval *r, const char *question,
                           const struct planner_ctx *ctx, struct planner_out *out)
 {
@@ -2315,6 +2328,20 @@ static enum err plan_once(struct catalog *cat, const struct retrieval *r, const 
 				goto out;
 			}
 			out->sql = sb_steal(&sql);
+			/* every table the question names (itself or through one of its columns) must be in
+			 * the answer: one the SQL does not use means the plan answers another question */
+			for (int l = 0; l < p->pl.n && !p->decline; l++) {
+				const struct plink_item *it = &p->pl.v[l];
+				const char *nm = it->kind == PL_TABLE ? p->s->t[it->table].name
+				               : it->kind == PL_COLUMN ? tname(p, it->cols[0]) : NULL;
+				if (nm && !sql_names(out->sql, nm)) {
+					decline(p, "the question names %s, which the plan does not use",
+					        arena_printf(&p->a, "'%s' (%s)", span_text(p, it->t0, it->t1),
+					                     it->kind == PL_TABLE ? nm : cfq(p, it->cols[0])));
+					free(out->sql);
+					out->sql = NULL;
+				}
+			}
 			/* an earlier attempt with exactly this SQL failed: do not repeat it */
 			for (int i = 0; ctx && i < ctx->nattempts; i++)
 				if (ctx->attempts[i].sql && (ctx->attempts[i].error || ctx->attempts[i].empty_result) &&

@@ -59,7 +59,7 @@ SQL
 "$ASKQL" migrate >/dev/null   # the registry of targets (and the configured demo in it)
 # the throwaway cluster gets a new port each time: a registration of an earlier run names another
 # host:port, so it is replaced (its catalog is rebuilt)
-"$ASKQL" target list 2>/dev/null | grep -q "^ehrsql .*local:$PGPORT/ehrsql" || "$ASKQL" target rm ehrsql >/dev/null 2>&1
+"$ASKQL" target list 2>/dev/null | grep -q "^ehrsql .*local:$PGPORT/ehrsql" || "$ASKQL" target rm ehrsql >/dev/null 2>&1 || true
 "$ASKQL" index --name ehrsql --target "$SOCK dbname=ehrsql user=askql" --ro "$SOCK dbname=ehrsql user=askql_reader" \
 	>"$OUT/index_ehrsql.log" 2>&1 ||
 	echo "eval: warning: indexing ehrsql failed (see $OUT/index_ehrsql.log); the planner works from its own schema snapshot" >&2

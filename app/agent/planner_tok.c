@@ -1,8 +1,10 @@
 /* planner_tok.c: the planner's tokenizer (Korean particles and spacing, English inflections) and lexicon. */
 #include <ctype.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include "agent/planner_int.h"
+#include "catalog/lexicon.h"
 
 /* Korean particles and endings, longest first: stripped from the end of a Hangul word. */
 static const char *const particles[] = {
@@ -229,8 +231,9 @@ enum role planner_lex_role(const char *text, const char *stem, int *unit)
 	return R_NONE;
 }
 
-/* Domain synonyms: Korean clinical terms and standard abbreviations -> English terms.
- * The first entry is the term, the rest its synonyms (all lower case). */
+/* The planner's own short list of everyday synonyms (Korean words and standard abbreviations ->
+ * English), tried before the lexicon; no database's table or column names (those belong in the
+ * target's metadata).  The first entry is the term, the rest its synonyms (all lower case). */
 static const char *const syns[][8] = {
 	{"환자", "patient", "subject", NULL}, {"patient", "subject", NULL},
 	{"나이", "age", NULL}, {"aged", "age", NULL}, {"연령", "age", NULL}, {"성별", "sex", "gender", NULL},
@@ -242,8 +245,8 @@ static const char *const syns[][8] = {
 	{"수술", "case", "surgery", "operation", "op", NULL}, {"케이스", "case", NULL}, {"증례", "case", NULL},
 	{"surgery", "case", "operation", "op", NULL}, {"operation", "case", "surgery", "op", NULL},
 	{"case", "surgery", "operation", NULL},
-	{"수술명", "opname", "operation name", NULL}, {"수술종류", "optype", "operation type", NULL},
-	{"마취", "anesthesia", "ane", NULL}, {"anesthesia", "ane", NULL}, {"마취방법", "ane_type", NULL},
+	
+	{"마취", "anesthesia", "ane", NULL}, {"anesthesia", "ane", NULL},
 	{"심박수", "heart rate", "hr", NULL}, {"맥박", "heart rate", "hr", "pulse", NULL},
 	{"heart rate", "hr", NULL}, {"pulse", "heart rate", "hr", NULL},
 	{"혈압", "blood pressure", "sbp", NULL}, {"blood pressure", "sbp", NULL}, {"bp", "sbp", NULL},
@@ -273,8 +276,8 @@ static const char *const syns[][8] = {
 	{"birth", "dob", "date of birth", NULL}, {"생년월일", "dob", "date of birth", NULL},
 	{"released", "discharge", NULL}, {"release", "discharge", NULL}, {"releas", "discharge", NULL}, {"혈액검사", "lab", NULL},
 	{"사망", "death", "died", NULL}, {"death", "died", "mortality", NULL}, {"died", "death", NULL},
-	{"mortality", "death", NULL}, {"원내사망", "death_inhosp", "death", NULL},
-	{"중환자실", "icu", NULL}, {"icu", "intensive care", NULL}, {"재원일수", "icu_days", NULL},
+	{"mortality", "death", NULL}, 
+	{"중환자실", "icu", NULL}, {"icu", "intensive care", NULL},
 	{"입원", "admission", NULL}, {"퇴원", "discharge", NULL},
 	{"고혈압", "hypertension", "htn", NULL}, {"hypertension", "htn", NULL}, {"당뇨", "diabetes", "dm", NULL},
 	{"당뇨병", "diabetes", "dm", NULL}, {"diabetes", "dm", NULL},
@@ -286,18 +289,146 @@ static const char *const syns[][8] = {
 	{"병동", "ward", "unit", NULL}, {"병실", "room", "ward", NULL}, {"이름", "name", NULL}, {"관찰", "observation", NULL},
 	{"입원일", "admission", "admitted", NULL}, {"퇴원일", "discharge", "discharged", NULL}, {"보험", "insurance", NULL},
 	{"주소", "address", NULL}, {"의사", "doctor", "physician", NULL}, {"간호사", "nurse", NULL},
-	{"미생물", "microbiology", NULL}, {"수술시간", "opstart", NULL}, {"수술방법", "approach", NULL},
-	{"approach", "approach", NULL}, {"응급", "emergency", NULL},
+	{"미생물", "microbiology", NULL}, 
+	{"응급", "emergency", NULL},
 	{"가중치", "weight", NULL}, {"vitals", "vital", NULL}, {"활력징후", "vital", NULL}, {"vital sign", "vital", NULL},
 	{NULL}
 };
 
-const char *const *planner_lex_syn(const char *term)
+
+/* own_syn: the short list's synonyms of term, or NULL (the tokenizer's "known word" test uses
+ * only this list: a lexicon term such as 환자수 must still split into 환자 + 수) */
+static const char *const *own_syn(const char *term)
 {
 	for (int i = 0; syns[i][0]; i++)
 		if (!strcmp(syns[i][0], term))
 			return &syns[i][1];
 	return NULL;
+}
+
+/* Then the clinical lexicon (conf/lexicon/, docs/lexicon.md), the same data retrieval and value
+ * search use: a word that is a term of an entry (not only a short code) has the entry's other
+ * terms as synonyms, English first, then codes, then Korean.  Built once per process into a
+ * sorted table. */
+struct synrow { const char *term; const char **syn; int n; };
+static struct synrow *synrows;
+static int nsynrows;
+static pthread_once_t syn_once = PTHREAD_ONCE_INIT;
+
+static int cmp_synrow(const void *x, const void *y)
+{
+	return strcmp(((const struct synrow *)x)->term, ((const struct synrow *)y)->term);
+}
+
+static void add_terms(const char ***v, int *n, int *cap, const char *const *t, int nt, const char *self)
+{
+	for (int i = 0; i < nt; i++) {
+		int dup = !strcmp(t[i], self);
+		for (int k = 0; k < *n && !dup; k++)
+			dup = !strcmp((*v)[k], t[i]);
+		if (dup)
+			continue;
+		if (*n + 2 > *cap) {
+			int nc = *cap ? *cap * 2 : 16;
+			const char **nv = realloc(*v, (size_t)nc * sizeof *nv);
+			if (!nv)
+				return;
+			*v = nv;
+			*cap = nc;
+		}
+		(*v)[(*n)++] = t[i];
+		(*v)[*n] = NULL;
+	}
+}
+
+static int entry_has(const struct lex_entry *x, const char *t)
+{
+	for (int k = 0; k < x->nen; k++)
+		if (!strcmp(x->en[k], t))
+			return 1;
+	for (int k = 0; k < x->nko; k++)
+		if (!strcmp(x->ko[k], t))
+			return 1;
+	for (int k = 0; k < x->ncodes; k++)
+		if (strlen(x->codes[k]) > 2 && !strcmp(x->codes[k], t))
+			return 1;
+	return 0;
+}
+
+/* compound_of: t is another Korean term of x followed by more (환자수 and 환자 수 of 환자) */
+static int compound_of(const struct lex_entry *x, const char *t)
+{
+	for (int k = 0; k < x->nko; k++) {
+		size_t n = strlen(x->ko[k]);
+		if (n < strlen(t) && !strncmp(x->ko[k], t, n))
+			return 1;
+	}
+	return 0;
+}
+
+static void build_syns(void)
+{
+	const struct lexicon *lx = lexicon_get(NULL);
+	int cap = 0, out = 0;
+
+	for (int e = 0; e < lx->n; e++) {
+		const struct lex_entry *x = &lx->e[e];
+		if (!strcmp(x->category, "analysis"))
+			continue;   /* structure words, not names of things */
+		for (int w = 0; w < x->nen + x->nko + x->ncodes; w++) {
+			const char *t = w < x->nen ? x->en[w] : w < x->nen + x->nko ? x->ko[w - x->nen] : x->codes[w - x->nen - x->nko];
+			if (w >= x->nen + x->nko && strlen(t) <= 2)
+				continue;   /* a short code ("k", "na") is weak evidence of the entry */
+			if (compound_of(x, t))
+				continue;   /* 환자수, 수술 건: the structure word after the noun is the tokenizer's */
+			if (nsynrows == cap) {
+				int nc = cap ? cap * 2 : 1024;
+				struct synrow *nr = realloc(synrows, (size_t)nc * sizeof *nr);
+				if (!nr)
+					return;
+				synrows = nr;
+				cap = nc;
+			}
+			synrows[nsynrows++] = (struct synrow){t, NULL, 0};
+		}
+	}
+	if (!nsynrows)
+		return;
+	qsort(synrows, (size_t)nsynrows, sizeof *synrows, cmp_synrow);
+	for (int i = 0; i < nsynrows; i++)   /* one row per term: a term of several entries gets the union */
+		if (!out || strcmp(synrows[out - 1].term, synrows[i].term))
+			synrows[out++] = synrows[i];
+	nsynrows = out;
+	for (int r = 0; r < nsynrows; r++) {
+		int vcap = 0;
+		const char **v = NULL;
+		for (int e = 0; e < lx->n; e++) {
+			const struct lex_entry *x = &lx->e[e];
+			if (!strcmp(x->category, "analysis") || !entry_has(x, synrows[r].term))
+				continue;
+			add_terms(&v, &synrows[r].n, &vcap, x->en, x->nen, synrows[r].term);
+			add_terms(&v, &synrows[r].n, &vcap, x->codes, x->ncodes, synrows[r].term);
+			add_terms(&v, &synrows[r].n, &vcap, x->ko, x->nko, synrows[r].term);
+		}
+		synrows[r].syn = v;
+	}
+}
+
+const char *const *planner_lex_syn(const char *term)
+{
+	struct synrow key = {term, NULL, 0}, *r;
+
+	const char *const *own;
+
+	if (!term)
+		return NULL;
+	if ((own = own_syn(term)))
+		return own;
+	pthread_once(&syn_once, build_syns);
+	if (!nsynrows)
+		return NULL;
+	r = bsearch(&key, synrows, (size_t)nsynrows, sizeof *synrows, cmp_synrow);
+	return r && r->n ? r->syn : NULL;
 }
 
 /* Ontology concepts: a named abnormality is a measure outside its normal range.  The range
@@ -365,7 +496,7 @@ static int known(const char *w)
 	const char *m;
 	int dir;
 	double lo, hi;
-	return in_list(ko_whole, w) || planner_lex_role(w, w, &unit) != R_NONE || planner_lex_syn(w) ||
+	return in_list(ko_whole, w) || planner_lex_role(w, w, &unit) != R_NONE || own_syn(w) ||
 	       planner_lex_concept(w, &m, &dir, &lo, &hi);
 }
 

@@ -216,11 +216,33 @@ static double table_name_score(const struct psnap *s, int ti, const char *term)
 	return 0;
 }
 
-/* how well a term names table ti: its name and name parts, or the metadata's synonyms (바이탈, 랩) */
+/* comment_score: the term as the first whole word(s) of a table's comment (0.7: "입원 내역" names
+ * admissions) or elsewhere in it (0.5); compared as written, lower-case, spaces as separators */
+static double comment_score(const char *comment, const char *term)
+{
+	size_t tl = strlen(term);
+	char buf[512];
+	if (!comment || !*comment || tl < 2)
+		return 0;
+	size_t k = 0;
+	for (const char *c = comment; *c && k < sizeof buf - 1; c++)
+		buf[k++] = (*c == '_' || *c == ',' || *c == '(' || *c == ')' || *c == '/') ? ' ' : (char)tolower((unsigned char)*c);
+	buf[k] = 0;
+	for (const char *h = strstr(buf, term); h; h = strstr(h + 1, term))
+		if ((h == buf || h[-1] == ' ') && (h[tl] == 0 || h[tl] == ' '))
+			return h == buf ? 0.7 : 0.5;
+	return 0;
+}
+
+/* how well a term names table ti: its name and name parts, the metadata's synonyms (바이탈, 랩),
+ * or its comment (a schema whose names are codes or romanisations says what a table is there) */
 static double term_table_score(const struct psnap *s, int ti, const char *term)
 {
 	double n = table_name_score(s, ti, term), syn = planner_syn_score(s->t[ti].syn, s->t[ti].nsyn, term);
-	return n > syn ? n : syn;
+	double c = comment_score(s->t[ti].comment, term);
+	if (syn > n)
+		n = syn;
+	return c > n ? c : n;
 }
 
 /* terms of tokens [i,j): the stems joined, and for one token its synonyms */
@@ -320,8 +342,8 @@ static void link_values(struct arena *a, const struct psnap *s, struct ptoks *tk
 					keys[nk++] = *sy;
 			}
 			if (j - i == 1) {
-				const char *syn[8];
-				int ns = terms_of(a, tk, i, j, syn, 8);
+				const char *syn[16];
+				int ns = terms_of(a, tk, i, j, syn, 16);
 				for (int q = 1; q < ns && nk < 10; q++)
 					keys[nk++] = syn[q];
 			}
@@ -506,8 +528,8 @@ static void link_schema(struct arena *a, const struct psnap *s, struct ptoks *tk
 					ok = 0;
 			if (!ok)
 				continue;
-			const char *terms[8];
-			int nt = terms_of(a, tk, i, j, terms, 8);
+			const char *terms[16];
+			int nt = terms_of(a, tk, i, j, terms, 16);
 			int bc = -1, bt = -1;
 			double bsc = 0, btsc = 0;
 			for (int q = 0; q < nt; q++) {

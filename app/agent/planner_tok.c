@@ -314,6 +314,7 @@ struct synrow { const char *term; const char **syn; int n; };
 static struct synrow *synrows;
 static int nsynrows;
 static pthread_once_t syn_once = PTHREAD_ONCE_INIT;
+static struct arena syn_mem;   /* stems of lexicon terms, kept for the process */
 
 static int cmp_synrow(const void *x, const void *y)
 {
@@ -343,9 +344,13 @@ static void add_terms(const char ***v, int *n, int *cap, const char *const *t, i
 
 static int entry_has(const struct lex_entry *x, const char *t)
 {
-	for (int k = 0; k < x->nen; k++)
+	char st[128];
+	for (int k = 0; k < x->nen; k++) {
 		if (!strcmp(x->en[k], t))
 			return 1;
+		if (!strchr(x->en[k], ' ') && (planner_stem(x->en[k], st, sizeof st), !strcmp(st, t)))
+			return 1;
+	}
 	for (int k = 0; k < x->nko; k++)
 		if (!strcmp(x->ko[k], t))
 			return 1;
@@ -381,7 +386,7 @@ static void build_syns(void)
 				continue;   /* a short code ("k", "na") is weak evidence of the entry */
 			if (compound_of(x, t))
 				continue;   /* 환자수, 수술 건: the structure word after the noun is the tokenizer's */
-			if (nsynrows == cap) {
+			if (nsynrows + 2 > cap) {
 				int nc = cap ? cap * 2 : 1024;
 				struct synrow *nr = realloc(synrows, (size_t)nc * sizeof *nr);
 				if (!nr)
@@ -390,6 +395,13 @@ static void build_syns(void)
 				cap = nc;
 			}
 			synrows[nsynrows++] = (struct synrow){t, NULL, 0};
+			/* an English word is also found by its stem (admissions, admitted -> admiss) */
+			char st[128];
+			if (w < x->nen && !strchr(t, ' ') && (planner_stem(t, st, sizeof st), strcmp(st, t)) &&
+			    (synrows[nsynrows].term = arena_strdup(&syn_mem, st))) {
+				synrows[nsynrows].syn = NULL;
+				synrows[nsynrows++].n = 0;
+			}
 		}
 	}
 	if (!nsynrows)

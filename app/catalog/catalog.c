@@ -185,9 +185,10 @@ static int is_idlike(const char *n)
 {
 	size_t l = strlen(n);
 
+	/* "_cd" is how many hospital systems abbreviate a code column (dept_cd, drug_cd) */
 	return !strcmp(n, "id") || (l > 2 && !strcmp(n + l - 2, "id")) ||
 	       (l > 3 && !strcmp(n + l - 3, "_no")) || (l > 4 && !strcmp(n + l - 4, "_key")) ||
-	       (l > 5 && !strcmp(n + l - 5, "_code"));
+	       (l > 5 && !strcmp(n + l - 5, "_code")) || (l > 3 && !strcmp(n + l - 3, "_cd"));
 }
 
 int cat_add_column(struct catalog *c, int table, const char *name, const char *type,

@@ -2,6 +2,9 @@
 # 21_lexicon.sh: a new user's database with English names, no statistics yet and a comment that
 # lists its lab codes: values are indexed at once, Korean words reach English codes and outcome
 # values through the lexicon, and values that appear later make the next index "changed".
+# A second database named the way Korean hospital systems name things (romanised names, '_cd'
+# codes, Korean-only comments, no declared keys): the code join to its dictionary is inferred and
+# the offline planner answers an English question through the lexicon and the comments.
 set -uo pipefail
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 ASKQL=${ASKQL:-$TOP/bin/askql}
@@ -11,7 +14,8 @@ ok() { n=$((n + 1)); echo "ok $n - $1"; }
 nok() { n=$((n + 1)); echo "not ok $n - $1"; [ -n "${2:-}" ] && sed 's/^/# /' <<<"$2" | head -12; }
 check() { if eval "$2"; then ok "$1"; else nok "$1" "${3:-}"; fi; }
 cleanup() {
-	psql -X -q -tA -d askql -c "DELETE FROM askql.targets WHERE name = '$DB'; DELETE FROM askql.cat_targets WHERE name = '$DB'" >/dev/null 2>&1
+	psql -X -q -tA -d askql -c "DELETE FROM askql.targets WHERE name IN ('$DB', '${DB}_ko'); DELETE FROM askql.cat_targets WHERE name IN ('$DB', '${DB}_ko')" >/dev/null 2>&1
+	psql -X -q -d postgres -c "DROP DATABASE IF EXISTS ${DB}_ko WITH (FORCE)" >/dev/null 2>&1
 	psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $DB WITH (FORCE)" >/dev/null 2>&1
 }
 trap cleanup EXIT
@@ -51,4 +55,26 @@ out=$("$ASKQL" index --target "$DB" 2>&1)
 check "a value that appeared later makes the next index changed" 'grep -q "(changed)" <<<"$out"' "$out"
 m=$(maps "전원 환자")
 check "... and it is mapped (전원 -> TRANSFERRED)" '[[ " $m " == *" disposition=TRANSFERRED "* ]]' "$m"
+
+# ---- a Korean-named schema ----
+psql -X -q -d postgres -c "CREATE DATABASE ${DB}_ko" >/dev/null
+psql -X -q -d "${DB}_ko" >/dev/null <<'SQL'
+CREATE TABLE busu_mst (busu_cd text PRIMARY KEY, busu_nm text, busu_en_nm text);
+COMMENT ON TABLE busu_mst IS '진료과 코드 사전';
+COMMENT ON COLUMN busu_mst.busu_nm IS '진료과 한글명';
+COMMENT ON COLUMN busu_mst.busu_en_nm IS '진료과 영문명';
+INSERT INTO busu_mst VALUES ('IM', '내과', 'Internal medicine'), ('CV', '순환기내과', 'Cardiology'), ('GS', '외과', 'General surgery');
+CREATE TABLE naewon (naewon_no int PRIMARY KEY, busu_cd text, naewon_dt timestamp);
+COMMENT ON TABLE naewon IS '입원 내역';
+COMMENT ON COLUMN naewon.busu_cd IS '진료과 코드';
+COMMENT ON COLUMN naewon.naewon_dt IS '입원 일시';
+INSERT INTO naewon SELECT g, (ARRAY['IM','CV','GS'])[1 + g % 3], TIMESTAMP '2025-01-01' + g * INTERVAL '1 day' FROM generate_series(1, 90) g;
+SQL
+URL2="host=$PGHOST port=$PGPORT dbname=${DB}_ko user=${PGUSER:-askql}"
+out=$("$ASKQL" index --name "${DB}_ko" --target "$URL2" 2>&1)
+fk=$(psql -X -q -tA -d askql -c "SELECT from_table || '.' || from_col || '>' || to_table || '.' || to_col FROM askql.cat_fks WHERE target = '${DB}_ko'")
+check "a '_cd' code column joins its dictionary (inferred, no declared key)" 'grep -qx "naewon.busu_cd>busu_mst.busu_cd" <<<"$fk"' "$out $fk"
+plan=$("$ASKQL" eval --target "${DB}_ko" --plan "How many admissions were there in cardiology?" 2>&1)
+check "an English question reaches Korean comments through the lexicon (admissions -> 입원 내역)" \
+	'grep -q "^sql: SELECT COUNT(\*) .*FROM naewon JOIN busu_mst ON naewon.busu_cd = busu_mst.busu_cd WHERE busu_mst.busu_en_nm = '"'"'Cardiology'"'"'" <<<"$plan"' "$plan"
 echo "1..$n"

@@ -310,6 +310,29 @@ static void test_timeline_builder(void **state)
 	arena_free(&a);
 }
 
+/* ---- synonyms: the planner's short list, then the clinical lexicon (conf/lexicon) ---- */
+static int has_syn(const char *term, const char *want)
+{
+	for (const char *const *s = planner_lex_syn(term); s && *s; s++)
+		if (!strcmp(*s, want))
+			return 1;
+	return 0;
+}
+
+static void test_lexicon_synonyms(void **state)
+{
+	assert_true(has_syn("환자", "patient"));           /* the short list */
+	assert_true(has_syn("admission", "입원"));         /* the lexicon, English to Korean */
+	char st[64];
+	planner_stem("hospitalized", st, sizeof st);
+	assert_string_not_equal(st, "hospitalized");
+	assert_true(has_syn(st, "입원"));                   /* an English term's stem finds its entry */
+	assert_true(has_syn("순환기내과", "cardiology"));  /* Korean to English */
+	assert_null(planner_lex_syn("환자수"));             /* a compound stays the tokenizer's */
+	assert_null(planner_lex_syn("na"));                 /* a two-letter code expands nothing */
+	assert_null(planner_lex_syn("opname"));             /* no database's column names in the code */
+}
+
 /* ---- eval comparison ---- */
 static void test_eval_compare(void **state)
 {
@@ -563,6 +586,7 @@ int main(void)
 		cmocka_unit_test(test_sql_printer),
 		cmocka_unit_test(test_timeline_builder),
 		cmocka_unit_test(test_eval_compare),
+		cmocka_unit_test(test_lexicon_synonyms),
 		cmocka_unit_test(test_linker),
 		cmocka_unit_test(test_intents),
 		cmocka_unit_test(test_self_correction),

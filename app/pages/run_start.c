@@ -22,7 +22,17 @@ struct job {
 	struct agent_result res;
 	enum err e;
 	volatile int done;
+	long long run_id;          /* set by on_run from the agent's thread as soon as the run exists */
 };
+
+/* agent_opts.on_run: the id of this request's own run (two identical questions at once each
+ * get their own) */
+static void job_on_run(void *ctx, long long run_id)
+{
+	struct job *j = ctx;
+
+	__atomic_store_n(&j->run_id, run_id, __ATOMIC_RELEASE);
+}
 
 static void *job_main(void *p)
 {
@@ -95,23 +105,6 @@ enum err page_run_start(struct req *r)
 	return resp_redirect(r, to);
 }
 
-/* The id of the run this request's agent created (found by user, question and start time). */
-static long long find_run(struct req *r, const char *q, const char *since)
-{
-	char uid[24];
-	const char *p[3] = {uid, q, since};
-	PGresult *res;
-	long long id = 0;
-
-	snprintf(uid, sizeof uid, "%lld", r->user.id);
-	res = db_query(db_app(), "SELECT id FROM askql.runs WHERE user_id = $1 AND question = $2 "
-	                         "AND created_at >= $3::timestamptz ORDER BY id DESC LIMIT 1", 3, p, NULL, 0);
-	if (res && PQntuples(res) == 1)
-		id = atoll(PQgetvalue(res, 0, 0));
-	PQclear(res);
-	return id;
-}
-
 /* Write the steps after *seq as HTML fragments; returns 0 when the client went away. */
 static int push_steps(struct req *r, long long id, int *seq)
 {
@@ -140,7 +133,7 @@ enum err page_run_stream_start(struct req *r)
 	pthread_t th;
 	const char *q;
 	cJSON *d;
-	char *top = NULL, *bottom = NULL, since[64], errb[256];
+	char *top = NULL, *bottom = NULL, errb[256];
 	long long id = 0;
 	int seq = 0, alive = 1;
 	enum err e;
@@ -151,15 +144,11 @@ enum err page_run_stream_start(struct req *r)
 	if ((e = opts(r, &j.o, &q)) != OK)
 		return e;
 	j.question = q;
+	j.o.on_run = job_on_run;
+	j.o.ctx = &j;
 	if (!(j.conn = db_connect(conf_get("app_db"), errb, sizeof errb))) {
 		log_error("stream: %s", errb);
 		return ERR_DB;
-	}
-	{
-		PGresult *now = db_query(db_app(), "SELECT now()::text", 0, NULL, NULL, 0);
-
-		snprintf(since, sizeof since, "%s", now ? PQgetvalue(now, 0, 0) : "now");
-		PQclear(now);
 	}
 	d = view_data(r, "run.title");
 	cJSON_AddStringToObject(d, "question", q);
@@ -182,7 +171,7 @@ enum err page_run_stream_start(struct req *r)
 
 		nanosleep(&ts, NULL);
 		if (!id)
-			id = find_run(r, q, since);
+			id = __atomic_load_n(&j.run_id, __ATOMIC_ACQUIRE);
 		if (id && alive)
 			alive = push_steps(r, id, &seq);
 	}

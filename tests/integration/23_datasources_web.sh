@@ -76,6 +76,17 @@ run=${loc##*/}
 check "a run against the chosen target answers 41" \
 	'[ "$(q -c "SELECT target || '"'"' '"'"' || status || '"'"' '"'"' || row_count FROM askql.runs WHERE id = ${run:-0}")" = "$DB ok 1" ] && curl -s -b "$T/admin" "$BASE_URL/runs/$run" | grep -q ">41<"' \
 	"$loc $(q -c "SELECT target, status, error, sql FROM askql.runs WHERE id = ${run:-0}")"
+# two identical questions streamed at once: each page follows its own run (the agent reports
+# the id through on_run; no lookup by question that could pick the other one)
+for k in 1 2; do
+	curl -s -b "$T/admin" --data-urlencode "csrf=$A" --data-urlencode "question=how many admissions are there" \
+		--data-urlencode "target=$DB" "$BASE_URL/runs/0/stream" >"$T/stream$k" &
+done
+wait
+r1=$(grep -o 'href="/runs/[0-9]*"' "$T/stream1" | head -1 | tr -dc 0-9)
+r2=$(grep -o 'href="/runs/[0-9]*"' "$T/stream2" | head -1 | tr -dc 0-9)
+check "two identical questions streamed at once each end at their own run" \
+	'[ -n "$r1" ] && [ -n "$r2" ] && [ "$r1" != "$r2" ] && grep -q "step" "$T/stream1" && grep -q "step" "$T/stream2"' "runs '$r1' '$r2'"
 c=$(code -b "$T/admin" --data-urlencode "csrf=$A" --data-urlencode "question=how many admissions" --data-urlencode "target=nosuch_$$" "$BASE_URL/runs")
 check "an unknown target name is refused (404), no run" '[ "$c" = 404 ]' "$c"
 h=$(curl -s -b "$T/admin" "$BASE_URL/history?target=$DB&all=1")

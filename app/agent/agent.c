@@ -31,34 +31,6 @@ char *json_text(const cJSON *j)
 	return j ? cJSON_PrintUnformatted(j) : NULL;
 }
 
-const char *st_str(const struct agent *a, const char *key)
-{
-	cJSON *v = cJSON_GetObjectItemCaseSensitive(a->st, key);
-
-	return cJSON_IsString(v) ? v->valuestring : "";
-}
-
-int st_int(const struct agent *a, const char *key)
-{
-	cJSON *v = cJSON_GetObjectItemCaseSensitive(a->st, key);
-
-	return cJSON_IsNumber(v) ? v->valueint : 0;
-}
-
-void st_set_str(struct agent *a, const char *key, const char *v)
-{
-	cJSON_DeleteItemFromObjectCaseSensitive(a->st, key);
-	if (v)
-		cJSON_AddStringToObject(a->st, key, v);
-	else
-		cJSON_AddNullToObject(a->st, key);
-}
-
-void st_set_int(struct agent *a, const char *key, int v)
-{
-	cJSON_DeleteItemFromObjectCaseSensitive(a->st, key);
-	cJSON_AddNumberToObject(a->st, key, v);
-}
 
 void agent_step(struct agent *a, const struct step *s)
 {
@@ -76,7 +48,7 @@ void agent_step(struct agent *a, const struct step *s)
 struct llm *agent_llm(struct agent *a, char *err, size_t errlen)
 {
 	if (!a->llm)
-		a->llm = llm_open(st_str(a, "provider"), err, errlen);
+		a->llm = llm_open(a->state.provider, err, errlen);
 	return a->llm;
 }
 
@@ -93,7 +65,7 @@ void agent_async_commits(struct agent *a, int on)
 static void save_state(struct agent *a, const char *status, const char *error)
 {
 	struct run_update u = RUN_UPDATE_INIT;
-	char *s = json_text(a->st);
+	char *s = run_state_json(&a->state);
 
 	if (status)
 		agent_async_commits(a, 0);
@@ -107,14 +79,14 @@ static void save_state(struct agent *a, const char *status, const char *error)
 void agent_pause(struct agent *a, const char *stage, cJSON *pause)
 {
 	cJSON_AddStringToObject(pause, "stage", stage);
-	st_set_str(a, "stage", stage);
-	cJSON_DeleteItemFromObjectCaseSensitive(a->st, "pause");
-	cJSON_AddItemToObject(a->st, "pause", pause);
+	a->state.stage = run_stage_of(stage);
+	cJSON_DeleteItemFromObjectCaseSensitive(a->state.doc, "pause");
+	cJSON_AddItemToObject(a->state.doc, "pause", pause);
 	save_state(a, "paused", NULL);
 	snprintf(a->res->status, sizeof a->res->status, "paused");
-	if (strcmp(st_str(a, "mode"), "react")) {
-		a->res->attempts = st_int(a, "attempt");
-		a->res->max_attempts = st_int(a, "max_retries");
+	if (a->state.mode != RUN_REACT) {
+		a->res->attempts = a->state.attempt;
+		a->res->max_attempts = a->state.max_retries;
 	}
 	free(a->res->pause_json);
 	a->res->pause_json = json_text(pause);
@@ -123,8 +95,8 @@ void agent_pause(struct agent *a, const char *stage, cJSON *pause)
 
 void agent_end(struct agent *a, const char *status, const char *error)
 {
-	st_set_str(a, "stage", NULL);
-	cJSON_DeleteItemFromObjectCaseSensitive(a->st, "pause");
+	a->state.stage = RUN_STAGE_NONE;
+	cJSON_DeleteItemFromObjectCaseSensitive(a->state.doc, "pause");
 	save_state(a, status, error);
 	snprintf(a->res->status, sizeof a->res->status, "%s", status);
 	if (error) {
@@ -142,7 +114,7 @@ static void load_parent(struct agent *a, long long parent_id)
 
 	if (parent_id <= 0 || run_get(a->app, parent_id, &pr) != OK)
 		return;
-	p = cJSON_AddObjectToObject(a->st, "parent");
+	p = cJSON_AddObjectToObject(a->state.doc, "parent");
 	cJSON_AddNumberToObject(p, "id", (double)pr.id);
 	cJSON_AddStringToObject(p, "question", pr.question ? pr.question : "");
 	if (pr.sql)
@@ -156,7 +128,7 @@ static void load_parent(struct agent *a, long long parent_id)
 /* Work on a run until it ends or pauses. */
 static void drive(struct agent *a)
 {
-	if (!strcmp(st_str(a, "mode"), "react"))
+	if (a->state.mode == RUN_REACT)
 		react_continue(a);
 	else
 		extract_continue(a);
@@ -171,7 +143,7 @@ static void agent_release(struct agent *a)
 	inspector_release(a);
 	free(a->owned_conninfo);
 	llm_close(a->llm);
-	cJSON_Delete(a->st);
+	run_state_free(&a->state);
 }
 
 /* Steps already stored for a resumed run (so nsteps counts the whole run). */
@@ -254,20 +226,13 @@ enum err agent_start(PGconn *app, const struct agent_opts *o, const char *questi
 	a.on_section = o->on_section;
 	a.ctx = o->ctx;
 	a.t0_us = a.heartbeat_us = agent_now_us();
-	if (!(a.st = cJSON_CreateObject()))
+	if (run_state_init(&a.state, !strcmp(mode, "react") ? RUN_REACT : RUN_EXTRACT, target, prov, question,
+	                   now) != OK)
 		return ERR_NOMEM;
-	cJSON_AddNumberToObject(a.st, "v", 1);
-	cJSON_AddStringToObject(a.st, "mode", mode);
-	cJSON_AddStringToObject(a.st, "target", target);
-	cJSON_AddStringToObject(a.st, "provider", prov);
-	cJSON_AddStringToObject(a.st, "question", question);
-	cJSON_AddStringToObject(a.st, "now", now);
-	cJSON_AddNumberToObject(a.st, "step_mode", o->step_mode ? 1 : 0);
-	cJSON_AddNumberToObject(a.st, "no_cache", o->no_cache || o->parent_id > 0 ? 1 : 0);
-	cJSON_AddNumberToObject(a.st, "attempt", 0);
-	cJSON_AddNumberToObject(a.st, "max_retries",
-	                        conf_get_int("max_retries") > 0 ? (double)conf_get_int("max_retries") : 3);
-	cJSON_AddArrayToObject(a.st, "history");
+	a.state.step_mode = o->step_mode ? 1 : 0;
+	a.state.no_cache = o->no_cache || o->parent_id > 0 ? 1 : 0;
+	if (conf_get_int("max_retries") > 0)
+		a.state.max_retries = (int)conf_get_int("max_retries");
 	load_parent(&a, o->parent_id);
 	/* A misconfigured provider is an unrecoverable error: say so on the run. */
 	if (!agent_llm(&a, err, sizeof err)) {
@@ -308,15 +273,15 @@ enum err agent_resume(PGconn *app, long long run_id, const struct agent_decision
 	a.ctx = d->ctx;
 	a.t0_us = a.heartbeat_us = agent_now_us();
 	res->run_id = run_id;
-	a.st = rr.state_json ? cJSON_Parse(rr.state_json) : NULL;
+	rc = run_state_load(rr.state_json, &a.state);
 	run_row_free(&rr);
-	if (!cJSON_IsObject(a.st) || !*st_str(&a, "stage")) {
+	if (rc != OK || a.state.stage == RUN_STAGE_NONE) {
 		/* nothing to resume: put it back as it was found */
 		struct run_update u = RUN_UPDATE_INIT;
 
 		u.status = "paused";
 		run_set(app, run_id, &u);
-		cJSON_Delete(a.st);
+		run_state_free(&a.state);
 		return ERR_INPUT;
 	}
 	{
@@ -324,7 +289,7 @@ enum err agent_resume(PGconn *app, long long run_id, const struct agent_decision
 		char terr[512];
 
 		/* the connection is never stored in the run: it comes from the registry again */
-		if (target_resolve(app, st_str(&a, "target"), &tg, terr, sizeof terr) == OK) {
+		if (target_resolve(app, a.state.target, &tg, terr, sizeof terr) == OK) {
 			a.owned_conninfo = strdup(target_exec_conninfo(&tg));
 			a.conninfo = a.owned_conninfo;
 			target_free(&tg);
@@ -339,7 +304,7 @@ enum err agent_resume(PGconn *app, long long run_id, const struct agent_decision
 	/* the human step records the decision as given */
 	in = cJSON_CreateObject();
 	cJSON_AddStringToObject(in, "decision", names[d->kind]);
-	cJSON_AddStringToObject(in, "stage", st_str(&a, "stage"));
+	cJSON_AddStringToObject(in, "stage", run_stage_name(a.state.stage));
 	if (d->sql)
 		cJSON_AddStringToObject(in, "sql", d->sql);
 	if (d->comment)
@@ -361,7 +326,7 @@ enum err agent_resume(PGconn *app, long long run_id, const struct agent_decision
 		agent_release(&a);
 		return OK;
 	}
-	rc = !strcmp(st_str(&a, "mode"), "react") ? react_decide(&a, d) : extract_decide(&a, d);
+	rc = a.state.mode == RUN_REACT ? react_decide(&a, d) : extract_decide(&a, d);
 	if (rc != OK) {
 		struct run_update u = RUN_UPDATE_INIT;
 
@@ -563,13 +528,11 @@ enum err agent_verify(PGconn *app, long long run_id, long long user_id)
 	a.app = app;
 	a.run_id = run_id;
 	a.res = &res;
-	a.st = cJSON_CreateObject();
-	cJSON_AddStringToObject(a.st, "question", rr.question);
-	cJSON_AddStringToObject(a.st, "target", rr.target);
-	cJSON_AddStringToObject(a.st, "mode", rr.kind);
-	cJSON_AddStringToObject(a.st, "provider", rr.provider ? rr.provider : "builtin");
-	cache_store(&a, rr.sql);
-	cJSON_Delete(a.st);
+	if (run_state_init(&a.state, rr.kind && !strcmp(rr.kind, "react") ? RUN_REACT : RUN_EXTRACT, rr.target,
+	                   rr.provider ? rr.provider : "builtin", rr.question, NULL) == OK) {
+		cache_store(&a, rr.sql);
+		run_state_free(&a.state);
+	}
 	run_row_free(&rr);
 	(void)user_id;   /* who verified is in the audit trail the page writes */
 	return OK;

@@ -7,19 +7,16 @@
 #include "catalog/catalog.h"
 #include "sql/exec.h"
 #include "store/run.h"
+#include "agent/run_state.h"
 
 /*
- * One run being worked on in this process.  Everything a resume needs is in st (a cJSON
- * object saved as runs.state on every pause and at the end); the rest is rebuilt.
- * st keys: mode, target, now, provider, question, no_cache, stage (pending pause or null),
- * plan {tables,columns,joins,mappings,block,intent}, edits [..], parent {question,sql,columns},
- * history [{attempt,sql,error,missing_column,missing_relation,suggested}], attempt,
- * max_retries, pending_sql, cache {key,hit}, react {..} (react.c).
+ * One run being worked on in this process.  Everything a resume needs is in state (typed,
+ * run_state.h; saved as runs.state when the run pauses and at the end); the rest is rebuilt.
  */
 struct agent {
 	PGconn *app;
 	long long run_id;
-	cJSON *st;
+	struct run_state state;
 	struct llm *llm;               /* NULL until needed; builtin or openai */
 	const char *conninfo;          /* target for exec: the registry's read-only connection of the
 	                                * run's target (owned_conninfo), or the caller's */
@@ -48,10 +45,6 @@ void agent_end(struct agent *a, const char *status, const char *error);
 void agent_async_commits(struct agent *a, int on);
 /* agent_llm: the run's provider, opened on first use; NULL with err. */
 struct llm *agent_llm(struct agent *a, char *err, size_t errlen);
-const char *st_str(const struct agent *a, const char *key);   /* "" when absent */
-int st_int(const struct agent *a, const char *key);
-void st_set_str(struct agent *a, const char *key, const char *v);   /* NULL: JSON null */
-void st_set_int(struct agent *a, const char *key, int v);
 /* json_text: cJSON_PrintUnformatted(j) or NULL for NULL j (heap). */
 char *json_text(const cJSON *j);
 double agent_ms_since(long long t0_us);

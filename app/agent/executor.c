@@ -55,7 +55,7 @@ void executor_run(struct agent *a, const char *name, const char *sql, long max_r
 
 	memset(o, 0, sizeof *o);
 	cJSON_AddStringToObject(inj, "sql", sql ? sql : "");
-	cJSON_AddNumberToObject(inj, "attempt", st_int(a, "attempt"));
+	cJSON_AddNumberToObject(inj, "attempt", a->state.attempt);
 	if (!sql || !*sql) {
 		o->error = strdup("no SQL to run");
 		goto record;

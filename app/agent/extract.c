@@ -11,11 +11,11 @@
 /* Record a failed attempt in st.history (what the next planner prompt carries). */
 static void add_history(struct agent *a, const char *sql, const char *error, const struct exec_out *eo)
 {
-	cJSON *h = cJSON_GetObjectItemCaseSensitive(a->st, "history"), *o = cJSON_CreateObject();
+	cJSON *h = cJSON_GetObjectItemCaseSensitive(a->state.doc, "history"), *o = cJSON_CreateObject();
 
 	if (!h)
-		h = cJSON_AddArrayToObject(a->st, "history");
-	cJSON_AddNumberToObject(o, "attempt", st_int(a, "attempt"));
+		h = cJSON_AddArrayToObject(a->state.doc, "history");
+	cJSON_AddNumberToObject(o, "attempt", a->state.attempt);
 	cJSON_AddStringToObject(o, "sql", sql ? sql : "");
 	cJSON_AddStringToObject(o, "error", error ? error : "");
 	if (eo && eo->missing_column)
@@ -30,7 +30,7 @@ static void add_history(struct agent *a, const char *sql, const char *error, con
 /* The plan shown at a pause (tables, columns, join path, value mappings). */
 static cJSON *pause_plan(struct agent *a)
 {
-	cJSON *p = cJSON_CreateObject(), *plan = cJSON_GetObjectItemCaseSensitive(a->st, "plan");
+	cJSON *p = cJSON_CreateObject(), *plan = cJSON_GetObjectItemCaseSensitive(a->state.doc, "plan");
 	static const char *keys[] = {"tables", "columns", "joins", "mappings", "intent", NULL};
 
 	for (int i = 0; plan && keys[i]; i++) {
@@ -44,18 +44,18 @@ static cJSON *pause_plan(struct agent *a)
 
 static void fail_out(struct agent *a)
 {
-	cJSON *h = cJSON_GetObjectItemCaseSensitive(a->st, "history"), *last = cJSON_GetArrayItem(h, cJSON_GetArraySize(h) - 1);
+	cJSON *h = cJSON_GetObjectItemCaseSensitive(a->state.doc, "history"), *last = cJSON_GetArrayItem(h, cJSON_GetArraySize(h) - 1);
 	cJSON *e = last ? cJSON_GetObjectItemCaseSensitive(last, "error") : NULL;
 	struct sb m = SB_INIT;
 
-	sb_printf(&m, "no working SQL after %d of %d attempts; last error: %s", st_int(a, "attempt"),
-	          st_int(a, "max_retries"), cJSON_IsString(e) ? e->valuestring : "unknown");
-	a->res->attempts = st_int(a, "attempt");
-	a->res->max_attempts = st_int(a, "max_retries");
+	sb_printf(&m, "no working SQL after %d of %d attempts; last error: %s", a->state.attempt,
+	          a->state.max_retries, cJSON_IsString(e) ? e->valuestring : "unknown");
+	a->res->attempts = a->state.attempt;
+	a->res->max_attempts = a->state.max_retries;
 	{
 		struct run_update u = RUN_UPDATE_INIT;
 
-		u.attempts = st_int(a, "attempt");
+		u.attempts = a->state.attempt;
 		run_set(a->app, a->run_id, &u);
 	}
 	agent_end(a, "error", sb_cstr(&m));
@@ -64,17 +64,17 @@ static void fail_out(struct agent *a)
 
 void extract_continue(struct agent *a)
 {
-	int step_mode = st_int(a, "step_mode");
+	int step_mode = a->state.step_mode;
 
 	for (int guard = 0; !a->done && guard < 64; guard++) {
-		const char *next = *st_str(a, "next") ? st_str(a, "next") : "inspect";
+		enum run_next next = a->state.next;
 
-		if (!strcmp(next, "inspect")) {
+		if (next == NEXT_INSPECT) {
 			char *cached;
 
 			if (inspector_run(a))
 				return;
-			if (!st_int(a, "no_cache") && (cached = cache_lookup(a))) {
+			if (!a->state.no_cache && (cached = cache_lookup(a))) {
 				struct step s = {.kind = "info", .name = "cache", .status = "ok", .ms = 0};
 				cJSON *o = cJSON_CreateObject();
 				char *out;
@@ -86,33 +86,33 @@ void extract_continue(struct agent *a)
 				agent_step(a, &s);
 				free(out);
 				cJSON_Delete(o);
-				st_set_str(a, "pending_sql", cached);
-				st_set_int(a, "from_cache", 1);
-				st_set_int(a, "attempt", 1);
-				st_set_str(a, "next", "exec");
+				run_state_set(&a->state.pending_sql, cached);
+				a->state.from_cache = 1;
+				a->state.attempt = 1;
+				a->state.next = NEXT_EXEC;
 				free(cached);
 			} else {
-				st_set_str(a, "next", "plan");
+				a->state.next = NEXT_PLAN;
 			}
 			if (step_mode) {
 				cJSON *p = cJSON_CreateObject();
 
 				cJSON_AddItemToObject(p, "plan", pause_plan(a));
-				if (st_int(a, "from_cache"))
-					cJSON_AddStringToObject(p, "sql", st_str(a, "pending_sql"));
+				if (a->state.from_cache)
+					cJSON_AddStringToObject(p, "sql", a->state.pending_sql);
 				agent_pause(a, "plan", p);
 				return;
 			}
-		} else if (!strcmp(next, "plan")) {
+		} else if (next == NEXT_PLAN) {
 			struct plan_out po;
 
-			st_set_int(a, "attempt", st_int(a, "attempt") + 1);
+			a->state.attempt = a->state.attempt + 1;
 			plan_run(a, &po);
 			if (po.failed) {
 				struct sb m = SB_INIT;
 
 				sb_printf(&m, "planner failed: %s", po.error ? po.error : "unknown");
-				a->res->attempts = st_int(a, "attempt");
+				a->res->attempts = a->state.attempt;
 				agent_end(a, "error", sb_cstr(&m));
 				sb_free(&m);
 				plan_out_free(&po);
@@ -120,14 +120,14 @@ void extract_continue(struct agent *a)
 			}
 			if (po.unanswerable) {
 				struct sb m = SB_INIT;
-				int failed_before = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(a->st, "history")) > 0;
+				int failed_before = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(a->state.doc, "history")) > 0;
 
 				/* declining after failed attempts means "no better SQL", not "no data for it" */
 				if (failed_before) {
 					sb_printf(&m, "no working SQL after %d attempt%s; the planner has no other SQL: %s",
-					          st_int(a, "attempt") - 1, st_int(a, "attempt") == 2 ? "" : "s", po.missing);
-					a->res->attempts = st_int(a, "attempt") - 1;
-					a->res->max_attempts = st_int(a, "max_retries");
+					          a->state.attempt - 1, a->state.attempt == 2 ? "" : "s", po.missing);
+					a->res->attempts = a->state.attempt - 1;
+					a->res->max_attempts = a->state.max_retries;
 				} else {
 					sb_printf(&m, "cannot answer from this database: %s", po.missing);
 				}
@@ -139,46 +139,46 @@ void extract_continue(struct agent *a)
 			if (!po.sql) {
 				add_history(a, NULL, "the planner's reply contains no SQL", NULL);
 				plan_out_free(&po);
-				if (st_int(a, "attempt") >= st_int(a, "max_retries"))
+				if (a->state.attempt >= a->state.max_retries)
 					fail_out(a);
 				continue;
 			}
-			st_set_str(a, "pending_sql", po.sql);
-			st_set_str(a, "next", "exec");
+			run_state_set(&a->state.pending_sql, po.sql);
+			a->state.next = NEXT_EXEC;
 			plan_out_free(&po);
 			if (step_mode) {
 				cJSON *p = cJSON_CreateObject();
 
-				cJSON_AddStringToObject(p, "sql", st_str(a, "pending_sql"));
-				cJSON_AddNumberToObject(p, "attempt", st_int(a, "attempt"));
-				cJSON_AddNumberToObject(p, "max_attempts", st_int(a, "max_retries"));
+				cJSON_AddStringToObject(p, "sql", a->state.pending_sql);
+				cJSON_AddNumberToObject(p, "attempt", a->state.attempt);
+				cJSON_AddNumberToObject(p, "max_attempts", a->state.max_retries);
 				cJSON_AddItemToObject(p, "plan", pause_plan(a));
 				agent_pause(a, "sql", p);
 				return;
 			}
-		} else if (!strcmp(next, "exec")) {
+		} else if (next == NEXT_EXEC) {
 			struct exec_out eo;
-			char *sql = strdup(st_str(a, "pending_sql"));
+			char *sql = strdup(a->state.pending_sql);
 
 			executor_run(a, "executor", sql, conf_get_int("preview_limit"), &eo);
 			if (eo.ok) {
-				packager_run(a, &eo, st_int(a, "attempt"), st_int(a, "max_retries"));
+				packager_run(a, &eo, a->state.attempt, a->state.max_retries);
 				exec_out_free(&eo);
 				free(sql);
 				return;
 			}
-			if (st_int(a, "from_cache")) {
+			if (a->state.from_cache) {
 				/* a stale cache entry: forget it and plan normally */
 				cache_forget(a);
-				st_set_int(a, "from_cache", 0);
-				st_set_int(a, "attempt", 0);
-				st_set_str(a, "next", "plan");
+				a->state.from_cache = 0;
+				a->state.attempt = 0;
+				a->state.next = NEXT_PLAN;
 			} else {
 				add_history(a, sql, eo.error, &eo);
-				if (st_int(a, "attempt") >= st_int(a, "max_retries"))
+				if (a->state.attempt >= a->state.max_retries)
 					fail_out(a);
 				else
-					st_set_str(a, "next", "plan");
+					a->state.next = NEXT_PLAN;
 			}
 			exec_out_free(&eo);
 			free(sql);
@@ -191,14 +191,14 @@ void extract_continue(struct agent *a)
 /* Apply plan edits to st.plan (shown and sent to the LLM) and keep them for the offline planner. */
 static void apply_edits(struct agent *a, const struct agent_decision *d)
 {
-	cJSON *plan = cJSON_GetObjectItemCaseSensitive(a->st, "plan");
-	cJSON *edits = cJSON_GetObjectItemCaseSensitive(a->st, "edits");
+	cJSON *plan = cJSON_GetObjectItemCaseSensitive(a->state.doc, "plan");
+	cJSON *edits = cJSON_GetObjectItemCaseSensitive(a->state.doc, "edits");
 	cJSON *tables, *maps, *cols;
 
 	if (!plan)
-		plan = cJSON_AddObjectToObject(a->st, "plan");
+		plan = cJSON_AddObjectToObject(a->state.doc, "plan");
 	if (!edits)
-		edits = cJSON_AddArrayToObject(a->st, "edits");
+		edits = cJSON_AddArrayToObject(a->state.doc, "edits");
 	if (!(tables = cJSON_GetObjectItemCaseSensitive(plan, "tables")))
 		tables = cJSON_AddArrayToObject(plan, "tables");
 	if (!(maps = cJSON_GetObjectItemCaseSensitive(plan, "mappings")))
@@ -290,36 +290,36 @@ int agent_plan_decide(struct agent *a, const struct agent_decision *d)
 
 enum err extract_decide(struct agent *a, const struct agent_decision *d)
 {
-	const char *stage = st_str(a, "stage");
+	enum run_stage stage = a->state.stage;
 
-	if (!strcmp(stage, "plan")) {
+	if (stage == RUN_STAGE_PLAN) {
 		if (d->kind == AGENT_EDIT) {
 			/* the analyst wrote the SQL: run it as the next attempt */
-			st_set_int(a, "attempt", st_int(a, "attempt") + 1);
-			st_set_int(a, "from_cache", 0);
-			st_set_str(a, "pending_sql", d->sql);
-			st_set_str(a, "next", "exec");
+			a->state.attempt = a->state.attempt + 1;
+			a->state.from_cache = 0;
+			run_state_set(&a->state.pending_sql, d->sql);
+			a->state.next = NEXT_EXEC;
 		} else if (!agent_plan_decide(a, d)) {
 			return ERR_INPUT;
 		}
-	} else if (!strcmp(stage, "sql")) {
+	} else if (stage == RUN_STAGE_SQL) {
 		switch (d->kind) {
 		case AGENT_APPROVE:
 			break;
 		case AGENT_EDIT:
-			st_set_str(a, "pending_sql", d->sql);
+			run_state_set(&a->state.pending_sql, d->sql);
 			break;
 		case AGENT_REJECT: {
 			struct sb m = SB_INIT;
 
 			sb_printf(&m, "rejected by the analyst%s%s", d->comment && *d->comment ? ": " : "",
 			          d->comment ? d->comment : "");
-			add_history(a, st_str(a, "pending_sql"), sb_cstr(&m), NULL);
+			add_history(a, a->state.pending_sql, sb_cstr(&m), NULL);
 			sb_free(&m);
-			if (st_int(a, "attempt") >= st_int(a, "max_retries"))
+			if (a->state.attempt >= a->state.max_retries)
 				fail_out(a);
 			else
-				st_set_str(a, "next", "plan");
+				a->state.next = NEXT_PLAN;
 			break;
 		}
 		default:
@@ -328,6 +328,6 @@ enum err extract_decide(struct agent *a, const struct agent_decision *d)
 	} else {
 		return ERR_INPUT;
 	}
-	st_set_str(a, "stage", NULL);
+	a->state.stage = RUN_STAGE_NONE;
 	return OK;
 }

@@ -94,7 +94,7 @@ int inspector_relation_ok(void *agent, const char *schema, const char *name)
 /* The text retrieval runs on: a follow-up carries its parent's question. */
 static char *retrieval_text(struct agent *a)
 {
-	cJSON *p = cJSON_GetObjectItemCaseSensitive(a->st, "parent");
+	cJSON *p = cJSON_GetObjectItemCaseSensitive(a->state.doc, "parent");
 	cJSON *pq = p ? cJSON_GetObjectItemCaseSensitive(p, "question") : NULL;
 	struct sb b = SB_INIT;
 
@@ -102,7 +102,7 @@ static char *retrieval_text(struct agent *a)
 		sb_puts(&b, pq->valuestring);
 		sb_putc(&b, ' ');
 	}
-	sb_puts(&b, st_str(a, "question"));
+	sb_puts(&b, a->state.question);
 	return sb_steal(&b);
 }
 
@@ -126,7 +126,7 @@ static char *hyde(struct agent *a)
 	m[0].content = "Write the PostgreSQL SELECT a clinical database analyst would most likely write for the "
 	               "question, with plausible table and column names. Only the SQL.";
 	m[1].role = "user";
-	m[1].content = st_str(a, "question");
+	m[1].content = a->state.question;
 	if (llm_chat(l, m, 2, NULL, NULL, &rep) == OK) {
 		text = rep.text;
 		rep.text = NULL;
@@ -154,7 +154,7 @@ static int retrieve(struct agent *a, int with_hyde, char *err, size_t errlen)
 	char *q, *hy = NULL;
 	enum err rc;
 
-	if (!a->cat && !(a->cat = catalog_get(a->app, st_str(a, "target"), err, errlen)))
+	if (!a->cat && !(a->cat = catalog_get(a->app, a->state.target, err, errlen)))
 		return -1;
 	q = retrieval_text(a);
 	if (with_hyde && (hy = hyde(a)))
@@ -253,15 +253,15 @@ int inspector_run(struct agent *a)
 	cJSON *inj = cJSON_CreateObject(), *plan, *outj = NULL;
 	int unanswerable = 0;
 
-	cJSON_AddStringToObject(inj, "question", st_str(a, "question"));
-	cJSON_AddStringToObject(inj, "target", st_str(a, "target"));
+	cJSON_AddStringToObject(inj, "question", a->state.question);
+	cJSON_AddStringToObject(inj, "target", a->state.target);
 	in = json_text(inj);
 	cJSON_Delete(inj);
 	if (retrieve(a, 1, err, sizeof err) == 0) {
 		plan = plan_from_retrieval(a);
 		outj = retrieval_json(&a->ret);
 		out = json_text(outj);
-		if (a->ret.ntables == 0 && strcmp(st_str(a, "provider"), "builtin")) {
+		if (a->ret.ntables == 0 && strcmp(a->state.provider, "builtin")) {
 			/* An LLM decides for itself: it gets the schema (whole when small, else the
 			 * listing) and the finding as a note, never a refusal before it saw the schema. */
 			cJSON_AddStringToObject(plan, "note", "Nothing in the question matched a table, column or stored "
@@ -283,7 +283,7 @@ int inspector_run(struct agent *a)
 			s.ms = agent_ms_since(t0);
 			s.input = in;
 			agent_step(a, &s);
-			cJSON_AddItemToObject(a->st, "plan", plan);
+			cJSON_AddItemToObject(a->state.doc, "plan", plan);
 			agent_end(a, "unanswerable", sb_cstr(&m));
 			sb_free(&m);
 			goto out;
@@ -312,8 +312,8 @@ int inspector_run(struct agent *a)
 		out = json_text(outj);
 		log_warn("run %lld: inspector degraded: %s", a->run_id, err);
 	}
-	cJSON_DeleteItemFromObjectCaseSensitive(a->st, "plan");
-	cJSON_AddItemToObject(a->st, "plan", plan);
+	cJSON_DeleteItemFromObjectCaseSensitive(a->state.doc, "plan");
+	cJSON_AddItemToObject(a->state.doc, "plan", plan);
 	s.input = in;
 	s.output = out;
 	s.ms = agent_ms_since(t0);

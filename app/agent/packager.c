@@ -25,7 +25,7 @@ void packager_run(struct agent *a, struct exec_out *eo, int attempt, int max_att
 	cJSON *cols = cJSON_CreateArray(), *full = NULL, *rows = NULL, *outj = cJSON_CreateObject();
 	char *rj = exec_result_json(&eo->r), *out, *st;
 	struct sb ans = SB_INIT;
-	int react = !strcmp(st_str(a, "mode"), "react");
+	int react = a->state.mode == RUN_REACT;
 
 	for (int j = 0; j < eo->r.ncols; j++) {
 		cJSON *c = cJSON_CreateObject();
@@ -50,7 +50,7 @@ void packager_run(struct agent *a, struct exec_out *eo, int attempt, int max_att
 	cJSON_AddNumberToObject(outj, "row_count", (double)eo->r.nrows);
 	cJSON_AddBoolToObject(outj, "truncated", eo->r.truncated);
 	cJSON_AddItemToObject(outj, "history",
-	                      cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(a->st, "history"), 1));
+	                      cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(a->state.doc, "history"), 1));
 	out = json_text(outj);
 
 	a->res->sql = strdup(eo->sql);
@@ -66,9 +66,9 @@ void packager_run(struct agent *a, struct exec_out *eo, int attempt, int max_att
 	s.ms = agent_ms_since(t0);
 	agent_step(a, &s);
 
-	st_set_str(a, "stage", NULL);
-	cJSON_DeleteItemFromObjectCaseSensitive(a->st, "pause");
-	st = json_text(a->st);
+	a->state.stage = RUN_STAGE_NONE;
+	cJSON_DeleteItemFromObjectCaseSensitive(a->state.doc, "pause");
+	st = json_text(a->state.doc);
 	u.status = "ok";
 	u.sql = eo->sql;
 	u.fingerprint = eo->fingerprint;
@@ -85,7 +85,7 @@ void packager_run(struct agent *a, struct exec_out *eo, int attempt, int max_att
 	run_set(a->app, a->run_id, &u);
 	snprintf(a->res->status, sizeof a->res->status, "ok");
 	a->done = 1;
-	if (!st_int(a, "no_cache") && !st_int(a, "from_cache"))
+	if (!a->state.no_cache && !a->state.from_cache)
 		cache_store(a, eo->sql);
 	free(st);
 	free(out);

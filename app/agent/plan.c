@@ -28,7 +28,7 @@ static const char *jstr(const cJSON *o, const char *k)
 
 char *plan_retry_block(struct agent *a)
 {
-	cJSON *h = cJSON_GetObjectItemCaseSensitive(a->st, "history"), *it;
+	cJSON *h = cJSON_GetObjectItemCaseSensitive(a->state.doc, "history"), *it;
 	struct sb b = SB_INIT;
 
 	if (!cJSON_GetArraySize(h))
@@ -49,7 +49,7 @@ char *plan_retry_block(struct agent *a)
 
 char *plan_context_block(struct agent *a)
 {
-	cJSON *plan = cJSON_GetObjectItemCaseSensitive(a->st, "plan"), *it, *p;
+	cJSON *plan = cJSON_GetObjectItemCaseSensitive(a->state.doc, "plan"), *it, *p;
 	struct sb b = SB_INIT;
 	const char *block = plan ? jstr(plan, "block") : NULL;
 	char *own = NULL;
@@ -94,7 +94,7 @@ char *plan_context_block(struct agent *a)
 		cJSON_ArrayForEach(e, it)
 			sb_printf(&b, "Q: %s\nSQL: %s\n", jstr(e, "question"), jstr(e, "sql"));
 	}
-	if ((p = cJSON_GetObjectItemCaseSensitive(a->st, "parent"))) {
+	if ((p = cJSON_GetObjectItemCaseSensitive(a->state.doc, "parent"))) {
 		cJSON *cols = cJSON_GetObjectItemCaseSensitive(p, "columns"), *c;
 		int i = 0;
 
@@ -108,9 +108,9 @@ char *plan_context_block(struct agent *a)
 		          cJSON_GetObjectItemCaseSensitive(p, "row_count")
 		                  ? cJSON_GetObjectItemCaseSensitive(p, "row_count")->valuedouble : 0);
 	}
-	if (*st_str(a, "now"))
+	if (*a->state.now)
 		sb_printf(&b, "\n[REFERENCE TIME]\nnow = '%s' (use it instead of now() for relative dates)\n",
-		          st_str(a, "now"));
+		          a->state.now);
 	return sb_steal(&b);
 }
 
@@ -159,13 +159,13 @@ static void parse_reply(const char *text, struct plan_out *o)
 static void builtin_ctx(struct agent *a, struct planner_ctx *ctx, struct planner_attempt **atts,
                         struct planner_edit **eds)
 {
-	cJSON *h = cJSON_GetObjectItemCaseSensitive(a->st, "history"), *it;
-	cJSON *e = cJSON_GetObjectItemCaseSensitive(a->st, "edits");
-	cJSON *p = cJSON_GetObjectItemCaseSensitive(a->st, "parent");
+	cJSON *h = cJSON_GetObjectItemCaseSensitive(a->state.doc, "history"), *it;
+	cJSON *e = cJSON_GetObjectItemCaseSensitive(a->state.doc, "edits");
+	cJSON *p = cJSON_GetObjectItemCaseSensitive(a->state.doc, "parent");
 	int n = 0;
 
 	memset(ctx, 0, sizeof *ctx);
-	ctx->now = *st_str(a, "now") ? st_str(a, "now") : NULL;
+	ctx->now = *a->state.now ? a->state.now : NULL;
 	ctx->conninfo = a->conninfo;
 	*atts = calloc((size_t)cJSON_GetArraySize(h) + 1, sizeof **atts);
 	cJSON_ArrayForEach(it, h) {
@@ -211,7 +211,7 @@ void plan_offline(struct agent *a, struct plan_out *o, cJSON *outj)
 	if (!a->have_ret)
 		inspector_reload(a);
 	builtin_ctx(a, &ctx, &atts, &eds);
-	rc = planner_plan(a->cat, a->have_ret ? &a->ret : NULL, st_str(a, "question"), &ctx, &po);
+	rc = planner_plan(a->cat, a->have_ret ? &a->ret : NULL, a->state.question, &ctx, &po);
 	if (rc != OK) {
 		char b[128];
 
@@ -247,11 +247,11 @@ void plan_run(struct agent *a, struct plan_out *o)
 	int pv = 0;
 
 	memset(o, 0, sizeof *o);
-	cJSON_AddNumberToObject(inj, "attempt", st_int(a, "attempt"));
-	cJSON_AddNumberToObject(inj, "max_retries", st_int(a, "max_retries"));
-	cJSON_AddStringToObject(inj, "provider", st_str(a, "provider"));
+	cJSON_AddNumberToObject(inj, "attempt", a->state.attempt);
+	cJSON_AddNumberToObject(inj, "max_retries", a->state.max_retries);
+	cJSON_AddStringToObject(inj, "provider", a->state.provider);
 	cJSON_AddNumberToObject(inj, "previous_failures",
-	                        cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(a->st, "history")));
+	                        cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(a->state.doc, "history")));
 	if (!(l = agent_llm(a, err, sizeof err))) {
 		o->failed = 1;
 		o->error = strdup(err);
@@ -269,7 +269,7 @@ void plan_run(struct agent *a, struct plan_out *o)
 		struct sb u = SB_INIT;
 		struct llm_msg m[2];
 
-		sb_printf(&u, "%s\n%s[User Query]\n%s\n", ctxb, rb, st_str(a, "question"));
+		sb_printf(&u, "%s\n%s[User Query]\n%s\n", ctxb, rb, a->state.question);
 		free(ctxb);
 		free(rb);
 		user = sb_steal(&u);

@@ -12,8 +12,8 @@
  * mode | question, so an answer of one provider or model is never served to a run of another. */
 static char *key_text(struct agent *a, char **version)
 {
-	const char *p[1] = {st_str(a, "target")};
-	char *norm = agent_normalize_question(st_str(a, "question"));
+	const char *p[1] = {a->state.target};
+	char *norm = agent_normalize_question(a->state.question);
 	struct sb k = SB_INIT;
 	PGresult *r;
 
@@ -27,10 +27,10 @@ static char *key_text(struct agent *a, char **version)
 	if (!*version)
 		*version = strdup("");
 	{
-		const char *prov = *st_str(a, "provider") ? st_str(a, "provider") : "builtin";
+		const char *prov = *a->state.provider ? a->state.provider : "builtin";
 
-		sb_printf(&k, "%s|%s|%s|%s|%s|%s", st_str(a, "target"), *version, prov,
-		          strcmp(prov, "builtin") ? conf_get("llm_model") : "", st_str(a, "mode"), norm);
+		sb_printf(&k, "%s|%s|%s|%s|%s|%s", a->state.target, *version, prov,
+		          strcmp(prov, "builtin") ? conf_get("llm_model") : "", run_mode_name(a->state.mode), norm);
 	}
 	free(norm);
 	return sb_steal(&k);
@@ -66,14 +66,14 @@ void cache_store(struct agent *a, const char *sql)
 	if (ttl_s <= 0 || !sql)
 		return;
 	key = key_text(a, &ver);
-	norm = agent_normalize_question(st_str(a, "question"));
+	norm = agent_normalize_question(a->state.question);
 	snprintf(rid, sizeof rid, "%lld", a->run_id);
 	snprintf(ttl, sizeof ttl, "%ld", ttl_s);
 	snprintf(max, sizeof max, "%ld", mx > 0 ? mx : 1000);
 	p[0] = key;
-	p[1] = st_str(a, "target");
+	p[1] = a->state.target;
 	p[2] = ver;
-	p[3] = st_str(a, "mode");
+	p[3] = run_mode_name(a->state.mode);
 	p[4] = norm;
 	p[5] = sql;
 	p[6] = a->run_id > 0 ? rid : NULL;

@@ -11,7 +11,7 @@
 
 static cJSON *rs(struct agent *a)
 {
-	return cJSON_GetObjectItemCaseSensitive(a->st, "react");
+	return cJSON_GetObjectItemCaseSensitive(a->state.doc, "react");
 }
 
 static int rs_int(struct agent *a, const char *k)
@@ -86,7 +86,7 @@ static void build_messages(struct agent *a)
 
 	add_msg(a, "system", system ? system : "Reply with <reasoning> and one <tool_call>.");
 	sb_printf(&u, "[User Query]\n%s\n\n%s\nYou have %d tool calls. Reply with one <reasoning> and one "
-	              "<tool_call> element.\n", st_str(a, "question"), ctx, rs_int(a, "max_calls"));
+	              "<tool_call> element.\n", a->state.question, ctx, rs_int(a, "max_calls"));
 	add_msg(a, "user", sb_cstr(&u));
 	sb_free(&u);
 	free(system);
@@ -98,7 +98,7 @@ static char *builtin_turn(struct agent *a)
 {
 	struct react_call c = {0};
 	cJSON *used = rs_arr(a, "tools_used");
-	const char *q = st_str(a, "question");
+	const char *q = a->state.question;
 	char *x;
 
 	if (!arr_has(used, "search_tables")) {
@@ -114,7 +114,7 @@ static char *builtin_turn(struct agent *a)
 		c.reasoning = strdup("builtin: look for verified similar questions");
 		react_call_set(&c, "question", q);
 	} else {
-		cJSON *h = cJSON_GetObjectItemCaseSensitive(a->st, "history");
+		cJSON *h = cJSON_GetObjectItemCaseSensitive(a->state.doc, "history");
 		cJSON *bs = cJSON_GetObjectItemCaseSensitive(rs(a), "builtin_sql");
 
 		/* plan again only when a failure was added since the last plan */
@@ -291,10 +291,10 @@ static cJSON *call_to_json(const struct react_call *c)
 
 static void add_failure(struct agent *a, const char *sql, const char *error)
 {
-	cJSON *h = cJSON_GetObjectItemCaseSensitive(a->st, "history"), *o = cJSON_CreateObject();
+	cJSON *h = cJSON_GetObjectItemCaseSensitive(a->state.doc, "history"), *o = cJSON_CreateObject();
 
 	if (!h)
-		h = cJSON_AddArrayToObject(a->st, "history");
+		h = cJSON_AddArrayToObject(a->state.doc, "history");
 	cJSON_AddNumberToObject(o, "attempt", cJSON_GetArraySize(h) + 1);
 	cJSON_AddStringToObject(o, "sql", sql ? sql : "");
 	cJSON_AddStringToObject(o, "error", error ? error : "");
@@ -406,7 +406,7 @@ static int run_call(struct agent *a, struct react_call *c, const char *raw, cons
 		} else {
 			struct sb m = SB_INIT;
 			int gave_up = a->llm && llm_is_builtin(a->llm) &&
-			              cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(a->st, "history")) > 0;
+			              cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(a->state.doc, "history")) > 0;
 
 			/* the offline planner declining after failures has no better SQL: an error */
 			if (gave_up)
@@ -449,7 +449,7 @@ static int react_init(struct agent *a)
 	if (!rs(a)) {
 		long mc = conf_get_int("react_max_calls");
 
-		r = cJSON_AddObjectToObject(a->st, "react");
+		r = cJSON_AddObjectToObject(a->state.doc, "react");
 		cJSON_AddNumberToObject(r, "max_calls", mc > 1 ? (double)mc : 8);
 		cJSON_AddNumberToObject(r, "calls", 0);
 		cJSON_AddNumberToObject(r, "iteration", 0);
@@ -459,11 +459,11 @@ static int react_init(struct agent *a)
 		if (inspector_run(a))
 			return 1;
 		/* a cached SQL for this very question still goes through explain and submit */
-		if (!st_int(a, "no_cache") && (cached = cache_lookup(a))) {
+		if (!a->state.no_cache && (cached = cache_lookup(a))) {
 			struct react_call c = {0};
 			struct step s = {.kind = "info", .name = "cache", .status = "ok"};
 
-			st_set_int(a, "from_cache", 1);
+			a->state.from_cache = 1;
 			agent_step(a, &s);
 			c.tool = strdup("explain");
 			c.reasoning = strdup("query cache hit");
@@ -472,8 +472,8 @@ static int react_init(struct agent *a)
 			react_call_free(&c);
 			free(cached);
 		}
-		if (st_int(a, "step_mode")) {
-			cJSON *p = cJSON_CreateObject(), *plan = cJSON_GetObjectItemCaseSensitive(a->st, "plan");
+		if (a->state.step_mode) {
+			cJSON *p = cJSON_CreateObject(), *plan = cJSON_GetObjectItemCaseSensitive(a->state.doc, "plan");
 
 			cJSON_AddItemToObject(p, "plan", plan ? cJSON_Duplicate(plan, 1) : cJSON_CreateObject());
 			cJSON_DeleteItemFromObjectCaseSensitive(cJSON_GetObjectItemCaseSensitive(p, "plan"), "block");
@@ -488,7 +488,7 @@ static int react_init(struct agent *a)
 
 void react_continue(struct agent *a)
 {
-	int step_mode = st_int(a, "step_mode");
+	int step_mode = a->state.step_mode;
 
 	if (react_init(a))
 		return;
@@ -666,10 +666,10 @@ void react_continue(struct agent *a)
 
 enum err react_decide(struct agent *a, const struct agent_decision *d)
 {
-	const char *stage = st_str(a, "stage");
+	enum run_stage stage = a->state.stage;
 	cJSON *p = cJSON_GetObjectItemCaseSensitive(rs(a), "pending");
 
-	if (!strcmp(stage, "plan")) {
+	if (stage == RUN_STAGE_PLAN) {
 		if (d->kind == AGENT_EDIT) {
 			struct react_call c = {0};
 
@@ -683,7 +683,7 @@ enum err react_decide(struct agent *a, const struct agent_decision *d)
 		} else if (!agent_plan_decide(a, d)) {
 			return ERR_INPUT;
 		}
-	} else if (!strcmp(stage, "sql") || !strcmp(stage, "submit")) {
+	} else if (stage == RUN_STAGE_SQL || stage == RUN_STAGE_SUBMIT) {
 		if (!p)
 			return ERR_INPUT;
 		switch (d->kind) {
@@ -720,6 +720,6 @@ enum err react_decide(struct agent *a, const struct agent_decision *d)
 	} else {
 		return ERR_INPUT;
 	}
-	st_set_str(a, "stage", NULL);
+	a->state.stage = RUN_STAGE_NONE;
 	return OK;
 }

@@ -80,7 +80,7 @@ static void t_search_tables(struct agent *a, const struct react_call *c, struct 
 	cJSON *arr = cJSON_AddArrayToObject(o->result, "tables");
 
 	if (!q)
-		q = st_str(a, "question");
+		q = a->state.question;
 	if (tool_retrieve(a, q, &r) == 0) {
 		for (int i = 0; i < r.ntables; i++) {
 			cJSON *t = cJSON_CreateObject();
@@ -146,7 +146,7 @@ static void t_search_columns(struct agent *a, const struct react_call *c, struct
 	cJSON *arr = cJSON_AddArrayToObject(o->result, "columns");
 
 	if (!q)
-		q = table ? table : st_str(a, "question");
+		q = table ? table : a->state.question;
 	if (tool_retrieve(a, q, &r) == 0) {
 		for (int i = 0; i < r.ncolumns; i++) {
 			const struct ret_column *rc = &r.columns[i];
@@ -398,7 +398,7 @@ static void t_find_similar_query(struct agent *a, const struct react_call *c, st
 	char *cached;
 
 	if (!q)
-		q = st_str(a, "question");
+		q = a->state.question;
 	if (a->cat) {
 		struct ret_similar sim[5];
 		int ns = catalog_similar(a->cat, q, 5, 0.3, sim);
@@ -415,10 +415,10 @@ static void t_find_similar_query(struct agent *a, const struct react_call *c, st
 			cJSON_AddItemToArray(arr, x);
 		}
 	}
-	if (!st_int(a, "no_cache") && (cached = cache_lookup(a))) {
+	if (!a->state.no_cache && (cached = cache_lookup(a))) {
 		cJSON *x = cJSON_CreateObject();
 
-		cJSON_AddStringToObject(x, "question", st_str(a, "question"));
+		cJSON_AddStringToObject(x, "question", a->state.question);
 		cJSON_AddStringToObject(x, "sql", cached);
 		cJSON_AddNumberToObject(x, "score", 1.0);
 		cJSON_AddStringToObject(x, "source", "query cache");

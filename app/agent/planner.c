@@ -20,6 +20,7 @@ struct frame {
 	int fact;                    /* table index */
 	const char *agg;             /* "COUNT", "AVG", ... or NULL */
 	int count_entity;            /* COUNT(DISTINCT entity) */
+	int entity_counted;          /* entity_col came from the word a count word is attached to */
 	int measure;                 /* column aggregated or projected, -1 */
 	int proj[NPROJ]; int nproj;  /* projected columns */
 	int group[3]; int ngroup;    /* group-by columns */
@@ -268,10 +269,15 @@ static void find_entities(struct planner *p, int pass)
 		} else {
 			f->entity_count = 1;
 		}
-		if (!f->entity_col)
+		/* the counted entity is the one the count word is attached to ("수술 중 ... 환자 수":
+		 * patients, not the surgery named first), else the first one named */
+		int counted = (i + 1 < p->tk.n && p->tk.v[i + 1].role == R_COUNT) ||
+		              (i > 0 && (p->tk.v[i - 1].role == R_MANY || p->tk.v[i - 1].role == R_COUNT));
+		if (!f->entity_col || (counted && !f->entity_counted)) {
 			f->entity_col = col;
-		if (!f->entity_word)
 			f->entity_word = p->tk.v[i].stem;
+			f->entity_counted = counted;
+		}
 	}
 }
 
@@ -1136,6 +1142,13 @@ static int build(struct planner *p, struct squery *q)
 		dr->args[0] = cnt;
 		q->sel[q->nsel].e = dr;
 		q->sel[q->nsel++].as = "rnk";
+		/* the ranking's measure is shown beside each item (top 5 departments and their counts) */
+		q->sel[q->nsel].e = f->rank_agg ? sx_agg(&p->a, f->rank_agg, 0, C(p, f->measure))
+		                                : sx_agg(&p->a, "COUNT", 0, sx_star(&p->a));
+		char *mas = f->rank_agg ? arena_printf(&p->a, "%s_%s", f->rank_agg, p->s->c[f->measure].name) : NULL;
+		for (char *c = mas; c && *c; c++)
+			*c = (char)tolower((unsigned char)*c);
+		q->sel[q->nsel++].as = mas ? mas : "count";
 		q->group[q->ngroup++] = C(p, f->rank_col);
 		if (f->rank_key >= 0)
 			q->group[q->ngroup++] = C(p, f->rank_key);   /* one rank per item, not per label text */

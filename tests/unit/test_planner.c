@@ -550,6 +550,29 @@ static void test_self_correction(void **state)
 	planner_out_free(&o);
 }
 
+/* questions an analyst tried (issue list): patients are counted by the patient key even when the
+ * measure's table has only the case key; a ranking shows its measure */
+static void test_entities_and_rankings(void **state)
+{
+	NEED_DB();
+	struct planner_ctx ctx = {.now = NOW};
+	struct planner_out o;
+	assert_int_equal(planner_plan(cat, NULL, "수술 중 수축기 혈압 90 미만인 환자 수", &ctx, &o), OK);
+	assert_false(o.unanswerable);
+	HAS(o.sql, "COUNT(DISTINCT clinical_data_table.subjectid)");
+	HAS(o.sql, "vital_data_table.sbp < 90");
+	planner_out_free(&o);
+	assert_int_equal(planner_plan(cat, NULL, "65세 이상 환자의 케이스 수", &ctx, &o), OK);
+	assert_false(o.unanswerable);
+	HAS(o.sql, "COUNT(DISTINCT clinical_data_table.caseid)");
+	planner_out_free(&o);
+	assert_int_equal(planner_plan(cat, NULL, "top 5 departments by number of cases", &ctx, &o), OK);
+	assert_false(o.unanswerable);
+	HAS(o.sql, "SELECT department, count FROM");
+	HAS(o.sql, "rnk <= 5");
+	planner_out_free(&o);
+}
+
 static void test_follow_up(void **state)
 {
 	NEED_DB();
@@ -591,6 +614,7 @@ int main(void)
 		cmocka_unit_test(test_intents),
 		cmocka_unit_test(test_self_correction),
 		cmocka_unit_test(test_follow_up),
+		cmocka_unit_test(test_entities_and_rankings),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	planner_reset();

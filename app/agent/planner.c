@@ -21,6 +21,7 @@ struct frame {
 	const char *agg;             /* "COUNT", "AVG", ... or NULL */
 	int count_entity;            /* COUNT(DISTINCT entity) */
 	int entity_counted;          /* entity_col came from the word a count word is attached to */
+	int rate_from, rate_n;       /* a rate (사망률): cond[rate_from .. +rate_n) is its numerator, not a filter */
 	int measure;                 /* column aggregated or projected, -1 */
 	int proj[NPROJ]; int nproj;  /* projected columns */
 	int group[3]; int ngroup;    /* group-by columns */
@@ -1078,6 +1079,8 @@ static int build(struct planner *p, struct squery *q)
 	}
 	for (int i = 0; i < f->ncond && q->nwhere < 22; i++) {
 		need(p, p->s->c[f->cond[i].col].table);
+		if (f->rate_n && i >= f->rate_from && i < f->rate_from + f->rate_n)
+			continue;   /* the rate's numerator: in the projection, not a filter */
 		struct sexpr *lhs = C(p, f->cond[i].col);
 		if (f->cond[i].num == 2) {
 			q->where[q->nwhere++] = sx_null(&p->a, lhs, 1);
@@ -1168,9 +1171,23 @@ static int build(struct planner *p, struct squery *q)
 			q->group[q->ngroup++] = C(p, f->group[i]);
 		}
 		if (f->agg) {
-			struct sexpr *arg;
+			struct sexpr *arg, *ratex = NULL;
 			int distinct = 0;
-			if (f->count_entity) {
+			if (!strcmp(f->agg, "RATE")) {
+				/* ROUND(AVG(CAST((numerator) AS int)) * 100, 1): the share in percent */
+				struct sexpr *num = NULL;
+				for (int i = f->rate_from; i < f->rate_from + f->rate_n; i++) {
+					struct sexpr *rhs = f->cond[i].num ? sx_num(&p->a, f->cond[i].lit) : sx_lit(&p->a, f->cond[i].lit);
+					if (f->cond[i].num == 3 && !lit_ok(f->cond[i].lit))
+						return decline(p, "%s", "a concept's definition in the metadata is not a simple condition");
+					struct sexpr *c = sx_cmp(&p->a, f->cond[i].op, C(p, f->cond[i].col), rhs);
+					num = num ? sx_and(&p->a, num, c) : c;
+				}
+				struct sexpr *r = sx_arith(&p->a, "*", sx_agg(&p->a, "AVG", 0, sx_cast(&p->a, num, "int")),
+				                           sx_num(&p->a, "100"));
+				ratex = sx_func(&p->a, "ROUND", r, sx_num(&p->a, "1"));
+				arg = NULL;
+			} else if (f->count_entity) {
 				int ec = col_in(p, f->fact, f->entity_col);
 				if (ec < 0)
 					for (int ti = 0; ti < p->s->nt && ec < 0; ti++)
@@ -1184,9 +1201,9 @@ static int build(struct planner *p, struct squery *q)
 				need(p, p->s->c[f->measure].table);
 				arg = C(p, f->measure);
 			}
-			q->sel[q->nsel].e = sx_agg(&p->a, f->agg, distinct, arg);
-			q->sel[q->nsel++].as = arena_printf(&p->a, "%s", f->agg);
-			for (char *c = (char *)q->sel[q->nsel - 1].as; *c; c++)
+			q->sel[q->nsel].e = ratex ? ratex : sx_agg(&p->a, f->agg, distinct, arg);
+			q->sel[q->nsel++].as = ratex ? "rate_percent" : arena_printf(&p->a, "%s", f->agg);
+			for (char *c = (char *)q->sel[q->nsel - 1].as; !ratex && *c; c++)
 				*c = (char)(*c - 'A' + 'a');
 			if (f->ngroup && f->order) {
 				q->order[q->norder].e = q->sel[q->nsel - 1].e;
@@ -1552,6 +1569,22 @@ static void proj_shift(struct frame *f)
 		f->proj[i] = f->proj[i - 1];
 }
 
+/* rate_link: the link item whose span holds the rate word at token i (사망률 -> the in-hospital
+ * death concept), when it is a yes/no thing: a metadata concept or a 0/1 column; else -1 */
+static int rate_link(struct planner *p, int i)
+{
+	for (int l = 0; l < p->pl.n; l++) {
+		const struct plink_item *it = &p->pl.v[l];
+		if (i < it->t0 || i >= it->t1)
+			continue;
+		if (it->kind == PL_CONCEPT && it->con >= 0 && p->s->con[it->con].nc)
+			return l;
+		if (it->kind == PL_COLUMN && p->s->c[it->cols[0]].flag)
+			return l;
+	}
+	return -1;
+}
+
 /* ---- the structure pass ---- */
 static int structure(struct planner *p)
 {
@@ -1560,6 +1593,10 @@ static int structure(struct planner *p)
 
 	/* shapes it does not build */
 	for (int i = 0; i < p->tk.n; i++) {
+		if (p->tk.v[i].role == R_UNSUP && p->tk.v[i].unsup_rate && rate_link(p, i) >= 0) {
+			p->f.agg = "RATE";   /* the share of rows where the yes/no thing holds, in percent */
+			continue;
+		}
 		if (p->tk.v[i].role == R_UNSUP && (!p->tk.v[i].used || p->tk.v[i].hangul))
 			return decline(p, "the question asks for '%s', a shape the offline planner does not build", p->tk.v[i].text);
 		if (p->tk.v[i].role == R_NEG && !p->tk.v[i].used)
@@ -1733,6 +1770,16 @@ static int structure(struct planner *p)
 		} else if (it->kind == PL_CONCEPT && it->con >= 0) {
 			/* a concept defined in the metadata: its conditions as written there */
 			const struct pconcept *pc = &p->s->con[it->con];
+			if (f->agg && !strcmp(f->agg, "RATE") && !f->rate_n) {
+				int rl = -1;
+				for (int k = it->t0; k < it->t1 && rl < 0; k++)
+					if (p->tk.v[k].unsup_rate)
+						rl = rate_link(p, k);
+				if (rl >= 0 && &p->pl.v[rl] == it) {
+					f->rate_from = f->ncond;
+					f->rate_n = pc->nc < MAXF - f->ncond ? pc->nc : MAXF - f->ncond;
+				}
+			}
 			for (int k = 0; k < pc->nc && f->ncond < MAXF; k++) {
 				f->cond[f->ncond].col = pc->c[k].col;
 				f->cond[f->ncond].op = pc->c[k].op;
@@ -1929,7 +1976,14 @@ static int structure(struct planner *p)
 		decide(p, "", "intent", "time of the extreme value", "'when' with a maximum/minimum", 1);
 		return 0;
 	}
-	if (f->agg && strcmp(f->agg, "COUNT")) {
+	if (f->agg && !strcmp(f->agg, "RATE")) {
+		if (!f->rate_n)
+			return decline(p, "%s", "a rate was asked for, but not of what");
+		f->measure = -1;
+		f->nproj = 0;
+		self_group(p);
+		decide(p, "", "aggregate", "rate: 100 * share of rows where the condition holds", "a rate word on a yes/no thing", 1);
+	} else if (f->agg && strcmp(f->agg, "COUNT")) {
 		if (f->measure < 0)
 			return decline(p, "%s", "an aggregate was asked for but no numeric measure was found");
 		/* the measure is consumed by the aggregate */

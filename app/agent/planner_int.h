@@ -158,6 +158,7 @@ struct sexpr *sx_agg(struct arena *a, const char *fn, int distinct, struct sexpr
 struct sexpr *sx_func(struct arena *a, const char *fn, struct sexpr *x, struct sexpr *y);
 struct sexpr *sx_cmp(struct arena *a, const char *op, struct sexpr *l, struct sexpr *r);
 struct sexpr *sx_arith(struct arena *a, const char *op, struct sexpr *l, struct sexpr *r);
+struct sexpr *sx_and(struct arena *a, struct sexpr *l, struct sexpr *r);   /* (l AND r) */
 struct sexpr *sx_in_sub(struct arena *a, struct sexpr *l, struct squery *q);
 struct sexpr *sx_in_list(struct arena *a, struct sexpr *l, struct sexpr **v, int n);
 struct sexpr *sx_null(struct arena *a, struct sexpr *l, int notnull);

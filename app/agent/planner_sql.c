@@ -92,6 +92,11 @@ struct sexpr *sx_arith(struct arena *a, const char *op, struct sexpr *l, struct 
 	return mk2(a, SX_ARITH, op, l, r);
 }
 
+struct sexpr *sx_and(struct arena *a, struct sexpr *l, struct sexpr *r)
+{
+	return mk2(a, SX_AND, NULL, l, r);
+}
+
 struct sexpr *sx_in_sub(struct arena *a, struct sexpr *l, struct squery *q)
 {
 	struct sexpr *e = mk2(a, SX_IN_SUB, NULL, l, NULL);

@@ -1942,6 +1942,20 @@ static int structure(struct planner *p)
 			p->tk.v[i + 1].used = 1;
 			how_many = 1;
 		}
+	/* two different aggregates ("환자 수와 평균 나이", "min, max and average"): one SELECT of one
+	 * aggregate would silently drop the others; say so instead */
+	for (int i = 0; ag >= 0 && i < p->tk.n; i++) {
+		enum role r = p->tk.v[i].role, r0 = p->tk.v[ag].role;
+		if (i == ag || p->tk.v[i].used || r == r0 || !(r == R_AVG || r == R_MAX || r == R_MIN || r == R_COUNT) ||
+		    !(r0 == R_AVG || r0 == R_MAX || r0 == R_MIN || r0 == R_COUNT))
+			continue;
+		return decline(p, "the question asks for two aggregates ('%s'), which the offline planner does not combine "
+		               "in one answer yet; ask for one at a time",
+		               arena_printf(&p->a, "%s', '%s", p->tk.v[ag].text, p->tk.v[i].text));
+	}
+	if (ag >= 0 && how_many && (p->tk.v[ag].role == R_AVG || p->tk.v[ag].role == R_MAX || p->tk.v[ag].role == R_MIN))
+		return decline(p, "the question asks for a count and '%s' together, which the offline planner does not "
+		               "combine in one answer yet; ask for one at a time", p->tk.v[ag].text);
 	if (ag >= 0) {
 		enum role r = p->tk.v[ag].role;
 		f->agg = r == R_AVG ? "AVG" : r == R_MAX ? "MAX" : r == R_MIN ? "MIN" : r == R_SUM ? "SUM" : "COUNT";

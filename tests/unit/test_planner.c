@@ -574,6 +574,15 @@ static void test_entities_and_rankings(void **state)
 	HAS(o.sql, "GROUP BY clinical_data_table.department");
 	assert_null(strstr(o.sql, "WHERE"));
 	planner_out_free(&o);
+	/* two aggregates: a decline that says so, never one of them silently */
+	assert_int_equal(planner_plan(cat, NULL, "성별 환자 수와 평균 나이", &ctx, &o), OK);
+	assert_true(o.unanswerable);
+	HAS(o.reason, "two aggregates");
+	planner_out_free(&o);
+	assert_int_equal(planner_plan(cat, NULL, "how many patients and average age", &ctx, &o), OK);
+	assert_true(o.unanswerable);
+	HAS(o.reason, "a count and 'average' together");
+	planner_out_free(&o);
 	assert_int_equal(planner_plan(cat, NULL, "top 5 departments by number of cases", &ctx, &o), OK);
 	assert_false(o.unanswerable);
 	HAS(o.sql, "SELECT department, count FROM");

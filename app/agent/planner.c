@@ -753,6 +753,81 @@ static struct sexpr *C(struct planner *p, int col)
 	return sx_col(&p->a, tname(p, col), p->s->c[col].name);
 }
 
+/* expr_refs: whether e mentions table t, and whether it mentions any other table */
+static void expr_refs(const struct sexpr *e, const char *t, int *has_t, int *has_other)
+{
+	if (!e)
+		return;
+	if (e->kind == SX_COL && e->a) {
+		if (!strcmp(e->a, t))
+			*has_t = 1;
+		else
+			*has_other = 1;
+	}
+	for (int i = 0; i < e->nargs; i++)
+		expr_refs(e->args[i], t, has_t, has_other);
+}
+
+static int mentions(const struct sexpr *e, const char *t)
+{
+	int ht = 0, ho = 0;
+	expr_refs(e, t, &ht, &ho);
+	return ht;
+}
+
+/* semi_join: table ti is another event table of the same parent (labs and vitals both
+ * reference the case): its conditions become fact.key IN (SELECT key FROM ti WHERE ...), so
+ * rows are not multiplied.  0 done, -1 when ti shares no parent key with the fact table or
+ * anything but a condition is asked of it. */
+static int semi_join(struct planner *p, struct squery *q, int ti)
+{
+	struct frame *f = &p->f;
+	const char *t = p->s->t[ti].name;
+	int kf = -1, kt = -1;
+	for (int a = 0; a < p->s->nfk && kf < 0; a++)
+		for (int b = 0; b < p->s->nfk && kf < 0; b++)
+			if (p->s->c[p->s->fk[a].from].table == f->fact && p->s->c[p->s->fk[b].from].table == ti &&
+			    p->s->fk[a].to == p->s->fk[b].to) {
+				kf = p->s->fk[a].from;
+				kt = p->s->fk[b].from;
+			}
+	if (kf < 0)
+		return -1;
+	for (int i = 0; i < q->nsel; i++)
+		if (mentions(q->sel[i].e, t))
+			return -1;
+	for (int i = 0; i < q->ngroup; i++)
+		if (mentions(q->group[i], t))
+			return -1;
+	for (int i = 0; i < q->norder; i++)
+		if (mentions(q->order[i].e, t))
+			return -1;
+	if (mentions(q->having, t))
+		return -1;
+	struct squery *sub = arena_alloc(&p->a, sizeof *sub);
+	if (!sub)
+		return -1;
+	memset(sub, 0, sizeof *sub);
+	sub->from = sub->alias = t;
+	sub->sel[sub->nsel++].e = C(p, kt);
+	for (int i = 0; i < q->nwhere; i++) {
+		int ht = 0, ho = 0;
+		expr_refs(q->where[i], t, &ht, &ho);
+		if (!ht)
+			continue;
+		if (ho || sub->nwhere >= 24)
+			return -1;
+		sub->where[sub->nwhere++] = q->where[i];
+		q->where[i--] = q->where[--q->nwhere];
+	}
+	if (!sub->nwhere || q->nwhere >= 24)
+		return -1;
+	q->where[q->nwhere++] = sx_in_sub(&p->a, C(p, kf), sub);
+	decide(p, "", "join", arena_printf(&p->a, "%s IN (SELECT %s FROM %s WHERE ...)", cfq(p, kf), cfq(p, kt), t),
+	       "another event table of the same parent: a condition on it, without multiplying rows", 1);
+	return 0;
+}
+
 /* join every needed table along the shortest key path from the fact table */
 static int add_joins(struct planner *p, struct squery *q)
 {
@@ -761,6 +836,8 @@ static int add_joins(struct planner *p, struct squery *q)
 	joined[f->fact] = 1;
 	for (int i = 0; i < f->nneed; i++) {
 		int e[4], n = path(p, f->fact, f->need[i], e, 3);
+		if (n < 0 && semi_join(p, q, f->need[i]) == 0)
+			continue;
 		if (n < 0)
 			return decline(p, "no join path from %s to the other table it needs", p->s->t[f->fact].name);
 		/* edges are listed from the target back to the fact table: walk them forward */

@@ -583,6 +583,13 @@ static void test_entities_and_rankings(void **state)
 	assert_true(o.unanswerable);
 	HAS(o.reason, "a count and 'average' together");
 	planner_out_free(&o);
+	/* labs of the cases with hypotension in the vitals: two event tables of one case, joined by a
+	 * condition on the case key, not by multiplying rows */
+	assert_int_equal(planner_plan(cat, NULL, "저혈압 환자의 칼륨 평균", &ctx, &o), OK);
+	assert_false(o.unanswerable);
+	HAS(o.sql, "lab_data_table.caseid IN (SELECT vital_data_table.caseid FROM vital_data_table WHERE vital_data_table.sbp < 90)");
+	HAS(o.sql, "lab_data_table.name = 'k'");
+	planner_out_free(&o);
 	assert_int_equal(planner_plan(cat, NULL, "top 5 departments by number of cases", &ctx, &o), OK);
 	assert_false(o.unanswerable);
 	HAS(o.sql, "SELECT department, count FROM");

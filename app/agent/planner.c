@@ -1401,7 +1401,8 @@ static int tl_all(struct planner *p, struct ptl_source *src)
 	src->ncols = 0;
 	src->label = label_col(p, t, &via);
 	src->value = measure_col(p, t);
-	src->nvals = -1;   /* all labels, whatever else names one */
+	if (src->nvals <= 0)
+		src->nvals = -1;   /* all labels, unless some of them are named (랩(젖산/칼륨)) */
 	return src->label >= 0 && src->value >= 0 ? 0 : -1;
 }
 
@@ -1497,7 +1498,10 @@ static int multi_timeline(struct planner *p, int timeline_word)
 				dup |= src->cols[k] == it->cols[0];
 			if (!dup && src->ncols < PTL_MAXCOLS)
 				src->cols[src->ncols++] = it->cols[0];
-		} else if (it->kind == PL_VALUE && src->nvals >= 0 && !src->ncols) {
+		} else if (it->kind == PL_VALUE && !src->ncols) {
+			/* named labels narrow a table named whole: "랩(젖산/칼륨)" is those two tests */
+			if (src->nvals < 0)
+				src->nvals = 0;
 			src->label = lc;
 			src->value = measure_col(p, src->table);
 			if (lc < 0 || src->value < 0)

@@ -118,6 +118,27 @@ void extract_continue(struct agent *a)
 				plan_out_free(&po);
 				return;
 			}
+			cJSON *hist = cJSON_GetObjectItemCaseSensitive(a->state.doc, "history");
+			cJSON *last = cJSON_GetArrayItem(hist, cJSON_GetArraySize(hist) - 1);
+			const cJSON *comment = cJSON_GetObjectItemCaseSensitive(last, "comment");
+			if (po.unanswerable && step_mode && cJSON_IsString(comment) && cJSON_IsString(cJSON_GetObjectItemCaseSensitive(last, "sql"))) {
+				/* the analyst's comment could not be applied and there is no other SQL: the run goes
+				 * on, back at the SQL they rejected, with the reason; only "stop" ends it */
+				cJSON *p = cJSON_CreateObject();
+
+				a->state.attempt--;   /* nothing was tried */
+				run_state_set(&a->state.pending_sql, cJSON_GetObjectItemCaseSensitive(last, "sql")->valuestring);
+				a->state.next = NEXT_EXEC;
+				cJSON_AddStringToObject(p, "sql", a->state.pending_sql);
+				cJSON_AddNumberToObject(p, "attempt", a->state.attempt);
+				cJSON_AddNumberToObject(p, "max_attempts", a->state.max_retries);
+				cJSON_AddStringToObject(p, "note", po.missing ? po.missing : "the comment could not be applied");
+				cJSON_AddStringToObject(p, "comment", comment->valuestring);
+				cJSON_AddItemToObject(p, "plan", pause_plan(a));
+				plan_out_free(&po);
+				agent_pause(a, "sql", p);
+				return;
+			}
 			if (po.unanswerable) {
 				struct sb m = SB_INIT;
 				int failed_before = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(a->state.doc, "history")) > 0;
@@ -316,6 +337,13 @@ enum err extract_decide(struct agent *a, const struct agent_decision *d)
 			          d->comment ? d->comment : "");
 			add_history(a, a->state.pending_sql, sb_cstr(&m), NULL);
 			sb_free(&m);
+			if (d->comment && *d->comment) {
+				/* the analyst's words: the offline planner reads them as a change to the question */
+				cJSON *h = cJSON_GetObjectItemCaseSensitive(a->state.doc, "history");
+				cJSON *last = cJSON_GetArrayItem(h, cJSON_GetArraySize(h) - 1);
+				if (last)
+					cJSON_AddStringToObject(last, "comment", d->comment);
+			}
 			if (a->state.attempt >= a->state.max_retries)
 				fail_out(a);
 			else

@@ -156,12 +156,22 @@ static void parse_reply(const char *text, struct plan_out *o)
 }
 
 /* planner_ctx attempts and edits from the state (strings point into st). */
+/* the follow-up's parent run, when there is one */
+static void builtin_ctx_parent(struct agent *a, struct planner_ctx *ctx)
+{
+	cJSON *p = cJSON_GetObjectItemCaseSensitive(a->state.doc, "parent");
+
+	if (p) {
+		ctx->prev_question = jstr(p, "question");
+		ctx->prev_sql = jstr(p, "sql");
+	}
+}
+
 static void builtin_ctx(struct agent *a, struct planner_ctx *ctx, struct planner_attempt **atts,
                         struct planner_edit **eds)
 {
 	cJSON *h = cJSON_GetObjectItemCaseSensitive(a->state.doc, "history"), *it;
 	cJSON *e = cJSON_GetObjectItemCaseSensitive(a->state.doc, "edits");
-	cJSON *p = cJSON_GetObjectItemCaseSensitive(a->state.doc, "parent");
 	int n = 0;
 
 	memset(ctx, 0, sizeof *ctx);
@@ -193,10 +203,7 @@ static void builtin_ctx(struct agent *a, struct planner_ctx *ctx, struct planner
 	}
 	ctx->edits = *eds;
 	ctx->nedits = n;
-	if (p) {
-		ctx->prev_question = jstr(p, "question");
-		ctx->prev_sql = jstr(p, "sql");
-	}
+	builtin_ctx_parent(a, ctx);
 }
 
 /* The offline planner behind the builtin provider; also the fallback when the LLM fails. */
@@ -211,7 +218,28 @@ void plan_offline(struct agent *a, struct plan_out *o, cJSON *outj)
 	if (!a->have_ret)
 		inspector_reload(a);
 	builtin_ctx(a, &ctx, &atts, &eds);
-	rc = planner_plan(a->cat, a->have_ret ? &a->ret : NULL, a->state.question, &ctx, &po);
+	/* the SQL was rejected with a comment (성별로, 칼륨만, only in 2024): the comment is a change to
+	 * the question, planned as a follow-up of it */
+	const char *question = a->state.question;
+	{
+		cJSON *h = cJSON_GetObjectItemCaseSensitive(a->state.doc, "history");
+		const char *comment = jstr(cJSON_GetArrayItem(h, cJSON_GetArraySize(h) - 1), "comment");
+
+		if (comment && *comment) {
+			ctx.prev_question = question;
+			ctx.prev_sql = jstr(cJSON_GetArrayItem(h, cJSON_GetArraySize(h) - 1), "sql");
+			question = comment;
+		}
+	}
+	rc = planner_plan(a->cat, a->have_ret ? &a->ret : NULL, question, &ctx, &po);
+	if (rc == OK && po.unanswerable && question != a->state.question) {
+		/* a comment it cannot apply: the next alternative for the question itself */
+		planner_out_free(&po);
+		ctx.prev_question = NULL;
+		ctx.prev_sql = NULL;
+		builtin_ctx_parent(a, &ctx);
+		rc = planner_plan(a->cat, a->have_ret ? &a->ret : NULL, a->state.question, &ctx, &po);
+	}
 	if (rc != OK) {
 		char b[128];
 

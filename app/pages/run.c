@@ -125,6 +125,9 @@ enum err page_run(struct req *r)
 	add_pause(run);
 	if (req_param(r, "notice") && !strcmp(req_param(r, "notice"), "refused"))
 		cJSON_AddStringToObject(d, "notice", view_t(r, "web.decision_refused"));
+	else if (cJSON_IsString(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(
+	             cJSON_GetObjectItemCaseSensitive(run, "state"), "pause"), "note")))
+		cJSON_AddStringToObject(d, "notice", view_t(r, "web.comment_not_applied"));
 	cJSON_AddBoolToObject(d, "can_edit", cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(run, "paused")));
 	e = view_render(r, 200, "run", d);
 	log_info("run page %lld rendered in %.3f ms", r->arg_id, now_ms() - t0);

@@ -216,6 +216,20 @@ check "step mode: edited SQL ran" '[ "$(echo "$OUT" | jget status)" = ok ] && [[
 check "step mode: human decisions recorded as steps" '[ "$(sq "SELECT count(*) FROM askql.steps WHERE run_id=$RUN AND kind='\''human'\''")" = 2 ]'
 check "step mode: a finished run cannot be resumed" '! "$ASKQL" ask --json --resume "$RUN" --decision "{\"decision\":\"approve\"}" >/dev/null 2>&1'
 
+# 14b. step mode, offline: a rejection with a comment keeps the run going; the comment is a change
+# to the question (성별로 -> grouped by sex), or, when it cannot be applied, the rejected SQL comes back
+# with a note; only "stop" ends the run
+OUT=$("$ASKQL" ask --json --no-cache --provider builtin --step "평균 나이" 2>>"$WORK/stderr"); RUN=$(echo "$OUT" | jget run_id)
+"$ASKQL" ask --json --resume "$RUN" --decision '{"decision":"approve"}' >/dev/null 2>>"$WORK/stderr"
+OUT=$("$ASKQL" ask --json --resume "$RUN" --decision '{"decision":"reject","comment":"성별로"}' 2>>"$WORK/stderr")
+check "step mode: a rejection with a comment re-plans with it (성별로 -> GROUP BY sex)" \
+	'[ "$(echo "$OUT" | jget status)" = paused ] && [[ "$(echo "$OUT" | jget pause)" == *"GROUP BY clinical_data_table.sex"* ]]' "$OUT"
+OUT=$("$ASKQL" ask --json --resume "$RUN" --decision '{"decision":"reject","comment":"흠 이건 좀 이상한데요"}' 2>>"$WORK/stderr")
+check "step mode: a comment that cannot be applied brings the SQL back with a note, the run waits" \
+	'[ "$(echo "$OUT" | jget status)" = paused ] && [[ "$(echo "$OUT" | jget pause)" == *"GROUP BY clinical_data_table.sex"* ]] && [[ "$(echo "$OUT" | jget pause)" == *note* ]]' "$OUT"
+OUT=$("$ASKQL" ask --json --resume "$RUN" --decision '{"decision":"stop"}' 2>>"$WORK/stderr")
+check "step mode: stop ends it" '[ "$(echo "$OUT" | jget status)" = stopped ]' "$OUT"
+
 # 15. query cache: the second identical question reuses the SQL (no LLM call)
 Q="Average potassium per case, cache test $$"
 script "[$(resp "$(jsql "$GOOD")")]"

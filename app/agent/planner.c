@@ -2478,6 +2478,18 @@ static enum err plan_once(struct catalog *cat, const struct retrieval *r, const 
 		if (comparisons(p) == 0)
 			structure(p);
 	}
+	/* calibrated abstention: a plan resting on a weakly linked word is declined (the threshold is
+	 * chosen on the development halves, docs/architecture.md) */
+	if (!p->decline) {
+		double min_link = atof(conf_get("planner_min_link_score"));
+		for (int l = 0; l < p->pl.n && min_link > 0; l++)
+			if (p->pl.v[l].score < min_link) {
+				decline(p, "%s", arena_printf(&p->a, "the planner is not sure what '%s' means here (link score %.2f "
+				                               "below %.2f)", span_text(p, p->pl.v[l].t0, p->pl.v[l].t1),
+				                               p->pl.v[l].score, min_link));
+				break;
+			}
+	}
 	if (!p->decline) {
 		struct squery q;
 		memset(&q, 0, sizeof q);

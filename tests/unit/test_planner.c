@@ -596,6 +596,13 @@ static void test_entities_and_rankings(void **state)
 	HAS(o.sql, "lab_data_table.name IN ('lac', 'k')");
 	HAS(o.sql, "UNION ALL");
 	planner_out_free(&o);
+	/* the abstention threshold (off by default: no value helped RS(10) on the development halves) */
+	assert_int_equal(conf_set("planner_min_link_score", "0.99", "test"), OK);
+	assert_int_equal(planner_plan(cat, NULL, "평균 나이 by department", &ctx, &o), OK);
+	assert_true(o.unanswerable);
+	HAS(o.reason, "not sure");
+	planner_out_free(&o);
+	assert_int_equal(conf_set("planner_min_link_score", "0", "test"), OK);
 	assert_int_equal(planner_plan(cat, NULL, "top 5 departments by number of cases", &ctx, &o), OK);
 	assert_false(o.unanswerable);
 	HAS(o.sql, "SELECT department, count FROM");

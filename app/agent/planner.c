@@ -22,6 +22,7 @@ struct frame {
 	int count_entity;            /* COUNT(DISTINCT entity) */
 	int entity_counted;          /* entity_col came from the word a count word is attached to */
 	int rate_from, rate_n;       /* a rate (사망률): cond[rate_from .. +rate_n) is its numerator, not a filter */
+	int dur_start, dur_end;      /* a duration measure (수술 시간): end - start in minutes; -1: none */
 	int measure;                 /* column aggregated or projected, -1 */
 	int proj[NPROJ]; int nproj;  /* projected columns */
 	int group[3]; int ngroup;    /* group-by columns */
@@ -1274,14 +1275,20 @@ static int build(struct planner *p, struct squery *q)
 				distinct = 1;
 			} else if (!strcmp(f->agg, "COUNT")) {
 				arg = sx_star(&p->a);
+			} else if (f->measure < 0 && f->dur_start >= 0) {
+				/* date_part('epoch', end - start) / 60: minutes */
+				arg = sx_arith(&p->a, "/", sx_func(&p->a, "date_part", sx_lit(&p->a, "epoch"),
+				                                   sx_arith(&p->a, "-", C(p, f->dur_end), C(p, f->dur_start))),
+				               sx_num(&p->a, "60"));
 			} else {
 				need(p, p->s->c[f->measure].table);
 				arg = C(p, f->measure);
 			}
 			q->sel[q->nsel].e = ratex ? ratex : sx_agg(&p->a, f->agg, distinct, arg);
-			q->sel[q->nsel++].as = ratex ? "rate_percent" : arena_printf(&p->a, "%s", f->agg);
+			q->sel[q->nsel++].as = ratex ? "rate_percent"
+			                     : arena_printf(&p->a, f->measure < 0 && f->dur_start >= 0 ? "%s_minutes" : "%s", f->agg);
 			for (char *c = (char *)q->sel[q->nsel - 1].as; !ratex && *c; c++)
-				*c = (char)(*c - 'A' + 'a');
+				*c = (char)tolower((unsigned char)*c);
 			if (f->ngroup && f->order) {
 				q->order[q->norder].e = q->sel[q->nsel - 1].e;
 				q->order[q->norder++].desc = f->order < 0;
@@ -1666,6 +1673,95 @@ static int rate_link(struct planner *p, int i)
 	return -1;
 }
 
+/* duration_word: "시간" not attached to a number, "duration", "how long", "length", "소요" */
+static int duration_word(const struct ptok *t)
+{
+	static const char *const w[] = {"시간", "소요시간", "소요", "duration", "long", "length", NULL};
+	if (t->kind != TK_WORD)
+		return 0;
+	for (int i = 0; w[i]; i++)
+		if (!strcmp(t->text, w[i]) || !strcmp(t->stem, w[i]))
+			return 1;
+	return 0;
+}
+
+/* start_end: the part of a time column's name before a start/end suffix, or NULL */
+static const char *start_end(struct arena *a, const char *name, int *is_end)
+{
+	static const char *const st[] = {"_start_time", "_start_dt", "_start", "start", NULL};
+	static const char *const en[] = {"_end_time", "_end_dt", "_end", "end", NULL};
+	size_t n = strlen(name);
+	for (int k = 0; k < 2; k++)
+		for (const char *const *x = k ? en : st; *x; x++) {
+			size_t l = strlen(*x);
+			if (n > l && !strcmp(name + n - l, *x)) {
+				*is_end = k;
+				return arena_printf(a, "%.*s", (int)(n - l), name);
+			}
+		}
+	return NULL;
+}
+
+/* has_word: w occurs in text as a whole word (수술 in "수술 시작", not in "수술실 입실") */
+static int has_word(const char *text, const char *w)
+{
+	size_t n = strlen(w);
+	for (const char *h = text ? strstr(text, w) : NULL; h; h = strstr(h + 1, w))
+		if ((h == text || h[-1] == ' ' || h[-1] == '(') && (!h[n] || h[n] == ' ' || h[n] == ')' || h[n] == ','))
+			return 1;
+	return 0;
+}
+
+/* how many words of the question appear in a column's name, comment or synonyms */
+static int words_in_col(struct planner *p, int ci)
+{
+	int n = 0;
+	const struct pcol *c = &p->s->c[ci];
+	for (int i = 0; i < p->tk.n; i++) {
+		const struct ptok *t = &p->tk.v[i];
+		if (t->kind != TK_WORD || (t->role != R_NONE && t->role != R_ENTITY) || strlen(t->text) < 2 || duration_word(t))
+			continue;
+		int hit = strstr(c->name, t->stem) || has_word(c->comment, t->text);
+		for (int k = 0; !hit && k < c->nsyn; k++)
+			hit = has_word(c->syn[k], t->text);
+		n += hit;
+	}
+	return n;
+}
+
+/* find_duration: the start/end time columns of one table the question's words name ("수술 시간":
+ * opstart and opend, whose synonyms say 수술); 1 found (f->dur_start/dur_end set), 0 not */
+static int find_duration(struct planner *p)
+{
+	struct frame *f = &p->f;
+	int best = -1, bs = -1, be = -1, tie = 0;
+	for (int a = 0; a < p->s->nc; a++) {
+		int ea, eb;
+		const char *pa;
+		if (p->s->c[a].type != PT_TIME || !(pa = start_end(&p->a, p->s->c[a].name, &ea)) || ea)
+			continue;
+		for (int b = p->s->t[p->s->c[a].table].c0; b < p->s->t[p->s->c[a].table].c0 + p->s->t[p->s->c[a].table].nc; b++) {
+			const char *pb;
+			if (p->s->c[b].type != PT_TIME || !(pb = start_end(&p->a, p->s->c[b].name, &eb)) || !eb || strcmp(pa, pb))
+				continue;
+			int sc = words_in_col(p, a) + words_in_col(p, b);
+			if (sc > best) {
+				best = sc;
+				bs = a;
+				be = b;
+				tie = 0;
+			} else if (sc == best) {
+				tie = 1;
+			}
+		}
+	}
+	if (best <= 0 || tie)
+		return 0;
+	f->dur_start = bs;
+	f->dur_end = be;
+	return 1;
+}
+
 /* ---- the structure pass ---- */
 static int structure(struct planner *p)
 {
@@ -1676,6 +1772,10 @@ static int structure(struct planner *p)
 	for (int i = 0; i < p->tk.n; i++) {
 		if (p->tk.v[i].role == R_UNSUP && p->tk.v[i].unsup_rate && rate_link(p, i) >= 0) {
 			p->f.agg = "RATE";   /* the share of rows where the yes/no thing holds, in percent */
+			continue;
+		}
+		if (p->tk.v[i].role == R_UNSUP && duration_word(&p->tk.v[i]) && find_duration(p)) {
+			p->tk.v[i].used = 1;   /* "average duration of surgery": a duration measure */
 			continue;
 		}
 		if (p->tk.v[i].role == R_UNSUP && (!p->tk.v[i].used || p->tk.v[i].hangul))
@@ -2079,17 +2179,32 @@ static int structure(struct planner *p)
 		self_group(p);
 		decide(p, "", "aggregate", "rate: 100 * share of rows where the condition holds", "a rate word on a yes/no thing", 1);
 	} else if (f->agg && strcmp(f->agg, "COUNT")) {
-		if (f->measure < 0)
+		if (f->measure < 0 && f->dur_start < 0) {
+			for (int i = 0; i < p->tk.n && f->dur_start < 0; i++)
+				if (duration_word(&p->tk.v[i]) && find_duration(p))
+					p->tk.v[i].used = 1;
+		}
+		if (f->measure < 0 && f->dur_start >= 0) {
+			/* the measure is a duration: end - start, in minutes */
+			if (p->s->c[f->dur_start].table != f->fact)
+				need(p, p->s->c[f->dur_start].table);
+			self_group(p);
+			f->nproj = 0;
+			decide(p, "", "aggregate", arena_printf(&p->a, "%s((%s - %s) in minutes)", f->agg, cfq(p, f->dur_end),
+			                                          cfq(p, f->dur_start)), "a duration between a start and an end time", 1);
+		} else if (f->measure < 0) {
 			return decline(p, "%s", "an aggregate was asked for but no numeric measure was found");
-		/* the measure is consumed by the aggregate */
-		for (int i = 0; i < f->nproj; i++)
-			if (f->proj[i] == f->measure)
-				f->proj[i--] = f->proj[--f->nproj];
-		self_group(p);
-		if (f->nproj && !f->ngroup && !f->bucket && find_role(p, R_MOST) < 0 && find_role(p, R_TOP) < 0)
-			return decline(p, "the question names '%s' next to an aggregate, and how they combine could not be told",
-			               p->s->c[f->proj[0]].name);
-		decide(p, "", "aggregate", arena_printf(&p->a, "%s(%s)", f->agg, cfq(p, f->measure)), "aggregate word", 1);
+		} else {
+			/* the measure is consumed by the aggregate */
+			for (int i = 0; i < f->nproj; i++)
+				if (f->proj[i] == f->measure)
+					f->proj[i--] = f->proj[--f->nproj];
+			self_group(p);
+			if (f->nproj && !f->ngroup && !f->bucket && find_role(p, R_MOST) < 0 && find_role(p, R_TOP) < 0)
+				return decline(p, "the question names '%s' next to an aggregate, and how they combine could not be told",
+				               p->s->c[f->proj[0]].name);
+			decide(p, "", "aggregate", arena_printf(&p->a, "%s(%s)", f->agg, cfq(p, f->measure)), "aggregate word", 1);
+		}
 	} else if (f->agg) {
 		f->count_entity = f->entity_count && f->entity_col;
 		if (f->count_entity)
@@ -2388,6 +2503,7 @@ static enum err plan_once(struct catalog *cat, const struct retrieval *r, const 
 	p->r = r;
 	p->question = question;
 	p->f.measure = p->f.time_col = p->f.order_col = p->f.rank_col = -1;
+	p->f.dur_start = p->f.dur_end = -1;
 	p->f.episode = -1;
 	p->f.rank_key = -1;
 	p->f.entity_key = -1;

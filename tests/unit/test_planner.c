@@ -596,6 +596,12 @@ static void test_entities_and_rankings(void **state)
 	HAS(o.sql, "lab_data_table.name IN ('lac', 'k')");
 	HAS(o.sql, "UNION ALL");
 	planner_out_free(&o);
+	/* a duration: the start/end pair the question's words name, in minutes */
+	assert_int_equal(planner_plan(cat, NULL, "진료과별 평균 수술 시간", &ctx, &o), OK);
+	assert_false(o.unanswerable);
+	HAS(o.sql, "AVG((date_part('epoch', (clinical_data_table.opend - clinical_data_table.opstart)) / 60)) AS avg_minutes");
+	HAS(o.sql, "GROUP BY clinical_data_table.department");
+	planner_out_free(&o);
 	/* the abstention threshold (off by default: no value helped RS(10) on the development halves) */
 	assert_int_equal(conf_set("planner_min_link_score", "0.99", "test"), OK);
 	assert_int_equal(planner_plan(cat, NULL, "평균 나이 by department", &ctx, &o), OK);

@@ -94,6 +94,9 @@ struct exec_out {
 	char *missing_column, *missing_relation, *suggested;
 	int refused;                /* the guard refused it */
 };
+/* result_check (result_check.c): NULL when the result fits the question, else a finding (heap)
+ * naming the failed check; the loop retries with it as feedback or declines. */
+char *result_check(const char *question, const struct exec_out *eo);
 /* executor_run: guard then run sql for a preview (max_rows rows), recorded as step name. */
 void executor_run(struct agent *a, const char *name, const char *sql, long max_rows,
                   struct exec_out *out);

@@ -182,6 +182,16 @@ void extract_continue(struct agent *a)
 			char *sql = strdup(a->state.pending_sql);
 
 			executor_run(a, "executor", sql, conf_get_int("preview_limit"), &eo);
+			char *finding = eo.ok && !a->state.from_cache ? result_check(a->state.question, &eo) : NULL;
+			if (finding) {
+				/* it ran, but it does not answer the question asked: another attempt, with the reason */
+				struct step s = {.kind = "policy", .name = "result_check", .status = "error", .error = finding, .ms = 0};
+
+				agent_step(a, &s);
+				free(eo.error);
+				eo.error = finding;
+				eo.ok = 0;
+			}
 			if (eo.ok) {
 				packager_run(a, &eo, a->state.attempt, a->state.max_retries);
 				exec_out_free(&eo);

@@ -55,6 +55,15 @@ check "extract good answer: planner step keeps prompt and raw LLM text" \
 	'[ "$(sq "SELECT (prompt LIKE '\''%[User Query]%'\'' AND raw LIKE '\''%lab_data_table%'\'')::int FROM askql.steps WHERE run_id=$RUN AND name='\''planner'\''")" = 1 ]'
 check "extract good answer: token counts recorded" '[ "$(step_field planner tokens_in)" -gt 0 ]'
 
+# 2a. a result that runs but does not fit the question (per department, one column): a result-check
+# step, then another attempt with the finding as feedback
+script "[$(resp "$(jsql "SELECT avg(age) FROM clinical_data_table")"), $(resp "$(jsql "SELECT department, avg(age) FROM clinical_data_table GROUP BY department")")]"
+ask --mode extract "average age per department"
+check "result check: a breakdown without its group column is retried; attempt 2 answers" \
+	'[ "$(echo "$OUT" | jget status)" = ok ] && [ "$(echo "$OUT" | jget attempts)" = 2 ]' "$OUT $(steps)"
+check "result check: the finding is a step and reaches the second prompt" \
+	'[[ "$(step_field result_check error)" == *"per '"'"'department'"'"'"* ]] && [[ "$(requests)" == *"result check: the question asks per"* ]]' "$(steps)"
+
 # 2. extract: wrong column fixed on retry, history in the second prompt
 script "[$(resp "$(jsql "SELECT caseid, potasium FROM lab_data_table LIMIT 3")"), $(resp "$(jsql "$GOOD")")]"
 ask --mode extract "potassium above 6.5 per case"

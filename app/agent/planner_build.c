@@ -1,0 +1,425 @@
+/* planner_build.c: the frame becomes a SQL tree: filters, projection, aggregate or ranking, joins. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "agent/planner_front.h"
+
+/* expr_refs: whether e mentions table t, and whether it mentions any other table */
+static void expr_refs(const struct sexpr *e, const char *t, int *has_t, int *has_other)
+{
+	if (!e)
+		return;
+	if (e->kind == SX_COL && e->a) {
+		if (!strcmp(e->a, t))
+			*has_t = 1;
+		else
+			*has_other = 1;
+	}
+	for (int i = 0; i < e->nargs; i++)
+		expr_refs(e->args[i], t, has_t, has_other);
+}
+
+static int mentions(const struct sexpr *e, const char *t)
+{
+	int ht = 0, ho = 0;
+	expr_refs(e, t, &ht, &ho);
+	return ht;
+}
+
+/* semi_join: table ti is another event table of the same parent (labs and vitals both
+ * reference the case): its conditions become fact.key IN (SELECT key FROM ti WHERE ...), so
+ * rows are not multiplied.  0 done, -1 when ti shares no parent key with the fact table or
+ * anything but a condition is asked of it. */
+static int semi_join(struct planner *p, struct squery *q, int ti)
+{
+	struct frame *f = &p->f;
+	const char *t = p->s->t[ti].name;
+	int kf = -1, kt = -1;
+	for (int a = 0; a < p->s->nfk && kf < 0; a++)
+		for (int b = 0; b < p->s->nfk && kf < 0; b++)
+			if (p->s->c[p->s->fk[a].from].table == f->fact && p->s->c[p->s->fk[b].from].table == ti &&
+			    p->s->fk[a].to == p->s->fk[b].to) {
+				kf = p->s->fk[a].from;
+				kt = p->s->fk[b].from;
+			}
+	if (kf < 0)
+		return -1;
+	for (int i = 0; i < q->nsel; i++)
+		if (mentions(q->sel[i].e, t))
+			return -1;
+	for (int i = 0; i < q->ngroup; i++)
+		if (mentions(q->group[i], t))
+			return -1;
+	for (int i = 0; i < q->norder; i++)
+		if (mentions(q->order[i].e, t))
+			return -1;
+	if (mentions(q->having, t))
+		return -1;
+	struct squery *sub = arena_alloc(&p->a, sizeof *sub);
+	if (!sub)
+		return -1;
+	memset(sub, 0, sizeof *sub);
+	sub->from = sub->alias = t;
+	sub->sel[sub->nsel++].e = pf_col(p, kt);
+	for (int i = 0; i < q->nwhere; i++) {
+		int ht = 0, ho = 0;
+		expr_refs(q->where[i], t, &ht, &ho);
+		if (!ht)
+			continue;
+		if (ho || sub->nwhere >= 24)
+			return -1;
+		sub->where[sub->nwhere++] = q->where[i];
+		q->where[i--] = q->where[--q->nwhere];
+	}
+	if (!sub->nwhere || q->nwhere >= 24)
+		return -1;
+	q->where[q->nwhere++] = sx_in_sub(&p->a, pf_col(p, kf), sub);
+	pf_decide(p, "", "join", arena_printf(&p->a, "%s IN (SELECT %s FROM %s WHERE ...)", pf_cfq(p, kf), pf_cfq(p, kt), t),
+	       "another event table of the same parent: a condition on it, without multiplying rows", 1);
+	return 0;
+}
+
+/* join every needed table along the shortest key path from the fact table */
+static int add_joins(struct planner *p, struct squery *q)
+{
+	struct frame *f = &p->f;
+	int joined[256] = {0};
+	joined[f->fact] = 1;
+	for (int i = 0; i < f->nneed; i++) {
+		int e[4], n = pf_path(p, f->fact, f->need[i], e, 3);
+		if (n < 0 && semi_join(p, q, f->need[i]) == 0)
+			continue;
+		if (n < 0)
+			return pf_decline(p, "no join path from %s to the other table it needs", p->s->t[f->fact].name);
+		/* edges are listed from the target back to the fact table: walk them forward */
+		int cur = f->fact;
+		for (int k = n - 1; k >= 0; k--) {
+			int a = p->s->fk[e[k]].from, b = p->s->fk[e[k]].to;
+			int other = p->s->c[a].table == cur ? p->s->c[b].table : p->s->c[a].table;
+			if (!joined[other]) {
+				if (q->njoins >= 6)
+					return pf_decline(p, "%s", "too many joins");
+				q->joins[q->njoins].table = p->s->t[other].name;
+				q->joins[q->njoins].alias = p->s->t[other].name;
+				q->joins[q->njoins].on = sx_cmp(&p->a, "=", pf_col(p, a), pf_col(p, b));
+				q->njoins++;
+				joined[other] = 1;
+				pf_decide(p, "", "join", arena_printf(&p->a, "%s = %s", pf_cfq(p, a), pf_cfq(p, b)),
+				       p->s->fk[e[k]].inferred ? "inferred key (same name, unique on one side)" : "declared foreign key", 1);
+			}
+			cur = other;
+		}
+	}
+	return 0;
+}
+
+/* the visit restriction: fact.key IN (SELECT key FROM visit WHERE entity = N ... ORDER BY start LIMIT 1) */
+static int add_visit(struct planner *p, struct squery *q)
+{
+	struct frame *f = &p->f;
+	if (f->episode < 0)
+		return 0;
+	const struct ptab *v = &p->s->t[f->episode];
+	int key = -1, fkey = -1;
+	for (int ci = v->c0; ci < v->c0 + v->nc && key < 0; ci++) {
+		if (!p->s->c[ci].unique || strcmp(p->s->c[ci].name, "row_id") == 0)
+			continue;
+		if (f->fact == f->episode) {
+			key = ci;
+			fkey = ci;
+			break;
+		}
+		int fc = pf_col_in(p, f->fact, p->s->c[ci].name);
+		if (fc >= 0) {
+			key = ci;
+			fkey = fc;
+		}
+	}
+	if (key < 0) {
+		/* the fact table does not carry the visit key: join through it */
+		for (int ci = v->c0; ci < v->c0 + v->nc && key < 0; ci++)
+			if (p->s->c[ci].unique && strcmp(p->s->c[ci].name, "row_id"))
+				key = ci;
+		if (key < 0)
+			return pf_decline(p, "the visit table %s has no key", v->name);
+		pf_need(p, f->episode);
+		fkey = key;
+	}
+	int start = -1, end = -1;
+	for (int ci = v->c0; ci < v->c0 + v->nc; ci++) {
+		if (p->s->c[ci].type != PT_TIME)
+			continue;
+		if (start < 0)
+			start = ci;
+		else if (end < 0)
+			end = ci;
+	}
+	struct squery *sq = arena_alloc(&p->a, sizeof *sq);
+	if (!sq)
+		return -1;
+	sq->from = v->name;
+	sq->alias = v->name;
+	sq->sel[sq->nsel++].e = pf_col(p, key);
+	int ec = pf_col_in(p, f->episode, f->entity_col);
+	if (ec < 0 || !f->entity_val)
+		return pf_decline(p, "%s", "a first/last visit needs a patient");
+	sq->where[sq->nwhere++] = sx_cmp(&p->a, "=", pf_col(p, ec), sx_num(&p->a, f->entity_val));
+	if (f->episode_which == 2) {
+		sq->where[sq->nwhere++] = sx_null(&p->a, pf_col(p, end), 0);
+	} else {
+		sq->where[sq->nwhere++] = sx_null(&p->a, pf_col(p, end), 1);
+		sq->order[sq->norder].e = pf_col(p, start);
+		sq->order[sq->norder++].desc = f->episode_which < 0;
+		sq->limit = 1;
+	}
+	q->where[q->nwhere++] = sx_in_sub(&p->a, pf_col(p, fkey), sq);
+	return 0;
+}
+
+/* a metadata literal is printed as written: only numbers, quoted strings and lists of them */
+static int lit_ok(const char *s)
+{
+	int inq = 0;
+	for (; *s; s++) {
+		if (*s == '\'') {
+			inq = !inq;
+			continue;
+		}
+		if (inq)
+			continue;
+		if (!strchr("0123456789.-+ (),", *s))
+			return 0;
+	}
+	return !inq;
+}
+
+/* build the squery from the frame */
+int pf_build(struct planner *p, struct squery *q)
+{
+	struct frame *f = &p->f;
+	if (f->multi) {
+		const char *why;
+		if (planner_timeline(&p->a, p->s, &f->tl, q, &why) < 0)
+			return pf_decline(p, "%s", why);
+		return 0;
+	}
+	const char *fact = p->s->t[f->fact].name;
+	q->from = fact;
+	q->alias = fact;
+
+	/* entity filter, directly or through a join */
+	if (f->entity_col && pf_col_in(p, f->fact, f->entity_col) < 0) {
+		/* diagnosis_table.subject_id for the patient key subjectid: same entity, other spelling */
+		for (int ci = p->s->t[f->fact].c0; ci < p->s->t[f->fact].c0 + p->s->t[f->fact].nc; ci++) {
+			char a[128], b[128];
+			size_t k = 0;
+			for (const char *c = p->s->c[ci].name; *c && k < sizeof a - 1; c++)
+				if (*c != '_')
+					a[k++] = *c;
+			a[k] = 0;
+			k = 0;
+			for (const char *c = f->entity_col; *c && k < sizeof b - 1; c++)
+				if (*c != '_')
+					b[k++] = *c;
+			b[k] = 0;
+			if (!strcmp(a, b))
+				f->entity_col = p->s->c[ci].name;
+		}
+	}
+	if (f->entity_val && f->entity_key >= 0) {
+		/* a numbered row of another table: join to it (many-to-one) and filter its key */
+		pf_need(p, p->s->c[f->entity_key].table);
+		q->where[q->nwhere++] = sx_cmp(&p->a, "=", pf_col(p, f->entity_key), sx_num(&p->a, f->entity_val));
+	} else if (f->entity_val) {
+		int ec = pf_col_in(p, f->fact, f->entity_col);
+		if (ec < 0) {
+			for (int ti = 0; ti < p->s->nt && ec < 0; ti++)
+				if ((ec = pf_col_in(p, ti, f->entity_col)) >= 0)
+					pf_need(p, ti);
+		}
+		if (ec < 0)
+			return pf_decline(p, "%s", "no table carries the patient/case key");
+		q->where[q->nwhere++] = sx_cmp(&p->a, "=", pf_col(p, ec), sx_num(&p->a, f->entity_val));
+	}
+	/* value filters (several values of one column become IN) */
+	for (int i = 0; i < f->nin; i++) {
+		pf_need(p, p->s->c[f->in[i].col].table);
+		if (f->in[i].n == 1) {
+			q->where[q->nwhere++] = sx_cmp(&p->a, "=", pf_col(p, f->in[i].col), sx_lit(&p->a, f->in[i].vals[0]));
+		} else {
+			struct sexpr *v[8];
+			for (int k = 0; k < f->in[i].n; k++)
+				v[k] = sx_lit(&p->a, f->in[i].vals[k]);
+			q->where[q->nwhere++] = sx_in_list(&p->a, pf_col(p, f->in[i].col), v, f->in[i].n);
+		}
+	}
+	for (int i = 0; i < f->ncond && q->nwhere < 22; i++) {
+		pf_need(p, p->s->c[f->cond[i].col].table);
+		if (f->rate_n && i >= f->rate_from && i < f->rate_from + f->rate_n)
+			continue;   /* the rate's numerator: in the projection, not a filter */
+		struct sexpr *lhs = pf_col(p, f->cond[i].col);
+		if (f->cond[i].num == 2) {
+			q->where[q->nwhere++] = sx_null(&p->a, lhs, 1);
+			continue;
+		}
+		struct sexpr *rhs = f->cond[i].num ? sx_num(&p->a, f->cond[i].lit) : sx_lit(&p->a, f->cond[i].lit);
+		if (f->cond[i].num == 3 && !lit_ok(f->cond[i].lit))
+			return pf_decline(p, "%s", "a concept's definition in the metadata is not a simple condition");
+		if (!strcmp(f->cond[i].op, "BETWEEN")) {
+			q->where[q->nwhere++] = sx_cmp(&p->a, ">=", lhs, rhs);
+			q->where[q->nwhere++] = sx_cmp(&p->a, "<=", pf_col(p, f->cond[i].col), sx_num(&p->a, f->cond[i].lit2));
+		} else {
+			q->where[q->nwhere++] = sx_cmp(&p->a, f->cond[i].op, lhs, rhs);
+		}
+	}
+	if (f->has_win) {
+		if (f->time_col < 0)
+			return pf_decline(p, "the question has a time window but %s has no time column", fact);
+		pf_need(p, p->s->c[f->time_col].table);
+		if (f->win.from[0])
+			q->where[q->nwhere++] = sx_cmp(&p->a, ">=", pf_col(p, f->time_col), sx_ts(&p->a, f->win.from));
+		if (f->win.to[0])
+			q->where[q->nwhere++] = sx_cmp(&p->a, "<", pf_col(p, f->time_col), sx_ts(&p->a, f->win.to));
+	}
+	if (add_visit(p, q) < 0)
+		return -1;
+	for (int i = 0; i < p->tk.n && !f->current_all && !f->entity_val; i++)
+		if (p->tk.v[i].role == R_CURRENT && !p->tk.v[i].used && f->fact >= 0 &&
+		    (f->visit_mention == f->fact || pf_visit_table(p, 0) == f->fact)) {
+			f->visit_mention = f->fact;
+			f->current_all = 1;   /* "patients currently admitted" */
+			p->tk.v[i].used = 1;
+		}
+	if (f->current_all) {
+		/* the end time of the visit table is empty */
+		const struct ptab *v = &p->s->t[f->visit_mention];
+		int end = -1, nt = 0;
+		for (int ci = v->c0; ci < v->c0 + v->nc; ci++)
+			if (p->s->c[ci].type == PT_TIME && ++nt == 2)
+				end = ci;
+		if (end < 0)
+			return pf_decline(p, "%s", "the visit table has no end time");
+		pf_need(p, f->visit_mention);
+		q->where[q->nwhere++] = sx_null(&p->a, pf_col(p, end), 0);
+	}
+
+	/* projection */
+	if (f->exists) {
+		q->sel[q->nsel++].e = sx_num(&p->a, "1");
+		q->exists_wrap = 1;
+	} else if (f->rank_n > 0) {
+		pf_need(p, p->s->c[f->rank_col].table);
+		q->sel[q->nsel].e = pf_col(p, f->rank_col);
+		q->sel[q->nsel++].as = p->s->c[f->rank_col].name;
+		struct sexpr *cnt = f->rank_agg ? sx_agg(&p->a, f->rank_agg, 0, pf_col(p, f->measure))
+		                                : sx_agg(&p->a, "COUNT", 0, sx_star(&p->a));
+		if (f->rank_agg)
+			pf_need(p, p->s->c[f->measure].table);
+		struct sexpr *dr = sx_agg(&p->a, "DENSE_RANK", 0, NULL);
+		dr->kind = SX_WIN_DENSE;
+		dr->distinct = f->rank_asc;   /* printed as ASC */
+		dr->args[0] = cnt;
+		q->sel[q->nsel].e = dr;
+		q->sel[q->nsel++].as = "rnk";
+		/* the ranking's measure is shown beside each item (top 5 departments and their counts) */
+		q->sel[q->nsel].e = f->rank_agg ? sx_agg(&p->a, f->rank_agg, 0, pf_col(p, f->measure))
+		                                : sx_agg(&p->a, "COUNT", 0, sx_star(&p->a));
+		char *mas = f->rank_agg ? arena_printf(&p->a, "%s_%s", f->rank_agg, p->s->c[f->measure].name) : NULL;
+		for (char *c = mas; c && *c; c++)
+			*c = (char)tolower((unsigned char)*c);
+		q->sel[q->nsel++].as = mas ? mas : "count";
+		q->group[q->ngroup++] = pf_col(p, f->rank_col);
+		if (f->rank_key >= 0)
+			q->group[q->ngroup++] = pf_col(p, f->rank_key);   /* one rank per item, not per label text */
+		q->rank_n = f->rank_n;
+	} else {
+		if (f->bucket) {
+			const char *u = f->bucket == 'h' ? "hour" : f->bucket == 'd' ? "day" : f->bucket == 'w' ? "week"
+			              : f->bucket == 'm' ? "month" : "year";
+			struct sexpr *b = sx_func(&p->a, "date_trunc", sx_lit(&p->a, u), pf_col(p, f->time_col));
+			q->sel[q->nsel].e = b;
+			q->sel[q->nsel++].as = u;
+			q->group[q->ngroup++] = b;
+		}
+		for (int i = 0; i < f->ngroup; i++) {
+			pf_need(p, p->s->c[f->group[i]].table);
+			q->sel[q->nsel++].e = pf_col(p, f->group[i]);
+			q->group[q->ngroup++] = pf_col(p, f->group[i]);
+		}
+		if (f->agg) {
+			struct sexpr *arg, *ratex = NULL;
+			int distinct = 0;
+			if (!strcmp(f->agg, "RATE")) {
+				/* ROUND(AVG(CAST((numerator) AS int)) * 100, 1): the share in percent */
+				struct sexpr *num = NULL;
+				for (int i = f->rate_from; i < f->rate_from + f->rate_n; i++) {
+					struct sexpr *rhs = f->cond[i].num ? sx_num(&p->a, f->cond[i].lit) : sx_lit(&p->a, f->cond[i].lit);
+					if (f->cond[i].num == 3 && !lit_ok(f->cond[i].lit))
+						return pf_decline(p, "%s", "a concept's definition in the metadata is not a simple condition");
+					struct sexpr *c = sx_cmp(&p->a, f->cond[i].op, pf_col(p, f->cond[i].col), rhs);
+					num = num ? sx_and(&p->a, num, c) : c;
+				}
+				struct sexpr *r = sx_arith(&p->a, "*", sx_agg(&p->a, "AVG", 0, sx_cast(&p->a, num, "int")),
+				                           sx_num(&p->a, "100"));
+				ratex = sx_func(&p->a, "ROUND", r, sx_num(&p->a, "1"));
+				arg = NULL;
+			} else if (f->count_entity) {
+				int ec = pf_col_in(p, f->fact, f->entity_col);
+				if (ec < 0)
+					for (int ti = 0; ti < p->s->nt && ec < 0; ti++)
+						if ((ec = pf_col_in(p, ti, f->entity_col)) >= 0)
+							pf_need(p, ti);
+				arg = pf_col(p, ec);
+				distinct = 1;
+			} else if (!strcmp(f->agg, "COUNT")) {
+				arg = sx_star(&p->a);
+			} else if (f->measure < 0 && f->dur_start >= 0) {
+				/* date_part('epoch', end - start) / 60: minutes */
+				arg = sx_arith(&p->a, "/", sx_func(&p->a, "date_part", sx_lit(&p->a, "epoch"),
+				                                   sx_arith(&p->a, "-", pf_col(p, f->dur_end), pf_col(p, f->dur_start))),
+				               sx_num(&p->a, "60"));
+			} else {
+				pf_need(p, p->s->c[f->measure].table);
+				arg = pf_col(p, f->measure);
+			}
+			q->sel[q->nsel].e = ratex ? ratex : sx_agg(&p->a, f->agg, distinct, arg);
+			q->sel[q->nsel++].as = ratex ? "rate_percent"
+			                     : arena_printf(&p->a, f->measure < 0 && f->dur_start >= 0 ? "%s_minutes" : "%s", f->agg);
+			for (char *c = (char *)q->sel[q->nsel - 1].as; !ratex && *c; c++)
+				*c = (char)tolower((unsigned char)*c);
+			if (f->ngroup && f->order) {
+				q->order[q->norder].e = q->sel[q->nsel - 1].e;
+				q->order[q->norder++].desc = f->order < 0;
+				q->limit = f->limit;
+			}
+		} else {
+			for (int i = 0; i < f->nproj; i++) {
+				pf_need(p, p->s->c[f->proj[i]].table);
+				q->sel[q->nsel++].e = pf_col(p, f->proj[i]);
+			}
+			if (!q->nsel)
+				return pf_decline(p, "%s", "what to show could not be told");
+			q->distinct = f->distinct;
+			for (int i = 0; i < f->nlead && q->norder < 3; i++) {
+				q->order[q->norder].e = pf_col(p, f->lead[i]);
+				q->order[q->norder++].desc = 0;
+			}
+			if (f->order && f->order_col >= 0) {
+				pf_need(p, p->s->c[f->order_col].table);
+				q->order[q->norder].e = pf_col(p, f->order_col);
+				q->order[q->norder++].desc = f->order < 0;
+				if (f->order2) {
+					q->order[q->norder].e = pf_col(p, f->order2_col);
+					q->order[q->norder++].desc = f->order2 < 0;
+					q->where[q->nwhere++] = sx_null(&p->a, pf_col(p, f->order_col), 1);
+				}
+				q->limit = f->limit;
+				/* the first X found: a row that has an X */
+				if (f->nproj == 1 && f->proj[0] != f->order_col && !f->order2)
+					q->where[q->nwhere++] = sx_null(&p->a, pf_col(p, f->proj[0]), 1);
+			}
+		}
+	}
+	return add_joins(p, q);
+}

@@ -1,0 +1,311 @@
+/* planner_entity.c: entities and visits in a question: "patient 123", "환자 수", "the last hospital visit". */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "agent/planner_front.h"
+
+/* ---- entities: "patient 10014078", "케이스 12", "환자별" ---- */
+static const char *const entity_words[][6] = {
+	{"patient", "subject", "patient", "person", "pt", NULL},
+	{"환자", "subject", "patient", NULL},
+	{"subject", "subject", "patient", NULL},
+	{"case", "case", "op", "operation", "surgery", NULL},
+	{"케이스", "case", "op", NULL}, {"증례", "case", NULL}, {"수술", "case", "op", "operation", NULL},
+	{"surgery", "case", "op", NULL}, {"operation", "case", "op", NULL},
+	{NULL}
+};
+
+/* entity_column: a column whose name minus an id suffix is one of the entity's names,
+ * the one present in most tables (the shared key). */
+static const char *entity_column(struct planner *p, const char *word)
+{
+	for (int e = 0; entity_words[e][0]; e++) {
+		if (strcmp(entity_words[e][0], word))
+			continue;
+		/* the metadata's hierarchy names the keys of patient and case */
+		const char *k1 = entity_words[e][1];
+		if (p->s->entity_patient && (!strcmp(k1, "subject") || !strcmp(k1, "patient")))
+			return p->s->entity_patient;
+		if (p->s->entity_case && !strcmp(k1, "case"))
+			return p->s->entity_case;
+		const char *best = NULL;
+		int bestn = 0;
+		for (int ci = 0; ci < p->s->nc; ci++) {
+			char nm[128];
+			snprintf(nm, sizeof nm, "%s", p->s->c[ci].name);
+			size_t l = strlen(nm);
+			if (l > 3 && !strcmp(nm + l - 3, "_id"))
+				nm[l - 3] = 0;
+			else if (l > 2 && !strcmp(nm + l - 2, "id"))
+				nm[l - 2] = 0;
+			else
+				continue;
+			for (int k = 1; entity_words[e][k]; k++) {
+				if (strcmp(nm, entity_words[e][k]))
+					continue;
+				int n = 0;
+				for (int cj = 0; cj < p->s->nc; cj++)
+					n += !strcmp(p->s->c[cj].name, p->s->c[ci].name);
+				if (n > bestn) {
+					bestn = n;
+					best = p->s->c[ci].name;
+				}
+			}
+		}
+		return best;
+	}
+	return NULL;
+}
+
+/* pass 0: numbered entities ("patient 123"), before linking; pass 1: entity words left after
+ * linking (so "general surgery" stays a value), including single-word links to the key column */
+/* is table ti named like the entity word (or one of its synonyms: 환자 -> patient)? */
+int pf_entity_names_table(struct planner *p, int ti)
+{
+	char st[128];
+	const char *w = p->f.entity_word;
+	if (!w)
+		return 0;
+	planner_stem(p->s->t[ti].name, st, sizeof st);
+	if (!strcmp(st, w))
+		return 1;
+	for (int e = 0; entity_words[e][0]; e++) {
+		if (strcmp(entity_words[e][0], w))
+			continue;
+		for (int k = 1; entity_words[e][k]; k++)
+			if (!strcmp(entity_words[e][k], st))
+				return 1;
+	}
+	return 0;
+}
+
+void pf_find_entities(struct planner *p, int pass)
+{
+	struct frame *f = &p->f;
+	for (int i = 0; i < p->tk.n; i++) {
+		struct ptok *t = &p->tk.v[i];
+		if (t->kind != TK_WORD)
+			continue;
+		if (pass == 1 && t->used) {
+			/* a one-word link to an entity key column (or to the entity's own table): the entity */
+			int l, hit = -1;
+			for (l = 0; l < p->pl.n; l++)
+				if (p->pl.v[l].t0 == i && p->pl.v[l].t1 == i + 1 &&
+				    (p->pl.v[l].kind == PL_COLUMN || p->pl.v[l].kind == PL_TABLE))
+					hit = l;
+			const char *ec = entity_column(p, t->text);
+			if (!ec)
+				ec = entity_column(p, t->stem);
+			if (hit < 0 || !ec)
+				continue;
+			if (p->pl.v[hit].kind == PL_COLUMN && strcmp(p->s->c[p->pl.v[hit].cols[0]].name, ec))
+				continue;
+			if (p->pl.v[hit].kind == PL_TABLE && p->pl.v[hit].score < 0.9)
+				continue;
+			p->pl.v[hit] = p->pl.v[--p->pl.n];
+			t->used = 0;
+		}
+		if (pass == 0 && !t->used && i + 1 < p->tk.n && p->tk.v[i + 1].kind == TK_NUM && !p->tk.v[i + 1].unit &&
+		    p->tk.v[i + 1].num == (long)p->tk.v[i + 1].num && !f->entity_val && !entity_column(p, t->text) &&
+		    !entity_column(p, t->stem)) {
+			/* "encounter 5", "order 12": the row of a table named by the word, by its key */
+			for (int ti = 0; ti < p->s->nt; ti++) {
+				char nm[128];
+				snprintf(nm, sizeof nm, "%s", p->s->t[ti].name);
+				char st[128];
+				planner_stem(nm, st, sizeof st);
+				if (strcmp(st, t->stem) && strcmp(nm, t->text))
+					continue;
+				for (int ci = p->s->t[ti].c0; ci < p->s->t[ti].c0 + p->s->t[ti].nc; ci++) {
+					if (!p->s->c[ci].unique || !p->s->c[ci].is_int || !strcmp(p->s->c[ci].name, "row_id"))
+						continue;
+					f->entity_key = ci;
+					f->entity_val = arena_printf(&p->a, "%ld", (long)p->tk.v[i + 1].num);
+					t->used = p->tk.v[i + 1].used = 1;
+					pf_decide(p, pf_span_text(p, i, i + 2), "entity", pf_cfq(p, ci), "a numbered row of the table the word names", 1);
+					break;
+				}
+				break;
+			}
+			if (f->entity_key >= 0)
+				continue;
+		}
+		const char *col = entity_column(p, t->text);
+		if (!col)
+			col = entity_column(p, t->stem);
+		if (!col)
+			continue;
+		/* "patient 123", "patient id 123", "환자 123번" */
+		int j = i + 1;
+		if (j < p->tk.n && p->tk.v[j].kind == TK_WORD && (!strcmp(p->tk.v[j].text, "id") || !strcmp(p->tk.v[j].text, "no") ||
+		                                                 !strcmp(p->tk.v[j].text, "number") || !strcmp(p->tk.v[j].text, "번호")))
+			j++;
+		if (pass == 0 && j < p->tk.n && p->tk.v[j].kind == TK_NUM && p->tk.v[j].num == (long)p->tk.v[j].num &&
+		    !f->entity_val && !p->tk.v[j].unit && !strchr(p->tk.v[j].text, '.')) {
+			f->entity_col = col;
+			f->entity_val = arena_printf(&p->a, "%ld", (long)p->tk.v[j].num);
+			for (int k = i; k <= j; k++)
+				p->tk.v[k].used = 1;
+			pf_decide(p, pf_span_text(p, i, j + 1), "entity", col, "a numbered patient/case is a filter on the shared key column", 1);
+			i = j;
+			continue;
+		}
+		if (pass == 0 || t->used)
+			continue;
+		t->used = 1;
+		/* the entity without a number: counted ("how many patients"), grouped ("환자별", "per patient") or listed */
+		if (t->group || (i > 0 && p->tk.v[i - 1].role == R_PER)) {
+			f->entity_group = 1;
+			if (i > 0 && p->tk.v[i - 1].role == R_PER)
+				p->tk.v[i - 1].used = 1;
+		} else {
+			f->entity_count = 1;
+		}
+		/* the counted entity is the one the count word is attached to ("수술 중 ... 환자 수":
+		 * patients, not the surgery named first), else the first one named */
+		int counted = (i + 1 < p->tk.n && p->tk.v[i + 1].role == R_COUNT) ||
+		              (i > 0 && (p->tk.v[i - 1].role == R_MANY || p->tk.v[i - 1].role == R_COUNT));
+		if (!f->entity_col || (counted && !f->entity_counted)) {
+			f->entity_col = col;
+			f->entity_word = p->tk.v[i].stem;
+			f->entity_counted = counted;
+		}
+	}
+}
+
+/* ---- visits: "the last hospital visit", "first ICU stay", "this hospital encounter" ---- */
+static int is_visit_word(const struct ptok *t)
+{
+	static const char *const w[] = {"visit", "encount", "encounter", "stay", "admission", "hospitalization",
+	                                "hospitaliz", "입원", "방문", "재원", NULL};
+	for (int i = 0; w[i]; i++)
+		if (!strcmp(t->stem, w[i]) || !strcmp(t->text, w[i]))
+			return 1;
+	return 0;
+}
+
+/* "come to the hospital", "discharged from the hospital": the hospital stands for its visits */
+static int is_hospital(const struct planner *p, int i)
+{
+	if (strcmp(p->tk.v[i].text, "hospital") && strcmp(p->tk.v[i].text, "병원"))
+		return 0;
+	return !(i + 1 < p->tk.n && is_visit_word(&p->tk.v[i + 1]));
+}
+
+/* the visit table: has a unique key shared with other tables and two time columns; "icu" picks by name */
+int pf_visit_table(struct planner *p, int icu)
+{
+	int best = -1;
+	double bs = 0;
+	for (int ti = 0; ti < p->s->nt; ti++) {
+		const struct ptab *t = &p->s->t[ti];
+		int ntime = 0, key = 0;
+		for (int ci = t->c0; ci < t->c0 + t->nc; ci++) {
+			ntime += p->s->c[ci].type == PT_TIME;
+			for (int k = 0; k < p->s->nfk; k++)
+				if (p->s->fk[k].to == ci)
+					key = 1;
+		}
+		if (ntime < 2 || !key)
+			continue;
+		double sc = 1;
+		int has_icu = strstr(t->name, "icu") || strstr(t->comment, "ICU") || strstr(t->comment, "intensive");
+		if (icu && has_icu)
+			sc += 3;
+		if (!icu && has_icu)
+			sc -= 2;
+		if (!icu && (strstr(t->name, "admission") || strstr(t->name, "admit") || strstr(t->name, "encounter") ||
+		             strstr(t->name, "visit") || strstr(t->comment, "admission")))
+			sc += 2;
+		if (sc > bs) {
+			bs = sc;
+			best = ti;
+		}
+	}
+	return bs > 1.5 ? best : -1;
+}
+
+void pf_find_visits(struct planner *p)
+{
+	struct frame *f = &p->f;
+	f->episode = -1;
+	f->visit_mention = -1;
+	for (int i = 0; i < p->tk.n; i++) {
+		struct ptok *t = &p->tk.v[i];
+		int colname = 0;
+		if (is_visit_word(t) && !t->used && i + 1 < p->tk.n && p->tk.v[i + 1].kind == TK_WORD) {
+			char st[256];
+			const char *two = arena_printf(&p->a, "%s %s", t->text, p->tk.v[i + 1].text);
+			double sc;
+			planner_stem(two, st, sizeof st);
+			colname = planner_link_term(&p->a, p->s, st, p->r, p->banned, 0.9, &sc) >= 0;
+		}
+		if ((is_visit_word(t) || is_hospital(p, i)) && !t->used && !colname) {
+			/* "hospital visits", "admission": the visit table itself */
+			int icu = i > 0 && (!strcmp(p->tk.v[i - 1].text, "icu") || !strcmp(p->tk.v[i - 1].text, "중환자실"));
+			int vt = pf_visit_table(p, icu);
+			int prevwhich = i > 0 && (p->tk.v[i - 1].role == R_FIRST || p->tk.v[i - 1].role == R_LAST ||
+			                          p->tk.v[i - 1].role == R_THIS || p->tk.v[i - 1].role == R_CURRENT);
+			if (vt >= 0 && !prevwhich && !(i > 1 && (p->tk.v[i - 2].role == R_FIRST || p->tk.v[i - 2].role == R_LAST ||
+			                                         p->tk.v[i - 2].role == R_THIS || p->tk.v[i - 2].role == R_CURRENT))) {
+				f->visit_mention = vt;
+				t->used = 1;
+				if (icu)
+					p->tk.v[i - 1].used = 1;
+				pf_decide(p, pf_span_text(p, icu ? i - 1 : i, i + 1), "table", p->s->t[vt].name, "a visit/stay word names the visit table", 0.8);
+				continue;
+			}
+		}
+		/* "current patients": patients whose visit has not ended */
+		int ent_near = 0;
+		for (int k = i + 1; k < p->tk.n && k <= i + 3; k++)
+			if (entity_column(p, p->tk.v[k].stem))
+				ent_near = 1;
+		if (t->role == R_CURRENT && ent_near) {
+			int vt = pf_visit_table(p, 0);
+			if (vt >= 0) {
+				f->visit_mention = vt;
+				f->current_all = 1;
+				t->used = 1;
+				pf_decide(p, pf_span_text(p, i, i + 2), "filter", p->s->t[vt].name, "current: the visit has not ended", 0.8);
+				continue;
+			}
+		}
+		int which = t->role == R_FIRST ? 1 : t->role == R_LAST ? -1 : (t->role == R_THIS || t->role == R_CURRENT) ? 2 : 0;
+		if (!which)
+			continue;
+		for (int j = i + 1; j < p->tk.n && j <= i + 3; j++) {
+			if (!is_visit_word(&p->tk.v[j]))
+				continue;
+			int icu = 0;
+			for (int k = i; k <= j; k++)
+				if (!strcmp(p->tk.v[k].text, "icu") || !strcmp(p->tk.v[k].text, "중환자실"))
+					icu = 1;
+			int vt = pf_visit_table(p, icu);
+			if (vt < 0)
+				break;
+			f->episode = vt;
+			f->episode_which = which;
+			for (int k = i; k <= j; k++)
+				p->tk.v[k].used = 1;
+			pf_decide(p, pf_span_text(p, i, j + 1), "visit", p->s->t[vt].name,
+			       which == 2 ? "the current (not yet ended) visit" : which > 0 ? "the first ended visit" : "the last ended visit", 1);
+			i = j;
+			break;
+		}
+	}
+}
+
+/* the entity's home table (the key unique there, or the metadata's) has an event time (casestart) */
+int pf_entity_home_timed(struct planner *p)
+{
+	for (int ti = 0; ti < p->s->nt; ti++) {
+		int ec = pf_col_in(p, ti, p->f.entity_col), tc = pf_time_col(p, ti);
+		if (ec >= 0 && tc >= 0 && pf_time_col_quality(p, tc) >= 3 &&
+		    (p->s->c[ec].unique || (p->s->entity_case && pf_col_in(p, ti, p->s->entity_case) >= 0 &&
+		                            p->s->c[pf_col_in(p, ti, p->s->entity_case)].unique)))
+			return 1;
+	}
+	return 0;
+}

@@ -1,0 +1,140 @@
+/* planner_fact.c: the fact table: the table where the question's linked things meet. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "agent/planner_front.h"
+
+int pf_choose_fact(struct planner *p, int wants_time)
+{
+	double sc[256] = {0};
+	int nt = p->s->nt < 256 ? p->s->nt : 256;
+	struct frame *f = &p->f;
+
+	for (int l = 0; l < p->pl.n; l++) {
+		struct plink_item *it = &p->pl.v[l];
+		if (it->kind == PL_VALUE) {
+			for (int c = 0; c < it->ncols; c++) {
+				int t = p->s->c[it->cols[c]].table;
+				sc[t] += 3.0 / it->ncols;
+				for (int ti = 0; ti < nt; ti++)
+					if (ti != t && pf_dict_reaches(p, it->cols[c], it->vals[c], ti, NULL))
+						sc[ti] += 2.5 / it->ncols;
+			}
+		} else if (it->kind == PL_COLUMN) {
+			int weak = p->tk.v[it->t0].role == R_VALUE || it->role == 1;
+			sc[p->s->c[it->cols[0]].table] += (weak ? 0.5 : 2) * it->score;
+		} else if (it->kind == PL_TABLE) {
+			sc[it->table] += 2.5 * it->score;
+		} else if (it->kind == PL_CONCEPT && it->con >= 0) {
+			const struct pconcept *pc = &p->s->con[it->con];
+			for (int k = 0; k < pc->nc; k++)
+				sc[p->s->c[pc->c[k].col].table] += 3.0 / pc->nc;
+		} else if (it->kind == PL_CONCEPT) {
+			double s2;
+			int c = planner_link_term(&p->a, p->s, it->measure, p->r, p->banned, 0.75, &s2);
+			if (c >= 0)
+				sc[p->s->c[c].table] += 3;
+		}
+	}
+	if (f->visit_mention >= 0 && f->visit_mention < nt)
+		sc[f->visit_mention] += 2;
+	if (f->entity_key >= 0)
+		sc[p->s->c[f->entity_key].table] += 0.5;
+	/* "female patients": when the entity's own table (named like it) holds a linked thing, it is the home */
+	for (int ti = 0; ti < nt && f->entity_word && !f->entity_val; ti++)
+		if (sc[ti] > 0 && pf_entity_names_table(p, ti))
+			sc[ti] += 2;
+	for (int ti = 0; ti < nt; ti++) {
+		if (p->banned && p->banned[ti]) {
+			sc[ti] = -100;
+			continue;
+		}
+		if (sc[ti] <= 0)
+			continue;
+		if (f->entity_col && f->entity_val && pf_col_in(p, ti, f->entity_col) >= 0)
+			sc[ti] += 0.5;
+		if (f->entity_col && f->entity_val && f->entity_key < 0 && pf_col_in_loose(p, ti, f->entity_col) < 0) {
+			/* "patient 123" must be applicable: the table or one it reaches carries the key */
+			int reach = 0;
+			for (int tj = 0; tj < nt && !reach; tj++) {
+				int e[4];
+				reach = pf_col_in_loose(p, tj, f->entity_col) >= 0 && pf_path(p, ti, tj, e, 3) >= 0;
+			}
+			if (!reach)
+				sc[ti] -= 3;
+		}
+		if (wants_time && pf_time_col(p, ti) < 0)
+			sc[ti] -= 2;
+		/* the retrieval's ranking: a small tie-breaker */
+		for (int k = 0; p->r && k < p->r->ntables; k++)
+			if (!strcmp(p->r->tables[k].name, p->s->t[ti].name))
+				sc[ti] += 0.1 * (10 - k) / 10.0;
+	}
+	/* an average/sum/min/max is taken over the fact table's own measure: the table of a named
+	 * numeric column, or one with a measured value when a value of it is named */
+	int aggw = 0;
+	for (int i = 0; i < p->tk.n; i++)
+		if (!p->tk.v[i].used && (p->tk.v[i].role == R_AVG || p->tk.v[i].role == R_SUM || p->tk.v[i].role == R_MAX ||
+		                         p->tk.v[i].role == R_MIN))
+			aggw = 1;
+	for (int l = 0; aggw && l < p->pl.n; l++) {
+		struct plink_item *it = &p->pl.v[l];
+		if (it->kind == PL_COLUMN && p->s->c[it->cols[0]].type == PT_NUM && it->role != 1 && !pf_is_keyish(p, it->cols[0]) &&
+		    p->tk.v[it->t0].role != R_VALUE)
+			sc[p->s->c[it->cols[0]].table] += 2;
+		else if (it->kind == PL_VALUE)
+			for (int c = 0; c < it->ncols; c++)
+				if (pf_measure_col(p, p->s->c[it->cols[c]].table) >= 0)
+					sc[p->s->c[it->cols[c]].table] += 1.5 / it->ncols;
+	}
+	/* comparisons name columns too */
+	for (int i = 0; i < f->ncond; i++)
+		if (f->cond[i].col >= 0)
+			sc[p->s->c[f->cond[i].col].table] += 1.5;
+	/* a table from which every directly named thing is reachable (many-to-one) is a better home;
+	 * a value stored in several tables is reached through any of them */
+	int grp[PL_MAX + MAXF][4], ngrp[PL_MAX + MAXF], ng = 0;
+	for (int l = 0; l < p->pl.n; l++) {
+		struct plink_item *it = &p->pl.v[l];
+		ngrp[ng] = 0;
+		if (it->kind == PL_VALUE || it->kind == PL_COLUMN)
+			for (int c = 0; c < it->ncols && c < 4; c++)
+				grp[ng][ngrp[ng]++] = p->s->c[it->cols[c]].table;
+		else if (it->kind == PL_TABLE)
+			grp[ng][ngrp[ng]++] = it->table;
+		else if (it->kind == PL_CONCEPT && it->con >= 0 && p->s->con[it->con].nc)
+			grp[ng][ngrp[ng]++] = p->s->c[p->s->con[it->con].c[0].col].table;
+		if (ngrp[ng])
+			ng++;
+	}
+	for (int i = 0; i < f->ncond; i++)
+		if (f->cond[i].col >= 0) {
+			grp[ng][0] = p->s->c[f->cond[i].col].table;
+			ngrp[ng++] = 1;
+		}
+	for (int ti = 0; ti < nt; ti++) {
+		if (sc[ti] <= 0)
+			continue;
+		int all = 1;
+		for (int g = 0; g < ng && all; g++) {
+			int any = 0;
+			for (int k = 0; k < ngrp[g] && !any; k++) {
+				int e[4];
+				any = grp[g][k] == ti || pf_path(p, ti, grp[g][k], e, 3) >= 0;
+			}
+			all = any;
+		}
+		if (all)
+			sc[ti] += 3;
+	}
+	int best = -1;
+	if (getenv("ASKQL_PLANNER_DEBUG"))
+		for (int ti = 0; ti < nt; ti++)
+			if (sc[ti] != 0)
+				fprintf(stderr, "planner: fact score %s %.2f\n", p->s->t[ti].name, sc[ti]);
+	for (int ti = 0; ti < nt; ti++)
+		if (sc[ti] > 0 && (best < 0 || sc[ti] > sc[best] || (sc[ti] == sc[best] && p->s->t[ti].rows > p->s->t[best].rows)))
+			best = ti;
+	return best;
+}

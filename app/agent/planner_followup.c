@@ -1,0 +1,155 @@
+/* planner_followup.c: follow-up questions read with the previous one ("케이스 6은?", "the same by sex"). */
+#include <pthread.h>
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "util/file.h"
+#include "util/conf.h"
+#include "agent/planner_front.h"
+
+/* ---- follow-up markers (conf/lexicon/followup.txt), loaded once ---- */
+static char **markers;
+static int nmarkers;
+static pthread_once_t markers_once = PTHREAD_ONCE_INIT;
+
+static void load_markers(void)
+{
+	char *buf = file_read(conf_get("followup_file"), 65536, NULL), *save = NULL;
+
+	if (!buf)
+		return;
+	for (char *l = strtok_r(buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		char **nm;
+
+		if (*l == '#' || !*l)
+			continue;
+		if (!(nm = realloc(markers, (size_t)(nmarkers + 1) * sizeof *nm)))
+			break;
+		markers = nm;
+		markers[nmarkers++] = l;   /* buf stays for the process */
+	}
+}
+
+/* q without the follow-up markers it starts with or contains as whole words (heap) */
+static char *strip_markers(const char *q)
+{
+	char *out = strdup(q);
+
+	pthread_once(&markers_once, load_markers);
+	for (int i = 0; out && i < nmarkers; i++) {
+		size_t ml = strlen(markers[i]);
+		char *p = out;
+
+		while ((p = strcasestr(p, markers[i]))) {
+			int before = p == out || p[-1] == ' ' || p[-1] == ',';
+			int after = !p[ml] || p[ml] == ' ' || p[ml] == ',' || p[ml] == '?' || (unsigned char)p[ml] >= 0x80;
+
+			if (before && after && (!((unsigned char)p[ml] >= 0x80) || (unsigned char)markers[i][ml - 1] >= 0x80)) {
+				memmove(p, p + ml, strlen(p + ml) + 1);
+				continue;
+			}
+			p += ml;
+		}
+	}
+	return out;
+}
+
+/* a grouping word: Korean X별 / X별로, English "by X" / "per X" */
+static int is_group_word(const char *w, size_t n)
+{
+	return (n > 3 && !memcmp(w + n - 3, "별", 3)) || (n > 6 && !memcmp(w + n - 6, "별로", 6));
+}
+
+static int has_grouping(const char *q)
+{
+	const char *p = q;
+
+	while (*p) {
+		size_t n = strcspn(p, " ,?");
+
+		if (is_group_word(p, n) || ((n == 2 && !strncasecmp(p, "by", 2)) || (n == 3 && !strncasecmp(p, "per", 3))))
+			return 1;
+		p += n;
+		p += strspn(p, " ,?");
+	}
+	return 0;
+}
+
+/* prev without its grouping word(s) (heap; NULL when it has none) */
+static char *drop_grouping(const char *prev)
+{
+	struct sb sb = SB_INIT;
+	const char *p = prev;
+	int dropped = 0;
+
+	while (*p) {
+		size_t n = strcspn(p, " ,?"), sp;
+
+		if (is_group_word(p, n)) {
+			dropped = 1;
+		} else if ((n == 2 && !strncasecmp(p, "by", 2)) || (n == 3 && !strncasecmp(p, "per", 3))) {
+			/* "by department": drop the preposition and the next word */
+			p += n;
+			p += strspn(p, " ");
+			n = strcspn(p, " ,?");
+			dropped = 1;
+		} else {
+			sb_append(&sb, p, n);
+		}
+		p += n;
+		sp = strspn(p, " ,?");
+		if (sp && sb.len)
+			sb_putc(&sb, ' ');
+		p += sp;
+	}
+	if (!dropped || !sb_ok(&sb)) {
+		sb_free(&sb);
+		return NULL;
+	}
+	return sb_steal(&sb);
+}
+
+/* follow_up: the previous question with this one's numbered patient/case put in, or both joined
+ * ("케이스 5의 심박수 추이" then "케이스 6은?" -> case 6; "only women?" -> the previous plus a filter) */
+char *pf_follow_up(const char *prev, const char *q)
+{
+	struct arena a = {0};
+	struct ptoks tp, tq;
+	char *res = NULL;
+	if (planner_tokenize(&a, prev, &tp) != OK || planner_tokenize(&a, q, &tq) != OK)
+		goto out;
+	for (int i = 0; i + 1 < tq.n; i++) {
+		if (tq.v[i].kind != TK_WORD || tq.v[i + 1].kind != TK_NUM || tq.v[i + 1].unit)
+			continue;
+		for (int k = 0; k + 1 < tp.n; k++) {
+			if (strcmp(tp.v[k].stem, tq.v[i].stem) || tp.v[k + 1].kind != TK_NUM)
+				continue;
+			/* same entity word in both: swap the number in the previous question's text */
+			struct sb sb = SB_INIT;
+			sb_append(&sb, prev, (size_t)tp.v[k + 1].off);
+			sb_append(&sb, q + tq.v[i + 1].off, (size_t)tq.v[i + 1].len);
+			sb_puts(&sb, prev + tp.v[k + 1].off + tp.v[k + 1].len);
+			res = sb_ok(&sb) ? sb_steal(&sb) : NULL;
+			sb_free(&sb);
+			goto out;
+		}
+	}
+	{
+		/* "같은 걸 성별로" / "the same by sex" / "이번엔 여성만": drop the follow-up markers
+		 * (conf/lexicon/followup.txt); a new grouping replaces the previous question's */
+		char *qq = strip_markers(q), *pp = NULL;
+		struct sb sb = SB_INIT;
+
+		if (qq && has_grouping(qq))
+			pp = drop_grouping(prev);
+		sb_printf(&sb, "%s %s", pp ? pp : prev, qq ? qq : q);
+		res = sb_ok(&sb) ? sb_steal(&sb) : NULL;
+		sb_free(&sb);
+		free(qq);
+		free(pp);
+	}
+out:
+	arena_free(&a);
+	return res;
+}

@@ -1,0 +1,135 @@
+/* planner_front.h: the offline planner's front end, shared by its files: the frame a question is
+ * read into, the planner's state, and the helpers the passes and the question shapes use
+ * (docs/architecture.md, "The offline planner"). */
+#ifndef ASKQL_PLANNER_FRONT_H
+#define ASKQL_PLANNER_FRONT_H
+
+#include <time.h>
+#include "agent/planner_int.h"
+#include "agent/planner_link.h"
+#include "agent/planner_time.h"
+#include "catalog/catalog.h"
+
+#define MAXF 24
+#define NPROJ 12                     /* projected columns at most (sel[16] leaves room for keys) */
+
+/* What the structure pass decided, before it becomes a SQL tree. */
+struct frame {
+	int fact;                    /* table index */
+	const char *agg;             /* "COUNT", "AVG", ... or NULL */
+	int count_entity;            /* COUNT(DISTINCT entity) */
+	int entity_counted;          /* entity_col came from the word a count word is attached to */
+	int rate_from, rate_n;       /* a rate (사망률): cond[rate_from .. +rate_n) is its numerator, not a filter */
+	int dur_start, dur_end;      /* a duration measure (수술 시간): end - start in minutes; -1: none */
+	int measure;                 /* column aggregated or projected, -1 */
+	int proj[NPROJ]; int nproj;  /* projected columns */
+	int group[3]; int ngroup;    /* group-by columns */
+	int order;                   /* +1 first (ASC), -1 last (DESC), 0 none */
+	int order_col;
+	int order2, order2_col, extreme;
+	int bucket;                  /* group by a time bucket: 'h','d','w','m','y' or 0 */
+	long limit;
+	long rank_n;                 /* ranking by frequency (ties kept) */
+	int rank_col;                /* the column ranked */
+	int rank_key;                /* the fact table's key to the ranked dictionary, -1 */
+	const char *rank_agg;        /* rank by this aggregate of the measure (NULL: COUNT(*)) */
+	int rank_asc;                /* least/lowest first */
+	int exists;                  /* yes/no question */
+	int timeline;
+	int distinct;
+	int time_col;
+	struct { int col; const char *op; const char *lit; int num; const char *lit2; } cond[MAXF];
+	int ncond;
+	struct { int col; const char *vals[8]; int n; } in[4];
+	int nin;
+	const char *entity_col;      /* column name of the case/patient entity */
+	int entity_key;              /* "encounter 5": the key column of the table named, else -1 */
+	const char *entity_word;     /* the (stemmed) entity word without a number ("patient") */
+	const char *entity_val;      /* "10014078" or NULL */
+	int entity_count, entity_group;
+	int episode;                 /* table index of the visit/stay, -1 */
+	int episode_which;           /* +1 first, -1 last, 2 current */
+	int visit_mention;           /* a visit table named without first/last, -1 */
+	int current_all;             /* "current patients": visit end IS NULL */
+	struct ptime win;
+	int has_win;
+	int need[8]; int nneed;      /* tables that must be joined */
+	int lead[3]; int nlead;      /* a timeline per entity: ordered by these before the time */
+	int time_named;              /* a time column was named by the question (수술 시작, discharged) */
+	int multi;                   /* a timeline over several tables: built from tl, not from the fields above */
+	struct ptl_spec tl;
+};
+
+struct planner {
+	struct arena a;
+	struct psnap *s;
+	const struct retrieval *r;
+	struct ptoks tk;
+	struct plink pl;
+	struct frame f;
+	struct sb dec;               /* decisions JSON array */
+	struct sb expl;
+	int *banned;
+	int *via;     /* per table: the key edge a dictionary value was verified through (-1: none) */
+	struct tm now;
+	const char *question;
+	char *decline;
+};
+
+/* planner_bind.c */
+int pf_comparisons(struct planner *p);
+void pf_concept_range(struct planner *p, int col, const char *value, double *lo, double *hi, const char **src);
+
+/* planner_build.c */
+int pf_build(struct planner *p, struct squery *q);
+
+/* planner_entity.c */
+int pf_entity_home_timed(struct planner *p);
+int pf_entity_names_table(struct planner *p, int ti);
+void pf_find_entities(struct planner *p, int pass);
+void pf_find_visits(struct planner *p);
+int pf_visit_table(struct planner *p, int icu);
+
+/* planner_fact.c */
+int pf_choose_fact(struct planner *p, int wants_time);
+
+/* planner_followup.c */
+char *pf_follow_up(const char *prev, const char *q);
+
+/* planner_measure.c */
+int pf_duration_word(const struct ptok *t);
+int pf_find_duration(struct planner *p);
+int pf_rate_link(struct planner *p, int i);
+
+/* planner_util.c */
+struct sexpr *pf_col(struct planner *p, int col);
+int pf_asks_when(struct planner *p);
+const char *pf_cfq(struct planner *p, int col);
+int pf_col_in(struct planner *p, int table, const char *name);
+int pf_col_in_loose(struct planner *p, int ti, const char *name);
+void pf_decide(struct planner *p, const char *span, const char *kind, const char *target, const char *why,
+               double score);
+int pf_decline(struct planner *p, const char *fmt, const char *arg);
+int pf_dict_reaches(struct planner *p, int dict_col, const char *val, int table, int *via_key);
+int pf_find_role(struct planner *p, enum role r);
+int pf_has_role(struct planner *p, enum role r);
+int pf_is_keyish(struct planner *p, int ci);
+int pf_label_col(struct planner *p, int table, int *via);
+int pf_measure_col(struct planner *p, int table);
+void pf_need(struct planner *p, int table);
+const char *pf_numtext(struct planner *p, double v);
+int pf_path(struct planner *p, int from, int to, int *edges, int max);
+void pf_proj_shift(struct frame *f);
+void pf_self_group(struct planner *p);
+const char *pf_span_text(struct planner *p, int t0, int t1);
+int pf_time_col(struct planner *p, int table);
+int pf_time_col_quality(struct planner *p, int ci);
+const char *pf_tname(struct planner *p, int col);
+
+/* planner_shapes.c */
+int pf_structure(struct planner *p);
+
+/* shape_timeline_multi.c */
+int pf_multi_timeline(struct planner *p, int timeline_word);
+
+#endif

@@ -1,0 +1,325 @@
+/* planner_util.c: the planner's small helpers: decisions and declines, column and table lookups, key paths. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "agent/planner_front.h"
+
+void pf_decide(struct planner *p, const char *span, const char *kind, const char *target, const char *why,
+                   double score)
+{
+	sb_puts(&p->dec, p->dec.len > 1 ? ",{" : "{");
+	sb_puts(&p->dec, "\"span\":");
+	sb_json_str(&p->dec, span ? span : "");
+	sb_puts(&p->dec, ",\"kind\":");
+	sb_json_str(&p->dec, kind);
+	sb_puts(&p->dec, ",\"target\":");
+	sb_json_str(&p->dec, target ? target : "");
+	sb_puts(&p->dec, ",\"why\":");
+	sb_json_str(&p->dec, why ? why : "");
+	sb_printf(&p->dec, ",\"score\":%.2f}", score);
+}
+
+const char *pf_span_text(struct planner *p, int t0, int t1)
+{
+	if (t0 >= t1 || t1 > p->tk.n)
+		return "";
+	int a = p->tk.v[t0].off, b = p->tk.v[t1 - 1].off + p->tk.v[t1 - 1].len;
+	return arena_strndup(&p->a, p->question + a, (size_t)(b - a));
+}
+
+const char *pf_tname(struct planner *p, int col) { return p->s->t[p->s->c[col].table].name; }
+const char *pf_cfq(struct planner *p, int col)
+{
+	return arena_printf(&p->a, "%s.%s", pf_tname(p, col), p->s->c[col].name);
+}
+
+int pf_decline(struct planner *p, const char *fmt, const char *arg)
+{
+	if (!p->decline)
+		p->decline = arena_printf(&p->a, fmt, arg ? arg : "");
+	return -1;
+}
+
+/* ---- joins: shortest key path between two tables (declared and inferred keys) ---- */
+int pf_path(struct planner *p, int from, int to, int *edges, int max)
+{
+	/* a dictionary table referenced by several keys of the same table (gender, race and
+	 * ethnicity concept ids): the key the value was found through, not the first one */
+	if (max >= 1 && p->via && to >= 0 && p->via[to] >= 0 && p->s->c[p->s->fk[p->via[to]].from].table == from) {
+		edges[0] = p->via[to];
+		return 1;
+	}
+	return planner_snap_path(p->s, p->banned, from, to, edges, max);
+}
+
+/* the fact table's own column named like the entity, or -1 */
+int pf_col_in(struct planner *p, int table, const char *name)
+{
+	return name ? planner_snap_col(p->s, table, name) : -1;
+}
+
+/* the entity key in table ti, ignoring underscores (subjectid ~ subject_id); -1 if absent */
+int pf_col_in_loose(struct planner *p, int ti, const char *name)
+{
+	char b[128];
+	size_t k = 0;
+	if (!name)
+		return -1;
+	for (const char *c = name; *c && k < sizeof b - 1; c++)
+		if (*c != '_')
+			b[k++] = *c;
+	b[k] = 0;
+	for (int ci = p->s->t[ti].c0; ci < p->s->t[ti].c0 + p->s->t[ti].nc; ci++) {
+		char a[128];
+		size_t n = 0;
+		for (const char *c = p->s->c[ci].name; *c && n < sizeof a - 1; c++)
+			if (*c != '_')
+				a[n++] = *c;
+		a[n] = 0;
+		if (!strcmp(a, b))
+			return ci;
+	}
+	return -1;
+}
+
+/* first time column of a table (event time: chart/start/time names first) */
+int pf_time_col(struct planner *p, int table)
+{
+	int best = -1, bs = -1;
+	for (int ci = p->s->t[table].c0; ci < p->s->t[table].c0 + p->s->t[table].nc; ci++) {
+		if (p->s->c[ci].type != PT_TIME)
+			continue;
+		const char *n = p->s->c[ci].name;
+		int sc = 1;
+		if (strstr(n, "chart") || strstr(n, "start") || !strcmp(n, "dt") || strstr(n, "admit") || strstr(n, "intime"))
+			sc = 3;
+		if (strstr(n, "end") || strstr(n, "stop") || strstr(n, "out") || strstr(n, "disch") || strstr(n, "dod"))
+			sc = 0;
+		if (sc > bs) {
+			bs = sc;
+			best = ci;
+		}
+	}
+	return best;
+}
+
+int pf_is_keyish(struct planner *p, int ci)
+{
+	const char *n = p->s->c[ci].name;
+	size_t l = strlen(n);
+	if (p->s->c[ci].unique)
+		return 1;
+	if ((l > 2 && !strcmp(n + l - 2, "id")) || (l > 3 && !strcmp(n + l - 3, "_id")))
+		return 1;
+	for (int k = 0; k < p->s->nfk; k++)
+		if (p->s->fk[k].from == ci || p->s->fk[k].to == ci)
+			return 1;
+	return 0;
+}
+
+int pf_time_col_quality(struct planner *p, int ci)
+{
+	const char *n = p->s->c[ci].name;
+	if (strstr(n, "chart") || strstr(n, "start") || !strcmp(n, "dt") || strstr(n, "admit") || strstr(n, "intime"))
+		return 3;
+	return 1;
+}
+
+/* the measured number of a table: its one non-key numeric column (valuenum, amount, result) */
+int pf_measure_col(struct planner *p, int table)
+{
+	int best = -1, n = 0;
+	for (int ci = p->s->t[table].c0; ci < p->s->t[table].c0 + p->s->t[table].nc; ci++) {
+		if (p->s->c[ci].type != PT_NUM || pf_is_keyish(p, ci))
+			continue;
+		n++;
+		if (best < 0)
+			best = ci;
+	}
+	if (n == 1)
+		return best;
+	/* a text "result"/"value" column holding numbers (lab results stored as text) */
+	for (int ci = p->s->t[table].c0; ci < p->s->t[table].c0 + p->s->t[table].nc; ci++)
+		if (n == 0 && (strstr(p->s->c[ci].name, "result") || strstr(p->s->c[ci].name, "value")) &&
+		    p->s->c[ci].type == PT_NUM)
+			return ci;
+	return -1;
+}
+
+/* the label of a table's rows: a text column of the table or of the dictionary it references */
+int pf_label_col(struct planner *p, int table, int *via)
+{
+	*via = -1;
+	for (int k = 0; k < p->s->nfk; k++) {
+		int from = p->s->fk[k].from, to = p->s->fk[k].to;
+		if (p->s->c[from].table != table)
+			continue;
+		int d = p->s->c[to].table;
+		/* a dictionary: small, few columns, with a text label */
+		if (p->s->t[d].nc > 6)
+			continue;
+		for (int ci = p->s->t[d].c0; ci < p->s->t[d].c0 + p->s->t[d].nc; ci++) {
+			if (p->s->c[ci].type == PT_TEXT && (strstr(p->s->c[ci].name, "label") || strstr(p->s->c[ci].name, "name") ||
+			                                    strstr(p->s->c[ci].name, "title"))) {
+				if (p->s->t[d].rows > p->s->t[table].rows)
+					continue;
+				*via = d;
+				return ci;
+			}
+		}
+	}
+	/* a text column named by a word of the question ("microbiology test" -> test_name);
+	 * two columns named by the same word (dose_val_rx, dose_unit_rx): ambiguous, none */
+	int guided = -1, nguided = 0;
+	for (int ci = p->s->t[table].c0; ci < p->s->t[table].c0 + p->s->t[table].nc; ci++) {
+		if (p->s->c[ci].type != PT_TEXT || pf_is_keyish(p, ci) || !p->s->c[ci].nvalues)
+			continue;
+		for (int i = 0; i < p->tk.n; i++) {
+			const char *st = p->tk.v[i].stem;
+			size_t l = strlen(st);
+			if (l >= 4 && !strncmp(p->s->c[ci].name, st, 4) && p->tk.v[i].kind == TK_WORD) {
+				if (guided != ci)
+					nguided++;
+				guided = ci;
+				break;
+			}
+		}
+	}
+	if (nguided == 1)
+		return guided;
+	if (nguided > 1)
+		return -1;
+	for (int ci = p->s->t[table].c0; ci < p->s->t[table].c0 + p->s->t[table].nc; ci++)
+		if (p->s->c[ci].type == PT_TEXT && !pf_is_keyish(p, ci))
+			return ci;
+	return -1;
+}
+
+void pf_need(struct planner *p, int table)
+{
+	struct frame *f = &p->f;
+	if (table == f->fact)
+		return;
+	for (int i = 0; i < f->nneed; i++)
+		if (f->need[i] == table)
+			return;
+	if (f->nneed < 8)
+		f->need[f->nneed++] = table;
+}
+
+/* ---- the fact table: where the linked things meet ---- */
+int pf_dict_reaches(struct planner *p, int dict_col, const char *val, int table, int *via_key)
+{
+	/* table references the value's table through one key: verify a row exists */
+	int dt = p->s->c[dict_col].table;
+	for (int k = 0; k < p->s->nfk; k++) {
+		int from = p->s->fk[k].from, to = p->s->fk[k].to;
+		if (p->s->c[from].table != table || p->s->c[to].table != dt)
+			continue;
+		struct sb q = SB_INIT;
+		sb_init_arena(&q, &p->a);
+		sb_printf(&q, "SELECT 1 FROM \"%s\" f JOIN \"%s\" d ON f.\"%s\" = d.\"%s\" WHERE d.\"%s\" = '",
+		          p->s->t[table].name, p->s->t[dt].name, p->s->c[from].name, p->s->c[to].name, p->s->c[dict_col].name);
+		for (const char *c = val; *c; c++) {
+			if (*c == '\'')
+				sb_putc(&q, '\'');
+			sb_putc(&q, *c);
+		}
+		sb_puts(&q, "' LIMIT 1");
+		if (sb_ok(&q) && planner_snap_probe(p->s, sb_cstr(&q))) {
+			if (via_key)
+				*via_key = k;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* ---- building ---- */
+struct sexpr *pf_col(struct planner *p, int col)
+{
+	return sx_col(&p->a, pf_tname(p, col), p->s->c[col].name);
+}
+
+int pf_find_role(struct planner *p, enum role r)
+{
+	for (int i = 0; i < p->tk.n; i++)
+		if (p->tk.v[i].role == r && !p->tk.v[i].used)
+			return i;
+	return -1;
+}
+
+int pf_has_role(struct planner *p, enum role r)
+{
+	for (int i = 0; i < p->tk.n; i++)
+		if (p->tk.v[i].role == r)
+			return 1;
+	return 0;
+}
+
+const char *pf_numtext(struct planner *p, double v)
+{
+	if (v == (long)v)
+		return arena_printf(&p->a, "%ld", (long)v);
+	return arena_printf(&p->a, "%g", v);
+}
+
+/* the question asks for a time: "when", "what time", "what was the first time", "언제" */
+int pf_asks_when(struct planner *p)
+{
+	for (int i = 0; i < p->tk.n; i++) {
+		const struct ptok *t = &p->tk.v[i];
+		if (t->role == R_WHEN)
+			return 1;
+		if (!t->used && (!strcmp(t->text, "time") || !strcmp(t->text, "times") || !strcmp(t->text, "date") ||
+		                 !strcmp(t->text, "dates")) && i > 0) {
+			const struct ptok *pv = &p->tk.v[i - 1];
+			if (pv->role != R_FIRST && pv->role != R_LAST && pv->role != R_MANY && pv->kind != TK_NUM &&
+			    pv->role != R_THIS && pv->role != R_ANY && strcmp(pv->text, "same") && strcmp(pv->text, "over") && strcmp(pv->text, "one") &&
+			    !(i + 1 < p->tk.n && !strcmp(p->tk.v[i + 1].text, "that") && pv->role == R_STOP))
+				return 1;
+		}
+	}
+	if (p->tk.n && p->tk.v[0].role == R_WHICH) {
+		for (int i = 1; i < p->tk.n && i <= 5; i++) {
+			const struct ptok *t = &p->tk.v[i];
+			if (!strcmp(t->text, "time") || !strcmp(t->text, "date") || !strcmp(t->text, "day"))
+				return 1;
+			if (t->kind == TK_WORD && t->role == R_NONE && !planner_lex_generic(t->stem))
+				return 0;
+			if (t->role == R_WHICH || t->role == R_VALUE)
+				return 0;
+		}
+	}
+	return 0;
+}
+
+/* self_group: a projected category whose own word ends in 별 (성별: sex, and "by") next to an
+ * aggregate is the grouping: "성별 평균 체중", "성별 환자 수" */
+void pf_self_group(struct planner *p)
+{
+	struct frame *f = &p->f;
+	for (int i = 0; i < f->nproj && !f->ngroup; i++) {
+		for (int l = 0; l < p->pl.n; l++) {
+			const struct plink_item *it = &p->pl.v[l];
+			const char *raw = p->tk.v[it->t1 - 1].raw;
+			size_t rl = raw ? strlen(raw) : 0;
+			if (it->kind == PL_COLUMN && it->cols[0] == f->proj[i] && rl > 3 && !strcmp(raw + rl - 3, "별") &&
+			    p->s->c[f->proj[i]].type != PT_NUM) {
+				f->group[f->ngroup++] = f->proj[i];
+				f->proj[i--] = f->proj[--f->nproj];
+				pf_decide(p, pf_span_text(p, it->t0, it->t1), "group", pf_cfq(p, it->cols[0]), "the word ends in 별 (by) itself", it->score);
+				break;
+			}
+		}
+	}
+}
+
+/* proj_shift: make room for a column in front of the projection (an element loop: valgrind
+ * takes a fortified overlapping memmove for a memcpy) */
+void pf_proj_shift(struct frame *f)
+{
+	for (int i = f->nproj; i > 0; i--)
+		f->proj[i] = f->proj[i - 1];
+}

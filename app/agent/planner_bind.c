@@ -133,3 +133,292 @@ void pf_concept_range(struct planner *p, int col, const char *value, double *lo,
 		}
 	}
 }
+
+/* ---- links -> filters, projections, groups ---- */
+
+/* bind_value: a stored value: a filter on its column (several values of one column: IN), a group
+ * when it is said per value; a one-word value of no joinable table is ignored; 0 or -1 declined */
+static int bind_value(struct planner *p, struct plink_item *it, const char *sp, int per)
+{
+	struct frame *f = &p->f;
+	/* the candidate column in or reachable from the fact table */
+	int pick = -1;
+	for (int l2 = 0; l2 < p->pl.n && it->ncols > 1; l2++) {
+		struct plink_item *o = &p->pl.v[l2];
+		if (o->kind != PL_COLUMN || (o->t0 > it->t1 + 1) || (o->t1 < it->t0 - 1))
+			continue;
+		for (int c = 0; c < it->ncols; c++)
+			if (it->cols[c] == o->cols[0]) {
+				pick = c;
+				o->role = 2;   /* consumed: names the value's column */
+			}
+	}
+	for (int c = 0; c < it->ncols && pick < 0 && it->ncols > 1; c++)
+		for (int k = 0; k < f->nin; k++)
+			if (f->in[k].col == it->cols[c])
+				pick = c;
+	for (int c = 0; c < it->ncols && pick < 0; c++)
+		if (p->s->c[it->cols[c]].table == f->fact)
+			pick = c;
+	for (int c = 0; c < it->ncols && pick < 0; c++) {
+		int e[4];
+		int dt = p->s->c[it->cols[c]].table, via = -1;
+		if (pf_path(p, f->fact, dt, e, 2) >= 0 &&
+		    (pf_dict_reaches(p, it->cols[c], it->vals[c], f->fact, &via) || 1))
+			pick = c;
+		if (pick == c && via >= 0 && p->via)
+			p->via[dt] = via;
+	}
+	if (pick < 0 && it->t1 - it->t0 == 1) {
+		double fs;
+		int fc = planner_link_term(&p->a, p->s, p->tk.v[it->t0].text, p->r, p->banned, 0.85, &fs);
+		int e[4];
+		if (fc >= 0 && p->s->c[fc].flag && (p->s->c[fc].table == f->fact || pf_path(p, f->fact, p->s->c[fc].table, e, 3) >= 0)) {
+			f->cond[f->ncond].col = fc;
+			f->cond[f->ncond].op = "=";
+			f->cond[f->ncond].lit = "1";
+			f->cond[f->ncond].num = 1;
+			f->cond[f->ncond++].lit2 = NULL;
+			pf_decide(p, sp, "filter", arena_printf(&p->a, "%s = 1", pf_cfq(p, fc)), "a yes/no attribute named by the word", fs);
+			return 0;
+		}
+	}
+	if (pick < 0 && it->t1 - it->t0 == 1 && it->ncols) {
+		pf_decide(p, sp, "ignored", pf_cfq(p, it->cols[0]), "a stored value of a table not joinable to the question's table", 0);
+		return 0;
+	}
+	if (pick < 0)
+		return pf_decline(p, "'%s' is a stored value, but not of anything joinable to the question's table", sp);
+	int col = it->cols[pick];
+	if (per) {
+		if (f->ngroup < 3)
+			f->group[f->ngroup++] = col;
+		return 0;
+	}
+	int k;
+	for (k = 0; k < f->nin; k++)
+		if (f->in[k].col == col)
+			break;
+	if (k == f->nin && f->nin < 4)
+		f->in[f->nin++].col = col;
+	if (k < 4 && f->in[k].n < 8)
+		f->in[k].vals[f->in[k].n++] = it->vals[pick];
+	pf_decide(p, sp, "value", arena_printf(&p->a, "%s = '%s'", pf_cfq(p, col), it->vals[pick]), it->why, it->score);
+	return 0;
+}
+
+/* bind_concept_meta: a concept defined in the metadata: its conditions as written there (the
+ * numerator of a rate when the rate word names it) */
+static int bind_concept_meta(struct planner *p, struct plink_item *it, const char *sp)
+{
+	struct frame *f = &p->f;
+	/* a concept defined in the metadata: its conditions as written there */
+	const struct pconcept *pc = &p->s->con[it->con];
+	if (f->agg && !strcmp(f->agg, "RATE") && !f->rate_n) {
+		int rl = -1;
+		for (int k = it->t0; k < it->t1 && rl < 0; k++)
+			if (p->tk.v[k].unsup_rate)
+				rl = pf_rate_link(p, k);
+		if (rl >= 0 && &p->pl.v[rl] == it) {
+			f->rate_from = f->ncond;
+			f->rate_n = pc->nc < MAXF - f->ncond ? pc->nc : MAXF - f->ncond;
+		}
+	}
+	for (int k = 0; k < pc->nc && f->ncond < MAXF; k++) {
+		f->cond[f->ncond].col = pc->c[k].col;
+		f->cond[f->ncond].op = pc->c[k].op;
+		f->cond[f->ncond].lit = pc->c[k].lit;
+		f->cond[f->ncond].num = 3;   /* literal SQL text from the metadata */
+		f->cond[f->ncond++].lit2 = NULL;
+		if (p->s->c[pc->c[k].col].table != f->fact)
+			pf_need(p, p->s->c[pc->c[k].col].table);
+	}
+	pf_decide(p, sp, "concept", pc->name, it->why, 1);
+	return 0;
+}
+
+/* bind_concept_measure: a lexicon concept (hypotension): its measure, a column named so or a
+ * stored value (lab name) with the table's measure, below or above the normal range; 0 or -1 */
+static int bind_concept_measure(struct planner *p, struct plink_item *it, const char *sp)
+{
+	struct frame *f = &p->f;
+	/* the measure: a column named so, or a stored value (lab name) with the table's measure */
+	double sc, lo = it->lo, hi = it->hi;
+	const char *src;
+	int col = planner_link_term(&p->a, p->s, it->measure, p->r, p->banned, 0.75, &sc);
+	if (col >= 0) {
+		pf_concept_range(p, col, NULL, &lo, &hi, &src);
+	} else {
+		int n, v = planner_snap_values(p->s, it->measure, &n);
+		const char *const *syn = planner_lex_syn(it->measure);
+		for (; v < 0 && syn && *syn; syn++)
+			v = planner_snap_values(p->s, *syn, &n);
+		if (v < 0)
+			return pf_decline(p, "the concept '%s' needs a measure the catalog does not have", sp);
+		int vc = p->s->v[v].col, mt = -1;
+		for (int ti = 0; ti < p->s->nt && mt < 0; ti++)
+			if (p->s->c[vc].table == ti || pf_dict_reaches(p, vc, p->s->v[v].value, ti, NULL))
+				if (pf_measure_col(p, ti) >= 0)
+					mt = ti;
+		if (mt < 0)
+			return pf_decline(p, "the concept '%s' has no measured value", sp);
+		col = pf_measure_col(p, mt);
+		pf_concept_range(p, col, p->s->v[v].value, &lo, &hi, &src);
+		if (f->nin < 4) {
+			f->in[f->nin].col = vc;
+			f->in[f->nin].vals[0] = p->s->v[v].value;
+			f->in[f->nin++].n = 1;
+		}
+	}
+	if (f->ncond < MAXF) {
+		f->cond[f->ncond].col = col;
+		f->cond[f->ncond].op = it->dir < 0 ? "<" : ">";
+		f->cond[f->ncond].lit = pf_numtext(p, it->dir < 0 ? lo : hi);
+		f->cond[f->ncond].num = 1;
+		f->cond[f->ncond].lit2 = NULL;
+		f->ncond++;
+	}
+	pf_decide(p, sp, "concept", arena_printf(&p->a, "%s %s %s", pf_cfq(p, col), it->dir < 0 ? "<" : ">",
+	                                      pf_numtext(p, it->dir < 0 ? lo : hi)),
+	       arena_printf(&p->a, "%s (%s)", it->why, src), 1);
+	if (p->s->c[col].table != f->fact)
+		pf_need(p, p->s->c[col].table);
+	return 0;
+}
+
+/* bind_column: a column: a group (per X), the time the question is about, a yes/no filter, or a
+ * projected column */
+static int bind_column(struct planner *p, struct plink_item *it, const char *sp, int per)
+{
+	struct frame *f = &p->f;
+	int col = it->cols[0];
+	if (it->role == 1 || it->role == 2)
+		return 0;   /* bound to a comparison or a value already */
+	if (p->tk.v[it->t0].role == R_VALUE && p->s->c[col].table != f->fact) {
+		pf_decide(p, sp, "ignored", pf_cfq(p, col), "a generic measure word; the question's table has its own measure", 0);
+		return 0;
+	}
+	if (per) {
+		if (f->ngroup < 3)
+			f->group[f->ngroup++] = col;
+		pf_decide(p, sp, "group", pf_cfq(p, col), it->why, it->score);
+		return 0;
+	}
+	if (p->s->c[col].type == PT_TIME) {
+		/* "discharged", "admitted": the time column the question is about */
+		f->time_col = col;
+		f->time_named = 1;
+		pf_decide(p, sp, "time_column", pf_cfq(p, col), it->why, it->score);
+		return 0;
+	}
+	if (p->s->c[col].flag && f->ncond < MAXF) {
+		/* "사망한 환자", "patients with diabetes": a yes/no attribute is a filter */
+		f->cond[f->ncond].col = col;
+		f->cond[f->ncond].op = "=";
+		f->cond[f->ncond].lit = "1";
+		f->cond[f->ncond].num = 1;
+		f->cond[f->ncond++].lit2 = NULL;
+		pf_decide(p, sp, "filter", arena_printf(&p->a, "%s = 1", pf_cfq(p, col)), "a yes/no attribute", it->score);
+		return 0;
+	}
+	if (f->nproj < NPROJ)
+		f->proj[f->nproj++] = col;
+	pf_decide(p, sp, "column", pf_cfq(p, col), it->why, it->score);
+	return 0;
+}
+
+/* bind_table: a table named: a group by its label when said per table */
+static int bind_table(struct planner *p, struct plink_item *it, const char *sp, int per)
+{
+	struct frame *f = &p->f;
+	pf_decide(p, sp, "table", p->s->t[it->table].name, it->why, it->score);
+	if (per) {
+		int via, lc = pf_label_col(p, it->table, &via);
+		if (lc >= 0 && f->ngroup < 3)
+			f->group[f->ngroup++] = lc;
+	}
+	return 0;
+}
+
+/* pf_bind_links: every link of the question bound to the frame; 0 or -1 declined */
+int pf_bind_links(struct planner *p)
+{
+	for (int l = 0; l < p->pl.n; l++) {
+		struct plink_item *it = &p->pl.v[l];
+		const char *sp = pf_span_text(p, it->t0, it->t1);
+		int per = (it->t0 > 0 && p->tk.v[it->t0 - 1].role == R_PER) || p->tk.v[it->t1 - 1].group ||
+		          (it->t1 < p->tk.n && p->tk.v[it->t1].role == R_PER && p->tk.v[it->t1].hangul);
+		int rc = 0;
+		if (it->kind == PL_VALUE)
+			rc = bind_value(p, it, sp, per);
+		else if (it->kind == PL_CONCEPT && it->con >= 0)
+			rc = bind_concept_meta(p, it, sp);
+		else if (it->kind == PL_CONCEPT)
+			rc = bind_concept_measure(p, it, sp);
+		else if (it->kind == PL_COLUMN)
+			rc = bind_column(p, it, sp, per);
+		else if (it->kind == PL_TABLE)
+			rc = bind_table(p, it, sp, per);
+		if (rc < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* pf_bind_rest: what the links leave: comparisons without a named column (the measure, else the
+ * patients' age), the entity grouped (환자별), time buckets (월별); 0 or -1 declined */
+int pf_bind_rest(struct planner *p)
+{
+	struct frame *f = &p->f;
+	/* comparisons without a named column: the measure, else (patients) their age */
+	for (int i = 0; i < f->ncond; i++) {
+		if (f->cond[i].col >= 0)
+			continue;
+		int col = f->measure, item = 0;
+		for (int k = 0; k < f->nin; k++)
+			item |= p->s->c[f->in[k].col].table != f->fact || f->in[k].col >= 0;
+		if (!item && (f->entity_count || f->entity_group))
+			col = -1;   /* "patients in their 60 or above": their age, not a measurement */
+		if (col < 0 && (f->entity_count || f->entity_group || f->entity_col)) {
+			double sc;
+			col = planner_link_term(&p->a, p->s, "age", p->r, p->banned, 0.9, &sc);
+		}
+		if (col < 0)
+			return pf_decline(p, "a number '%s' is compared, but with what column could not be told", f->cond[i].lit);
+		f->cond[i].col = col;
+		pf_decide(p, "", "filter", arena_printf(&p->a, "%s %s %s", pf_cfq(p, col), f->cond[i].op, f->cond[i].lit),
+		       "numeric comparison with the measured value", 0.8);
+	}
+	/* the entity grouped: "환자별", "per patient" */
+	if (f->entity_group && f->entity_col) {
+		int ec = pf_col_in(p, f->fact, f->entity_col);
+		for (int ti = 0; ti < p->s->nt && ec < 0; ti++)
+			ec = pf_col_in(p, ti, f->entity_col);
+		if (ec >= 0 && f->ngroup < 3)
+			f->group[f->ngroup++] = ec;
+	}
+
+	/* time buckets: "daily average", "월별 건수", "per month", "by year" */
+	for (int i = 0; i < p->tk.n && !f->bucket; i++) {
+		struct ptok *t = &p->tk.v[i];
+		if (t->used)
+			continue;
+		if (t->role == R_BUCKET)
+			f->bucket = t->unitv;
+		else if (t->role == R_UNIT && (t->group || (i > 0 && p->tk.v[i - 1].role == R_PER)))
+			f->bucket = t->unitv;
+		else if (t->role == R_WHEN && t->group)
+			f->bucket = 'd';   /* 날짜별 */
+		if (f->bucket) {
+			t->used = 1;
+			if (i > 0 && p->tk.v[i - 1].role == R_PER)
+				p->tk.v[i - 1].used = 1;
+			if (f->time_col < 0)
+				return pf_decline(p, "a breakdown by time was asked, but %s has no time column", p->s->t[f->fact].name);
+			pf_decide(p, pf_span_text(p, i, i + 1), "group", arena_printf(&p->a, "date_trunc('%s', %s)",
+			       f->bucket == 'h' ? "hour" : f->bucket == 'd' ? "day" : f->bucket == 'w' ? "week" : f->bucket == 'm' ? "month" : "year",
+			       pf_cfq(p, f->time_col)), "a breakdown by time bucket", 1);
+		}
+	}
+	return 0;
+}

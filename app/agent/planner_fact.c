@@ -138,3 +138,52 @@ int pf_choose_fact(struct planner *p, int wants_time)
 			best = ti;
 	return best;
 }
+
+/* pf_fact: the fact table of the question (else the home of the entity it names: "how many
+ * patients"), with its time column and measure; 0, or -1 declined when nothing names a table */
+int pf_fact(struct planner *p, const struct cues *c)
+{
+	struct frame *f = &p->f;
+
+	f->fact = pf_choose_fact(p, c->wants_time);
+	if (f->fact < 0 && f->entity_word) {
+		/* "how many patients": a table named like the entity word ("patient", "patients") */
+		for (int ti = 0; ti < p->s->nt && f->fact < 0; ti++)
+			if (pf_entity_names_table(p, ti) && (!p->banned || !p->banned[ti]))
+				f->fact = ti;
+		if (f->fact >= 0 && pf_col_in(p, f->fact, f->entity_col) < 0) {
+			/* its own key is the entity */
+			for (int ci = p->s->t[f->fact].c0; ci < p->s->t[f->fact].c0 + p->s->t[f->fact].nc; ci++)
+				if (p->s->c[ci].unique && strcmp(p->s->c[ci].name, "row_id")) {
+					f->entity_col = p->s->c[ci].name;
+					break;
+				}
+		}
+	}
+	if (f->fact < 0 && f->entity_col && (!c->wants_time || pf_entity_home_timed(p))) {
+		/* only the entity is named ("how many patients"): its home table, where the key is unique,
+		 * else the smallest table that has it */
+		for (int ti = 0; ti < p->s->nt; ti++) {
+			int ec = pf_col_in(p, ti, f->entity_col);
+			if (ec < 0 || (p->banned && p->banned[ti]))
+				continue;
+			if (f->fact < 0 || p->s->c[ec].unique ||
+			    (!p->s->c[pf_col_in(p, f->fact, f->entity_col)].unique && p->s->t[ti].rows < p->s->t[f->fact].rows))
+				f->fact = ti;
+		}
+	}
+	if (f->fact < 0)
+		return pf_decline(p, "%s", "nothing in the question names a table, column or stored value");
+	if (f->entity_col && pf_entity_names_table(p, f->fact) && pf_col_in(p, f->fact, f->entity_col) < 0) {
+		/* the entity's own table: its key is the entity */
+		for (int ci = p->s->t[f->fact].c0; ci < p->s->t[f->fact].c0 + p->s->t[f->fact].nc; ci++)
+			if (p->s->c[ci].unique && strcmp(p->s->c[ci].name, "row_id")) {
+				f->entity_col = p->s->c[ci].name;
+				break;
+			}
+	}
+	pf_decide(p, "", "fact_table", p->s->t[f->fact].name, "where the linked values and columns meet", 1);
+	f->time_col = pf_time_col(p, f->fact);
+	f->measure = pf_measure_col(p, f->fact);
+	return 0;
+}

@@ -74,6 +74,44 @@ struct planner {
 	struct tm now;
 	const char *question;
 	char *decline;
+	const struct shape *shape;   /* the question shape that framed the plan, NULL before */
+};
+
+/* What the question's words say beyond its links, read while the structure pass runs: the slots
+ * the shapes match on. */
+struct cues {
+	int when;                    /* the question asks for a time ("when", "언제") */
+	int over_time;               /* "over time" */
+	int wants_time;              /* a window, first/last, when or a timeline: the fact table needs a time */
+	int how_many;                /* "how many", "how often" */
+	int ag;                      /* token of the aggregate word, -1 */
+	int top, most, freq;         /* tokens of the ranking words, -1 */
+	long n;                      /* the N of a ranking (top 5), 1 when not said, 0 no ranking */
+	int ranking;                 /* a ranking by count: top N, most frequent */
+	int asc;                     /* least, fewest, lowest: ranked from the bottom */
+};
+
+/* When a shape is tried: the structure pass binds the question in stages, and a shape is tried
+ * once the stage it needs is done (docs/architecture.md, "Question shapes"). */
+enum shape_stage {
+	STAGE_WORDS,                 /* tokens, entities, links and comparisons; no fact table yet */
+	STAGE_LINKS,                 /* the fact table chosen, links bound to filters, groups and columns,
+	                              * the aggregate word read */
+	STAGE_MEASURE                /* what is aggregated bound (measure, rate, duration, counted entity),
+	                              * the ranking words read */
+};
+
+/* A question shape: one file each (shape_*.c), one row of planner_shapes (planner_shapes.c). */
+struct shape {
+	const char *name;            /* "top_n", shown in the plan's decisions */
+	enum shape_stage stage;
+	/* match: 1 when the question has this shape (NULL: frame decides) */
+	int (*match)(struct planner *p, const struct cues *c);
+	/* frame: fill p->f for the SQL builder; 0 framed, -1 declined (p->decline set), 1 not this
+	 * shape after all (the next row is tried) */
+	int (*frame)(struct planner *p, struct cues *c);
+	/* confidence: how sure an answer of this shape is, before linking (docs/architecture.md) */
+	double confidence;
 };
 
 /* planner_bind.c */
@@ -126,10 +164,27 @@ int pf_time_col(struct planner *p, int table);
 int pf_time_col_quality(struct planner *p, int ci);
 const char *pf_tname(struct planner *p, int col);
 
-/* planner_shapes.c */
+/* planner_fact.c: pf_fact: the fact table, its time column and measure; 0 or -1 declined */
+int pf_fact(struct planner *p, const struct cues *c);
+/* planner_bind.c: pf_bind_links: links -> filters, groups, projections; pf_bind_rest: comparisons
+ * without a named column, the entity grouped, time buckets; 0 or -1 declined */
+int pf_bind_links(struct planner *p);
+int pf_bind_rest(struct planner *p);
+/* planner_measure.c: pf_aggregate_word, pf_bind_measure (0 or -1 declined), pf_ranking_cues */
+int pf_aggregate_word(struct planner *p, struct cues *c);
+int pf_bind_measure(struct planner *p);
+void pf_ranking_cues(struct planner *p, struct cues *c);
+
+/* planner_shapes.c: pf_structure: decide what the question asks, through the table of shapes;
+ * 0 with p->f framed and p->shape set, -1 declined (p->decline says why). */
 int pf_structure(struct planner *p);
 
-/* shape_timeline_multi.c */
-int pf_multi_timeline(struct planner *p, int timeline_word);
+/* planner_screen.c: pf_screen: decline what no shape builds (future, negation, a number or a word
+ * nothing could place, a reference to an earlier answer); 0 or -1 declined. */
+int pf_screen(struct planner *p);
+
+/* the shapes (shape_*.c), in the order planner_shapes tries them */
+extern const struct shape shape_timeline_multi, shape_extreme_time, shape_rank_groups, shape_top_n,
+	shape_aggregate, shape_exists, shape_list;
 
 #endif

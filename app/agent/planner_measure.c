@@ -109,3 +109,168 @@ int pf_find_duration(struct planner *p)
 	f->dur_end = be;
 	return 1;
 }
+
+/* ---- the aggregate: which, of what ---- */
+
+/* pf_aggregate_word: the aggregate the question asks for (f->agg: COUNT, AVG, MAX, MIN, SUM) and
+ * the numeric column it is about when one is named; c->how_many, c->ag set; 0, or -1 declined
+ * when two different aggregates are asked at once */
+int pf_aggregate_word(struct planner *p, struct cues *c)
+{
+	struct frame *f = &p->f;
+	c->how_many = pf_has_role(p, R_HOW) && pf_has_role(p, R_MANY);
+	c->ag = -1;
+	for (int i = 0; i < p->tk.n; i++) {
+		enum role r = p->tk.v[i].role;
+		if (p->tk.v[i].used)
+			continue;
+		if ((r == R_AVG || r == R_MAX || r == R_MIN || r == R_SUM || r == R_COUNT) &&
+		    (c->ag < 0 || (p->tk.v[c->ag].role == R_SUM && r == R_COUNT)))
+			c->ag = i;
+	}
+	/* "how often", "how frequently": a count, not a ranking */
+	for (int i = 0; i + 1 < p->tk.n; i++)
+		if (p->tk.v[i].role == R_HOW && p->tk.v[i + 1].role == R_FREQ) {
+			p->tk.v[i + 1].used = 1;
+			c->how_many = 1;
+		}
+	/* two different aggregates ("환자 수와 평균 나이", "min, max and average"): one SELECT of one
+	 * aggregate would silently drop the others; say so instead */
+	for (int i = 0; c->ag >= 0 && i < p->tk.n; i++) {
+		enum role r = p->tk.v[i].role, r0 = p->tk.v[c->ag].role;
+		if (i == c->ag || p->tk.v[i].used || r == r0 || !(r == R_AVG || r == R_MAX || r == R_MIN || r == R_COUNT) ||
+		    !(r0 == R_AVG || r0 == R_MAX || r0 == R_MIN || r0 == R_COUNT))
+			continue;
+		return pf_decline(p, "the question asks for two aggregates ('%s'), which the offline planner does not combine "
+		               "in one answer yet; ask for one at a time",
+		               arena_printf(&p->a, "%s', '%s", p->tk.v[c->ag].text, p->tk.v[i].text));
+	}
+	if (c->ag >= 0 && c->how_many && (p->tk.v[c->ag].role == R_AVG || p->tk.v[c->ag].role == R_MAX || p->tk.v[c->ag].role == R_MIN))
+		return pf_decline(p, "the question asks for a count and '%s' together, which the offline planner does not "
+		               "combine in one answer yet; ask for one at a time", p->tk.v[c->ag].text);
+	if (c->ag >= 0) {
+		enum role r = p->tk.v[c->ag].role;
+		f->agg = r == R_AVG ? "AVG" : r == R_MAX ? "MAX" : r == R_MIN ? "MIN" : r == R_SUM ? "SUM" : "COUNT";
+		/* "number of X" where X is a numeric column is a count, "total X" is a sum */
+	}
+	if (c->how_many && !f->agg)
+		f->agg = "COUNT";
+	if (pf_has_role(p, R_HOW) && !c->how_many) {
+		for (int i = 0; i < p->tk.n; i++)
+			if (!strcmp(p->tk.v[i].text, "much") && !f->agg)
+				f->agg = "SUM";
+	}
+	/* the measure the aggregate or the projection is about */
+	int mcol = -1;
+	for (int i = 0; i < f->nproj; i++)
+		if (p->s->c[f->proj[i]].type == PT_NUM && !pf_is_keyish(p, f->proj[i]))
+			mcol = f->proj[i];
+	if (mcol >= 0)
+		f->measure = mcol;
+	return 0;
+}
+
+/* pf_bind_measure: what the aggregate is of: a rate's numerator, a duration, the measure (taken
+ * out of the projection), or the counted entity (COUNT DISTINCT patients); a category word that
+ * ends in 별 becomes the group; 0 or -1 declined */
+int pf_bind_measure(struct planner *p)
+{
+	struct frame *f = &p->f;
+	if (f->agg && !strcmp(f->agg, "RATE")) {
+		if (!f->rate_n)
+			return pf_decline(p, "%s", "a rate was asked for, but not of what");
+		f->measure = -1;
+		f->nproj = 0;
+		pf_self_group(p);
+		pf_decide(p, "", "aggregate", "rate: 100 * share of rows where the condition holds", "a rate word on a yes/no thing", 1);
+	} else if (f->agg && strcmp(f->agg, "COUNT")) {
+		if (f->measure < 0 && f->dur_start < 0) {
+			for (int i = 0; i < p->tk.n && f->dur_start < 0; i++)
+				if (pf_duration_word(&p->tk.v[i]) && pf_find_duration(p))
+					p->tk.v[i].used = 1;
+		}
+		if (f->measure < 0 && f->dur_start >= 0) {
+			/* the measure is a duration: end - start, in minutes */
+			if (p->s->c[f->dur_start].table != f->fact)
+				pf_need(p, p->s->c[f->dur_start].table);
+			pf_self_group(p);
+			f->nproj = 0;
+			pf_decide(p, "", "aggregate", arena_printf(&p->a, "%s((%s - %s) in minutes)", f->agg, pf_cfq(p, f->dur_end),
+			                                          pf_cfq(p, f->dur_start)), "a duration between a start and an end time", 1);
+		} else if (f->measure < 0) {
+			return pf_decline(p, "%s", "an aggregate was asked for but no numeric measure was found");
+		} else {
+			/* the measure is consumed by the aggregate */
+			for (int i = 0; i < f->nproj; i++)
+				if (f->proj[i] == f->measure)
+					f->proj[i--] = f->proj[--f->nproj];
+			pf_self_group(p);
+			if (f->nproj && !f->ngroup && !f->bucket && pf_find_role(p, R_MOST) < 0 && pf_find_role(p, R_TOP) < 0)
+				return pf_decline(p, "the question names '%s' next to an aggregate, and how they combine could not be told",
+				               p->s->c[f->proj[0]].name);
+			pf_decide(p, "", "aggregate", arena_printf(&p->a, "%s(%s)", f->agg, pf_cfq(p, f->measure)), "aggregate word", 1);
+		}
+	} else if (f->agg) {
+		f->count_entity = f->entity_count && f->entity_col;
+		if (f->count_entity)
+			pf_decide(p, "", "aggregate", arena_printf(&p->a, "COUNT(DISTINCT %s)", f->entity_col), "counting patients/cases", 1);
+		else
+			pf_decide(p, "", "aggregate", "COUNT(*)", "counting rows", 1);
+		pf_self_group(p);   /* "성별 환자 수": per sex */
+		f->nproj = 0;
+	} else {
+		f->count_entity = 0;
+	}
+	if (f->agg && strcmp(f->agg, "COUNT"))
+		f->count_entity = 0;
+	if (f->bucket && !f->agg)
+		return pf_decline(p, "%s", "a breakdown by time needs something to count or aggregate");
+	return 0;
+}
+
+/* pf_ranking_cues: the ranking words and their N (top 5, the three most frequent, 가장 많은),
+ * and whether from the bottom (least, 적은) */
+void pf_ranking_cues(struct planner *p, struct cues *c)
+{
+	struct frame *f = &p->f;
+	int top = c->top = pf_find_role(p, R_TOP), most = c->most = pf_find_role(p, R_MOST), freq = c->freq = pf_find_role(p, R_FREQ);
+	long n = 0;
+	if (top >= 0) {
+		for (int i = top + 1; i < p->tk.n && i <= top + 2; i++)
+			if (p->tk.v[i].kind == TK_NUM) {
+				n = (long)p->tk.v[i].num;
+				p->tk.v[i].used = 1;
+			}
+		if (!n)
+			n = 1;
+	}
+	if (!n && (freq >= 0 || most >= 0)) {
+		for (int i = 0; i < p->tk.n; i++)
+			if (p->tk.v[i].kind == TK_NUM && !p->tk.v[i].used && p->tk.v[i].unit != 'a' &&
+			    i + 1 < p->tk.n && (p->tk.v[i + 1].role == R_MOST || p->tk.v[i + 1].role == R_FREQ)) {
+				n = (long)p->tk.v[i].num;
+				p->tk.v[i].used = 1;
+			}
+		/* "the three lab tests that were given most frequently": the one free number */
+		int free_n = -1, nfree = 0;
+		for (int i = 0; i < p->tk.n && !n; i++)
+			if (p->tk.v[i].kind == TK_NUM && !p->tk.v[i].used && !p->tk.v[i].unit && p->tk.v[i].num >= 1 &&
+			    p->tk.v[i].num <= 100 && p->tk.v[i].num == (long)p->tk.v[i].num) {
+				free_n = i;
+				nfree++;
+			}
+		if (!n && nfree == 1) {
+			n = (long)p->tk.v[free_n].num;
+			p->tk.v[free_n].used = 1;
+		}
+		if (!n)
+			n = 1;
+	}
+	c->ranking = (top >= 0 || freq >= 0 || (most >= 0 && !f->agg)) && n > 0;
+	c->asc = 0;
+	for (int i = 0; i < p->tk.n; i++)
+		if (!strcmp(p->tk.v[i].text, "least") || !strcmp(p->tk.v[i].text, "fewest") || !strcmp(p->tk.v[i].text, "lowest") ||
+		    !strncmp(p->tk.v[i].text, "적", 3) || !strncmp(p->tk.v[i].text, "낮", 3))
+			c->asc = 1;
+	c->n = n;
+}

@@ -63,32 +63,18 @@ static int tl_all(struct planner *p, struct ptl_source *src)
 	return src->label >= 0 && src->value >= 0 ? 0 : -1;
 }
 
-/* multi_timeline: 1 when the question asks for a timeline over two or more timed tables and
- * the spec is filled in f->tl; 0 when it is not that shape; -1 declined (reason set). */
-int pf_multi_timeline(struct planner *p, int timeline_word)
+/* tlm_timed: per link, 1 + the event table it names a measurement of (0: none); *named counts
+ * the links that name an event table whole or by its label/value column, *concept is the last
+ * concept link (-1: none) */
+static void tlm_timed(struct planner *p, int *timed, int *named, int *concept)
 {
-	struct frame *f = &p->f;
-	struct ptl_spec *sp = &f->tl;
-	int named_tables = 0;
-
-	const char *named_key = NULL;
-	int concept = -1;
-	memset(sp, 0, sizeof *sp);
-	if (f->episode >= 0 || f->visit_mention >= 0)
-		return 0;
-	for (int i = 0; i < p->tk.n; i++) {
-		enum role r = p->tk.v[i].role;
-		if (!p->tk.v[i].used && (r == R_AVG || r == R_MAX || r == R_MIN || r == R_SUM || r == R_COUNT ||
-		                         r == R_TOP || r == R_MOST || r == R_FREQ || r == R_BUCKET))
-			return 0;   /* an aggregate or a ranking, not a list of measurements */
-	}
-	/* which tables with a time column the links name, and how */
-	int timed[PL_MAX] = {0};
+	*named = 0;
+	*concept = -1;
 	for (int l = 0; l < p->pl.n; l++) {
 		const struct plink_item *it = &p->pl.v[l];
 		int t = it->kind == PL_TABLE ? it->table : (it->kind == PL_COLUMN || it->kind == PL_VALUE) ? p->s->c[it->cols[0]].table : -1;
 		if (it->kind == PL_CONCEPT) {
-			concept = l;   /* a condition on a measure: not with several tables (below) */
+			*concept = l;   /* a condition on a measure: not with several tables (below) */
 			continue;
 		}
 		int via;
@@ -111,26 +97,16 @@ int pf_multi_timeline(struct planner *p, int timeline_word)
 			timed[l] = t + 1;
 		}
 		/* "labs": the label or value column of a long event table names the table */
-		named_tables += timed[l] && (it->kind == PL_TABLE ||
-		                             (it->kind == PL_COLUMN && (it->cols[0] == pf_label_col(p, t, &via) ||
-		                                                        it->cols[0] == pf_measure_col(p, t))));
+		*named += timed[l] && (it->kind == PL_TABLE ||
+		                       (it->kind == PL_COLUMN && (it->cols[0] == pf_label_col(p, t, &via) ||
+		                                                  it->cols[0] == pf_measure_col(p, t))));
 	}
-	int tabs[PL_MAX], nt = 0;
-	for (int l = 0; l < p->pl.n; l++) {
-		int dup = 0;
-		for (int k = 0; k < nt; k++)
-			dup |= tabs[k] == timed[l] - 1;
-		if (timed[l] && !dup)
-			tabs[nt++] = timed[l] - 1;
-	}
-	if (nt < 2 || !(timeline_word || (f->entity_val && named_tables >= 2)))
-		return 0;
-	if (concept >= 0)
-		return pf_decline(p, "a timeline over several tables restricted by '%s' (cases that had it? only those "
-		               "measurements?) is not a shape the offline planner builds",
-		               pf_span_text(p, p->pl.v[concept].t0, p->pl.v[concept].t1));
-	sp->banned = p->banned;
-	/* the sources: a table named whole, its columns, or its labels */
+}
+
+/* tlm_sources: the sources: a table named whole, its columns, or its labels; 0 or -1 declined */
+static int tlm_sources(struct planner *p, const int *timed)
+{
+	struct ptl_spec *sp = &p->f.tl;
 	for (int l = 0; l < p->pl.n; l++) {
 		const struct plink_item *it = &p->pl.v[l];
 		if (!timed[l])
@@ -176,7 +152,15 @@ int pf_multi_timeline(struct planner *p, int timeline_word)
 	for (int i = 0; i < sp->nsrc; i++)
 		if (sp->src[i].nvals < 0)
 			sp->src[i].nvals = 0;
-	/* everything else the question names must be a filter on a table every source reaches */
+	return 0;
+}
+
+/* tlm_filters: everything else the question names must be a filter on a table every source
+ * reaches; *named_key receives a key column named ("per patient"); 0 or -1 declined */
+static int tlm_filters(struct planner *p, const int *timed, const char **named_key)
+{
+	struct frame *f = &p->f;
+	struct ptl_spec *sp = &f->tl;
 	for (int l = 0; l < p->pl.n; l++) {
 		const struct plink_item *it = &p->pl.v[l];
 		if (timed[l])
@@ -195,8 +179,8 @@ int pf_multi_timeline(struct planner *p, int timeline_word)
 			pf_decide(p, pf_span_text(p, it->t0, it->t1), "filter", arena_printf(&p->a, "%s = 1", pf_cfq(p, fl->col)), "a yes/no attribute", it->score);
 		} else if (it->kind == PL_COLUMN && pf_is_keyish(p, it->cols[0]) && p->s->c[it->cols[0]].type != PT_TIME) {
 			/* "per patient" (a synonym of the key column): the entity the rows are lined up by */
-			if (!named_key)
-				named_key = p->s->c[it->cols[0]].name;
+			if (!*named_key)
+				*named_key = p->s->c[it->cols[0]].name;
 		} else if (it->kind == PL_COLUMN && (p->s->c[it->cols[0]].type == PT_TIME || it->role == 1 ||
 		                                     (f->entity_col && !strcmp(p->s->c[it->cols[0]].name, f->entity_col)))) {
 			continue;   /* a time word, a comparison's column, the entity itself */
@@ -218,8 +202,15 @@ int pf_multi_timeline(struct planner *p, int timeline_word)
 				sp->flt[sp->nflt++] = (struct ptl_filter){.col = f->cond[i].col, .op = "<=", .lit = f->cond[i].lit2, .num = 1};
 		}
 	}
-	/* the entity key: the numbered one, the grouped one, else the case (measurement level) or
-	 * a key column every source shares */
+	return 0;
+}
+
+/* tlm_key: the entity key the rows are lined up by: the numbered one, the grouped one, else the
+ * case (measurement level) or a key column every source shares; 0 or -1 declined */
+static int tlm_key(struct planner *p, const char *named_key)
+{
+	struct frame *f = &p->f;
+	struct ptl_spec *sp = &f->tl;
 	if (f->entity_val && f->entity_key >= 0) {
 		/* "encounter 5": the rows referencing that row's key, named like the first source's reference */
 		int rc = -1;
@@ -263,6 +254,47 @@ int pf_multi_timeline(struct planner *p, int timeline_word)
 		if (all)
 			sp->key2 = p->s->entity_case;
 	}
+	return 0;
+}
+
+/* the shape's frame: a timeline over two or more timed tables, the spec in f->tl; 1 when the
+ * question is not that shape */
+static int frame(struct planner *p, struct cues *c)
+{
+	struct frame *f = &p->f;
+	struct ptl_spec *sp = &f->tl;
+	int named_tables, concept, timed[PL_MAX] = {0};
+	const char *named_key = NULL;
+	int timeline_word = c->over_time || pf_has_role(p, R_TIMELINE);
+
+	memset(sp, 0, sizeof *sp);
+	if (f->episode >= 0 || f->visit_mention >= 0)
+		return 1;
+	for (int i = 0; i < p->tk.n; i++) {
+		enum role r = p->tk.v[i].role;
+		if (!p->tk.v[i].used && (r == R_AVG || r == R_MAX || r == R_MIN || r == R_SUM || r == R_COUNT ||
+		                         r == R_TOP || r == R_MOST || r == R_FREQ || r == R_BUCKET))
+			return 1;   /* an aggregate or a ranking, not a list of measurements */
+	}
+	/* which tables with a time column the links name, and how */
+	tlm_timed(p, timed, &named_tables, &concept);
+	int tabs[PL_MAX], nt = 0;
+	for (int l = 0; l < p->pl.n; l++) {
+		int dup = 0;
+		for (int k = 0; k < nt; k++)
+			dup |= tabs[k] == timed[l] - 1;
+		if (timed[l] && !dup)
+			tabs[nt++] = timed[l] - 1;
+	}
+	if (nt < 2 || !(timeline_word || (f->entity_val && named_tables >= 2)))
+		return 1;
+	if (concept >= 0)
+		return pf_decline(p, "a timeline over several tables restricted by '%s' (cases that had it? only those "
+		               "measurements?) is not a shape the offline planner builds",
+		               pf_span_text(p, p->pl.v[concept].t0, p->pl.v[concept].t1));
+	sp->banned = p->banned;
+	if (tlm_sources(p, timed) < 0 || tlm_filters(p, timed, &named_key) < 0 || tlm_key(p, named_key) < 0)
+		return -1;
 	if (f->has_win) {
 		sp->from = f->win.from;
 		sp->to = f->win.to;
@@ -275,5 +307,7 @@ int pf_multi_timeline(struct planner *p, int timeline_word)
 		sb_printf(&names, "%s%s", i ? " + " : "", p->s->t[sp->src[i].table].name);
 	pf_decide(p, "", "intent", "timeline", arena_printf(&p->a, "measurements of %s as rows (%s, time, source, measure, value) "
 	       "in one UNION ALL, ordered by %s and time", sb_ok(&names) ? sb_cstr(&names) : "several tables", sp->key, sp->key), 1);
-	return 1;
+	return 0;
 }
+
+const struct shape shape_timeline_multi = {"timeline_multi", STAGE_WORDS, NULL, frame, 0.9};

@@ -1,0 +1,66 @@
+/* planner_screen.c: what no question shape builds, declined before any shape is tried: the future,
+ * a negation, a number or a content word nothing could place, a reference to an earlier answer, a
+ * time difference.  A rate word (사망률) or a duration word (수술 시간) that the measure passes can
+ * build is noted instead. */
+#include <string.h>
+#include "agent/planner_front.h"
+
+int pf_screen(struct planner *p)
+{
+	/* shapes it does not build */
+	for (int i = 0; i < p->tk.n; i++) {
+		if (p->tk.v[i].role == R_UNSUP && p->tk.v[i].unsup_rate && pf_rate_link(p, i) >= 0) {
+			p->f.agg = "RATE";   /* the share of rows where the yes/no thing holds, in percent */
+			continue;
+		}
+		if (p->tk.v[i].role == R_UNSUP && pf_duration_word(&p->tk.v[i]) && pf_find_duration(p)) {
+			p->tk.v[i].used = 1;   /* "average duration of surgery": a duration measure */
+			continue;
+		}
+		if (p->tk.v[i].role == R_UNSUP && (!p->tk.v[i].used || p->tk.v[i].hangul))
+			return pf_decline(p, "the question asks for '%s', a shape the offline planner does not build", p->tk.v[i].text);
+		if (p->tk.v[i].role == R_NEG && !p->tk.v[i].used)
+			return pf_decline(p, "the question has a negation ('%s'), which the offline planner does not build", p->tk.v[i].text);
+		if (p->tk.v[i].role == R_NEXT)
+			return pf_decline(p, "%s", "questions about the future cannot be answered from recorded data");
+	}
+	/* a number nobody could place (a row id, a limit, a threshold...): say so */
+	for (int i = 0; i < p->tk.n; i++)
+		if ((p->tk.v[i].kind == TK_NUM || p->tk.v[i].kind == TK_DATE) && !p->tk.v[i].used && p->tk.v[i].num != 1 &&
+		    !(p->tk.v[i].kind == TK_NUM && (pf_find_role(p, R_TOP) >= 0 || pf_find_role(p, R_MOST) >= 0 || pf_find_role(p, R_FREQ) >= 0)))
+			return pf_decline(p, "could not tell what '%s' refers to", p->tk.v[i].text);
+	/* "which label was that?": refers to something said before */
+	for (int i = p->tk.n - 1; i >= 0; i--) {
+		const struct ptok *t = &p->tk.v[i];
+		if (t->kind == TK_PUNCT)
+			continue;
+		if (!strcmp(t->text, "that") || !strcmp(t->text, "it") || !strcmp(t->text, "those") || !strcmp(t->text, "them") ||
+		    !strcmp(t->text, "this") || !strcmp(t->text, "these") || !strcmp(t->text, "그것") || !strcmp(t->text, "그거"))
+			return pf_decline(p, "the question refers to '%s' without saying what it is", t->text);
+		break;
+	}
+	/* an unlinked content word: say what was not understood instead of guessing */
+	{
+		struct sb u = SB_INIT;
+		sb_init_arena(&u, &p->a);
+		for (int i = 0; i < p->tk.n; i++) {
+			struct ptok *t = &p->tk.v[i];
+			if (t->used || t->kind != TK_WORD || t->role != R_NONE || planner_lex_generic(t->stem) ||
+			    planner_lex_generic(t->text))
+				continue;
+			if (strlen(t->text) < 3 && !t->hangul)
+				continue;
+			if (u.len)
+				sb_puts(&u, "', '");
+			sb_puts(&u, t->text);
+		}
+		if (u.len)
+			return pf_decline(p, "could not link '%s' to any table, column or stored value", sb_cstr(&u));
+	}
+
+	/* "how many days since ...": a time difference */
+	for (int i = 0; i + 2 < p->tk.n; i++)
+		if (p->tk.v[i].role == R_HOW && p->tk.v[i + 1].role == R_MANY && p->tk.v[i + 2].role == R_UNIT)
+			return pf_decline(p, "%s", "a time difference ('how many days/hours since') is not a shape the offline planner builds");
+	return 0;
+}

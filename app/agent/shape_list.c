@@ -1,0 +1,161 @@
+/* shape_list.c: question shape "list with filters", the catch-all when no other shape matched: the
+ * rows or labels a question names, the first/last one, the time of an event, the value of a named
+ * item, one table's measurements over time ("list patients older than 90", "케이스 42의 수술 시작
+ * 시간", "show me the vitals of case 8"). */
+#include <string.h>
+#include "agent/planner_front.h"
+
+/* first/last: order by time, one row; when: the time column is what is shown; 0 or -1 */
+static int list_first_last(struct planner *p, const struct cues *c)
+{
+	struct frame *f = &p->f;
+	int fi = pf_find_role(p, R_FIRST), la = pf_find_role(p, R_LAST);
+	if ((fi >= 0 || la >= 0) && !f->agg) {
+		f->order = (fi >= 0 && (la < 0 || fi < la)) ? 1 : -1;
+		f->order_col = f->time_col;
+		f->limit = 1;
+		if (f->order_col < 0)
+			return pf_decline(p, "first/last was asked, but %s has no time column", p->s->t[f->fact].name);
+	}
+	/* c->when: the time column; also a time column named with nothing else to show ("케이스 42의 수술
+	 * 시작 시간": the start of the operation is what is asked) */
+	if ((c->when || (f->time_named && !f->nproj && f->entity_val && !f->exists)) && !f->agg && f->time_col >= 0) {
+		f->nproj = 0;
+		f->proj[f->nproj++] = f->time_col;
+	}
+	return 0;
+}
+
+/* the value words: the measure; else a list of patients (the patients themselves); 0 or -1 */
+static int list_value(struct planner *p, const struct cues *c)
+{
+	struct frame *f = &p->f;
+	int asks_value = 0;
+	for (int i = 0; i < p->tk.n; i++)
+		if (p->tk.v[i].role == R_VALUE && !p->tk.v[i].used)
+			asks_value = 1;
+	if (asks_value && !f->agg && !f->nproj && f->measure < 0 && !f->exists && !c->when)
+		return pf_decline(p, "the question asks for an amount or value, but %s has no numeric measure", p->s->t[f->fact].name);
+	if (!f->agg && !f->nproj && f->measure >= 0) {
+		int dict_value = 0;
+		for (int i = 0; i < f->nin; i++)
+			if (p->s->c[f->in[i].col].table != f->fact || p->s->c[f->in[i].col].type == PT_TEXT)
+				dict_value = 1;   /* an item is named (lab name, dictionary label): its measured value */
+		if (dict_value || asks_value)
+			f->proj[f->nproj++] = f->measure;
+	}
+	if (!f->agg && !f->nproj && f->entity_col && f->entity_count && !f->entity_val && !f->exists) {
+		/* "list patients older than 90": the patients themselves */
+		int ec = pf_col_in(p, f->fact, f->entity_col);
+		if (ec >= 0) {
+			f->proj[f->nproj++] = ec;
+			f->entity_count = 0;
+			pf_decide(p, "", "projection", pf_cfq(p, ec), "a list of patients/cases", 1);
+		}
+	}
+	return 0;
+}
+
+/* one table's measurements over time: its measured columns, or its label and value */
+static void list_table_timeline(struct planner *p, const struct cues *c)
+{
+	struct frame *f = &p->f;
+	if (!f->agg && !f->nproj && (f->entity_val || pf_has_role(p, R_TIMELINE) || c->over_time || f->has_win) &&
+	    f->time_col >= 0 && !f->exists) {
+		/* "show me the vitals of case 8", "바이탈 타임라인": every measured column of the table named, over time */
+		int named = 0, nm = 0;
+		for (int l = 0; l < p->pl.n; l++)
+			named |= p->pl.v[l].kind == PL_TABLE && p->pl.v[l].table == f->fact;
+		for (int ci = p->s->t[f->fact].c0; named && ci < p->s->t[f->fact].c0 + p->s->t[f->fact].nc; ci++)
+			if (p->s->c[ci].type == PT_NUM && !pf_is_keyish(p, ci) && !p->s->c[ci].flag && f->nproj < NPROJ - 1) {
+				f->proj[f->nproj++] = ci;
+				nm++;
+			}
+		if (nm >= 2) {
+			f->timeline = 1;
+			pf_decide(p, "", "intent", "timeline", "the measurements of the table named, over time", 1);
+		} else {
+			/* a long table (labs: name + result) over time: its label and its value ("list the
+			 * drugs of case 5" stays a list of labels) */
+			int via, lc = pf_label_col(p, f->fact, &via);
+			f->nproj = 0;
+			if (named && lc >= 0 && f->measure >= 0 && via < 0 && (pf_has_role(p, R_TIMELINE) || c->over_time)) {
+				f->proj[f->nproj++] = lc;
+				f->proj[f->nproj++] = f->measure;
+				f->timeline = 1;
+				pf_decide(p, "", "intent", "timeline", "the labels and values of the table named, over time", 1);
+			}
+		}
+	}
+}
+
+/* a timeline: several measurements of one case ordered by time ("over time", "추이"), the
+ * grouped entity leading; 0 or -1 declined */
+static int list_timeline_order(struct planner *p, const struct cues *c)
+{
+	struct frame *f = &p->f;
+	if (!f->agg && (pf_has_role(p, R_TIMELINE) || c->over_time || f->timeline)) {
+		if (f->time_col < 0)
+			return pf_decline(p, "%s", "a timeline needs a time column");
+		int have = 0;
+		for (int i = 0; i < f->nproj; i++)
+			have |= f->proj[i] == f->time_col;
+		if (!have && f->nproj < NPROJ) {
+			pf_proj_shift(f);
+			f->proj[0] = f->time_col;
+			f->nproj++;
+		}
+		/* "환자별 ... 타임라인": the grouped entity leads the rows and the order, no GROUP BY */
+		for (int g = f->ngroup - 1; g >= 0 && f->nproj < NPROJ; g--) {
+			pf_proj_shift(f);
+			f->proj[0] = f->group[g];
+			f->nproj++;
+			f->lead[f->nlead++] = f->group[g];
+		}
+		f->ngroup = 0;
+		f->order = 1;
+		f->order_col = f->time_col;
+		f->limit = 0;
+		f->timeline = 1;
+		pf_decide(p, "", "intent", "timeline", "measurements of one case ordered by time", 1);
+	}
+	return 0;
+}
+
+static int frame(struct planner *p, struct cues *c)
+{
+	struct frame *f = &p->f;
+	if (list_first_last(p, c) < 0 || list_value(p, c) < 0)
+		return -1;
+	list_table_timeline(p, c);
+	if (!f->agg && !f->nproj) {
+		/* "what lab test ...", "which drug": the label of the fact table's rows */
+		int via, lc = pf_label_col(p, f->fact, &via);
+		if (lc >= 0 && (pf_has_role(p, R_WHICH) || pf_has_role(p, R_LIST) || pf_has_role(p, R_DISTINCT))) {
+			f->proj[f->nproj++] = lc;
+			pf_decide(p, "", "projection", pf_cfq(p, lc), "what the question asks to name", 1);
+		}
+	}
+	if (list_timeline_order(p, c) < 0)
+		return -1;
+	if (!f->agg && !f->order && !f->timeline && f->ngroup && !f->rank_n)
+		return pf_decline(p, "%s", "a breakdown was asked for, but not of what (a count or an aggregate)");
+	int numeric = 0;
+	for (int i = 0; i < f->nproj; i++)
+		numeric |= p->s->c[f->proj[i]].type == PT_NUM && !pf_is_keyish(p, f->proj[i]) && !p->s->c[f->proj[i]].flag;
+	if (!f->agg && !f->order && !f->timeline && numeric && f->time_col >= 0 && !f->exists && f->nproj < NPROJ) {
+		/* a list of measurements: each with its time, in time order (duplicates are real) */
+		pf_proj_shift(f);
+		f->proj[0] = f->time_col;
+		f->nproj++;
+		f->order = 1;
+		f->order_col = f->time_col;
+		f->limit = 0;
+		f->timeline = 1;
+	}
+	if (!f->agg && !f->order && !f->timeline)
+		f->distinct = 1;   /* a list of things: each once */
+	return 0;
+}
+
+const struct shape shape_list = {"list", STAGE_MEASURE, NULL, frame, 0.9};

@@ -1,0 +1,37 @@
+/* shape_top_n.c: question shape "top/bottom N by count": the most frequent labels, ties kept, with their counts ("top 5 drugs of thoracic surgery", "가장 많이 처방된 약"). */
+#include <string.h>
+#include "agent/planner_front.h"
+
+static int match(struct planner *p, const struct cues *c)
+{
+	const struct frame *f = &p->f;
+	return c->ranking && (f->agg == NULL || !strcmp(f->agg, "COUNT")) && !f->ngroup;
+}
+
+/* rank what is asked for: a projected column, else the label of the fact table; 0 or -1 */
+static int frame(struct planner *p, struct cues *c)
+{
+	struct frame *f = &p->f;
+	/* rank what is asked for: a projected column, else the label of the fact table */
+	int rc = -1;
+	for (int i = 0; i < f->nproj && rc < 0; i++)
+		if (p->s->c[f->proj[i]].type == PT_TEXT)
+			rc = f->proj[i];
+	if (rc < 0) {
+		int via;
+		rc = pf_label_col(p, f->fact, &via);
+		for (int k = 0; via >= 0 && k < p->s->nfk; k++)
+			if (p->s->c[p->s->fk[k].from].table == f->fact && p->s->c[p->s->fk[k].to].table == via)
+				f->rank_key = p->s->fk[k].from;
+	}
+	if (rc < 0)
+		return pf_decline(p, "%s", "a ranking was asked for, but of what could not be told");
+	f->rank_col = rc;
+	f->rank_n = c->n;
+	f->rank_asc = c->asc;
+	f->agg = NULL;
+	pf_decide(p, "", "ranking", arena_printf(&p->a, "top %ld %s by count", c->n, pf_cfq(p, rc)), "ranking words", 1);
+	return 0;
+}
+
+const struct shape shape_top_n = {"top_n", STAGE_MEASURE, match, frame, 0.9};

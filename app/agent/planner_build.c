@@ -194,19 +194,12 @@ static int lit_ok(const char *s)
 	return !inq;
 }
 
-/* build the squery from the frame */
-int pf_build(struct planner *p, struct squery *q)
+/* build_where: the WHERE clause: the numbered entity, stored values (several of one column: IN),
+ * comparisons and concepts, the time window, the visit, "currently admitted"; 0 or -1 declined */
+static int build_where(struct planner *p, struct squery *q)
 {
 	struct frame *f = &p->f;
-	if (f->multi) {
-		const char *why;
-		if (planner_timeline(&p->a, p->s, &f->tl, q, &why) < 0)
-			return pf_decline(p, "%s", why);
-		return 0;
-	}
 	const char *fact = p->s->t[f->fact].name;
-	q->from = fact;
-	q->alias = fact;
 
 	/* entity filter, directly or through a join */
 	if (f->entity_col && pf_col_in(p, f->fact, f->entity_col) < 0) {
@@ -304,35 +297,147 @@ int pf_build(struct planner *p, struct squery *q)
 		q->where[q->nwhere++] = sx_null(&p->a, pf_col(p, end), 0);
 	}
 
-	/* projection */
+	return 0;
+}
+
+/* build_ranking: the ranked label, DENSE_RANK over its count (or the aggregate of the measure),
+ * and the count itself beside it */
+static void build_ranking(struct planner *p, struct squery *q)
+{
+	struct frame *f = &p->f;
+	pf_need(p, p->s->c[f->rank_col].table);
+	q->sel[q->nsel].e = pf_col(p, f->rank_col);
+	q->sel[q->nsel++].as = p->s->c[f->rank_col].name;
+	struct sexpr *cnt = f->rank_agg ? sx_agg(&p->a, f->rank_agg, 0, pf_col(p, f->measure))
+	                                : sx_agg(&p->a, "COUNT", 0, sx_star(&p->a));
+	if (f->rank_agg)
+		pf_need(p, p->s->c[f->measure].table);
+	struct sexpr *dr = sx_agg(&p->a, "DENSE_RANK", 0, NULL);
+	dr->kind = SX_WIN_DENSE;
+	dr->distinct = f->rank_asc;   /* printed as ASC */
+	dr->args[0] = cnt;
+	q->sel[q->nsel].e = dr;
+	q->sel[q->nsel++].as = "rnk";
+	/* the ranking's measure is shown beside each item (top 5 departments and their counts) */
+	q->sel[q->nsel].e = f->rank_agg ? sx_agg(&p->a, f->rank_agg, 0, pf_col(p, f->measure))
+	                                : sx_agg(&p->a, "COUNT", 0, sx_star(&p->a));
+	char *mas = f->rank_agg ? arena_printf(&p->a, "%s_%s", f->rank_agg, p->s->c[f->measure].name) : NULL;
+	for (char *c = mas; c && *c; c++)
+		*c = (char)tolower((unsigned char)*c);
+	q->sel[q->nsel++].as = mas ? mas : "count";
+	q->group[q->ngroup++] = pf_col(p, f->rank_col);
+	if (f->rank_key >= 0)
+		q->group[q->ngroup++] = pf_col(p, f->rank_key);   /* one rank per item, not per label text */
+	q->rank_n = f->rank_n;
+}
+
+/* build_aggregate: the aggregate (COUNT, COUNT DISTINCT entity, AVG..., a rate in percent, a
+ * duration in minutes), ordered and limited for a top N of groups; 0 or -1 declined */
+static int build_aggregate(struct planner *p, struct squery *q)
+{
+	struct frame *f = &p->f;
+	struct sexpr *arg, *ratex = NULL;
+	int distinct = 0;
+	if (!strcmp(f->agg, "RATE")) {
+		/* ROUND(AVG(CAST((numerator) AS int)) * 100, 1): the share in percent */
+		struct sexpr *num = NULL;
+		for (int i = f->rate_from; i < f->rate_from + f->rate_n; i++) {
+			struct sexpr *rhs = f->cond[i].num ? sx_num(&p->a, f->cond[i].lit) : sx_lit(&p->a, f->cond[i].lit);
+			if (f->cond[i].num == 3 && !lit_ok(f->cond[i].lit))
+				return pf_decline(p, "%s", "a concept's definition in the metadata is not a simple condition");
+			struct sexpr *c = sx_cmp(&p->a, f->cond[i].op, pf_col(p, f->cond[i].col), rhs);
+			num = num ? sx_and(&p->a, num, c) : c;
+		}
+		struct sexpr *r = sx_arith(&p->a, "*", sx_agg(&p->a, "AVG", 0, sx_cast(&p->a, num, "int")),
+		                           sx_num(&p->a, "100"));
+		ratex = sx_func(&p->a, "ROUND", r, sx_num(&p->a, "1"));
+		arg = NULL;
+	} else if (f->count_entity) {
+		int ec = pf_col_in(p, f->fact, f->entity_col);
+		if (ec < 0)
+			for (int ti = 0; ti < p->s->nt && ec < 0; ti++)
+				if ((ec = pf_col_in(p, ti, f->entity_col)) >= 0)
+					pf_need(p, ti);
+		arg = pf_col(p, ec);
+		distinct = 1;
+	} else if (!strcmp(f->agg, "COUNT")) {
+		arg = sx_star(&p->a);
+	} else if (f->measure < 0 && f->dur_start >= 0) {
+		/* date_part('epoch', end - start) / 60: minutes */
+		arg = sx_arith(&p->a, "/", sx_func(&p->a, "date_part", sx_lit(&p->a, "epoch"),
+		                                   sx_arith(&p->a, "-", pf_col(p, f->dur_end), pf_col(p, f->dur_start))),
+		               sx_num(&p->a, "60"));
+	} else {
+		pf_need(p, p->s->c[f->measure].table);
+		arg = pf_col(p, f->measure);
+	}
+	q->sel[q->nsel].e = ratex ? ratex : sx_agg(&p->a, f->agg, distinct, arg);
+	q->sel[q->nsel++].as = ratex ? "rate_percent"
+	                     : arena_printf(&p->a, f->measure < 0 && f->dur_start >= 0 ? "%s_minutes" : "%s", f->agg);
+	for (char *c = (char *)q->sel[q->nsel - 1].as; !ratex && *c; c++)
+		*c = (char)tolower((unsigned char)*c);
+	if (f->ngroup && f->order) {
+		q->order[q->norder].e = q->sel[q->nsel - 1].e;
+		q->order[q->norder++].desc = f->order < 0;
+		q->limit = f->limit;
+	}
+	return 0;
+}
+
+/* build_rows: the projected columns, in order (the leading entity, then time or first/last);
+ * 0 or -1 declined when there is nothing to show */
+static int build_rows(struct planner *p, struct squery *q)
+{
+	struct frame *f = &p->f;
+	for (int i = 0; i < f->nproj; i++) {
+		pf_need(p, p->s->c[f->proj[i]].table);
+		q->sel[q->nsel++].e = pf_col(p, f->proj[i]);
+	}
+	if (!q->nsel)
+		return pf_decline(p, "%s", "what to show could not be told");
+	q->distinct = f->distinct;
+	for (int i = 0; i < f->nlead && q->norder < 3; i++) {
+		q->order[q->norder].e = pf_col(p, f->lead[i]);
+		q->order[q->norder++].desc = 0;
+	}
+	if (f->order && f->order_col >= 0) {
+		pf_need(p, p->s->c[f->order_col].table);
+		q->order[q->norder].e = pf_col(p, f->order_col);
+		q->order[q->norder++].desc = f->order < 0;
+		if (f->order2) {
+			q->order[q->norder].e = pf_col(p, f->order2_col);
+			q->order[q->norder++].desc = f->order2 < 0;
+			q->where[q->nwhere++] = sx_null(&p->a, pf_col(p, f->order_col), 1);
+		}
+		q->limit = f->limit;
+		/* the first X found: a row that has an X */
+		if (f->nproj == 1 && f->proj[0] != f->order_col && !f->order2)
+			q->where[q->nwhere++] = sx_null(&p->a, pf_col(p, f->proj[0]), 1);
+	}
+	return 0;
+}
+
+/* build the squery from the frame */
+int pf_build(struct planner *p, struct squery *q)
+{
+	struct frame *f = &p->f;
+	if (f->multi) {
+		const char *why;
+		if (planner_timeline(&p->a, p->s, &f->tl, q, &why) < 0)
+			return pf_decline(p, "%s", why);
+		return 0;
+	}
+	const char *fact = p->s->t[f->fact].name;
+	q->from = fact;
+	q->alias = fact;
+
+	if (build_where(p, q) < 0)
+		return -1;
 	if (f->exists) {
 		q->sel[q->nsel++].e = sx_num(&p->a, "1");
 		q->exists_wrap = 1;
 	} else if (f->rank_n > 0) {
-		pf_need(p, p->s->c[f->rank_col].table);
-		q->sel[q->nsel].e = pf_col(p, f->rank_col);
-		q->sel[q->nsel++].as = p->s->c[f->rank_col].name;
-		struct sexpr *cnt = f->rank_agg ? sx_agg(&p->a, f->rank_agg, 0, pf_col(p, f->measure))
-		                                : sx_agg(&p->a, "COUNT", 0, sx_star(&p->a));
-		if (f->rank_agg)
-			pf_need(p, p->s->c[f->measure].table);
-		struct sexpr *dr = sx_agg(&p->a, "DENSE_RANK", 0, NULL);
-		dr->kind = SX_WIN_DENSE;
-		dr->distinct = f->rank_asc;   /* printed as ASC */
-		dr->args[0] = cnt;
-		q->sel[q->nsel].e = dr;
-		q->sel[q->nsel++].as = "rnk";
-		/* the ranking's measure is shown beside each item (top 5 departments and their counts) */
-		q->sel[q->nsel].e = f->rank_agg ? sx_agg(&p->a, f->rank_agg, 0, pf_col(p, f->measure))
-		                                : sx_agg(&p->a, "COUNT", 0, sx_star(&p->a));
-		char *mas = f->rank_agg ? arena_printf(&p->a, "%s_%s", f->rank_agg, p->s->c[f->measure].name) : NULL;
-		for (char *c = mas; c && *c; c++)
-			*c = (char)tolower((unsigned char)*c);
-		q->sel[q->nsel++].as = mas ? mas : "count";
-		q->group[q->ngroup++] = pf_col(p, f->rank_col);
-		if (f->rank_key >= 0)
-			q->group[q->ngroup++] = pf_col(p, f->rank_key);   /* one rank per item, not per label text */
-		q->rank_n = f->rank_n;
+		build_ranking(p, q);
 	} else {
 		if (f->bucket) {
 			const char *u = f->bucket == 'h' ? "hour" : f->bucket == 'd' ? "day" : f->bucket == 'w' ? "week"
@@ -347,79 +452,8 @@ int pf_build(struct planner *p, struct squery *q)
 			q->sel[q->nsel++].e = pf_col(p, f->group[i]);
 			q->group[q->ngroup++] = pf_col(p, f->group[i]);
 		}
-		if (f->agg) {
-			struct sexpr *arg, *ratex = NULL;
-			int distinct = 0;
-			if (!strcmp(f->agg, "RATE")) {
-				/* ROUND(AVG(CAST((numerator) AS int)) * 100, 1): the share in percent */
-				struct sexpr *num = NULL;
-				for (int i = f->rate_from; i < f->rate_from + f->rate_n; i++) {
-					struct sexpr *rhs = f->cond[i].num ? sx_num(&p->a, f->cond[i].lit) : sx_lit(&p->a, f->cond[i].lit);
-					if (f->cond[i].num == 3 && !lit_ok(f->cond[i].lit))
-						return pf_decline(p, "%s", "a concept's definition in the metadata is not a simple condition");
-					struct sexpr *c = sx_cmp(&p->a, f->cond[i].op, pf_col(p, f->cond[i].col), rhs);
-					num = num ? sx_and(&p->a, num, c) : c;
-				}
-				struct sexpr *r = sx_arith(&p->a, "*", sx_agg(&p->a, "AVG", 0, sx_cast(&p->a, num, "int")),
-				                           sx_num(&p->a, "100"));
-				ratex = sx_func(&p->a, "ROUND", r, sx_num(&p->a, "1"));
-				arg = NULL;
-			} else if (f->count_entity) {
-				int ec = pf_col_in(p, f->fact, f->entity_col);
-				if (ec < 0)
-					for (int ti = 0; ti < p->s->nt && ec < 0; ti++)
-						if ((ec = pf_col_in(p, ti, f->entity_col)) >= 0)
-							pf_need(p, ti);
-				arg = pf_col(p, ec);
-				distinct = 1;
-			} else if (!strcmp(f->agg, "COUNT")) {
-				arg = sx_star(&p->a);
-			} else if (f->measure < 0 && f->dur_start >= 0) {
-				/* date_part('epoch', end - start) / 60: minutes */
-				arg = sx_arith(&p->a, "/", sx_func(&p->a, "date_part", sx_lit(&p->a, "epoch"),
-				                                   sx_arith(&p->a, "-", pf_col(p, f->dur_end), pf_col(p, f->dur_start))),
-				               sx_num(&p->a, "60"));
-			} else {
-				pf_need(p, p->s->c[f->measure].table);
-				arg = pf_col(p, f->measure);
-			}
-			q->sel[q->nsel].e = ratex ? ratex : sx_agg(&p->a, f->agg, distinct, arg);
-			q->sel[q->nsel++].as = ratex ? "rate_percent"
-			                     : arena_printf(&p->a, f->measure < 0 && f->dur_start >= 0 ? "%s_minutes" : "%s", f->agg);
-			for (char *c = (char *)q->sel[q->nsel - 1].as; !ratex && *c; c++)
-				*c = (char)tolower((unsigned char)*c);
-			if (f->ngroup && f->order) {
-				q->order[q->norder].e = q->sel[q->nsel - 1].e;
-				q->order[q->norder++].desc = f->order < 0;
-				q->limit = f->limit;
-			}
-		} else {
-			for (int i = 0; i < f->nproj; i++) {
-				pf_need(p, p->s->c[f->proj[i]].table);
-				q->sel[q->nsel++].e = pf_col(p, f->proj[i]);
-			}
-			if (!q->nsel)
-				return pf_decline(p, "%s", "what to show could not be told");
-			q->distinct = f->distinct;
-			for (int i = 0; i < f->nlead && q->norder < 3; i++) {
-				q->order[q->norder].e = pf_col(p, f->lead[i]);
-				q->order[q->norder++].desc = 0;
-			}
-			if (f->order && f->order_col >= 0) {
-				pf_need(p, p->s->c[f->order_col].table);
-				q->order[q->norder].e = pf_col(p, f->order_col);
-				q->order[q->norder++].desc = f->order < 0;
-				if (f->order2) {
-					q->order[q->norder].e = pf_col(p, f->order2_col);
-					q->order[q->norder++].desc = f->order2 < 0;
-					q->where[q->nwhere++] = sx_null(&p->a, pf_col(p, f->order_col), 1);
-				}
-				q->limit = f->limit;
-				/* the first X found: a row that has an X */
-				if (f->nproj == 1 && f->proj[0] != f->order_col && !f->order2)
-					q->where[q->nwhere++] = sx_null(&p->a, pf_col(p, f->proj[0]), 1);
-			}
-		}
+		if (f->agg ? build_aggregate(p, q) < 0 : build_rows(p, q) < 0)
+			return -1;
 	}
 	return add_joins(p, q);
 }

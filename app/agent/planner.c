@@ -21,21 +21,15 @@ static int sql_names(const char *sql, const char *name)
 	return 0;
 }
 
-static enum err plan_once(struct catalog *cat, const struct retrieval *r, const char *question,
-                          const struct planner_ctx *ctx, struct planner_out *out)
+/* planner_open: p set up for question: the target's snapshot, the reference time, the tokens, the
+ * tables the analyst removed or an earlier attempt found missing; OK, or ERR_DB / ERR_INPUT /
+ * ERR_NOMEM with out->reason set where there is one */
+static enum err planner_open(struct planner *p, struct catalog *cat, const struct retrieval *r, const char *question,
+                             const struct planner_ctx *ctx, struct planner_out *out)
 {
-	struct planner *p;
-	enum err rc = OK;
 	char err[512] = "";
 	const char *conninfo;
-	char tdesc[256];
 
-	memset(out, 0, sizeof *out);
-	if (!question || !*question)
-		return ERR_INPUT;
-	p = calloc(1, sizeof *p);
-	if (!p)
-		return ERR_NOMEM;
 	sb_init_arena(&p->dec, &p->a);
 	sb_init_arena(&p->expl, &p->a);
 	sb_putc(&p->dec, '[');
@@ -51,25 +45,22 @@ static enum err plan_once(struct catalog *cat, const struct retrieval *r, const 
 		conninfo = *conf_get("target_ro_db") ? conf_get("target_ro_db") : conf_get("target_db");
 	p->s = planner_snap_get(cat, conninfo, err, sizeof err);
 	if (!p->s) {
-		rc = ERR_DB;
 		out->reason = strdup(err);
-		goto out;
+		return ERR_DB;
 	}
 	/* the reference time: the caller's, else conf now, else the target's own (metadata
 	 * reference_time of an archived snapshot), else the clock */
 	const char *now = ctx && ctx->now && *ctx->now ? ctx->now : *conf_get("now") ? conf_get("now") : p->s->reference_time;
 	if (!planner_time_now(now, &p->now)) {
-		rc = ERR_INPUT;
 		out->reason = strdup("bad reference time");
-		goto out;
+		return ERR_INPUT;
 	}
 	p->banned = arena_alloc(&p->a, (size_t)(p->s->nt + 1) * sizeof *p->banned);
 	p->via = arena_alloc(&p->a, (size_t)(p->s->nt + 1) * sizeof *p->via);
 	for (int i = 0; p->via && i <= p->s->nt; i++)
 		p->via[i] = -1;
 	if (!p->banned || !p->via || planner_tokenize(&p->a, question, &p->tk) != OK) {
-		rc = ERR_NOMEM;
-		goto out;
+		return ERR_NOMEM;
 	}
 	/* analyst edits and earlier attempts: tables removed, columns that did not exist */
 	for (int i = 0; ctx && i < ctx->nedits; i++) {
@@ -85,6 +76,207 @@ static enum err plan_once(struct catalog *cat, const struct retrieval *r, const 
 			p->banned[ti] = 1;
 	}
 
+	return OK;
+}
+
+/* link_question: the question linked to the catalog, with the analyst's added and removed
+ * mappings, entities found after linking, comparisons, then the structure pass */
+static void link_question(struct planner *p, const struct planner_ctx *ctx)
+{
+	const struct retrieval *r = p->r;
+	planner_link(&p->a, p->s, &p->tk, r, p->banned, &p->pl);
+	/* analyst-added mappings are links of their own */
+	for (int i = 0; ctx && i < ctx->nedits && p->pl.n < PL_MAX; i++) {
+		const struct planner_edit *e = &ctx->edits[i];
+		if (e->op != PLAN_ADD_MAPPING)
+			continue;
+		int ci = planner_snap_col(p->s, planner_snap_table(p->s, e->table), e->column);
+		if (ci < 0)
+			continue;
+		struct plink_item it = {.kind = PL_VALUE, .t0 = 0, .t1 = 0, .ncols = 1, .score = 1,
+		                        .why = "added by the analyst"};
+		it.cols[0] = ci;
+		it.vals[0] = arena_strdup(&p->a, e->value);
+		p->pl.v[p->pl.n++] = it;
+		for (int k = 0; e->phrase && k < p->tk.n; k++)
+			if (strstr(e->phrase, p->tk.v[k].text))
+				p->tk.v[k].used = 1;
+	}
+	for (int i = 0; ctx && i < ctx->nedits; i++) {
+		const struct planner_edit *e = &ctx->edits[i];
+		if (e->op != PLAN_REMOVE_MAPPING && e->op != PLAN_REMOVE_COLUMN)
+			continue;
+		for (int l = 0; l < p->pl.n; l++) {
+			struct plink_item *it = &p->pl.v[l];
+			if (it->kind != PL_VALUE && it->kind != PL_COLUMN)
+				continue;
+			int ci = it->cols[0];
+			if (!strcmp(pf_tname(p, ci), e->table ? e->table : "") && e->column && !strcmp(p->s->c[ci].name, e->column) &&
+			    (e->op == PLAN_REMOVE_COLUMN || !e->value || (it->vals[0] && !strcmp(it->vals[0], e->value))))
+				p->pl.v[l--] = p->pl.v[--p->pl.n];
+		}
+	}
+	pf_find_entities(p, 1);
+	if (pf_comparisons(p) == 0)
+		pf_structure(p);
+}
+
+/* abstain: a plan resting on a weakly linked word is declined (calibrated abstention: the
+ * threshold is chosen on the development halves, docs/architecture.md) */
+static void abstain(struct planner *p)
+{
+	double min_link = atof(conf_get("planner_min_link_score"));
+	for (int l = 0; l < p->pl.n && min_link > 0; l++)
+		if (p->pl.v[l].score < min_link) {
+			pf_decline(p, "%s", arena_printf(&p->a, "the planner is not sure what '%s' means here (link score %.2f "
+			                               "below %.2f)", pf_span_text(p, p->pl.v[l].t0, p->pl.v[l].t1),
+			                               p->pl.v[l].score, min_link));
+			break;
+		}
+}
+
+/* emit_sql: the SQL tree printed into out->sql, unless the plan leaves out a table the question
+ * names or repeats SQL that already failed (then declined, out->sql NULL); OK or ERR_NOMEM */
+static enum err emit_sql(struct planner *p, const struct planner_ctx *ctx, struct planner_out *out)
+{
+	struct squery q;
+	memset(&q, 0, sizeof q);
+	if (pf_build(p, &q) == 0 && !p->decline) {
+		struct sb sql = SB_INIT;
+		planner_sql_print(&sql, &q);
+		if (!sb_ok(&sql)) {
+			sb_free(&sql);
+			return ERR_NOMEM;
+		}
+		out->sql = sb_steal(&sql);
+		/* every table the question names (itself or through one of its columns) must be in
+		 * the answer: one the SQL does not use means the plan answers another question */
+		for (int l = 0; l < p->pl.n && !p->decline; l++) {
+			const struct plink_item *it = &p->pl.v[l];
+			const char *nm = it->kind == PL_TABLE ? p->s->t[it->table].name
+			               : it->kind == PL_COLUMN ? pf_tname(p, it->cols[0]) : NULL;
+			if (nm && !sql_names(out->sql, nm)) {
+				pf_decline(p, "the question names %s, which the plan does not use",
+				        arena_printf(&p->a, "'%s' (%s)", pf_span_text(p, it->t0, it->t1),
+				                     it->kind == PL_TABLE ? nm : pf_cfq(p, it->cols[0])));
+				free(out->sql);
+				out->sql = NULL;
+			}
+		}
+		/* an earlier attempt with exactly this SQL failed: do not repeat it */
+		for (int i = 0; ctx && i < ctx->nattempts; i++)
+			if (ctx->attempts[i].sql && (ctx->attempts[i].error || ctx->attempts[i].empty_result) &&
+			    !strcmp(ctx->attempts[i].sql, out->sql)) {
+				free(out->sql);
+				out->sql = NULL;
+				pf_decline(p, "the same SQL already failed: %s",
+				        ctx->attempts[i].error ? ctx->attempts[i].error : "it returned no rows");
+				break;
+			}
+	}
+	return OK;
+}
+
+/* decline_reason: out->reason (the decline and what was found) and out->confidence */
+static void decline_reason(struct planner *p, struct planner_out *out)
+{
+	if (!p->decline) {
+		out->confidence = 0.5;
+		for (int l = 0; l < p->pl.n; l++)
+			if (p->pl.v[l].score < out->confidence)
+				out->confidence = p->pl.v[l].score;
+		out->confidence = p->pl.n ? 0.5 + out->confidence / 2 : 0.5;
+		return;
+	}
+	out->unanswerable = 1;
+	struct sb why = SB_INIT;
+	sb_puts(&why, p->decline);
+	/* show what was found, so the analyst can fix the question or the plan */
+	int nf = 0;
+	for (int l = 0; l < p->pl.n; l++) {
+		struct plink_item *it = &p->pl.v[l];
+		const char *tg = it->kind == PL_TABLE ? p->s->t[it->table].name
+		               : it->kind == PL_CONCEPT ? it->measure : pf_cfq(p, it->cols[0]);
+		sb_printf(&why, "%s'%s' -> %s", nf++ ? ", " : ". Found: ", pf_span_text(p, it->t0, it->t1), tg);
+	}
+	out->reason = sb_steal(&why);
+	out->confidence = 0;
+}
+
+/* explain: the plan in one sentence for the analyst (a heap string, or NULL) */
+static char *explain(struct planner *p, const struct planner_out *out, const char *tdesc)
+{
+	struct sb ex = SB_INIT;
+	struct frame *f = &p->f;
+	if (out->sql && f->multi) {
+		sb_puts(&ex, "A timeline of");
+		for (int i = 0; i < f->tl.nsrc; i++) {
+			const struct ptl_source *src = &f->tl.src[i];
+			sb_printf(&ex, "%s %s", i ? (i + 1 == f->tl.nsrc ? " and" : ",") : "", p->s->t[src->table].name);
+			if (src->ncols)
+				sb_printf(&ex, " (%d measured column%s)", src->ncols, src->ncols > 1 ? "s" : "");
+			else if (src->nvals)
+				sb_printf(&ex, " (%s '%s'%s)", p->s->c[src->label].name, src->vals[0], src->nvals > 1 ? " and others" : "");
+		}
+		sb_printf(&ex, " as rows of %s%s%s, time, source, measure and value", f->tl.key, f->tl.key2 ? ", " : "",
+		          f->tl.key2 ? f->tl.key2 : "");
+		if (f->tl.key_val)
+			sb_printf(&ex, ", for %s %s", f->tl.key, f->tl.key_val);
+		for (int i = 0; i < f->tl.nflt; i++)
+			sb_printf(&ex, ", where %s %s %s", p->s->c[f->tl.flt[i].col].name, f->tl.flt[i].nvals ? "=" : f->tl.flt[i].op,
+			          f->tl.flt[i].nvals ? f->tl.flt[i].vals[0] : f->tl.flt[i].lit);
+		if (f->has_win)
+			sb_printf(&ex, ", in the window %s", tdesc);
+		sb_printf(&ex, ", ordered by %s and time.", f->tl.key);
+	} else if (out->sql) {
+		sb_printf(&ex, "From %s", p->s->t[f->fact].name);
+		if (f->rank_n)
+			sb_printf(&ex, ", the top %ld %s by number of rows (ties kept)", f->rank_n, p->s->c[f->rank_col].name);
+		else if (f->exists)
+			sb_puts(&ex, ", whether any row matches");
+		else if (f->agg)
+			sb_printf(&ex, ", %s of %s", f->agg,
+			          f->count_entity ? f->entity_col : (f->measure >= 0 && strcmp(f->agg, "COUNT")) ? p->s->c[f->measure].name : "rows");
+		if (f->ngroup)
+			sb_printf(&ex, " per %s", p->s->c[f->group[0]].name);
+		if (f->entity_val)
+			sb_printf(&ex, ", for %s %s", f->entity_col, f->entity_val);
+		for (int i = 0; i < f->nin; i++)
+			sb_printf(&ex, ", where %s is '%s'%s", p->s->c[f->in[i].col].name, f->in[i].vals[0], f->in[i].n > 1 ? " (or others listed)" : "");
+		for (int i = 0; i < f->ncond; i++)
+			sb_printf(&ex, ", where %s %s %s", p->s->c[f->cond[i].col].name, f->cond[i].op, f->cond[i].lit);
+		if (f->has_win)
+			sb_printf(&ex, ", in the window %s", tdesc);
+		if (f->episode >= 0)
+			sb_printf(&ex, ", during the %s %s", f->episode_which == 2 ? "current" : f->episode_which > 0 ? "first" : "last",
+			          p->s->t[f->episode].name);
+		if (f->order && f->limit == 1)
+			sb_printf(&ex, ", the %s by %s", f->order > 0 ? "first" : "last", p->s->c[f->order_col].name);
+		else if (f->timeline)
+			sb_puts(&ex, ", ordered by time");
+		sb_putc(&ex, '.');
+	} else {
+		sb_puts(&ex, out->reason ? out->reason : "declined");
+	}
+	return sb_steal(&ex);
+}
+
+static enum err plan_once(struct catalog *cat, const struct retrieval *r, const char *question,
+                          const struct planner_ctx *ctx, struct planner_out *out)
+{
+	struct planner *p;
+	enum err rc;
+	char tdesc[256] = "";
+
+	memset(out, 0, sizeof *out);
+	if (!question || !*question)
+		return ERR_INPUT;
+	p = calloc(1, sizeof *p);
+	if (!p)
+		return ERR_NOMEM;
+	rc = planner_open(p, cat, r, question, ctx, out);
+	if (rc != OK)
+		goto out;
 	pf_find_entities(p, 0);
 	pf_find_visits(p);
 	int tw = planner_time(&p->tk, &p->now, &p->f.win, tdesc, sizeof tdesc);
@@ -96,170 +288,15 @@ static enum err plan_once(struct catalog *cat, const struct retrieval *r, const 
 		                                      p->f.win.to[0] ? p->f.win.to : "+inf"),
 		       "relative to the reference time", 1);
 	}
-	if (!p->decline) {
-		planner_link(&p->a, p->s, &p->tk, r, p->banned, &p->pl);
-		/* analyst-added mappings are links of their own */
-		for (int i = 0; ctx && i < ctx->nedits && p->pl.n < PL_MAX; i++) {
-			const struct planner_edit *e = &ctx->edits[i];
-			if (e->op != PLAN_ADD_MAPPING)
-				continue;
-			int ci = planner_snap_col(p->s, planner_snap_table(p->s, e->table), e->column);
-			if (ci < 0)
-				continue;
-			struct plink_item it = {.kind = PL_VALUE, .t0 = 0, .t1 = 0, .ncols = 1, .score = 1,
-			                        .why = "added by the analyst"};
-			it.cols[0] = ci;
-			it.vals[0] = arena_strdup(&p->a, e->value);
-			p->pl.v[p->pl.n++] = it;
-			for (int k = 0; e->phrase && k < p->tk.n; k++)
-				if (strstr(e->phrase, p->tk.v[k].text))
-					p->tk.v[k].used = 1;
-		}
-		for (int i = 0; ctx && i < ctx->nedits; i++) {
-			const struct planner_edit *e = &ctx->edits[i];
-			if (e->op != PLAN_REMOVE_MAPPING && e->op != PLAN_REMOVE_COLUMN)
-				continue;
-			for (int l = 0; l < p->pl.n; l++) {
-				struct plink_item *it = &p->pl.v[l];
-				if (it->kind != PL_VALUE && it->kind != PL_COLUMN)
-					continue;
-				int ci = it->cols[0];
-				if (!strcmp(pf_tname(p, ci), e->table ? e->table : "") && e->column && !strcmp(p->s->c[ci].name, e->column) &&
-				    (e->op == PLAN_REMOVE_COLUMN || !e->value || (it->vals[0] && !strcmp(it->vals[0], e->value))))
-					p->pl.v[l--] = p->pl.v[--p->pl.n];
-			}
-		}
-		pf_find_entities(p, 1);
-		if (pf_comparisons(p) == 0)
-			pf_structure(p);
-	}
-	/* calibrated abstention: a plan resting on a weakly linked word is declined (the threshold is
-	 * chosen on the development halves, docs/architecture.md) */
-	if (!p->decline) {
-		double min_link = atof(conf_get("planner_min_link_score"));
-		for (int l = 0; l < p->pl.n && min_link > 0; l++)
-			if (p->pl.v[l].score < min_link) {
-				pf_decline(p, "%s", arena_printf(&p->a, "the planner is not sure what '%s' means here (link score %.2f "
-				                               "below %.2f)", pf_span_text(p, p->pl.v[l].t0, p->pl.v[l].t1),
-				                               p->pl.v[l].score, min_link));
-				break;
-			}
-	}
-	if (!p->decline) {
-		struct squery q;
-		memset(&q, 0, sizeof q);
-		if (pf_build(p, &q) == 0 && !p->decline) {
-			struct sb sql = SB_INIT;
-			planner_sql_print(&sql, &q);
-			if (!sb_ok(&sql)) {
-				sb_free(&sql);
-				rc = ERR_NOMEM;
-				goto out;
-			}
-			out->sql = sb_steal(&sql);
-			/* every table the question names (itself or through one of its columns) must be in
-			 * the answer: one the SQL does not use means the plan answers another question */
-			for (int l = 0; l < p->pl.n && !p->decline; l++) {
-				const struct plink_item *it = &p->pl.v[l];
-				const char *nm = it->kind == PL_TABLE ? p->s->t[it->table].name
-				               : it->kind == PL_COLUMN ? pf_tname(p, it->cols[0]) : NULL;
-				if (nm && !sql_names(out->sql, nm)) {
-					pf_decline(p, "the question names %s, which the plan does not use",
-					        arena_printf(&p->a, "'%s' (%s)", pf_span_text(p, it->t0, it->t1),
-					                     it->kind == PL_TABLE ? nm : pf_cfq(p, it->cols[0])));
-					free(out->sql);
-					out->sql = NULL;
-				}
-			}
-			/* an earlier attempt with exactly this SQL failed: do not repeat it */
-			for (int i = 0; ctx && i < ctx->nattempts; i++)
-				if (ctx->attempts[i].sql && (ctx->attempts[i].error || ctx->attempts[i].empty_result) &&
-				    !strcmp(ctx->attempts[i].sql, out->sql)) {
-					free(out->sql);
-					out->sql = NULL;
-					pf_decline(p, "the same SQL already failed: %s",
-					        ctx->attempts[i].error ? ctx->attempts[i].error : "it returned no rows");
-					break;
-				}
-		}
-	}
+	if (!p->decline)
+		link_question(p, ctx);
+	if (!p->decline)
+		abstain(p);
+	if (!p->decline && (rc = emit_sql(p, ctx, out)) != OK)
+		goto out;
 	sb_putc(&p->dec, ']');
-	if (p->decline) {
-		out->unanswerable = 1;
-		struct sb why = SB_INIT;
-		sb_puts(&why, p->decline);
-		/* show what was found, so the analyst can fix the question or the plan */
-		int nf = 0;
-		for (int l = 0; l < p->pl.n; l++) {
-			struct plink_item *it = &p->pl.v[l];
-			const char *tg = it->kind == PL_TABLE ? p->s->t[it->table].name
-			               : it->kind == PL_CONCEPT ? it->measure : pf_cfq(p, it->cols[0]);
-			sb_printf(&why, "%s'%s' -> %s", nf++ ? ", " : ". Found: ", pf_span_text(p, it->t0, it->t1), tg);
-		}
-		out->reason = sb_steal(&why);
-		out->confidence = 0;
-	} else {
-		out->confidence = 0.5;
-		for (int l = 0; l < p->pl.n; l++)
-			if (p->pl.v[l].score < out->confidence)
-				out->confidence = p->pl.v[l].score;
-		out->confidence = p->pl.n ? 0.5 + out->confidence / 2 : 0.5;
-	}
-	{
-		struct sb ex = SB_INIT;
-		struct frame *f = &p->f;
-		if (out->sql && f->multi) {
-			sb_puts(&ex, "A timeline of");
-			for (int i = 0; i < f->tl.nsrc; i++) {
-				const struct ptl_source *src = &f->tl.src[i];
-				sb_printf(&ex, "%s %s", i ? (i + 1 == f->tl.nsrc ? " and" : ",") : "", p->s->t[src->table].name);
-				if (src->ncols)
-					sb_printf(&ex, " (%d measured column%s)", src->ncols, src->ncols > 1 ? "s" : "");
-				else if (src->nvals)
-					sb_printf(&ex, " (%s '%s'%s)", p->s->c[src->label].name, src->vals[0], src->nvals > 1 ? " and others" : "");
-			}
-			sb_printf(&ex, " as rows of %s%s%s, time, source, measure and value", f->tl.key, f->tl.key2 ? ", " : "",
-			          f->tl.key2 ? f->tl.key2 : "");
-			if (f->tl.key_val)
-				sb_printf(&ex, ", for %s %s", f->tl.key, f->tl.key_val);
-			for (int i = 0; i < f->tl.nflt; i++)
-				sb_printf(&ex, ", where %s %s %s", p->s->c[f->tl.flt[i].col].name, f->tl.flt[i].nvals ? "=" : f->tl.flt[i].op,
-				          f->tl.flt[i].nvals ? f->tl.flt[i].vals[0] : f->tl.flt[i].lit);
-			if (f->has_win)
-				sb_printf(&ex, ", in the window %s", tdesc);
-			sb_printf(&ex, ", ordered by %s and time.", f->tl.key);
-		} else if (out->sql) {
-			sb_printf(&ex, "From %s", p->s->t[f->fact].name);
-			if (f->rank_n)
-				sb_printf(&ex, ", the top %ld %s by number of rows (ties kept)", f->rank_n, p->s->c[f->rank_col].name);
-			else if (f->exists)
-				sb_puts(&ex, ", whether any row matches");
-			else if (f->agg)
-				sb_printf(&ex, ", %s of %s", f->agg,
-				          f->count_entity ? f->entity_col : (f->measure >= 0 && strcmp(f->agg, "COUNT")) ? p->s->c[f->measure].name : "rows");
-			if (f->ngroup)
-				sb_printf(&ex, " per %s", p->s->c[f->group[0]].name);
-			if (f->entity_val)
-				sb_printf(&ex, ", for %s %s", f->entity_col, f->entity_val);
-			for (int i = 0; i < f->nin; i++)
-				sb_printf(&ex, ", where %s is '%s'%s", p->s->c[f->in[i].col].name, f->in[i].vals[0], f->in[i].n > 1 ? " (or others listed)" : "");
-			for (int i = 0; i < f->ncond; i++)
-				sb_printf(&ex, ", where %s %s %s", p->s->c[f->cond[i].col].name, f->cond[i].op, f->cond[i].lit);
-			if (f->has_win)
-				sb_printf(&ex, ", in the window %s", tdesc);
-			if (f->episode >= 0)
-				sb_printf(&ex, ", during the %s %s", f->episode_which == 2 ? "current" : f->episode_which > 0 ? "first" : "last",
-				          p->s->t[f->episode].name);
-			if (f->order && f->limit == 1)
-				sb_printf(&ex, ", the %s by %s", f->order > 0 ? "first" : "last", p->s->c[f->order_col].name);
-			else if (f->timeline)
-				sb_puts(&ex, ", ordered by time");
-			sb_putc(&ex, '.');
-		} else {
-			sb_puts(&ex, out->reason ? out->reason : "declined");
-		}
-		out->explanation = sb_steal(&ex);
-	}
+	decline_reason(p, out);
+	out->explanation = explain(p, out, tdesc);
 	out->decisions_json = strdup(sb_ok(&p->dec) ? sb_cstr(&p->dec) : "[]");
 	{
 		const char *in = p->f.exists ? "filter" : p->f.rank_n ? "ranking" : p->f.timeline ? "trend"

@@ -259,6 +259,8 @@ void plan_offline(struct agent *a, struct plan_out *o, cJSON *outj)
 	if (po.decisions_json)
 		cJSON_AddItemToObject(outj, "decisions", cJSON_Parse(po.decisions_json));
 	cJSON_AddNumberToObject(outj, "confidence", po.confidence);
+	if (po.shape)
+		cJSON_AddStringToObject(outj, "shape", po.shape);
 	planner_out_free(&po);
 	free(atts);
 	free(eds);

@@ -121,18 +121,34 @@ static void link_question(struct planner *p, const struct planner_ctx *ctx)
 		pf_structure(p);
 }
 
-/* abstain: a plan resting on a weakly linked word is declined (calibrated abstention: the
- * threshold is chosen on the development halves, docs/architecture.md) */
+/* plan_confidence: the shape's prior (its precision on the development halves) times how surely
+ * the question's words were linked (0.5 + the weakest link's score / 2) */
+static double plan_confidence(const struct planner *p)
+{
+	double link = 0.5;
+	for (int l = 0; l < p->pl.n; l++)
+		if (p->pl.v[l].score < link)
+			link = p->pl.v[l].score;
+	link = p->pl.n ? 0.5 + link / 2 : 0.5;
+	return (p->shape ? p->shape->confidence : 1) * link;
+}
+
+/* abstain: calibrated abstention (docs/architecture.md, "Abstention"): a plan resting on a weakly
+ * linked word, or whose confidence is below planner_min_confidence, is declined; both thresholds
+ * are chosen on the development halves */
 static void abstain(struct planner *p)
 {
-	double min_link = atof(conf_get("planner_min_link_score"));
+	double min_link = atof(conf_get("planner_min_link_score")), min_conf = atof(conf_get("planner_min_confidence"));
 	for (int l = 0; l < p->pl.n && min_link > 0; l++)
 		if (p->pl.v[l].score < min_link) {
 			pf_decline(p, "%s", arena_printf(&p->a, "the planner is not sure what '%s' means here (link score %.2f "
 			                               "below %.2f)", pf_span_text(p, p->pl.v[l].t0, p->pl.v[l].t1),
 			                               p->pl.v[l].score, min_link));
-			break;
+			return;
 		}
+	if (min_conf > 0 && plan_confidence(p) < min_conf)
+		pf_decline(p, "%s", arena_printf(&p->a, "the planner is not sure enough of a '%s' answer here (confidence %.2f "
+		                               "below %.2f)", p->shape ? p->shape->name : "?", plan_confidence(p), min_conf));
 }
 
 /* emit_sql: the SQL tree printed into out->sql, unless the plan leaves out a table the question
@@ -180,12 +196,9 @@ static enum err emit_sql(struct planner *p, const struct planner_ctx *ctx, struc
 /* decline_reason: out->reason (the decline and what was found) and out->confidence */
 static void decline_reason(struct planner *p, struct planner_out *out)
 {
+	out->shape = p->shape ? p->shape->name : NULL;
 	if (!p->decline) {
-		out->confidence = 0.5;
-		for (int l = 0; l < p->pl.n; l++)
-			if (p->pl.v[l].score < out->confidence)
-				out->confidence = p->pl.v[l].score;
-		out->confidence = p->pl.n ? 0.5 + out->confidence / 2 : 0.5;
+		out->confidence = plan_confidence(p);
 		return;
 	}
 	out->unanswerable = 1;

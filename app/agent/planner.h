@@ -48,7 +48,8 @@ struct planner_out {
 	char *explanation;     /* heap; human-readable plan: "average of hr per subjectid, ..." */
 	char *decisions_json;  /* heap; JSON array of {"span","kind","target","why","score"} */
 	char *intent;          /* heap; "aggregation", "ranking", ... */
-	double confidence;     /* 0..1, how sure the linker was */
+	double confidence;     /* 0..1: the shape's prior times how surely its words were linked */
+	const char *shape;     /* static: the question shape that framed the plan, NULL when none did */
 };
 
 /*

@@ -70,6 +70,8 @@ struct answer {
 	char *sql, *reason;
 	int declined;
 	const char *path;    /* "pipeline" or "planner" */
+	const char *shape;   /* static: the planner's question shape, NULL when none framed a plan */
+	double confidence;   /* the planner's confidence in that plan */
 };
 
 static void answer_free(struct answer *a)
@@ -77,6 +79,20 @@ static void answer_free(struct answer *a)
 	free(a->sql);
 	free(a->reason);
 	memset(a, 0, sizeof *a);
+}
+
+/* plan_shape: the shape and confidence of the planner's plan for question, for the calibration
+ * report (the pipeline's answer is the first plan unless an attempt failed) */
+static void plan_shape(struct catalog *cat, const char *question, const char *now, const char *conninfo,
+                       struct answer *ans)
+{
+	struct planner_ctx ctx = {.now = now, .conninfo = conninfo};
+	struct planner_out po;
+	if (plan_direct(cat, question, &ctx, &po) == OK && !po.unanswerable) {
+		ans->shape = po.shape;
+		ans->confidence = po.confidence;
+	}
+	planner_out_free(&po);
 }
 
 static enum err ask(PGconn *app, struct catalog *cat, const char *target_name, const char *conninfo,
@@ -93,6 +109,7 @@ static enum err ask(PGconn *app, struct catalog *cat, const char *target_name, c
 		if (rc == OK) {
 			if (!strcmp(res.status, "ok") && res.sql) {
 				ans->sql = strdup(res.sql);
+				plan_shape(cat, question, now, conninfo, ans);
 			} else {
 				ans->declined = 1;
 				ans->reason = strdup(res.error ? res.error : res.status);
@@ -113,6 +130,8 @@ static enum err ask(PGconn *app, struct catalog *cat, const char *target_name, c
 			ans->reason = po.reason ? strdup(po.reason) : strdup("declined");
 		} else {
 			ans->sql = po.sql ? strdup(po.sql) : NULL;
+			ans->shape = po.shape;
+			ans->confidence = po.confidence;
 		}
 	} else {
 		ans->declined = 1;
@@ -120,6 +139,63 @@ static enum err ask(PGconn *app, struct catalog *cat, const char *target_name, c
 	}
 	planner_out_free(&po);
 	return OK;
+}
+
+/* One answered question, for the calibration report. */
+struct calib { const char *shape; double conf; enum eval_outcome oc; };
+
+/* calibration_report: per question shape, how many answers were right and wrong; then what
+ * declining every answer below a confidence threshold (planner_min_confidence) would have scored
+ * on this half, and the threshold that maximises RS(10) */
+static void calibration_report(const struct calib *c, int n, const struct eval_stats *st)
+{
+	const char *names[16];
+	int ns = 0;
+	if (!n)
+		return;
+	printf("   by question shape (answered: right / wrong or error / answered an unanswerable one):\n");
+	for (int i = 0; i < n; i++) {
+		const char *s = c[i].shape ? c[i].shape : "(none)";
+		int k;
+		for (k = 0; k < ns && strcmp(names[k], s); k++)
+			;
+		if (k < ns || ns == 16)
+			continue;
+		names[ns++] = s;
+		int r = 0, w = 0, u = 0;
+		for (int j = i; j < n; j++) {
+			if (strcmp(c[j].shape ? c[j].shape : "(none)", s))
+				continue;
+			r += c[j].oc == EV_CORRECT;
+			w += c[j].oc == EV_WRONG || c[j].oc == EV_ERROR;
+			u += c[j].oc == EV_ANSWERED_UNANSWERABLE;
+		}
+		printf("     %-16s %4d  %4d  %4d\n", s, r, w, u);
+	}
+	double best_t = 0, best = eval_rs(st, 10);
+	int last_right = -1, last_wrong = -1;
+	printf("   threshold sweep (decline answers with confidence below t; rows where the outcome changes):\n");
+	for (int step = 0; step <= 10; step++) {
+		double th = 0.45 + 0.05 * step;
+		struct eval_stats s2 = *st;
+		for (int i = 0; i < n; i++) {
+			if (c[i].conf >= th)
+				continue;
+			s2.n[c[i].oc]--;
+			s2.n[c[i].oc == EV_ANSWERED_UNANSWERABLE ? EV_DECLINED_OK : EV_DECLINED]++;
+		}
+		int wrong = s2.n[EV_WRONG] + s2.n[EV_ERROR] + s2.n[EV_ANSWERED_UNANSWERABLE];
+		if (s2.n[EV_CORRECT] != last_right || wrong != last_wrong)
+			printf("     t %.2f   right %4d  wrong %3d  RS(0) %.3f  RS(5) %.3f  RS(10) %.3f\n", th, s2.n[EV_CORRECT],
+			       wrong, eval_rs(&s2, 0), eval_rs(&s2, 5), eval_rs(&s2, 10));
+		last_right = s2.n[EV_CORRECT];
+		last_wrong = wrong;
+		if (eval_rs(&s2, 10) > best + 1e-9) {
+			best = eval_rs(&s2, 10);
+			best_t = th;
+		}
+	}
+	printf("   best RS(10) on this half at t %.2f (%.3f)\n", best_t, best);
 }
 
 static int cmp_int(const void *a, const void *b)
@@ -294,6 +370,8 @@ int cmd_eval(int argc, char **argv)
 		return 1;
 	}
 	int use_agent = !direct && cat;
+	struct calib *cal = NULL;
+	int ncal = 0;
 	memset(&st, 0, sizeof st);
 	char *line = NULL;
 	size_t cap = 0;
@@ -350,6 +428,13 @@ int cmd_eval(int argc, char **argv)
 		enum eval_outcome oc = eval_judge(answerable, ans.declined || !ans.sql, ran,
 		                                  have_gold ? &gold : NULL, &pred, q->valuestring);
 		eval_count(&st, oc);
+		if (!ans.declined && ans.sql) {
+			struct calib *nc = realloc(cal, (size_t)(ncal + 1) * sizeof *cal);
+			if (nc) {
+				cal = nc;
+				cal[ncal++] = (struct calib){.shape = ans.shape, .conf = ans.confidence, .oc = oc};
+			}
+		}
 		if (out) {
 			cJSON *o = cJSON_CreateObject();
 			cJSON_AddStringToObject(o, "id", cJSON_IsString(id) ? id->valuestring : "");
@@ -366,6 +451,10 @@ int cmd_eval(int argc, char **argv)
 				cJSON_AddStringToObject(o, "error", perr);
 			if (ran)
 				cJSON_AddNumberToObject(o, "rows", (double)pred.nrows);
+			if (ans.shape) {
+				cJSON_AddStringToObject(o, "shape", ans.shape);
+				cJSON_AddNumberToObject(o, "confidence", round(ans.confidence * 1000) / 1000);
+			}
 			cJSON_AddNumberToObject(o, "ms", round(ms * 10) / 10);
 			char *s = cJSON_PrintUnformatted(o);
 			if (s)
@@ -389,6 +478,8 @@ int cmd_eval(int argc, char **argv)
 	                        now_ms() - t0);
 	fputs(rep ? rep : "out of memory\n", stdout);
 	free(rep);
+	calibration_report(cal, ncal, &st);
+	free(cal);
 	rc = 0;
 	if (out)
 		fclose(out);

@@ -5,61 +5,17 @@
 #include <string.h>
 #include "agent/planner_front.h"
 
-/* ---- entities: "patient 10014078", "케이스 12", "환자별" ---- */
-static const char *const entity_words[][6] = {
-	{"patient", "subject", "patient", "person", "pt", NULL},
-	{"환자", "subject", "patient", NULL},
-	{"subject", "subject", "patient", NULL},
-	{"case", "case", "op", "operation", "surgery", NULL},
-	{"케이스", "case", "op", NULL}, {"증례", "case", NULL}, {"수술", "case", "op", "operation", NULL},
-	{"surgery", "case", "op", NULL}, {"operation", "case", "op", NULL},
-	{NULL}
-};
+/* ---- entities: "patient 10014078", "케이스 12", "환자별" (the words and the identifier columns:
+ * conf/lexicon/entities.tsv, planner_entlex.c) ---- */
 
-/* entity_column: a column whose name minus an id suffix is one of the entity's names,
- * the one present in most tables (the shared key). */
+/* entity_column: the identifier column of the entity a question word names (the metadata's
+ * hierarchy key, else the one inferred from names and comments), or NULL */
 static const char *entity_column(struct planner *p, const char *word)
 {
-	for (int e = 0; entity_words[e][0]; e++) {
-		if (strcmp(entity_words[e][0], word))
-			continue;
-		/* the metadata's hierarchy names the keys of patient and case */
-		const char *k1 = entity_words[e][1];
-		if (p->s->entity_patient && (!strcmp(k1, "subject") || !strcmp(k1, "patient")))
-			return p->s->entity_patient;
-		if (p->s->entity_case && !strcmp(k1, "case"))
-			return p->s->entity_case;
-		const char *best = NULL;
-		int bestn = 0;
-		for (int ci = 0; ci < p->s->nc; ci++) {
-			char nm[128];
-			snprintf(nm, sizeof nm, "%s", p->s->c[ci].name);
-			size_t l = strlen(nm);
-			if (l > 3 && !strcmp(nm + l - 3, "_id"))
-				nm[l - 3] = 0;
-			else if (l > 2 && !strcmp(nm + l - 2, "id"))
-				nm[l - 2] = 0;
-			else
-				continue;
-			for (int k = 1; entity_words[e][k]; k++) {
-				if (strcmp(nm, entity_words[e][k]))
-					continue;
-				int n = 0;
-				for (int cj = 0; cj < p->s->nc; cj++)
-					n += !strcmp(p->s->c[cj].name, p->s->c[ci].name);
-				if (n > bestn) {
-					bestn = n;
-					best = p->s->c[ci].name;
-				}
-			}
-		}
-		return best;
-	}
-	return NULL;
+	int k = planner_ent_word(word);
+	return k >= 0 ? planner_ent_column(p->s, k) : NULL;
 }
 
-/* pass 0: numbered entities ("patient 123"), before linking; pass 1: entity words left after
- * linking (so "general surgery" stays a value), including single-word links to the key column */
 /* is table ti named like the entity word (or one of its synonyms: 환자 -> patient)? */
 int pf_entity_names_table(struct planner *p, int ti)
 {
@@ -70,16 +26,12 @@ int pf_entity_names_table(struct planner *p, int ti)
 	planner_stem(p->s->t[ti].name, st, sizeof st);
 	if (!strcmp(st, w))
 		return 1;
-	for (int e = 0; entity_words[e][0]; e++) {
-		if (strcmp(entity_words[e][0], w))
-			continue;
-		for (int k = 1; entity_words[e][k]; k++)
-			if (!strcmp(entity_words[e][k], st))
-				return 1;
-	}
-	return 0;
+	int k = planner_ent_word(w);
+	return k >= 0 && planner_ent_key_stem(k, st);
 }
 
+/* pass 0: numbered entities ("patient 123"), before linking; pass 1: entity words left after
+ * linking (so "general surgery" stays a value), including single-word links to the key column */
 void pf_find_entities(struct planner *p, int pass)
 {
 	struct frame *f = &p->f;

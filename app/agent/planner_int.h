@@ -93,7 +93,9 @@ struct psnap {
 	struct pfk *fk; int nfk;
 	struct pconcept *con; int ncon;     /* from the metadata file, when it describes this database */
 	struct pvrange *vr; int nvr;
-	char *entity_patient, *entity_case; /* hierarchy keys from the metadata ("subjectid", "caseid") */
+	char *entity_patient, *entity_case; /* identifier columns of a patient and a case: the metadata's
+	                                     * hierarchy keys, else inferred (planner_ent_infer) */
+	char *entity_encounter;             /* of an encounter (admission, visit): inferred */
 	char *reference_time;               /* the metadata's snapshot time of an archived database */
 };
 struct catalog;
@@ -118,6 +120,20 @@ int planner_snap_path(const struct psnap *s, const int *banned, int from, int to
 /* planner_snap_key: the column of table ti named like key ignoring underscores (subjectid ~
  * subject_id), or -1. */
 int planner_snap_key(const struct psnap *s, int ti, const char *key);
+
+/* ---- entities (planner_entlex.c; the lexicon conf/lexicon/entities.tsv, docs/lexicon.md) ---- */
+enum ent_kind { ENT_PATIENT, ENT_CASE, ENT_ENCOUNTER, ENT_NKINDS };
+/* planner_ent_word: the entity kind a question word (or its stem) names, or -1 */
+int planner_ent_word(const char *w);
+/* planner_ent_key_stem: 1 when a column or table name stem ("subject" of subject_id) names kind */
+int planner_ent_key_stem(int kind, const char *stem);
+/* planner_ent_column: the identifier column name of kind in s, or NULL */
+const char *planner_ent_column(const struct psnap *s, int kind);
+/* planner_ent_infer: the identifier columns of a patient, a case and an encounter that the
+ * metadata did not name, from column names (a key stem plus an identifier suffix) and comments
+ * (starting with a phrase of the lexicon); among candidates the name present in most tables.
+ * Names are allocated in a. */
+void planner_ent_infer(struct psnap *s, struct arena *a);
 
 /* ---- SQL tree (planner_sql.c) ---- */
 enum sx { SX_COL, SX_LIT, SX_NUM, SX_STAR, SX_AGG, SX_CMP, SX_AND, SX_OR, SX_IN_LIST, SX_IN_SUB,

@@ -357,6 +357,7 @@ static enum err load(struct snapslot *sl, const struct catalog *cat)
 	free(map);
 	if (meta(sl, cat, &vcap) != OK)
 		return ERR_NOMEM;
+	planner_ent_infer(s, a);
 	if (s->nv)
 		qsort(s->v, (size_t)s->nv, sizeof *s->v, cmp_val);
 	return OK;

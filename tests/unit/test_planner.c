@@ -634,6 +634,65 @@ static void test_follow_up(void **state)
 	planner_out_free(&o);
 }
 
+/* the identifiers of patients, cases and encounters, inferred from column names and comments
+ * (conf/lexicon/entities.tsv) where no metadata names them; the metadata's keys are kept */
+static void test_entity_inference(void **state)
+{
+	struct arena a = {0};
+	struct psnap s;
+	struct ptab t[3] = {
+		{.name = "reg", .c0 = 0, .nc = 3}, {.name = "stay", .c0 = 3, .nc = 3}, {.name = "obs", .c0 = 6, .nc = 4},
+	};
+	struct pcol c[10] = {
+		{.name = "pk_a", .comment = "환자번호(등록번호)", .table = 0, .type = PT_TEXT, .unique = 1},
+		{.name = "nm", .comment = "성명", .table = 0, .type = PT_TEXT},
+		{.name = "birth", .comment = "", .table = 0, .type = PT_TIME},
+		{.name = "pk_b", .comment = "입원번호", .table = 1, .type = PT_NUM, .unique = 1},
+		{.name = "pk_a", .comment = "환자번호", .table = 1, .type = PT_TEXT},
+		{.name = "in_dt", .comment = "입원일시", .table = 1, .type = PT_TIME},
+		{.name = "pk_a", .comment = "환자번호", .table = 2, .type = PT_TEXT},
+		{.name = "pk_b", .comment = "입원번호", .table = 2, .type = PT_NUM},
+		{.name = "surgery_id", .comment = "", .table = 2, .type = PT_NUM},
+		{.name = "val", .comment = "patient weight", .table = 2, .type = PT_NUM},
+	};
+	(void)state;
+	memset(&s, 0, sizeof s);
+	s.t = t;
+	s.nt = 3;
+	s.c = c;
+	s.nc = 10;
+	planner_ent_infer(&s, &a);
+	assert_non_null(s.entity_patient);
+	assert_string_equal(s.entity_patient, "pk_a");          /* by comment: 환자번호, in every table */
+	assert_non_null(s.entity_encounter);
+	assert_string_equal(s.entity_encounter, "pk_b");        /* by comment: 입원번호 */
+	assert_non_null(s.entity_case);
+	assert_string_equal(s.entity_case, "surgery_id");       /* by name: surgery + _id */
+	assert_int_equal(planner_ent_word("환자"), ENT_PATIENT);
+	assert_int_equal(planner_ent_word("케이스"), ENT_CASE);
+	assert_int_equal(planner_ent_word("weight"), -1);
+	assert_string_equal(planner_ent_column(&s, planner_ent_word("patient")), "pk_a");
+
+	/* the metadata's key wins; a comment that merely mentions patients identifies nothing */
+	memset(&s, 0, sizeof s);
+	s.t = t;
+	s.nt = 3;
+	s.c = c;
+	s.nc = 10;
+	s.entity_patient = "birth";
+	c[0].comment = c[4].comment = c[6].comment = "";
+	planner_ent_infer(&s, &a);
+	assert_string_equal(s.entity_patient, "birth");
+	memset(&s, 0, sizeof s);
+	s.t = t;
+	s.nt = 3;
+	s.c = c;
+	s.nc = 10;
+	planner_ent_infer(&s, &a);
+	assert_null(s.entity_patient);
+	arena_free(&a);
+}
+
 int main(void)
 {
 	const char *msg;
@@ -651,6 +710,7 @@ int main(void)
 		cmocka_unit_test(test_time_windows),
 		cmocka_unit_test(test_sql_printer),
 		cmocka_unit_test(test_timeline_builder),
+		cmocka_unit_test(test_entity_inference),
 		cmocka_unit_test(test_eval_compare),
 		cmocka_unit_test(test_lexicon_synonyms),
 		cmocka_unit_test(test_linker),

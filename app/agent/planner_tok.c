@@ -654,6 +654,252 @@ static int parse_int(const char *s, size_t n, int *v)
 	return 1;
 }
 
+/* number_end: the end of the number that starts at q[i] (digits with / - . and thousands commas),
+ * without a trailing / or -. */
+static size_t number_end(const char *q, size_t n, size_t i)
+{
+	size_t j = i;
+
+	while (j < n && (isdigit((unsigned char)q[j]) || q[j] == '/' || q[j] == '-' ||
+	                 (q[j] == '.' && j + 1 < n && isdigit((unsigned char)q[j + 1])) ||
+	                 (q[j] == ',' && j + 3 < n && isdigit((unsigned char)q[j + 1]) &&
+	                  isdigit((unsigned char)q[j + 2]) && isdigit((unsigned char)q[j + 3]))))
+		j++;
+	while (j > i && (q[j - 1] == '/' || q[j - 1] == '-'))
+		j--;
+	return j;
+}
+
+/* number_kind: make t a TK_DATE (a/b/c, a/b, y-m-d, y-m) or else a TK_NUM (commas dropped). */
+static void number_kind(struct arena *a, struct ptok *t)
+{
+	int p[3] = {0}, np = 0;
+	char sep = strchr(t->text, '/') ? '/' : (strchr(t->text, '-') ? '-' : 0);
+
+	if (sep) {
+		const char *s = t->text;
+		while (np < 3) {
+			const char *e = strchr(s, sep);
+			size_t l = e ? (size_t)(e - s) : strlen(s);
+			if (!parse_int(s, l, &p[np]))
+				break;
+			np++;
+			if (!e)
+				break;
+			s = e + 1;
+		}
+	}
+	if (sep == '/' && np == 3) {
+		t->kind = TK_DATE; t->m = p[0]; t->d = p[1]; t->y = p[2];
+	} else if (sep == '/' && np == 2 && p[1] > 31) {
+		t->kind = TK_DATE; t->m = p[0]; t->y = p[1];
+	} else if (sep == '/' && np == 2) {
+		t->kind = TK_DATE; t->m = p[0]; t->d = p[1];   /* MM/DD (year from context) */
+	} else if (sep == '-' && np >= 2 && p[0] > 1000) {
+		t->kind = TK_DATE; t->y = p[0]; t->m = p[1]; t->d = np == 3 ? p[2] : 0;
+	} else {
+		char *clean = arena_strdup(a, t->text);
+		size_t k = 0;
+		for (char *s = t->text; *s; s++)
+			if (*s != ',')
+				clean[k++] = *s;
+		clean[k] = 0;
+		t->kind = TK_NUM;
+		t->num = strtod(clean, NULL);
+	}
+}
+
+/* number_suffixes: skip the Korean unit/comparison suffixes (noted in t->unit, t->cmp) and then
+ * one particle glued to the number at q[*i]; *i ends after them. */
+static void number_suffixes(const char *q, size_t n, size_t *i, struct ptok *t)
+{
+	static const char *const np[] = {"에서", "에는", "으로", "의", "은", "는", "이", "가", "을", "를",
+	                                 "에", "과", "와", "도", "인", "로", NULL};
+
+	/* Korean unit/comparison suffix glued to the number: 24시간, 65세이상, 2023년 */
+	for (int again = 1; again && t->kind == TK_NUM;) {
+		again = 0;
+		for (int k = 0; numsuf[k].s; k++) {
+			size_t m = strlen(numsuf[k].s);
+			if (!strncmp(q + *i, numsuf[k].s, m)) {
+				if (numsuf[k].unit)
+					t->unit = numsuf[k].unit;
+				if (numsuf[k].cmp)
+					t->cmp = numsuf[k].cmp;
+				*i += m;
+				again = 1;
+				break;
+			}
+		}
+	}
+	/* a particle glued to a number: 5의, 10번에서, 65세인 */
+	for (int k = 0; np[k]; k++) {
+		size_t m = strlen(np[k]);
+		if (!strncmp(q + *i, np[k], m) && (*i + m == n || isspace((unsigned char)q[*i + m]) ||
+		                                   ispunct((unsigned char)q[*i + m]))) {
+			*i += m;
+			break;
+		}
+	}
+}
+
+/* scan_number: the number or date token t that starts at q[*pos] (t->off is set); *pos ends
+ * after it and its suffixes.  OK or ERR_NOMEM. */
+static enum err scan_number(struct arena *a, const char *q, size_t n, size_t *pos, struct ptok *t)
+{
+	size_t i = *pos, j = number_end(q, n, i), s0;
+
+	t->text = arena_strndup(a, q + i, j - i);
+	if (!t->text)
+		return ERR_NOMEM;
+	number_kind(a, t);
+	t->len = (int)(j - i);
+	i = j;
+	number_suffixes(q, n, &i, t);
+	if (t->kind == TK_NUM && t->unit == 'y' && t->num >= 1900) {
+		t->kind = TK_DATE; t->y = (int)t->num; t->unit = 0;
+	} else if (t->kind == TK_NUM && t->unit == 'M' && t->num >= 1 && t->num <= 12) {
+		t->kind = TK_DATE; t->m = (int)t->num; t->unit = 0;
+	}
+	/* "2nd", "12.5g", "20s": an English suffix stays in the text (decades: 20s) */
+	s0 = i;
+	while (i < n && isalpha((unsigned char)q[i]))
+		i++;
+	*pos = i;
+	if (i > s0 && t->kind == TK_NUM) {
+		if (i - s0 == 1 && q[s0] == 's' && t->num >= 10 && (long)t->num % 10 == 0)
+			t->unit = 'D';
+		t->text = arena_strndup(a, q + t->off, i - (size_t)t->off);
+		if (!t->text)
+			return ERR_NOMEM;
+	}
+	t->stem = t->text;
+	t->norm = planner_norm(a, t->text);
+	if (!t->norm)
+		return ERR_NOMEM;
+	t->len = (int)(i - (size_t)t->off);
+	/* a Hangul word right after (e.g. "이상인" after a separate number) is handled as a word */
+	return OK;
+}
+
+/* word_end: the end of the word that starts at q[i] (letters, digits, _, 's and any non-ASCII
+ * byte); *hangul is set when it holds a Hangul syllable. */
+static size_t word_end(const char *q, size_t n, size_t i, int *hangul)
+{
+	size_t j = i;
+
+	while (j < n) {
+		unsigned char d = (unsigned char)q[j];
+		if (d >= 0x80) {
+			if (is_hangul_lead(d))
+				*hangul = 1;
+			j++;
+		} else if (isalnum(d) || d == '_' || (d == '\'' && j + 1 < n && q[j + 1] == 's')) {
+			j++;
+		} else {
+			break;
+		}
+	}
+	return j;
+}
+
+/* split_word: the finished word t becomes two tokens, t and t + 1, over the same bytes, cut at
+ * byte k (평균나이 -> 평균 + 나이).  OK or ERR_NOMEM. */
+static enum err split_word(struct arena *a, struct ptok *t, size_t k)
+{
+	struct ptok whole = *t, *t2 = t + 1;
+
+	memset(t, 0, sizeof *t);
+	memset(t2, 0, sizeof *t2);
+	t->off = whole.off;
+	t->len = (int)k;
+	t2->off = whole.off + (int)k;
+	t2->len = whole.len - (int)k;
+	t->kind = t2->kind = TK_WORD;
+	t->hangul = t2->hangul = 1;
+	t->text = arena_strndup(a, whole.text, k);
+	t2->text = arena_strdup(a, whole.text + k);
+	if (!t->text || !t2->text || finish(a, t) != OK || finish(a, t2) != OK)
+		return ERR_NOMEM;
+	t2->group |= whole.group;
+	t2->raw = arena_strdup(a, whole.raw + k);
+	if (!t2->raw)
+		return ERR_NOMEM;
+	return OK;
+}
+
+/* scan_word: the word token t that starts at q[*pos] (t->off is set): a number word, or a word
+ * finished by finish(); an all-Hangul compound is split into t and t + 1 when room allows.
+ * *pos ends after the word, *ntok is the number of tokens made (1 or 2).  OK or ERR_NOMEM. */
+static enum err scan_word(struct arena *a, const char *q, size_t n, size_t *pos, struct ptok *t, int room,
+                          int *ntok)
+{
+	size_t i = *pos, j, k;
+	int hangul = 0;
+	enum err e;
+
+	*ntok = 1;
+	j = word_end(q, n, i, &hangul);
+	t->text = arena_strndup(a, q + i, j - i);
+	if (!t->text)
+		return ERR_NOMEM;
+	for (char *s = t->text; *s; s++)
+		*s = (char)tolower((unsigned char)*s);
+	t->kind = TK_WORD;
+	t->hangul = hangul;
+	t->len = (int)(j - i);
+	*pos = j;
+	for (int w = 0; numwords[w]; w++) {
+		if (!strcmp(t->text, numwords[w])) {
+			t->kind = TK_NUM;
+			t->num = w;
+		}
+	}
+	if (t->kind == TK_NUM) {
+		t->stem = t->text;
+		t->norm = t->text;
+		return OK;
+	}
+	e = finish(a, t);
+	if (e != OK)
+		return e;
+	k = hangul ? split_point(t->text) : 0;
+	if (k && room) {
+		/* 평균나이 -> 평균 + 나이: two tokens over the same bytes */
+		e = split_word(a, t, k);
+		if (e != OK)
+			return e;
+		*ntok = 2;
+	}
+	return OK;
+}
+
+/* scan_punct: the one-byte punctuation token t at q[*pos] (or <=, >=); comparison operators
+ * are kept as roles.  *pos ends after it.  OK or ERR_NOMEM. */
+static enum err scan_punct(struct arena *a, const char *q, size_t n, size_t *pos, struct ptok *t)
+{
+	size_t i = *pos;
+	unsigned char c = (unsigned char)q[i];
+
+	t->kind = TK_PUNCT;
+	t->len = 1;
+	if ((c == '<' || c == '>') && i + 1 < n && q[i + 1] == '=') {
+		t->text = arena_strndup(a, q + i, 2);
+		t->role = c == '<' ? R_LE : R_GE;
+		*pos = i + 2;
+		t->len = 2;
+	} else {
+		t->text = arena_strndup(a, q + i, 1);
+		t->role = c == '<' ? R_LT : c == '>' ? R_GT : R_STOP;
+		*pos = i + 1;
+	}
+	if (!t->text)
+		return ERR_NOMEM;
+	t->stem = t->text;
+	t->norm = "";
+	return OK;
+}
+
 /* planner_tokenize: words, numbers (with Korean unit suffixes), dates (MM/YYYY, MM/DD/YYYY,
  * YYYY-MM-DD), punctuation.  Hangul runs are words; particles are stripped in finish(). */
 enum err planner_tokenize(struct arena *a, const char *q, struct ptoks *out)
@@ -669,6 +915,8 @@ enum err planner_tokenize(struct arena *a, const char *q, struct ptoks *out)
 	for (size_t i = 0; i < n;) {
 		unsigned char c = (unsigned char)q[i];
 		struct ptok *t = &v[nt];
+		int ntok = 1;
+		enum err e;
 
 		if (isspace(c)) {
 			i++;
@@ -676,190 +924,15 @@ enum err planner_tokenize(struct arena *a, const char *q, struct ptoks *out)
 		}
 		memset(t, 0, sizeof *t);
 		t->off = (int)i;
-		if (isdigit(c)) {
-			size_t j = i;
-			while (j < n && (isdigit((unsigned char)q[j]) || q[j] == '/' || q[j] == '-' ||
-			                 (q[j] == '.' && j + 1 < n && isdigit((unsigned char)q[j + 1])) ||
-			                 (q[j] == ',' && j + 3 < n && isdigit((unsigned char)q[j + 1]) &&
-			                  isdigit((unsigned char)q[j + 2]) && isdigit((unsigned char)q[j + 3]))))
-				j++;
-			while (j > i && (q[j - 1] == '/' || q[j - 1] == '-'))
-				j--;
-			t->text = arena_strndup(a, q + i, j - i);
-			if (!t->text)
-				return ERR_NOMEM;
-			/* dates: a/b/c, a/b, y-m-d, y-m */
-			int p[3] = {0}, np = 0;
-			char sep = strchr(t->text, '/') ? '/' : (strchr(t->text, '-') ? '-' : 0);
-			if (sep) {
-				const char *s = t->text;
-				while (np < 3) {
-					const char *e = strchr(s, sep);
-					size_t l = e ? (size_t)(e - s) : strlen(s);
-					if (!parse_int(s, l, &p[np]))
-						break;
-					np++;
-					if (!e)
-						break;
-					s = e + 1;
-				}
-			}
-			if (sep == '/' && np == 3) {
-				t->kind = TK_DATE; t->m = p[0]; t->d = p[1]; t->y = p[2];
-			} else if (sep == '/' && np == 2 && p[1] > 31) {
-				t->kind = TK_DATE; t->m = p[0]; t->y = p[1];
-			} else if (sep == '/' && np == 2) {
-				t->kind = TK_DATE; t->m = p[0]; t->d = p[1];   /* MM/DD (year from context) */
-			} else if (sep == '-' && np >= 2 && p[0] > 1000) {
-				t->kind = TK_DATE; t->y = p[0]; t->m = p[1]; t->d = np == 3 ? p[2] : 0;
-			} else {
-				char *clean = arena_strdup(a, t->text);
-				size_t k = 0;
-				for (char *s = t->text; *s; s++)
-					if (*s != ',')
-						clean[k++] = *s;
-				clean[k] = 0;
-				t->kind = TK_NUM;
-				t->num = strtod(clean, NULL);
-			}
-			t->len = (int)(j - i);
-			i = j;
-			/* Korean unit/comparison suffix glued to the number: 24시간, 65세이상, 2023년 */
-			for (int again = 1; again && t->kind == TK_NUM;) {
-				again = 0;
-				for (int k = 0; numsuf[k].s; k++) {
-					size_t m = strlen(numsuf[k].s);
-					if (!strncmp(q + i, numsuf[k].s, m)) {
-						if (numsuf[k].unit)
-							t->unit = numsuf[k].unit;
-						if (numsuf[k].cmp)
-							t->cmp = numsuf[k].cmp;
-						i += m;
-						again = 1;
-						break;
-					}
-				}
-			}
-			/* a particle glued to a number: 5의, 10번에서, 65세인 */
-			{
-				static const char *const np[] = {"에서", "에는", "으로", "의", "은", "는", "이", "가", "을", "를",
-				                                 "에", "과", "와", "도", "인", "로", NULL};
-				for (int k = 0; np[k]; k++) {
-					size_t m = strlen(np[k]);
-					if (!strncmp(q + i, np[k], m) && (i + m == n || isspace((unsigned char)q[i + m]) ||
-					                                  ispunct((unsigned char)q[i + m]))) {
-						i += m;
-						break;
-					}
-				}
-			}
-			if (t->kind == TK_NUM && t->unit == 'y' && t->num >= 1900) {
-				t->kind = TK_DATE; t->y = (int)t->num; t->unit = 0;
-			} else if (t->kind == TK_NUM && t->unit == 'M' && t->num >= 1 && t->num <= 12) {
-				t->kind = TK_DATE; t->m = (int)t->num; t->unit = 0;
-			}
-			/* "2nd", "12.5g", "20s": an English suffix stays in the text (decades: 20s) */
-			size_t s0 = i;
-			while (i < n && isalpha((unsigned char)q[i]))
-				i++;
-			if (i > s0 && t->kind == TK_NUM) {
-				if (i - s0 == 1 && q[s0] == 's' && t->num >= 10 && (long)t->num % 10 == 0)
-					t->unit = 'D';
-				t->text = arena_strndup(a, q + t->off, i - (size_t)t->off);
-				if (!t->text)
-					return ERR_NOMEM;
-			}
-			t->stem = t->text;
-			t->norm = planner_norm(a, t->text);
-			if (!t->norm)
-				return ERR_NOMEM;
-			t->len = (int)(i - (size_t)t->off);
-			nt++;
-			/* a Hangul word right after (e.g. "이상인" after a separate number) is handled as a word */
-			continue;
-		}
-		if (isalpha(c) || c >= 0x80) {
-			size_t j = i;
-			int hangul = 0;
-			while (j < n) {
-				unsigned char d = (unsigned char)q[j];
-				if (d >= 0x80) {
-					if (is_hangul_lead(d))
-						hangul = 1;
-					j++;
-				} else if (isalnum(d) || d == '_' || (d == '\'' && j + 1 < n && q[j + 1] == 's')) {
-					j++;
-				} else {
-					break;
-				}
-			}
-			t->text = arena_strndup(a, q + i, j - i);
-			if (!t->text)
-				return ERR_NOMEM;
-			for (char *s = t->text; *s; s++)
-				*s = (char)tolower((unsigned char)*s);
-			t->kind = TK_WORD;
-			t->hangul = hangul;
-			t->len = (int)(j - i);
-			i = j;
-			for (int k = 0; numwords[k]; k++) {
-				if (!strcmp(t->text, numwords[k])) {
-					t->kind = TK_NUM;
-					t->num = k;
-				}
-			}
-			if (t->kind == TK_NUM) {
-				t->stem = t->text;
-				t->norm = t->text;
-				nt++;
-				continue;
-			}
-			enum err e = finish(a, t);
-			if (e != OK)
-				return e;
-			size_t k = hangul ? split_point(t->text) : 0;
-			if (k && (size_t)nt + 2 < cap) {
-				/* 평균나이 -> 평균 + 나이: two tokens over the same bytes */
-				struct ptok whole = *t, *t2 = &v[nt + 1];
-				memset(t, 0, sizeof *t);
-				memset(t2, 0, sizeof *t2);
-				t->off = whole.off;
-				t->len = (int)k;
-				t2->off = whole.off + (int)k;
-				t2->len = whole.len - (int)k;
-				t->kind = t2->kind = TK_WORD;
-				t->hangul = t2->hangul = 1;
-				t->text = arena_strndup(a, whole.text, k);
-				t2->text = arena_strdup(a, whole.text + k);
-				if (!t->text || !t2->text || finish(a, t) != OK || finish(a, t2) != OK)
-					return ERR_NOMEM;
-				t2->group |= whole.group;
-				t2->raw = arena_strdup(a, whole.raw + k);
-				if (!t2->raw)
-					return ERR_NOMEM;
-				nt++;
-			}
-			nt++;
-			continue;
-		}
-		/* punctuation: one byte; comparison operators kept as roles */
-		t->kind = TK_PUNCT;
-		t->len = 1;
-		if ((c == '<' || c == '>') && i + 1 < n && q[i + 1] == '=') {
-			t->text = arena_strndup(a, q + i, 2);
-			t->role = c == '<' ? R_LE : R_GE;
-			i += 2;
-			t->len = 2;
-		} else {
-			t->text = arena_strndup(a, q + i, 1);
-			t->role = c == '<' ? R_LT : c == '>' ? R_GT : R_STOP;
-			i++;
-		}
-		if (!t->text)
-			return ERR_NOMEM;
-		t->stem = t->text;
-		t->norm = "";
-		nt++;
+		if (isdigit(c))
+			e = scan_number(a, q, n, &i, t);
+		else if (isalpha(c) || c >= 0x80)
+			e = scan_word(a, q, n, &i, t, (size_t)nt + 2 < cap, &ntok);
+		else
+			e = scan_punct(a, q, n, &i, t);
+		if (e != OK)
+			return e;
+		nt += ntok;
 	}
 	out->n = nt;
 	return OK;

@@ -88,6 +88,254 @@ static const char *unit_name(int u)
 
 static int is_unit(const struct ptok *t) { return t->kind == TK_WORD && t->role == R_UNIT; }
 
+/* One time expression of the question: its window and the tokens [span0, span1) it covers. */
+struct texpr {
+	struct ptime x;
+	int span0, span1;
+};
+
+/* month_of_year: "07/this year", "10/last year" at token i: the number becomes a month of that
+ * year (a TK_DATE) and the tokens after it are marked used. */
+static void month_of_year(struct ptoks *tk, int i, const struct tm *now)
+{
+	struct ptok *t = &tk->v[i];
+
+	if (t->kind == TK_NUM && t->num >= 1 && t->num <= 12 && i + 3 < tk->n && tk->v[i + 1].kind == TK_PUNCT &&
+	    !strcmp(tk->v[i + 1].text, "/") && is_unit(&tk->v[i + 3]) && tk->v[i + 3].unitv == 'y' &&
+	    (tk->v[i + 2].role == R_THIS || tk->v[i + 2].role == R_LAST || tk->v[i + 2].role == R_PAST)) {
+		t->kind = TK_DATE;
+		t->m = (int)t->num;
+		t->y = now->tm_year + 1900 - (tk->v[i + 2].role == R_THIS ? 0 : 1);
+		tk->v[i + 1].used = tk->v[i + 2].used = tk->v[i + 3].used = 1;
+	}
+}
+
+/* day_after_period: 1 when token i starts "last month/22", a day written after a relative
+ * period (not placed), else 0. */
+static int day_after_period(const struct ptoks *tk, int i)
+{
+	const struct ptok *t = &tk->v[i];
+
+	return (t->role == R_LAST || t->role == R_THIS || t->role == R_PAST) && i + 3 < tk->n &&
+	       is_unit(&tk->v[i + 1]) && !strcmp(tk->v[i + 2].text, "/") && tk->v[i + 3].kind == TK_NUM;
+}
+
+/* bare_year: "in 2024", "since 2100": a bare year at token i after a preposition becomes a TK_DATE. */
+static void bare_year(struct ptoks *tk, int i)
+{
+	struct ptok *t = &tk->v[i], *prev = i ? &tk->v[i - 1] : NULL;
+
+	if (t->kind == TK_NUM && t->num >= 1900 && t->num <= 2200 && t->num == (int)t->num && !t->unit && prev &&
+	    (prev->role == R_IN || prev->role == R_SINCE || prev->role == R_UNTIL || prev->role == R_ON)) {
+		t->kind = TK_DATE;
+		t->y = (int)t->num;
+	}
+}
+
+/* date_year: the year of the date token i: its own, or from "this year", "/last year" or 올해
+ * after it (e->span1 then moves past them), or the reference year for a month alone; 0 when
+ * it has none. */
+static int date_year(struct ptoks *tk, int i, const struct tm *now, struct texpr *e)
+{
+	struct ptok *t = &tk->v[i];
+	int y = t->y;
+
+	/* 06/29/this year, 06/29 last year */
+	if (t->y == 0 && t->m && tk->v[i].used && i + 3 < tk->n && tk->v[i + 3].used && is_unit(&tk->v[i + 3])) {
+		y = t->y;   /* set just above */
+	}
+	if (!y && i + 2 < tk->n && is_unit(&tk->v[i + 2]) && tk->v[i + 2].unitv == 'y' &&
+	    (tk->v[i + 1].role == R_THIS || tk->v[i + 1].role == R_LAST || tk->v[i + 1].role == R_PAST)) {
+		y = now->tm_year + 1900 - (tk->v[i + 1].role == R_THIS ? 0 : 1);
+		e->span1 = i + 3;
+	} else if (!y && i + 3 < tk->n && tk->v[i + 1].kind == TK_PUNCT && is_unit(&tk->v[i + 3]) &&
+	           tk->v[i + 3].unitv == 'y' &&
+	           (tk->v[i + 2].role == R_THIS || tk->v[i + 2].role == R_LAST || tk->v[i + 2].role == R_PAST)) {
+		y = now->tm_year + 1900 - (tk->v[i + 2].role == R_THIS ? 0 : 1);
+		e->span1 = i + 4;
+	} else if (!y && i + 1 < tk->n && tk->v[i + 1].role == R_YEARWORD) {
+		y = now->tm_year + 1900 + (tk->v[i + 1].unitv < 0 ? -1 : 0);
+		e->span1 = i + 2;
+	}
+	if (!y && t->m && !t->d) {
+		/* "3월": a month of the reference year */
+		y = now->tm_year + 1900;
+	}
+	return y;
+}
+
+/* date_window: the window of the date token i: its year, month or day, open-ended after "since"
+ * or "until" (before or after it).  1 placed, -1 a date without a year. */
+static int date_window(struct ptoks *tk, int i, const struct tm *now, struct texpr *e, char *desc, size_t dn)
+{
+	struct ptok *t = &tk->v[i], *prev = i ? &tk->v[i - 1] : NULL;
+	int since = prev && (prev->role == R_SINCE);
+	int until = prev && (prev->role == R_UNTIL);
+	struct tm d;
+	int y, unit, span1;
+
+	memset(&d, 0, sizeof d);
+	y = date_year(tk, i, now, e);
+	if (!y)
+		return -1;
+	d.tm_year = y - 1900;
+	d.tm_mon = t->m ? t->m - 1 : 0;
+	d.tm_mday = t->d ? t->d : 1;
+	unit = t->d ? 'd' : t->m ? 'm' : 'y';
+	/* Korean: 2023년 3월 → one month */
+	if (unit == 'y' && i + 1 < tk->n && tk->v[i + 1].kind == TK_DATE && !tk->v[i + 1].y && tk->v[i + 1].m) {
+		d.tm_mon = tk->v[i + 1].m - 1;
+		unit = 'm';
+		if (tk->v[i + 1].d) {
+			d.tm_mday = tk->v[i + 1].d;
+			unit = 'd';
+		}
+		e->span1 = i + 2;
+	}
+	tm_norm(&d);
+	cal(&e->x, d, unit);
+	span1 = e->span1;
+	if (span1 < tk->n && (tk->v[span1].role == R_SINCE) && tk->v[span1].hangul)
+		since = 1;   /* 2023년부터 */
+	if (span1 < tk->n && (tk->v[span1].role == R_UNTIL) && tk->v[span1].hangul)
+		until = 1;
+	if (since)
+		e->x.to[0] = 0;
+	if (until) {
+		memcpy(e->x.to, e->x.from, sizeof e->x.to);
+		e->x.from[0] = 0;
+	}
+	snprintf(desc + strlen(desc), dn - strlen(desc), "%s%s %s", *desc ? "; " : "",
+	         since ? "since" : until ? "before" : "during", t->text);
+	return 1;
+}
+
+/* last_window: "last year", "last month" at token i: the previous calendar unit; "last hour":
+ * the hour before the reference time.  Always places the two tokens. */
+static void last_window(struct ptoks *tk, int i, const struct tm *now, struct texpr *e, char *desc, size_t dn)
+{
+	struct tm d = *now;
+	int u = tk->v[i + 1].unitv;
+	if (u == 'h') {
+		shift(&d, 'h', -1);
+		fmt(e->x.from, sizeof e->x.from, &d);
+		fmt(e->x.to, sizeof e->x.to, now);
+	} else {
+		d.tm_mday = 1;   /* Dec 31 minus a month is November, not "Nov 31" = Dec 1 */
+		if (u == 'y')
+			d.tm_mon = 0;
+		shift(&d, u, -1);
+		cal(&e->x, d, u);
+	}
+	e->span1 = i + 2;
+	snprintf(desc + strlen(desc), dn - strlen(desc), "%slast %s", *desc ? "; " : "", tk->v[i + 1].text);
+}
+
+/* ago_window: "3 days ago", "past 2 weeks", "within 6 months" at the number token i: from that
+ * long before the reference time, open-ended.  1 placed, 0 a duration rather than a window,
+ * -1 an expression it cannot place ("2 months after X"). */
+static int ago_window(struct ptoks *tk, int i, const struct tm *now, struct texpr *e, char *desc, size_t dn)
+{
+	struct ptok *t = &tk->v[i], *prev = i ? &tk->v[i - 1] : NULL;
+	int u = t->unit && strchr("hdwmy", t->unit) ? t->unit : tk->v[i + 1].unitv;
+	int after = t->unit && strchr("hdwmy", t->unit) ? i + 1 : i + 2;
+	int ago = after < tk->n && tk->v[after].role == R_AGO;
+	int past = prev && (prev->role == R_PAST || prev->role == R_LAST || prev->role == R_IN);
+	if (!ago && after < tk->n && (tk->v[after].role == R_SINCE || tk->v[after].role == R_UNTIL) &&
+	    !tk->v[after].hangul && prev && prev->role == R_IN)
+		return -1;   /* "within 2 months after the prescription of X" */
+	if (!ago && !past && !(i >= 2 && tk->v[i - 1].role == R_PAST) &&
+	    !(i >= 2 && (tk->v[i - 2].role == R_PAST || tk->v[i - 2].role == R_LAST) && tk->v[i - 1].role == R_STOP))
+		return 0;   /* "3 days" without ago/last: a duration, not a window */
+	struct tm d = *now;
+	shift(&d, u, -(int)t->num);
+	if (after < tk->n && (tk->v[after].role == R_SINCE || tk->v[after].role == R_UNTIL) && !tk->v[after].hangul)
+		return -1;
+	fmt(e->x.from, sizeof e->x.from, &d);
+	e->x.rel_n = (int)t->num;
+	e->x.rel_unit = u;
+	if (past)
+		e->span0 = i - 1;
+	e->span1 = ago ? after + 1 : after;
+	snprintf(desc + strlen(desc), dn - strlen(desc), "%ssince %d %s before the reference time",
+	         *desc ? "; " : "", (int)t->num, unit_name(u));
+	if (prev && prev->role == R_SINCE)
+		e->span0 = i - 1;
+	return 1;
+}
+
+/* place: the window of the time expression that starts at token i, with its description added
+ * to desc.  1 placed (e filled), 0 no expression here, -1 an expression it cannot place. */
+static int place(struct ptoks *tk, int i, const struct tm *now, struct texpr *e, char *desc, size_t dn)
+{
+	struct ptok *t = &tk->v[i];
+
+	if (t->kind == TK_DATE)
+		return date_window(tk, i, now, e, desc, dn);
+	if ((t->role == R_THIS || t->role == R_CURRENT) && i + 1 < tk->n && is_unit(&tk->v[i + 1])) {
+		cal(&e->x, *now, tk->v[i + 1].unitv);
+		e->span1 = i + 2;
+		snprintf(desc + strlen(desc), dn - strlen(desc), "%sthis %s", *desc ? "; " : "", tk->v[i + 1].text);
+		return 1;
+	}
+	if (t->role == R_YEARWORD) {
+		struct tm d = *now;
+		int u = abs(t->unitv);
+		d.tm_mday = 1;
+		if (t->unitv < 0)
+			shift(&d, u, -1);
+		cal(&e->x, d, u);
+		snprintf(desc + strlen(desc), dn - strlen(desc), "%s%s", *desc ? "; " : "", t->text);
+		return 1;
+	}
+	if (t->role == R_TODAY || t->role == R_YESTERDAY) {
+		struct tm d = *now;
+		if (t->role == R_YESTERDAY)
+			shift(&d, 'd', -1);
+		cal(&e->x, d, 'd');
+		snprintf(desc + strlen(desc), dn - strlen(desc), "%s%s", *desc ? "; " : "", t->text);
+		return 1;
+	}
+	if ((t->role == R_LAST || t->role == R_PAST) && i + 1 < tk->n && is_unit(&tk->v[i + 1])) {
+		/* last year / last month: the previous calendar unit */
+		last_window(tk, i, now, e, desc, dn);
+		return 1;
+	}
+	if (t->kind == TK_NUM && ((i + 1 < tk->n && is_unit(&tk->v[i + 1])) ||
+	                          (t->unit && strchr("hdwmy", t->unit))))
+		return ago_window(tk, i, now, e, desc, dn);
+	return 0;
+}
+
+/* mark_used: mark the tokens of the expression e found at token i, the preposition before it
+ * and a Korean since/until particle word after it. */
+static void mark_used(struct ptoks *tk, int i, const struct texpr *e)
+{
+	struct ptok *prev = i ? &tk->v[i - 1] : NULL;
+
+	for (int k = e->span0; k < e->span1 && k < tk->n; k++)
+		tk->v[k].used = 1;
+	if (prev && (prev->role == R_SINCE || prev->role == R_UNTIL || prev->role == R_IN || prev->role == R_ON))
+		prev->used = 1;
+	if (e->span1 < tk->n && tk->v[e->span1].hangul &&
+	    (tk->v[e->span1].role == R_SINCE || tk->v[e->span1].role == R_UNTIL))
+		tk->v[e->span1].used = 1;
+}
+
+/* intersect: narrow the window w by x (the later from, the earlier to); a relative period in x
+ * replaces the one in w. */
+static void intersect(struct ptime *w, const struct ptime *x)
+{
+	if (x->from[0] && (!w->from[0] || strcmp(x->from, w->from) > 0))
+		memcpy(w->from, x->from, sizeof w->from);
+	if (x->to[0] && (!w->to[0] || strcmp(x->to, w->to) < 0))
+		memcpy(w->to, x->to, sizeof w->to);
+	if (x->rel_n) {
+		w->rel_n = x->rel_n;
+		w->rel_unit = x->rel_unit;
+	}
+}
+
 /* planner_time: find the question's time expressions and combine them into one window.
  * Tokens used are marked.  Returns 0 none, 1 a window, -1 an expression it cannot place. */
 int planner_time(struct ptoks *tk, const struct tm *now, struct ptime *w, char *desc, size_t dn)
@@ -96,169 +344,26 @@ int planner_time(struct ptoks *tk, const struct tm *now, struct ptime *w, char *
 	memset(w, 0, sizeof *w);
 	desc[0] = 0;
 	for (int i = 0; i < tk->n; i++) {
-		struct ptok *t = &tk->v[i];
-		struct ptok *prev = i ? &tk->v[i - 1] : NULL;
-		int since = prev && (prev->role == R_SINCE);
-		int until = prev && (prev->role == R_UNTIL);
-		struct ptime x;
-		memset(&x, 0, sizeof x);
-		int span0 = i, span1 = i + 1;
+		struct texpr e;
+		int r;
 
-		/* "07/this year", "10/last year": a month of that year */
-		if (t->kind == TK_NUM && t->num >= 1 && t->num <= 12 && i + 3 < tk->n && tk->v[i + 1].kind == TK_PUNCT &&
-		    !strcmp(tk->v[i + 1].text, "/") && is_unit(&tk->v[i + 3]) && tk->v[i + 3].unitv == 'y' &&
-		    (tk->v[i + 2].role == R_THIS || tk->v[i + 2].role == R_LAST || tk->v[i + 2].role == R_PAST)) {
-			t->kind = TK_DATE;
-			t->m = (int)t->num;
-			t->y = now->tm_year + 1900 - (tk->v[i + 2].role == R_THIS ? 0 : 1);
-			tk->v[i + 1].used = tk->v[i + 2].used = tk->v[i + 3].used = 1;
-		}
-		/* "last month/22": a day written after a relative period: not placed */
-		if ((t->role == R_LAST || t->role == R_THIS || t->role == R_PAST) && i + 3 < tk->n && is_unit(&tk->v[i + 1]) &&
-		    !strcmp(tk->v[i + 2].text, "/") && tk->v[i + 3].kind == TK_NUM)
+		memset(&e, 0, sizeof e);
+		e.span0 = i;
+		e.span1 = i + 1;
+		month_of_year(tk, i, now);
+		if (day_after_period(tk, i))
 			return -1;
-		/* "in 2024", "since 2100": a bare year after a preposition */
-		if (t->kind == TK_NUM && t->num >= 1900 && t->num <= 2200 && t->num == (int)t->num && !t->unit && prev &&
-		    (prev->role == R_IN || prev->role == R_SINCE || prev->role == R_UNTIL || prev->role == R_ON)) {
-			t->kind = TK_DATE;
-			t->y = (int)t->num;
-		}
-		if (t->kind == TK_DATE) {
-			struct tm d;
-			memset(&d, 0, sizeof d);
-			int y = t->y, unit;
-			/* 06/29/this year, 06/29 last year */
-			if (t->y == 0 && t->m && tk->v[i].used && i + 3 < tk->n && tk->v[i + 3].used && is_unit(&tk->v[i + 3])) {
-				y = t->y;   /* set just above */
-			}
-			if (!y && i + 2 < tk->n && is_unit(&tk->v[i + 2]) && tk->v[i + 2].unitv == 'y' &&
-			    (tk->v[i + 1].role == R_THIS || tk->v[i + 1].role == R_LAST || tk->v[i + 1].role == R_PAST)) {
-				y = now->tm_year + 1900 - (tk->v[i + 1].role == R_THIS ? 0 : 1);
-				span1 = i + 3;
-			} else if (!y && i + 3 < tk->n && tk->v[i + 1].kind == TK_PUNCT && is_unit(&tk->v[i + 3]) &&
-			           tk->v[i + 3].unitv == 'y' &&
-			           (tk->v[i + 2].role == R_THIS || tk->v[i + 2].role == R_LAST || tk->v[i + 2].role == R_PAST)) {
-				y = now->tm_year + 1900 - (tk->v[i + 2].role == R_THIS ? 0 : 1);
-				span1 = i + 4;
-			} else if (!y && i + 1 < tk->n && tk->v[i + 1].role == R_YEARWORD) {
-				y = now->tm_year + 1900 + (tk->v[i + 1].unitv < 0 ? -1 : 0);
-				span1 = i + 2;
-			}
-			if (!y && t->m && !t->d) {
-				/* "3월": a month of the reference year */
-				y = now->tm_year + 1900;
-			}
-			if (!y)
-				return -1;
-			d.tm_year = y - 1900;
-			d.tm_mon = t->m ? t->m - 1 : 0;
-			d.tm_mday = t->d ? t->d : 1;
-			unit = t->d ? 'd' : t->m ? 'm' : 'y';
-			/* Korean: 2023년 3월 → one month */
-			if (unit == 'y' && i + 1 < tk->n && tk->v[i + 1].kind == TK_DATE && !tk->v[i + 1].y && tk->v[i + 1].m) {
-				d.tm_mon = tk->v[i + 1].m - 1;
-				unit = 'm';
-				if (tk->v[i + 1].d) {
-					d.tm_mday = tk->v[i + 1].d;
-					unit = 'd';
-				}
-				span1 = i + 2;
-			}
-			tm_norm(&d);
-			cal(&x, d, unit);
-			if (span1 < tk->n && (tk->v[span1].role == R_SINCE) && tk->v[span1].hangul)
-				since = 1;   /* 2023년부터 */
-			if (span1 < tk->n && (tk->v[span1].role == R_UNTIL) && tk->v[span1].hangul)
-				until = 1;
-			if (since)
-				x.to[0] = 0;
-			if (until) {
-				memcpy(x.to, x.from, sizeof x.to);
-				x.from[0] = 0;
-			}
-			snprintf(desc + strlen(desc), dn - strlen(desc), "%s%s %s", *desc ? "; " : "",
-			         since ? "since" : until ? "before" : "during", t->text);
-		} else if ((t->role == R_THIS || t->role == R_CURRENT) && i + 1 < tk->n && is_unit(&tk->v[i + 1])) {
-			cal(&x, *now, tk->v[i + 1].unitv);
-			span1 = i + 2;
-			snprintf(desc + strlen(desc), dn - strlen(desc), "%sthis %s", *desc ? "; " : "", tk->v[i + 1].text);
-		} else if (t->role == R_YEARWORD) {
-			struct tm d = *now;
-			int u = abs(t->unitv);
-			d.tm_mday = 1;
-			if (t->unitv < 0)
-				shift(&d, u, -1);
-			cal(&x, d, u);
-			snprintf(desc + strlen(desc), dn - strlen(desc), "%s%s", *desc ? "; " : "", t->text);
-		} else if (t->role == R_TODAY || t->role == R_YESTERDAY) {
-			struct tm d = *now;
-			if (t->role == R_YESTERDAY)
-				shift(&d, 'd', -1);
-			cal(&x, d, 'd');
-			snprintf(desc + strlen(desc), dn - strlen(desc), "%s%s", *desc ? "; " : "", t->text);
-		} else if ((t->role == R_LAST || t->role == R_PAST) && i + 1 < tk->n && is_unit(&tk->v[i + 1])) {
-			/* last year / last month: the previous calendar unit */
-			struct tm d = *now;
-			int u = tk->v[i + 1].unitv;
-			if (u == 'h') {
-				shift(&d, 'h', -1);
-				fmt(x.from, sizeof x.from, &d);
-				fmt(x.to, sizeof x.to, now);
-			} else {
-				d.tm_mday = 1;   /* Dec 31 minus a month is November, not "Nov 31" = Dec 1 */
-				if (u == 'y')
-					d.tm_mon = 0;
-				shift(&d, u, -1);
-				cal(&x, d, u);
-			}
-			span1 = i + 2;
-			snprintf(desc + strlen(desc), dn - strlen(desc), "%slast %s", *desc ? "; " : "", tk->v[i + 1].text);
-		} else if (t->kind == TK_NUM && ((i + 1 < tk->n && is_unit(&tk->v[i + 1])) ||
-		                                 (t->unit && strchr("hdwmy", t->unit)))) {
-			int u = t->unit && strchr("hdwmy", t->unit) ? t->unit : tk->v[i + 1].unitv;
-			int after = t->unit && strchr("hdwmy", t->unit) ? i + 1 : i + 2;
-			int ago = after < tk->n && tk->v[after].role == R_AGO;
-			int past = prev && (prev->role == R_PAST || prev->role == R_LAST || prev->role == R_IN);
-			if (!ago && after < tk->n && (tk->v[after].role == R_SINCE || tk->v[after].role == R_UNTIL) &&
-			    !tk->v[after].hangul && prev && prev->role == R_IN)
-				return -1;   /* "within 2 months after the prescription of X" */
-			if (!ago && !past && !(i >= 2 && tk->v[i - 1].role == R_PAST) &&
-			    !(i >= 2 && (tk->v[i - 2].role == R_PAST || tk->v[i - 2].role == R_LAST) && tk->v[i - 1].role == R_STOP))
-				continue;   /* "3 days" without ago/last: a duration, not a window */
-			struct tm d = *now;
-			shift(&d, u, -(int)t->num);
-			if (after < tk->n && (tk->v[after].role == R_SINCE || tk->v[after].role == R_UNTIL) && !tk->v[after].hangul)
-				return -1;
-			fmt(x.from, sizeof x.from, &d);
-			x.rel_n = (int)t->num;
-			x.rel_unit = u;
-			if (past)
-				span0 = i - 1;
-			span1 = ago ? after + 1 : after;
-			snprintf(desc + strlen(desc), dn - strlen(desc), "%ssince %d %s before the reference time",
-			         *desc ? "; " : "", (int)t->num, unit_name(u));
-			if (prev && prev->role == R_SINCE)
-				span0 = i - 1;
-		} else {
+		bare_year(tk, i);
+		r = place(tk, i, now, &e, desc, dn);
+		if (r < 0)
+			return -1;
+		if (!r)
 			continue;
-		}
-		for (int k = span0; k < span1 && k < tk->n; k++)
-			tk->v[k].used = 1;
-		if (prev && (prev->role == R_SINCE || prev->role == R_UNTIL || prev->role == R_IN || prev->role == R_ON))
-			prev->used = 1;
-		if (span1 < tk->n && tk->v[span1].hangul && (tk->v[span1].role == R_SINCE || tk->v[span1].role == R_UNTIL))
-			tk->v[span1].used = 1;
+		mark_used(tk, i, &e);
 		/* intersect with what was found before */
-		if (x.from[0] && (!w->from[0] || strcmp(x.from, w->from) > 0))
-			memcpy(w->from, x.from, sizeof w->from);
-		if (x.to[0] && (!w->to[0] || strcmp(x.to, w->to) < 0))
-			memcpy(w->to, x.to, sizeof w->to);
-		if (x.rel_n) {
-			w->rel_n = x.rel_n;
-			w->rel_unit = x.rel_unit;
-		}
+		intersect(w, &e.x);
 		found = 1;
-		i = span1 - 1;
+		i = e.span1 - 1;
 	}
 	return found;
 }

@@ -62,6 +62,183 @@ static void fail_out(struct agent *a)
 	sb_free(&m);
 }
 
+/* inspect_stage: the inspector, then the query cache (a hit goes straight to execution); in
+ * step mode the run then pauses on the plan.  1 when the run paused or stopped, 0 to go on. */
+static int inspect_stage(struct agent *a, int step_mode)
+{
+	char *cached;
+
+	if (inspector_run(a))
+		return 1;
+	if (!a->state.no_cache && (cached = cache_lookup(a))) {
+		struct step s = {.kind = "info", .name = "cache", .status = "ok", .ms = 0};
+		cJSON *o = cJSON_CreateObject();
+		char *out;
+
+		cJSON_AddStringToObject(o, "sql", cached);
+		cJSON_AddStringToObject(o, "hit", "normalised question + catalog version");
+		out = json_text(o);
+		s.output = out;
+		agent_step(a, &s);
+		free(out);
+		cJSON_Delete(o);
+		run_state_set(&a->state.pending_sql, cached);
+		a->state.from_cache = 1;
+		a->state.attempt = 1;
+		a->state.next = NEXT_EXEC;
+		free(cached);
+	} else {
+		a->state.next = NEXT_PLAN;
+	}
+	if (step_mode) {
+		cJSON *p = cJSON_CreateObject();
+
+		cJSON_AddItemToObject(p, "plan", pause_plan(a));
+		if (a->state.from_cache)
+			cJSON_AddStringToObject(p, "sql", a->state.pending_sql);
+		agent_pause(a, "plan", p);
+		return 1;
+	}
+	return 0;
+}
+
+/* back_to_rejected: the analyst's comment on the last SQL could not be applied and there is
+ * no other SQL: the run pauses again at the SQL they rejected, with the reason.  Frees *po. */
+static void back_to_rejected(struct agent *a, struct plan_out *po, cJSON *last, const cJSON *comment)
+{
+	cJSON *p = cJSON_CreateObject();
+
+	a->state.attempt--;   /* nothing was tried */
+	run_state_set(&a->state.pending_sql, cJSON_GetObjectItemCaseSensitive(last, "sql")->valuestring);
+	a->state.next = NEXT_EXEC;
+	cJSON_AddStringToObject(p, "sql", a->state.pending_sql);
+	cJSON_AddNumberToObject(p, "attempt", a->state.attempt);
+	cJSON_AddNumberToObject(p, "max_attempts", a->state.max_retries);
+	cJSON_AddStringToObject(p, "note", po->missing ? po->missing : "the comment could not be applied");
+	cJSON_AddStringToObject(p, "comment", comment->valuestring);
+	cJSON_AddItemToObject(p, "plan", pause_plan(a));
+	plan_out_free(po);
+	agent_pause(a, "sql", p);
+}
+
+/* end_declined: the planner declined: the run ends "unanswerable" when nothing failed before,
+ * else as an error (no better SQL).  Frees *po. */
+static void end_declined(struct agent *a, struct plan_out *po)
+{
+	struct sb m = SB_INIT;
+	int failed_before = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(a->state.doc, "history")) > 0;
+
+	/* declining after failed attempts means "no better SQL", not "no data for it" */
+	if (failed_before) {
+		sb_printf(&m, "no working SQL after %d attempt%s; the planner has no other SQL: %s",
+		          a->state.attempt - 1, a->state.attempt == 2 ? "" : "s", po->missing);
+		a->res->attempts = a->state.attempt - 1;
+		a->res->max_attempts = a->state.max_retries;
+	} else {
+		sb_printf(&m, "cannot answer from this database: %s", po->missing);
+	}
+	agent_end(a, failed_before ? "error" : "unanswerable", sb_cstr(&m));
+	sb_free(&m);
+	plan_out_free(po);
+}
+
+/* plan_stage: one planner attempt; its SQL goes to execution (in step mode after a pause on
+ * it).  1 when the run paused or ended, 0 to go on. */
+static int plan_stage(struct agent *a, int step_mode)
+{
+	struct plan_out po;
+
+	a->state.attempt = a->state.attempt + 1;
+	plan_run(a, &po);
+	if (po.failed) {
+		struct sb m = SB_INIT;
+
+		sb_printf(&m, "planner failed: %s", po.error ? po.error : "unknown");
+		a->res->attempts = a->state.attempt;
+		agent_end(a, "error", sb_cstr(&m));
+		sb_free(&m);
+		plan_out_free(&po);
+		return 1;
+	}
+	cJSON *hist = cJSON_GetObjectItemCaseSensitive(a->state.doc, "history");
+	cJSON *last = cJSON_GetArrayItem(hist, cJSON_GetArraySize(hist) - 1);
+	const cJSON *comment = cJSON_GetObjectItemCaseSensitive(last, "comment");
+	if (po.unanswerable && step_mode && cJSON_IsString(comment) && cJSON_IsString(cJSON_GetObjectItemCaseSensitive(last, "sql"))) {
+		/* the analyst's comment could not be applied and there is no other SQL: the run goes
+		 * on, back at the SQL they rejected, with the reason; only "stop" ends it */
+		back_to_rejected(a, &po, last, comment);
+		return 1;
+	}
+	if (po.unanswerable) {
+		end_declined(a, &po);
+		return 1;
+	}
+	if (!po.sql) {
+		add_history(a, NULL, "the planner's reply contains no SQL", NULL);
+		plan_out_free(&po);
+		if (a->state.attempt >= a->state.max_retries)
+			fail_out(a);
+		return 0;
+	}
+	run_state_set(&a->state.pending_sql, po.sql);
+	a->state.next = NEXT_EXEC;
+	plan_out_free(&po);
+	if (step_mode) {
+		cJSON *p = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(p, "sql", a->state.pending_sql);
+		cJSON_AddNumberToObject(p, "attempt", a->state.attempt);
+		cJSON_AddNumberToObject(p, "max_attempts", a->state.max_retries);
+		cJSON_AddItemToObject(p, "plan", pause_plan(a));
+		agent_pause(a, "sql", p);
+		return 1;
+	}
+	return 0;
+}
+
+/* exec_stage: run the pending SQL and check its result; a good result is packaged, a bad one
+ * is forgotten (from the cache) or becomes history and another plan, or the end of the run.
+ * 1 when the result was packaged, 0 to go on. */
+static int exec_stage(struct agent *a)
+{
+	struct exec_out eo;
+	char *sql = strdup(a->state.pending_sql);
+
+	executor_run(a, "executor", sql, conf_get_int("preview_limit"), &eo);
+	char *finding = eo.ok && !a->state.from_cache ? result_check(a->state.question, &eo) : NULL;
+	if (finding) {
+		/* it ran, but it does not answer the question asked: another attempt, with the reason */
+		struct step s = {.kind = "policy", .name = "result_check", .status = "error", .error = finding, .ms = 0};
+
+		agent_step(a, &s);
+		free(eo.error);
+		eo.error = finding;
+		eo.ok = 0;
+	}
+	if (eo.ok) {
+		packager_run(a, &eo, a->state.attempt, a->state.max_retries);
+		exec_out_free(&eo);
+		free(sql);
+		return 1;
+	}
+	if (a->state.from_cache) {
+		/* a stale cache entry: forget it and plan normally */
+		cache_forget(a);
+		a->state.from_cache = 0;
+		a->state.attempt = 0;
+		a->state.next = NEXT_PLAN;
+	} else {
+		add_history(a, sql, eo.error, &eo);
+		if (a->state.attempt >= a->state.max_retries)
+			fail_out(a);
+		else
+			a->state.next = NEXT_PLAN;
+	}
+	exec_out_free(&eo);
+	free(sql);
+	return 0;
+}
+
 void extract_continue(struct agent *a)
 {
 	int step_mode = a->state.step_mode;
@@ -70,149 +247,14 @@ void extract_continue(struct agent *a)
 		enum run_next next = a->state.next;
 
 		if (next == NEXT_INSPECT) {
-			char *cached;
-
-			if (inspector_run(a))
+			if (inspect_stage(a, step_mode))
 				return;
-			if (!a->state.no_cache && (cached = cache_lookup(a))) {
-				struct step s = {.kind = "info", .name = "cache", .status = "ok", .ms = 0};
-				cJSON *o = cJSON_CreateObject();
-				char *out;
-
-				cJSON_AddStringToObject(o, "sql", cached);
-				cJSON_AddStringToObject(o, "hit", "normalised question + catalog version");
-				out = json_text(o);
-				s.output = out;
-				agent_step(a, &s);
-				free(out);
-				cJSON_Delete(o);
-				run_state_set(&a->state.pending_sql, cached);
-				a->state.from_cache = 1;
-				a->state.attempt = 1;
-				a->state.next = NEXT_EXEC;
-				free(cached);
-			} else {
-				a->state.next = NEXT_PLAN;
-			}
-			if (step_mode) {
-				cJSON *p = cJSON_CreateObject();
-
-				cJSON_AddItemToObject(p, "plan", pause_plan(a));
-				if (a->state.from_cache)
-					cJSON_AddStringToObject(p, "sql", a->state.pending_sql);
-				agent_pause(a, "plan", p);
-				return;
-			}
 		} else if (next == NEXT_PLAN) {
-			struct plan_out po;
-
-			a->state.attempt = a->state.attempt + 1;
-			plan_run(a, &po);
-			if (po.failed) {
-				struct sb m = SB_INIT;
-
-				sb_printf(&m, "planner failed: %s", po.error ? po.error : "unknown");
-				a->res->attempts = a->state.attempt;
-				agent_end(a, "error", sb_cstr(&m));
-				sb_free(&m);
-				plan_out_free(&po);
+			if (plan_stage(a, step_mode))
 				return;
-			}
-			cJSON *hist = cJSON_GetObjectItemCaseSensitive(a->state.doc, "history");
-			cJSON *last = cJSON_GetArrayItem(hist, cJSON_GetArraySize(hist) - 1);
-			const cJSON *comment = cJSON_GetObjectItemCaseSensitive(last, "comment");
-			if (po.unanswerable && step_mode && cJSON_IsString(comment) && cJSON_IsString(cJSON_GetObjectItemCaseSensitive(last, "sql"))) {
-				/* the analyst's comment could not be applied and there is no other SQL: the run goes
-				 * on, back at the SQL they rejected, with the reason; only "stop" ends it */
-				cJSON *p = cJSON_CreateObject();
-
-				a->state.attempt--;   /* nothing was tried */
-				run_state_set(&a->state.pending_sql, cJSON_GetObjectItemCaseSensitive(last, "sql")->valuestring);
-				a->state.next = NEXT_EXEC;
-				cJSON_AddStringToObject(p, "sql", a->state.pending_sql);
-				cJSON_AddNumberToObject(p, "attempt", a->state.attempt);
-				cJSON_AddNumberToObject(p, "max_attempts", a->state.max_retries);
-				cJSON_AddStringToObject(p, "note", po.missing ? po.missing : "the comment could not be applied");
-				cJSON_AddStringToObject(p, "comment", comment->valuestring);
-				cJSON_AddItemToObject(p, "plan", pause_plan(a));
-				plan_out_free(&po);
-				agent_pause(a, "sql", p);
-				return;
-			}
-			if (po.unanswerable) {
-				struct sb m = SB_INIT;
-				int failed_before = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(a->state.doc, "history")) > 0;
-
-				/* declining after failed attempts means "no better SQL", not "no data for it" */
-				if (failed_before) {
-					sb_printf(&m, "no working SQL after %d attempt%s; the planner has no other SQL: %s",
-					          a->state.attempt - 1, a->state.attempt == 2 ? "" : "s", po.missing);
-					a->res->attempts = a->state.attempt - 1;
-					a->res->max_attempts = a->state.max_retries;
-				} else {
-					sb_printf(&m, "cannot answer from this database: %s", po.missing);
-				}
-				agent_end(a, failed_before ? "error" : "unanswerable", sb_cstr(&m));
-				sb_free(&m);
-				plan_out_free(&po);
-				return;
-			}
-			if (!po.sql) {
-				add_history(a, NULL, "the planner's reply contains no SQL", NULL);
-				plan_out_free(&po);
-				if (a->state.attempt >= a->state.max_retries)
-					fail_out(a);
-				continue;
-			}
-			run_state_set(&a->state.pending_sql, po.sql);
-			a->state.next = NEXT_EXEC;
-			plan_out_free(&po);
-			if (step_mode) {
-				cJSON *p = cJSON_CreateObject();
-
-				cJSON_AddStringToObject(p, "sql", a->state.pending_sql);
-				cJSON_AddNumberToObject(p, "attempt", a->state.attempt);
-				cJSON_AddNumberToObject(p, "max_attempts", a->state.max_retries);
-				cJSON_AddItemToObject(p, "plan", pause_plan(a));
-				agent_pause(a, "sql", p);
-				return;
-			}
 		} else if (next == NEXT_EXEC) {
-			struct exec_out eo;
-			char *sql = strdup(a->state.pending_sql);
-
-			executor_run(a, "executor", sql, conf_get_int("preview_limit"), &eo);
-			char *finding = eo.ok && !a->state.from_cache ? result_check(a->state.question, &eo) : NULL;
-			if (finding) {
-				/* it ran, but it does not answer the question asked: another attempt, with the reason */
-				struct step s = {.kind = "policy", .name = "result_check", .status = "error", .error = finding, .ms = 0};
-
-				agent_step(a, &s);
-				free(eo.error);
-				eo.error = finding;
-				eo.ok = 0;
-			}
-			if (eo.ok) {
-				packager_run(a, &eo, a->state.attempt, a->state.max_retries);
-				exec_out_free(&eo);
-				free(sql);
+			if (exec_stage(a))
 				return;
-			}
-			if (a->state.from_cache) {
-				/* a stale cache entry: forget it and plan normally */
-				cache_forget(a);
-				a->state.from_cache = 0;
-				a->state.attempt = 0;
-				a->state.next = NEXT_PLAN;
-			} else {
-				add_history(a, sql, eo.error, &eo);
-				if (a->state.attempt >= a->state.max_retries)
-					fail_out(a);
-				else
-					a->state.next = NEXT_PLAN;
-			}
-			exec_out_free(&eo);
-			free(sql);
 		} else {
 			agent_end(a, "error", "unknown stage in the saved state");
 		}

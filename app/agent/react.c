@@ -301,6 +301,117 @@ static void add_failure(struct agent *a, const char *sql, const char *error)
 	cJSON_AddItemToArray(h, o);
 }
 
+/* refuse_submit: the explain before a submit failed (eo, freed here): a failure in the history,
+ * one call spent, and the model reads the explain error as the submit's result and tries again.
+ * 1 when that used up the budget and the run ended, else 0. */
+static int refuse_submit(struct agent *a, struct react_call *c, const char *sql, struct tool_out *eo, int calls,
+                         int maxc)
+{
+	cJSON *e = cJSON_GetObjectItemCaseSensitive(eo->result, "error");
+	struct sb m = SB_INIT;
+
+	sb_printf(&m, "the SQL to submit did not pass explain: %s",
+	          cJSON_IsString(e) ? e->valuestring : "error");
+	add_failure(a, sql, sb_cstr(&m));
+	tool_out_free(eo);
+	rs_set_int(a, "calls", ++calls);
+	if (calls >= maxc) {
+		agent_end(a, "error", sb_cstr(&m));
+		sb_free(&m);
+		return 1;
+	}
+	/* the submit does not run: the model reads the explain error and tries again */
+	{
+		char *xml = react_call_xml(c);
+		struct sb o = SB_INIT;
+
+		add_msg(a, "assistant", xml);
+		free(xml);
+		sb_printf(&o, "<tool_result name=\"submit_sql\" status=\"error\">\n");
+		sb_json_str(&o, sb_cstr(&m));
+		sb_printf(&o, "\n</tool_result>\n<remaining_tool_calls>%d</remaining_tool_calls>\n", maxc - calls);
+		add_msg(a, "user", sb_cstr(&o));
+		sb_free(&o);
+	}
+	sb_free(&m);
+	return 0;
+}
+
+/* explain_before_submit: the submit call c has SQL that was never explained: explain it first
+ * (a policy step).  0 when it passed and the submit may run; 1 when it failed and the submit
+ * is dropped; 2 when it failed and that ended the run. */
+static int explain_before_submit(struct agent *a, struct react_call *c, const char *sql, int calls, int maxc)
+{
+	struct react_call ec = {0};
+	struct tool_out eo;
+	struct step es = {.kind = "policy", .name = "explain", .rewrite = "explain inserted before submit_sql (no successful explain yet)"};
+	long long e0 = agent_now_us();
+	char *ein, *eout;
+
+	ec.tool = strdup("explain");
+	react_call_set(&ec, "sql", sql);
+	tool_exec(a, &ec, &eo);
+	ein = react_call_params_json(&ec);
+	eout = json_text(eo.result);
+	es.status = eo.ok ? "ok" : "error";
+	es.input = ein;
+	es.output = eout;
+	es.ms = agent_ms_since(e0);
+	agent_step(a, &es);
+	if (eo.ok) {
+		cJSON_AddItemToArray(rs_arr(a, "explained"), cJSON_CreateString(sql));
+		rs_set_int(a, "any_explain", 1);
+	}
+	free(ein);
+	free(eout);
+	react_call_free(&ec);
+	if (!eo.ok)
+		return refuse_submit(a, c, sql, &eo, calls, maxc) ? 2 : 1;
+	tool_out_free(&eo);
+	return 0;
+}
+
+/* end_terminal: a terminal tool ends the run: submit_sql packages its result; cannot_answer
+ * ends it unanswerable (an error when the builtin driver gives up after failures). */
+static void end_terminal(struct agent *a, const struct react_call *c, struct tool_out *to, int calls, int maxc)
+{
+	if (!strcmp(c->tool, "submit_sql")) {
+		packager_run(a, &to->eo, calls, maxc);
+	} else {
+		struct sb m = SB_INIT;
+		int gave_up = a->llm && llm_is_builtin(a->llm) &&
+		              cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(a->state.doc, "history")) > 0;
+
+		/* the offline planner declining after failures has no better SQL: an error */
+		if (gave_up)
+			sb_printf(&m, "no working SQL; the planner has no other SQL: %s", to->missing);
+		else
+			sb_printf(&m, "cannot answer from this database: %s", to->missing);
+		agent_end(a, gave_up ? "error" : "unanswerable", sb_cstr(&m));
+		sb_free(&m);
+	}
+}
+
+/* add_observation: the call c as the assistant's message, then its result out (with the
+ * policy rewrite, if any, and the calls left) as the next user message. */
+static void add_observation(struct agent *a, const struct react_call *c, int ok, const char *out,
+                            const char *rewrite, int left)
+{
+	char *xml = react_call_xml(c);
+	struct sb obs = SB_INIT;
+
+	add_msg(a, "assistant", xml);
+	free(xml);
+	sb_printf(&obs, "<tool_result name=\"%s\" status=\"%s\">\n", c->tool, ok ? "ok" : "error");
+	sb_puts(&obs, out);
+	sb_puts(&obs, "\n</tool_result>\n");
+	if (rewrite)
+		sb_printf(&obs, "<policy_rewrite>%s</policy_rewrite>\n", rewrite);
+	sb_printf(&obs, "<remaining_tool_calls>%d</remaining_tool_calls>\n", left);
+	add_msg(a, "user", sb_cstr(&obs));
+	sb_free(&obs);
+}
+
 /* Run one (possibly rewritten) call and record its step; 1 when the run ended. */
 static int run_call(struct agent *a, struct react_call *c, const char *raw, const char *rewrite,
                     const char *prompt, long long t0, const struct llm_reply *rep)
@@ -310,64 +421,13 @@ static int run_call(struct agent *a, struct react_call *c, const char *raw, cons
 	const char *sql = react_call_param(c, "sql") ? react_call_param(c, "sql") : react_call_param(c, "query");
 	char *in, *out, *err = NULL;
 	int calls = rs_int(a, "calls"), maxc = rs_int(a, "max_calls"), ended = 0;
-	struct sb obs = SB_INIT;
 
 	/* no submit without an explain, even on a forced last call: explain it first */
 	if (!strcmp(c->tool, "submit_sql") && !rs_int(a, "any_explain") && !arr_has(rs_arr(a, "explained"), sql)) {
-		struct react_call ec = {0};
-		struct tool_out eo;
-		struct step es = {.kind = "policy", .name = "explain", .rewrite = "explain inserted before submit_sql (no successful explain yet)"};
-		long long e0 = agent_now_us();
-		char *ein, *eout;
+		int r = explain_before_submit(a, c, sql, calls, maxc);
 
-		ec.tool = strdup("explain");
-		react_call_set(&ec, "sql", sql);
-		tool_exec(a, &ec, &eo);
-		ein = react_call_params_json(&ec);
-		eout = json_text(eo.result);
-		es.status = eo.ok ? "ok" : "error";
-		es.input = ein;
-		es.output = eout;
-		es.ms = agent_ms_since(e0);
-		agent_step(a, &es);
-		if (eo.ok) {
-			cJSON_AddItemToArray(rs_arr(a, "explained"), cJSON_CreateString(sql));
-			rs_set_int(a, "any_explain", 1);
-		}
-		free(ein);
-		free(eout);
-		react_call_free(&ec);
-		if (!eo.ok) {
-			cJSON *e = cJSON_GetObjectItemCaseSensitive(eo.result, "error");
-			struct sb m = SB_INIT;
-
-			sb_printf(&m, "the SQL to submit did not pass explain: %s",
-			          cJSON_IsString(e) ? e->valuestring : "error");
-			add_failure(a, sql, sb_cstr(&m));
-			tool_out_free(&eo);
-			rs_set_int(a, "calls", ++calls);
-			if (calls >= maxc) {
-				agent_end(a, "error", sb_cstr(&m));
-				sb_free(&m);
-				return 1;
-			}
-			/* the submit does not run: the model reads the explain error and tries again */
-			{
-				char *xml = react_call_xml(c);
-				struct sb o = SB_INIT;
-
-				add_msg(a, "assistant", xml);
-				free(xml);
-				sb_printf(&o, "<tool_result name=\"submit_sql\" status=\"error\">\n");
-				sb_json_str(&o, sb_cstr(&m));
-				sb_printf(&o, "\n</tool_result>\n<remaining_tool_calls>%d</remaining_tool_calls>\n", maxc - calls);
-				add_msg(a, "user", sb_cstr(&o));
-				sb_free(&o);
-			}
-			sb_free(&m);
-			return 0;
-		}
-		tool_out_free(&eo);
+		if (r)
+			return r == 2;
 	}
 	tool_exec(a, c, &to);
 	calls++;
@@ -401,38 +461,13 @@ static int run_call(struct agent *a, struct react_call *c, const char *raw, cons
 	}
 	agent_step(a, &s);
 	if (to.terminal) {
-		if (!strcmp(c->tool, "submit_sql")) {
-			packager_run(a, &to.eo, calls, maxc);
-		} else {
-			struct sb m = SB_INIT;
-			int gave_up = a->llm && llm_is_builtin(a->llm) &&
-			              cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(a->state.doc, "history")) > 0;
-
-			/* the offline planner declining after failures has no better SQL: an error */
-			if (gave_up)
-				sb_printf(&m, "no working SQL; the planner has no other SQL: %s", to.missing);
-			else
-				sb_printf(&m, "cannot answer from this database: %s", to.missing);
-			agent_end(a, gave_up ? "error" : "unanswerable", sb_cstr(&m));
-			sb_free(&m);
-		}
+		end_terminal(a, c, &to, calls, maxc);
 		ended = 1;
 	} else {
-		char *xml = react_call_xml(c);
-
-		add_msg(a, "assistant", xml);
-		free(xml);
-		sb_printf(&obs, "<tool_result name=\"%s\" status=\"%s\">\n", c->tool, to.ok ? "ok" : "error");
-		sb_puts(&obs, out);
-		sb_puts(&obs, "\n</tool_result>\n");
-		if (rewrite)
-			sb_printf(&obs, "<policy_rewrite>%s</policy_rewrite>\n", rewrite);
-		sb_printf(&obs, "<remaining_tool_calls>%d</remaining_tool_calls>\n", maxc - calls);
-		add_msg(a, "user", sb_cstr(&obs));
+		add_observation(a, c, to.ok, out, rewrite, maxc - calls);
 	}
 	a->res->attempts = calls;
 	a->res->max_attempts = maxc;
-	sb_free(&obs);
 	tool_out_free(&to);
 	free(in);
 	free(out);
@@ -486,6 +521,215 @@ static int react_init(struct agent *a)
 	return 0;
 }
 
+/* One turn of the loop: the call to run and the reply it came from. */
+struct turn {
+	struct react_call c;
+	struct llm_reply rep;
+	char *raw;              /* the model's reply (owned), or NULL */
+	char *rewrite;          /* the policy rewrite (owned), or NULL */
+	const char *prompt;     /* the last message sent (owned by the state), or NULL */
+	long long t0;           /* when the turn began */
+	int resumed;            /* a pending call the analyst decided on */
+};
+
+/* turn_free: free what the turn owns (call, reply, raw text, rewrite); tn is not used afterwards. */
+static void turn_free(struct turn *tn)
+{
+	react_call_free(&tn->c);
+	free(tn->raw);
+	free(tn->rewrite);
+	llm_reply_free(&tn->rep);
+}
+
+/* budget_spent: end the run when the tool calls or the replies are used up; 1 when it ended. */
+static int budget_spent(struct agent *a, int calls, int maxc, int it)
+{
+	if (calls >= maxc) {
+		struct sb m = SB_INIT;
+
+		sb_printf(&m, "the tool budget of %d calls was used up without a submitted SQL", maxc);
+		agent_end(a, "error", sb_cstr(&m));
+		sb_free(&m);
+		return 1;
+	}
+	if (it >= maxc + 4) {
+		agent_end(a, "error", "too many replies without a usable tool call");
+		return 1;
+	}
+	return 0;
+}
+
+/* take_pending: the pending call pend (with its reply, rewrite and decision) into tn, and
+ * removed from the state. */
+static void take_pending(struct agent *a, cJSON *pend, struct turn *tn)
+{
+	cJSON *x;
+
+	pending_to_call(pend, &tn->c);
+	if (cJSON_IsString(x = cJSON_GetObjectItemCaseSensitive(pend, "raw")))
+		tn->raw = strdup(x->valuestring);
+	if (cJSON_IsString(x = cJSON_GetObjectItemCaseSensitive(pend, "rewrite")))
+		tn->rewrite = strdup(x->valuestring);
+	tn->resumed = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(pend, "decided"));
+	cJSON_DeleteItemFromObjectCaseSensitive(rs(a), "pending");
+}
+
+/* chat_reply: the LLM l's reply to the conversation msgs (streamed to the caller when it
+ * listens) into tn->raw.  0 on success; -1 when the call failed: an error step, and the run
+ * ended. */
+static int chat_reply(struct agent *a, struct llm *l, cJSON *msgs, struct turn *tn)
+{
+	int n = cJSON_GetArraySize(msgs), i = 0, rc;
+	struct llm_msg *m = calloc((size_t)n, sizeof *m);
+	cJSON *mm;
+
+	cJSON_ArrayForEach(mm, msgs) {
+		m[i].role = cJSON_GetObjectItemCaseSensitive(mm, "role")->valuestring;
+		m[i].content = cJSON_GetObjectItemCaseSensitive(mm, "content")->valuestring;
+		i++;
+	}
+	{
+		struct stream_tap st = {.a = a};
+		int streaming = a->on_text || a->on_section;
+
+		rc = llm_chat(l, m, n, streaming ? tap : NULL, &st, &tn->rep);
+		react_stream_free(&st.rs);
+	}
+	a->res->llm_ms += tn->rep.ms;
+	if (rc != OK) {
+		char *out = NULL;
+		struct sb e = SB_INIT;
+
+		if (tn->rep.attempt_log) {
+			cJSON *o = cJSON_CreateObject();
+
+			cJSON_AddStringToObject(o, "attempts_log", tn->rep.attempt_log);
+			cJSON_AddNumberToObject(o, "attempts", tn->rep.attempts);
+			out = json_text(o);
+			cJSON_Delete(o);
+		}
+		llm_step(a, "llm", "error", NULL, tn->rep.error, out, agent_ms_since(tn->t0), &tn->rep);
+		sb_printf(&e, "LLM call failed: %s", tn->rep.error ? tn->rep.error : "unknown");
+		agent_end(a, "error", sb_cstr(&e));
+		sb_free(&e);
+		free(out);
+		free(m);
+		llm_reply_free(&tn->rep);
+		return -1;
+	}
+	free(m);
+	tn->raw = tn->rep.text;
+	tn->rep.text = NULL;
+	return 0;
+}
+
+/* ask_model: count the iteration and get the next reply into tn->raw, from the builtin driver
+ * or the LLM.  0 with a reply; -1 when the run ended (no LLM, or its call failed). */
+static int ask_model(struct agent *a, cJSON *msgs, int it, struct turn *tn)
+{
+	char err[256];
+	struct llm *l = agent_llm(a, err, sizeof err);
+	cJSON *last = cJSON_GetArrayItem(msgs, cJSON_GetArraySize(msgs) - 1);
+
+	rs_set_int(a, "iteration", it + 1);
+	tn->prompt = cJSON_GetObjectItemCaseSensitive(last, "content")->valuestring;
+	if (!l) {
+		agent_end(a, "error", err);
+		return -1;
+	}
+	if (llm_is_builtin(l)) {
+		tn->raw = builtin_turn(a);
+		return 0;
+	}
+	return chat_reply(a, l, msgs, tn);
+}
+
+/* read_call: the reply tn->raw as a tool call in tn->c (through the recovery chain).  0 with
+ * a usable call; 1 without: an error step, and the model is told what to send (two such
+ * replies in a row end the run). */
+static int read_call(struct agent *a, struct turn *tn)
+{
+	char why[600];
+	int rc = parse_recover(a, tn->raw, &tn->c, why, sizeof why);
+	struct sb o = SB_INIT;
+
+	if (!rc) {
+		rs_set_int(a, "xml_streak", 0);
+		return 0;
+	}
+	rs_set_int(a, "xml_streak", rs_int(a, "xml_streak") + 1);
+	{
+		struct step s = {.kind = rc == -2 ? "tool" : "llm", .name = rc == -2 ? "unknown_tool" : "xml_error",
+		                 .status = "error", .raw = tn->raw, .prompt = tn->prompt, .error = why,
+		                 .ms = agent_ms_since(tn->t0), .tokens_in = tn->rep.tokens_in,
+		                 .tokens_out = tn->rep.tokens_out};
+
+		agent_step(a, &s);
+	}
+	if (rs_int(a, "xml_streak") >= 2) {
+		agent_end(a, "error", why);
+	} else {
+		int nt;
+		const char *const *names = tool_names(&nt);
+
+		add_msg(a, "assistant", tn->raw);
+		sb_printf(&o, "<error>%s. Reply with exactly one <reasoning> and one <tool_call> "
+		              "(<name>, <parameters>); tools:", why);
+		for (int i = 0; i < nt; i++)
+			sb_printf(&o, " %s", names[i]);
+		sb_puts(&o, "</error>");
+		add_msg(a, "user", sb_cstr(&o));
+	}
+	sb_free(&o);
+	return 1;
+}
+
+/* apply_policy: the policy rewrite, enforced here whatever the model asked for: tn->c may
+ * become another tool (on the SQL worth checking), and tn->rewrite then says why. */
+static void apply_policy(struct agent *a, struct turn *tn, int calls, int maxc)
+{
+	struct react_call *c = &tn->c;
+	const char *sql = react_call_param(c, "sql") ? react_call_param(c, "sql")
+	                                             : react_call_param(c, "query");
+	int explained = sql && arr_has(rs_arr(a, "explained"), sql);
+	const char *cand = sql && (!strcmp(c->tool, "execute_sql_preview") || !strcmp(c->tool, "submit_sql") ||
+	                           !strcmp(c->tool, "explain")) ? sql : last_sql(a);
+	const char *to, *reason;
+
+	if ((to = react_policy(c->tool, maxc - calls, rs_int(a, "any_explain"), explained,
+	                       cand != NULL, &reason))) {
+		struct sb rw = SB_INIT;
+		char *keep = cand ? strdup(cand) : NULL;
+
+		sb_printf(&rw, "%s -> %s (%s)", c->tool, to, reason);
+		tn->rewrite = sb_steal(&rw);
+		react_call_rename(c, to);
+		if (keep)
+			react_call_set(c, "sql", keep);
+		free(keep);
+	}
+}
+
+/* pause_for_decision: step mode: the SQL run or submit in tn becomes the pending call, and the
+ * run pauses for the analyst. */
+static void pause_for_decision(struct agent *a, struct turn *tn, int calls, int maxc)
+{
+	cJSON *p = call_to_json(&tn->c), *pause = cJSON_CreateObject();
+
+	if (tn->raw)
+		cJSON_AddStringToObject(p, "raw", tn->raw);
+	if (tn->rewrite)
+		cJSON_AddStringToObject(p, "rewrite", tn->rewrite);
+	cJSON_AddItemToObject(rs(a), "pending", p);
+	cJSON_AddStringToObject(pause, "tool", tn->c.tool);
+	cJSON_AddStringToObject(pause, "sql", react_call_param(&tn->c, "sql") ? react_call_param(&tn->c, "sql") : "");
+	if (tn->rewrite)
+		cJSON_AddStringToObject(pause, "rewrite", tn->rewrite);
+	cJSON_AddNumberToObject(pause, "calls", calls);
+	cJSON_AddNumberToObject(pause, "max_calls", maxc);
+	agent_pause(a, !strcmp(tn->c.tool, "submit_sql") ? "submit" : "sql", pause);
+}
+
 void react_continue(struct agent *a)
 {
 	int step_mode = a->state.step_mode;
@@ -494,173 +738,32 @@ void react_continue(struct agent *a)
 		return;
 	while (!a->done) {
 		int calls = rs_int(a, "calls"), maxc = rs_int(a, "max_calls"), it = rs_int(a, "iteration");
-		long long t0 = agent_now_us();
-		struct react_call c = {0};
-		struct llm_reply rep = {0};
+		struct turn tn = {.t0 = agent_now_us()};
 		cJSON *pend = cJSON_GetObjectItemCaseSensitive(rs(a), "pending"), *msgs;
-		char *raw = NULL, *rewrite = NULL, why[600], err[256];
-		const char *prompt = NULL, *to, *reason;
-		int resumed = 0;
 
-		if (calls >= maxc) {
-			struct sb m = SB_INIT;
-
-			sb_printf(&m, "the tool budget of %d calls was used up without a submitted SQL", maxc);
-			agent_end(a, "error", sb_cstr(&m));
-			sb_free(&m);
+		if (budget_spent(a, calls, maxc, it))
 			break;
-		}
-		if (it >= maxc + 4) {
-			agent_end(a, "error", "too many replies without a usable tool call");
-			break;
-		}
 		msgs = rs_arr(a, "messages");
 		if (pend) {
 			/* resumed after a decision, or a cache hit: run the pending call as it is */
-			cJSON *x;
-
-			pending_to_call(pend, &c);
-			if (cJSON_IsString(x = cJSON_GetObjectItemCaseSensitive(pend, "raw")))
-				raw = strdup(x->valuestring);
-			if (cJSON_IsString(x = cJSON_GetObjectItemCaseSensitive(pend, "rewrite")))
-				rewrite = strdup(x->valuestring);
-			resumed = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(pend, "decided"));
-			cJSON_DeleteItemFromObjectCaseSensitive(rs(a), "pending");
+			take_pending(a, pend, &tn);
 		} else {
-			struct llm *l = agent_llm(a, err, sizeof err);
-			cJSON *last = cJSON_GetArrayItem(msgs, cJSON_GetArraySize(msgs) - 1);
-			int rc;
-
-			rs_set_int(a, "iteration", it + 1);
-			prompt = cJSON_GetObjectItemCaseSensitive(last, "content")->valuestring;
-			if (!l) {
-				agent_end(a, "error", err);
+			if (ask_model(a, msgs, it, &tn))
 				break;
-			}
-			if (llm_is_builtin(l)) {
-				raw = builtin_turn(a);
-			} else {
-				int n = cJSON_GetArraySize(msgs), i = 0;
-				struct llm_msg *m = calloc((size_t)n, sizeof *m);
-				cJSON *mm;
-
-				cJSON_ArrayForEach(mm, msgs) {
-					m[i].role = cJSON_GetObjectItemCaseSensitive(mm, "role")->valuestring;
-					m[i].content = cJSON_GetObjectItemCaseSensitive(mm, "content")->valuestring;
-					i++;
-				}
-				{
-					struct stream_tap st = {.a = a};
-					int streaming = a->on_text || a->on_section;
-
-					rc = llm_chat(l, m, n, streaming ? tap : NULL, &st, &rep);
-					react_stream_free(&st.rs);
-				}
-				a->res->llm_ms += rep.ms;
-				if (rc != OK) {
-					char *out = NULL;
-					struct sb e = SB_INIT;
-
-					if (rep.attempt_log) {
-						cJSON *o = cJSON_CreateObject();
-
-						cJSON_AddStringToObject(o, "attempts_log", rep.attempt_log);
-						cJSON_AddNumberToObject(o, "attempts", rep.attempts);
-						out = json_text(o);
-						cJSON_Delete(o);
-					}
-					llm_step(a, "llm", "error", NULL, rep.error, out, agent_ms_since(t0), &rep);
-					sb_printf(&e, "LLM call failed: %s", rep.error ? rep.error : "unknown");
-					agent_end(a, "error", sb_cstr(&e));
-					sb_free(&e);
-					free(out);
-					free(m);
-					llm_reply_free(&rep);
-					break;
-				}
-				free(m);
-				raw = rep.text;
-				rep.text = NULL;
-			}
-			rc = parse_recover(a, raw, &c, why, sizeof why);
-			if (rc) {
-				struct sb o = SB_INIT;
-
-				rs_set_int(a, "xml_streak", rs_int(a, "xml_streak") + 1);
-				{
-					struct step s = {.kind = rc == -2 ? "tool" : "llm", .name = rc == -2 ? "unknown_tool" : "xml_error",
-					                 .status = "error", .raw = raw, .prompt = prompt, .error = why,
-					                 .ms = agent_ms_since(t0), .tokens_in = rep.tokens_in,
-					                 .tokens_out = rep.tokens_out};
-
-					agent_step(a, &s);
-				}
-				if (rs_int(a, "xml_streak") >= 2) {
-					agent_end(a, "error", why);
-				} else {
-					int nt;
-					const char *const *names = tool_names(&nt);
-
-					add_msg(a, "assistant", raw);
-					sb_printf(&o, "<error>%s. Reply with exactly one <reasoning> and one <tool_call> "
-					              "(<name>, <parameters>); tools:", why);
-					for (int i = 0; i < nt; i++)
-						sb_printf(&o, " %s", names[i]);
-					sb_puts(&o, "</error>");
-					add_msg(a, "user", sb_cstr(&o));
-				}
-				sb_free(&o);
-				free(raw);
-				llm_reply_free(&rep);
+			if (read_call(a, &tn)) {
+				turn_free(&tn);
 				continue;
 			}
-			rs_set_int(a, "xml_streak", 0);
-			/* the policy rewrite, enforced here whatever the model asked for */
-			{
-				const char *sql = react_call_param(&c, "sql") ? react_call_param(&c, "sql")
-				                                               : react_call_param(&c, "query");
-				int explained = sql && arr_has(rs_arr(a, "explained"), sql);
-				const char *cand = sql && (!strcmp(c.tool, "execute_sql_preview") || !strcmp(c.tool, "submit_sql") ||
-				                           !strcmp(c.tool, "explain")) ? sql : last_sql(a);
-
-				if ((to = react_policy(c.tool, maxc - calls, rs_int(a, "any_explain"), explained,
-				                       cand != NULL, &reason))) {
-					struct sb rw = SB_INIT;
-					char *keep = cand ? strdup(cand) : NULL;
-
-					sb_printf(&rw, "%s -> %s (%s)", c.tool, to, reason);
-					rewrite = sb_steal(&rw);
-					react_call_rename(&c, to);
-					if (keep)
-						react_call_set(&c, "sql", keep);
-					free(keep);
-				}
-			}
+			apply_policy(a, &tn, calls, maxc);
 		}
 		/* step mode: a human confirms each SQL run and the final submit */
-		if (step_mode && !resumed && (!strcmp(c.tool, "execute_sql_preview") || !strcmp(c.tool, "submit_sql"))) {
-			cJSON *p = call_to_json(&c), *pause = cJSON_CreateObject();
-
-			if (raw)
-				cJSON_AddStringToObject(p, "raw", raw);
-			if (rewrite)
-				cJSON_AddStringToObject(p, "rewrite", rewrite);
-			cJSON_AddItemToObject(rs(a), "pending", p);
-			cJSON_AddStringToObject(pause, "tool", c.tool);
-			cJSON_AddStringToObject(pause, "sql", react_call_param(&c, "sql") ? react_call_param(&c, "sql") : "");
-			if (rewrite)
-				cJSON_AddStringToObject(pause, "rewrite", rewrite);
-			cJSON_AddNumberToObject(pause, "calls", calls);
-			cJSON_AddNumberToObject(pause, "max_calls", maxc);
-			agent_pause(a, !strcmp(c.tool, "submit_sql") ? "submit" : "sql", pause);
+		if (step_mode && !tn.resumed && (!strcmp(tn.c.tool, "execute_sql_preview") || !strcmp(tn.c.tool, "submit_sql"))) {
+			pause_for_decision(a, &tn, calls, maxc);
 		} else {
 			/* the state is saved when the run pauses or ends; steps show the progress */
-			run_call(a, &c, raw, rewrite, prompt, t0, &rep);
+			run_call(a, &tn.c, tn.raw, tn.rewrite, tn.prompt, tn.t0, &tn.rep);
 		}
-		react_call_free(&c);
-		free(raw);
-		free(rewrite);
-		llm_reply_free(&rep);
+		turn_free(&tn);
 	}
 }
 

@@ -191,9 +191,9 @@ static int bind_value(struct planner *p, struct plink_item *it, const char *sp, 
 		return pf_decline(p, "'%s' is a stored value, but not of anything joinable to the question's table", sp);
 	int col = it->cols[pick];
 	if (per) {
-		if (f->ngroup < 3)
-			f->group[f->ngroup++] = col;
-		return 0;
+		/* "Gender별": the word is a stored value of the column ('Gender' in a class column), so a
+		 * breakdown by that column answers another question */
+		return pf_decline(p, "'%s' is a stored value, not a category to break the answer down by", sp);
 	}
 	int k;
 	for (k = 0; k < f->nin; k++)

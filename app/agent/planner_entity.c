@@ -53,8 +53,9 @@ void pf_find_entities(struct planner *p, int pass)
 				continue;
 			if (p->pl.v[hit].kind == PL_COLUMN && strcmp(p->s->c[p->pl.v[hit].cols[0]].name, ec))
 				continue;
-			if (p->pl.v[hit].kind == PL_TABLE && p->pl.v[hit].score < 0.9)
-				continue;
+			if (p->pl.v[hit].kind == PL_TABLE && p->pl.v[hit].score < 0.9 &&
+			    !(pf_col_in(p, p->pl.v[hit].table, ec) >= 0 && p->s->c[pf_col_in(p, p->pl.v[hit].table, ec)].unique))
+				continue;   /* a weak link to a table that is not the entity's home stays */
 			p->pl.v[hit] = p->pl.v[--p->pl.n];
 			t->used = 0;
 		}

@@ -270,7 +270,7 @@ void pf_ranking_cues(struct planner *p, struct cues *c)
 	c->asc = 0;
 	for (int i = 0; i < p->tk.n; i++)
 		if (!strcmp(p->tk.v[i].text, "least") || !strcmp(p->tk.v[i].text, "fewest") || !strcmp(p->tk.v[i].text, "lowest") ||
-		    !strncmp(p->tk.v[i].text, "적", 3) || !strncmp(p->tk.v[i].text, "낮", 3))
+		    !strncmp(p->tk.v[i].text, "적은", 6) || !strncmp(p->tk.v[i].text, "적게", 6) || !strncmp(p->tk.v[i].text, "낮", 3))
 			c->asc = 1;
 	c->n = n;
 }

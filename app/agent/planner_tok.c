@@ -100,7 +100,7 @@ struct lex { const char *w; enum role r; int unit; };
 /* The function words: structure, not schema.  Matched on the stem or the surface. */
 static const struct lex lexicon[] = {
 	{"count", R_COUNT, 0}, {"number", R_COUNT, 0}, {"many", R_MANY, 0}, {"how", R_HOW, 0},
-	{"몇", R_COUNT, 0}, {"건수", R_COUNT, 0}, {"개수", R_COUNT, 0}, {"횟수", R_COUNT, 0}, {"수", R_COUNT, 0},
+	{"몇", R_COUNT, 0}, {"몇명", R_COUNT, 0}, {"몇건", R_COUNT, 0}, {"건수", R_COUNT, 0}, {"개수", R_COUNT, 0}, {"횟수", R_COUNT, 0}, {"수", R_COUNT, 0},
 	{"인원", R_COUNT, 0}, {"명수", R_COUNT, 0},
 	{"average", R_AVG, 0}, {"avg", R_AVG, 0}, {"mean", R_AVG, 0}, {"평균", R_AVG, 0},
 	{"maximum", R_MAX, 0}, {"max", R_MAX, 0}, {"highest", R_MAX, 0}, {"largest", R_MAX, 0},
@@ -211,6 +211,8 @@ static const char *const generic[] = {
 	"started", "began", "begun", "occurred", "happened", "took", "place", "recorded",
 	"only", "just", "instead", "issued", "issu", "accounted", "account", "named", "그럼", "그러면", "대신", "어때", "어때요", "어떤가요", "는요",
 	"데이터", "자료", "정보", "내역", "현황", "기록들", "항목", "종류별", "건인가요", "인가요", "있었던", "있는", "환자의", "명인가요", "개인가요",
+	/* "X 나온 적 있는" (ever had X), copula and counter endings (몇 명이야, 몇 명임), 만 나이 (full years) */
+	"적", "명이야", "명임", "명이에요", "명인지", "건이야", "건임", "개야", "만", "온", "왔던", "로", "으로",
 	NULL
 };
 

@@ -139,6 +139,22 @@ int pf_measure_col(struct planner *p, int table)
 	}
 	if (n == 1)
 		return best;
+	/* several numbers (a value and its reference limits): the one whose name or comment says it is
+	 * the value or result (value_as_number, 결과값), when exactly one does */
+	int named = -1, nnamed = 0;
+	for (int ci = p->s->t[table].c0; n > 1 && ci < p->s->t[table].c0 + p->s->t[table].nc; ci++) {
+		const struct pcol *c = &p->s->c[ci];
+		if (c->type != PT_NUM || pf_is_keyish(p, ci))
+			continue;
+		if (strstr(c->name, "value") || strstr(c->name, "result") || strstr(c->name, "valuenum") ||
+		    (c->comment && (strstr(c->comment, "결과") || strstr(c->comment, "수치") || strstr(c->comment, "측정값") ||
+		                    strstr(c->comment, "result value") || strstr(c->comment, "measured value")))) {
+			named = ci;
+			nnamed++;
+		}
+	}
+	if (nnamed == 1)
+		return named;
 	/* a text "result"/"value" column holding numbers (lab results stored as text) */
 	for (int ci = p->s->t[table].c0; ci < p->s->t[table].c0 + p->s->t[table].nc; ci++)
 		if (n == 0 && (strstr(p->s->c[ci].name, "result") || strstr(p->s->c[ci].name, "value")) &&

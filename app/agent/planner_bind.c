@@ -44,6 +44,8 @@ int pf_comparisons(struct planner *p)
 				int k = i + 1;
 				while (k < p->tk.n && (p->tk.v[k].role == R_STOP || !strcmp(p->tk.v[k].text, "than")))
 					k++;
+				if (k + 1 < p->tk.n && p->tk.v[k + 1].used)
+					continue;   /* "over the last 7 days": part of a time window already read */
 				if (k < p->tk.n && (!strcmp(p->tk.v[k].text, "that") || !strcmp(p->tk.v[k].text, "the")))
 					return pf_decline(p, "%s", "comparing two measurements with each other is not a shape the offline planner builds");
 				continue;

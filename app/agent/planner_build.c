@@ -331,13 +331,45 @@ static void build_ranking(struct planner *p, struct squery *q)
 	q->rank_n = f->rank_n;
 }
 
+/* agg_item: one aggregate as a select item named like it (avg, count, avg_minutes): COUNT of the
+ * counted entity (DISTINCT) or of rows, else of the measure or of the duration in minutes */
+static void agg_item(struct planner *p, struct squery *q, const char *agg)
+{
+	struct frame *f = &p->f;
+	struct sexpr *arg;
+	int distinct = 0;
+	if (!strcmp(agg, "COUNT") && (f->count_entity || (f->nagg2 && f->entity_count && f->entity_col))) {
+		int ec = pf_col_in(p, f->fact, f->entity_col);
+		if (ec < 0)
+			for (int ti = 0; ti < p->s->nt && ec < 0; ti++)
+				if ((ec = pf_col_in(p, ti, f->entity_col)) >= 0)
+					pf_need(p, ti);
+		arg = pf_col(p, ec);
+		distinct = 1;
+	} else if (!strcmp(agg, "COUNT")) {
+		arg = sx_star(&p->a);
+	} else if (f->measure < 0 && f->dur_start >= 0) {
+		/* date_part('epoch', end - start) / 60: minutes */
+		arg = sx_arith(&p->a, "/", sx_func(&p->a, "date_part", sx_lit(&p->a, "epoch"),
+		                                   sx_arith(&p->a, "-", pf_col(p, f->dur_end), pf_col(p, f->dur_start))),
+		               sx_num(&p->a, "60"));
+	} else {
+		pf_need(p, p->s->c[f->measure].table);
+		arg = pf_col(p, f->measure);
+	}
+	q->sel[q->nsel].e = sx_agg(&p->a, agg, distinct, arg);
+	char *as = arena_printf(&p->a, f->measure < 0 && f->dur_start >= 0 ? "%s_minutes" : "%s", agg);
+	for (char *c = as; c && *c; c++)
+		*c = (char)tolower((unsigned char)*c);
+	q->sel[q->nsel++].as = as;
+}
+
 /* build_aggregate: the aggregate (COUNT, COUNT DISTINCT entity, AVG..., a rate in percent, a
- * duration in minutes), ordered and limited for a top N of groups; 0 or -1 declined */
+ * duration in minutes) and the summary's further aggregates, ordered and limited for a top N of
+ * groups; 0 or -1 declined */
 static int build_aggregate(struct planner *p, struct squery *q)
 {
 	struct frame *f = &p->f;
-	struct sexpr *arg, *ratex = NULL;
-	int distinct = 0;
 	if (!strcmp(f->agg, "RATE")) {
 		/* ROUND(AVG(CAST((numerator) AS int)) * 100, 1): the share in percent */
 		struct sexpr *num = NULL;
@@ -350,37 +382,18 @@ static int build_aggregate(struct planner *p, struct squery *q)
 		}
 		struct sexpr *r = sx_arith(&p->a, "*", sx_agg(&p->a, "AVG", 0, sx_cast(&p->a, num, "int")),
 		                           sx_num(&p->a, "100"));
-		ratex = sx_func(&p->a, "ROUND", r, sx_num(&p->a, "1"));
-		arg = NULL;
-	} else if (f->count_entity) {
-		int ec = pf_col_in(p, f->fact, f->entity_col);
-		if (ec < 0)
-			for (int ti = 0; ti < p->s->nt && ec < 0; ti++)
-				if ((ec = pf_col_in(p, ti, f->entity_col)) >= 0)
-					pf_need(p, ti);
-		arg = pf_col(p, ec);
-		distinct = 1;
-	} else if (!strcmp(f->agg, "COUNT")) {
-		arg = sx_star(&p->a);
-	} else if (f->measure < 0 && f->dur_start >= 0) {
-		/* date_part('epoch', end - start) / 60: minutes */
-		arg = sx_arith(&p->a, "/", sx_func(&p->a, "date_part", sx_lit(&p->a, "epoch"),
-		                                   sx_arith(&p->a, "-", pf_col(p, f->dur_end), pf_col(p, f->dur_start))),
-		               sx_num(&p->a, "60"));
+		q->sel[q->nsel].e = sx_func(&p->a, "ROUND", r, sx_num(&p->a, "1"));
+		q->sel[q->nsel++].as = "rate_percent";
 	} else {
-		pf_need(p, p->s->c[f->measure].table);
-		arg = pf_col(p, f->measure);
+		agg_item(p, q, f->agg);
 	}
-	q->sel[q->nsel].e = ratex ? ratex : sx_agg(&p->a, f->agg, distinct, arg);
-	q->sel[q->nsel++].as = ratex ? "rate_percent"
-	                     : arena_printf(&p->a, f->measure < 0 && f->dur_start >= 0 ? "%s_minutes" : "%s", f->agg);
-	for (char *c = (char *)q->sel[q->nsel - 1].as; !ratex && *c; c++)
-		*c = (char)tolower((unsigned char)*c);
 	if (f->ngroup && f->order) {
 		q->order[q->norder].e = q->sel[q->nsel - 1].e;
 		q->order[q->norder++].desc = f->order < 0;
 		q->limit = f->limit;
 	}
+	for (int i = 0; i < f->nagg2 && q->nsel < 16; i++)
+		agg_item(p, q, f->agg2[i]);
 	return 0;
 }
 

@@ -84,9 +84,15 @@ int pf_choose_fact(struct planner *p, int wants_time)
 		    p->tk.v[it->t0].role != R_VALUE)
 			sc[p->s->c[it->cols[0]].table] += 2;
 		else if (it->kind == PL_VALUE)
-			for (int c = 0; c < it->ncols; c++)
+			for (int c = 0; c < it->ncols; c++) {
 				if (pf_measure_col(p, p->s->c[it->cols[c]].table) >= 0)
 					sc[p->s->c[it->cols[c]].table] += 1.5 / it->ncols;
+				/* a dictionary's value (a concept name): the table that references it and measures */
+				for (int ti = 0; ti < nt; ti++)
+					if (ti != p->s->c[it->cols[c]].table && pf_measure_col(p, ti) >= 0 &&
+					    pf_dict_reaches(p, it->cols[c], it->vals[c], ti, NULL))
+						sc[ti] += 1.5 / it->ncols;
+			}
 	}
 	/* comparisons name columns too */
 	for (int i = 0; i < f->ncond; i++)

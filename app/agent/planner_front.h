@@ -17,6 +17,8 @@
 struct frame {
 	int fact;                    /* table index */
 	const char *agg;             /* "COUNT", "AVG", ... or NULL */
+	const char *agg2[3];         /* the summary shape: further aggregates, in the order asked */
+	int nagg2;
 	int count_entity;            /* COUNT(DISTINCT entity) */
 	int entity_counted;          /* entity_col came from the word a count word is attached to */
 	int rate_from, rate_n;       /* a rate (사망률): cond[rate_from .. +rate_n) is its numerator, not a filter */
@@ -184,7 +186,7 @@ int pf_structure(struct planner *p);
 int pf_screen(struct planner *p);
 
 /* the shapes (shape_*.c), in the order planner_shapes tries them */
-extern const struct shape shape_timeline_multi, shape_extreme_time, shape_rank_groups, shape_top_n,
-	shape_aggregate, shape_exists, shape_list;
+extern const struct shape shape_timeline_multi, shape_extreme_time, shape_summary, shape_rank_groups,
+	shape_top_n, shape_aggregate, shape_exists, shape_list;
 
 #endif

@@ -134,21 +134,33 @@ int pf_aggregate_word(struct planner *p, struct cues *c)
 			p->tk.v[i + 1].used = 1;
 			c->how_many = 1;
 		}
-	/* two different aggregates ("환자 수와 평균 나이", "min, max and average"): one SELECT of one
-	 * aggregate would silently drop the others; say so instead */
-	for (int i = 0; c->ag >= 0 && i < p->tk.n; i++) {
-		enum role r = p->tk.v[i].role, r0 = p->tk.v[c->ag].role;
-		if (i == c->ag || p->tk.v[i].used || r == r0 || !(r == R_AVG || r == R_MAX || r == R_MIN || r == R_COUNT) ||
-		    !(r0 == R_AVG || r0 == R_MAX || r0 == R_MIN || r0 == R_COUNT))
+	/* several aggregates ("최저, 최고, 평균", "환자 수와 평균 나이", "how many ... and their average
+	 * age"): the first said leads, the others follow in order (the summary shape) */
+	int ags[8], nags = 0;
+	if (c->how_many && c->ag >= 0 && p->tk.v[c->ag].role != R_COUNT && p->tk.v[c->ag].role != R_SUM)
+		ags[nags++] = -1;   /* the count of "how many" */
+	for (int i = 0; c->ag >= 0 && i < p->tk.n && nags < 8; i++) {
+		enum role r = p->tk.v[i].role;
+		int dup = 0;
+		if (p->tk.v[i].used || !(r == R_AVG || r == R_MAX || r == R_MIN || r == R_COUNT))
 			continue;
-		return pf_decline(p, "the question asks for two aggregates ('%s'), which the offline planner does not combine "
-		               "in one answer yet; ask for one at a time",
-		               arena_printf(&p->a, "%s', '%s", p->tk.v[c->ag].text, p->tk.v[i].text));
+		for (int k = 0; k < nags; k++)
+			dup |= ags[k] >= 0 ? p->tk.v[ags[k]].role == r : r == R_COUNT;
+		if (!dup)
+			ags[nags++] = i;
 	}
-	if (c->ag >= 0 && c->how_many && (p->tk.v[c->ag].role == R_AVG || p->tk.v[c->ag].role == R_MAX || p->tk.v[c->ag].role == R_MIN))
-		return pf_decline(p, "the question asks for a count and '%s' together, which the offline planner does not "
-		               "combine in one answer yet; ask for one at a time", p->tk.v[c->ag].text);
-	if (c->ag >= 0) {
+	if (nags >= 2 && (p->tk.v[c->ag].role == R_SUM || nags > 4))
+		return pf_decline(p, "%s", "the question mixes a total with other aggregates, which the offline planner does not combine");
+	if (nags >= 2) {
+		for (int k = 1; k < nags; k++) {
+			enum role r = p->tk.v[ags[k]].role;
+			f->agg2[f->nagg2++] = r == R_AVG ? "AVG" : r == R_MAX ? "MAX" : r == R_MIN ? "MIN" : "COUNT";
+		}
+		c->ag = ags[0];
+	}
+	if (c->ag < 0 && f->nagg2) {
+		f->agg = "COUNT";   /* "how many ... and the average ...": the count leads */
+	} else if (c->ag >= 0) {
 		enum role r = p->tk.v[c->ag].role;
 		f->agg = r == R_AVG ? "AVG" : r == R_MAX ? "MAX" : r == R_MIN ? "MIN" : r == R_SUM ? "SUM" : "COUNT";
 		/* "number of X" where X is a numeric column is a count, "total X" is a sum */

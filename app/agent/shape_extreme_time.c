@@ -5,7 +5,7 @@
 static int match(struct planner *p, const struct cues *c)
 {
 	const struct frame *f = &p->f;
-	return f->agg && c->when && (!strcmp(f->agg, "MAX") || !strcmp(f->agg, "MIN")) && f->measure >= 0 && f->time_col >= 0;
+	return f->agg && !f->nagg2 && c->when && (!strcmp(f->agg, "MAX") || !strcmp(f->agg, "MIN")) && f->measure >= 0 && f->time_col >= 0;
 }
 
 /* order by the value, then by time; the time of the first row */

@@ -213,6 +213,9 @@ static const char *const generic[] = {
 	"데이터", "자료", "정보", "내역", "현황", "기록들", "항목", "종류별", "건인가요", "인가요", "있었던", "있는", "환자의", "명인가요", "개인가요",
 	/* "X 나온 적 있는" (ever had X), copula and counter endings (몇 명이야, 몇 명임), 만 나이 (full years) */
 	"적", "명이야", "명임", "명이에요", "명인지", "건이야", "건임", "개야", "만", "온", "왔던", "로", "으로",
+	/* "병원 내 사망률" (in-hospital): the hospital is where everything in the data happened; a visit
+	 * table, when there is one, takes the word first (find_visits) */
+	"병원", "내", "원내",
 	NULL
 };
 

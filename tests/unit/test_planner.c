@@ -574,14 +574,31 @@ static void test_entities_and_rankings(void **state)
 	HAS(o.sql, "GROUP BY clinical_data_table.department");
 	assert_null(strstr(o.sql, "WHERE"));
 	planner_out_free(&o);
-	/* two aggregates: a decline that says so, never one of them silently */
+	/* several aggregates (the summary shape): every one asked, in the order asked, never one of
+	 * them silently */
 	assert_int_equal(planner_plan(cat, NULL, "성별 환자 수와 평균 나이", &ctx, &o), OK);
-	assert_true(o.unanswerable);
-	HAS(o.reason, "two aggregates");
+	assert_false(o.unanswerable);
+	assert_string_equal(o.shape, "summary");
+	HAS(o.sql, "SELECT clinical_data_table.sex, COUNT(DISTINCT clinical_data_table.subjectid) AS count, "
+	           "AVG(clinical_data_table.age) AS avg FROM clinical_data_table GROUP BY clinical_data_table.sex");
 	planner_out_free(&o);
 	assert_int_equal(planner_plan(cat, NULL, "how many patients and average age", &ctx, &o), OK);
+	assert_false(o.unanswerable);
+	HAS(o.sql, "COUNT(DISTINCT clinical_data_table.subjectid) AS count, AVG(clinical_data_table.age) AS avg");
+	planner_out_free(&o);
+	assert_int_equal(planner_plan(cat, NULL, "최저, 최고, 평균 심박수", &ctx, &o), OK);
+	assert_false(o.unanswerable);
+	HAS(o.sql, "MIN(vital_data_table.hr) AS min, MAX(vital_data_table.hr) AS max, AVG(vital_data_table.hr) AS avg");
+	planner_out_free(&o);
+	assert_int_equal(planner_plan(cat, NULL, "top 3 departments by min and max age", &ctx, &o), OK);
 	assert_true(o.unanswerable);
-	HAS(o.reason, "a count and 'average' together");
+	HAS(o.reason, "several aggregates");
+	planner_out_free(&o);
+	/* 병원 내 (in-hospital) qualifies the rate; it is not a table of its own */
+	assert_int_equal(planner_plan(cat, NULL, "ASA 등급별 병원 내 사망률", &ctx, &o), OK);
+	assert_false(o.unanswerable);
+	HAS(o.sql, "GROUP BY clinical_data_table.asa");
+	HAS(o.sql, "AS rate_percent");
 	planner_out_free(&o);
 	/* labs of the cases with hypotension in the vitals: two event tables of one case, joined by a
 	 * condition on the case key, not by multiplying rows */
@@ -609,6 +626,19 @@ static void test_entities_and_rankings(void **state)
 	HAS(o.reason, "not sure");
 	planner_out_free(&o);
 	assert_int_equal(conf_set("planner_min_link_score", "0", "test"), OK);
+	/* the confidence threshold: a plan below it is declined and says which shape it was */
+	assert_int_equal(planner_plan(cat, NULL, "평균 나이 by department", &ctx, &o), OK);
+	assert_false(o.unanswerable);
+	assert_true(o.confidence > 0 && o.confidence < 1);
+	char th[32];
+	snprintf(th, sizeof th, "%.3f", o.confidence + 0.005);
+	planner_out_free(&o);
+	assert_int_equal(conf_set("planner_min_confidence", th, "test"), OK);
+	assert_int_equal(planner_plan(cat, NULL, "평균 나이 by department", &ctx, &o), OK);
+	assert_true(o.unanswerable);
+	HAS(o.reason, "not sure enough of a 'aggregate' answer");
+	planner_out_free(&o);
+	assert_int_equal(conf_set("planner_min_confidence", "0", "test"), OK);
 	assert_int_equal(planner_plan(cat, NULL, "top 5 departments by number of cases", &ctx, &o), OK);
 	assert_false(o.unanswerable);
 	HAS(o.sql, "SELECT department, count FROM");

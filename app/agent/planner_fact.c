@@ -78,10 +78,15 @@ int pf_choose_fact(struct planner *p, int wants_time)
 		if (!p->tk.v[i].used && (p->tk.v[i].role == R_AVG || p->tk.v[i].role == R_SUM || p->tk.v[i].role == R_MAX ||
 		                         p->tk.v[i].role == R_MIN))
 			aggw = 1;
-	for (int l = 0; aggw && l < p->pl.n; l++) {
+	/* a list that names an item and a condition ("저혈압 환자의 칼륨"): the item's measurements are
+	 * what is shown, the condition holds elsewhere */
+	int concept = 0;
+	for (int l = 0; l < p->pl.n; l++)
+		concept |= p->pl.v[l].kind == PL_CONCEPT;
+	for (int l = 0; (aggw || concept) && l < p->pl.n; l++) {
 		struct plink_item *it = &p->pl.v[l];
-		if (it->kind == PL_COLUMN && p->s->c[it->cols[0]].type == PT_NUM && it->role != 1 && !pf_is_keyish(p, it->cols[0]) &&
-		    p->tk.v[it->t0].role != R_VALUE)
+		if (aggw && it->kind == PL_COLUMN && p->s->c[it->cols[0]].type == PT_NUM && it->role != 1 &&
+		    !pf_is_keyish(p, it->cols[0]) && p->tk.v[it->t0].role != R_VALUE)
 			sc[p->s->c[it->cols[0]].table] += 2;
 		else if (it->kind == PL_VALUE)
 			for (int c = 0; c < it->ncols; c++) {

@@ -152,6 +152,22 @@ static int frame(struct planner *p, struct cues *c)
 		f->order_col = f->time_col;
 		f->limit = 0;
 		f->timeline = 1;
+		/* "환자의 칼륨", "patients' potassium": whose measurement it is leads each row */
+		int ec = f->entity_col && !f->entity_val && f->entity_count ? pf_col_in(p, f->fact, f->entity_col) : -1;
+		for (int ti = 0; ec < 0 && f->entity_col && !f->entity_val && f->entity_count && ti < p->s->nt; ti++) {
+			int e[4];
+			if (pf_col_in(p, ti, f->entity_col) >= 0 && pf_path(p, f->fact, ti, e, 3) >= 0) {
+				ec = pf_col_in(p, ti, f->entity_col);   /* the patient key of the case the row belongs to */
+				pf_need(p, ti);
+			}
+		}
+		if (ec >= 0 && f->nproj < NPROJ && f->nlead < 3) {
+			pf_proj_shift(f);
+			f->proj[0] = ec;
+			f->nproj++;
+			f->lead[f->nlead++] = ec;
+			pf_decide(p, "", "projection", pf_cfq(p, ec), "whose measurements: the entity leads each row", 1);
+		}
 	}
 	if (!f->agg && !f->order && !f->timeline)
 		f->distinct = 1;   /* a list of things: each once */

@@ -607,6 +607,12 @@ static void test_entities_and_rankings(void **state)
 	HAS(o.sql, "lab_data_table.caseid IN (SELECT vital_data_table.caseid FROM vital_data_table WHERE vital_data_table.sbp < 90)");
 	HAS(o.sql, "lab_data_table.name = 'k'");
 	planner_out_free(&o);
+	/* the list of those potassium values: whose (the patient leads), when, what */
+	assert_int_equal(planner_plan(cat, NULL, "저혈압 환자의 칼륨", &ctx, &o), OK);
+	assert_false(o.unanswerable);
+	HAS(o.sql, "SELECT clinical_data_table.subjectid, lab_data_table.dt, lab_data_table.result FROM lab_data_table");
+	HAS(o.sql, "lab_data_table.caseid IN (SELECT vital_data_table.caseid FROM vital_data_table WHERE vital_data_table.sbp < 90)");
+	planner_out_free(&o);
 	/* a table named whole with its labels in parentheses: only those labels */
 	assert_int_equal(planner_plan(cat, NULL, "지난 24시간 동안 환자별 바이탈, 랩(젖산/칼륨), 투약 타임라인", &ctx, &o), OK);
 	assert_false(o.unanswerable);

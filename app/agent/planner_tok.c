@@ -216,6 +216,7 @@ static const char *const generic[] = {
 	/* "병원 내 사망률" (in-hospital): the hospital is where everything in the data happened; a visit
 	 * table, when there is one, takes the word first (find_visits) */
 	"병원", "내", "원내",
+	"쓴", "쓰인", "사용한", "사용된",
 	NULL
 };
 

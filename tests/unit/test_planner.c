@@ -607,6 +607,14 @@ static void test_entities_and_rankings(void **state)
 	HAS(o.sql, "lab_data_table.caseid IN (SELECT vital_data_table.caseid FROM vital_data_table WHERE vital_data_table.sbp < 90)");
 	HAS(o.sql, "lab_data_table.name = 'k'");
 	planner_out_free(&o);
+	/* a Korean top N with a counter (약 5개) and a verb that carries no schema meaning (쓴) */
+	assert_int_equal(planner_plan(cat, NULL, "흉부외과에서 가장 많이 쓴 약 5개", &ctx, &o), OK);
+	assert_false(o.unanswerable);
+	assert_string_equal(o.shape, "top_n");
+	HAS(o.sql, "clinical_data_table.department = 'Thoracic surgery'");
+	HAS(o.sql, "rnk <= 5");
+	HAS(o.sql, "COUNT(*) AS count");
+	planner_out_free(&o);
 	/* the list of those potassium values: whose (the patient leads), when, what */
 	assert_int_equal(planner_plan(cat, NULL, "저혈압 환자의 칼륨", &ctx, &o), OK);
 	assert_false(o.unanswerable);

@@ -170,7 +170,7 @@ static enum err emit_sql(struct planner *p, const struct planner_ctx *ctx, struc
 		for (int l = 0; l < p->pl.n && !p->decline; l++) {
 			const struct plink_item *it = &p->pl.v[l];
 			const char *nm = it->kind == PL_TABLE ? p->s->t[it->table].name
-			               : it->kind == PL_COLUMN ? pf_tname(p, it->cols[0]) : NULL;
+			               : it->kind == PL_COLUMN && it->role != PL_ROLE_IGNORED ? pf_tname(p, it->cols[0]) : NULL;
 			if (nm && !sql_names(out->sql, nm)) {
 				pf_decline(p, "the question names %s, which the plan does not use",
 				        arena_printf(&p->a, "'%s' (%s)", pf_span_text(p, it->t0, it->t1),

@@ -7,6 +7,7 @@
 struct retrieval;
 
 enum pl_kind { PL_VALUE, PL_COLUMN, PL_TABLE, PL_CONCEPT };
+#define PL_ROLE_IGNORED 3
 struct plink_item {
 	enum pl_kind kind;
 	int t0, t1;                 /* token span [t0, t1) */
@@ -18,7 +19,9 @@ struct plink_item {
 	int con;                    /* CONCEPT from the metadata: index into s->con, else -1 */
 	double score;
 	const char *why;
-	int role;                   /* set by the structure pass: filter, projection, group ... */
+	int role;                   /* set by the structure pass: 1 a comparison's column, 2 names a
+	                             * value's column, PL_ROLE_IGNORED a generic measure word (amount,
+	                             * value) answered by the fact table's own measure */
 };
 #define PL_MAX 48
 struct plink { struct plink_item v[PL_MAX]; int n; };

@@ -51,9 +51,10 @@ double agent_ms_since(long long t0_us);
 long long agent_now_us(void);
 
 /* ---- inspector.c ---- */
-/* inspector_run: catalog retrieval (or the degraded schema listing), the plan in st.
- * Returns 1 when the question is unanswerable (the run is ended), 0 otherwise. */
-int inspector_run(struct agent *a);
+/* inspector_run: catalog retrieval (or the degraded schema listing), the plan in st.  It never
+ * ends the run: a question nothing links to is declined by the planner (offline, with what it
+ * could not link) or by the LLM (which gets the schema and a note). */
+void inspector_run(struct agent *a);
 /* inspector_reload: retrieval again without a step (a resumed run needs it for the planner). */
 void inspector_reload(struct agent *a);
 /* inspector_release: free the retrieval. */

@@ -491,8 +491,7 @@ static int react_init(struct agent *a)
 		cJSON_AddNumberToObject(r, "any_explain", 0);
 		cJSON_AddArrayToObject(r, "explained");
 		cJSON_AddArrayToObject(r, "tools_used");
-		if (inspector_run(a))
-			return 1;
+		inspector_run(a);
 		/* a cached SQL for this very question still goes through explain and submit */
 		if (!a->state.no_cache && (cached = cache_lookup(a))) {
 			struct react_call c = {0};

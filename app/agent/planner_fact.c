@@ -5,6 +5,18 @@
 #include <string.h>
 #include "agent/planner_front.h"
 
+/* holds_entity: table t has a column identifying a patient, a case or an encounter (it is the
+ * home or an event of an entity, not a dictionary) */
+static int holds_entity(struct planner *p, int t)
+{
+	for (int k = 0; k < ENT_NKINDS; k++) {
+		const char *ec = planner_ent_column(p->s, k);
+		if (ec && planner_snap_key(p->s, t, ec) >= 0)
+			return 1;
+	}
+	return 0;
+}
+
 int pf_choose_fact(struct planner *p, int wants_time)
 {
 	double sc[256] = {0};
@@ -79,10 +91,13 @@ int pf_choose_fact(struct planner *p, int wants_time)
 		                         p->tk.v[i].role == R_MIN))
 			aggw = 1;
 	/* a list that names an item and a condition ("저혈압 환자의 칼륨"): the item's measurements are
-	 * what is shown, the condition holds elsewhere */
+	 * what is shown, the condition holds elsewhere; */
 	int concept = 0;
 	for (int l = 0; l < p->pl.n; l++)
 		concept |= p->pl.v[l].kind == PL_CONCEPT;
+	/* so is a number compared with no column named ("크레아티닌 2.0 이상"): the item's measure */
+	for (int i = 0; i < f->ncond; i++)
+		concept |= f->cond[i].col < 0;
 	for (int l = 0; (aggw || concept) && l < p->pl.n; l++) {
 		struct plink_item *it = &p->pl.v[l];
 		if (aggw && it->kind == PL_COLUMN && p->s->c[it->cols[0]].type == PT_NUM && it->role != 1 &&
@@ -92,8 +107,9 @@ int pf_choose_fact(struct planner *p, int wants_time)
 			for (int c = 0; c < it->ncols; c++) {
 				if (pf_measure_col(p, p->s->c[it->cols[c]].table) >= 0)
 					sc[p->s->c[it->cols[c]].table] += 1.5 / it->ncols;
-				/* a dictionary's value (a concept name): the table that references it and measures */
-				for (int ti = 0; ti < nt; ti++)
+				/* a dictionary's value (a concept name, a lab test's name: a table that holds no
+				 * patient, case or encounter identifier): the table that references it and measures */
+				for (int ti = 0; ti < nt && !holds_entity(p, p->s->c[it->cols[c]].table); ti++)
 					if (ti != p->s->c[it->cols[c]].table && pf_measure_col(p, ti) >= 0 &&
 					    pf_dict_reaches(p, it->cols[c], it->vals[c], ti, NULL))
 						sc[ti] += 1.5 / it->ncols;

@@ -110,6 +110,32 @@ static void month_of_year(struct ptoks *tk, int i, const struct tm *now)
 	}
 }
 
+/* month_name: "December 2025", "in march": an English month name at token i becomes a TK_DATE of
+ * that month (its year: the number after it, else as for 12월); "may" only with a year after it */
+static void month_name(struct ptoks *tk, int i)
+{
+	static const char *const names[] = {"january", "february", "march", "april", "may", "june", "july",
+	                                    "august", "september", "october", "november", "december", NULL};
+	struct ptok *t = &tk->v[i], *nx = i + 1 < tk->n ? &tk->v[i + 1] : NULL;
+	int year = nx && (nx->kind == TK_NUM || nx->kind == TK_DATE) && nx->num >= 1900 && nx->num <= 2200 &&
+	           nx->num == (int)nx->num && !nx->m;
+
+	if (t->kind != TK_WORD)
+		return;
+	for (int m = 0; names[m]; m++) {
+		if (strcmp(t->text, names[m]) || (m == 4 && !year))
+			continue;
+		t->kind = TK_DATE;
+		t->m = m + 1;
+		t->y = t->d = 0;
+		if (year) {
+			t->y = (int)nx->num;
+			nx->used = 1;   /* read: not a number of its own any more */
+		}
+		return;
+	}
+}
+
 /* day_after_period: 1 when token i starts "last month/22", a day written after a relative
  * period (not placed), else 0. */
 static int day_after_period(const struct ptoks *tk, int i)
@@ -351,6 +377,7 @@ int planner_time(struct ptoks *tk, const struct tm *now, struct ptime *w, char *
 		e.span0 = i;
 		e.span1 = i + 1;
 		month_of_year(tk, i, now);
+		month_name(tk, i);
 		if (day_after_period(tk, i))
 			return -1;
 		bare_year(tk, i);

@@ -215,6 +215,12 @@ static void test_time_windows(void **state)
 	assert_string_equal(w.to, "2100-06-07 00:00:00");
 	window("작년", NOW, &w, &rc);
 	assert_string_equal(w.from, "2024-01-01 00:00:00");
+	window("lab results flagged high in December 2024", NOW, &w, &rc);   /* a month name and its year */
+	assert_int_equal(rc, 1);
+	assert_string_equal(w.from, "2024-12-01 00:00:00");
+	assert_string_equal(w.to, "2025-01-01 00:00:00");
+	window("admissions in may", NOW, &w, &rc);                  /* "may" alone is the verb */
+	assert_int_equal(rc, 0);
 	window("on 06/29 of some year", NOW, &w, &rc);
 	assert_int_equal(rc, -1);                                  /* a date without a year: not placed */
 }

@@ -308,8 +308,12 @@ static void build_ranking(struct planner *p, struct squery *q)
 	pf_need(p, p->s->c[f->rank_col].table);
 	q->sel[q->nsel].e = pf_col(p, f->rank_col);
 	q->sel[q->nsel++].as = p->s->c[f->rank_col].name;
+	/* what ranks: the aggregate of the measure, the number of distinct entities (the most
+	 * patients), else the number of rows */
+	int ek = f->rank_entity ? pf_col_in(p, f->fact, f->entity_col) : -1;
 	struct sexpr *cnt = f->rank_agg ? sx_agg(&p->a, f->rank_agg, 0, pf_col(p, f->measure))
-	                                : sx_agg(&p->a, "COUNT", 0, sx_star(&p->a));
+	                  : ek >= 0 ? sx_agg(&p->a, "COUNT", 1, pf_col(p, ek))
+	                            : sx_agg(&p->a, "COUNT", 0, sx_star(&p->a));
 	if (f->rank_agg)
 		pf_need(p, p->s->c[f->measure].table);
 	struct sexpr *dr = sx_agg(&p->a, "DENSE_RANK", 0, NULL);
@@ -319,8 +323,7 @@ static void build_ranking(struct planner *p, struct squery *q)
 	q->sel[q->nsel].e = dr;
 	q->sel[q->nsel++].as = "rnk";
 	/* the ranking's measure is shown beside each item (top 5 departments and their counts) */
-	q->sel[q->nsel].e = f->rank_agg ? sx_agg(&p->a, f->rank_agg, 0, pf_col(p, f->measure))
-	                                : sx_agg(&p->a, "COUNT", 0, sx_star(&p->a));
+	q->sel[q->nsel].e = cnt;
 	char *mas = f->rank_agg ? arena_printf(&p->a, "%s_%s", f->rank_agg, p->s->c[f->measure].name) : NULL;
 	for (char *c = mas; c && *c; c++)
 		*c = (char)tolower((unsigned char)*c);

@@ -35,6 +35,7 @@ struct frame {
 	int rank_col;                /* the column ranked */
 	int rank_key;                /* the fact table's key to the ranked dictionary, -1 */
 	const char *rank_agg;        /* rank by this aggregate of the measure (NULL: COUNT(*)) */
+	int rank_entity;             /* rank by COUNT(DISTINCT entity) ("for the most patients") */
 	int rank_asc;                /* least/lowest first */
 	int exists;                  /* yes/no question */
 	int timeline;
@@ -165,6 +166,7 @@ const char *pf_span_text(struct planner *p, int t0, int t1);
 int pf_time_col(struct planner *p, int table);
 int pf_time_col_quality(struct planner *p, int ci);
 const char *pf_tname(struct planner *p, int col);
+int pf_dict_label(struct planner *p, int col, int *fk);
 
 /* planner_fact.c: pf_fact: the fact table, its time column and measure; 0 or -1 declined */
 int pf_fact(struct planner *p, const struct cues *c);

@@ -120,6 +120,11 @@ int pf_aggregate_word(struct planner *p, struct cues *c)
 	struct frame *f = &p->f;
 	c->how_many = pf_has_role(p, R_HOW) && pf_has_role(p, R_MANY);
 	c->ag = -1;
+	/* "highest first", "lowest first": the order of a listing, not an aggregate */
+	for (int i = 0; i + 1 < p->tk.n; i++)
+		if ((p->tk.v[i].role == R_MAX || p->tk.v[i].role == R_MIN) && p->tk.v[i + 1].role == R_FIRST &&
+		    !p->tk.v[i].used && !p->tk.v[i].hangul)
+			p->tk.v[i].used = p->tk.v[i + 1].used = 1;
 	for (int i = 0; i < p->tk.n; i++) {
 		enum role r = p->tk.v[i].role;
 		if (p->tk.v[i].used)

@@ -17,6 +17,16 @@ static int frame(struct planner *p, struct cues *c)
 	for (int i = 0; i < f->nproj && rc < 0; i++)
 		if (p->s->c[f->proj[i]].type == PT_TEXT)
 			rc = f->proj[i];
+	for (int i = 0; i < f->nproj && rc < 0; i++) {
+		/* a key column named ("diagnoses": condition_concept_id): the label of what it references,
+		 * joined through that key, one rank per referenced row */
+		int fk, lc = pf_is_keyish(p, f->proj[i]) ? pf_dict_label(p, f->proj[i], &fk) : -1;
+		if (lc >= 0 && p->via) {
+			rc = lc;
+			f->rank_key = f->proj[i];
+			p->via[p->s->c[lc].table] = fk;
+		}
+	}
 	if (rc < 0) {
 		int via;
 		rc = pf_label_col(p, f->fact, &via);
@@ -26,11 +36,19 @@ static int frame(struct planner *p, struct cues *c)
 	}
 	if (rc < 0)
 		return pf_decline(p, "%s", "a ranking was asked for, but of what could not be told");
+	/* "the most (distinct) patients", "가장 많은 환자": the entity right after the ranking word is
+	 * what is counted */
+	int rw = c->most >= 0 ? c->most : c->top >= 0 ? c->top : c->freq;
+	for (int i = rw + 1; rw >= 0 && f->entity_col && i < p->tk.n && i <= rw + 3; i++)
+		if (planner_ent_word(p->tk.v[i].stem) >= 0 && f->entity_word && !strcmp(p->tk.v[i].stem, f->entity_word) &&
+		    pf_col_in(p, f->fact, f->entity_col) >= 0)
+			f->rank_entity = 1;
 	f->rank_col = rc;
 	f->rank_n = c->n;
 	f->rank_asc = c->asc;
 	f->agg = NULL;
-	pf_decide(p, "", "ranking", arena_printf(&p->a, "top %ld %s by count", c->n, pf_cfq(p, rc)), "ranking words", 1);
+	pf_decide(p, "", "ranking", arena_printf(&p->a, "top %ld %s by %s", c->n, pf_cfq(p, rc),
+	          f->rank_entity ? arena_printf(&p->a, "number of distinct %s", f->entity_col) : "count"), "ranking words", 1);
 	return 0;
 }
 

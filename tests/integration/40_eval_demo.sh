@@ -6,13 +6,15 @@ ASKQL=${ASKQL:-$TOP/bin/askql}
 TMP=$(mktemp -d)
 DB=eval_t_$$
 GEN=eval_gen_$$
+DIC=eval_dic_$$
 n=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 nok() { n=$((n + 1)); echo "not ok $n - $1"; [ -n "${2:-}" ] && sed 's/^/# /' <<<"$2" | head -20; }
 cleanup() {
-	psql -X -q -d askql -c "DELETE FROM askql.targets WHERE name IN ('$DB', '$GEN'); DELETE FROM askql.cat_targets WHERE name IN ('$DB', '$GEN')" >/dev/null 2>&1
+	psql -X -q -d askql -c "DELETE FROM askql.targets WHERE name IN ('$DB', '$GEN', '$DIC'); DELETE FROM askql.cat_targets WHERE name IN ('$DB', '$GEN', '$DIC')" >/dev/null 2>&1
 	psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $DB WITH (FORCE)" >/dev/null 2>&1
 	psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $GEN WITH (FORCE)" >/dev/null 2>&1
+	psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $DIC WITH (FORCE)" >/dev/null 2>&1
 	rm -rf "$TMP"
 }
 trap cleanup EXIT
@@ -150,3 +152,45 @@ read -r total acc decl rs10 < <(figures "$TMP/gen_out.jsonl")
 python3 -c "import sys; sys.exit(0 if float('$acc') >= 70 and float('$decl') >= 90 else 1)" &&
 	ok "unseen schema ($total questions): answerable $acc % >= 70 %, unanswerable declined $decl %" ||
 	nok "unseen schema: answerable $acc %, declined $decl %" "$(cat "$TMP/gen_report.txt"; grep -v '"correct"' "$TMP/gen_out.jsonl")"
+
+# ---- a coded schema: a patient number known only by its comment (환자번호), test codes in a
+# dictionary table, several aggregates, a month name.  Each plan's SQL is checked by execution
+# against gold SQL, and the question shape the planner used is checked too ----
+psql -X -q -d postgres -c "CREATE DATABASE $DIC" >/dev/null 2>&1
+psql -X -q -d "$DIC" >/dev/null 2>&1 <<'SQL'
+SELECT setseed(0.17);
+CREATE TABLE code_book (code_id int PRIMARY KEY, code_label text NOT NULL);
+COMMENT ON TABLE code_book IS '검사 코드 사전 test code dictionary';
+CREATE TABLE result_row (row_no int PRIMARY KEY, pno int NOT NULL, code_id int REFERENCES code_book(code_id),
+                         amount numeric, taken timestamp);
+COMMENT ON COLUMN result_row.pno IS '환자번호';
+COMMENT ON COLUMN result_row.amount IS '검사 결과값 result value';
+INSERT INTO code_book VALUES (1, 'glucose'), (2, 'sodium'), (3, 'lactate');
+INSERT INTO result_row SELECT g, 1 + (random() * 39)::int, 1 + (random() * 2)::int, round((1 + random() * 150)::numeric, 1),
+       timestamp '2024-01-01' + random() * interval '400 days' FROM generate_series(1, 900) g;
+SQL
+cat >"$TMP/dic.jsonl" <<'J'
+{"question": "환자 수", "gold_sql": "SELECT count(DISTINCT pno) FROM result_row", "shape": "aggregate"}
+{"question": "lowest, highest and average glucose", "gold_sql": "SELECT min(amount), max(amount), avg(amount) FROM result_row r JOIN code_book c USING (code_id) WHERE c.code_label = 'glucose'", "shape": "summary"}
+{"question": "how many sodium results in March 2024", "gold_sql": "SELECT count(*) FROM result_row r JOIN code_book c USING (code_id) WHERE c.code_label = 'sodium' AND taken >= '2024-03-01' AND taken < '2024-04-01'", "shape": "aggregate"}
+{"question": "glucose 100 이상 나온 적 있는 환자 몇 명?", "gold_sql": "SELECT count(DISTINCT pno) FROM result_row r JOIN code_book c USING (code_id) WHERE c.code_label = 'glucose' AND amount >= 100", "shape": "aggregate"}
+J
+"$ASKQL" index --quiet --target "host=$PGHOST port=$PGPORT dbname=$DIC user=${PGUSER:-askql}" --name "$DIC" >/dev/null 2>&1
+"$ASKQL" eval --direct --target "host=$PGHOST port=$PGPORT dbname=$DIC user=${PGUSER:-askql}" --name "$DIC" \
+	--now '2025-12-31 23:59:00' --out "$TMP/dic_out.jsonl" "$TMP/dic.jsonl" >"$TMP/dic_report.txt" 2>&1
+while IFS= read -r line; do
+	case $line in
+	OK\ *) ok "coded schema: ${line#OK }" ;;
+	*) nok "coded schema: ${line#NOK }" "$(cat "$TMP/dic_report.txt")" ;;
+	esac
+done < <(python3 - "$TMP/dic.jsonl" "$TMP/dic_out.jsonl" <<'PY'
+import json, sys
+want = [json.loads(l) for l in open(sys.argv[1])]
+got = {o["question"]: o for o in (json.loads(l) for l in open(sys.argv[2]))}
+for w in want:
+    o = got.get(w["question"], {})
+    have = "%s %s" % (o.get("outcome"), o.get("shape", "none"))
+    print("OK" if have == "correct " + w["shape"] else "NOK", w["question"], "|", have, "| wanted correct", w["shape"],
+          "|", o.get("sql") or o.get("reason", ""))
+PY
+)

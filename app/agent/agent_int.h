@@ -96,8 +96,11 @@ struct exec_out {
 	int refused;                /* the guard refused it */
 };
 /* result_check (result_check.c): NULL when the result fits the question, else a finding (heap)
- * naming the failed check; the loop retries with it as feedback or declines. */
-char *result_check(const char *question, const struct exec_out *eo);
+ * naming the failed check; the loop retries with it as feedback or declines.  patient_col: the
+ * target's patient identifier, or NULL.  result_check_run: the same for the run's question and
+ * target (both loops: extraction before packaging, ReAct's submit_sql). */
+char *result_check(const char *question, const struct exec_out *eo, const char *patient_col);
+char *result_check_run(struct agent *a, const struct exec_out *eo);
 /* executor_run: guard then run sql for a preview (max_rows rows), recorded as step name. */
 void executor_run(struct agent *a, const char *name, const char *sql, long max_rows,
                   struct exec_out *out);

@@ -204,7 +204,7 @@ static int exec_stage(struct agent *a)
 	char *sql = strdup(a->state.pending_sql);
 
 	executor_run(a, "executor", sql, conf_get_int("preview_limit"), &eo);
-	char *finding = eo.ok && !a->state.from_cache ? result_check(a->state.question, &eo) : NULL;
+	char *finding = eo.ok && !a->state.from_cache ? result_check_run(a, &eo) : NULL;
 	if (finding) {
 		/* it ran, but it does not answer the question asked: another attempt, with the reason */
 		struct step s = {.kind = "policy", .name = "result_check", .status = "error", .error = finding, .ms = 0};

@@ -22,7 +22,6 @@ struct ent_lex {
 static const char *const kind_names[ENT_NKINDS] = {"patient", "case", "encounter"};
 static struct ent_lex lex[ENT_NKINDS];
 static pthread_once_t lex_once = PTHREAD_ONCE_INIT;
-static char *lexbuf;   /* the loaded file: the terms point into it; kept for the process */
 
 /* split_terms: field f ('|'-separated, "-" for none) into v (at most ENT_MAXTERMS); f is the
  * loaded buffer, which stays for the process */
@@ -39,11 +38,12 @@ static int split_terms(char *f, const char **v)
 	return n;
 }
 
-/* load: read entities_file once; a missing file or a malformed line is logged and leaves the
+/* load: read entities_file once (the buffer stays for the process: the terms point into it); a
+ * missing file or a malformed line is logged and leaves the
  * kind without terms (entities are then found only through the catalog metadata) */
 static void load(void)
 {
-	char *buf = lexbuf = file_read(conf_get("entities_file"), 65536, NULL), *save = NULL;
+	char *buf = file_read(conf_get("entities_file"), 65536, NULL), *save = NULL;
 	int bad = 0;
 
 	if (!buf) {

@@ -548,3 +548,15 @@ int planner_snap_key(const struct psnap *s, int ti, const char *key)
 	}
 	return -1;
 }
+
+char *planner_entity_key(struct catalog *cat, const char *conninfo, int kind)
+{
+	char err[256];
+	struct psnap *s = cat ? planner_snap_get(cat, conninfo, err, sizeof err) : NULL;
+	const char *k = s ? planner_ent_column(s, kind) : NULL;
+	char *r = k ? strdup(k) : NULL;
+
+	if (s)
+		planner_snap_put(s);
+	return r;
+}

@@ -2,49 +2,120 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include "agent/agent_int.h"
 #include "agent/planner_int.h"
 #include "util/arena.h"
+
+/* What the question's words ask for, as far as the checks need it. */
+struct asks {
+	int group;          /* token of the breakdown word (환자별, by X), -1 */
+	int yesno;          /* a yes/no question */
+	int count_patients; /* counts patients: 환자 수, how many patients */
+	long top_n;         /* top N / the N most ...: N, 0 when no ranking */
+};
+
+static void read_question(const struct ptoks *tk, struct asks *q)
+{
+	memset(q, 0, sizeof *q);
+	q->group = -1;
+	for (int i = 0; i < tk->n; i++) {
+		const struct ptok *t = &tk->v[i];
+		if (q->group < 0 && t->kind == TK_WORD && t->hangul && t->group && strlen(t->text) >= 3)
+			q->group = i;
+		/* "by department", not "sorted by time" */
+		if (q->group < 0 && t->role == R_PER && i + 1 < tk->n && tk->v[i + 1].kind == TK_WORD && tk->v[i + 1].role == R_NONE &&
+		    !(i > 0 && (tk->v[i - 1].role == R_ASC || tk->v[i - 1].role == R_DESC || !strncmp(tk->v[i - 1].stem, "order", 5) ||
+		                !strncmp(tk->v[i - 1].stem, "sort", 4) || !strncmp(tk->v[i - 1].stem, "rank", 4))))
+			q->group = i + 1;
+		if (t->role == R_EXIST && i == 0)
+			q->yesno = 1;
+		/* 환자 수, 환자 몇 명, how many patients, number of patients */
+		if (t->kind == TK_WORD && planner_ent_word(t->stem) == ENT_PATIENT && !t->group &&
+		    ((i + 1 < tk->n && tk->v[i + 1].role == R_COUNT) || (i > 0 && tk->v[i - 1].role == R_MANY) ||
+		     (i > 1 && tk->v[i - 2].role == R_COUNT && !strcmp(tk->v[i - 1].text, "of"))))
+			q->count_patients = 1;
+		if (t->role == R_TOP && i + 1 < tk->n && tk->v[i + 1].kind == TK_NUM)
+			q->top_n = (long)tk->v[i + 1].num;
+	}
+}
+
+/* distinct_last: how many different values the last column of r holds */
+static int distinct_last(const struct exec_result *r)
+{
+	int n = 0, last = r->ncols - 1;
+	for (long long i = 0; i < r->nrows; i++) {
+		int seen = 0;
+		for (long long k = 0; k < i && !seen; k++)
+			seen = (!r->rows[i][last] && !r->rows[k][last]) ||
+			       (r->rows[i][last] && r->rows[k][last] && !strcmp(r->rows[i][last], r->rows[k][last]));
+		n += !seen;
+	}
+	return n;
+}
+
+/* mentions: sql names column col as a whole identifier (any case) */
+static int mentions(const char *sql, const char *col)
+{
+	size_t n = strlen(col);
+	for (const char *h = strcasestr(sql, col); h; h = strcasestr(h + 1, col)) {
+		char b = h > sql ? h[-1] : ' ', e = h[n];
+		if (!(b == '_' || (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') || (b >= '0' && b <= '9')) &&
+		    !(e == '_' || (e >= 'a' && e <= 'z') || (e >= 'A' && e <= 'Z') || (e >= '0' && e <= '9')))
+			return 1;
+	}
+	return 0;
+}
 
 /*
  * result_check: NULL when the result fits the question, else a finding (heap) that names the
  * check that failed.  Checks made (each only when the question clearly asks for it):
  *  - a breakdown (환자별, 진료과마다, per X, by X): at least two columns, the group and a value;
- *  - a yes/no question (…있었나요, has/did/was … any): a single row.
+ *  - a yes/no question (…있었나요, has/did/was … any): a single row;
+ *  - patients counted (환자 수, how many patients) on a target whose patient identifier is known
+ *    (patient_col, may be NULL): the SQL uses that identifier, so cases or rows are not counted
+ *    as patients;
+ *  - a top N: the measure beside each item (two columns or more), and no more than N different
+ *    values of it in the last column (ties are kept: the top 3 counts may be shared by more
+ *    than 3 items).
  */
-char *result_check(const char *question, const struct exec_out *eo)
+char *result_check(const char *question, const struct exec_out *eo, const char *patient_col)
 {
 	struct arena a = {0};
 	struct ptoks tk;
-	char *finding = NULL;
-	int group = -1, yesno = 0;
+	struct asks q;
+	char b[400];
 
 	if (!question || !eo || !eo->ok || planner_tokenize(&a, question, &tk) != OK) {
 		arena_free(&a);
 		return NULL;
 	}
-	for (int i = 0; i < tk.n; i++) {
-		const struct ptok *t = &tk.v[i];
-		if (group < 0 && t->kind == TK_WORD && t->hangul && t->group && strlen(t->text) >= 3)
-			group = i;
-		/* "by department", not "sorted by time" */
-		if (group < 0 && t->role == R_PER && i + 1 < tk.n && tk.v[i + 1].kind == TK_WORD && tk.v[i + 1].role == R_NONE &&
-		    !(i > 0 && (tk.v[i - 1].role == R_ASC || tk.v[i - 1].role == R_DESC || !strncmp(tk.v[i - 1].stem, "order", 5) ||
-		                !strncmp(tk.v[i - 1].stem, "sort", 4) || !strncmp(tk.v[i - 1].stem, "rank", 4))))
-			group = i + 1;
-		if (t->role == R_EXIST && i == 0)
-			yesno = 1;
-	}
-	if (group >= 0 && eo->r.ncols < 2) {
-		char b[300];
+	read_question(&tk, &q);
+	b[0] = 0;
+	if (q.group >= 0 && eo->r.ncols < 2) {
 		snprintf(b, sizeof b, "result check: the question asks per '%s', but the result has %d column and no "
-		         "column for the groups", tk.v[group].text, eo->r.ncols);
-		finding = strdup(b);
-	} else if (yesno && eo->r.nrows > 1) {
-		char b[200];
+		         "column for the groups", tk.v[q.group].text, eo->r.ncols);
+	} else if (q.yesno && eo->r.nrows > 1) {
 		snprintf(b, sizeof b, "result check: a yes/no question, but the result has %lld rows", eo->r.nrows);
-		finding = strdup(b);
+	} else if (q.count_patients && patient_col && eo->sql && !mentions(eo->sql, patient_col)) {
+		snprintf(b, sizeof b, "result check: the question counts patients, but the SQL does not use the patient "
+		         "identifier %s (COUNT(DISTINCT %s)); rows or cases are not patients", patient_col, patient_col);
+	} else if (q.top_n > 0 && eo->r.ncols < 2) {
+		snprintf(b, sizeof b, "result check: a top %ld was asked, but the result shows no measure (count or value) "
+		         "beside the items", q.top_n);
+	} else if (q.top_n > 0 && eo->r.nrows > q.top_n && eo->r.ncols >= 2 && !eo->r.truncated &&
+	           distinct_last(&eo->r) > q.top_n) {
+		snprintf(b, sizeof b, "result check: a top %ld was asked, but the result ranks %d different values",
+		         q.top_n, distinct_last(&eo->r));
 	}
 	arena_free(&a);
-	return finding;
+	return b[0] ? strdup(b) : NULL;
+}
+
+char *result_check_run(struct agent *a, const struct exec_out *eo)
+{
+	char *pk = planner_entity_key(a->cat, a->conninfo, ENT_PATIENT);
+	char *f = result_check(a->state.question, eo, pk);
+	free(pk);
+	return f;
 }

@@ -529,6 +529,13 @@ static void t_submit_sql(struct agent *a, const struct react_call *c, struct too
 		return;
 	}
 	executor_run(a, NULL, sql, conf_get_int("preview_limit"), &o->eo);
+	char *finding = o->eo.ok ? result_check_run(a, &o->eo) : NULL;
+	if (finding) {
+		/* it ran but does not answer the question: an error the model reads and corrects */
+		free(o->eo.error);
+		o->eo.error = finding;
+		o->eo.ok = 0;
+	}
 	if (o->eo.ok) {
 		rows_into(o->result, &o->eo, 5);
 		o->ok = o->terminal = 1;

@@ -64,6 +64,18 @@ check "result check: a breakdown without its group column is retried; attempt 2 
 check "result check: the finding is a step and reaches the second prompt" \
 	'[[ "$(step_field result_check error)" == *"per '"'"'department'"'"'"* ]] && [[ "$(requests)" == *"result check: the question asks per"* ]]' "$(steps)"
 
+# 2b. patients asked, cases counted: the patient identifier of the catalog (subjectid) is missing
+# from the SQL; retried with the finding
+script "[$(resp "$(jsql "SELECT count(DISTINCT caseid) FROM clinical_data_table WHERE age >= 65")"), $(resp "$(jsql "SELECT count(DISTINCT subjectid) FROM clinical_data_table WHERE age >= 65")")]"
+ask --mode extract "65세 이상 환자는 몇 명"
+check "result check: patients counted as cases is retried; attempt 2 counts subjectid" \
+	'[ "$(echo "$OUT" | jget status)" = ok ] && [ "$(echo "$OUT" | jget attempts)" = 2 ] && [[ "$(step_field result_check error)" == *"patient identifier subjectid"* ]]' "$OUT $(steps)"
+# the same check on ReAct's submit_sql: an error result the model reads, then a good submit
+script "[$(resp "$(call explain sql "SELECT count(*) FROM clinical_data_table WHERE age >= 65")"), $(resp "$(call submit_sql sql "SELECT count(*) FROM clinical_data_table WHERE age >= 65")"), $(resp "$(call submit_sql sql "SELECT count(DISTINCT subjectid) FROM clinical_data_table WHERE age >= 65")")]"
+ask --mode react "how many patients are 65 or older"
+check "result check (react): submit_sql counting rows as patients is an error the model corrects" \
+	'[ "$(echo "$OUT" | jget status)" = ok ] && [[ "$(steps)" == *"submit_sql:error"*"submit_sql:ok"* ]] && [[ "$(requests)" == *"rows or cases are not patients"* ]]' "$OUT $(steps)"
+
 # 2. extract: wrong column fixed on retry, history in the second prompt
 script "[$(resp "$(jsql "SELECT caseid, potasium FROM lab_data_table LIMIT 3")"), $(resp "$(jsql "$GOOD")")]"
 ask --mode extract "potassium above 6.5 per case"
@@ -198,11 +210,12 @@ ask --mode react "total billing cost per surgery department"
 check "unanswerable (react): cannot_answer ends the run" \
 	'[ "$(echo "$OUT" | jget status)" = unanswerable ] && [[ "$(steps)" == *"cannot_answer:ok"* ]]' "$OUT $(steps)"
 
-# 12b. nothing of the question matches the catalog: the offline planner declines at the
-# inspector; an LLM is still asked, with the finding as a note and the schema (issue 12)
+# 12b. nothing of the question matches the catalog's retrieval: the offline planner links the
+# question itself and declines with its reason; an LLM is still asked, with the finding as a note
+# and the schema (issue 12)
 ask --provider builtin --mode extract "what will the weather be in Seoul tomorrow"
-check "unanswerable (no match, builtin): ends at the inspector, names what is missing" \
-	'[ "$(echo "$OUT" | jget status)" = unanswerable ] && [ "$(steps)" = "inspector:ok" ] && [[ "$(echo "$OUT" | jget error)" == *"cannot answer from this database"* ]]' "$OUT $(steps)"
+check "unanswerable (no match, builtin): the planner declines and says why" \
+	'[ "$(echo "$OUT" | jget status)" = unanswerable ] && [ "$(steps)" = "inspector:ok planner:ok" ] && [[ "$(echo "$OUT" | jget error)" == "cannot answer from this database: "?* ]]' "$OUT $(steps)"
 script "[$(resp '{"unanswerable": true, "missing": "no weather data"}')]"
 ask --mode extract "what will the weather be in Seoul tomorrow"
 check "unanswerable (no match, LLM): the model saw the note and the schema, then declined" \

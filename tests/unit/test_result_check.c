@@ -1,4 +1,4 @@
-/* test_result_check.c: the checks a result must pass before it is shown (breakdown columns, yes/no rows). */
+/* test_result_check.c: the checks a result must pass before it is shown (breakdown columns, yes/no rows, patients counted, top N). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -16,7 +16,59 @@ static char *check(const char *q, int ncols, long long nrows)
 	eo.ok = 1;
 	eo.r.ncols = ncols;
 	eo.r.nrows = nrows;
-	return result_check(q, &eo);
+	return result_check(q, &eo, NULL);
+}
+
+/* a result of sql with rows of (label, count) */
+static char *check_rows(const char *q, const char *sql, const char *const *counts, int n, const char *patient_col)
+{
+	static char *cells[16][2];
+	static char **rows[16];
+	struct exec_out eo;
+
+	memset(&eo, 0, sizeof eo);
+	eo.ok = 1;
+	eo.sql = (char *)sql;
+	eo.r.ncols = 2;
+	eo.r.nrows = n;
+	for (int i = 0; i < n && i < 16; i++) {
+		cells[i][0] = "x";
+		cells[i][1] = (char *)counts[i];
+		rows[i] = cells[i];
+	}
+	eo.r.rows = rows;
+	return result_check(q, &eo, patient_col);
+}
+
+static void test_patients_counted(void **state)
+{
+	const char *one[] = {"825"};
+	char *f = check_rows("수술 중 수축기 혈압 90 미만인 환자 수", "SELECT COUNT(DISTINCT t.caseid) FROM t", one, 1, "subjectid");
+	assert_non_null(f);
+	assert_non_null(strstr(f, "patient identifier subjectid"));
+	free(f);
+	f = check_rows("how many patients had surgery", "SELECT count(*) FROM cases", one, 1, "subjectid");
+	assert_non_null(f);
+	free(f);
+	assert_null(check_rows("how many patients had surgery", "SELECT COUNT(DISTINCT c.subjectid) FROM c", one, 1, "subjectid"));
+	assert_null(check_rows("how many patients had surgery", "SELECT count(*) FROM cases", one, 1, NULL));   /* unknown key */
+	assert_null(check_rows("how many cases had surgery", "SELECT count(*) FROM cases", one, 1, "subjectid"));
+	assert_null(check_rows("환자별 평균 심박수", "SELECT caseid, avg(hr) FROM v GROUP BY 1", one, 1, "subjectid"));
+}
+
+static void test_top_n(void **state)
+{
+	const char *five[] = {"9", "8", "7", "6", "5"}, *tie[] = {"9", "8", "8", "7", "7", "7"};
+	char *f = check("top 3 drugs", 1, 3);
+	assert_non_null(f);
+	assert_non_null(strstr(f, "no measure"));
+	free(f);
+	f = check_rows("top 3 drugs", "SELECT ...", five, 5, NULL);
+	assert_non_null(f);
+	assert_non_null(strstr(f, "ranks 5 different values"));
+	free(f);
+	assert_null(check_rows("top 3 drugs", "SELECT ...", tie, 6, NULL));   /* 6 items, 3 counts: ties kept */
+	assert_null(check_rows("top 3 drugs", "SELECT ...", five, 3, NULL));
 }
 
 static void test_breakdown(void **state)
@@ -47,6 +99,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_breakdown),
 		cmocka_unit_test(test_yes_no),
+		cmocka_unit_test(test_patients_counted),
+		cmocka_unit_test(test_top_n),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -743,6 +743,46 @@ static void test_entity_inference(void **state)
 	arena_free(&a);
 }
 
+/* the example questions of the ask box (conf/i18n) and of the README give the right SQL on the
+ * demo target */
+static void test_examples(void **state)
+{
+	NEED_DB();
+	struct planner_ctx ctx = {.now = NOW};
+	struct planner_out o;
+	assert_int_equal(planner_plan(cat, NULL, "How many patients over 65 had surgery last month?", &ctx, &o), OK);
+	assert_false(o.unanswerable);
+	HAS(o.sql, "COUNT(DISTINCT clinical_data_table.subjectid)");
+	HAS(o.sql, "clinical_data_table.age > 65");
+	HAS(o.sql, "clinical_data_table.casestart >= TIMESTAMP '2025-11-01 00:00:00'");
+	planner_out_free(&o);
+	assert_int_equal(planner_plan(cat, NULL, "지난달 수술을 받은 65세 이상 환자는 몇 명인가요?", &ctx, &o), OK);
+	assert_false(o.unanswerable);
+	HAS(o.sql, "COUNT(DISTINCT clinical_data_table.subjectid)");
+	HAS(o.sql, "clinical_data_table.age >= 65");
+	HAS(o.sql, "clinical_data_table.casestart < TIMESTAMP '2025-12-01 00:00:00'");
+	planner_out_free(&o);
+	assert_int_equal(planner_plan(cat, NULL, "부서별 평균 나이", &ctx, &o), OK);
+	assert_false(o.unanswerable);
+	HAS(o.sql, "SELECT clinical_data_table.department, AVG(clinical_data_table.age) AS avg");
+	planner_out_free(&o);
+	assert_int_equal(planner_plan(cat, NULL, "hypotension patients' potassium", &ctx, &o), OK);
+	assert_false(o.unanswerable);
+	HAS(o.sql, "lab_data_table.name = 'k'");
+	HAS(o.sql, "vital_data_table.sbp < 90");
+	planner_out_free(&o);
+	assert_int_equal(planner_plan(cat, NULL, "average lactate of hypotensive patients by department", &ctx, &o), OK);
+	assert_false(o.unanswerable);
+	HAS(o.sql, "AVG(lab_data_table.result)");
+	HAS(o.sql, "lab_data_table.name = 'lac'");
+	HAS(o.sql, "GROUP BY clinical_data_table.department");
+	planner_out_free(&o);
+	assert_int_equal(planner_plan(cat, NULL, "환자별 평균 심박수", &ctx, &o), OK);
+	assert_false(o.unanswerable);
+	HAS(o.sql, "SELECT clinical_data_table.subjectid, AVG(vital_data_table.hr) AS avg");
+	planner_out_free(&o);
+}
+
 int main(void)
 {
 	const char *msg;
@@ -768,6 +808,7 @@ int main(void)
 		cmocka_unit_test(test_self_correction),
 		cmocka_unit_test(test_follow_up),
 		cmocka_unit_test(test_entities_and_rankings),
+		cmocka_unit_test(test_examples),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	planner_reset();

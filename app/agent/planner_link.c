@@ -231,6 +231,18 @@ static double comment_score(const char *comment, const char *term)
 	for (const char *h = strstr(buf, term); h; h = strstr(h + 1, term))
 		if ((h == buf || h[-1] == ' ') && (h[tl] == 0 || h[tl] == ' '))
 			return h == buf ? 0.7 : 0.5;
+	/* a Korean compound of three syllables or more written without the comment's spaces (검사결과
+	 * in "진단검사 결과") */
+	if ((unsigned char)term[0] >= 0xea && tl >= 9) {
+		char ns[512];
+		size_t m = 0;
+		for (size_t i = 0; buf[i] && m < sizeof ns - 1; i++)
+			if (buf[i] != ' ')
+				ns[m++] = buf[i];
+		ns[m] = 0;
+		if (strstr(ns, term))
+			return 0.5;
+	}
 	return 0;
 }
 

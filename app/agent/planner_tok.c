@@ -518,6 +518,19 @@ static int known(const char *w)
 	       planner_lex_concept(w, &m, &dir, &lo, &hi);
 }
 
+/* headed_by_whole: w is a longer compound ending in a whole word of two syllables or more that
+ * itself ends like a particle (검사결과 ends in 결과, not 결 + 과) */
+static int headed_by_whole(const char *w)
+{
+	size_t n = strlen(w);
+	for (int i = 0; ko_whole[i]; i++) {
+		size_t m = strlen(ko_whole[i]);
+		if (m >= 6 && n > m && !strcmp(w + n - m, ko_whole[i]) && in_list(particles, ko_whole[i] + m - 3))
+			return 1;
+	}
+	return 0;
+}
+
 /* strip_suffix: take suf off t->text when the rest keeps min_rest bytes; an ambiguous
  * suffix leaves the longer form in t->alt (the last such form: 농도가 -> 농도 -> 농 keeps 농도). */
 static int strip_suffix(struct arena *a, struct ptok *t, const char *suf, size_t min_rest)
@@ -590,8 +603,9 @@ static enum err finish(struct arena *a, struct ptok *t)
 		 * stop as soon as the rest is a word the lexicon knows (타임라인으로 -> 타임라인, not 타임라) */
 		for (int again = 1; again;) {
 			again = 0;
-			if (known(t->text) || split_point(t->text))
-				break;   /* 바이탈타임라인: a compound of known words, split later */
+			if (known(t->text) || split_point(t->text) || headed_by_whole(t->text))
+				break;   /* 바이탈타임라인: a compound of known words, split later; 검사결과: a
+				          * compound whose last noun (결과) ends like a particle */
 			for (int i = 0; particles[i]; i++)
 				if (strip_suffix(a, t, particles[i], 3)) {
 					again = 1;

@@ -72,6 +72,10 @@ static void test_tok_ambiguous_particles(void **state)
 	assert_non_null(find_tok(&t, "데이터"));          /* 를 off */
 	assert_true(planner_lex_generic("데이터"));
 	/* an unknown loanword or noun: stripped as before, the form before kept in alt */
+	/* a compound headed by a known noun that ends like a particle: 검사결과 is not 검사결 + 과 */
+	assert_int_equal(planner_tokenize(&a, "검사결과 건 기준으로", &t), OK);
+	assert_non_null(find_tok(&t, "검사결과"));
+	assert_null(find_tok(&t, "검사결"));
 	assert_int_equal(planner_tokenize(&a, "가이드라인을 농도가", &t), OK);
 	assert_string_equal(t.v[0].alt, "가이드라인");
 	assert_string_equal(t.v[1].alt, "농도");

@@ -166,7 +166,6 @@ const char *pf_span_text(struct planner *p, int t0, int t1);
 int pf_time_col(struct planner *p, int table);
 int pf_time_col_quality(struct planner *p, int ci);
 const char *pf_tname(struct planner *p, int col);
-int pf_dict_label(struct planner *p, int col, int *fk);
 
 /* planner_fact.c: pf_fact: the fact table, its time column and measure; 0 or -1 declined */
 int pf_fact(struct planner *p, const struct cues *c);

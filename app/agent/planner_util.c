@@ -339,24 +339,3 @@ void pf_proj_shift(struct frame *f)
 	for (int i = f->nproj; i > 0; i--)
 		f->proj[i] = f->proj[i - 1];
 }
-
-/* pf_dict_label: the label of the dictionary row a key column references (condition_concept_id ->
- * concept.concept_name, ward code -> the ward's name): a text column named like a name, label or
- * title of the referenced table; -1 when col references none.  *fk receives the key edge. */
-int pf_dict_label(struct planner *p, int col, int *fk)
-{
-	for (int k = 0; k < p->s->nfk; k++) {
-		if (p->s->fk[k].from != col)
-			continue;
-		int d = p->s->c[p->s->fk[k].to].table;
-		for (int ci = p->s->t[d].c0; ci < p->s->t[d].c0 + p->s->t[d].nc; ci++) {
-			const char *n = p->s->c[ci].name;
-			if (p->s->c[ci].type == PT_TEXT && (strstr(n, "name") || strstr(n, "label") || strstr(n, "title") ||
-			                                     strstr(n, "_nm"))) {
-				*fk = k;
-				return ci;
-			}
-		}
-	}
-	return -1;
-}

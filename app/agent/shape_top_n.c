@@ -17,16 +17,6 @@ static int frame(struct planner *p, struct cues *c)
 	for (int i = 0; i < f->nproj && rc < 0; i++)
 		if (p->s->c[f->proj[i]].type == PT_TEXT)
 			rc = f->proj[i];
-	for (int i = 0; i < f->nproj && rc < 0; i++) {
-		/* a key column named ("diagnoses": condition_concept_id): the label of what it references,
-		 * joined through that key, one rank per referenced row */
-		int fk, lc = pf_is_keyish(p, f->proj[i]) ? pf_dict_label(p, f->proj[i], &fk) : -1;
-		if (lc >= 0 && p->via) {
-			rc = lc;
-			f->rank_key = f->proj[i];
-			p->via[p->s->c[lc].table] = fk;
-		}
-	}
 	if (rc < 0) {
 		int via;
 		rc = pf_label_col(p, f->fact, &via);

@@ -173,6 +173,7 @@ cat >"$TMP/dic.jsonl" <<'J'
 {"question": "환자 수", "gold_sql": "SELECT count(DISTINCT pno) FROM result_row", "shape": "aggregate"}
 {"question": "lowest, highest and average glucose", "gold_sql": "SELECT min(amount), max(amount), avg(amount) FROM result_row r JOIN code_book c USING (code_id) WHERE c.code_label = 'glucose'", "shape": "summary"}
 {"question": "how many sodium results in March 2024", "gold_sql": "SELECT count(*) FROM result_row r JOIN code_book c USING (code_id) WHERE c.code_label = 'sodium' AND taken >= '2024-03-01' AND taken < '2024-04-01'", "shape": "aggregate"}
+{"question": "the 2 tests done for the most patients", "gold_sql": "SELECT code_label, n FROM (SELECT c.code_label, count(DISTINCT pno) n, dense_rank() OVER (ORDER BY count(DISTINCT pno) DESC) r FROM result_row JOIN code_book c USING (code_id) GROUP BY c.code_label) t WHERE r <= 2", "shape": "top_n"}
 {"question": "glucose 100 이상 나온 적 있는 환자 몇 명?", "gold_sql": "SELECT count(DISTINCT pno) FROM result_row r JOIN code_book c USING (code_id) WHERE c.code_label = 'glucose' AND amount >= 100", "shape": "aggregate"}
 J
 "$ASKQL" index --quiet --target "host=$PGHOST port=$PGPORT dbname=$DIC user=${PGUSER:-askql}" --name "$DIC" >/dev/null 2>&1

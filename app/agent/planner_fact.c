@@ -17,12 +17,11 @@ static int holds_entity(struct planner *p, int t)
 	return 0;
 }
 
-int pf_choose_fact(struct planner *p, int wants_time)
+/* link_scores: each link votes for the table it names (a stored value also for the tables that
+ * reference it and hold it); the visit, the numbered row and the entity's own table add theirs */
+static void link_scores(struct planner *p, double *sc, int nt)
 {
-	double sc[256] = {0};
-	int nt = p->s->nt < 256 ? p->s->nt : 256;
 	struct frame *f = &p->f;
-
 	for (int l = 0; l < p->pl.n; l++) {
 		struct plink_item *it = &p->pl.v[l];
 		if (it->kind == PL_VALUE) {
@@ -57,6 +56,13 @@ int pf_choose_fact(struct planner *p, int wants_time)
 	for (int ti = 0; ti < nt && f->entity_word && !f->entity_val; ti++)
 		if (sc[ti] > 0 && pf_entity_names_table(p, ti))
 			sc[ti] += 2;
+}
+
+/* adjust_scores: banned tables out; a numbered patient must be reachable, a question about time
+ * needs a time column; the retrieval's ranking breaks ties */
+static void adjust_scores(struct planner *p, double *sc, int nt, int wants_time)
+{
+	struct frame *f = &p->f;
 	for (int ti = 0; ti < nt; ti++) {
 		if (p->banned && p->banned[ti]) {
 			sc[ti] = -100;
@@ -83,6 +89,14 @@ int pf_choose_fact(struct planner *p, int wants_time)
 			if (!strcmp(p->r->tables[k].name, p->s->t[ti].name))
 				sc[ti] += 0.1 * (10 - k) / 10.0;
 	}
+}
+
+/* measure_scores: an aggregate, a concept or a number compared is taken over a measured value:
+ * the table of a named numeric column, or the one that measures a named value or dictionary
+ * value; comparisons name their columns' tables too */
+static void measure_scores(struct planner *p, double *sc, int nt)
+{
+	struct frame *f = &p->f;
 	/* an average/sum/min/max is taken over the fact table's own measure: the table of a named
 	 * numeric column, or one with a measured value when a value of it is named */
 	int aggw = 0;
@@ -119,6 +133,12 @@ int pf_choose_fact(struct planner *p, int wants_time)
 	for (int i = 0; i < f->ncond; i++)
 		if (f->cond[i].col >= 0)
 			sc[p->s->c[f->cond[i].col].table] += 1.5;
+}
+
+/* reach_scores: a table from which every directly named thing is reachable (many-to-one) */
+static void reach_scores(struct planner *p, double *sc, int nt)
+{
+	struct frame *f = &p->f;
 	/* a table from which every directly named thing is reachable (many-to-one) is a better home;
 	 * a value stored in several tables is reached through any of them */
 	int grp[PL_MAX + MAXF][4], ngrp[PL_MAX + MAXF], ng = 0;
@@ -155,6 +175,19 @@ int pf_choose_fact(struct planner *p, int wants_time)
 		if (all)
 			sc[ti] += 3;
 	}
+}
+
+/* pf_choose_fact: the fact table: the one with the best score of the votes above (the larger
+ * table on a tie), or -1 when no table got any */
+int pf_choose_fact(struct planner *p, int wants_time)
+{
+	double sc[256] = {0};
+	int nt = p->s->nt < 256 ? p->s->nt : 256;
+
+	link_scores(p, sc, nt);
+	adjust_scores(p, sc, nt, wants_time);
+	measure_scores(p, sc, nt);
+	reach_scores(p, sc, nt);
 	int best = -1;
 	if (getenv("ASKQL_PLANNER_DEBUG"))
 		for (int ti = 0; ti < nt; ti++)

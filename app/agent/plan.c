@@ -228,6 +228,7 @@ void plan_offline(struct agent *a, struct plan_out *o, cJSON *outj)
 		if (comment && *comment) {
 			ctx.prev_question = question;
 			ctx.prev_sql = jstr(cJSON_GetArrayItem(h, cJSON_GetArraySize(h) - 1), "sql");
+			ctx.amend = 1;
 			question = comment;
 		}
 	}
@@ -237,6 +238,7 @@ void plan_offline(struct agent *a, struct plan_out *o, cJSON *outj)
 		planner_out_free(&po);
 		ctx.prev_question = NULL;
 		ctx.prev_sql = NULL;
+		ctx.amend = 0;
 		builtin_ctx_parent(a, &ctx);
 		rc = planner_plan(a->cat, a->have_ret ? &a->ret : NULL, a->state.question, &ctx, &po);
 	}

@@ -328,6 +328,22 @@ out:
 enum err planner_plan(struct catalog *cat, const struct retrieval *r, const char *question,
                       const struct planner_ctx *ctx, struct planner_out *out)
 {
+	if (ctx && ctx->amend && ctx->prev_question && *ctx->prev_question && question && *question) {
+		/* an analyst's change to the question: read with it first ("케이스 3의 랩 추이" + 칼륨만) */
+		char *merged = pf_follow_up(ctx->prev_question, question);
+		if (merged && plan_once(cat, NULL, merged, ctx, out) == OK && !out->unanswerable && out->sql) {
+			char *ex = NULL;
+			if (asprintf(&ex, "Read with the change: \"%s\". %s", merged, out->explanation ? out->explanation : "") >= 0) {
+				free(out->explanation);
+				out->explanation = ex;
+			}
+			free(merged);
+			return OK;
+		}
+		if (merged)
+			planner_out_free(out);
+		free(merged);
+	}
 	enum err rc = plan_once(cat, r, question, ctx, out);
 	if (rc == OK && out->unanswerable && ctx && ctx->nattempts && out->reason &&
 	    !strncmp(out->reason, "the same SQL already failed", 27)) {

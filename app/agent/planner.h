@@ -38,6 +38,8 @@ struct planner_ctx {
 	const char *conninfo;
 	const struct planner_attempt *attempts; int nattempts;   /* oldest first */
 	const char *prev_question, *prev_sql;                    /* follow-up context, may be NULL */
+	int amend;              /* the question is an analyst's change to prev_question (a step-mode
+	                         * comment: 칼륨만, 환자 기준): always read together with it */
 	const struct planner_edit *edits; int nedits;
 };
 

@@ -119,7 +119,15 @@ void pf_find_entities(struct planner *p, int pass)
 		 * patients, not the surgery named first), else the first one named */
 		int counted = (i + 1 < p->tk.n && p->tk.v[i + 1].role == R_COUNT) ||
 		              (i > 0 && (p->tk.v[i - 1].role == R_MANY || p->tk.v[i - 1].role == R_COUNT));
-		if (!f->entity_col || (counted && !f->entity_counted)) {
+		/* "환자 기준", "per-patient basis": the entity the counting is based on, said outright,
+		 * wins over the one next to the count word (진료과별 수술 건수, 환자 기준) */
+		int basis = i + 1 < p->tk.n && (!strcmp(p->tk.v[i + 1].text, "기준") || !strcmp(p->tk.v[i + 1].stem, "basi"));
+		if (basis) {
+			p->tk.v[i + 1].used = 1;
+			p->tk.v[i + 1].role = R_STOP;   /* not "per" the next word */
+			counted = 2;
+		}
+		if (!f->entity_col || (counted && counted > f->entity_counted)) {
 			f->entity_col = col;
 			f->entity_word = p->tk.v[i].stem;
 			f->entity_counted = counted;

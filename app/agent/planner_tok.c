@@ -525,8 +525,10 @@ static int headed_by_whole(const char *w)
 	size_t n = strlen(w);
 	for (int i = 0; ko_whole[i]; i++) {
 		size_t m = strlen(ko_whole[i]);
-		if (m >= 6 && n > m && !strcmp(w + n - m, ko_whole[i]) && in_list(particles, ko_whole[i] + m - 3))
-			return 1;
+		int unit;
+		if (m >= 6 && n > m && !strcmp(w + n - m, ko_whole[i]) && in_list(particles, ko_whole[i] + m - 3) &&
+		    planner_lex_role(ko_whole[i], ko_whole[i], &unit) != R_PER)
+			return 1;   /* a noun (결과), not a function word (별로: per) */
 	}
 	return 0;
 }

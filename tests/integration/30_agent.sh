@@ -251,6 +251,13 @@ check "step mode: a comment that cannot be applied brings the SQL back with a no
 	'[ "$(echo "$OUT" | jget status)" = paused ] && [[ "$(echo "$OUT" | jget pause)" == *"GROUP BY clinical_data_table.sex"* ]] && [[ "$(echo "$OUT" | jget pause)" == *note* ]]' "$OUT"
 OUT=$("$ASKQL" ask --json --resume "$RUN" --decision '{"decision":"stop"}' 2>>"$WORK/stderr")
 check "step mode: stop ends it" '[ "$(echo "$OUT" | jget status)" = stopped ]' "$OUT"
+# a comment that would stand alone as a question is still a change to this one: 칼륨만 keeps case 3
+OUT=$("$ASKQL" ask --json --no-cache --provider builtin --step "케이스 3의 랩 추이" 2>>"$WORK/stderr"); RUN=$(echo "$OUT" | jget run_id)
+"$ASKQL" ask --json --resume "$RUN" --decision '{"decision":"approve"}' >/dev/null 2>>"$WORK/stderr"
+OUT=$("$ASKQL" ask --json --resume "$RUN" --decision '{"decision":"reject","comment":"칼륨만"}' 2>>"$WORK/stderr")
+check "step mode: 칼륨만 narrows this run's question (case 3 kept, potassium only)" \
+	'[ "$(echo "$OUT" | jget status)" = paused ] && [[ "$(echo "$OUT" | jget pause)" == *"caseid = 3"* ]] && [[ "$(echo "$OUT" | jget pause)" == *"name = '"'"'k'"'"'"* ]]' "$OUT"
+"$ASKQL" ask --json --resume "$RUN" --decision '{"decision":"stop"}' >/dev/null 2>>"$WORK/stderr"
 
 # 15. query cache: the second identical question reuses the SQL (no LLM call)
 Q="Average potassium per case, cache test $$"

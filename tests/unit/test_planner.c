@@ -686,6 +686,25 @@ static void test_follow_up(void **state)
 	HAS(o.sql, "'Thoracic surgery'");
 	HAS(o.sql, "sbp < 90");
 	planner_out_free(&o);
+	/* a step-mode comment is a change to the question, read with it even when it would stand
+	 * alone: 칼륨만 keeps case 3, 환자 기준 counts patients instead of cases */
+	struct planner_ctx amend = {.now = NOW, .prev_question = "케이스 3의 랩 추이", .amend = 1};
+	assert_int_equal(planner_plan(cat, NULL, "칼륨만", &amend, &o), OK);
+	assert_false(o.unanswerable);
+	HAS(o.sql, "lab_data_table.caseid = 3");
+	HAS(o.sql, "lab_data_table.name = 'k'");
+	planner_out_free(&o);
+	amend.prev_question = "진료과별 수술 건수";
+	assert_int_equal(planner_plan(cat, NULL, "환자 기준", &amend, &o), OK);
+	assert_false(o.unanswerable);
+	HAS(o.sql, "COUNT(DISTINCT clinical_data_table.subjectid)");
+	HAS(o.sql, "GROUP BY clinical_data_table.department");
+	planner_out_free(&o);
+	/* the same phrase inside a question: 기준 names what is counted, it is not "per" */
+	assert_int_equal(planner_plan(cat, NULL, "진료과별 환자 기준 수술 건수", &ctx, &o), OK);
+	assert_false(o.unanswerable);
+	HAS(o.sql, "SELECT clinical_data_table.department, COUNT(DISTINCT clinical_data_table.subjectid) AS count");
+	planner_out_free(&o);
 }
 
 /* the identifiers of patients, cases and encounters, inferred from column names and comments

@@ -146,6 +146,30 @@ static int day_after_period(const struct ptoks *tk, int i)
 	       is_unit(&tk->v[i + 1]) && !strcmp(tk->v[i + 2].text, "/") && tk->v[i + 3].kind == TK_NUM;
 }
 
+/* day_of_month: "this month/21", "last month/22": the day of the month the period names, made
+ * a TK_DATE at token i + 3 (placed when the loop reaches it); 0 when it is not a day of a month */
+static int day_of_month(struct ptoks *tk, int i, const struct tm *now)
+{
+	static const int mdays[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+	struct ptok *d = &tk->v[i + 3];
+	int y = now->tm_year + 1900, m = now->tm_mon + 1;
+
+	if (tk->v[i + 1].unitv != 'm' || d->num < 1 || d->num != (int)d->num)
+		return 0;
+	if (tk->v[i].role != R_THIS && --m < 1) {
+		m = 12;
+		y--;
+	}
+	if (d->num > mdays[m - 1] || (m == 2 && d->num == 29 && !((y % 4 == 0 && y % 100) || y % 400 == 0)))
+		return 0;
+	d->kind = TK_DATE;
+	d->y = y;
+	d->m = m;
+	d->d = (int)d->num;
+	tk->v[i].used = tk->v[i + 1].used = tk->v[i + 2].used = 1;
+	return 1;
+}
+
 /* bare_year: "in 2024", "since 2100": a bare year at token i after a preposition becomes a TK_DATE. */
 static void bare_year(struct ptoks *tk, int i)
 {
@@ -378,7 +402,7 @@ int planner_time(struct ptoks *tk, const struct tm *now, struct ptime *w, char *
 		e.span1 = i + 1;
 		month_of_year(tk, i, now);
 		month_name(tk, i);
-		if (day_after_period(tk, i))
+		if (day_after_period(tk, i) && !day_of_month(tk, i, now))
 			return -1;
 		bare_year(tk, i);
 		r = place(tk, i, now, &e, desc, dn);

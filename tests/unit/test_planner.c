@@ -225,6 +225,12 @@ static void test_time_windows(void **state)
 	assert_string_equal(w.to, "2025-01-01 00:00:00");
 	window("admissions in may", NOW, &w, &rc);                  /* "may" alone is the verb */
 	assert_int_equal(rc, 0);
+	window("on this month/21", "2100-12-31 23:59:00", &w, &rc);   /* a day of the month named */
+	assert_int_equal(rc, 1);
+	assert_string_equal(w.from, "2100-12-21 00:00:00");
+	assert_string_equal(w.to, "2100-12-22 00:00:00");
+	window("on last month/31", "2101-03-15 00:00:00", &w, &rc);   /* February has no 31st */
+	assert_int_equal(rc, -1);
 	window("on 06/29 of some year", NOW, &w, &rc);
 	assert_int_equal(rc, -1);                                  /* a date without a year: not placed */
 }

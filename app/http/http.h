@@ -104,7 +104,11 @@ enum err resp_begin(struct req *r, int status, const char *ctype, int cache);
 enum err resp_write(struct req *r, const char *p, size_t n);
 enum err resp_puts(struct req *r, const char *s);
 enum err resp_flush(struct req *r);
-/* resp_redirect: 303 See Other to a local path (must start with '/'). */
+/* resp_local_path: 1 when p may be a redirect target on this site: "/" alone, or "/" then a path
+ * character (not '/', '\\', '?', '#'), then printable ASCII without space or backslash, every %XX
+ * a real escape whose byte is no control character, space or backslash (docs/auth.md); else 0. */
+int resp_local_path(const char *p);
+/* resp_redirect: 303 See Other to path when resp_local_path(path), else to "/". */
 enum err resp_redirect(struct req *r, const char *path);
 /* resp_error: the one error page (404, 403, 400, 405, 413, 500...): a fixed text, no detail leaked. */
 enum err resp_error(struct req *r, int status);

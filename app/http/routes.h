@@ -10,7 +10,9 @@ enum ptype {
 	P_WORD,      /* [A-Za-z0-9_.:-], e.g. a mode, a table or prompt name */
 	P_TEXT,      /* any valid UTF-8 (control characters other than tab/CR/LF refused) */
 	P_DATE,      /* YYYY-MM-DD */
-	P_FILE       /* a multipart file part (binary allowed) */
+	P_FILE,      /* a multipart file part (binary allowed) */
+	P_PATH       /* where to go next (next=): a value resp_local_path refuses, or longer than max,
+	              * reaches the handler as "/"; never a 400 (docs/auth.md) */
 };
 struct pspec {
 	const char *name;

@@ -6,10 +6,12 @@
 #include "store/db.h"
 #include "util/log.h"
 
-/* A next= target is followed only when it is a local path. */
-static const char *local_next(const char *n)
+/* next= is declared P_PATH: the router has already made it a local path or "/" (docs/auth.md). */
+static const char *next_path(const struct req *r)
 {
-	return n && n[0] == '/' && n[1] != '/' && n[1] != '\\' ? n : "/";
+	const char *n = req_param(r, "next");
+
+	return n && *n ? n : "/";
 }
 
 static enum err form(struct req *r, int status, const char *msg_key, const char *name)
@@ -18,7 +20,7 @@ static enum err form(struct req *r, int status, const char *msg_key, const char 
 
 	if (!d)
 		return ERR_NOMEM;
-	cJSON_AddStringToObject(d, "next", local_next(req_param(r, "next")));
+	cJSON_AddStringToObject(d, "next", next_path(r));
 	cJSON_AddStringToObject(d, "name", name ? name : "");
 	if (msg_key)
 		cJSON_AddStringToObject(d, "error", view_t(r, msg_key));
@@ -28,7 +30,7 @@ static enum err form(struct req *r, int status, const char *msg_key, const char 
 enum err page_signin(struct req *r)
 {
 	if (r->signed_in)
-		return resp_redirect(r, local_next(req_param(r, "next")));
+		return resp_redirect(r, next_path(r));
 	return form(r, 200, NULL, NULL);
 }
 
@@ -51,7 +53,7 @@ enum err page_signin_post(struct req *r)
 	if (e != OK)
 		return e;
 	log_info("signed in: %s", name);
-	return resp_redirect(r, local_next(req_param(r, "next")));
+	return resp_redirect(r, next_path(r));
 }
 
 enum err page_signout(struct req *r)
@@ -77,5 +79,5 @@ enum err page_lang(struct req *r)
 	resp_header(r, "Set-Cookie", !strcmp(lang, "en")
 	            ? "askql_lang=en; Path=/; Max-Age=31536000; SameSite=Strict"
 	            : "askql_lang=ko; Path=/; Max-Age=31536000; SameSite=Strict");
-	return resp_redirect(r, local_next(req_param(r, "next")));
+	return resp_redirect(r, next_path(r));
 }

@@ -1,4 +1,4 @@
-/* auth.c: passwords (yescrypt via crypt(3)), sessions and CSRF tokens, bearer tokens, sign-in rate limit. */
+/* auth.c: passwords (yescrypt via crypt(3)), sessions and CSRF tokens, bearer tokens, the sign-in throttle (docs/auth.md). */
 #include <crypt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -151,35 +151,98 @@ out:
 	return rc;
 }
 
-/* Failed sign-ins for this name+address in the last 15 minutes. */
-static long failures(PGconn *c, const char *name, const char *addr)
-{
-	const char *p[2] = {name, addr};
-	PGresult *res = db_query(c, "SELECT count(*) FROM askql.signin_attempts WHERE username = $1 "
-	                            "AND addr = $2 AND NOT ok AND at > now() - interval '15 minutes'",
-	                         2, p, NULL, 0);
-	long n = res ? atol(PQgetvalue(res, 0, 0)) : 1L << 30;
+/*
+ * The sign-in throttle (docs/auth.md, "The sign-in throttle").  Each attempt has two counters: the
+ * name as typed and the client address.  It is let through only when neither is waiting, and letting
+ * it through counts it as a failure on both, in the same statement: the rows are locked in one order
+ * (account before addr), so concurrent attempts queue on them and each sees the counts of the ones
+ * before it.  Once a counter has used its free failures, every further one makes the next attempt
+ * wait signin_delay_s, doubled each time, up to signin_delay_max_s.  The right password takes the
+ * attempt back (throttle_settle).
+ * $1 name, $2 address, $3/$4 free failures (account/address), $5 first wait, $6 longest, $7 forget.
+ */
+static const char admit_sql[] =
+	"WITH k AS ("
+	" SELECT scope, key, CASE WHEN forgot THEN 0 ELSE failures END AS f,"
+	"  CASE WHEN forgot THEN '-infinity' ELSE next_at END AS nx,"
+	"  CASE scope WHEN 'account' THEN $3::int ELSE $4::int END AS free"
+	" FROM (SELECT *, updated_at < now() - make_interval(secs => $7::int) AS forgot FROM askql.signin_throttle"
+	"  WHERE (scope = 'account' AND key = $1) OR (scope = 'addr' AND key = $2)) t"
+	" ORDER BY scope FOR UPDATE OF t),"
+	"v AS (SELECT count(*) = 2 AND coalesce(max(nx) <= now(), false) AS ok,"
+	" greatest(1, ceil(extract(epoch FROM max(nx) FILTER (WHERE nx > now()) - now())))::bigint AS wait FROM k),"
+	"up AS (UPDATE askql.signin_throttle t SET failures = k.f + 1, updated_at = now(),"
+	" next_at = CASE WHEN k.f + 1 < k.free THEN now() ELSE now() + make_interval(secs =>"
+	"  least($6::float8, $5::float8 * power(2, least(k.f + 1 - k.free, 30)))) END"
+	" FROM k, v WHERE v.ok AND t.scope = k.scope AND t.key = k.key)"
+	"SELECT ok, wait FROM v";
 
+/* OK: the attempt may check its password (and is counted); ERR_LIMIT: wait *retry_s seconds. */
+static enum err throttle_admit(PGconn *c, const char *name, const char *addr, long *retry_s)
+{
+	char fa[24], fd[24], d0[24], dmax[24], forget[24];
+	const char *p[7] = {name, addr, fa, fd, d0, dmax, forget};
+	PGresult *res;
+	enum err rc;
+
+	*retry_s = 0;
+	/* the rows must exist to be locked: a missing one would let a burst through uncounted */
+	if (db_exec(c, "INSERT INTO askql.signin_throttle(scope, key) VALUES ('account', $1), ('addr', $2) "
+	               "ON CONFLICT DO NOTHING", 2, p, NULL, 0) != OK)
+		return ERR_DB;
+	snprintf(fa, sizeof fa, "%ld", conf_get_int("signin_max_failures"));
+	snprintf(fd, sizeof fd, "%ld", conf_get_int("signin_addr_max_failures"));
+	snprintf(d0, sizeof d0, "%ld", conf_get_int("signin_delay_s"));
+	snprintf(dmax, sizeof dmax, "%ld", conf_get_int("signin_delay_max_s"));
+	snprintf(forget, sizeof forget, "%ld", conf_get_int("signin_forget_s"));
+	if (!(res = db_query(c, admit_sql, 7, p, NULL, 0)) || PQntuples(res) != 1) {
+		PQclear(res);
+		return ERR_DB;
+	}
+	rc = !strcmp(PQgetvalue(res, 0, 0), "t") ? OK : ERR_LIMIT;
+	if (rc == ERR_LIMIT)
+		*retry_s = atol(PQgetvalue(res, 0, 1));
 	PQclear(res);
-	return n;
+	return rc;
 }
 
-enum err auth_signin(struct req *r, const char *name, const char *pw)
+/* The right password: the account starts again from zero; the address gets this attempt back. */
+static void throttle_settle(PGconn *c, const char *name, const char *addr)
+{
+	char fd[24], forget[24];
+	const char *p[3] = {name, addr, fd};
+
+	snprintf(fd, sizeof fd, "%ld", conf_get_int("signin_addr_max_failures"));
+	db_exec(c, "UPDATE askql.signin_throttle SET "
+	           "failures = CASE scope WHEN 'account' THEN 0 ELSE greatest(failures - 1, 0) END, "
+	           "next_at = CASE WHEN scope = 'account' OR failures - 1 < $3::int THEN now() ELSE next_at END "
+	           "WHERE (scope = 'account' AND key = $1) OR (scope = 'addr' AND key = $2)", 3, p, NULL, 0);
+	/* housekeeping: names and addresses not seen for signin_forget_s */
+	snprintf(forget, sizeof forget, "%ld", conf_get_int("signin_forget_s"));
+	p[0] = forget;
+	db_exec(c, "DELETE FROM askql.signin_throttle WHERE updated_at < now() - make_interval(secs => $1::int)",
+	        1, p, NULL, 0);
+}
+
+enum err auth_signin(struct req *r, const char *name, const char *pw, long *retry_s)
 {
 	PGconn *c = db_app();
 	PGresult *res = NULL;
 	char tok[65], hex[65], csrf[33], ttl[24];
 	const char *p[4];
-	enum err rc = ERR_DENIED;
+	enum err rc;
 	int ok = 0;
 	long long uid = 0;
 
+	*retry_s = 0;
 	if (!c)
 		return ERR_DB;
-	if (failures(c, name, r->addr) >= conf_get_int("signin_max_failures")) {
-		log_warn("sign-in refused for %s from %s: too many failures", name, r->addr);
-		return ERR_LIMIT;
+	if ((rc = throttle_admit(c, name, r->addr, retry_s)) != OK) {
+		if (rc == ERR_LIMIT)
+			log_warn("sign-in for %s from %s must wait %ld s", name, r->addr, *retry_s);
+		return rc;
 	}
+	rc = ERR_DENIED;
 	p[0] = name;
 	res = db_query(c, "SELECT id, pwhash FROM askql.users WHERE name = $1 AND NOT disabled", 1, p, NULL, 0);
 	if (!res) {
@@ -193,9 +256,12 @@ enum err auth_signin(struct req *r, const char *name, const char *pw)
 		/* spend the same time on unknown names so they cannot be told apart */
 		auth_check_password(pw, "$y$j9T$ZEc8mxlHRw2ZS1AGD7uj51$V1rYaVNS8mm.yY1cfu5kNL5hC9bDSlJwCUEiqy8z3E9");
 	}
+	if (ok)
+		throttle_settle(c, name, r->addr);
 	p[0] = name;
 	p[1] = r->addr;
 	p[2] = ok ? "t" : "f";
+	/* the log of attempts that reached a password check (the throttle no longer reads it) */
 	db_exec(c, "INSERT INTO askql.signin_attempts(username, addr, ok) VALUES ($1, $2, $3)", 3, p, NULL, 0);
 	if (!ok)
 		goto out;

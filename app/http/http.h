@@ -134,9 +134,10 @@ char *auth_hash_password(const char *pw);
 int auth_check_password(const char *pw, const char *hash);
 /* auth_random_hex: nbytes random bytes (getrandom) as hex into out[2*nbytes+1]. */
 enum err auth_random_hex(char *out, size_t nbytes);
-/* auth_signin: check rate limit and password; on success create a session and set the cookie.
- * ERR_DENIED wrong name/password, ERR_LIMIT too many failures, ERR_DB. */
-enum err auth_signin(struct req *r, const char *name, const char *pw);
+/* auth_signin: pass the throttle (docs/auth.md), check the password; on success create a session
+ * and set the cookie.  ERR_DENIED wrong name/password, ERR_LIMIT the name or this address must wait
+ * *retry_s seconds first (the password was not checked), ERR_DB.  *retry_s is 0 unless ERR_LIMIT. */
+enum err auth_signin(struct req *r, const char *name, const char *pw, long *retry_s);
 /* auth_signout: delete the session and clear the cookie. */
 enum err auth_signout(struct req *r);
 /* auth_pre_token: the sign-in form's CSRF token (double-submit cookie), setting it if new. */

@@ -4,6 +4,7 @@
 #include <cjson/cJSON.h>
 #include "pages/pages.h"
 #include "store/db.h"
+#include "util/i18n.h"
 #include "util/log.h"
 
 /* next= is declared P_PATH: the router has already made it a local path or "/" (docs/auth.md). */
@@ -14,7 +15,8 @@ static const char *next_path(const struct req *r)
 	return n && *n ? n : "/";
 }
 
-static enum err form(struct req *r, int status, const char *msg_key, const char *name)
+/* The form again, with the message msg_key (vars fill its {placeholders}; NULL: none). */
+static enum err form(struct req *r, int status, const char *msg_key, const char *const *vars, const char *name)
 {
 	cJSON *d = view_data(r, "signin.title");
 
@@ -22,8 +24,13 @@ static enum err form(struct req *r, int status, const char *msg_key, const char 
 		return ERR_NOMEM;
 	cJSON_AddStringToObject(d, "next", next_path(r));
 	cJSON_AddStringToObject(d, "name", name ? name : "");
-	if (msg_key)
-		cJSON_AddStringToObject(d, "error", view_t(r, msg_key));
+	if (msg_key) {
+		struct sb m;
+
+		sb_init_arena(&m, r->a);
+		i18n_format(&m, r->lang, msg_key, vars ? vars : (const char *const[]){NULL});
+		cJSON_AddStringToObject(d, "error", sb_cstr(&m));
+	}
 	return view_render(r, status, "signin", d);
 }
 
@@ -31,24 +38,29 @@ enum err page_signin(struct req *r)
 {
 	if (r->signed_in)
 		return resp_redirect(r, next_path(r));
-	return form(r, 200, NULL, NULL);
+	return form(r, 200, NULL, NULL, NULL);
 }
 
 enum err page_signin_post(struct req *r)
 {
 	const char *name = req_param(r, "name"), *pw = req_param(r, "password");
 	enum err e;
+	long wait = 0;
 
 	if (!name || !*name || !pw || !*pw)
-		return form(r, 400, "web.signin_missing", name);
-	e = auth_signin(r, name, pw);
+		return form(r, 400, "web.signin_missing", NULL, name);
+	e = auth_signin(r, name, pw, &wait);
 	if (e == ERR_LIMIT) {
-		log_warn("sign-in rate limited for %s", name);
-		return form(r, 429, "web.signin_limited", name);
+		char secs[24];
+
+		/* a wait, not a lockout: after it the right password signs in (docs/auth.md) */
+		snprintf(secs, sizeof secs, "%ld", wait);
+		resp_header(r, "Retry-After", secs);
+		return form(r, 429, "signin.retry_after", (const char *const[]){"seconds", secs, NULL}, name);
 	}
 	if (e == ERR_DENIED) {
 		log_info("sign-in failed for %s", name);
-		return form(r, 401, "signin.failed", name);
+		return form(r, 401, "signin.failed", NULL, name);
 	}
 	if (e != OK)
 		return e;

@@ -69,7 +69,11 @@ static struct conf_item items[] = {
 	/* web */
 	{"session_ttl_s", "43200", 0, "session lifetime in seconds", 0, 0},
 	{"max_body_bytes", "1048576", 0, "largest request body accepted", 0, 0},
-	{"signin_max_failures", "5", 0, "failed sign-ins per user+address per 15 minutes before refusal", 0, 0},
+	{"signin_max_failures", "5", 0, "failed sign-ins an account name may have before each further attempt waits (docs/auth.md)", 0, 0},
+	{"signin_addr_max_failures", "30", 0, "failed sign-ins one client address may have, whatever the names, before each further attempt from it waits", 0, 0},
+	{"signin_delay_s", "2", 0, "the first wait in seconds once the failures above are used up; it doubles with each further failure", 0, 0},
+	{"signin_delay_max_s", "900", 0, "the longest wait in seconds between sign-in attempts for one name or from one address", 0, 0},
+	{"signin_forget_s", "86400", 0, "a name or address with no attempt for this many seconds starts again from zero failures", 0, 0},
 };
 #define NITEMS ((int)(sizeof items / sizeof items[0]))
 

@@ -143,7 +143,7 @@ done
 pre=$(curl -s -c "$T/rl" -b "$T/rl" "$BASE_URL/signin" | field csrf)
 c=$(code -c "$T/rl" -b "$T/rl" --data-urlencode "csrf=$pre" --data-urlencode "name=ann$suffix" \
 	--data-urlencode "password=pw-ann$suffix-secret" "$BASE_URL/signin")
-check "after 5 failures even the right password is refused (429)" "[ $c = 429 ]" "got $c"
+check "right after 5 failures even the right password waits (429; docs/auth.md)" "[ $c = 429 ]" "got $c"
 
 # ---- API bearer tokens ----
 tok=$("$ASKQL" user token "ann$suffix")

@@ -102,6 +102,7 @@ check "local paths are still followed (/history, /runs/1?page=2, /, /history?q=a
 # ---- 2. the sign-in throttle: atomic, per account and per address, a delay and not a lockout ----
 MAXF=5          # conf signin_max_failures (default)
 ADDRF=30        # conf signin_addr_max_failures (default)
+DELAY0=2        # conf signin_delay_s (default): the first wait
 reset_throttle
 for i in $(seq 20); do
 	curl -s -c "$T/b$i" -b "$T/b$i" "$BASE_URL/signin" | field csrf >"$T/b$i.pre"
@@ -122,11 +123,13 @@ for i in $(seq 20); do
 done
 check "every 429 carries Retry-After ($nora without)" "[ $nora = 0 ]"
 read -r c ra _ < <(attempt "$TOM" "pw-$TOM-secret")
-check "the right password right after the burst waits too: $c, Retry-After $ra" "[ $c = 429 ] && [ '$ra' != - ] && [ '$ra' -le 900 ]"
-[ "$ra" = - ] && ra=1
-sleep "$ra"
-r=$(attempt "$TOM" "pw-$TOM-secret")
-check "after Retry-After ($ra s) the right password signs in from the same address ($r)" "[ '${r%% *}' = 303 ]"
+since=$(( ($(date +%s%N) - t0) / 1000000 ))
+# the account waits DELAY0 s after its 5th failure; a burst slowed down by a busy machine may outlast that
+check "the right password after the burst waits at most $DELAY0 s ($c, Retry-After $ra, ${since} ms after the burst began)" \
+	"([ $c = 429 ] && [ '$ra' != - ] && [ '$ra' -le $DELAY0 ]) || ([ $c = 303 ] && [ $since -ge $((DELAY0 * 1000)) ])"
+r=$c
+if [ "$c" = 429 ]; then [ "$ra" = - ] && ra=1; sleep "$ra"; r=$(attempt "$TOM" "pw-$TOM-secret"); fi
+check "then the right password signs in from the same address (${r%% *}), no lockout" "[ '${r%% *}' = 303 ]"
 check "the correct password reset the account's counter" "[ \"\$(q -c \"SELECT failures FROM askql.signin_throttle WHERE scope = 'account' AND key = '$TOM'\")\" = 0 ]"
 r=$(attempt "$TOM" wrong-again)
 check "so the next wrong password is an ordinary 401, not a 429 ($r)" "[ '${r%% *}' = 401 ]"

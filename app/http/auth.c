@@ -89,21 +89,39 @@ int auth_check_password(const char *pw, const char *hash)
 	return ok;
 }
 
-static void cookie(struct req *r, const char *name, const char *value, long max_age)
+int auth_secure(const struct req *r)
+{
+	/* TLS may end at a proxy in front of nginx: then only public_url says the users' side is https */
+	return r->https || !strncasecmp(conf_get("public_url"), "https://", 8);
+}
+
+void auth_cookie(struct req *r, const char *name, const char *value, long max_age, int http_only)
 {
 	char line[300];
 
-	snprintf(line, sizeof line, "%s=%s; Path=/; Max-Age=%ld; HttpOnly; SameSite=Strict%s",
-	         name, value, max_age, r->https ? "; Secure" : "");
+	snprintf(line, sizeof line, "%s=%s; Path=/; Max-Age=%ld%s; SameSite=Strict%s", name, value, max_age,
+	         http_only ? "; HttpOnly" : "", auth_secure(r) ? "; Secure" : "");
 	resp_header(r, "Set-Cookie", line);
 }
 
+static void cookie(struct req *r, const char *name, const char *value, long max_age)
+{
+	auth_cookie(r, name, value, max_age, 1);
+}
+
+/*
+ * A session lives until expires_at (sign-in + session_ttl_s, however active) and while it is used at
+ * least every session_idle_s (docs/auth.md, "Sessions").  last_seen is written only when it is older
+ * than a quarter of the idle limit or a minute, so most requests add no write.
+ */
 enum err auth_load(struct req *r)
 {
 	PGconn *c;
 	PGresult *res = NULL;
 	const char *tok = NULL, *sql;
-	char hex[65];
+	char hex[65], idle[24];
+	const char *p[2] = {hex, idle};
+	int np = 1;
 	enum err rc = OK;
 
 	r->lang = "ko";
@@ -113,11 +131,14 @@ enum err auth_load(struct req *r)
 	if (r->authz && !strncasecmp(r->authz, "Bearer ", 7)) {
 		tok = r->authz + 7;
 		r->via_token = 1;
-		sql = "SELECT id, name, role, lang, '' FROM askql.users WHERE token_hash = $1 AND NOT disabled";
+		sql = "SELECT id, name, role, lang, '', 0 FROM askql.users WHERE token_hash = $1 AND NOT disabled";
 	} else if ((tok = req_cookie(r, SID_COOKIE))) {
-		sql = "SELECT u.id, u.name, u.role, u.lang, s.csrf FROM askql.sessions s "
-		      "JOIN askql.users u ON u.id = s.user_id "
-		      "WHERE s.id = $1 AND s.expires_at > now() AND NOT u.disabled";
+		sql = "SELECT u.id, u.name, u.role, u.lang, s.csrf, extract(epoch FROM now() - s.last_seen)::bigint "
+		      "FROM askql.sessions s JOIN askql.users u ON u.id = s.user_id "
+		      "WHERE s.id = $1 AND s.expires_at > now() AND s.last_seen > now() - make_interval(secs => $2::int) "
+		      "AND NOT u.disabled";
+		snprintf(idle, sizeof idle, "%ld", conf_get_int("session_idle_s"));
+		np = 2;
 	} else {
 		return OK;
 	}
@@ -126,15 +147,13 @@ enum err auth_load(struct req *r)
 	sha256_hex(tok, 64, hex);
 	if (!(c = db_app()))
 		return ERR_DB;
-	{
-		const char *p[1] = {hex};
-
-		if (!(res = db_query(c, sql, 1, p, NULL, 0))) {
-			rc = ERR_DB;
-			goto out;
-		}
+	if (!(res = db_query(c, sql, np, p, NULL, 0))) {
+		rc = ERR_DB;
+		goto out;
 	}
 	if (PQntuples(res) == 1) {
+		long age = atol(PQgetvalue(res, 0, 5));
+
 		r->signed_in = 1;
 		r->user.id = atoll(PQgetvalue(res, 0, 0));
 		r->user.name = arena_strdup(r->a, PQgetvalue(res, 0, 1));
@@ -143,6 +162,8 @@ enum err auth_load(struct req *r)
 		r->csrf = arena_strdup(r->a, PQgetvalue(res, 0, 4));
 		r->sid = r->via_token ? NULL : arena_strdup(r->a, hex);
 		r->lang = !strcmp(r->user.lang, "en") ? "en" : "ko";
+		if (!r->via_token && (age >= 60 || age * 4 >= conf_get_int("session_idle_s")))
+			db_exec(c, "UPDATE askql.sessions SET last_seen = now() WHERE id = $1", 1, p, NULL, 0);
 	} else {
 		r->via_token = 0;
 	}
@@ -285,8 +306,10 @@ enum err auth_signin(struct req *r, const char *name, const char *pw, long *retr
 			rc = ERR_DB;
 			goto out;
 		}
-		/* housekeeping: expired sessions of this user */
-		db_exec(c, "DELETE FROM askql.sessions WHERE user_id = $1 AND expires_at < now()", 1, p + 1, NULL, 0);
+		/* housekeeping: this user's sessions that ended (absolute or idle) */
+		snprintf(ttl, sizeof ttl, "%ld", conf_get_int("session_idle_s"));
+		db_exec(c, "DELETE FROM askql.sessions WHERE user_id = $1 AND (expires_at < now() "
+		           "OR last_seen < now() - make_interval(secs => $2::int))", 2, (const char *[]){uids, ttl}, NULL, 0);
 	}
 	cookie(r, SID_COOKIE, tok, conf_get_int("session_ttl_s"));
 	cookie(r, PRE_COOKIE, "", 0);

@@ -138,6 +138,11 @@ enum err auth_random_hex(char *out, size_t nbytes);
  * and set the cookie.  ERR_DENIED wrong name/password, ERR_LIMIT the name or this address must wait
  * *retry_s seconds first (the password was not checked), ERR_DB.  *retry_s is 0 unless ERR_LIMIT. */
 enum err auth_signin(struct req *r, const char *name, const char *pw, long *retry_s);
+/* auth_secure: 1 when the users' side is https (HTTPS from nginx, or conf public_url https://...). */
+int auth_secure(const struct req *r);
+/* auth_cookie: add a Set-Cookie header (Path=/, SameSite=Strict, Secure when auth_secure, HttpOnly
+ * when http_only); value must be a cookie-safe token; max_age 0 deletes the cookie. */
+void auth_cookie(struct req *r, const char *name, const char *value, long max_age, int http_only);
 /* auth_signout: delete the session and clear the cookie. */
 enum err auth_signout(struct req *r);
 /* auth_pre_token: the sign-in form's CSRF token (double-submit cookie), setting it if new. */

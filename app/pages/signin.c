@@ -88,8 +88,6 @@ enum err page_lang(struct req *r)
 		snprintf(uid, sizeof uid, "%lld", r->user.id);
 		db_exec(db_app(), "UPDATE askql.users SET lang = $1 WHERE id = $2", 2, p, NULL, 0);
 	}
-	resp_header(r, "Set-Cookie", !strcmp(lang, "en")
-	            ? "askql_lang=en; Path=/; Max-Age=31536000; SameSite=Strict"
-	            : "askql_lang=ko; Path=/; Max-Age=31536000; SameSite=Strict");
+	auth_cookie(r, "askql_lang", !strcmp(lang, "en") ? "en" : "ko", 31536000, 0);
 	return resp_redirect(r, next_path(r));
 }

@@ -131,9 +131,10 @@ enum err auth_load(struct req *r)
 	if (r->authz && !strncasecmp(r->authz, "Bearer ", 7)) {
 		tok = r->authz + 7;
 		r->via_token = 1;
-		sql = "SELECT id, name, role, lang, '', 0 FROM askql.users WHERE token_hash = $1 AND NOT disabled";
+		sql = "SELECT id, name, role, lang, '', 0, false FROM askql.users WHERE token_hash = $1 AND NOT disabled";
 	} else if ((tok = req_cookie(r, SID_COOKIE))) {
-		sql = "SELECT u.id, u.name, u.role, u.lang, s.csrf, extract(epoch FROM now() - s.last_seen)::bigint "
+		sql = "SELECT u.id, u.name, u.role, u.lang, s.csrf, extract(epoch FROM now() - s.last_seen)::bigint, "
+		      "u.must_change_password "
 		      "FROM askql.sessions s JOIN askql.users u ON u.id = s.user_id "
 		      "WHERE s.id = $1 AND s.expires_at > now() AND s.last_seen > now() - make_interval(secs => $2::int) "
 		      "AND NOT u.disabled";
@@ -162,6 +163,7 @@ enum err auth_load(struct req *r)
 		r->csrf = arena_strdup(r->a, PQgetvalue(res, 0, 4));
 		r->sid = r->via_token ? NULL : arena_strdup(r->a, hex);
 		r->lang = !strcmp(r->user.lang, "en") ? "en" : "ko";
+		r->user.must_change = !strcmp(PQgetvalue(res, 0, 6), "t");
 		if (!r->via_token && (age >= 60 || age * 4 >= conf_get_int("session_idle_s")))
 			db_exec(c, "UPDATE askql.sessions SET last_seen = now() WHERE id = $1", 1, p, NULL, 0);
 	} else {
@@ -265,7 +267,8 @@ enum err auth_signin(struct req *r, const char *name, const char *pw, long *retr
 	}
 	rc = ERR_DENIED;
 	p[0] = name;
-	res = db_query(c, "SELECT id, pwhash FROM askql.users WHERE name = $1 AND NOT disabled", 1, p, NULL, 0);
+	res = db_query(c, "SELECT id, pwhash, must_change_password FROM askql.users WHERE name = $1 AND NOT disabled",
+	               1, p, NULL, 0);
 	if (!res) {
 		rc = ERR_DB;
 		goto out;
@@ -273,6 +276,7 @@ enum err auth_signin(struct req *r, const char *name, const char *pw, long *retr
 	if (PQntuples(res) == 1) {
 		ok = auth_check_password(pw, PQgetvalue(res, 0, 1));
 		uid = atoll(PQgetvalue(res, 0, 0));
+		r->user.must_change = !strcmp(PQgetvalue(res, 0, 2), "t");
 	} else {
 		/* spend the same time on unknown names so they cannot be told apart */
 		auth_check_password(pw, "$y$j9T$ZEc8mxlHRw2ZS1AGD7uj51$V1rYaVNS8mm.yY1cfu5kNL5hC9bDSlJwCUEiqy8z3E9");
@@ -319,6 +323,81 @@ enum err auth_signin(struct req *r, const char *name, const char *pw, long *retr
 out:
 	PQclear(res);
 	return rc;
+}
+
+int auth_password_long_enough(const char *pw)
+{
+	long n = 0;
+
+	/* count code points: every byte that is not a UTF-8 continuation byte */
+	for (const unsigned char *q = (const unsigned char *)pw; q && *q; q++)
+		n += (*q & 0xC0) != 0x80;
+	return n >= conf_get_int("password_min_length");
+}
+
+enum err auth_change_password(struct req *r, const char *cur, const char *pw, long *retry_s)
+{
+	PGconn *c = db_app();
+	PGresult *res = NULL;
+	char uid[24], *h = NULL;
+	const char *p[3] = {uid, NULL, r->sid ? r->sid : ""};
+	enum err rc;
+	int ok;
+
+	*retry_s = 0;
+	if (!c)
+		return ERR_DB;
+	/* the current password is a password guess like any other: a stolen session may not try many */
+	if ((rc = throttle_admit(c, r->user.name, r->addr, retry_s)) != OK)
+		return rc;
+	snprintf(uid, sizeof uid, "%lld", r->user.id);
+	if (!(res = db_query(c, "SELECT pwhash FROM askql.users WHERE id = $1 AND NOT disabled", 1, p, NULL, 0)) ||
+	    PQntuples(res) != 1) {
+		rc = ERR_DB;
+		goto out;
+	}
+	ok = auth_check_password(cur, PQgetvalue(res, 0, 0));
+	if (!ok) {
+		rc = ERR_DENIED;
+		goto out;
+	}
+	throttle_settle(c, r->user.name, r->addr);
+	if (!(h = auth_hash_password(pw))) {
+		rc = ERR_INTERNAL;
+		goto out;
+	}
+	p[1] = h;
+	/* one statement: the new hash, the flag cleared, every other session of the user ended */
+	rc = db_exec(c, "WITH u AS (UPDATE askql.users SET pwhash = $2, must_change_password = false, "
+	                "password_changed_at = now() WHERE id = $1 RETURNING id) "
+	                "DELETE FROM askql.sessions WHERE user_id IN (SELECT id FROM u) AND id <> $3",
+	             3, p, NULL, 0);
+	if (rc == OK)
+		r->user.must_change = 0;
+out:
+	free(h);
+	PQclear(res);
+	return rc;
+}
+
+enum err auth_temp_password(char *out, size_t n)
+{
+	/* no 0/O, 1/l/I: it is read off a screen and typed */
+	static const char set[] = "abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+	const size_t ns = sizeof set - 1, limit = 256 - 256 % ns;
+	unsigned char b[64];
+	size_t k = 0;
+
+	while (k < n) {
+		if (getrandom(b, sizeof b, 0) != (ssize_t)sizeof b)
+			return ERR_IO;
+		/* bytes at or above the last whole multiple of the set's size are dropped: no bias */
+		for (size_t i = 0; i < sizeof b && k < n; i++)
+			if (b[i] < limit)
+				out[k++] = set[b[i] % ns];
+	}
+	out[n] = '\0';
+	return OK;
 }
 
 enum err auth_signout(struct req *r)

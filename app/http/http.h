@@ -28,6 +28,7 @@ struct out {
 struct user {
 	long long id;
 	const char *name, *role, *lang;   /* arena strings */
+	int must_change;                  /* 1: an admin reset the password; only the change page is open */
 };
 
 /* Hard limits of request parsing (413/400 beyond them). */
@@ -143,6 +144,17 @@ int auth_secure(const struct req *r);
 /* auth_cookie: add a Set-Cookie header (Path=/, SameSite=Strict, Secure when auth_secure, HttpOnly
  * when http_only); value must be a cookie-safe token; max_age 0 deletes the cookie. */
 void auth_cookie(struct req *r, const char *name, const char *value, long max_age, int http_only);
+/* auth_password_long_enough: 1 when pw has at least conf password_min_length characters (UTF-8
+ * code points, not bytes). */
+int auth_password_long_enough(const char *pw);
+/* auth_change_password: the signed-in user's password from cur to pw (the caller has checked pw's
+ * length and that it differs).  cur is checked through the throttle like a sign-in.  On success the
+ * user's other sessions end and must_change is cleared.  ERR_DENIED cur is wrong, ERR_LIMIT wait
+ * *retry_s seconds (cur not checked), ERR_INTERNAL/ERR_DB. */
+enum err auth_change_password(struct req *r, const char *cur, const char *pw, long *retry_s);
+/* auth_temp_password: a random password of n characters (letters and digits without look-alikes)
+ * into out[n + 1]; ERR_IO when the kernel gives no random bytes. */
+enum err auth_temp_password(char *out, size_t n);
 /* auth_signout: delete the session and clear the cookie. */
 enum err auth_signout(struct req *r);
 /* auth_pre_token: the sign-in form's CSRF token (double-submit cookie), setting it if new. */

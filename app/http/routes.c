@@ -22,8 +22,12 @@ static const struct route routes[] = {
 	{M_GET,  "/signin", page_signin, R_PUBLIC, PARAMS({"next", P_PATH, 200})},
 	{M_POST, "/signin", page_signin_post, R_PUBLIC | R_CSRF,
 	 PARAMS(CSRF_P, {"name", P_TEXT, 64}, {"password", P_TEXT, 256}, {"next", P_PATH, 200})},
-	{M_POST, "/signout", page_signout, R_AUTH | R_CSRF, PARAMS(CSRF_P)},
+	{M_POST, "/signout", page_signout, R_AUTH | R_CSRF | R_PWCHANGE, PARAMS(CSRF_P)},
 	{M_POST, "/lang", page_lang, R_PUBLIC | R_CSRF, PARAMS(CSRF_P, {"lang", P_WORD, 2}, {"next", P_PATH, 200})},
+	/* the user's own password */
+	{M_GET,  "/account/password", page_password, R_AUTH | R_PWCHANGE, PARAMS({"notice", P_WORD, 16})},
+	{M_POST, "/account/password", page_password_post, R_AUTH | R_CSRF | R_PWCHANGE,
+	 PARAMS(CSRF_P, {"current", P_TEXT, 256}, {"new", P_TEXT, 256}, {"again", P_TEXT, 256})},
 	/* asking and runs */
 	{M_GET,  "/", page_ask, R_AUTH, PARAMS({"q", P_TEXT, 2000}, {"parent", P_INT, 19})},
 	{M_POST, "/runs", page_run_start, R_AUTH | R_CSRF,
@@ -71,6 +75,7 @@ static const struct route routes[] = {
 	{M_POST, "/admin/datasources/index", page_admin_datasources_index, R_AUTH | R_ADMIN | R_CSRF,
 	 PARAMS(CSRF_P, {"name", P_WORD, 63})},
 	{M_GET,  "/admin/users", page_admin_users, R_AUTH | R_ADMIN, NONE},
+	/* action: add, role, disable, enable, reset (a temporary password, shown once) */
 	{M_POST, "/admin/users", page_admin_user_save, R_AUTH | R_ADMIN | R_CSRF,
 	 PARAMS(CSRF_P, {"action", P_WORD, 16}, {"name", P_TEXT, 64}, {"role", P_WORD, 8},
 	        {"password", P_TEXT, 256}, {"id", P_INT, 19})},
@@ -289,6 +294,15 @@ void http_dispatch(struct req *r)
 			resp_redirect(r, sb_cstr(&to));
 		}
 		return;
+	}
+	if (r->signed_in && r->user.must_change && !r->via_token && !(rt->flags & (R_PWCHANGE | R_PUBLIC))) {
+		/* after an admin reset, the temporary password opens the change page and nothing else */
+		if (r->method == M_GET || r->method == M_HEAD) {
+			resp_redirect(r, "/account/password");
+			return;
+		}
+		status = 403;
+		goto out;
 	}
 	if ((rt->flags & R_ADMIN) && strcmp(r->user.role, "admin")) {
 		status = 403;

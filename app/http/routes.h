@@ -25,7 +25,8 @@ enum {
 	R_ADMIN = 1 << 1,   /* role admin required, else 403 */
 	R_CSRF  = 1 << 2,   /* POST must carry the session's (or sign-in form's) CSRF token */
 	R_API   = 1 << 3,   /* JSON API: bearer tokens accepted, errors as JSON */
-	R_PUBLIC = 1 << 4   /* reachable without a session */
+	R_PUBLIC = 1 << 4,  /* reachable without a session */
+	R_PWCHANGE = 1 << 5 /* open while the user must change a reset password (docs/auth.md) */
 };
 
 /* A handler returns OK once it has answered; any other value becomes the error page. */

@@ -65,7 +65,8 @@ enum err page_signin_post(struct req *r)
 	if (e != OK)
 		return e;
 	log_info("signed in: %s", name);
-	return resp_redirect(r, next_path(r));
+	/* a reset password opens nothing but the change page (docs/auth.md) */
+	return resp_redirect(r, r->user.must_change ? "/account/password" : next_path(r));
 }
 
 enum err page_signout(struct req *r)

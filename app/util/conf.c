@@ -68,6 +68,7 @@ static struct conf_item items[] = {
 	{"critique_remote_timeout_ms", "3000", 0, "critique: timeout of the remote literature search", 0, 0},
 	/* web */
 	{"session_ttl_s", "43200", 0, "absolute session lifetime in seconds: a session ends this long after sign-in, however active", 0, 0},
+	{"password_min_length", "8", 0, "fewest characters of a new password (change page, admin page, askql user add)", 0, 0},
 	{"session_idle_s", "3600", 0, "a session not used for this many seconds ends (idle expiry)", 0, 0},
 	{"public_url", "", 0, "the address users open, e.g. https://askql.example.org; https:// here marks cookies Secure (TLS ending before nginx)", 0, 0},
 	{"max_body_bytes", "1048576", 0, "largest request body accepted", 0, 0},

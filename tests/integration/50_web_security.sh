@@ -39,7 +39,7 @@ check "both analysts signed in" "[ -n '$AN' ] && [ -n '$BO' ]"
 # the test does not pass the right token one run in sixteen)
 WRONG=${A%?}$([ "${A: -1}" = 0 ] && echo 1 || echo 0)
 posts="/signout /lang /runs /runs/0/stream /runs/1/step /runs/1/action /admin/prompts/extract
-/admin/prompts/extract/rollback /admin/catalog /admin/users /api/runs"
+/admin/prompts/extract/rollback /admin/catalog /admin/users /account/password /api/runs"
 for p in $posts; do
 	c=$(code -b "$T/admin" --data-urlencode "question=x" --data-urlencode "lang=en" --data-urlencode action=stop "$BASE_URL$p")
 	if [ "$p" = /api/runs ]; then

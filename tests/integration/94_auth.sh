@@ -115,8 +115,9 @@ done
 wait
 ms=$(( ($(date +%s%N) - t0) / 1000000 ))
 n401=$(cat "$T"/b*.code | grep -c '^401$'); n429=$(cat "$T"/b*.code | grep -c '^429$')
-check "20 concurrent wrong passwords for one account: $n401 x 401, $n429 x 429 in $ms ms (at most $MAXF reach the password check)" \
-	"[ $n401 = $MAXF ] && [ $n429 = $((20 - MAXF)) ]"
+# exactly MAXF checks, unless the burst itself outlasted the first wait (a busy machine): then one more is due
+check "20 concurrent wrong passwords for one account: $n401 x 401, $n429 x 429 in $ms ms (only $MAXF reach the password check)" \
+	"[ \$((n401 + n429)) = 20 ] && ([ $n401 = $MAXF ] || ([ $n401 = $((MAXF + 1)) ] && [ $ms -ge $((DELAY0 * 1000)) ]))"
 nora=0
 for i in $(seq 20); do
 	if [ "$(cat "$T/b$i.code")" = 429 ] && ! grep -qiE '^retry-after: [1-9][0-9]*' "$T/b$i.h"; then nora=$((nora + 1)); fi
@@ -139,19 +140,21 @@ reset_throttle
 codes=""
 for i in $(seq $MAXF); do codes="$codes $(attempt "$PAT" "wrong-$i" | cut -d' ' -f1)"; done
 check "$MAXF wrong passwords in a row are each checked (401):$codes" "[ '$codes' = '$(printf ' 401%.0s' $(seq $MAXF))' ]"
-ras=""
+# the wait each failure set, as stored (Retry-After is what is left of it when the next attempt comes)
+waitset() { q -c "SELECT round(extract(epoch FROM next_at - updated_at)) FROM askql.signin_throttle WHERE scope = 'account' AND key = '$PAT'"; }
+ras="" waits="" late=""
 for round in 1 2 3; do
 	read -r c ra _ < <(attempt "$PAT" "wrong-r$round")
-	ras="$ras $c/$ra"
+	w=$(waitset); ras="$ras $c/$ra"; waits="$waits $w"
+	[ "$c" = 429 ] && [ "$ra" != - ] && [ "$ra" -le "$w" ] || late="$late round $round: $c/$ra after a wait of $w s;"
 	[ "$c" = 429 ] || break
 	[ "$round" = 3 ] && break
 	sleep "$ra"
 	read -r c _ < <(attempt "$PAT" "wrong-after-r$round")
 	ras="$ras $c"
 done
-read -r r1 r2 r3 < <(echo "$ras" | grep -oE '429/[0-9]+' | cut -d/ -f2 | tr '\n' ' ')
-check "each further failure doubles the wait (429/Retry-After, then the wrong password checked once:$ras)" \
-	"[ -n '${r3:-}' ] && [ \$(( ${r2:-0} - 2 * ${r1:-0} )) -ge -1 ] && [ \$(( ${r2:-0} - 2 * ${r1:-0} )) -le 1 ] && [ \$(( ${r3:-0} - 2 * ${r2:-0} )) -ge -1 ] && [ \$(( ${r3:-0} - 2 * ${r2:-0} )) -le 1 ]"
+check "each further failure doubles the wait: set to$waits s ($DELAY0, $((2 * DELAY0)), $((4 * DELAY0)) expected); answers:$ras" \
+	"[ '$waits' = ' $DELAY0 $((2 * DELAY0)) $((4 * DELAY0))' ] && [ -z '$late' ]" "$late"
 read -r c ra _ < <(attempt "$PAT" "pw-$PAT-secret")
 check "during the wait even the right password is not checked ($c, Retry-After $ra)" "[ $c = 429 ] && [ '$ra' != - ]"
 [ "$ra" = - ] && ra=1
@@ -187,6 +190,8 @@ chpw() { # chpw JAR CSRF CURRENT NEW AGAIN -> status
 c=$(code -b "$T/vic" --data-urlencode "current=pw-$VIC-secret" --data-urlencode "new=new-$VIC-pass" \
 	--data-urlencode "again=new-$VIC-pass" "$BASE_URL/account/password")
 check "POST without the CSRF token is 403" "[ $c = 403 ]" "got $c"
+c=$(chpw "$T/vic" "${V%?}$([ "${V: -1}" = 0 ] && echo 1 || echo 0)" "pw-$VIC-secret" "new-$VIC-pass" "new-$VIC-pass")
+check "POST with a wrong CSRF token is 403" "[ $c = 403 ]" "got $c"
 c=$(chpw "$T/vic" "$V" "not-my-password" "new-$VIC-pass" "new-$VIC-pass")
 check "a wrong current password is refused ($c)" "[ $c = 403 ]"
 c=$(chpw "$T/vic" "$V" "pw-$VIC-secret" "new-$VIC-pass" "new-$VIC-pasz")

@@ -251,7 +251,7 @@ enum err auth_signin(struct req *r, const char *name, const char *pw, long *retr
 {
 	PGconn *c = db_app();
 	PGresult *res = NULL;
-	char tok[65], hex[65], csrf[33], ttl[24];
+	char tok[65], hex[65], csrf[33], ttl[24], idle[24];
 	const char *p[4];
 	enum err rc;
 	int ok = 0;
@@ -311,9 +311,9 @@ enum err auth_signin(struct req *r, const char *name, const char *pw, long *retr
 			goto out;
 		}
 		/* housekeeping: this user's sessions that ended (absolute or idle) */
-		snprintf(ttl, sizeof ttl, "%ld", conf_get_int("session_idle_s"));
+		snprintf(idle, sizeof idle, "%ld", conf_get_int("session_idle_s"));
 		db_exec(c, "DELETE FROM askql.sessions WHERE user_id = $1 AND (expires_at < now() "
-		           "OR last_seen < now() - make_interval(secs => $2::int))", 2, (const char *[]){uids, ttl}, NULL, 0);
+		           "OR last_seen < now() - make_interval(secs => $2::int))", 2, (const char *[]){uids, idle}, NULL, 0);
 	}
 	cookie(r, SID_COOKIE, tok, conf_get_int("session_ttl_s"));
 	cookie(r, PRE_COOKIE, "", 0);

@@ -44,8 +44,9 @@ static int add(int argc, char **argv, PGconn *c)
 		fprintf(stderr, "askql user: cannot read a password from %s\n", pwfile);
 		return 1;
 	}
-	if (strlen(pw) < 8) {
-		fprintf(stderr, "askql user: the password must have at least 8 characters\n");
+	if (!auth_password_long_enough(pw)) {
+		fprintf(stderr, "askql user: the password must have at least %ld characters (password_min_length)\n",
+		        conf_get_int("password_min_length"));
 		return 1;
 	}
 	p[0] = argv[2];

@@ -1,4 +1,4 @@
-/* auth.c: passwords (yescrypt via crypt(3)), sessions and CSRF tokens, bearer tokens, sign-in rate limit. */
+/* auth.c: passwords (yescrypt via crypt(3)), sessions and CSRF tokens, bearer tokens, the sign-in throttle (docs/auth.md). */
 #include <crypt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,21 +89,39 @@ int auth_check_password(const char *pw, const char *hash)
 	return ok;
 }
 
-static void cookie(struct req *r, const char *name, const char *value, long max_age)
+int auth_secure(const struct req *r)
+{
+	/* TLS may end at a proxy in front of nginx: then only public_url says the users' side is https */
+	return r->https || !strncasecmp(conf_get("public_url"), "https://", 8);
+}
+
+void auth_cookie(struct req *r, const char *name, const char *value, long max_age, int http_only)
 {
 	char line[300];
 
-	snprintf(line, sizeof line, "%s=%s; Path=/; Max-Age=%ld; HttpOnly; SameSite=Strict%s",
-	         name, value, max_age, r->https ? "; Secure" : "");
+	snprintf(line, sizeof line, "%s=%s; Path=/; Max-Age=%ld%s; SameSite=Strict%s", name, value, max_age,
+	         http_only ? "; HttpOnly" : "", auth_secure(r) ? "; Secure" : "");
 	resp_header(r, "Set-Cookie", line);
 }
 
+static void cookie(struct req *r, const char *name, const char *value, long max_age)
+{
+	auth_cookie(r, name, value, max_age, 1);
+}
+
+/*
+ * A session lives until expires_at (sign-in + session_ttl_s, however active) and while it is used at
+ * least every session_idle_s (docs/auth.md, "Sessions").  last_seen is written only when it is older
+ * than a quarter of the idle limit or a minute, so most requests add no write.
+ */
 enum err auth_load(struct req *r)
 {
 	PGconn *c;
 	PGresult *res = NULL;
 	const char *tok = NULL, *sql;
-	char hex[65];
+	char hex[65], idle[24];
+	const char *p[2] = {hex, idle};
+	int np = 1;
 	enum err rc = OK;
 
 	r->lang = "ko";
@@ -113,11 +131,15 @@ enum err auth_load(struct req *r)
 	if (r->authz && !strncasecmp(r->authz, "Bearer ", 7)) {
 		tok = r->authz + 7;
 		r->via_token = 1;
-		sql = "SELECT id, name, role, lang, '' FROM askql.users WHERE token_hash = $1 AND NOT disabled";
+		sql = "SELECT id, name, role, lang, '', 0, false FROM askql.users WHERE token_hash = $1 AND NOT disabled";
 	} else if ((tok = req_cookie(r, SID_COOKIE))) {
-		sql = "SELECT u.id, u.name, u.role, u.lang, s.csrf FROM askql.sessions s "
-		      "JOIN askql.users u ON u.id = s.user_id "
-		      "WHERE s.id = $1 AND s.expires_at > now() AND NOT u.disabled";
+		sql = "SELECT u.id, u.name, u.role, u.lang, s.csrf, extract(epoch FROM now() - s.last_seen)::bigint, "
+		      "u.must_change_password "
+		      "FROM askql.sessions s JOIN askql.users u ON u.id = s.user_id "
+		      "WHERE s.id = $1 AND s.expires_at > now() AND s.last_seen > now() - make_interval(secs => $2::int) "
+		      "AND NOT u.disabled";
+		snprintf(idle, sizeof idle, "%ld", conf_get_int("session_idle_s"));
+		np = 2;
 	} else {
 		return OK;
 	}
@@ -126,15 +148,13 @@ enum err auth_load(struct req *r)
 	sha256_hex(tok, 64, hex);
 	if (!(c = db_app()))
 		return ERR_DB;
-	{
-		const char *p[1] = {hex};
-
-		if (!(res = db_query(c, sql, 1, p, NULL, 0))) {
-			rc = ERR_DB;
-			goto out;
-		}
+	if (!(res = db_query(c, sql, np, p, NULL, 0))) {
+		rc = ERR_DB;
+		goto out;
 	}
 	if (PQntuples(res) == 1) {
+		long age = atol(PQgetvalue(res, 0, 5));
+
 		r->signed_in = 1;
 		r->user.id = atoll(PQgetvalue(res, 0, 0));
 		r->user.name = arena_strdup(r->a, PQgetvalue(res, 0, 1));
@@ -143,6 +163,9 @@ enum err auth_load(struct req *r)
 		r->csrf = arena_strdup(r->a, PQgetvalue(res, 0, 4));
 		r->sid = r->via_token ? NULL : arena_strdup(r->a, hex);
 		r->lang = !strcmp(r->user.lang, "en") ? "en" : "ko";
+		r->user.must_change = !strcmp(PQgetvalue(res, 0, 6), "t");
+		if (!r->via_token && (age >= 60 || age * 4 >= conf_get_int("session_idle_s")))
+			db_exec(c, "UPDATE askql.sessions SET last_seen = now() WHERE id = $1", 1, p, NULL, 0);
 	} else {
 		r->via_token = 0;
 	}
@@ -151,37 +174,101 @@ out:
 	return rc;
 }
 
-/* Failed sign-ins for this name+address in the last 15 minutes. */
-static long failures(PGconn *c, const char *name, const char *addr)
-{
-	const char *p[2] = {name, addr};
-	PGresult *res = db_query(c, "SELECT count(*) FROM askql.signin_attempts WHERE username = $1 "
-	                            "AND addr = $2 AND NOT ok AND at > now() - interval '15 minutes'",
-	                         2, p, NULL, 0);
-	long n = res ? atol(PQgetvalue(res, 0, 0)) : 1L << 30;
+/*
+ * The sign-in throttle (docs/auth.md, "The sign-in throttle").  Each attempt has two counters: the
+ * name as typed and the client address.  It is let through only when neither is waiting, and letting
+ * it through counts it as a failure on both, in the same statement: the rows are locked in one order
+ * (account before addr), so concurrent attempts queue on them and each sees the counts of the ones
+ * before it.  Once a counter has used its free failures, every further one makes the next attempt
+ * wait signin_delay_s, doubled each time, up to signin_delay_max_s.  The right password takes the
+ * attempt back (throttle_settle).
+ * $1 name, $2 address, $3/$4 free failures (account/address), $5 first wait, $6 longest, $7 forget.
+ */
+static const char admit_sql[] =
+	"WITH k AS ("
+	" SELECT scope, key, CASE WHEN forgot THEN 0 ELSE failures END AS f,"
+	"  CASE WHEN forgot THEN '-infinity' ELSE next_at END AS nx,"
+	"  CASE scope WHEN 'account' THEN $3::int ELSE $4::int END AS free"
+	" FROM (SELECT *, updated_at < now() - make_interval(secs => $7::int) AS forgot FROM askql.signin_throttle"
+	"  WHERE (scope = 'account' AND key = $1) OR (scope = 'addr' AND key = $2)) t"
+	" ORDER BY scope FOR UPDATE OF t),"
+	"v AS (SELECT count(*) = 2 AND coalesce(max(nx) <= now(), false) AS ok,"
+	" greatest(1, ceil(extract(epoch FROM max(nx) FILTER (WHERE nx > now()) - now())))::bigint AS wait FROM k),"
+	"up AS (UPDATE askql.signin_throttle t SET failures = k.f + 1, updated_at = now(),"
+	" next_at = CASE WHEN k.f + 1 < k.free THEN now() ELSE now() + make_interval(secs =>"
+	"  least($6::float8, $5::float8 * power(2, least(k.f + 1 - k.free, 30)))) END"
+	" FROM k, v WHERE v.ok AND t.scope = k.scope AND t.key = k.key)"
+	"SELECT ok, wait FROM v";
 
+/* OK: the attempt may check its password (and is counted); ERR_LIMIT: wait *retry_s seconds. */
+static enum err throttle_admit(PGconn *c, const char *name, const char *addr, long *retry_s)
+{
+	char fa[24], fd[24], d0[24], dmax[24], forget[24];
+	const char *p[7] = {name, addr, fa, fd, d0, dmax, forget};
+	PGresult *res;
+	enum err rc;
+
+	*retry_s = 0;
+	/* the rows must exist to be locked: a missing one would let a burst through uncounted */
+	if (db_exec(c, "INSERT INTO askql.signin_throttle(scope, key) VALUES ('account', $1), ('addr', $2) "
+	               "ON CONFLICT DO NOTHING", 2, p, NULL, 0) != OK)
+		return ERR_DB;
+	snprintf(fa, sizeof fa, "%ld", conf_get_int("signin_max_failures"));
+	snprintf(fd, sizeof fd, "%ld", conf_get_int("signin_addr_max_failures"));
+	snprintf(d0, sizeof d0, "%ld", conf_get_int("signin_delay_s"));
+	snprintf(dmax, sizeof dmax, "%ld", conf_get_int("signin_delay_max_s"));
+	snprintf(forget, sizeof forget, "%ld", conf_get_int("signin_forget_s"));
+	if (!(res = db_query(c, admit_sql, 7, p, NULL, 0)) || PQntuples(res) != 1) {
+		PQclear(res);
+		return ERR_DB;
+	}
+	rc = !strcmp(PQgetvalue(res, 0, 0), "t") ? OK : ERR_LIMIT;
+	if (rc == ERR_LIMIT)
+		*retry_s = atol(PQgetvalue(res, 0, 1));
 	PQclear(res);
-	return n;
+	return rc;
 }
 
-enum err auth_signin(struct req *r, const char *name, const char *pw)
+/* The right password: the account starts again from zero; the address gets this attempt back. */
+static void throttle_settle(PGconn *c, const char *name, const char *addr)
+{
+	char fd[24], forget[24];
+	const char *p[3] = {name, addr, fd};
+
+	snprintf(fd, sizeof fd, "%ld", conf_get_int("signin_addr_max_failures"));
+	db_exec(c, "UPDATE askql.signin_throttle SET "
+	           "failures = CASE scope WHEN 'account' THEN 0 ELSE greatest(failures - 1, 0) END, "
+	           "next_at = CASE WHEN scope = 'account' OR failures - 1 < $3::int THEN now() ELSE next_at END "
+	           "WHERE (scope = 'account' AND key = $1) OR (scope = 'addr' AND key = $2)", 3, p, NULL, 0);
+	/* housekeeping: names and addresses not seen for signin_forget_s */
+	snprintf(forget, sizeof forget, "%ld", conf_get_int("signin_forget_s"));
+	p[0] = forget;
+	db_exec(c, "DELETE FROM askql.signin_throttle WHERE updated_at < now() - make_interval(secs => $1::int)",
+	        1, p, NULL, 0);
+}
+
+enum err auth_signin(struct req *r, const char *name, const char *pw, long *retry_s)
 {
 	PGconn *c = db_app();
 	PGresult *res = NULL;
-	char tok[65], hex[65], csrf[33], ttl[24];
+	char tok[65], hex[65], csrf[33], ttl[24], idle[24];
 	const char *p[4];
-	enum err rc = ERR_DENIED;
+	enum err rc;
 	int ok = 0;
 	long long uid = 0;
 
+	*retry_s = 0;
 	if (!c)
 		return ERR_DB;
-	if (failures(c, name, r->addr) >= conf_get_int("signin_max_failures")) {
-		log_warn("sign-in refused for %s from %s: too many failures", name, r->addr);
-		return ERR_LIMIT;
+	if ((rc = throttle_admit(c, name, r->addr, retry_s)) != OK) {
+		if (rc == ERR_LIMIT)
+			log_warn("sign-in for %s from %s must wait %ld s", name, r->addr, *retry_s);
+		return rc;
 	}
+	rc = ERR_DENIED;
 	p[0] = name;
-	res = db_query(c, "SELECT id, pwhash FROM askql.users WHERE name = $1 AND NOT disabled", 1, p, NULL, 0);
+	res = db_query(c, "SELECT id, pwhash, must_change_password FROM askql.users WHERE name = $1 AND NOT disabled",
+	               1, p, NULL, 0);
 	if (!res) {
 		rc = ERR_DB;
 		goto out;
@@ -189,13 +276,17 @@ enum err auth_signin(struct req *r, const char *name, const char *pw)
 	if (PQntuples(res) == 1) {
 		ok = auth_check_password(pw, PQgetvalue(res, 0, 1));
 		uid = atoll(PQgetvalue(res, 0, 0));
+		r->user.must_change = !strcmp(PQgetvalue(res, 0, 2), "t");
 	} else {
 		/* spend the same time on unknown names so they cannot be told apart */
 		auth_check_password(pw, "$y$j9T$ZEc8mxlHRw2ZS1AGD7uj51$V1rYaVNS8mm.yY1cfu5kNL5hC9bDSlJwCUEiqy8z3E9");
 	}
+	if (ok)
+		throttle_settle(c, name, r->addr);
 	p[0] = name;
 	p[1] = r->addr;
 	p[2] = ok ? "t" : "f";
+	/* the log of attempts that reached a password check (the throttle no longer reads it) */
 	db_exec(c, "INSERT INTO askql.signin_attempts(username, addr, ok) VALUES ($1, $2, $3)", 3, p, NULL, 0);
 	if (!ok)
 		goto out;
@@ -219,8 +310,10 @@ enum err auth_signin(struct req *r, const char *name, const char *pw)
 			rc = ERR_DB;
 			goto out;
 		}
-		/* housekeeping: expired sessions of this user */
-		db_exec(c, "DELETE FROM askql.sessions WHERE user_id = $1 AND expires_at < now()", 1, p + 1, NULL, 0);
+		/* housekeeping: this user's sessions that ended (absolute or idle) */
+		snprintf(idle, sizeof idle, "%ld", conf_get_int("session_idle_s"));
+		db_exec(c, "DELETE FROM askql.sessions WHERE user_id = $1 AND (expires_at < now() "
+		           "OR last_seen < now() - make_interval(secs => $2::int))", 2, (const char *[]){uids, idle}, NULL, 0);
 	}
 	cookie(r, SID_COOKIE, tok, conf_get_int("session_ttl_s"));
 	cookie(r, PRE_COOKIE, "", 0);
@@ -230,6 +323,81 @@ enum err auth_signin(struct req *r, const char *name, const char *pw)
 out:
 	PQclear(res);
 	return rc;
+}
+
+int auth_password_long_enough(const char *pw)
+{
+	long n = 0;
+
+	/* count code points: every byte that is not a UTF-8 continuation byte */
+	for (const unsigned char *q = (const unsigned char *)pw; q && *q; q++)
+		n += (*q & 0xC0) != 0x80;
+	return n >= conf_get_int("password_min_length");
+}
+
+enum err auth_change_password(struct req *r, const char *cur, const char *pw, long *retry_s)
+{
+	PGconn *c = db_app();
+	PGresult *res = NULL;
+	char uid[24], *h = NULL;
+	const char *p[3] = {uid, NULL, r->sid ? r->sid : ""};
+	enum err rc;
+	int ok;
+
+	*retry_s = 0;
+	if (!c)
+		return ERR_DB;
+	/* the current password is a password guess like any other: a stolen session may not try many */
+	if ((rc = throttle_admit(c, r->user.name, r->addr, retry_s)) != OK)
+		return rc;
+	snprintf(uid, sizeof uid, "%lld", r->user.id);
+	if (!(res = db_query(c, "SELECT pwhash FROM askql.users WHERE id = $1 AND NOT disabled", 1, p, NULL, 0)) ||
+	    PQntuples(res) != 1) {
+		rc = ERR_DB;
+		goto out;
+	}
+	ok = auth_check_password(cur, PQgetvalue(res, 0, 0));
+	if (!ok) {
+		rc = ERR_DENIED;
+		goto out;
+	}
+	throttle_settle(c, r->user.name, r->addr);
+	if (!(h = auth_hash_password(pw))) {
+		rc = ERR_INTERNAL;
+		goto out;
+	}
+	p[1] = h;
+	/* one statement: the new hash, the flag cleared, every other session of the user ended */
+	rc = db_exec(c, "WITH u AS (UPDATE askql.users SET pwhash = $2, must_change_password = false, "
+	                "password_changed_at = now() WHERE id = $1 RETURNING id) "
+	                "DELETE FROM askql.sessions WHERE user_id IN (SELECT id FROM u) AND id <> $3",
+	             3, p, NULL, 0);
+	if (rc == OK)
+		r->user.must_change = 0;
+out:
+	free(h);
+	PQclear(res);
+	return rc;
+}
+
+enum err auth_temp_password(char *out, size_t n)
+{
+	/* no 0/O, 1/l/I: it is read off a screen and typed */
+	static const char set[] = "abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+	const size_t ns = sizeof set - 1, limit = 256 - 256 % ns;
+	unsigned char b[64];
+	size_t k = 0;
+
+	while (k < n) {
+		if (getrandom(b, sizeof b, 0) != (ssize_t)sizeof b)
+			return ERR_IO;
+		/* bytes at or above the last whole multiple of the set's size are dropped: no bias */
+		for (size_t i = 0; i < sizeof b && k < n; i++)
+			if (b[i] < limit)
+				out[k++] = set[b[i] % ns];
+	}
+	out[n] = '\0';
+	return OK;
 }
 
 enum err auth_signout(struct req *r)

@@ -28,6 +28,7 @@ struct out {
 struct user {
 	long long id;
 	const char *name, *role, *lang;   /* arena strings */
+	int must_change;                  /* 1: an admin reset the password; only the change page is open */
 };
 
 /* Hard limits of request parsing (413/400 beyond them). */
@@ -104,7 +105,11 @@ enum err resp_begin(struct req *r, int status, const char *ctype, int cache);
 enum err resp_write(struct req *r, const char *p, size_t n);
 enum err resp_puts(struct req *r, const char *s);
 enum err resp_flush(struct req *r);
-/* resp_redirect: 303 See Other to a local path (must start with '/'). */
+/* resp_local_path: 1 when p may be a redirect target on this site: "/" alone, or "/" then a path
+ * character (not '/', '\\', '?', '#'), then printable ASCII without space or backslash, every %XX
+ * a real escape whose byte is no control character, space or backslash (docs/auth.md); else 0. */
+int resp_local_path(const char *p);
+/* resp_redirect: 303 See Other to path when resp_local_path(path), else to "/". */
 enum err resp_redirect(struct req *r, const char *path);
 /* resp_error: the one error page (404, 403, 400, 405, 413, 500...): a fixed text, no detail leaked. */
 enum err resp_error(struct req *r, int status);
@@ -130,9 +135,26 @@ char *auth_hash_password(const char *pw);
 int auth_check_password(const char *pw, const char *hash);
 /* auth_random_hex: nbytes random bytes (getrandom) as hex into out[2*nbytes+1]. */
 enum err auth_random_hex(char *out, size_t nbytes);
-/* auth_signin: check rate limit and password; on success create a session and set the cookie.
- * ERR_DENIED wrong name/password, ERR_LIMIT too many failures, ERR_DB. */
-enum err auth_signin(struct req *r, const char *name, const char *pw);
+/* auth_signin: pass the throttle (docs/auth.md), check the password; on success create a session
+ * and set the cookie.  ERR_DENIED wrong name/password, ERR_LIMIT the name or this address must wait
+ * *retry_s seconds first (the password was not checked), ERR_DB.  *retry_s is 0 unless ERR_LIMIT. */
+enum err auth_signin(struct req *r, const char *name, const char *pw, long *retry_s);
+/* auth_secure: 1 when the users' side is https (HTTPS from nginx, or conf public_url https://...). */
+int auth_secure(const struct req *r);
+/* auth_cookie: add a Set-Cookie header (Path=/, SameSite=Strict, Secure when auth_secure, HttpOnly
+ * when http_only); value must be a cookie-safe token; max_age 0 deletes the cookie. */
+void auth_cookie(struct req *r, const char *name, const char *value, long max_age, int http_only);
+/* auth_password_long_enough: 1 when pw has at least conf password_min_length characters (UTF-8
+ * code points, not bytes). */
+int auth_password_long_enough(const char *pw);
+/* auth_change_password: the signed-in user's password from cur to pw (the caller has checked pw's
+ * length and that it differs).  cur is checked through the throttle like a sign-in.  On success the
+ * user's other sessions end and must_change is cleared.  ERR_DENIED cur is wrong, ERR_LIMIT wait
+ * *retry_s seconds (cur not checked), ERR_INTERNAL/ERR_DB. */
+enum err auth_change_password(struct req *r, const char *cur, const char *pw, long *retry_s);
+/* auth_temp_password: a random password of n characters (letters and digits without look-alikes)
+ * into out[n + 1]; ERR_IO when the kernel gives no random bytes. */
+enum err auth_temp_password(char *out, size_t n);
 /* auth_signout: delete the session and clear the cookie. */
 enum err auth_signout(struct req *r);
 /* auth_pre_token: the sign-in form's CSRF token (double-submit cookie), setting it if new. */

@@ -101,10 +101,63 @@ enum err resp_flush(struct req *r)
 	return r->out.flush ? r->out.flush(r->out.ctx) : OK;
 }
 
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* Printable ASCII other than space and backslash: what a browser keeps as written. */
+static int plain(unsigned char c)
+{
+	return c > 0x20 && c < 0x7f && c != '\\';
+}
+
+/* What may follow the first slash: an RFC 3986 pchar, never '/', '\\', '?', '#' or '%'. */
+static int seg_start(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       (c && strchr("-._~!$&'()*+,;=:@", c));
+}
+
+/* The rules and the reasons for them: docs/auth.md, "Where next= may lead". */
+int resp_local_path(const char *p)
+{
+	if (!p || p[0] != '/')
+		return 0;
+	if (!p[1])
+		return 1;
+	for (size_t i = 1; p[i]; i++) {
+		unsigned char c = (unsigned char)p[i];
+		int hi, lo;
+
+		if (!plain(c))
+			return 0;
+		if (c != '%') {
+			if (i == 1 && !seg_start(c))
+				return 0;
+			continue;
+		}
+		/* an escape is judged by the byte it stands for too ("decoded or not") */
+		if ((hi = hexval(p[i + 1])) < 0 || (lo = hexval(p[i + 2])) < 0)
+			return 0;
+		c = (unsigned char)(hi * 16 + lo);
+		if (i == 1 ? !seg_start(c) : (c < 0x80 && !plain(c)))
+			return 0;
+		i += 2;
+	}
+	return 1;
+}
+
 enum err resp_redirect(struct req *r, const char *path)
 {
-	/* only local paths: never an open redirect ("//evil" is protocol-relative) */
-	if (!path || path[0] != '/' || path[1] == '/' || path[1] == '\\')
+	/* only local paths, whoever built them: never an open redirect */
+	if (!resp_local_path(path))
 		path = "/";
 	resp_header(r, "Location", path);
 	resp_begin(r, 303, "text/plain; charset=utf-8", 0);

@@ -19,11 +19,15 @@
  */
 static const struct route routes[] = {
 	/* sign-in and session */
-	{M_GET,  "/signin", page_signin, R_PUBLIC, PARAMS({"next", P_TEXT, 200})},
+	{M_GET,  "/signin", page_signin, R_PUBLIC, PARAMS({"next", P_PATH, 200})},
 	{M_POST, "/signin", page_signin_post, R_PUBLIC | R_CSRF,
-	 PARAMS(CSRF_P, {"name", P_TEXT, 64}, {"password", P_TEXT, 256}, {"next", P_TEXT, 200})},
-	{M_POST, "/signout", page_signout, R_AUTH | R_CSRF, PARAMS(CSRF_P)},
-	{M_POST, "/lang", page_lang, R_PUBLIC | R_CSRF, PARAMS(CSRF_P, {"lang", P_WORD, 2}, {"next", P_TEXT, 200})},
+	 PARAMS(CSRF_P, {"name", P_TEXT, 64}, {"password", P_TEXT, 256}, {"next", P_PATH, 200})},
+	{M_POST, "/signout", page_signout, R_AUTH | R_CSRF | R_PWCHANGE, PARAMS(CSRF_P)},
+	{M_POST, "/lang", page_lang, R_PUBLIC | R_CSRF, PARAMS(CSRF_P, {"lang", P_WORD, 2}, {"next", P_PATH, 200})},
+	/* the user's own password */
+	{M_GET,  "/account/password", page_password, R_AUTH | R_PWCHANGE, PARAMS({"notice", P_WORD, 16})},
+	{M_POST, "/account/password", page_password_post, R_AUTH | R_CSRF | R_PWCHANGE,
+	 PARAMS(CSRF_P, {"current", P_TEXT, 256}, {"new", P_TEXT, 256}, {"again", P_TEXT, 256})},
 	/* asking and runs */
 	{M_GET,  "/", page_ask, R_AUTH, PARAMS({"q", P_TEXT, 2000}, {"parent", P_INT, 19})},
 	{M_POST, "/runs", page_run_start, R_AUTH | R_CSRF,
@@ -41,7 +45,7 @@ static const struct route routes[] = {
 	        {"add_table", P_WORD, 128}, {"remove_table", P_WORD, 128},
 	        {"add_mapping", P_TEXT, 400}, {"remove_mapping", P_TEXT, 400})},
 	{M_POST, "/runs/:id/action", page_run_action, R_AUTH | R_CSRF,
-	 PARAMS(CSRF_P, {"action", P_WORD, 16}, {"next", P_TEXT, 200})},
+	 PARAMS(CSRF_P, {"action", P_WORD, 16}, {"next", P_PATH, 200})},
 	{M_GET,  "/runs/:id/download", page_download, R_AUTH, PARAMS({"format", P_WORD, 5})},
 	{M_GET,  "/history", page_history, R_AUTH,
 	 PARAMS({"q", P_TEXT, 200}, {"status", P_WORD, 16}, {"from", P_DATE, 10}, {"to", P_DATE, 10},
@@ -71,6 +75,7 @@ static const struct route routes[] = {
 	{M_POST, "/admin/datasources/index", page_admin_datasources_index, R_AUTH | R_ADMIN | R_CSRF,
 	 PARAMS(CSRF_P, {"name", P_WORD, 63})},
 	{M_GET,  "/admin/users", page_admin_users, R_AUTH | R_ADMIN, NONE},
+	/* action: add, role, disable, enable, reset (a temporary password, shown once) */
 	{M_POST, "/admin/users", page_admin_user_save, R_AUTH | R_ADMIN | R_CSRF,
 	 PARAMS(CSRF_P, {"action", P_WORD, 16}, {"name", P_TEXT, 64}, {"role", P_WORD, 8},
 	        {"password", P_TEXT, 256}, {"id", P_INT, 19})},
@@ -176,6 +181,8 @@ static int valid(const struct pspec *s, const struct kv *kv)
 		return 1;
 	case P_FILE:
 		return 1;
+	case P_PATH:
+		return resp_local_path(kv->val);
 	}
 	return 0;
 }
@@ -190,11 +197,18 @@ static enum err declare(struct req *r, const struct pspec *ps)
 		for (const struct pspec *s = ps; s && s->name; s++) {
 			if (strcmp(s->name, r->in[i].key))
 				continue;
+			r->params[r->nparams] = r->in[i];
 			if (!valid(s, &r->in[i])) {
-				log_info("parameter %s refused", s->name);
-				return ERR_INPUT;
+				if (s->type != P_PATH) {
+					log_info("parameter %s refused", s->name);
+					return ERR_INPUT;
+				}
+				/* a next= that is not a local path is not an error: it leads home */
+				log_info("parameter %s is no local path: /", s->name);
+				r->params[r->nparams].val = "/";
+				r->params[r->nparams].len = 1;
 			}
-			r->params[r->nparams++] = r->in[i];
+			r->nparams++;
 			break;
 		}
 	}
@@ -280,6 +294,15 @@ void http_dispatch(struct req *r)
 			resp_redirect(r, sb_cstr(&to));
 		}
 		return;
+	}
+	if (r->signed_in && r->user.must_change && !r->via_token && !(rt->flags & (R_PWCHANGE | R_PUBLIC))) {
+		/* after an admin reset, the temporary password opens the change page and nothing else */
+		if (r->method == M_GET || r->method == M_HEAD) {
+			resp_redirect(r, "/account/password");
+			return;
+		}
+		status = 403;
+		goto out;
 	}
 	if ((rt->flags & R_ADMIN) && strcmp(r->user.role, "admin")) {
 		status = 403;

@@ -1,4 +1,4 @@
-/* admin.c: the admin index, users and roles, the audit log, verified queries. */
+/* admin.c: the admin index, users and roles (with password resets), the audit log, verified queries. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -6,7 +6,9 @@
 #include "http/http.h"
 #include "pages/pages.h"
 #include "store/db.h"
+#include "util/arena.h"
 #include "util/conf.h"
+#include "util/i18n.h"
 #include "util/log.h"
 
 /* Rows of res as a list of objects keyed by column name (all text; NULL left out). */
@@ -56,13 +58,79 @@ enum err page_admin(struct req *r)
 	return view_render(r, 200, "admin", d);
 }
 
+/* The users page; after a reset (reset_name set) it shows that user's temporary password, this once. */
+static enum err users_page(struct req *r, const char *reset_name, const char *reset_pw)
+{
+	PGresult *res = db_query(db_app(), "SELECT id, name, role, lang, disabled::text AS disabled, "
+	                         "(token_hash IS NOT NULL)::text AS has_token, "
+	                         "CASE WHEN must_change_password THEN 'yes' END AS must_change, to_char(created_at, 'YYYY-MM-DD') AS created, "
+	                         "(SELECT count(*) FROM askql.runs WHERE user_id = u.id) AS runs "
+	                         "FROM askql.users u ORDER BY name", 0, NULL, NULL, 0);
+	cJSON *d;
+
+	if (!res)
+		return ERR_DB;
+	d = view_data(r, "users_title");
+	cJSON_AddItemToObject(d, "users", rows_json(res));
+	PQclear(res);
+	cJSON_AddNumberToObject(d, "min_password", (double)conf_get_int("password_min_length"));
+	if (reset_name) {
+		cJSON *o = cJSON_AddObjectToObject(d, "reset");
+		struct sb m;
+
+		sb_init_arena(&m, r->a);
+		i18n_format(&m, r->lang, "admin.temp_password", (const char *const[]){"name", reset_name, NULL});
+		cJSON_AddStringToObject(o, "text", sb_cstr(&m));
+		cJSON_AddStringToObject(o, "password", reset_pw);
+	}
+	return view_render(r, 200, "admin_users", d);
+}
+
 enum err page_admin_users(struct req *r)
 {
-	return list_page(r, "users_title", "admin_users", "users",
-	                 "SELECT id, name, role, lang, disabled::text AS disabled, (token_hash IS NOT NULL)::text AS has_token, "
-	                 "to_char(created_at, 'YYYY-MM-DD') AS created, "
-	                 "(SELECT count(*) FROM askql.runs WHERE user_id = u.id) AS runs "
-	                 "FROM askql.users u ORDER BY name", 0, NULL);
+	return users_page(r, NULL, NULL);
+}
+
+/*
+ * A temporary password for user id: the user must change it at the next sign-in, every session of
+ * theirs ends, and their name's throttle counter starts again (docs/auth.md, "Passwords").  The page
+ * answers with the password itself, once; only its hash is stored and the audit names the user only.
+ */
+static enum err reset_password(struct req *r, const char *id)
+{
+	char tmp[17], *h = NULL, detail[48];
+	const char *p[2] = {id, NULL};
+	PGresult *res = NULL;
+	enum err e;
+
+	if (atoll(id) == r->user.id)
+		return ERR_INPUT;      /* one's own password is changed on /account/password */
+	if ((e = auth_temp_password(tmp, 16)) != OK)
+		return e;
+	if (!(h = auth_hash_password(tmp)))
+		return ERR_INTERNAL;
+	p[1] = h;
+	res = db_query(db_app(), "WITH u AS (UPDATE askql.users SET pwhash = $2, must_change_password = true, "
+	                         "password_changed_at = now() WHERE id = $1 RETURNING id, name), "
+	                         "s AS (DELETE FROM askql.sessions WHERE user_id IN (SELECT id FROM u)), "
+	                         "t AS (DELETE FROM askql.signin_throttle WHERE scope = 'account' "
+	                         "AND key IN (SELECT name FROM u)) SELECT name FROM u", 2, p, NULL, 0);
+	free(h);
+	if (!res) {
+		e = ERR_DB;
+		goto out;
+	}
+	if (PQntuples(res) != 1) {
+		e = ERR_INPUT;         /* no such user */
+		goto out;
+	}
+	snprintf(detail, sizeof detail, "{\"id\":%lld}", atoll(id));
+	view_audit(r, "user.reset", detail);
+	log_info("password of user %s reset by %s", PQgetvalue(res, 0, 0), r->user.name);
+	e = users_page(r, arena_strdup(r->a, PQgetvalue(res, 0, 0)), tmp);
+out:
+	PQclear(res);
+	return e;
 }
 
 enum err page_admin_user_save(struct req *r)
@@ -76,10 +144,12 @@ enum err page_admin_user_save(struct req *r)
 		return ERR_INPUT;
 	if (role && strcmp(role, "analyst") && strcmp(role, "admin"))
 		return ERR_INPUT;
+	if (!strcmp(action, "reset"))
+		return id ? reset_password(r, id) : ERR_INPUT;
 	if (!strcmp(action, "add")) {
 		char *h;
 
-		if (!name || !*name || !role || !pw || strlen(pw) < 8)
+		if (!name || !*name || !role || !pw || !auth_password_long_enough(pw))
 			return ERR_INPUT;
 		if (!(h = auth_hash_password(pw)))
 			return ERR_INTERNAL;

@@ -13,6 +13,8 @@ PAGE(page_signin);          /* signin.c */
 PAGE(page_signin_post);
 PAGE(page_signout);
 PAGE(page_lang);
+PAGE(page_password);        /* password.c */
+PAGE(page_password_post);
 PAGE(page_ask);             /* ask.c */
 PAGE(page_run_start);       /* run_start.c */
 PAGE(page_run);             /* run.c */
@@ -31,7 +33,7 @@ PAGE(page_admin_prompt_rollback);
 PAGE(page_admin_config);    /* admin_config.c */
 PAGE(page_admin_catalog);   /* admin_catalog.c */
 PAGE(page_admin_catalog_save);
-PAGE(page_admin_users);     /* admin_users.c */
+PAGE(page_admin_users);     /* admin.c */
 PAGE(page_admin_user_save);
 PAGE(page_admin_audit);     /* admin_audit.c */
 PAGE(page_admin_verified);

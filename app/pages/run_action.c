@@ -9,11 +9,6 @@
 #include "util/log.h"
 
 
-static const char *local_next(const char *n, const char *def)
-{
-	return n && n[0] == '/' && n[1] != '/' && n[1] != '\\' ? n : def;
-}
-
 enum err page_run_action(struct req *r)
 {
 	const char *action = req_param(r, "action");
@@ -60,6 +55,7 @@ enum err page_run_action(struct req *r)
 	if (e != OK)
 		return e;
 	log_info("run %lld: %s", r->arg_id, action);
-	return resp_redirect(r, !strcmp(action, "rerun") || !strcmp(action, "delete") ? to
-	                        : local_next(req_param(r, "next"), to));
+	/* next= is P_PATH: a local path or "/" by now */
+	return resp_redirect(r, !strcmp(action, "rerun") || !strcmp(action, "delete") || !req_param(r, "next")
+	                        ? to : req_param(r, "next"));
 }

@@ -67,9 +67,16 @@ static struct conf_item items[] = {
 	{"critique_pubmed_url", "", 0, "critique: optional PubMed-style search endpoint (esearch JSON); empty: off", 0, 0},
 	{"critique_remote_timeout_ms", "3000", 0, "critique: timeout of the remote literature search", 0, 0},
 	/* web */
-	{"session_ttl_s", "43200", 0, "session lifetime in seconds", 0, 0},
+	{"session_ttl_s", "43200", 0, "absolute session lifetime in seconds: a session ends this long after sign-in, however active", 0, 0},
+	{"password_min_length", "8", 0, "fewest characters of a new password (change page, admin page, askql user add)", 0, 0},
+	{"session_idle_s", "3600", 0, "a session not used for this many seconds ends (idle expiry)", 0, 0},
+	{"public_url", "", 0, "the address users open, e.g. https://askql.example.org; https:// here marks cookies Secure (TLS ending before nginx)", 0, 0},
 	{"max_body_bytes", "1048576", 0, "largest request body accepted", 0, 0},
-	{"signin_max_failures", "5", 0, "failed sign-ins per user+address per 15 minutes before refusal", 0, 0},
+	{"signin_max_failures", "5", 0, "failed sign-ins an account name may have before each further attempt waits (docs/auth.md)", 0, 0},
+	{"signin_addr_max_failures", "30", 0, "failed sign-ins one client address may have, whatever the names, before each further attempt from it waits", 0, 0},
+	{"signin_delay_s", "2", 0, "the first wait in seconds once the failures above are used up; it doubles with each further failure", 0, 0},
+	{"signin_delay_max_s", "900", 0, "the longest wait in seconds between sign-in attempts for one name or from one address", 0, 0},
+	{"signin_forget_s", "86400", 0, "a name or address with no attempt for this many seconds starts again from zero failures", 0, 0},
 };
 #define NITEMS ((int)(sizeof items / sizeof items[0]))
 

@@ -1,4 +1,4 @@
-/* test_http.c: request parsing (urlencoded, cookies, multipart, UTF-8), SQL highlighting and chart escaping. */
+/* test_http.c: request parsing (urlencoded, cookies, multipart, UTF-8), local redirect targets, SQL highlighting and chart escaping. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -23,6 +23,29 @@ static void test_utf8(void **st)
 	assert_false(req_utf8_ok("\xf4\x90\x80\x80", 4));       /* past U+10FFFF */
 	assert_false(req_utf8_ok("a\0b", 3));                   /* NUL */
 	assert_false(req_utf8_ok("\xe2\x82", 2));               /* truncated */
+}
+
+/* next= values after form decoding: which ones a redirect may follow (docs/auth.md) */
+static void test_local_path(void **st)
+{
+	static const char *const yes[] = {"/", "/history", "/runs/12?page=2&sort=1", "/history?q=a%2Fb",
+	                                  "/admin/users#x", "/%41bc", "/~x", "/x%25y", "/x%C3%A9", NULL};
+	static const char *const no[] = {"", "history", "//evil.example", "/\\evil.example",
+	                                 "/\t/127.0.0.1:9999/x", "\t//evil", " /x", "/ /x", "/x y", "/x\ny", "/x\ry",
+	                                 "/x\x7fy", "/x\x01y", "/%09/evil", "/%2F/evil", "/%2fevil", "/%5Cevil",
+	                                 "/%5c/evil", "/%20/evil", "/%25/evil", "/x%09y", "/x%0Ay", "/x%20y",
+	                                 "/x%5Cy", "/x%7Fy", "/x%", "/x%4", "/x%zz", "/?q=1", "/#top",
+	                                 "/\xe3\x80\x80/evil", "/x\xc2\xa0y", "https://evil.example/",
+	                                 "javascript:alert(1)", "/x\\y", NULL};
+
+	(void)st;
+	for (int i = 0; yes[i]; i++)
+		if (!resp_local_path(yes[i]))
+			fail_msg("refused a local path: %s", yes[i]);
+	assert_false(resp_local_path(NULL));
+	for (int i = 0; no[i]; i++)
+		if (resp_local_path(no[i]))
+			fail_msg("accepted: %s", no[i]);
 }
 
 static void test_urlencoded(void **st)
@@ -135,7 +158,7 @@ static void test_chart(void **st)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_utf8), cmocka_unit_test(test_urlencoded), cmocka_unit_test(test_cookies),
+		cmocka_unit_test(test_utf8), cmocka_unit_test(test_local_path), cmocka_unit_test(test_urlencoded), cmocka_unit_test(test_cookies),
 		cmocka_unit_test(test_multipart), cmocka_unit_test(test_sql_html), cmocka_unit_test(test_chart),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

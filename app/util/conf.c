@@ -20,6 +20,7 @@ static struct conf_item items[] = {
 	{"preview_limit", "1000", 0, "LIMIT the guard adds to previews when the SQL has none", 0, 0},
 	{"max_rows", "1000000", 0, "most rows an export may stream", 0, 0},
 	{"max_page_bytes", "4194304", 0, "most result bytes kept for one page", 0, 0},
+	{"exec_fetch_bytes", "8388608", 0, "most result bytes the executor holds in a worker at once: a FETCH is sized to fit, wide rows come one at a time, and a row wider than this ends the result as truncated (docs/executor-limits.md)", 0, 0},
 	{"explain_hypopg", "1", 0, "1: askql explain tries suggested indexes with hypopg on target_db (needs a superuser there)", 0, 0},
 	/* agent and LLM */
 	{"max_retries", "3", 0, "planner attempts in the self-correction loop", 0, 0},

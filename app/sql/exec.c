@@ -317,28 +317,48 @@ static void classify(struct exec_col *c)
 	}
 }
 
-/* begin_tx: BEGIN READ ONLY with the timeouts (and ISO dates, which the exports and
- * the XLSX typing rely on whatever the server's default); one retry after a reset when the
- * connection turns out broken (server restart) before anything ran. */
+/* begin_tx: BEGIN READ ONLY with the timeouts, work_mem (and ISO dates, which the exports and
+ * the XLSX typing rely on whatever the server's default), then temp_file_limit where the role
+ * may set it; one retry after a reset when the connection turns out broken (server restart)
+ * before anything ran.  temp_file_limit is a superuser setting: for an ordinary executor role
+ * it is the role's own default that bounds temp files (docs/executor-limits.md), and a role
+ * left without one is logged once per process. */
 static PGresult *begin_tx(PGconn *c)
 {
-	char q[512];
+	static int warned;
+	char q[1024];
+	long tfl = conf_get_int("exec_temp_file_limit_kb");
 	PGresult *r;
 
 	snprintf(q, sizeof q,
 	         "BEGIN READ ONLY; SET LOCAL statement_timeout = %ld; SET LOCAL lock_timeout = %ld; "
-	         "SET LOCAL idle_in_transaction_session_timeout = %ld; SET LOCAL datestyle = 'ISO, YMD'",
+	         "SET LOCAL idle_in_transaction_session_timeout = %ld; SET LOCAL datestyle = 'ISO, YMD'; "
+	         "SET LOCAL work_mem = %ld; "
+	         /* short-circuit: set_config runs only when the role holds SET on the parameter */
+	         "SELECT CASE WHEN %ld > 0 AND %s THEN set_config('temp_file_limit', '%ld', true) END, "
+	         "(SELECT setting FROM pg_settings WHERE name = 'temp_file_limit')",
 	         ms_setting("statement_timeout_ms", 30000), ms_setting("lock_timeout_ms", 2000),
-	         ms_setting("idle_tx_timeout_ms", 60000));
+	         ms_setting("idle_tx_timeout_ms", 60000), ms_setting("exec_work_mem_kb", 8192), tfl,
+	         PQserverVersion(c) >= 150000 ? "has_parameter_privilege('temp_file_limit', 'SET')"
+	                                      : "(SELECT rolsuper FROM pg_roles WHERE rolname = current_user)",
+	         tfl);
 	for (int attempt = 0; ; attempt++) {
 		r = PQexec(c, q);
-		if (PQresultStatus(r) == PGRES_COMMAND_OK || attempt == 1 ||
+		if (PQresultStatus(r) == PGRES_TUPLES_OK || attempt == 1 ||
 		    PQstatus(c) != CONNECTION_BAD)
-			return r;
+			break;
 		PQclear(r);
 		log_info("exec: connection lost, reconnecting");
 		PQreset(c);
 	}
+	if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1) {
+		if (tfl > 0 && PQgetisnull(r, 0, 0) && !strcmp(PQgetvalue(r, 0, 1), "-1") && !warned++)
+			log_warn("exec: the executor's role has no temp_file_limit and may not set one: "
+			         "ALTER ROLE ... SET temp_file_limit as a superuser (docs/executor-limits.md)");
+		PQclear(r);
+		r = PQmakeEmptyPGresult(c, PGRES_COMMAND_OK);
+	}
+	return r;
 }
 
 enum err exec_begin(PGconn *c, struct exec_error *e)

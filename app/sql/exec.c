@@ -16,6 +16,8 @@
 #define POOL_MAX 8
 /* the text width assumed for one value of a bounded type (see fixed_width) */
 #define FIXED_WIDTH 96
+/* rows in the first FETCH of a result whose row width is unknown */
+#define FIRST_WIDE_FETCH 256
 
 /* ---- structured errors ---------------------------------------------------------- */
 
@@ -512,7 +514,7 @@ enum err exec_run(const char *sql, const struct exec_opts *opts, const struct ex
 	int single = 0, begun = 0, nwide = 0;
 	long long nrows = 0, got = 0;
 	long fetch_n, fixed = 0;
-	size_t bytes = 0, budget, rowcap;
+	size_t bytes = 0, budget, rowcap, widest = 0;
 	char fetch[64], cerr[512];
 	PGconn *c = NULL;
 	PGresult *r = NULL;
@@ -628,7 +630,9 @@ enum err exec_run(const char *sql, const struct exec_opts *opts, const struct ex
 		PQclear(r);
 		r = NULL;
 		single = 1;
-		fetch_n = chunk;
+		/* the server builds a whole FETCH before sending it: a first small one shows how
+		 * wide the rows are, the next ones are sized from it (below) */
+		fetch_n = chunk < FIRST_WIDE_FETCH ? chunk : FIRST_WIDE_FETCH;
 	} else {
 		/* every row is narrow and of known most width: whole FETCHes, two at a time (the
 		 * one being handed out and the one asked for in advance) within the budget */
@@ -673,6 +677,15 @@ enum err exec_run(const char *sql, const struct exec_opts *opts, const struct ex
 			inflight = 0;
 			more = got == fetch_n;
 			got = 0;
+			if (single && more) {
+				/* as many rows of the widest width seen as fit the budget: what the server
+				 * materialises for one FETCH stays about the budget, within work_mem */
+				long n = (long)(budget / (widest + 16 * (size_t)ncols + 64));
+
+				fetch_n = n > chunk ? chunk : n < 1 ? 1 : n;
+				snprintf(fetch, sizeof fetch, "FETCH %ld FROM askql_cur", fetch_n);
+				widest = 0;
+			}
 		}
 		if (!begun) {
 			if (sink->begin && (rc = sink->begin(sink->ctx, cols, ncols)) != OK)
@@ -704,6 +717,8 @@ enum err exec_run(const char *sql, const struct exec_opts *opts, const struct ex
 				lens[j] = PQgetlength(r, i, j);
 				rb += (size_t)lens[j];
 			}
+			if (rb > widest)
+				widest = rb;
 			if ((opts->max_rows > 0 && nrows >= opts->max_rows) ||
 			    (opts->max_bytes > 0 && bytes + rb > opts->max_bytes)) {
 				truncated = 1;

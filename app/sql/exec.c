@@ -17,7 +17,7 @@
 /* the text width assumed for one value of a bounded type (see fixed_width) */
 #define FIXED_WIDTH 96
 /* rows in the first FETCH of a result whose row width is unknown */
-#define FIRST_WIDE_FETCH 256
+#define FIRST_WIDE_FETCH 8
 
 /* ---- structured errors ---------------------------------------------------------- */
 
@@ -682,6 +682,9 @@ enum err exec_run(const char *sql, const struct exec_opts *opts, const struct ex
 				 * materialises for one FETCH stays about the budget, within work_mem */
 				long n = (long)(budget / (widest + 16 * (size_t)ncols + 64));
 
+				/* and growing at most eightfold: a few narrow rows say little of the next ones */
+				if (n > fetch_n * 8)
+					n = fetch_n * 8;
 				fetch_n = n > chunk ? chunk : n < 1 ? 1 : n;
 				snprintf(fetch, sizeof fetch, "FETCH %ld FROM askql_cur", fetch_n);
 				widest = 0;

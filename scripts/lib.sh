@@ -61,6 +61,33 @@ psql_su() {
 	psql -X -q -v ON_ERROR_STOP=1 -h "$var/run" -p "$port" -U askql -d "$db" "$@"
 }
 
+# conf_kb NAME DEFAULT [VAR]: a kB setting of the conf table as the workers will see it:
+# ASKQL_<NAME> from the environment, else VAR/askql.local.conf, else DEFAULT (app/util/conf.c).
+conf_kb() {
+	local name=$1 def=$2 var=${3:-} env v
+	env=ASKQL_$(echo "$name" | tr '[:lower:]' '[:upper:]')
+	v=${!env:-}
+	if [ -z "$v" ] && [ -n "$var" ] && [ -f "$var/askql.local.conf" ]; then
+		v=$(sed -n "s/^[[:space:]]*$name[[:space:]]*=[[:space:]]*\([0-9]*\).*/\1/p" "$var/askql.local.conf" | tail -1)
+	fi
+	v=${v:-$def}
+	[[ "$v" =~ ^[0-9]+$ ]] || v=$def
+	echo "$v"
+}
+
+# reader_limits VAR PORT: temp files and sort memory of the executor's role (docs/executor-limits.md).
+# temp_file_limit is a superuser setting the reader cannot change, so it is the role's default.
+reader_limits() {
+	local tfl wm
+	tfl=$(conf_kb exec_temp_file_limit_kb 262144 "$1")
+	wm=$(conf_kb exec_work_mem_kb 8192 "$1")
+	[ "$tfl" -gt 0 ] || tfl=-1
+	psql_su "$1" "$2" postgres >/dev/null <<SQL
+ALTER ROLE askql_reader SET temp_file_limit = '$tfl';
+ALTER ROLE askql_reader SET work_mem = '$wm';
+SQL
+}
+
 # db_setup VAR PORT: roles, databases, migrations, demo data (only when not loaded yet).
 db_setup() {
 	local var=$1 port=$2 scale=${DEMO_SCALE:-1}
@@ -85,6 +112,7 @@ GRANT USAGE ON SCHEMA public TO askql_reader, askql_app;
 GRANT SELECT ON ALL TABLES IN SCHEMA public TO askql_reader, askql_app;
 ALTER ROLE askql_reader SET default_transaction_read_only = on;
 SQL
+	reader_limits "$var" "$port"
 	target_lockdown "$var" "$port" demo
 }
 

@@ -13,7 +13,7 @@
 static int usage(void)
 {
 	fprintf(stderr, "usage: askql export [--target CONNINFO] --sql \"SELECT ...\" "
-	                "--format csv|json|ndjson|xlsx [--question Q] [--bom] [--max-rows N] "
+	                "--format csv|json|ndjson|xlsx [--question Q] [--bom] [--escape-formulas] [--max-rows N] "
 	                "[-o FILE|DIR|-]\n");
 	return 2;
 }
@@ -27,6 +27,8 @@ int cmd_export(int argc, char **argv)
 	const char *maxr = cli_opt(&argc, argv, "--max-rows");
 	const char *outp = cli_opt(&argc, argv, "-o");
 	int bom = cli_flag(&argc, argv, "--bom");
+	/* raw values by default: a pipeline reading the CSV gets what the database holds */
+	int escape = cli_flag(&argc, argv, "--escape-formulas");
 	struct export_opts o = {0};
 	struct target t = {0};
 	struct export_stats st;
@@ -54,6 +56,7 @@ int cmd_export(int argc, char **argv)
 		cli_use_catalog(conf_get("target_name"), &o.relation_ok, &o.relation_ctx);
 	}
 	o.bom = bom;
+	o.escape_formulas = escape;
 	if (maxr)
 		o.max_rows = strtol(maxr, NULL, 10);
 

@@ -63,6 +63,8 @@ static int test(PGconn *app, const char *spec)
 		printf("  read-only role:       %s (reads %ld tables; writes %ld; creates objects: %s; reads secrets: %s%s)\n",
 		       c.ro_user, c.ro_readable_tables, c.ro_writable_tables, c.ro_can_create ? "yes" : "no",
 		       c.ro_reads_secrets ? "yes" : "no", c.ro_superuser ? "; SUPERUSER" : "");
+		printf("  read-only limits:     temp_file_limit %s, work_mem %s at login\n",
+		       !strcmp(c.ro_temp_file_limit, "-1") ? "none" : c.ro_temp_file_limit, c.ro_work_mem);
 	}
 	if (c.nwarnings)
 		fputs(c.warnings, stdout);

@@ -34,6 +34,11 @@ struct export_opts {
 	const char *conninfo;       /* NULL: the executor's role (conf target_ro_db) */
 	long max_rows;              /* rows before truncated=1; 0: conf max_rows; <0: no cap */
 	int bom;                    /* CSV: start with a UTF-8 byte order mark (Excel) */
+	int escape_formulas;        /* CSV: a text cell or column name starting with = + - @, tab or
+	                             * CR (and not a plain number) gets a leading ', so a spreadsheet
+	                             * shows it instead of running it (docs/csv-formulas.md); values
+	                             * of numeric columns never.  JSON is never changed; XLSX always
+	                             * writes text as text cells. */
 	const char *tmpdir;         /* XLSX work files; NULL: $TMPDIR or /tmp */
 	int (*relation_ok)(void *ctx, const char *schema, const char *name);  /* guard catalog check */
 	void *relation_ctx;

@@ -9,6 +9,7 @@
 #include "export/export_impl.h"
 
 #define CHUNK_ROWS 2048
+#define CHUNK_BYTES (1 << 20)   /* text in one chunk before it is handed over, whatever its rows */
 #define NCHUNKS 4               /* chunks in flight: bounds memory whatever the row count */
 #define XLSX_MAX_ROWS 1048575   /* Excel's 1,048,576 rows minus the header */
 #define XLSX_MAX_STR 32767      /* characters in one cell */
@@ -393,7 +394,9 @@ static enum err x_row(void *ctx, const char *const *vals, const int *lens, int n
 	}
 	x->nrows++;
 	x->e->st->rows = x->nrows;
-	if (++c->nrows == CHUNK_ROWS) {
+	/* wide rows fill a chunk by bytes before rows: the queue holds at most NCHUNKS times
+	 * CHUNK_BYTES of text plus one row (cells are cut at 32,767 characters) */
+	if (++c->nrows == CHUNK_ROWS || c->slen >= CHUNK_BYTES) {
 		q_push(&x->full, c);
 		x->cur = NULL;
 	}
@@ -431,7 +434,7 @@ static void write_provenance(struct xstate *x)
 		{"started_at", ts},
 		{"finished_at", te},
 		{"row_count", n},
-		{"truncated", x->truncated ? "yes: the result was cut at the row limit" : "no"},
+		{"truncated", x->truncated ? "yes: the result was cut at the row or size limit" : "no"},
 		{"generator", "askql"},
 	};
 

@@ -62,6 +62,8 @@ static enum err download(struct req *r, long long id, const char *fmt)
 	dl.f = f;
 	o.question = q;
 	o.bom = f == EXPORT_CSV;
+	/* a download is opened in a spreadsheet: text that looks like a formula is defused */
+	o.escape_formulas = conf_get_int("csv_escape_formulas") != 0;
 	export_filename(f, time(NULL), fname, sizeof fname);
 	snprintf(disp, sizeof disp, "attachment; filename=\"%s\"", fname);
 	dl.disp = disp;   /* not now: an error page must not arrive as an attachment named .xlsx */

@@ -14,6 +14,10 @@
 /* The cursor the executor declares; one per connection at a time. */
 #define CURSOR_PREFIX "DECLARE askql_cur NO SCROLL CURSOR FOR "
 #define POOL_MAX 8
+/* the text width assumed for one value of a bounded type (see fixed_width) */
+#define FIXED_WIDTH 96
+/* rows in the first FETCH of a result whose row width is unknown */
+#define FIRST_WIDE_FETCH 8
 
 /* ---- structured errors ---------------------------------------------------------- */
 
@@ -315,28 +319,48 @@ static void classify(struct exec_col *c)
 	}
 }
 
-/* begin_tx: BEGIN READ ONLY with the timeouts (and ISO dates, which the exports and
- * the XLSX typing rely on whatever the server's default); one retry after a reset when the
- * connection turns out broken (server restart) before anything ran. */
+/* begin_tx: BEGIN READ ONLY with the timeouts, work_mem (and ISO dates, which the exports and
+ * the XLSX typing rely on whatever the server's default), then temp_file_limit where the role
+ * may set it; one retry after a reset when the connection turns out broken (server restart)
+ * before anything ran.  temp_file_limit is a superuser setting: for an ordinary executor role
+ * it is the role's own default that bounds temp files (docs/executor-limits.md), and a role
+ * left without one is logged once per process. */
 static PGresult *begin_tx(PGconn *c)
 {
-	char q[512];
+	static int warned;
+	char q[1024];
+	long tfl = conf_get_int("exec_temp_file_limit_kb");
 	PGresult *r;
 
 	snprintf(q, sizeof q,
 	         "BEGIN READ ONLY; SET LOCAL statement_timeout = %ld; SET LOCAL lock_timeout = %ld; "
-	         "SET LOCAL idle_in_transaction_session_timeout = %ld; SET LOCAL datestyle = 'ISO, YMD'",
+	         "SET LOCAL idle_in_transaction_session_timeout = %ld; SET LOCAL datestyle = 'ISO, YMD'; "
+	         "SET LOCAL work_mem = %ld; "
+	         /* short-circuit: set_config runs only when the role holds SET on the parameter */
+	         "SELECT CASE WHEN %ld > 0 AND %s THEN set_config('temp_file_limit', '%ld', true) END, "
+	         "(SELECT setting FROM pg_settings WHERE name = 'temp_file_limit')",
 	         ms_setting("statement_timeout_ms", 30000), ms_setting("lock_timeout_ms", 2000),
-	         ms_setting("idle_tx_timeout_ms", 60000));
+	         ms_setting("idle_tx_timeout_ms", 60000), ms_setting("exec_work_mem_kb", 8192), tfl,
+	         PQserverVersion(c) >= 150000 ? "has_parameter_privilege('temp_file_limit', 'SET')"
+	                                      : "(SELECT rolsuper FROM pg_roles WHERE rolname = current_user)",
+	         tfl);
 	for (int attempt = 0; ; attempt++) {
 		r = PQexec(c, q);
-		if (PQresultStatus(r) == PGRES_COMMAND_OK || attempt == 1 ||
+		if (PQresultStatus(r) == PGRES_TUPLES_OK || attempt == 1 ||
 		    PQstatus(c) != CONNECTION_BAD)
-			return r;
+			break;
 		PQclear(r);
 		log_info("exec: connection lost, reconnecting");
 		PQreset(c);
 	}
+	if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1) {
+		if (tfl > 0 && PQgetisnull(r, 0, 0) && !strcmp(PQgetvalue(r, 0, 1), "-1") && !warned++)
+			log_warn("exec: the executor's role has no temp_file_limit and may not set one: "
+			         "ALTER ROLE ... SET temp_file_limit as a superuser (docs/executor-limits.md)");
+		PQclear(r);
+		r = PQmakeEmptyPGresult(c, PGRES_COMMAND_OK);
+	}
+	return r;
 }
 
 enum err exec_begin(PGconn *c, struct exec_error *e)
@@ -382,6 +406,101 @@ static int pos_offset(const char *sent_sql, const char *orig)
 	return off;
 }
 
+/* ---- fetching within a byte budget (docs/executor-limits.md) ------------------------ */
+
+/* fixed_width: the longest text PostgreSQL prints for a value of a type whose output is
+ * bounded (integers, floats, dates, times, booleans, uuids, addresses, names), rounded up; 0 for every other
+ * type (text, bytea, numeric, json, arrays, composites, domains...): its width is unbounded. */
+static int fixed_width(unsigned int oid)
+{
+	switch (oid) {
+	case 16: case 18: case 20: case 21: case 23: case 26: case 28: case 700: case 701: case 790:
+	case 1082: case 1083: case 1114: case 1184: case 1186: case 1266: case 2950:
+	case 650: case 869: case 774: case 829: case 19:
+		return FIXED_WIDTH;
+	default:
+		return 0;
+	}
+}
+
+/* width_term: the text width in bytes of wrapped column i (of type oid), as SQL, as cheap as
+ * can be: text and varchar know their length without converting or detoasting; bytea prints
+ * as hex; a numeric is converted only when it may print over 64 characters. */
+static void width_term(struct sb *q, unsigned int oid, int i)
+{
+	switch (oid) {
+	case 25: case 1042: case 1043:
+		sb_printf(q, "coalesce(octet_length(askql_%d)::bigint, 0)", i);
+		break;
+	case 17:
+		sb_printf(q, "coalesce(2 * octet_length(askql_%d)::bigint + 2, 0)", i);
+		break;
+	case 1700:
+		sb_printf(q, "coalesce(CASE WHEN scale(askql_%d) <= 30 AND abs(askql_%d) < 1e30 THEN 64 "
+		          "ELSE octet_length(askql_%d::text) END, 0)", i, i, i);
+		break;
+	default:
+		sb_printf(q, "coalesce(octet_length(askql_%d::text)::bigint, 0)", i);
+		break;
+	}
+}
+
+/*
+ * wrap_sql: the cursor for a result with columns of unbounded width.  The server computes
+ * each row's width before sending it; a row wider than rowcap goes out with its unbounded
+ * values NULL and the last column askql_over true, so no row larger than the cap ever
+ * reaches this process.  Original names and types stay (the exporters classify by type).
+ * Two OFFSET 0 fences keep the planner from copying expressions: the caller's columns are
+ * computed once (not again inside the width) and the width once (not again per column).
+ * Appended to q.
+ */
+static void wrap_sql(struct sb *q, PGconn *c, const char *gsql, const struct exec_col *cols, int ncols,
+                     long fixed, size_t rowcap)
+{
+	sb_puts(q, "SELECT ");
+	for (int j = 0; j < ncols; j++) {
+		char *id = PQescapeIdentifier(c, cols[j].name, strlen(cols[j].name));
+
+		if (fixed_width(cols[j].type_oid))
+			sb_printf(q, "askql_w.askql_%d AS %s, ", j + 1, id ? id : "\"?column?\"");
+		else
+			sb_printf(q, "CASE WHEN askql_w.askql_over THEN NULL ELSE askql_w.askql_%d END AS %s, ",
+			          j + 1, id ? id : "\"?column?\"");
+		PQfreemem(id);
+	}
+	sb_printf(q, "askql_w.askql_over FROM (SELECT askql_r.*, %ld", fixed);
+	for (int j = 0; j < ncols; j++) {
+		if (fixed_width(cols[j].type_oid))
+			continue;
+		sb_puts(q, " + ");
+		width_term(q, cols[j].type_oid, j + 1);
+	}
+	sb_printf(q, " > %zu AS askql_over FROM (SELECT * FROM (\n%s\n) AS askql_q(", rowcap, gsql);
+	for (int j = 0; j < ncols; j++)
+		sb_printf(q, "%saskql_%d", j ? ", " : "", j + 1);
+	sb_puts(q, ") OFFSET 0) AS askql_r OFFSET 0) AS askql_w");
+}
+
+/* send_fetch: ask for the next rows; in single-row mode libpq hands them over one by one. */
+static enum err send_fetch(PGconn *c, const char *fetch, int single, struct exec_error *dberr)
+{
+	if (!PQsendQuery(c, fetch) || (single && !PQsetSingleRowMode(c))) {
+		set_msg(dberr, "%s", PQerrorMessage(c));
+		return ERR_NET;
+	}
+	return OK;
+}
+
+/* fetch_budget: result bytes exec_run may hold at once (opts, else conf, else 8 MiB). */
+static size_t fetch_budget(const struct exec_opts *opts)
+{
+	long v = conf_get_int("exec_fetch_bytes");
+
+	if (opts->fetch_bytes > 0)
+		return opts->fetch_bytes;
+	return v > 0 ? (size_t)v : (size_t)8 << 20;
+}
+
 enum err exec_run(const char *sql, const struct exec_opts *opts, const struct exec_sink *sink,
                   struct exec_error *dberr)
 {
@@ -392,8 +511,10 @@ enum err exec_run(const char *sql, const struct exec_opts *opts, const struct ex
 	struct exec_col *cols = NULL;
 	const char **vals = NULL;
 	int *lens = NULL, ncols = 0, chunk, inflight = 0, broken = 0, truncated = 0, done = 0;
-	long long nrows = 0;
-	size_t bytes = 0;
+	int single = 0, begun = 0, nwide = 0;
+	long long nrows = 0, got = 0;
+	long fetch_n, fixed = 0;
+	size_t bytes = 0, budget, rowcap, widest = 0;
 	char fetch[64], cerr[512];
 	PGconn *c = NULL;
 	PGresult *r = NULL;
@@ -404,6 +525,9 @@ enum err exec_run(const char *sql, const struct exec_opts *opts, const struct ex
 	if (dberr)
 		exec_error_free(dberr);
 	chunk = opts->chunk_rows > 0 ? opts->chunk_rows : 1000;
+	budget = fetch_budget(opts);
+	/* no single row larger than the budget, nor than the byte cap that would cut it anyway */
+	rowcap = opts->max_bytes > 0 && opts->max_bytes < budget ? opts->max_bytes : budget;
 
 	/* never trust the caller: guard again */
 	go.limit = opts->limit > 0 ? opts->limit : opts->limit == 0 && opts->max_rows > 0 ? opts->max_rows + 1 : 0;
@@ -427,14 +551,8 @@ enum err exec_run(const char *sql, const struct exec_opts *opts, const struct ex
 		rc = ERR_NET;
 		goto out;
 	}
-	r = begin_tx(c);
-	if (PQresultStatus(r) != PGRES_COMMAND_OK) {
-		if (dberr)
-			exec_error_from_result(dberr, r, 0);
-		rc = PQstatus(c) == CONNECTION_BAD ? ERR_NET : ERR_DB;
+	if ((rc = exec_begin(c, dberr)) != OK)
 		goto out;
-	}
-	PQclear(r);
 
 	/* the guarded text ends the statement: nothing is appended after it */
 	sb_puts(&q, CURSOR_PREFIX);
@@ -454,76 +572,156 @@ enum err exec_run(const char *sql, const struct exec_opts *opts, const struct ex
 		goto out;
 	}
 	PQclear(r);
-	r = NULL;
 
-	snprintf(fetch, sizeof fetch, "FETCH %d FROM askql_cur", chunk);
-	if (!PQsendQuery(c, fetch)) {
-		set_msg(dberr, "%s", PQerrorMessage(c));
-		rc = ERR_NET;
+	/* the columns, before any row: they decide how rows are fetched */
+	r = PQdescribePortal(c, "askql_cur");
+	if (PQresultStatus(r) != PGRES_COMMAND_OK) {
+		if (dberr)
+			exec_error_from_result(dberr, r, 0);
+		rc = PQstatus(c) == CONNECTION_BAD ? ERR_NET : ERR_DB;
 		goto out;
 	}
+	ncols = PQnfields(r);
+	cols = calloc((size_t)ncols + 1, sizeof *cols);
+	vals = calloc((size_t)ncols + 1, sizeof *vals);
+	lens = calloc((size_t)ncols + 1, sizeof *lens);
+	if (!cols || !vals || !lens) {
+		rc = ERR_NOMEM;
+		goto out;
+	}
+	for (int j = 0; j < ncols; j++) {
+		if (!(cols[j].name = strdup(PQfname(r, j)))) {
+			rc = ERR_NOMEM;
+			goto out;
+		}
+		cols[j].type_oid = PQftype(r, j);
+		classify(&cols[j]);
+		fixed += fixed_width(cols[j].type_oid);
+		nwide += !fixed_width(cols[j].type_oid);
+	}
+	PQclear(r);
+	r = NULL;
+
+	if (nwide) {
+		/* a row may be of any size: re-declare with the server measuring each row, and take
+		 * rows one at a time, so at most one row of at most rowcap bytes is held */
+		r = PQexec(c, "CLOSE askql_cur");
+		if (PQresultStatus(r) != PGRES_COMMAND_OK) {
+			if (dberr)
+				exec_error_from_result(dberr, r, 0);
+			rc = PQstatus(c) == CONNECTION_BAD ? ERR_NET : ERR_DB;
+			goto out;
+		}
+		PQclear(r);
+		sb_reset(&q);
+		sb_puts(&q, CURSOR_PREFIX);
+		wrap_sql(&q, c, g.sql, cols, ncols, fixed, rowcap);
+		if (!sb_ok(&q)) {
+			rc = ERR_NOMEM;
+			goto out;
+		}
+		r = PQexecParams(c, sb_cstr(&q), 0, NULL, NULL, NULL, NULL, 0);
+		if (PQresultStatus(r) != PGRES_COMMAND_OK) {
+			if (dberr)
+				exec_error_from_result(dberr, r, 0);
+			rc = PQstatus(c) == CONNECTION_BAD ? ERR_NET : ERR_DB;
+			goto out;
+		}
+		PQclear(r);
+		r = NULL;
+		single = 1;
+		/* the server builds a whole FETCH before sending it: a first small one shows how
+		 * wide the rows are, the next ones are sized from it (below) */
+		fetch_n = chunk < FIRST_WIDE_FETCH ? chunk : FIRST_WIDE_FETCH;
+	} else {
+		/* every row is narrow and of known most width: whole FETCHes, two at a time (the
+		 * one being handed out and the one asked for in advance) within the budget */
+		size_t per_row = (size_t)fixed + 16 * (size_t)ncols + 64;
+
+		fetch_n = (long)(budget / 2 / per_row);
+		if (fetch_n > chunk)
+			fetch_n = chunk;
+		if (fetch_n < 1)
+			fetch_n = 1;
+	}
+
+	snprintf(fetch, sizeof fetch, "FETCH %ld FROM askql_cur", fetch_n);
+	if ((rc = send_fetch(c, fetch, single, dberr)) != OK)
+		goto out;
 	inflight = 1;
 	while (!done) {
-		PGresult *extra;
-		int n;
+		ExecStatusType st;
+		int n, more = 0;
 
 		r = PQgetResult(c);
-		while ((extra = PQgetResult(c)))   /* one result per FETCH; then NULL */
-			PQclear(extra);
-		inflight = 0;
 		if (!r) {
 			set_msg(dberr, "%s", PQerrorMessage(c));
 			rc = ERR_NET;
 			goto out;
 		}
-		if (PQresultStatus(r) != PGRES_TUPLES_OK) {
+		st = PQresultStatus(r);
+		if (st != PGRES_TUPLES_OK && st != PGRES_SINGLE_TUPLE) {
 			if (dberr)
 				exec_error_from_result(dberr, r, 0);
 			rc = PQstatus(c) == CONNECTION_BAD ? ERR_NET : ERR_DB;
 			goto out;
 		}
 		n = PQntuples(r);
-		if (!cols) {
-			ncols = PQnfields(r);
-			cols = calloc((size_t)ncols + 1, sizeof *cols);
-			vals = calloc((size_t)ncols + 1, sizeof *vals);
-			lens = calloc((size_t)ncols + 1, sizeof *lens);
-			if (!cols || !vals || !lens) {
-				rc = ERR_NOMEM;
-				goto out;
+		got += n;
+		if (st == PGRES_TUPLES_OK) {
+			/* the end of one FETCH (in single-row mode it carries no rows) */
+			PGresult *extra;
+
+			while ((extra = PQgetResult(c)))
+				PQclear(extra);
+			inflight = 0;
+			more = got == fetch_n;
+			got = 0;
+			if (single && more) {
+				/* as many rows of the widest width seen as fit the budget: what the server
+				 * materialises for one FETCH stays about the budget, within work_mem */
+				long n = (long)(budget / (widest + 16 * (size_t)ncols + 64));
+
+				/* and growing at most eightfold: a few narrow rows say little of the next ones */
+				if (n > fetch_n * 8)
+					n = fetch_n * 8;
+				fetch_n = n > chunk ? chunk : n < 1 ? 1 : n;
+				snprintf(fetch, sizeof fetch, "FETCH %ld FROM askql_cur", fetch_n);
+				widest = 0;
 			}
-			for (int j = 0; j < ncols; j++) {
-				/* owned copies: this PGresult is cleared after the first chunk */
-				if (!(cols[j].name = strdup(PQfname(r, j)))) {
-					rc = ERR_NOMEM;
-					goto out;
-				}
-				cols[j].type_oid = PQftype(r, j);
-				classify(&cols[j]);
-			}
+		}
+		if (!begun) {
 			if (sink->begin && (rc = sink->begin(sink->ctx, cols, ncols)) != OK)
 				goto out;
+			begun = 1;
 		}
-		/* ask for the next chunk before handing this one out: the server
-		 * produces it while the sink works (two cores) */
-		if (n == chunk) {
-			if (!PQsendQuery(c, fetch)) {
-				set_msg(dberr, "%s", PQerrorMessage(c));
-				rc = ERR_NET;
-				goto out;
+		/* ask for the next FETCH before handing rows out: the server produces it while the
+		 * sink works (two cores) */
+		if (st == PGRES_TUPLES_OK) {
+			if (more) {
+				if ((rc = send_fetch(c, fetch, single, dberr)) != OK)
+					goto out;
+				inflight = 1;
+			} else {
+				done = 1;
 			}
-			inflight = 1;
-		} else {
-			done = 1;
 		}
 		for (int i = 0; i < n; i++) {
 			size_t rb = 0;
 
+			if (single && PQgetvalue(r, i, ncols)[0] == 't') {
+				/* the server withheld a row wider than rowcap */
+				truncated = 1;
+				done = 1;
+				break;
+			}
 			for (int j = 0; j < ncols; j++) {
 				vals[j] = PQgetisnull(r, i, j) ? NULL : PQgetvalue(r, i, j);
 				lens[j] = PQgetlength(r, i, j);
 				rb += (size_t)lens[j];
 			}
+			if (rb > widest)
+				widest = rb;
 			if ((opts->max_rows > 0 && nrows >= opts->max_rows) ||
 			    (opts->max_bytes > 0 && bytes + rb > opts->max_bytes)) {
 				truncated = 1;
@@ -544,8 +742,10 @@ enum err exec_run(const char *sql, const struct exec_opts *opts, const struct ex
 		r = NULL;
 	}
 	if (inflight) {
-		/* capped: the chunk asked for in advance is not needed */
-		drain(c, 0);
+		/* capped: the rows asked for in advance are not needed.  A whole FETCH in batch mode
+		 * is bounded by the budget and read through; rows still streaming in single-row mode
+		 * may be many wide ones, so the server is told to stop */
+		drain(c, single);
 		inflight = 0;
 	}
 	if (sink->end)

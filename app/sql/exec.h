@@ -42,20 +42,27 @@ struct exec_opts {
 	const char *conninfo;   /* NULL: conf target_ro_db (or target_db if empty) */
 	long max_rows;          /* stop (truncated=1) after this many rows; 0: no cap */
 	size_t max_bytes;       /* stop (truncated=1) after this many value bytes; 0: no cap */
-	int chunk_rows;         /* rows per fetch (PQsetChunkedRowsMode is PG17; we use a cursor); 0: 1000 */
+	int chunk_rows;         /* most rows per FETCH of the cursor; 0: 1000 (fewer when the budget
+	                         * below says so) */
 	/* Extensions (zero-initialised fields keep the old behaviour): */
 	long limit;             /* LIMIT the guard adds when the SQL has none; 0: max_rows+1 when
 	                         * max_rows is set (so truncation is detected), else none; -1: none */
 	int (*relation_ok)(void *ctx, const char *schema, const char *name);  /* guard catalog check; NULL: off */
 	void *relation_ctx;
 	const volatile int *stop;  /* when non-NULL and *stop becomes non-zero: cancel, ERR_TIMEOUT */
+	size_t fetch_bytes;     /* result bytes held in this process at once; 0: conf exec_fetch_bytes */
 };
 
 /*
  * exec_run: guard sql again (never trusts the caller), then run it inside
  * BEGIN READ ONLY with statement_timeout, lock_timeout and
- * idle_in_transaction_session_timeout from conf, fetching through a cursor so
- * memory stays flat, and feed the sink.  On a database error returns ERR_DB and
+ * idle_in_transaction_session_timeout, work_mem (and temp_file_limit where the role may
+ * set it) from conf, fetching through a cursor so memory stays flat, and feed the sink.
+ * Memory is bounded by bytes as well as rows (docs/executor-limits.md): when every column
+ * has a bounded text width, a FETCH asks for as many rows as fit half of fetch_bytes;
+ * otherwise the server measures each row, rows come one at a time (libpq single-row
+ * mode), and a row wider than fetch_bytes (or than max_bytes) ends the result as
+ * truncated without being sent.  On a database error returns ERR_DB and
  * fills *dberr (when non-NULL); on a guard refusal returns ERR_DENIED with the
  * reason in dberr->message.  Connections are pooled per process and per conninfo,
  * reset after a server restart.

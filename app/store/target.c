@@ -484,6 +484,10 @@ enum err target_test(const struct target *t, struct target_check *c)
 	          "pg_has_role(current_user, 'pg_execute_server_program', 'USAGE') OR "
 	          "has_table_privilege('pg_catalog.pg_authid', 'SELECT')", v, sizeof v);
 	c->ro_reads_secrets = c->ro_superuser || v[0] == 't';
+	/* what a login of the role gets; the executor sets work_mem itself, temp_file_limit
+	 * only when the role may (docs/executor-limits.md) */
+	probe(ro, "SHOW temp_file_limit", c->ro_temp_file_limit, sizeof c->ro_temp_file_limit);
+	probe(ro, "SHOW work_mem", c->ro_work_mem, sizeof c->ro_work_mem);
 	PQfinish(ro);
 	if (c->ro_superuser)
 		warn(c, "WARNING: the read-only connection is a SUPERUSER: it can do anything; register a least-privilege role with --ro");
@@ -496,6 +500,12 @@ enum err target_test(const struct target *t, struct target_check *c)
 		warn(c, "WARNING: the read-only role can create objects (a schema, a database or roles)");
 	if (c->ro_reads_secrets)
 		warn(c, "WARNING: the read-only role can read server files, all settings or password hashes");
+	if (!strcmp(c->ro_temp_file_limit, "-1") && !c->ro_superuser) {
+		snprintf(v, sizeof v, "WARNING: the read-only role has no temp_file_limit: one query may fill the "
+		         "server's disk with temporary files; as a superuser: ALTER ROLE %s SET temp_file_limit = '256MB'",
+		         c->ro_user);
+		warn(c, v);
+	}
 	if (c->ro_same_as_index)
 		warn(c, "note: no separate read-only connection is registered; the executor uses the indexing connection");
 	if (c->ro_readable_tables == 0)

@@ -85,7 +85,9 @@ struct target_check {
 	long ro_readable_tables;             /* tables/views the read-only role may SELECT */
 	long ro_writable_tables;             /* ... and may INSERT/UPDATE/DELETE/TRUNCATE */
 	int ro_same_as_index;                /* no separate read-only connection registered */
-	char warnings[1024];
+	char ro_temp_file_limit[32];         /* the role's temp_file_limit as SHOW prints it ("-1": none) */
+	char ro_work_mem[32];
+	char warnings[1536];
 	int nwarnings;
 };
 /*

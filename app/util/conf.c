@@ -20,6 +20,10 @@ static struct conf_item items[] = {
 	{"preview_limit", "1000", 0, "LIMIT the guard adds to previews when the SQL has none", 0, 0},
 	{"max_rows", "1000000", 0, "most rows an export may stream", 0, 0},
 	{"max_page_bytes", "4194304", 0, "most result bytes kept for one page", 0, 0},
+	{"exec_fetch_bytes", "8388608", 0, "most result bytes the executor holds in a worker at once: a FETCH is sized to fit, wide rows come one at a time, and a row wider than this ends the result as truncated (docs/executor-limits.md)", 0, 0},
+	{"exec_work_mem_kb", "8192", 0, "work_mem (kB) set for every executor transaction: memory per sort or hash before it spills to temp files", 0, 0},
+	{"exec_temp_file_limit_kb", "262144", 0, "temp_file_limit (kB) for analyst SQL: set per transaction when the executor's role may, else given to the reader role where it is created (scripts/lib.sh); 0: not set", 0, 0},
+	{"csv_escape_formulas", "1", 0, "1: CSV downloads from the web start a text cell (or column name) that begins with = + - @, tab or carriage return with ' so a spreadsheet shows it instead of running it as a formula; numbers stay numbers (docs/csv-formulas.md). The CLI does so only with --escape-formulas", 0, 0},
 	{"explain_hypopg", "1", 0, "1: askql explain tries suggested indexes with hypopg on target_db (needs a superuser there)", 0, 0},
 	/* agent and LLM */
 	{"max_retries", "3", 0, "planner attempts in the self-correction loop", 0, 0},

@@ -121,6 +121,56 @@ static void test_csv_big_value(void **state)
 	fake_done(&f);
 }
 
+static void test_csv_formula_escape(void **state)
+{
+	static const struct exec_col cols[] = {
+		{"=name", 25, 0, 0, 0},
+		{"n", 1700, 1, 0, 0},
+	};
+	static const char *const cells[][2] = {
+		/* text cell, numeric cell, expected line */
+		{"=1+2", "-5"}, {"+SUM(A1)", "-1.5e3"}, {"-2+3", "+7"}, {"@cmd", "0"},
+		{"\t=x", "1"}, {"\r=x", "2"}, {"-5", "3"}, {"+1.25", "4"}, {"-1e5", "5"},
+		{"a=b", "6"}, {"=\"q\",x", "7"}, {"-", "8"}, {"", "9"},
+	};
+	const char *want =
+		"'=name,n\r\n"
+		"'=1+2,-5\r\n"
+		"'+SUM(A1),-1.5e3\r\n"
+		"'-2+3,+7\r\n"
+		"'@cmd,0\r\n"
+		"'\t=x,1\r\n"
+		"\"'\r=x\",2\r\n"
+		"-5,3\r\n"
+		"+1.25,4\r\n"
+		"-1e5,5\r\n"
+		"a=b,6\r\n"
+		"\"'=\"\"q\"\",x\",7\r\n"
+		"'-,8\r\n"
+		"\"\",9\r\n";
+	struct fake f;
+
+	for (int escape = 0; escape < 2; escape++) {
+		fake_init(&f, EXPORT_CSV, "SELECT 1");
+		f.o.escape_formulas = escape;
+		assert_int_equal(csv_begin(&f.e, cols, 2), OK);
+		for (size_t i = 0; i < sizeof cells / sizeof cells[0]; i++) {
+			int l[2] = {(int)strlen(cells[i][0]), (int)strlen(cells[i][1])};
+
+			assert_int_equal(csv_row(&f.e, cells[i], l, 2), OK);
+		}
+		assert_int_equal(exp_flush(&f.e), OK);
+		if (escape) {
+			assert_string_equal(sb_cstr(&f.sb), want);
+		} else {
+			/* off (the CLI's default): the values as the database holds them */
+			assert_non_null(strstr(sb_cstr(&f.sb), "=name,n\r\n=1+2,-5\r\n+SUM(A1),-1.5e3\r\n"));
+			assert_null(strchr(sb_cstr(&f.sb), '\''));
+		}
+		fake_done(&f);
+	}
+}
+
 static void test_json_escaping(void **state)
 {
 	struct fake f;
@@ -367,6 +417,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_csv_quoting),
 		cmocka_unit_test(test_csv_big_value),
+		cmocka_unit_test(test_csv_formula_escape),
 		cmocka_unit_test(test_json_escaping),
 		cmocka_unit_test(test_ndjson_lines),
 		cmocka_unit_test(test_filename),

@@ -47,8 +47,9 @@ void agent_step(struct agent *a, const struct step *s)
 
 struct llm *agent_llm(struct agent *a, char *err, size_t errlen)
 {
-	if (!a->llm)
-		a->llm = llm_open(a->state.provider, err, errlen);
+	if (!a->llm && (a->llm = llm_open(a->state.provider, err, errlen)))
+		/* the model that plans from now on is part of the cache key of what the run stores */
+		run_state_set(&a->state.model, llm_model(a->llm));
 	return a->llm;
 }
 
@@ -72,6 +73,7 @@ static void save_state(struct agent *a, const char *status, const char *error)
 	u.status = status;
 	u.error = error;
 	u.state_json = s;
+	u.edited = a->state.edited;
 	run_set(a->app, a->run_id, &u);
 	free(s);
 }
@@ -114,6 +116,9 @@ static void load_parent(struct agent *a, long long parent_id)
 
 	if (parent_id <= 0 || run_get(a->app, parent_id, &pr) != OK)
 		return;
+	/* a follow-up goes on from its parent's SQL: what an analyst shaped there shapes this too */
+	if (pr.edited)
+		a->state.edited = 1;
 	p = cJSON_AddObjectToObject(a->state.doc, "parent");
 	cJSON_AddNumberToObject(p, "id", (double)pr.id);
 	cJSON_AddStringToObject(p, "question", pr.question ? pr.question : "");
@@ -123,6 +128,27 @@ static void load_parent(struct agent *a, long long parent_id)
 		cJSON_AddItemToObject(p, "columns", cJSON_Parse(pr.columns_json));
 	cJSON_AddNumberToObject(p, "row_count", (double)pr.row_count);
 	run_row_free(&pr);
+}
+
+/* The asker's role scope is part of the query cache key (docs/shared-memory.md); a user whose role
+ * cannot be read gets a scope of their own, never another's. */
+void agent_scope(PGconn *app, long long user_id, char *buf, size_t n)
+{
+	char uid[32];
+	const char *p[1] = {uid};
+	PGresult *r;
+
+	if (user_id <= 0) {
+		snprintf(buf, n, "cli");
+		return;
+	}
+	snprintf(uid, sizeof uid, "%lld", user_id);
+	snprintf(buf, n, "user:%lld", user_id);
+	if ((r = db_query(app, "SELECT role FROM askql.users WHERE id = $1", 1, p, NULL, 0))) {
+		if (PQntuples(r) == 1)
+			snprintf(buf, n, "%s", PQgetvalue(r, 0, 0));
+		PQclear(r);
+	}
 }
 
 /* Work on a run until it ends or pauses. */
@@ -172,7 +198,7 @@ enum err agent_start(PGconn *app, const struct agent_opts *o, const char *questi
 	const char *now = o->now && *o->now ? o->now : conf_get("now");
 	const char *target;
 	struct target tg;
-	char err[512], tname[TARGET_NAME_MAX];
+	char err[512], tname[TARGET_NAME_MAX], scope[64];
 	int resolved;
 	enum err rc;
 
@@ -231,6 +257,8 @@ enum err agent_start(PGconn *app, const struct agent_opts *o, const char *questi
 		return ERR_NOMEM;
 	a.state.step_mode = o->step_mode ? 1 : 0;
 	a.state.no_cache = o->no_cache || o->parent_id > 0 ? 1 : 0;
+	agent_scope(app, o->user_id, scope, sizeof scope);
+	run_state_set(&a.state.scope, scope);
 	if (conf_get_int("max_retries") > 0)
 		a.state.max_retries = (int)conf_get_int("max_retries");
 	load_parent(&a, o->parent_id);
@@ -326,6 +354,12 @@ enum err agent_resume(PGconn *app, long long run_id, const struct agent_decision
 		agent_release(&a);
 		return OK;
 	}
+	/* Edited SQL, an edited plan and a rejection (its comment changes the question; without one
+	 * a human still chose which SQL survives) make the answer the analyst's, not the system's: it
+	 * stays in this run and is never shared.  Set before the decision is applied because a plan
+	 * rejection ends the run inside it; a decision that does not fit saves no state. */
+	if (d->kind == AGENT_EDIT || d->kind == AGENT_PLAN_EDIT || d->kind == AGENT_REJECT)
+		a.state.edited = 1;
 	rc = a.state.mode == RUN_REACT ? react_decide(&a, d) : extract_decide(&a, d);
 	if (rc != OK) {
 		struct run_update u = RUN_UPDATE_INIT;
@@ -494,46 +528,4 @@ char *agent_normalize_question(const char *q)
 	if (!b.buf)
 		return strdup("");
 	return sb_steal(&b);
-}
-
-enum err agent_verify(PGconn *app, long long run_id, long long user_id)
-{
-	char rid[32];
-	const char *p[1] = {rid};
-	struct run_row rr;
-	struct agent a;
-	struct agent_result res;
-	enum err rc;
-
-	if ((rc = run_get(app, run_id, &rr)) != OK)
-		return rc;
-	if (!rr.sql || strcmp(rr.status, "ok")) {
-		run_row_free(&rr);
-		return ERR_NOTFOUND;
-	}
-	snprintf(rid, sizeof rid, "%lld", run_id);
-	if (db_exec(app, "UPDATE askql.runs SET verified = true WHERE id = $1", 1, p, NULL, 0) != OK) {
-		run_row_free(&rr);
-		return ERR_DB;
-	}
-	/* the catalog keeps the verified pairs: few-shot examples and find_similar_query hits */
-	{
-		char err[256];
-
-		if (catalog_verified_add(app, rr.target, rr.question, rr.sql, 1, err, sizeof err) != OK)
-			log_warn("agent_verify run %lld: %s", run_id, err);
-	}
-	memset(&a, 0, sizeof a);
-	memset(&res, 0, sizeof res);
-	a.app = app;
-	a.run_id = run_id;
-	a.res = &res;
-	if (run_state_init(&a.state, rr.kind && !strcmp(rr.kind, "react") ? RUN_REACT : RUN_EXTRACT, rr.target,
-	                   rr.provider ? rr.provider : "builtin", rr.question, NULL) == OK) {
-		cache_store(&a, rr.sql);
-		run_state_free(&a.state);
-	}
-	run_row_free(&rr);
-	(void)user_id;   /* who verified is in the audit trail the page writes */
-	return OK;
 }

@@ -125,11 +125,36 @@ enum err agent_decision_parse(const char *json, struct agent_decision *d, void *
 void agent_decision_free(struct agent_decision *d, void *keep);
 
 /*
- * agent_verify: mark run_id's SQL as verified by an analyst (runs.verified = true) so that
- * it becomes a few-shot example and a find_similar_query hit; also stores it in the query
- * cache.  ERR_NOTFOUND when the run has no successful SQL.
+ * Verified queries (verify.c, docs/shared-memory.md).  A run's verified mark is a small state
+ * machine: none -> proposed (anyone who may act on the run) -> accepted or rejected (an admin).
+ * Only an accepted run is shared: its question and SQL become a few-shot example (the catalog's
+ * verified pairs, find_similar_query) and a query cache entry; runs.verified is true exactly then.
  */
-enum err agent_verify(PGconn *app, long long run_id, long long user_id);
+enum agent_verify_action {
+	VERIFY_PROPOSE,   /* none -> proposed; shares nothing.  A rejected run cannot be proposed again */
+	VERIFY_RETRACT,   /* proposed -> none; accepted or rejected -> none only by an admin (an
+	                   * accepted run's example and cache entries are removed) */
+	VERIFY_ACCEPT,    /* admin: none, proposed or rejected -> accepted; writes the example and the
+	                   * cache entry (none for a follow-up, whose words need its parent) */
+	VERIFY_REJECT     /* admin: proposed -> rejected; writes nothing */
+};
+/*
+ * agent_verify: apply act to run_id's mark on behalf of user_id (whose role is read from the
+ * database: the caller checks that the user may see the run, this checks the admin part).  The
+ * state change and what it writes or removes commit together.  OK, also when the mark already is
+ * where act leads; ERR_NOTFOUND when there is no such run, or (propose, accept) it has no
+ * successful SQL; ERR_DENIED when the user may not do act here (not an admin, or proposing a
+ * rejected run); ERR_INPUT when act does not apply to the current state (rejecting an accepted
+ * run: retract it); ERR_DB.
+ */
+enum err agent_verify(PGconn *app, long long run_id, long long user_id, enum agent_verify_action act);
+/*
+ * agent_verify_next: the state act leads to from state from ("" for none, "proposed",
+ * "accepted", "rejected"), for an admin (admin = 1) or not: a static string ("" for none),
+ * equal to from when nothing changes; NULL with *why = ERR_DENIED or ERR_INPUT when act is not
+ * allowed (as agent_verify returns).  Pure: the unit test checks the whole table.
+ */
+const char *agent_verify_next(const char *from, enum agent_verify_action act, int admin, enum err *why);
 
 /* agent_normalize_question: the cache key form of q (lower case, spaces collapsed, trailing
  * punctuation dropped).  Heap string. */

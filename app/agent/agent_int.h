@@ -45,6 +45,9 @@ void agent_end(struct agent *a, const char *status, const char *error);
 void agent_async_commits(struct agent *a, int on);
 /* agent_llm: the run's provider, opened on first use; NULL with err. */
 struct llm *agent_llm(struct agent *a, char *err, size_t errlen);
+/* agent_scope: user_id's role scope for the query cache key into buf: the role ("analyst",
+ * "admin"), "cli" for no user (0), "user:ID" when the role cannot be read. */
+void agent_scope(PGconn *app, long long user_id, char *buf, size_t n);
 /* json_text: cJSON_PrintUnformatted(j) or NULL for NULL j (heap). */
 char *json_text(const cJSON *j);
 double agent_ms_since(long long t0_us);
@@ -141,10 +144,20 @@ void tool_out_free(struct tool_out *o);
 /* tool_names: the registry as a JSON array of names (for prompts and pages). */
 const char *const *tool_names(int *n);
 
-/* ---- query_cache.c ---- */
-/* cache_lookup: SQL cached for this question/target/catalog version (heap) or NULL. */
+/* ---- query_cache.c (docs/shared-memory.md) ---- */
+/* cache_lookup: the SQL cached for this run's key (target, catalog version, role scope, provider,
+ * model, mode, normalised question), heap, or NULL. */
 char *cache_lookup(struct agent *a);
-void cache_store(struct agent *a, const char *sql);
+enum cache_origin { CACHE_GENERATED, CACHE_ACCEPTED };
+/* cache_store: store sql under the run's key, whatever the run was; only cache_offer and an
+ * admin's acceptance (verify.c) call it.  OK (also when the cache is off), or ERR_DB. */
+enum err cache_store(struct agent *a, const char *sql, enum cache_origin origin);
+/* cache_offer: the packager's store: only SQL the system generated for the question as asked
+ * (no analyst edit in the run, not a follow-up, not a cache hit); otherwise nothing. */
+void cache_offer(struct agent *a, const char *sql);
+/* cache_forget: drop the entry of this run's key (a stale hit). */
 void cache_forget(struct agent *a);
+/* cache_forget_run: drop every entry that came from run_id (a withdrawn verified query). */
+enum err cache_forget_run(PGconn *app, long long run_id);
 
 #endif

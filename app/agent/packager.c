@@ -79,14 +79,14 @@ void packager_run(struct agent *a, struct exec_out *eo, int attempt, int max_att
 	u.row_count = eo->r.nrows;
 	u.truncated = eo->r.truncated;
 	u.attempts = attempt;
+	u.edited = a->state.edited;
 	u.answer = a->res->answer;
 	u.state_json = st;
 	agent_async_commits(a, 0);
 	run_set(a->app, a->run_id, &u);
 	snprintf(a->res->status, sizeof a->res->status, "ok");
 	a->done = 1;
-	if (!a->state.no_cache && !a->state.from_cache)
-		cache_store(a, eo->sql);
+	cache_offer(a, eo->sql);
 	free(st);
 	free(out);
 	free(rj);

@@ -1,4 +1,4 @@
-/* query_cache.c: the query cache in the app schema (target, catalog version, provider, model, mode, question; LRU with TTL). */
+/* query_cache.c: the shared query cache in the app schema (target, catalog version, role scope, provider, model, mode, question; LRU with TTL). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,8 +8,15 @@
 #include "util/log.h"
 #include "util/sb.h"
 
-/* The key text (hashed with md5 by the database): target | catalog version | provider | model |
- * mode | question, so an answer of one provider or model is never served to a run of another. */
+/* The run's scope and model for the key, never empty: a state saved before they were recorded
+ * gets a value no current run has, so it can neither hit nor plant an entry. */
+static const char *scope_of(const struct agent *a) { return *a->state.scope ? a->state.scope : "unknown"; }
+static const char *provider_of(const struct agent *a) { return *a->state.provider ? a->state.provider : "builtin"; }
+static const char *model_of(const struct agent *a) { return *a->state.model ? a->state.model : "unknown"; }
+
+/* The key text (hashed with md5 by the database): target | catalog version | role scope |
+ * provider | model | mode | question.  An answer is only ever served to a run asked in the same
+ * scope, of the same provider and model (docs/shared-memory.md).  Heap; *version heap too. */
 static char *key_text(struct agent *a, char **version)
 {
 	const char *p[1] = {a->state.target};
@@ -26,12 +33,8 @@ static char *key_text(struct agent *a, char **version)
 	}
 	if (!*version)
 		*version = strdup("");
-	{
-		const char *prov = *a->state.provider ? a->state.provider : "builtin";
-
-		sb_printf(&k, "%s|%s|%s|%s|%s|%s", a->state.target, *version, prov,
-		          strcmp(prov, "builtin") ? conf_get("llm_model") : "", run_mode_name(a->state.mode), norm);
-	}
+	sb_printf(&k, "%s|%s|%s|%s|%s|%s|%s", a->state.target, *version, scope_of(a), provider_of(a), model_of(a),
+	          run_mode_name(a->state.mode), norm);
 	free(norm);
 	return sb_steal(&k);
 }
@@ -57,14 +60,15 @@ char *cache_lookup(struct agent *a)
 	return sql;
 }
 
-void cache_store(struct agent *a, const char *sql)
+enum err cache_store(struct agent *a, const char *sql, enum cache_origin origin)
 {
 	char *ver, *key, *norm, rid[32], ttl[32], max[32], err[256];
-	const char *p[8];
+	const char *p[12];
 	long ttl_s = conf_get_int("query_cache_ttl_s"), mx = conf_get_int("query_cache_max");
+	enum err rc;
 
 	if (ttl_s <= 0 || !sql)
-		return;
+		return OK;
 	key = key_text(a, &ver);
 	norm = agent_normalize_question(a->state.question);
 	snprintf(rid, sizeof rid, "%lld", a->run_id);
@@ -78,21 +82,44 @@ void cache_store(struct agent *a, const char *sql)
 	p[5] = sql;
 	p[6] = a->run_id > 0 ? rid : NULL;
 	p[7] = ttl;
-	if (db_exec(a->app, "INSERT INTO askql.query_cache(key, target, catalog_version, mode, question, sql,"
-	                    " run_id, expires_at) VALUES (md5($1), $2, $3, $4, $5, $6, $7,"
-	                    " now() + make_interval(secs => $8::int))"
-	                    " ON CONFLICT (key) DO UPDATE SET sql = EXCLUDED.sql, run_id = EXCLUDED.run_id,"
-	                    " last_used_at = now(), expires_at = EXCLUDED.expires_at",
-	            8, p, err, sizeof err) != OK)
+	p[8] = scope_of(a);
+	p[9] = provider_of(a);
+	p[10] = model_of(a);
+	p[11] = origin == CACHE_ACCEPTED ? "accepted" : "generated";
+	rc = db_exec(a->app, "INSERT INTO askql.query_cache(key, target, catalog_version, mode, question, sql,"
+	                     " run_id, expires_at, scope, provider, model, origin) VALUES (md5($1), $2, $3, $4, $5, $6, $7,"
+	                     " now() + make_interval(secs => $8::int), $9, $10, $11, $12)"
+	                     " ON CONFLICT (key) DO UPDATE SET sql = EXCLUDED.sql, run_id = EXCLUDED.run_id,"
+	                     " origin = EXCLUDED.origin, last_used_at = now(), expires_at = EXCLUDED.expires_at",
+	             12, p, err, sizeof err);
+	if (rc != OK) {
 		log_warn("query cache store: %s", err);
+		goto out;
+	}
 	/* LRU: keep the most recently used max entries; expired ones go too */
 	p[0] = max;
 	db_exec(a->app, "DELETE FROM askql.query_cache WHERE expires_at <= now() OR key IN"
 	                " (SELECT key FROM askql.query_cache ORDER BY last_used_at DESC OFFSET $1::int)",
 	        1, p, NULL, 0);
+out:
 	free(key);
 	free(ver);
 	free(norm);
+	return rc;
+}
+
+/*
+ * The one rule for what a finished run shares by itself: SQL the system generated for the question
+ * as asked.  Not when an analyst shaped the run (edited SQL or plan, a rejection, an edited parent),
+ * not a follow-up (its words mean something only after its parent: no_cache), not a cache hit (the
+ * entry is there already).  An admin's acceptance of a verified mark is the only other way in
+ * (verify.c).
+ */
+void cache_offer(struct agent *a, const char *sql)
+{
+	if (a->state.no_cache || a->state.from_cache || a->state.edited)
+		return;
+	cache_store(a, sql, CACHE_GENERATED);
 }
 
 void cache_forget(struct agent *a)
@@ -103,4 +130,13 @@ void cache_forget(struct agent *a)
 	db_exec(a->app, "DELETE FROM askql.query_cache WHERE key = md5($1)", 1, p, NULL, 0);
 	free(key);
 	free(ver);
+}
+
+enum err cache_forget_run(PGconn *app, long long run_id)
+{
+	char rid[32];
+	const char *p[1] = {rid};
+
+	snprintf(rid, sizeof rid, "%lld", run_id);
+	return db_exec(app, "DELETE FROM askql.query_cache WHERE run_id = $1", 1, p, NULL, 0);
 }

@@ -39,6 +39,8 @@ void run_state_free(struct run_state *s)
 	free(s->provider);
 	free(s->question);
 	free(s->now);
+	free(s->scope);
+	free(s->model);
 	free(s->pending_sql);
 	cJSON_Delete(s->doc);
 	memset(s, 0, sizeof *s);
@@ -52,6 +54,7 @@ enum err run_state_init(struct run_state *s, enum run_mode mode, const char *tar
 	s->max_retries = 3;
 	if (run_state_set(&s->target, target) || run_state_set(&s->provider, provider) ||
 	    run_state_set(&s->question, question) || run_state_set(&s->now, now) ||
+	    run_state_set(&s->scope, NULL) || run_state_set(&s->model, NULL) ||
 	    run_state_set(&s->pending_sql, NULL) || !(s->doc = cJSON_CreateObject()) ||
 	    !cJSON_AddArrayToObject(s->doc, "history")) {
 		run_state_free(s);
@@ -75,9 +78,9 @@ static int jint(const cJSON *o, const char *k)
 }
 
 /* the scalar keys: taken out of the document on load, written back on save */
-static const char *const scalar_keys[] = {"v", "mode", "target", "provider", "question", "now", "step_mode",
-                                          "no_cache", "attempt", "max_retries", "from_cache", "next",
-                                          "stage", "pending_sql", NULL};
+static const char *const scalar_keys[] = {"v", "mode", "target", "provider", "question", "now", "scope",
+                                          "model", "step_mode", "no_cache", "edited", "attempt",
+                                          "max_retries", "from_cache", "next", "stage", "pending_sql", NULL};
 
 enum err run_state_load(const char *json, struct run_state *s)
 {
@@ -92,6 +95,7 @@ enum err run_state_load(const char *json, struct run_state *s)
 	s->mode = !strcmp(jstr(j, "mode"), "react") ? RUN_REACT : RUN_EXTRACT;
 	if (run_state_set(&s->target, jstr(j, "target")) || run_state_set(&s->provider, jstr(j, "provider")) ||
 	    run_state_set(&s->question, jstr(j, "question")) || run_state_set(&s->now, jstr(j, "now")) ||
+	    run_state_set(&s->scope, jstr(j, "scope")) || run_state_set(&s->model, jstr(j, "model")) ||
 	    run_state_set(&s->pending_sql, jstr(j, "pending_sql"))) {
 		cJSON_Delete(j);
 		run_state_free(s);
@@ -99,6 +103,7 @@ enum err run_state_load(const char *json, struct run_state *s)
 	}
 	s->step_mode = jint(j, "step_mode");
 	s->no_cache = jint(j, "no_cache");
+	s->edited = jint(j, "edited");
 	s->attempt = jint(j, "attempt");
 	s->max_retries = jint(j, "max_retries");
 	s->from_cache = jint(j, "from_cache");
@@ -121,7 +126,9 @@ char *run_state_json(const struct run_state *s)
 	if (cJSON_AddNumberToObject(j, "v", 1) && cJSON_AddStringToObject(j, "mode", run_mode_name(s->mode)) &&
 	    cJSON_AddStringToObject(j, "target", s->target) && cJSON_AddStringToObject(j, "provider", s->provider) &&
 	    cJSON_AddStringToObject(j, "question", s->question) && cJSON_AddStringToObject(j, "now", s->now) &&
+	    cJSON_AddStringToObject(j, "scope", s->scope) && cJSON_AddStringToObject(j, "model", s->model) &&
 	    cJSON_AddNumberToObject(j, "step_mode", s->step_mode) && cJSON_AddNumberToObject(j, "no_cache", s->no_cache) &&
+	    cJSON_AddNumberToObject(j, "edited", s->edited) &&
 	    cJSON_AddNumberToObject(j, "attempt", s->attempt) &&
 	    cJSON_AddNumberToObject(j, "max_retries", s->max_retries) &&
 	    cJSON_AddNumberToObject(j, "from_cache", s->from_cache) &&

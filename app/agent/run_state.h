@@ -14,8 +14,12 @@ enum run_stage { RUN_STAGE_NONE, RUN_STAGE_PLAN, RUN_STAGE_SQL, RUN_STAGE_SUBMIT
 struct run_state {
 	enum run_mode mode;
 	char *target, *provider, *question, *now;   /* never NULL ("" when not given) */
+	char *scope;            /* the asker's role scope ("analyst", "admin", "cli"); part of the cache key */
+	char *model;            /* the model of the provider last opened for the run; part of the cache key */
 	int step_mode;          /* the analyst confirms each consequential step */
 	int no_cache;           /* neither read nor write the query cache */
+	int edited;             /* an analyst shaped the run (SQL or plan edit, rejection, edited parent):
+	                         * its SQL is never shared (docs/shared-memory.md) */
 	int attempt, max_retries;
 	int from_cache;         /* pending_sql came from the query cache */
 	enum run_next next;
@@ -27,7 +31,7 @@ struct run_state {
 	cJSON *doc;
 };
 
-/* run_state_init: a new run's state (strings copied; NULL means "").  ERR_NOMEM. */
+/* run_state_init: a new run's state (strings copied; NULL means ""; scope and model ""). ERR_NOMEM. */
 enum err run_state_init(struct run_state *s, enum run_mode mode, const char *target, const char *provider,
                         const char *question, const char *now);
 /* run_state_load: parse a saved state (runs.state).  ERR_PARSE when json is not an object of

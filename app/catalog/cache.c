@@ -431,6 +431,17 @@ out:
 	return rc;
 }
 
+enum err catalog_verified_remove(PGconn *app, const char *target, const char *question,
+                                 const char *sql, char *err, size_t errlen)
+{
+	const char *p[3] = {target, question, sql};
+
+	return db_exec(app, "WITH gone AS (DELETE FROM askql.cat_verified WHERE target = $1 AND question = $2 "
+	               "AND sql = $3 RETURNING 1) "
+	               "UPDATE askql.cat_targets SET verified_version = verified_version + 1 "
+	               "WHERE name = $1 AND EXISTS (SELECT 1 FROM gone)", 3, p, err, errlen);
+}
+
 /* split "a.b.c" / "b.c" into schema, table, column */
 static int split3(const char *s, char *sch, char *tab, char *col, size_t n)
 {

@@ -116,6 +116,12 @@ int catalog_similar(struct catalog *cat, const char *question, int k, double min
 enum err catalog_verified_add(PGconn *app, const char *target, const char *question,
                               const char *sql, int success, char *err, size_t errlen);
 /*
+ * catalog_verified_remove: delete the pair (question, sql) of target, if present, and bump the
+ * target's verified_version so workers refresh.  OK also when there was no such pair; ERR_DB.
+ */
+enum err catalog_verified_remove(PGconn *app, const char *target, const char *question,
+                                 const char *sql, char *err, size_t errlen);
+/*
  * catalog_fk_decide: an admin confirms ("confirmed") or removes ("removed") a join edge
  * from_col ("table.column" or "schema.table.column") -> to_col; kept across re-indexing,
  * bumps the catalog version.  ERR_NOTFOUND when the edge is unknown.

@@ -67,6 +67,8 @@ static const struct route routes[] = {
 	 PARAMS(CSRF_P, {"action", P_WORD, 16}, {"table", P_WORD, 128}, {"column", P_WORD, 128},
 	        {"phrase", P_TEXT, 200}, {"value", P_TEXT, 200}, {"target", P_WORD, 63})},
 	{M_GET,  "/admin/verified", page_admin_verified, R_AUTH | R_ADMIN, NONE},
+	{M_POST, "/admin/verified", page_admin_verified_save, R_AUTH | R_ADMIN | R_CSRF,
+	 PARAMS(CSRF_P, {"action", P_WORD, 16}, {"id", P_INT, 19})},
 	{M_GET,  "/admin/datasources", page_admin_datasources, R_AUTH | R_ADMIN, PARAMS({"notice", P_WORD, 16})},
 	{M_POST, "/admin/datasources", page_admin_datasources_save, R_AUTH | R_ADMIN | R_CSRF,
 	 PARAMS(CSRF_P, {"action", P_WORD, 16}, {"name", P_WORD, 63}, {"conninfo", P_TEXT, 2048},

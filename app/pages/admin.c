@@ -1,4 +1,4 @@
-/* admin.c: the admin index, users and roles (with password resets), the audit log, verified queries. */
+/* admin.c: the admin index, users and roles (with password resets), the audit log (verified queries: admin_verified.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,13 +46,15 @@ enum err page_admin(struct req *r)
 	cJSON *d = view_data(r, "admin.title");
 	PGresult *res = db_query(db_app(), "SELECT (SELECT count(*) FROM askql.users), (SELECT count(*) FROM askql.runs), "
 	                                   "(SELECT count(*) FROM askql.runs WHERE verified), "
-	                                   "(SELECT count(DISTINCT name) FROM askql.prompts)", 0, NULL, NULL, 0);
+	                                   "(SELECT count(DISTINCT name) FROM askql.prompts), "
+	                                   "(SELECT count(*) FROM askql.runs WHERE verify_state = 'proposed')", 0, NULL, NULL, 0);
 
 	if (res && PQntuples(res) == 1) {
 		cJSON_AddStringToObject(d, "n_users", PQgetvalue(res, 0, 0));
 		cJSON_AddStringToObject(d, "n_runs", PQgetvalue(res, 0, 1));
 		cJSON_AddStringToObject(d, "n_verified", PQgetvalue(res, 0, 2));
 		cJSON_AddStringToObject(d, "n_prompts", PQgetvalue(res, 0, 3));
+		cJSON_AddStringToObject(d, "n_proposed", PQgetvalue(res, 0, 4));
 	}
 	PQclear(res);
 	return view_render(r, 200, "admin", d);
@@ -205,14 +207,6 @@ enum err page_admin_audit(struct req *r)
 	                 "SELECT a.id, to_char(a.at, 'YYYY-MM-DD HH24:MI:SS') AS at, u.name AS who, a.action, "
 	                 "a.detail::text AS detail FROM askql.audit a LEFT JOIN askql.users u ON u.id = a.user_id "
 	                 "ORDER BY a.id DESC LIMIT 100 OFFSET $1", 1, p);
-}
-
-enum err page_admin_verified(struct req *r)
-{
-	return list_page(r, "verified_title", "admin_verified", "runs",
-	                 "SELECT r.id, r.question, r.sql, u.name AS owner, to_char(r.created_at, 'YYYY-MM-DD') AS created "
-	                 "FROM askql.runs r LEFT JOIN askql.users u ON u.id = r.user_id WHERE r.verified "
-	                 "ORDER BY r.created_at DESC LIMIT 500", 0, NULL);
 }
 
 /* mask_conninfo: v with the value of password=... and the password of a URL

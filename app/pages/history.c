@@ -98,14 +98,14 @@ enum err page_history(struct req *r)
 		 * grouping first and joining 25 rows back keeps this one hash aggregate over the filter */
 		sb_printf(&sql, "SELECT r.id, r.question, r.status, r.sql, r.verified, "
 		          "to_char(r.created_at, 'YYYY-MM-DD HH24:MI') AS created, array_to_string(r.tables, ', ') AS tables, "
-		          "u.name AS owner, r.row_count, g.n FROM (SELECT max(r.id) AS id, count(*) AS n, max(r.created_at) AS last "
+		          "u.name AS owner, r.row_count, g.n, coalesce(r.verify_state, '') FROM (SELECT max(r.id) AS id, count(*) AS n, max(r.created_at) AS last "
 		          "FROM askql.runs r WHERE r.kind <> 'critique'%s GROUP BY coalesce(r.fingerprint, r.id::text) "
 		          "ORDER BY last DESC LIMIT $%d OFFSET $%d) g JOIN askql.runs r ON r.id = g.id "
 		          "LEFT JOIN askql.users u ON u.id = r.user_id ORDER BY g.last DESC", sb_cstr(&w), n - 1, n);
 	else
 		sb_printf(&sql, "SELECT r.id, r.question, r.status, r.sql, r.verified, "
 		          "to_char(r.created_at, 'YYYY-MM-DD HH24:MI') AS created, array_to_string(r.tables, ', ') AS tables, "
-		          "u.name AS owner, r.row_count, 1 AS n FROM askql.runs r LEFT JOIN askql.users u ON u.id = r.user_id "
+		          "u.name AS owner, r.row_count, 1 AS n, coalesce(r.verify_state, '') FROM askql.runs r LEFT JOIN askql.users u ON u.id = r.user_id "
 		          "WHERE r.kind <> 'critique'%s ORDER BY r.created_at DESC LIMIT $%d OFFSET $%d",
 		          sb_cstr(&w), n - 1, n);
 	if (!(res = db_query(db_app(), sb_cstr(&sql), n, p, NULL, 0)))
@@ -124,7 +124,10 @@ enum err page_history(struct req *r)
 		if (!PQgetisnull(res, i, 3))
 			cJSON_AddStringToObject(o, "sql", PQgetvalue(res, i, 3));
 		cJSON_AddBoolToObject(o, "verified", PQgetvalue(res, i, 4)[0] == 't');
-		cJSON_AddBoolToObject(o, "can_verify", !strcmp(PQgetvalue(res, i, 2), "ok"));
+		/* the mark can be given while there is none (a rejected one stays, a proposal waits) */
+		cJSON_AddBoolToObject(o, "can_verify", !strcmp(PQgetvalue(res, i, 2), "ok") && !*PQgetvalue(res, i, 10));
+		cJSON_AddBoolToObject(o, "verify_proposed", !strcmp(PQgetvalue(res, i, 10), "proposed"));
+		cJSON_AddBoolToObject(o, "verify_rejected", !strcmp(PQgetvalue(res, i, 10), "rejected"));
 		cJSON_AddStringToObject(o, "created", PQgetvalue(res, i, 5));
 		cJSON_AddStringToObject(o, "tables", PQgetvalue(res, i, 6));
 		cJSON_AddStringToObject(o, "owner", PQgetvalue(res, i, 7));

@@ -3,6 +3,7 @@
 #define ASKQL_PAGES_H
 
 #include "http/http.h"
+#include "agent/agent.h"
 
 struct cJSON;
 
@@ -36,7 +37,8 @@ PAGE(page_admin_catalog_save);
 PAGE(page_admin_users);     /* admin.c */
 PAGE(page_admin_user_save);
 PAGE(page_admin_audit);     /* admin_audit.c */
-PAGE(page_admin_verified);
+PAGE(page_admin_verified);  /* admin_verified.c: proposals, accept, reject, withdraw */
+PAGE(page_admin_verified_save);
 PAGE(page_admin_datasources);       /* admin_datasources.c */
 PAGE(page_admin_datasources_save);
 PAGE(page_admin_datasources_index);
@@ -72,6 +74,12 @@ const char *view_t(struct req *r, const char *key);
 void view_targets(struct cJSON *d, const char *chosen);
 /* view_audit: record an admin or security action in askql.audit (detail JSON text or NULL). */
 void view_audit(struct req *r, const char *action, const char *detail_json);
+
+/* ---- admin_verified.c ---- */
+/* page_verify_apply: agent_verify(act) on run_id for the signed-in user and, when it succeeded,
+ * an audit entry named audit ({"run","question","state","edited"}).  The caller has checked that
+ * the user may see the run; agent_verify checks the admin part.  Its errors as they are. */
+enum err page_verify_apply(struct req *r, long long run_id, enum agent_verify_action act, const char *audit);
 
 /* ---- run_view.c: a run as template data, shared by run.c, run_stream.c and api.c ---- */
 /* run_load: the run r->arg_id if the current user may see it (owner or admin), as cJSON;

@@ -1,4 +1,4 @@
-/* run_action.c: POST /runs/N/action: re-run, mark verified, delete (owner or admin only). */
+/* run_action.c: POST /runs/N/action: re-run, propose or retract a verified mark, delete (owner or admin only). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,11 +40,16 @@ enum err page_run_action(struct req *r)
 		}
 		agent_result_free(&res);
 	} else if (!strcmp(action, "verify")) {
-		e = agent_verify(db_app(), r->arg_id, r->user.id);
+		/* an analyst's mark is a proposal for an admin; an admin's mark is the admin's acceptance
+		 * (docs/shared-memory.md) */
+		int admin = r->user.role && !strcmp(r->user.role, "admin");
+
+		e = page_verify_apply(r, r->arg_id, admin ? VERIFY_ACCEPT : VERIFY_PROPOSE,
+		                      admin ? "verified.accept" : "verified.propose");
 		if (e == ERR_NOTFOUND)
 			e = ERR_INPUT;     /* nothing verifiable: a bad request, not a missing run */
 	} else if (!strcmp(action, "unverify")) {
-		e = db_exec(db_app(), "UPDATE askql.runs SET verified = false WHERE id = $1", 1, p, NULL, 0);
+		e = page_verify_apply(r, r->arg_id, VERIFY_RETRACT, "verified.retract");
 	} else if (!strcmp(action, "delete")) {
 		e = db_exec(db_app(), "DELETE FROM askql.runs WHERE id = $1", 1, p, NULL, 0);
 		snprintf(to, sizeof to, "/history");

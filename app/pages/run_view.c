@@ -204,6 +204,7 @@ enum err run_load(struct req *r, long long id, cJSON **out)
 	               "SELECT r.id, r.question, r.status, r.sql, r.kind, r.step_mode, r.provider, r.target, "
 	               "r.columns::text AS columns, r.preview::text AS preview, r.row_count, r.truncated, "
 	               "r.attempts, r.answer, r.error, r.state::text AS state, r.verified, r.parent_id, "
+	               "coalesce(r.verify_state, '') AS verify_state, "
 	               "to_char(r.created_at, 'YYYY-MM-DD HH24:MI:SS') AS created, u.name AS owner, "
 	               "r.fingerprint, array_to_string(r.tables, ', ') AS tables "
 	               "FROM askql.runs r LEFT JOIN askql.users u ON u.id = r.user_id "
@@ -246,6 +247,14 @@ enum err run_load(struct req *r, long long id, cJSON **out)
 	add_str(d, "fingerprint", col(res, 0, "fingerprint"));
 	add_str(d, "tables", col(res, 0, "tables"));
 	cJSON_AddBoolToObject(d, "verified", !strcmp(col(res, 0, "verified"), "t"));
+	{
+		const char *vs = col(res, 0, "verify_state");
+
+		/* the verified mark's review (docs/shared-memory.md): none, proposed, accepted, rejected */
+		cJSON_AddBoolToObject(d, "verify_none", !vs || !*vs);
+		cJSON_AddBoolToObject(d, "verify_proposed", vs && !strcmp(vs, "proposed"));
+		cJSON_AddBoolToObject(d, "verify_rejected", vs && !strcmp(vs, "rejected"));
+	}
 	cJSON_AddNumberToObject(d, "attempts", atoi(col(res, 0, "attempts")));
 	if ((v = col(res, 0, "row_count")))
 		cJSON_AddNumberToObject(d, "row_count", atof(v));

@@ -182,6 +182,9 @@ enum err run_set(PGconn *c, long long run_id, const struct run_update *u)
 		snprintf(at, sizeof at, "%d", u->attempts);
 		set_col(&q, p, &n, "attempts", "::int", at);
 	}
+	/* one way only: what an analyst shaped stays marked */
+	if (u->edited > 0)
+		sb_puts(&q, ", edited = true");
 	if (u->status && strcmp(u->status, "running") && strcmp(u->status, "paused"))
 		sb_puts(&q, ", finished_at = now()");
 	else if (u->status)
@@ -225,7 +228,7 @@ static char *dupv(PGresult *r, int col)
 }
 
 #define ROW_COLS "id, coalesce(user_id, 0), coalesce(parent_id, 0), target, kind, provider, question," \
-	" status, sql, columns::text, state::text, error, step_mode, attempts, coalesce(row_count, -1)"
+	" status, sql, columns::text, state::text, error, step_mode, attempts, coalesce(row_count, -1), edited"
 
 static void fill_row(PGresult *r, struct run_row *o)
 {
@@ -244,6 +247,7 @@ static void fill_row(PGresult *r, struct run_row *o)
 	o->step_mode = PQgetvalue(r, 0, 12)[0] == 't';
 	o->attempts = atoi(PQgetvalue(r, 0, 13));
 	o->row_count = strtoll(PQgetvalue(r, 0, 14), NULL, 10);
+	o->edited = PQgetvalue(r, 0, 15)[0] == 't';
 }
 
 enum err run_get(PGconn *c, long long run_id, struct run_row *o)

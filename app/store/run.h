@@ -39,8 +39,9 @@ struct run_update {
 	long long row_count;    /* -1: unchanged */
 	int truncated;          /* -1: unchanged */
 	int attempts;           /* -1: unchanged */
+	int edited;             /* 1: an analyst shaped the run (never set back); 0/-1: unchanged */
 };
-#define RUN_UPDATE_INIT { .row_count = -1, .truncated = -1, .attempts = -1 }
+#define RUN_UPDATE_INIT { .row_count = -1, .truncated = -1, .attempts = -1, .edited = -1 }
 enum err run_set(PGconn *c, long long run_id, const struct run_update *u);
 
 /*
@@ -60,6 +61,7 @@ struct run_row {
 	long long id, user_id, parent_id;
 	char *target, *kind, *provider, *question, *status, *sql, *columns_json, *state_json, *error;
 	int step_mode, attempts;
+	int edited;             /* runs.edited: an analyst shaped it (docs/shared-memory.md) */
 	long long row_count;
 };
 /* run_get: load run id into *r (zeroed first).  ERR_NOTFOUND when absent, ERR_DB on failure. */

@@ -306,12 +306,18 @@ try {
     const r = await an.goto(BASE + href);
     must(r.status() === 404, 'status ' + r.status());
   });
-  await step('mark as verified from the run page', async () => {
+  await step('an analyst\'s verified mark is a proposal; an admin accepts it', async () => {
     await an.goto(`${BASE}/runs/${firstRun}`);
     if (await an.locator('button[value=verify]').count()) {
       await Promise.all([an.waitForNavigation(), an.click('button[value=verify]')]);
     }
-    must((await an.content()).includes('badge-ok">✓'), 'not verified');
+    must(await an.locator('[data-verify=proposed]').count() === 1, 'no proposal badge');
+    await admin.goto(BASE + '/admin/verified');
+    const li = admin.locator(`#proposals li[data-run="${firstRun}"]`);
+    must(await li.count() === 1, 'proposal not listed for the admin');
+    await Promise.all([admin.waitForNavigation(), li.locator('button[value=accept]').click()]);
+    await an.goto(`${BASE}/runs/${firstRun}`);
+    must((await an.content()).includes('badge-ok">✓'), 'not verified after the admin accepted');
   });
 
   // ---- language ----

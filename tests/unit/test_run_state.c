@@ -22,6 +22,13 @@ static void test_round_trip(void **state)
 	s.next = NEXT_EXEC;
 	s.stage = RUN_STAGE_SQL;
 	assert_int_equal(run_state_set(&s.pending_sql, "SELECT 1"), 0);
+	/* the cache key's scope and model, and the analyst's mark, survive a pause */
+	assert_string_equal(s.scope, "");
+	assert_string_equal(s.model, "");
+	assert_int_equal(s.edited, 0);
+	assert_int_equal(run_state_set(&s.scope, "analyst"), 0);
+	assert_int_equal(run_state_set(&s.model, "model-one"), 0);
+	s.edited = 1;
 	cJSON_AddObjectToObject(s.doc, "plan");
 	j = run_state_json(&s);
 	assert_non_null(j);
@@ -40,6 +47,9 @@ static void test_round_trip(void **state)
 	assert_int_equal(t.stage, RUN_STAGE_SQL);
 	assert_string_equal(t.pending_sql, "SELECT 1");
 	assert_string_equal(t.provider, "openai");
+	assert_string_equal(t.scope, "analyst");
+	assert_string_equal(t.model, "model-one");
+	assert_int_equal(t.edited, 1);
 	assert_null(cJSON_GetObjectItem(t.doc, "attempt"));   /* scalars live in the struct only */
 	assert_non_null(cJSON_GetObjectItem(t.doc, "plan"));
 	j2 = run_state_json(&t);
@@ -61,6 +71,11 @@ static void test_refusals(void **state)
 	assert_int_equal(run_state_load("{\"stage\": \"nonsense\", \"question\": \"q\"}", &t), OK);
 	assert_int_equal(t.stage, RUN_STAGE_NONE);
 	assert_string_equal(t.target, "");
+	/* a state saved before scope, model and edited existed: empty, unedited (the cache key then
+	 * uses a scope no current run has: query_cache.c) */
+	assert_string_equal(t.scope, "");
+	assert_string_equal(t.model, "");
+	assert_int_equal(t.edited, 0);
 	run_state_free(&t);
 	assert_int_equal(run_stage_of("submit"), RUN_STAGE_SUBMIT);
 	assert_null(run_stage_name(RUN_STAGE_NONE));

@@ -102,7 +102,7 @@ ms=$(( ($(date +%s%N) - t0) / 1000000 ))
 check "the same query as a web download is an error status before any byte ($c in ${ms} ms)" \
 	"[ '$c' -ge 400 ] && [ $ms -lt 20000 ]" "$(head -c 300 "$T/cart_web")"
 wmk=$("$ASKQL" explain --json "SELECT caseid FROM clinical_data_table" 2>/dev/null | grep -o '"work_mem_kb":[0-9]*' | cut -d: -f2)
-check "every executor transaction runs with exec_work_mem_kb (explain sees work_mem = ${wmk:-?} kB)" "[ '${wmk:-0}' = 8192 ]"
+check "every executor transaction runs with exec_work_mem_kb (explain sees work_mem = ${wmk:-?} kB)" "[ '${wmk:-0}' = '${ASKQL_EXEC_WORK_MEM_KB:-8192}' ]"
 tt=$("$ASKQL" target test demo 2>&1)
 check "askql target test shows the read-only role's limits" "grep -q 'read-only limits: *temp_file_limit [0-9]' <<<\"\$tt\" && ! grep -q 'no temp_file_limit' <<<\"\$tt\"" "$tt"
 

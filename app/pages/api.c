@@ -19,7 +19,7 @@ static const char *field(struct req *r, const cJSON *body, const char *name)
 	return req_param(r, name);
 }
 
-enum err api_runs_start(struct req *r)
+static enum err runs_start(struct req *r)
 {
 	cJSON *body = NULL, *j;
 	const char *q, *mode, *kind;
@@ -81,6 +81,11 @@ enum err api_runs_start(struct req *r)
 	e = resp_json(r, 201, j);
 	cJSON_Delete(j);
 	return e;
+}
+
+enum err api_runs_start(struct req *r)
+{
+	return page_limited(r, SLOT_RUN, runs_start);
 }
 
 /* The run without page-only fields (rendered HTML, paging links). */

@@ -86,9 +86,14 @@ static enum err download(struct req *r, long long id, const char *fmt)
 	return OK;
 }
 
-enum err page_download(struct req *r)
+static enum err download_this(struct req *r)
 {
 	return download(r, r->arg_id, req_param(r, "format"));
+}
+
+enum err page_download(struct req *r)
+{
+	return page_limited(r, SLOT_DOWNLOAD, download_this);
 }
 
 enum err api_run_download(struct req *r)

@@ -4,6 +4,7 @@
 
 #include "http/http.h"
 #include "agent/agent.h"
+#include "store/slot.h"
 
 struct cJSON;
 
@@ -80,6 +81,14 @@ void view_audit(struct req *r, const char *action, const char *detail_json);
  * an audit entry named audit ({"run","question","state","edited"}).  The caller has checked that
  * the user may see the run; agent_verify checks the admin part.  Its errors as they are. */
 enum err page_verify_apply(struct req *r, long long run_id, enum agent_verify_action act, const char *audit);
+
+/* ---- fair_use.c: per-user limits on concurrent runs and downloads ---- */
+/* page_limited: fn(r) while holding one of the signed-in user's slots of kind (conf
+ * user_max_runs / user_max_downloads; store/slot.h), given back whatever fn returns.  When all
+ * are held, fn does not run: a 429 with Retry-After (conf user_limit_retry_s) and the reason in
+ * r->lang is written (web: the ask page with the question kept; API: JSON) and OK returned.
+ * fn's error as it is; ERR_DB when the slots could not be checked. */
+enum err page_limited(struct req *r, enum slot_kind kind, enum err (*fn)(struct req *));
 
 /* ---- run_view.c: a run as template data, shared by run.c, run_stream.c and api.c ---- */
 /* run_load: the run r->arg_id if the current user may see it (owner or admin), as cJSON;

@@ -9,7 +9,7 @@
 #include "util/log.h"
 
 
-enum err page_run_action(struct req *r)
+static enum err run_action(struct req *r)
 {
 	const char *action = req_param(r, "action");
 	cJSON *run = NULL;
@@ -63,4 +63,14 @@ enum err page_run_action(struct req *r)
 	/* next= is P_PATH: a local path or "/" by now */
 	return resp_redirect(r, !strcmp(action, "rerun") || !strcmp(action, "delete") || !req_param(r, "next")
 	                        ? to : req_param(r, "next"));
+}
+
+/* A re-run works in this worker like a new run, so it takes a run slot; the other actions do not. */
+enum err page_run_action(struct req *r)
+{
+	const char *action = req_param(r, "action");
+
+	if (action && !strcmp(action, "rerun"))
+		return page_limited(r, SLOT_RUN, run_action);
+	return run_action(r);
 }

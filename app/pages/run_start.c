@@ -84,7 +84,7 @@ static enum err opts(struct req *r, struct agent_opts *o, const char **q)
 	return OK;
 }
 
-enum err page_run_start(struct req *r)
+static enum err run_start(struct req *r)
 {
 	struct agent_opts o;
 	struct agent_result res;
@@ -103,6 +103,11 @@ enum err page_run_start(struct req *r)
 	snprintf(to, sizeof to, "/runs/%lld", res.run_id);
 	agent_result_free(&res);
 	return resp_redirect(r, to);
+}
+
+enum err page_run_start(struct req *r)
+{
+	return page_limited(r, SLOT_RUN, run_start);
 }
 
 /* Write the steps after *seq as HTML fragments; returns 0 when the client went away. */
@@ -127,7 +132,7 @@ static int push_steps(struct req *r, long long id, int *seq)
 
 /* POST /runs/0/stream: a progressive page: the top at once, each step as it is recorded,
  * then a link (and a refresh) to the finished run.  Works without JavaScript. */
-enum err page_run_stream_start(struct req *r)
+static enum err run_stream_start(struct req *r)
 {
 	struct job j;
 	pthread_t th;
@@ -194,4 +199,11 @@ enum err page_run_stream_start(struct req *r)
 	free(bottom);
 	cJSON_Delete(d);
 	return OK;
+}
+
+enum err page_run_stream_start(struct req *r)
+{
+	if (r->arg_id != 0)
+		return ERR_NOTFOUND;
+	return page_limited(r, SLOT_RUN, run_stream_start);
 }

@@ -26,7 +26,7 @@ static int mapping(struct req *r, const char *s, struct planner_edit *e)
 	return e->table && e->column && e->value;
 }
 
-enum err page_run_step(struct req *r)
+static enum err run_step(struct req *r)
 {
 	const char *action = req_param(r, "action"), *v;
 	struct agent_decision d;
@@ -102,4 +102,15 @@ enum err page_run_step(struct req *r)
 	if (e != OK && e != ERR_INPUT)
 		return e;
 	return resp_redirect(r, to);
+}
+
+/* Every decision but stop resumes the run in this worker, so it takes a run slot; stopping is
+ * always allowed, it frees one. */
+enum err page_run_step(struct req *r)
+{
+	const char *action = req_param(r, "action");
+
+	if (action && !strcmp(action, "stop"))
+		return run_step(r);
+	return page_limited(r, SLOT_RUN, run_step);
 }

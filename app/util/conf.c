@@ -81,6 +81,9 @@ static struct conf_item items[] = {
 	{"signin_delay_s", "2", 0, "the first wait in seconds once the failures above are used up; it doubles with each further failure", 0, 0},
 	{"signin_delay_max_s", "900", 0, "the longest wait in seconds between sign-in attempts for one name or from one address", 0, 0},
 	{"signin_forget_s", "86400", 0, "a name or address with no attempt for this many seconds starts again from zero failures", 0, 0},
+	{"user_max_runs", "4", 0, "runs one user may have working at once, over all workers (starting, streaming, resuming a paused run, re-running; web and API); one more is answered 429 with Retry-After (0: no limit)", 0, 0},
+	{"user_max_downloads", "2", 0, "downloads (CSV, JSON, XLSX; web and API) one user may have streaming at once; one more is answered 429 with Retry-After (0: no limit)", 0, 0},
+	{"user_limit_retry_s", "5", 0, "seconds sent as Retry-After with a 429 for user_max_runs or user_max_downloads", 0, 0},
 };
 #define NITEMS ((int)(sizeof items / sizeof items[0]))
 

@@ -11,22 +11,6 @@
 #include "util/i18n.h"
 #include "util/log.h"
 
-/* Rows of res as a list of objects keyed by column name (all text; NULL left out). */
-static cJSON *rows_json(PGresult *res)
-{
-	cJSON *a = cJSON_CreateArray();
-
-	for (int i = 0; res && i < PQntuples(res); i++) {
-		cJSON *o = cJSON_CreateObject();
-
-		for (int c = 0; c < PQnfields(res); c++)
-			if (!PQgetisnull(res, i, c))
-				cJSON_AddStringToObject(o, PQfname(res, c), PQgetvalue(res, i, c));
-		cJSON_AddItemToArray(a, o);
-	}
-	return a;
-}
-
 static enum err list_page(struct req *r, const char *title, const char *tpl, const char *key, const char *sql,
                           int n, const char *const *p)
 {
@@ -36,7 +20,7 @@ static enum err list_page(struct req *r, const char *title, const char *tpl, con
 	if (!res)
 		return ERR_DB;
 	d = view_data(r, title);
-	cJSON_AddItemToObject(d, key, rows_json(res));
+	cJSON_AddItemToObject(d, key, view_rows(res));
 	PQclear(res);
 	return view_render(r, 200, tpl, d);
 }
@@ -73,7 +57,7 @@ static enum err users_page(struct req *r, const char *reset_name, const char *re
 	if (!res)
 		return ERR_DB;
 	d = view_data(r, "users_title");
-	cJSON_AddItemToObject(d, "users", rows_json(res));
+	cJSON_AddItemToObject(d, "users", view_rows(res));
 	PQclear(res);
 	cJSON_AddNumberToObject(d, "min_password", (double)conf_get_int("password_min_length"));
 	if (reset_name) {

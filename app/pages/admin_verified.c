@@ -22,30 +22,13 @@
 	"LEFT JOIN askql.users pu ON pu.id = r.verify_proposed_by " \
 	"LEFT JOIN askql.users ru ON ru.id = r.verify_reviewed_by "
 
-/* Rows as a list of objects keyed by column name (all text; NULL left out, so a template section
- * on it is false). */
-static cJSON *rows(PGresult *res)
-{
-	cJSON *a = cJSON_CreateArray();
-
-	for (int i = 0; res && i < PQntuples(res); i++) {
-		cJSON *o = cJSON_CreateObject();
-
-		for (int c = 0; c < PQnfields(res); c++)
-			if (!PQgetisnull(res, i, c))
-				cJSON_AddStringToObject(o, PQfname(res, c), PQgetvalue(res, i, c));
-		cJSON_AddItemToArray(a, o);
-	}
-	return a;
-}
-
 static enum err add_list(cJSON *d, const char *key, const char *sql)
 {
 	PGresult *res = db_query(db_app(), sql, 0, NULL, NULL, 0);
 
 	if (!res)
 		return ERR_DB;
-	cJSON_AddItemToObject(d, key, rows(res));
+	cJSON_AddItemToObject(d, key, view_rows(res));
 	PQclear(res);
 	return OK;
 }

@@ -7,6 +7,7 @@
 #include "store/slot.h"
 
 struct cJSON;
+struct pg_result;
 
 /* Handlers: answer r fully (page, redirect or stream) and return OK, or return an error
  * value for the router's error page (ERR_NOTFOUND 404, ERR_DENIED 403, ERR_INPUT 400). */
@@ -73,6 +74,9 @@ const char *view_t(struct req *r, const char *key);
  * the one named chosen, or the default when chosen is NULL or empty), d.many_targets when there
  * is more than one, and d.target the chosen or default name.  Nothing added when none is registered. */
 void view_targets(struct cJSON *d, const char *chosen);
+/* view_rows: the rows of res as a new list of objects keyed by column name (all text; NULL
+ * columns left out, so a template section on them is false); an empty list for a NULL res. */
+struct cJSON *view_rows(struct pg_result *res);
 /* view_audit: record an admin or security action in askql.audit (detail JSON text or NULL). */
 void view_audit(struct req *r, const char *action, const char *detail_json);
 

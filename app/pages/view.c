@@ -124,3 +124,18 @@ void view_targets(cJSON *d, const char *chosen)
 	}
 	PQclear(tr);
 }
+
+struct cJSON *view_rows(struct pg_result *res)
+{
+	cJSON *a = cJSON_CreateArray();
+
+	for (int i = 0; res && i < PQntuples(res); i++) {
+		cJSON *o = cJSON_CreateObject();
+
+		for (int c = 0; c < PQnfields(res); c++)
+			if (!PQgetisnull(res, i, c))
+				cJSON_AddStringToObject(o, PQfname(res, c), PQgetvalue(res, i, c));
+		cJSON_AddItemToArray(a, o);
+	}
+	return a;
+}

@@ -1,5 +1,4 @@
 /* planner.c: the offline planner: tokens and links -> intent and structure -> SQL tree -> one SELECT. */
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,18 +7,6 @@
 #include "catalog/catalog.h"
 #include "util/conf.h"
 
-
-/* sql_names: 1 when sql has name as a whole identifier (not inside a longer one) */
-static int sql_names(const char *sql, const char *name)
-{
-	size_t n = strlen(name);
-	for (const char *h = strstr(sql, name); h; h = strstr(h + 1, name)) {
-		char b = h > sql ? h[-1] : ' ', e = h[n];
-		if (!(isalnum((unsigned char)b) || b == '_') && !(isalnum((unsigned char)e) || e == '_'))
-			return 1;
-	}
-	return 0;
-}
 
 /* planner_open: p set up for question: the target's snapshot, the reference time, the tokens, the
  * tables the analyst removed or an earlier attempt found missing; OK, or ERR_DB / ERR_INPUT /
@@ -146,9 +133,10 @@ static void abstain(struct planner *p)
 			                               p->pl.v[l].score, min_link));
 			return;
 		}
-	if (min_conf > 0 && plan_confidence(p) < min_conf)
+	double conf = min_conf > 0 ? plan_confidence(p) : 1;
+	if (conf < min_conf)
 		pf_decline(p, "%s", arena_printf(&p->a, "the planner is not sure enough of a '%s' answer here (confidence %.2f "
-		                               "below %.2f)", p->shape ? p->shape->name : "?", plan_confidence(p), min_conf));
+		                               "below %.2f)", p->shape ? p->shape->name : "?", conf, min_conf));
 }
 
 /* emit_sql: the SQL tree printed into out->sql, unless the plan leaves out a table the question
@@ -171,7 +159,7 @@ static enum err emit_sql(struct planner *p, const struct planner_ctx *ctx, struc
 			const struct plink_item *it = &p->pl.v[l];
 			const char *nm = it->kind == PL_TABLE ? p->s->t[it->table].name
 			               : it->kind == PL_COLUMN && it->role != PL_ROLE_IGNORED ? pf_tname(p, it->cols[0]) : NULL;
-			if (nm && !sql_names(out->sql, nm)) {
+			if (nm && !planner_sql_names(out->sql, nm, 0)) {
 				pf_decline(p, "the question names %s, which the plan does not use",
 				        arena_printf(&p->a, "'%s' (%s)", pf_span_text(p, it->t0, it->t1),
 				                     it->kind == PL_TABLE ? nm : pf_cfq(p, it->cols[0])));

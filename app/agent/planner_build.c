@@ -194,6 +194,17 @@ static int lit_ok(const char *s)
 	return !inq;
 }
 
+/* entity_ref: the entity's column in the fact table, else in the first table that has it (joined:
+ * needed); -1 when no table has it */
+static int entity_ref(struct planner *p)
+{
+	int ec = pf_col_in(p, p->f.fact, p->f.entity_col);
+	for (int ti = 0; ti < p->s->nt && ec < 0; ti++)
+		if ((ec = pf_col_in(p, ti, p->f.entity_col)) >= 0)
+			pf_need(p, ti);
+	return ec;
+}
+
 /* build_where: the WHERE clause: the numbered entity, stored values (several of one column: IN),
  * comparisons and concepts, the time window, the visit, "currently admitted"; 0 or -1 declined */
 static int build_where(struct planner *p, struct squery *q)
@@ -225,12 +236,7 @@ static int build_where(struct planner *p, struct squery *q)
 		pf_need(p, p->s->c[f->entity_key].table);
 		q->where[q->nwhere++] = sx_cmp(&p->a, "=", pf_col(p, f->entity_key), sx_num(&p->a, f->entity_val));
 	} else if (f->entity_val) {
-		int ec = pf_col_in(p, f->fact, f->entity_col);
-		if (ec < 0) {
-			for (int ti = 0; ti < p->s->nt && ec < 0; ti++)
-				if ((ec = pf_col_in(p, ti, f->entity_col)) >= 0)
-					pf_need(p, ti);
-		}
+		int ec = entity_ref(p);
 		if (ec < 0)
 			return pf_decline(p, "%s", "no table carries the patient/case key");
 		q->where[q->nwhere++] = sx_cmp(&p->a, "=", pf_col(p, ec), sx_num(&p->a, f->entity_val));
@@ -342,11 +348,7 @@ static void agg_item(struct planner *p, struct squery *q, const char *agg)
 	struct sexpr *arg;
 	int distinct = 0;
 	if (!strcmp(agg, "COUNT") && (f->count_entity || (f->nagg2 && f->entity_count && f->entity_col))) {
-		int ec = pf_col_in(p, f->fact, f->entity_col);
-		if (ec < 0)
-			for (int ti = 0; ti < p->s->nt && ec < 0; ti++)
-				if ((ec = pf_col_in(p, ti, f->entity_col)) >= 0)
-					pf_need(p, ti);
+		int ec = entity_ref(p);
 		arg = pf_col(p, ec);
 		distinct = 1;
 	} else if (!strcmp(agg, "COUNT")) {

@@ -184,6 +184,9 @@ struct sexpr *sx_null(struct arena *a, struct sexpr *l, int notnull);
 struct sexpr *sx_interval_sub(struct arena *a, struct sexpr *ts, const char *interval);
 struct sexpr *sx_star(struct arena *a);
 struct sexpr *sx_cast(struct arena *a, struct sexpr *x, const char *type);   /* CAST(x AS type) */
+/* planner_sql_names: 1 when sql has name as a whole identifier (not inside a longer one);
+ * icase: letters compared without case (SQL an LLM or an analyst wrote) */
+int planner_sql_names(const char *sql, const char *name, int icase);
 /* planner_sql_print: the one function that prints a query tree as PostgreSQL. */
 void planner_sql_print(struct sb *sb, const struct squery *q);
 

@@ -1,4 +1,5 @@
 /* planner_sql.c: the planner's SQL tree and the one function that prints it as PostgreSQL. */
+#include <ctype.h>
 #include <string.h>
 #include "agent/planner_int.h"
 
@@ -359,4 +360,16 @@ void planner_sql_print(struct sb *sb, const struct squery *q)
 		return;
 	}
 	print_query(sb, q);
+}
+
+int planner_sql_names(const char *sql, const char *name, int icase)
+{
+	size_t n = strlen(name);
+	for (const char *h = icase ? strcasestr(sql, name) : strstr(sql, name); h;
+	     h = icase ? strcasestr(h + 1, name) : strstr(h + 1, name)) {
+		char b = h > sql ? h[-1] : ' ', e = h[n];
+		if (!(isalnum((unsigned char)b) || b == '_') && !(isalnum((unsigned char)e) || e == '_'))
+			return 1;
+	}
+	return 0;
 }

@@ -2,7 +2,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include "agent/agent_int.h"
 #include "agent/planner_int.h"
 #include "util/arena.h"
@@ -54,19 +53,6 @@ static int distinct_last(const struct exec_result *r)
 	return n;
 }
 
-/* mentions: sql names column col as a whole identifier (any case) */
-static int mentions(const char *sql, const char *col)
-{
-	size_t n = strlen(col);
-	for (const char *h = strcasestr(sql, col); h; h = strcasestr(h + 1, col)) {
-		char b = h > sql ? h[-1] : ' ', e = h[n];
-		if (!(b == '_' || (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') || (b >= '0' && b <= '9')) &&
-		    !(e == '_' || (e >= 'a' && e <= 'z') || (e >= 'A' && e <= 'Z') || (e >= '0' && e <= '9')))
-			return 1;
-	}
-	return 0;
-}
-
 /*
  * result_check: NULL when the result fits the question, else a finding (heap) that names the
  * check that failed.  Checks made (each only when the question clearly asks for it):
@@ -97,7 +83,7 @@ char *result_check(const char *question, const struct exec_out *eo, const char *
 		         "column for the groups", tk.v[q.group].text, eo->r.ncols);
 	} else if (q.yesno && eo->r.nrows > 1) {
 		snprintf(b, sizeof b, "result check: a yes/no question, but the result has %lld rows", eo->r.nrows);
-	} else if (q.count_patients && patient_col && eo->sql && !mentions(eo->sql, patient_col)) {
+	} else if (q.count_patients && patient_col && eo->sql && !planner_sql_names(eo->sql, patient_col, 1)) {
 		snprintf(b, sizeof b, "result check: the question counts patients, but the SQL does not use the patient "
 		         "identifier %s (COUNT(DISTINCT %s)); rows or cases are not patients", patient_col, patient_col);
 	} else if (q.top_n > 0 && eo->r.ncols < 2) {

@@ -56,14 +56,12 @@ int pf_comparisons(struct planner *p)
 			continue;
 		}
 		/* the column: "age" for ages and older/younger; else the nearest linked numeric column */
-		int col = -1;
+		int col = -1, from_birth = 0;
 		struct ptok *n = &p->tk.v[num];
 		if (n->unit == 'a' || n->unit == 'D' || !strcmp(t->text, "older") ||
 		    (num == i && i + 2 < p->tk.n && (!strcmp(p->tk.v[i + 2].text, "older") || !strcmp(p->tk.v[i + 2].text, "younger"))) ||
-		    (num > 0 && (!strcmp(p->tk.v[num - 1].text, "aged") || !strcmp(p->tk.v[num - 1].text, "age"))) || !strcmp(t->text, "younger") || !strcmp(t->stem, "ag")) {
-			double sc;
-			col = planner_link_term(&p->a, p->s, "age", p->r, p->banned, 0.9, &sc);
-		}
+		    (num > 0 && (!strcmp(p->tk.v[num - 1].text, "aged") || !strcmp(p->tk.v[num - 1].text, "age"))) || !strcmp(t->text, "younger") || !strcmp(t->stem, "ag"))
+			col = pf_age_col(p, &from_birth);
 		int bestd = 99;
 		for (int l = 0; l < p->pl.n && col >= 0; l++)
 			if (p->pl.v[l].kind == PL_COLUMN && p->pl.v[l].cols[0] == col)
@@ -91,7 +89,7 @@ int pf_comparisons(struct planner *p)
 		f->cond[f->ncond].col = col;
 		f->cond[f->ncond].op = ops;
 		f->cond[f->ncond].lit = pf_numtext(p, n->num);
-		f->cond[f->ncond].num = 1;
+		f->cond[f->ncond].num = from_birth ? 4 : 1;
 		f->cond[f->ncond].lit2 = num2 >= 0 ? pf_numtext(p, p->tk.v[num2].num) : NULL;
 		if (n->unit == 'D')
 			f->cond[f->ncond].lit2 = pf_numtext(p, n->num + 9);
@@ -109,6 +107,41 @@ int pf_comparisons(struct planner *p)
 			f->cond[f->ncond - 1].lit2 = f->cond[f->ncond - 1].lit2 ? f->cond[f->ncond - 1].lit2 : NULL;
 	}
 	return 0;
+}
+
+/* pf_age_col: the column an age is read from: a column named age, else a birth date (생년월일,
+ * birth_datetime), whose age at the question's "now" is computed (*from_birth 1); -1 none */
+static void age_words_used(struct planner *p)
+{
+	for (int i = 0; i < p->tk.n; i++) {
+		struct ptok *t = &p->tk.v[i];
+		int age = !strcmp(t->stem, "age") || !strcmp(t->text, "aged");
+		for (const char *const *sy = planner_lex_syn(t->text); sy && *sy && !age; sy++)
+			age = !strcmp(*sy, "age");
+		if (age && t->kind == TK_WORD)
+			t->used = 1;   /* "aged 65 or older", "나이는": read by the age comparison */
+	}
+}
+
+int pf_age_col(struct planner *p, int *from_birth)
+{
+	double sc;
+	int col = planner_link_term(&p->a, p->s, "age", p->r, p->banned, 0.9, &sc);
+	*from_birth = 0;
+	if (col >= 0) {
+		age_words_used(p);
+		return col;
+	}
+	static const char *const birth[] = {"birth", "생년월일", "출생일", NULL};
+	for (int k = 0; birth[k]; k++) {
+		col = planner_link_term_type(&p->a, p->s, birth[k], p->r, p->banned, 0.7, PT_TIME, &sc);
+		if (col >= 0) {
+			*from_birth = 1;
+			age_words_used(p);
+			return col;
+		}
+	}
+	return -1;
 }
 
 /* the normal range of a measure: the catalog's metadata first, the lexicon's default otherwise */
@@ -166,7 +199,7 @@ static int bind_value(struct planner *p, struct plink_item *it, const char *sp, 
 		int e[4];
 		int dt = p->s->c[it->cols[c]].table, via = -1;
 		if (pf_path(p, f->fact, dt, e, 2) >= 0 &&
-		    (pf_dict_reaches(p, it->cols[c], it->vals[c], f->fact, &via) || 1))
+		    (pf_dict_reaches(p, it->cols[c], it->vals[c], it->contains, f->fact, &via) || 1))
 			pick = c;
 		if (pick == c && via >= 0 && p->via)
 			p->via[dt] = via;
@@ -185,6 +218,8 @@ static int bind_value(struct planner *p, struct plink_item *it, const char *sp, 
 			return 0;
 		}
 	}
+	if (pick < 0 && it->contains)
+		return pf_decline(p, "'%s' is part of stored names, but not of anything joinable to the question's table", sp);
 	if (pick < 0 && it->t1 - it->t0 == 1 && it->ncols) {
 		pf_decide(p, sp, "ignored", pf_cfq(p, it->cols[0]), "a stored value of a table not joinable to the question's table", 0);
 		return 0;
@@ -197,9 +232,21 @@ static int bind_value(struct planner *p, struct plink_item *it, const char *sp, 
 		 * breakdown by that column answers another question */
 		return pf_decline(p, "'%s' is a stored value, not a category to break the answer down by", sp);
 	}
+	if (it->contains) {
+		/* a part of stored labels: its own ILIKE filter */
+		if (f->nin >= 4)
+			return pf_decline(p, "%s", "too many named values to filter by");
+		f->in[f->nin].col = col;
+		f->in[f->nin].n = 1;
+		f->in[f->nin].vals[0] = it->vals[pick];
+		f->in[f->nin++].contains = 1;
+		pf_decide(p, sp, "value", arena_printf(&p->a, "%s ILIKE '%%%s%%'", pf_cfq(p, col), it->vals[pick]), it->why,
+		          it->score);
+		return 0;
+	}
 	int k;
 	for (k = 0; k < f->nin; k++)
-		if (f->in[k].col == col)
+		if (f->in[k].col == col && !f->in[k].contains)
 			break;
 	if (k == f->nin && f->nin < 4)
 		f->in[f->nin++].col = col;
@@ -259,7 +306,7 @@ static int bind_concept_measure(struct planner *p, struct plink_item *it, const 
 			return pf_decline(p, "the concept '%s' needs a measure the catalog does not have", sp);
 		int vc = p->s->v[v].col, mt = -1;
 		for (int ti = 0; ti < p->s->nt && mt < 0; ti++)
-			if (p->s->c[vc].table == ti || pf_dict_reaches(p, vc, p->s->v[v].value, ti, NULL))
+			if (p->s->c[vc].table == ti || pf_dict_reaches(p, vc, p->s->v[v].value, 0, ti, NULL))
 				if (pf_measure_col(p, ti) >= 0)
 					mt = ti;
 		if (mt < 0)
@@ -382,10 +429,11 @@ int pf_bind_rest(struct planner *p)
 			item |= p->s->c[f->in[k].col].table != f->fact || f->in[k].col >= 0;
 		if (!item && (f->entity_count || f->entity_group))
 			col = -1;   /* "patients in their 60 or above": their age, not a measurement */
-		if (col < 0 && (f->entity_count || f->entity_group || f->entity_col)) {
-			double sc;
-			col = planner_link_term(&p->a, p->s, "age", p->r, p->banned, 0.9, &sc);
-		}
+		int from_birth = 0;
+		if (col < 0 && (f->entity_count || f->entity_group || f->entity_col))
+			col = pf_age_col(p, &from_birth);
+		if (from_birth)
+			f->cond[i].num = 4;
 		if (col < 0)
 			return pf_decline(p, "a number '%s' is compared, but with what column could not be told", f->cond[i].lit);
 		f->cond[i].col = col;

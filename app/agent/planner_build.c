@@ -244,7 +244,10 @@ static int build_where(struct planner *p, struct squery *q)
 	/* value filters (several values of one column become IN) */
 	for (int i = 0; i < f->nin; i++) {
 		pf_need(p, p->s->c[f->in[i].col].table);
-		if (f->in[i].n == 1) {
+		if (f->in[i].contains) {
+			q->where[q->nwhere++] = sx_cmp(&p->a, "ILIKE", pf_col(p, f->in[i].col),
+			                               sx_lit(&p->a, arena_printf(&p->a, "%%%s%%", f->in[i].vals[0])));
+		} else if (f->in[i].n == 1) {
 			q->where[q->nwhere++] = sx_cmp(&p->a, "=", pf_col(p, f->in[i].col), sx_lit(&p->a, f->in[i].vals[0]));
 		} else {
 			struct sexpr *v[8];
@@ -258,6 +261,13 @@ static int build_where(struct planner *p, struct squery *q)
 		if (f->rate_n && i >= f->rate_from && i < f->rate_from + f->rate_n)
 			continue;   /* the rate's numerator: in the projection, not a filter */
 		struct sexpr *lhs = pf_col(p, f->cond[i].col);
+		if (f->cond[i].num == 4) {
+			/* an age from a birth date: whole years at the question's "now" */
+			const struct tm *t = &p->now;
+			const char *now = arena_printf(&p->a, "%04d-%02d-%02d %02d:%02d:%02d", t->tm_year + 1900, t->tm_mon + 1,
+			                               t->tm_mday, t->tm_hour, t->tm_min, t->tm_sec);
+			lhs = sx_func(&p->a, "date_part", sx_lit(&p->a, "year"), sx_func(&p->a, "AGE", sx_ts(&p->a, now), lhs));
+		}
 		if (f->cond[i].num == 2) {
 			q->where[q->nwhere++] = sx_null(&p->a, lhs, 1);
 			continue;

@@ -95,7 +95,9 @@ void pf_find_entities(struct planner *p, int pass)
 		                                                 !strcmp(p->tk.v[j].text, "number") || !strcmp(p->tk.v[j].text, "번호")))
 			j++;
 		if (pass == 0 && j < p->tk.n && p->tk.v[j].kind == TK_NUM && p->tk.v[j].num == (long)p->tk.v[j].num &&
-		    !f->entity_val && !p->tk.v[j].unit && !strchr(p->tk.v[j].text, '.')) {
+		    !f->entity_val && !p->tk.v[j].unit && !strchr(p->tk.v[j].text, '.') &&
+		    !(j + 2 < p->tk.n && !strcmp(p->tk.v[j + 1].text, "or") &&
+		      (p->tk.v[j + 2].role == R_GT || p->tk.v[j + 2].role == R_LT))) {   /* "patients 65 or older" */
 			f->entity_col = col;
 			f->entity_val = arena_printf(&p->a, "%ld", (long)p->tk.v[j].num);
 			for (int k = i; k <= j; k++)

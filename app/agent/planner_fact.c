@@ -29,7 +29,7 @@ static void link_scores(struct planner *p, double *sc, int nt)
 				int t = p->s->c[it->cols[c]].table;
 				sc[t] += 3.0 / it->ncols;
 				for (int ti = 0; ti < nt; ti++)
-					if (ti != t && pf_dict_reaches(p, it->cols[c], it->vals[c], ti, NULL))
+					if (ti != t && pf_dict_reaches(p, it->cols[c], it->vals[c], it->contains, ti, NULL))
 						sc[ti] += 2.5 / it->ncols;
 			}
 		} else if (it->kind == PL_COLUMN) {
@@ -84,6 +84,10 @@ static void adjust_scores(struct planner *p, double *sc, int nt, int wants_time)
 		}
 		if (wants_time && pf_time_col(p, ti) < 0)
 			sc[ti] -= 2;
+		/* patients are counted or listed: a dictionary (no patient, case or encounter column) is
+		 * where a named thing is spelled, not where the patients are */
+		if (f->entity_word && !holds_entity(p, ti))
+			sc[ti] -= 2.5;
 		/* the retrieval's ranking: a small tie-breaker */
 		for (int k = 0; p->r && k < p->r->ntables; k++)
 			if (!strcmp(p->r->tables[k].name, p->s->t[ti].name))
@@ -125,7 +129,7 @@ static void measure_scores(struct planner *p, double *sc, int nt)
 				 * patient, case or encounter identifier): the table that references it and measures */
 				for (int ti = 0; ti < nt && !holds_entity(p, p->s->c[it->cols[c]].table); ti++)
 					if (ti != p->s->c[it->cols[c]].table && pf_measure_col(p, ti) >= 0 &&
-					    pf_dict_reaches(p, it->cols[c], it->vals[c], ti, NULL))
+					    pf_dict_reaches(p, it->cols[c], it->vals[c], it->contains, ti, NULL))
 						sc[ti] += 1.5 / it->ncols;
 			}
 	}

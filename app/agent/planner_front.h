@@ -41,9 +41,10 @@ struct frame {
 	int timeline;
 	int distinct;
 	int time_col;
-	struct { int col; const char *op; const char *lit; int num; const char *lit2; } cond[MAXF];
+	struct { int col; const char *op; const char *lit; int num; const char *lit2; } cond[MAXF];   /* num: 0 text,
+	                                          * 1 number, 2 IS NULL, 3 metadata SQL, 4 age in years of a birth date */
 	int ncond;
-	struct { int col; const char *vals[8]; int n; } in[4];
+	struct { int col; const char *vals[8]; int n; int contains; } in[4];   /* contains: ILIKE '%v%' */
 	int nin;
 	const char *entity_col;      /* column name of the case/patient entity */
 	int entity_key;              /* "encounter 5": the key column of the table named, else -1 */
@@ -141,6 +142,8 @@ char *pf_follow_up(const char *prev, const char *q);
 int pf_duration_word(const struct ptok *t);
 int pf_find_duration(struct planner *p);
 int pf_rate_link(struct planner *p, int i);
+/* pf_age_col: the column an age is read from (age, else a birth date: *from_birth 1); -1 none */
+int pf_age_col(struct planner *p, int *from_birth);
 
 /* planner_util.c */
 struct sexpr *pf_col(struct planner *p, int col);
@@ -151,7 +154,7 @@ int pf_col_in_loose(struct planner *p, int ti, const char *name);
 void pf_decide(struct planner *p, const char *span, const char *kind, const char *target, const char *why,
                double score);
 int pf_decline(struct planner *p, const char *fmt, const char *arg);
-int pf_dict_reaches(struct planner *p, int dict_col, const char *val, int table, int *via_key);
+int pf_dict_reaches(struct planner *p, int dict_col, const char *val, int contains, int table, int *via_key);
 int pf_find_role(struct planner *p, enum role r);
 int pf_has_role(struct planner *p, enum role r);
 int pf_is_keyish(struct planner *p, int ci);

@@ -123,6 +123,50 @@ double planner_syn_score(char *const *syn, int nsyn, const char *term)
 	return best;
 }
 
+/* the stem of a Korean word ending in a date suffix (퇴원일시, 입원일, 처방일자 -> 퇴원, 입원, 처방),
+ * into out; 0 when it has none or the stem is shorter than two syllables */
+static int date_stem(const char *w, char *out, size_t cap)
+{
+	static const char *const suf[] = {"일시", "일자", "날짜", "시각", "일", NULL};
+	size_t wl = strlen(w);
+	for (int k = 0; suf[k]; k++) {
+		size_t sl = strlen(suf[k]);
+		if (wl >= sl + 6 && !strcmp(w + wl - sl, suf[k]) && wl - sl < cap) {
+			memcpy(out, w, wl - sl);
+			out[wl - sl] = 0;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* korean_doc_word: a Korean term against the words of a comment when no word is the term itself:
+ * the same event's date written with another suffix (퇴원일 ~ 퇴원일시) 0.75, the term's name
+ * (시도 ~ 시도명) 0.7; else 0 */
+static double korean_doc_word(const char *doc, const char *term)
+{
+	char ts[128], ws[128], w[128];
+	size_t tl = strlen(term);
+	int tdate = date_stem(term, ts, sizeof ts);
+	double best = 0;
+	for (const char *d = doc; *d;) {
+		while (*d == ' ')
+			d++;
+		size_t n = strcspn(d, " ");
+		if (!n || n >= sizeof w)
+			break;
+		memcpy(w, d, n);
+		w[n] = 0;
+		d += n;
+		if (tdate && date_stem(w, ws, sizeof ws) && !strcmp(ts, ws))
+			best = best < 0.75 ? 0.75 : best;
+		else if (tl >= 6 && n == tl + strlen("명") && !strncmp(w, term, tl) && !strcmp(w + tl, "명") &&
+		         planner_ent_word(term) < 0)   /* not 환자 ~ 환자명: the patients, not their names */
+			best = best < 0.7 ? 0.7 : best;
+	}
+	return best;
+}
+
 /* how well one term (a stem, possibly several words) names column c: 0 none .. 1 exact */
 static double term_col_score(struct arena *a, const struct psnap *s, int ci, const char *term,
                              const struct retrieval *r)
@@ -187,8 +231,13 @@ static double term_col_score(struct arena *a, const struct psnap *s, int ci, con
 		const char *hit = strstr(ds, term);
 		while (hit && !((hit == ds || hit[-1] == ' ') && (hit[tl] == 0 || hit[tl] == ' ')))
 			hit = strstr(hit + 1, term);
-		if (hit)
-			best = best < (hit == ds ? 0.75 : 0.55) ? (hit == ds ? 0.75 : 0.55) : best;
+		double hs = !hit ? 0 : hit == ds ? 0.75 : 0.55;
+		/* a Korean phrase ends in its head noun: the first word of "입원 시 신장" only modifies */
+		if (hit && hit == ds && hit[tl] == ' ' && (unsigned char)term[0] >= 0x80 && !strchr(term, ' '))
+			hs = 0.45;
+		if (!hit && (unsigned char)term[0] >= 0x80)
+			hs = korean_doc_word(ds, term);
+		best = best < hs ? hs : best;
 	}
 	return best;
 }
@@ -475,6 +524,112 @@ static void link_retrieval_values(struct arena *a, const struct psnap *s, struct
 	}
 }
 
+/* key inside a stored value's key: as whole words (Latin), anywhere for Hangul (compounds are
+ * written without spaces: 폐렴 in 세균성폐렴) */
+static int key_inside(const char *vkey, const char *key, size_t kl, int hangul)
+{
+	for (const char *h = strstr(vkey, key); h; h = strstr(h + 1, key))
+		if (hangul || ((h == vkey || h[-1] == ' ') && (h[kl] == 0 || h[kl] == ' ')))
+			return 1;
+	return 0;
+}
+
+/* a label column of a dictionary: text, its table referenced by another table's key, and its
+ * values nearly one per row (names of things, not categories: cm_* code tables, concept) */
+static int dict_label(const struct psnap *s, int ci)
+{
+	const struct pcol *c = &s->c[ci];
+	int referenced = 0;
+	for (int k = 0; k < s->nfk && !referenced; k++)
+		referenced = s->c[s->fk[k].to].table == c->table && s->c[s->fk[k].from].table != c->table;
+	return referenced && c->type == PT_TEXT && s->t[c->table].rows > 0 && c->nvalues * 2 >= s->t[c->table].rows;
+}
+
+#define CONTAINS_MAX 8   /* a part that more stored labels share names a family, not a thing */
+
+/* contains_link: the dictionary label columns (most matches first, at most 4) some of whose stored values contain
+ * key, each picking out 1..CONTAINS_MAX of its values and not all of them, and every one of those
+ * containing key as written (ILIKE '%key%' finds them); 1 when it was filled */
+static int contains_link(const struct psnap *s, const char *key, struct plink_item *it)
+{
+	size_t kl = strlen(key);
+	int hangul = (unsigned char)key[0] >= 0x80, cols[16], hits[16], bad[16], nc = 0;
+	if (kl < (hangul ? 6 : 4) || strpbrk(key, "%_\\'"))
+		return 0;
+	for (int v = 0; v < s->nv; v++) {
+		if (s->v[v].syn || !key_inside(s->v[v].key, key, kl, hangul) || !dict_label(s, s->v[v].col))
+			continue;
+		int k = 0;
+		while (k < nc && cols[k] != s->v[v].col)
+			k++;
+		if (k == nc) {
+			if (nc == 16)
+				continue;
+			cols[nc] = s->v[v].col;
+			hits[nc] = bad[nc] = 0;
+			nc++;
+		}
+		hits[k]++;
+		bad[k] |= !strcasestr(s->v[v].value, key);
+	}
+	it->ncols = 0;
+	for (int round = 0; round < nc && it->ncols < 4; round++) {
+		int best = -1;
+		for (int k = 0; k < nc; k++)
+			if (hits[k] > 0 && (best < 0 || hits[k] > hits[best]))
+				best = k;
+		if (best < 0)
+			break;
+		int total = 0;
+		for (int v = 0; v < s->nv; v++)
+			total += s->v[v].col == cols[best] && !s->v[v].syn;
+		if (!bad[best] && hits[best] <= CONTAINS_MAX && hits[best] < total) {
+			it->cols[it->ncols] = cols[best];
+			it->vals[it->ncols++] = key;
+		}
+		hits[best] = 0;
+	}
+	return it->ncols > 0;
+}
+
+/* a part of stored labels, for words nothing else explained: '심부전' in 상병 names such as
+ * '울혈성 심부전', 'type 2 diabetes' (a lexicon synonym of 제2형 당뇨병) in 'Type 2 diabetes
+ * mellitus'; longest span first (docs/planner.md, "partial labels") */
+static void link_contains(struct arena *a, const struct psnap *s, struct ptoks *tk, struct plink *pl)
+{
+	for (int i = 0; i < tk->n; i++) {
+		if (tk->v[i].used || tk->v[i].kind != TK_WORD)
+			continue;
+		for (int j = (i + 3 < tk->n ? i + 3 : tk->n); j > i; j--) {
+			int ok = tk->v[j - 1].kind == TK_WORD;
+			for (int x = i; x < j; x++)
+				ok &= !tk->v[x].used && (tk->v[x].kind == TK_WORD || tk->v[x].kind == TK_NUM);
+			if (!ok || !span_has_content(tk, i, j))
+				continue;
+			const char *keys[12];
+			int nk = 0;
+			keys[nk++] = span_key(a, tk, i, j, 0);
+			if (j - i == 1 && tk->v[i].raw && strcmp(tk->v[i].raw, tk->v[i].text))
+				keys[nk++] = planner_norm(a, tk->v[i].raw);
+			const char *const *sy = keys[0] ? planner_lex_syn(keys[0]) : NULL;
+			for (; sy && *sy && nk < 12; sy++)
+				keys[nk++] = *sy;
+			struct plink_item it = {.kind = PL_VALUE, .t0 = i, .t1 = j, .score = 0.8, .contains = 1, .con = -1};
+			int q = 0;
+			while (q < nk && !(keys[q] && contains_link(s, keys[q], &it)))
+				q++;
+			if (q == nk)
+				continue;
+			it.why = arena_printf(a, "'%s' is part of stored values of %s.%s", keys[q], s->t[s->c[it.cols[0]].table].name,
+			                      s->c[it.cols[0]].name);
+			if (add_link(pl, &it))
+				mark(tk, i, j);
+			i = j - 1;
+			break;
+		}
+	}
+}
+
 /* concepts: an abnormality named by one word, resolved to a measure term */
 static void link_concepts(struct arena *a, struct ptoks *tk, struct plink *pl)
 {
@@ -501,10 +656,16 @@ static void link_concepts(struct arena *a, struct ptoks *tk, struct plink *pl)
 int planner_link_term(struct arena *a, const struct psnap *s, const char *term, const struct retrieval *r,
                       const int *banned_tables, double min, double *score)
 {
+	return planner_link_term_type(a, s, term, r, banned_tables, min, -1, score);
+}
+
+int planner_link_term_type(struct arena *a, const struct psnap *s, const char *term, const struct retrieval *r,
+                           const int *banned_tables, double min, int type, double *score)
+{
 	int best = -1;
 	double bs = 0;
 	for (int ci = 0; ci < s->nc; ci++) {
-		if (banned_tables && banned_tables[s->c[ci].table])
+		if ((banned_tables && banned_tables[s->c[ci].table]) || (type >= 0 && (int)s->c[ci].type != type))
 			continue;
 		double sc = term_col_score(a, s, ci, term, r);
 		/* the retrieval ranked this column for the question: a small boost breaks ties */
@@ -733,5 +894,6 @@ enum err planner_link(struct arena *a, const struct psnap *s, struct ptoks *tk, 
 	link_concepts(a, tk, pl);
 	link_schema(a, s, tk, pl, r, banned_tables);
 	link_retrieval_values(a, s, tk, pl, r);
+	link_contains(a, s, tk, pl);
 	return OK;
 }

@@ -12,7 +12,9 @@ struct plink_item {
 	enum pl_kind kind;
 	int t0, t1;                 /* token span [t0, t1) */
 	int cols[4]; int ncols;     /* VALUE: candidate columns (same key), COLUMN: the column */
-	const char *vals[4];        /* VALUE: the stored value per candidate column */
+	const char *vals[4];        /* VALUE: the stored value per candidate column (contains: the
+	                             * text the stored values contain, matched with ILIKE) */
+	int contains;               /* VALUE: a part of stored labels ('심부전' in '울혈성 심부전') */
 	int table;                  /* TABLE */
 	const char *measure;        /* CONCEPT: measure term ("sbp", "potassium") */
 	int dir; double lo, hi;     /* CONCEPT (lexicon) */
@@ -33,6 +35,9 @@ enum err planner_link(struct arena *a, const struct psnap *s, struct ptoks *tk, 
 /* planner_link_term: best column for a stemmed term (score >= min) or -1. */
 int planner_link_term(struct arena *a, const struct psnap *s, const char *term, const struct retrieval *r,
                       const int *banned_tables, double min, double *score);
+/* planner_link_term_type: the same among columns of one enum ptype (-1: any). */
+int planner_link_term_type(struct arena *a, const struct psnap *s, const char *term, const struct retrieval *r,
+                           const int *banned_tables, double min, int type, double *score);
 
 /* planner_syn_score: how well a (stemmed) term matches one of n normalised synonyms: 0.9 whole
  * (Korean without spaces), 0.7 a Korean compound headed by a synonym or a synonym + light noun. */

@@ -338,6 +338,11 @@ static int place(struct ptoks *tk, int i, const struct tm *now, struct texpr *e,
 		snprintf(desc + strlen(desc), dn - strlen(desc), "%s%s", *desc ? "; " : "", t->text);
 		return 1;
 	}
+	if (t->role == R_TODAY && i + 1 < tk->n && !strcmp(tk->v[i + 1].text, "기준")) {
+		/* "오늘 기준": the point of reference (an age as of today), not a window of one day */
+		tk->v[i].used = tk->v[i + 1].used = 1;
+		return 0;
+	}
 	if (t->role == R_TODAY || t->role == R_YESTERDAY) {
 		struct tm d = *now;
 		if (t->role == R_YESTERDAY)

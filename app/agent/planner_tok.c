@@ -3,13 +3,14 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include "agent/planner_int.h"
 #include "catalog/lexicon.h"
 
 /* Korean particles and endings, longest first: stripped from the end of a Hangul word. */
 static const char *const particles[] = {
 	"에서부터", "으로부터", "에서는", "에서도", "으로는", "에게서", "이라는", "이었던", "이었나요",
-	"였나요", "인가요", "입니까", "이에요", "였던", "이었", "인데", "으로", "에서", "에게", "한테",
+	"였나요", "인가요", "입니까", "입니다", "이에요", "이야", "이냐", "인지", "였던", "이었", "인데", "으로", "에서", "에게", "한테",
 	"까지", "부터", "보다", "처럼", "이나", "라도", "에는", "들의", "들은", "들이", "들을", "들", "와의", "과의",
 	"은", "는", "이", "가", "을", "를", "의", "에", "로", "와", "과", "도", "만", "인", "랑", NULL
 };
@@ -862,6 +863,9 @@ static enum err scan_word(struct arena *a, const char *q, size_t n, size_t *pos,
 
 	*ntok = 1;
 	j = word_end(q, n, i, &hangul);
+	/* "top3", "top10": the ranking word and its number are two tokens */
+	if (j - i > 3 && !strncasecmp(q + i, "top", 3) && strspn(q + i + 3, "0123456789") == j - i - 3)
+		j = i + 3;
 	t->text = arena_strndup(a, q + i, j - i);
 	if (!t->text)
 		return ERR_NOMEM;
@@ -922,6 +926,13 @@ static enum err scan_punct(struct arena *a, const char *q, size_t n, size_t *pos
 	return OK;
 }
 
+/* type_word: a number followed by 형 ("2형 당뇨병": type 2) is a word, not a quantity */
+static int type_word(const char *q)
+{
+	size_t d = strspn(q, "0123456789");
+	return d && !strncmp(q + d, "형", strlen("형"));
+}
+
 /* planner_tokenize: words, numbers (with Korean unit suffixes), dates (MM/YYYY, MM/DD/YYYY,
  * YYYY-MM-DD), punctuation.  Hangul runs are words; particles are stripped in finish(). */
 enum err planner_tokenize(struct arena *a, const char *q, struct ptoks *out)
@@ -946,9 +957,9 @@ enum err planner_tokenize(struct arena *a, const char *q, struct ptoks *out)
 		}
 		memset(t, 0, sizeof *t);
 		t->off = (int)i;
-		if (isdigit(c))
+		if (isdigit(c) && !type_word(q + i))
 			e = scan_number(a, q, n, &i, t);
-		else if (isalpha(c) || c >= 0x80)
+		else if (isalpha(c) || c >= 0x80 || isdigit(c))   /* a digit here: a type word (2형) */
 			e = scan_word(a, q, n, &i, t, (size_t)nt + 2 < cap, &ntok);
 		else
 			e = scan_punct(a, q, n, &i, t);

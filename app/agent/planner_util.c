@@ -225,7 +225,7 @@ void pf_need(struct planner *p, int table)
 }
 
 /* ---- the fact table: where the linked things meet ---- */
-int pf_dict_reaches(struct planner *p, int dict_col, const char *val, int table, int *via_key)
+int pf_dict_reaches(struct planner *p, int dict_col, const char *val, int contains, int table, int *via_key)
 {
 	/* table references the value's table through one key: verify a row exists */
 	int dt = p->s->c[dict_col].table;
@@ -235,14 +235,15 @@ int pf_dict_reaches(struct planner *p, int dict_col, const char *val, int table,
 			continue;
 		struct sb q = SB_INIT;
 		sb_init_arena(&q, &p->a);
-		sb_printf(&q, "SELECT 1 FROM \"%s\" f JOIN \"%s\" d ON f.\"%s\" = d.\"%s\" WHERE d.\"%s\" = '",
-		          p->s->t[table].name, p->s->t[dt].name, p->s->c[from].name, p->s->c[to].name, p->s->c[dict_col].name);
+		sb_printf(&q, "SELECT 1 FROM \"%s\" f JOIN \"%s\" d ON f.\"%s\" = d.\"%s\" WHERE d.\"%s\" %s '%s",
+		          p->s->t[table].name, p->s->t[dt].name, p->s->c[from].name, p->s->c[to].name, p->s->c[dict_col].name,
+		          contains ? "ILIKE" : "=", contains ? "%" : "");
 		for (const char *c = val; *c; c++) {
 			if (*c == '\'')
 				sb_putc(&q, '\'');
 			sb_putc(&q, *c);
 		}
-		sb_puts(&q, "' LIMIT 1");
+		sb_puts(&q, contains ? "%' LIMIT 1" : "' LIMIT 1");
 		if (sb_ok(&q) && planner_snap_probe(p->s, sb_cstr(&q))) {
 			if (via_key)
 				*via_key = k;

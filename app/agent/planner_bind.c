@@ -341,8 +341,8 @@ static int bind_column(struct planner *p, struct plink_item *it, const char *sp,
 {
 	struct frame *f = &p->f;
 	int col = it->cols[0];
-	if (it->role == 1 || it->role == 2)
-		return 0;   /* bound to a comparison or a value already */
+	if (it->role == 1 || it->role == 2 || it->role == PL_ROLE_IGNORED)
+		return 0;   /* bound to a comparison, a value or a length of stay already */
 	if (p->tk.v[it->t0].role == R_VALUE && p->s->c[col].table != f->fact && pf_measure_col(p, f->fact) >= 0) {
 		it->role = PL_ROLE_IGNORED;   /* the plan need not use its table */
 		pf_decide(p, sp, "ignored", pf_cfq(p, col), "a generic measure word; the question's table has its own measure", 0);

@@ -363,6 +363,9 @@ static void agg_item(struct planner *p, struct squery *q, const char *agg)
 		distinct = 1;
 	} else if (!strcmp(agg, "COUNT")) {
 		arg = sx_star(&p->a);
+	} else if (f->measure < 0 && f->dur_start >= 0 && f->dur_days) {
+		/* a stay: days between the dates */
+		arg = sx_arith(&p->a, "-", sx_cast(&p->a, pf_col(p, f->dur_end), "date"), sx_cast(&p->a, pf_col(p, f->dur_start), "date"));
 	} else if (f->measure < 0 && f->dur_start >= 0) {
 		/* date_part('epoch', end - start) / 60: minutes */
 		arg = sx_arith(&p->a, "/", sx_func(&p->a, "date_part", sx_lit(&p->a, "epoch"),
@@ -373,7 +376,7 @@ static void agg_item(struct planner *p, struct squery *q, const char *agg)
 		arg = pf_col(p, f->measure);
 	}
 	q->sel[q->nsel].e = sx_agg(&p->a, agg, distinct, arg);
-	char *as = arena_printf(&p->a, f->measure < 0 && f->dur_start >= 0 ? "%s_minutes" : "%s", agg);
+	char *as = arena_printf(&p->a, f->measure < 0 && f->dur_start >= 0 ? (f->dur_days ? "%s_days" : "%s_minutes") : "%s", agg);
 	for (char *c = as; c && *c; c++)
 		*c = (char)tolower((unsigned char)*c);
 	q->sel[q->nsel++].as = as;

@@ -50,6 +50,8 @@ static void link_scores(struct planner *p, double *sc, int nt)
 	}
 	if (f->visit_mention >= 0 && f->visit_mention < nt)
 		sc[f->visit_mention] += 2;
+	if (f->dur_days && f->dur_start >= 0)
+		sc[p->s->c[f->dur_start].table] += 3;   /* a length of stay: the stays' table */
 	if (f->entity_key >= 0)
 		sc[p->s->c[f->entity_key].table] += 0.5;
 	/* "female patients": when the entity's own table (named like it) holds a linked thing, it is the home */

@@ -23,6 +23,7 @@ struct frame {
 	int entity_counted;          /* entity_col came from the word a count word is attached to */
 	int rate_from, rate_n;       /* a rate (사망률): cond[rate_from .. +rate_n) is its numerator, not a filter */
 	int dur_start, dur_end;      /* a duration measure (수술 시간): end - start in minutes; -1: none */
+	int dur_days;                /* ... a length of stay instead: end date - start date in days */
 	int measure;                 /* column aggregated or projected, -1 */
 	int proj[NPROJ]; int nproj;  /* projected columns */
 	int group[3]; int ngroup;    /* group-by columns */
@@ -144,6 +145,12 @@ int pf_find_duration(struct planner *p);
 int pf_rate_link(struct planner *p, int i);
 /* pf_age_col: the column an age is read from (age, else a birth date: *from_birth 1); -1 none */
 int pf_age_col(struct planner *p, int *from_birth);
+/* pf_stay_word: token i (and the words after it, *n in all) names a length of stay (재원일수,
+ * "length of stay", LOS); 0 when not */
+int pf_stay_word(struct planner *p, int i, int *n);
+/* pf_find_stay: the admission and discharge times of one table as the duration (dur_days 1); 0
+ * when no table has both */
+int pf_find_stay(struct planner *p);
 
 /* planner_util.c */
 struct sexpr *pf_col(struct planner *p, int col);

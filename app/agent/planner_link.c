@@ -123,6 +123,29 @@ double planner_syn_score(char *const *syn, int nsyn, const char *term)
 	return best;
 }
 
+/* attribute_tail: the rest of a comment names only an attribute (코드, 번호, 일시...) of what
+ * came before it: "입원 병동 코드" is the ward's code */
+static int attribute_tail(const char *rest)
+{
+	static const char *const attr[] = {"코드", "번호", "일시", "일자", "날짜", "명", "이름", "여부", "구분", "값", "수치", NULL};
+	int words = 0;
+	for (const char *d = rest; *d;) {
+		while (*d == ' ')
+			d++;
+		size_t n = strcspn(d, " ");
+		if (!n)
+			break;
+		int ok = 0;
+		for (int k = 0; attr[k] && !ok; k++)
+			ok = strlen(attr[k]) == n && !strncmp(d, attr[k], n);
+		if (!ok)
+			return 0;
+		words++;
+		d += n;
+	}
+	return words > 0;
+}
+
 /* the stem of a Korean word ending in a date suffix (퇴원일시, 입원일, 처방일자 -> 퇴원, 입원, 처방),
  * into out; 0 when it has none or the stem is shorter than two syllables */
 static int date_stem(const char *w, char *out, size_t cap)
@@ -232,9 +255,10 @@ static double term_col_score(struct arena *a, const struct psnap *s, int ci, con
 		while (hit && !((hit == ds || hit[-1] == ' ') && (hit[tl] == 0 || hit[tl] == ' ')))
 			hit = strstr(hit + 1, term);
 		double hs = !hit ? 0 : hit == ds ? 0.75 : 0.55;
-		/* a Korean phrase ends in its head noun: the first word of "입원 시 신장" only modifies */
-		if (hit && hit == ds && hit[tl] == ' ' && (unsigned char)term[0] >= 0x80 && !strchr(term, ' '))
-			hs = 0.45;
+		/* a Korean phrase ends in its head noun: the first word of "입원 시 신장" only modifies,
+		 * unless what follows only says which attribute of it the column holds ("병동 코드") */
+		if (hit && hit[tl] == ' ' && (unsigned char)term[0] >= 0x80 && !strchr(term, ' '))
+			hs = attribute_tail(hit + tl + 1) ? 0.8 : hit == ds ? 0.45 : hs;
 		if (!hit && (unsigned char)term[0] >= 0x80)
 			hs = korean_doc_word(ds, term);
 		best = best < hs ? hs : best;

@@ -110,6 +110,86 @@ int pf_find_duration(struct planner *p)
 	return 1;
 }
 
+/* a lexicon term (and its synonyms) as a time column: the term, and for a Korean term its date
+ * (입원 -> 입원일, which comments write 입원일시); -1 none */
+static int event_time_col(struct planner *p, const char *term, int table)
+{
+	const char *terms[24];
+	int n = 0;
+	terms[n++] = term;
+	for (const char *const *sy = planner_lex_syn(term); sy && *sy && n < 22; sy++)
+		terms[n++] = *sy;
+	for (int k = 0; k < n; k++) {
+		double sc;
+		char st[128];
+		int kor = (unsigned char)terms[k][0] >= 0x80;
+		planner_stem(terms[k], st, sizeof st);
+		const char *forms[2] = {kor ? terms[k] : st, kor ? arena_printf(&p->a, "%s일", terms[k]) : NULL};
+		for (int f = 0; f < 2 && forms[f]; f++) {
+			int c = planner_link_term_type(&p->a, p->s, forms[f], p->r, p->banned, 0.5, PT_TIME, &sc);
+			if (c >= 0 && (table < 0 || p->s->c[c].table == table))
+				return c;
+		}
+	}
+	return -1;
+}
+
+int pf_stay_word(struct planner *p, int i, int *n)
+{
+	const struct ptok *t = &p->tk.v[i];
+	*n = 1;
+	if (t->kind != TK_WORD)
+		return 0;
+	if (!strcmp(t->text, "length") && i + 2 < p->tk.n && !strcmp(p->tk.v[i + 1].text, "of") &&
+	    !strcmp(p->tk.v[i + 2].stem, "stay")) {
+		*n = 3;
+		return 1;
+	}
+	for (const char *const *sy = planner_lex_syn(t->text); sy && *sy; sy++)
+		if (!strcmp(*sy, "length of stay"))
+			return 1;
+	return 0;
+}
+
+/* names_event: word w (or w without a Korean date suffix: 퇴원일 -> 퇴원) is term or a synonym */
+static int names_event(const char *w, const char *term)
+{
+	char base[128];
+	size_t n = strlen(w);
+	snprintf(base, sizeof base, "%s", w);
+	if (n > 3 && (unsigned char)w[0] >= 0x80 && !strcmp(w + n - 3, "일"))
+		base[n - 3] = 0;
+	if (!strcmp(w, term) || !strcmp(base, term))
+		return 1;
+	for (const char *const *sy = planner_lex_syn(term); sy && *sy; sy++)
+		if (!strcmp(*sy, w) || !strcmp(*sy, base))
+			return 1;
+	return 0;
+}
+
+int pf_find_stay(struct planner *p)
+{
+	int a = event_time_col(p, "admission", -1);
+	int d = a >= 0 ? event_time_col(p, "discharge", p->s->c[a].table) : -1;
+	if (a < 0 || d < 0 || a == d)
+		return 0;
+	p->f.dur_start = a;
+	p->f.dur_end = d;
+	p->f.dur_days = 1;
+	/* "퇴원일-입원일로 계산", "퇴원한 건만": the stay's own ends (a stay not ended has no length) */
+	for (int i = 0; i < p->tk.n; i++) {
+		struct ptok *t = &p->tk.v[i];
+		if (t->kind != TK_WORD || !(names_event(t->text, "admission") || names_event(t->text, "discharge") ||
+		                            names_event(t->stem, "admission") || names_event(t->stem, "discharge")))
+			continue;
+		t->used = 1;
+		for (int l = 0; l < p->pl.n; l++)
+			if (p->pl.v[l].t0 == i && p->pl.v[l].t1 == i + 1 && p->pl.v[l].kind == PL_COLUMN)
+				p->pl.v[l].role = PL_ROLE_IGNORED;
+	}
+	return 1;
+}
+
 /* ---- the aggregate: which, of what ---- */
 
 /* pf_aggregate_word: the aggregate the question asks for (f->agg: COUNT, AVG, MAX, MIN, SUM) and
@@ -212,8 +292,9 @@ int pf_bind_measure(struct planner *p)
 				pf_need(p, p->s->c[f->dur_start].table);
 			pf_self_group(p);
 			f->nproj = 0;
-			pf_decide(p, "", "aggregate", arena_printf(&p->a, "%s((%s - %s) in minutes)", f->agg, pf_cfq(p, f->dur_end),
-			                                          pf_cfq(p, f->dur_start)), "a duration between a start and an end time", 1);
+			pf_decide(p, "", "aggregate", arena_printf(&p->a, "%s((%s - %s) in %s)", f->agg, pf_cfq(p, f->dur_end),
+			                                          pf_cfq(p, f->dur_start), f->dur_days ? "days" : "minutes"),
+			          f->dur_days ? "a length of stay: discharge date - admission date" : "a duration between a start and an end time", 1);
 		} else if (f->measure < 0) {
 			return pf_decline(p, "%s", "an aggregate was asked for but no numeric measure was found");
 		} else {

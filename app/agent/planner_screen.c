@@ -7,6 +7,11 @@
 
 int pf_screen(struct planner *p)
 {
+	/* a length of stay (재원일수): the admission and discharge times, in days */
+	for (int i = 0, n; i < p->tk.n; i++)
+		if (!p->tk.v[i].used && p->f.dur_start < 0 && pf_stay_word(p, i, &n) && pf_find_stay(p))
+			for (int k = i; k < i + n; k++)
+				p->tk.v[k].used = 1;
 	/* shapes it does not build */
 	for (int i = 0; i < p->tk.n; i++) {
 		if (p->tk.v[i].role == R_UNSUP && p->tk.v[i].unsup_rate && pf_rate_link(p, i) >= 0) {

@@ -355,7 +355,18 @@ static int bind_column(struct planner *p, struct plink_item *it, const char *sp,
 		return 0;
 	}
 	if (p->s->c[col].type == PT_TIME) {
-		/* "discharged", "admitted": the time column the question is about */
+		/* "discharged", "admitted": the time column the question is about; a second one named
+		 * ("admission and discharge dates"): both are shown, the first keeps the window */
+		if (f->time_named && f->time_col >= 0 && f->time_col != col && f->nproj + 2 <= NPROJ) {
+			int have = 0;
+			for (int k = 0; k < f->nproj; k++)
+				have |= f->proj[k] == f->time_col;
+			if (!have)
+				f->proj[f->nproj++] = f->time_col;
+			f->proj[f->nproj++] = col;
+			pf_decide(p, sp, "projection", pf_cfq(p, col), "a second time named: shown beside the first", it->score);
+			return 0;
+		}
 		f->time_col = col;
 		f->time_named = 1;
 		pf_decide(p, sp, "time_column", pf_cfq(p, col), it->why, it->score);

@@ -203,6 +203,9 @@ void pf_find_visits(struct planner *p)
 			double sc;
 			planner_stem(two, st, sizeof st);
 			colname = planner_link_term(&p->a, p->s, st, p->r, p->banned, 0.9, &sc) >= 0;
+			/* "admission date(s)", "admission and discharge dates": the time of the visit, a column */
+			int k = !strcmp(p->tk.v[i + 1].text, "and") && i + 3 < p->tk.n ? i + 3 : i + 1;
+			colname |= !strcmp(p->tk.v[k].stem, "date") || !strcmp(p->tk.v[k].stem, "time");
 		}
 		if ((is_visit_word(t) || is_hospital(p, i)) && !t->used && !colname) {
 			/* "hospital visits", "admission": the visit table itself */

@@ -376,6 +376,15 @@ static void mark(struct ptoks *tk, int i, int j)
 		tk->v[x].used = 1;
 }
 
+/* time_word_after: token j is "time"/"date(s)", or starts "and Y dates" ("admission and
+ * discharge dates": the date of each) */
+static int time_word_after(const struct ptoks *tk, int j)
+{
+	int k = j < tk->n && !strcmp(tk->v[j].text, "and") && j + 2 < tk->n ? j + 2 : j;
+	return k < tk->n && (!strcmp(tk->v[k].stem, "time") || !strcmp(tk->v[k].stem, "date") ||
+	                     !strcmp(tk->v[k].text, "time") || !strcmp(tk->v[k].text, "date"));
+}
+
 /* values: longest spans first, exact keys, then the stem of the last word, then synonyms */
 int planner_link_term(struct arena *a, const struct psnap *s, const char *term, const struct retrieval *r,
                       const int *banned_tables, double min, double *score);
@@ -475,7 +484,7 @@ static void link_values(struct arena *a, const struct psnap *s, struct ptoks *tk
 							is_table = 1;
 					}
 				}
-				if (is_table || (j < tk->n && (!strcmp(tk->v[j].text, "time") || !strcmp(tk->v[j].text, "date"))))
+				if (is_table || time_word_after(tk, j))
 					continue;
 			}
 			struct plink_item it = {.kind = PL_VALUE, .t0 = i, .t1 = j, .score = 1.0};
@@ -733,12 +742,18 @@ static void link_schema(struct arena *a, const struct psnap *s, struct ptoks *tk
 				double sc;
 				/* a single structural word (value, time, total) links only exactly */
 				double min = (t->role != R_NONE && j - i == 1) ? 0.95 : (j - i > 1 ? 0.7 : 0.5);
-				int c = planner_link_term(a, s, terms[q], r, banned, min, &sc);
+				int c = -1;
+				/* "admission date", "admission and discharge dates": a time column named so first */
+				if (j - i == 1 && !t->hangul && time_word_after(tk, j) &&
+				    (c = planner_link_term_type(a, s, terms[q], r, banned, min, PT_TIME, &sc)) >= 0)
+					sc += 0.3;
+				if (c < 0)
+					c = planner_link_term(a, s, terms[q], r, banned, min, &sc);
 				/* "discharged", "discharge time": the event's time column */
 				size_t tl = strlen(t->text);
 				if (c >= 0 && s->c[c].type != PT_TIME && j - i == 1 && !t->hangul &&
 				    ((tl > 4 && !strcmp(t->text + tl - 2, "ed")) ||
-				     (j < tk->n && (!strcmp(tk->v[j].text, "time") || !strcmp(tk->v[j].text, "date"))))) {
+				     time_word_after(tk, j))) {
 					double tsc = 0;
 					int tc = -1;
 					for (int ci = 0; ci < s->nc; ci++) {

@@ -19,7 +19,11 @@ static int list_first_last(struct planner *p, const struct cues *c)
 	}
 	/* c->when: the time column; also a time column named with nothing else to show ("케이스 42의 수술
 	 * 시작 시간": the start of the operation is what is asked) */
-	if ((c->when || (f->time_named && !f->nproj && f->entity_val && !f->exists)) && !f->agg && f->time_col >= 0) {
+	int times_shown = 0;
+	for (int k = 0; k < f->nproj; k++)
+		times_shown |= p->s->c[f->proj[k]].type == PT_TIME;
+	if ((c->when || (f->time_named && !f->nproj && f->entity_val && !f->exists)) && !f->agg && f->time_col >= 0 &&
+	    !times_shown) {
 		f->nproj = 0;
 		f->proj[f->nproj++] = f->time_col;
 	}
@@ -44,11 +48,15 @@ static int list_value(struct planner *p, const struct cues *c)
 		if (dict_value || asks_value)
 			f->proj[f->nproj++] = f->measure;
 	}
-	if (!f->agg && !f->nproj && f->entity_col && f->entity_count && !f->entity_val && !f->exists) {
-		/* "list patients older than 90": the patients themselves */
+	if (!f->agg && f->nproj < NPROJ && f->entity_col && f->entity_count && !f->entity_val && !f->exists) {
+		/* "list patients older than 90": the patients themselves, first ("with their admission
+		 * dates": what is said of them after) */
 		int ec = pf_col_in(p, f->fact, f->entity_col);
 		if (ec >= 0) {
-			f->proj[f->nproj++] = ec;
+			for (int k = f->nproj; k > 0; k--)   /* not memmove: see pf_proj_shift */
+				f->proj[k] = f->proj[k - 1];
+			f->proj[0] = ec;
+			f->nproj++;
 			f->entity_count = 0;
 			pf_decide(p, "", "projection", pf_cfq(p, ec), "a list of patients/cases", 1);
 		}

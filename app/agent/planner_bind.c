@@ -250,7 +250,10 @@ static int bind_value(struct planner *p, struct plink_item *it, const char *sp, 
 			break;
 	if (k == f->nin && f->nin < 4)
 		f->in[f->nin++].col = col;
-	if (k < 4 && f->in[k].n < 8)
+	int dup = 0;
+	for (int x = 0; k < 4 && x < f->in[k].n; x++)
+		dup |= !strcmp(f->in[k].vals[x], it->vals[pick]);   /* named twice ("HbA1c ... HbA1c 검사") */
+	if (k < 4 && f->in[k].n < 8 && !dup)
 		f->in[k].vals[f->in[k].n++] = it->vals[pick];
 	pf_decide(p, sp, "value", arena_printf(&p->a, "%s = '%s'", pf_cfq(p, col), it->vals[pick]), it->why, it->score);
 	return 0;
@@ -349,9 +352,14 @@ static int bind_column(struct planner *p, struct plink_item *it, const char *sp,
 		return 0;
 	}
 	if (per) {
+		/* a code that points into a dictionary (gender_concept_id): its label is the breakdown,
+		 * joined through that key */
+		int edge, lc = pf_dict_label(p, col, &edge);
+		if (lc >= 0 && p->via)
+			p->via[p->s->c[lc].table] = edge;
 		if (f->ngroup < 3)
-			f->group[f->ngroup++] = col;
-		pf_decide(p, sp, "group", pf_cfq(p, col), it->why, it->score);
+			f->group[f->ngroup++] = lc >= 0 ? lc : col;
+		pf_decide(p, sp, "group", pf_cfq(p, lc >= 0 ? lc : col), it->why, it->score);
 		return 0;
 	}
 	if (p->s->c[col].type == PT_TIME) {

@@ -166,6 +166,9 @@ int pf_find_role(struct planner *p, enum role r);
 int pf_has_role(struct planner *p, enum role r);
 int pf_is_keyish(struct planner *p, int ci);
 int pf_label_col(struct planner *p, int table, int *via);
+/* pf_dict_label: the text label of the dictionary a key column points to (*edge: the foreign key
+ * index), -1 when col references none */
+int pf_dict_label(struct planner *p, int col, int *edge);
 int pf_measure_col(struct planner *p, int table);
 void pf_need(struct planner *p, int table);
 const char *pf_numtext(struct planner *p, double v);

@@ -430,6 +430,7 @@ static void link_values(struct arena *a, const struct psnap *s, struct ptoks *tk
 				if (k3)
 					keys[nk++] = k3;
 			}
+			int syn_from = nk;   /* keys from here on are the lexicon's synonyms */
 			if (j - i == 2 && keys[0]) {
 				const char *const *sy = planner_lex_syn(keys[0]);   /* "heart rate" -> hr */
 				for (; sy && *sy && nk < 10; sy++)
@@ -442,8 +443,8 @@ static void link_values(struct arena *a, const struct psnap *s, struct ptoks *tk
 					keys[nk++] = syn[q];
 			}
 			for (int q = 0; q < nk && first < 0; q++) {
-				if (!keys[q] || !*keys[q])
-					continue;
+				if (!keys[q] || !*keys[q] || (q >= syn_from && strlen(keys[q]) <= 3 && j - i == 1))
+					continue;   /* a short synonym (검사 ~ "lab") is weak evidence of one stored value */
 				first = planner_snap_values(s, keys[q], &cnt);
 				how = q <= 1 ? "exact" : "stem/synonym";
 			}
@@ -459,11 +460,16 @@ static void link_values(struct arena *a, const struct psnap *s, struct ptoks *tk
 			}
 			if (j - i == 1) {
 				int is_table = 0;
+				/* said per it ("성별로", "by gender"): a column named so is the breakdown, and a
+				 * name part is enough ("gender" of gender_concept_id) */
+				int per = tk->v[i].group || (i + 1 < tk->n && tk->v[i + 1].role == R_PER) ||
+				          (i > 0 && tk->v[i - 1].role == R_PER);
+				double colmin = per ? 0.75 : 0.95;
 				for (int ti = 0; ti < s->nt; ti++)
 					if (term_table_score(s, ti, tk->v[i].stem) >= 0.9)
 						is_table = 1;
 				double csc;
-				if (planner_link_term(a, s, tk->v[i].stem, NULL, NULL, 0.95, &csc) >= 0)
+				if (planner_link_term(a, s, tk->v[i].stem, NULL, NULL, colmin, &csc) >= 0)
 					is_table = 1;   /* "gender": a column's own name, not a value */
 				const char *const *sy = planner_lex_syn(tk->v[i].stem);
 				if (!sy)
@@ -471,7 +477,7 @@ static void link_values(struct arena *a, const struct psnap *s, struct ptoks *tk
 				for (; sy && *sy && !is_table; sy++) {
 					char st2[128];
 					planner_stem(*sy, st2, sizeof st2);
-					if (planner_link_term(a, s, st2, NULL, NULL, 0.95, &csc) >= 0) {
+					if (planner_link_term(a, s, st2, NULL, NULL, colmin, &csc) >= 0) {
 						/* "medicine" ~ drug, unless "careunit medicine" names the value's column */
 						int named = 0;
 						for (int q = 0; q < cnt; q++)
@@ -625,19 +631,34 @@ static int contains_link(const struct psnap *s, const char *key, struct plink_it
 	return it->ncols > 0;
 }
 
+/* a single column or table link that covers token x only, or -1 */
+static int schema_link_of(const struct plink *pl, int x)
+{
+	for (int l = 0; l < pl->n; l++)
+		if (pl->v[l].t0 == x && pl->v[l].t1 == x + 1 && (pl->v[l].kind == PL_COLUMN || pl->v[l].kind == PL_TABLE))
+			return l;
+	return -1;
+}
+
 /* a part of stored labels, for words nothing else explained: '심부전' in 상병 names such as
  * '울혈성 심부전', 'type 2 diabetes' (a lexicon synonym of 제2형 당뇨병) in 'Type 2 diabetes
- * mellitus'; longest span first (docs/planner.md, "partial labels") */
-static void link_contains(struct arena *a, const struct psnap *s, struct ptoks *tk, struct plink *pl)
+ * mellitus'; longest span first.  known_only: phrases of two words or more that the lexicon
+ * knows, with a word nothing explained, whose other words were linked one by one to columns or
+ * tables (제2형 당뇨: 당뇨 alone named a column); those links give way to the phrase */
+static void link_contains(struct arena *a, const struct psnap *s, struct ptoks *tk, struct plink *pl, int known_only)
 {
 	for (int i = 0; i < tk->n; i++) {
-		if (tk->v[i].used || tk->v[i].kind != TK_WORD)
+		if ((tk->v[i].used && !known_only) || tk->v[i].kind != TK_WORD)
 			continue;
 		for (int j = (i + 3 < tk->n ? i + 3 : tk->n); j > i; j--) {
-			int ok = tk->v[j - 1].kind == TK_WORD;
-			for (int x = i; x < j; x++)
-				ok &= !tk->v[x].used && (tk->v[x].kind == TK_WORD || tk->v[x].kind == TK_NUM);
-			if (!ok || !span_has_content(tk, i, j))
+			int ok = tk->v[j - 1].kind == TK_WORD, unused = 0;
+			for (int x = i; x < j; x++) {
+				ok &= (tk->v[x].kind == TK_WORD || tk->v[x].kind == TK_NUM) &&
+				      (!tk->v[x].used || (known_only && schema_link_of(pl, x) >= 0));
+				unused += !tk->v[x].used && tk->v[x].role == R_NONE && !planner_lex_generic(tk->v[x].stem) &&
+				          !planner_lex_generic(tk->v[x].text);   /* a word nothing else could explain */
+			}
+			if (!ok || !unused || !span_has_content(tk, i, j))
 				continue;
 			const char *keys[12];
 			int nk = 0;
@@ -645,6 +666,8 @@ static void link_contains(struct arena *a, const struct psnap *s, struct ptoks *
 			if (j - i == 1 && tk->v[i].raw && strcmp(tk->v[i].raw, tk->v[i].text))
 				keys[nk++] = planner_norm(a, tk->v[i].raw);
 			const char *const *sy = keys[0] ? planner_lex_syn(keys[0]) : NULL;
+			if (known_only && (j - i < 2 || !sy))
+				continue;
 			for (; sy && *sy && nk < 12; sy++)
 				keys[nk++] = *sy;
 			struct plink_item it = {.kind = PL_VALUE, .t0 = i, .t1 = j, .score = 0.8, .contains = 1, .con = -1};
@@ -655,6 +678,12 @@ static void link_contains(struct arena *a, const struct psnap *s, struct ptoks *
 				continue;
 			it.why = arena_printf(a, "'%s' is part of stored values of %s.%s", keys[q], s->t[s->c[it.cols[0]].table].name,
 			                      s->c[it.cols[0]].name);
+			for (int x = i; x < j; x++) {
+				int l = schema_link_of(pl, x);
+				for (int m = l; l >= 0 && m + 1 < pl->n; m++)   /* the phrase explains the word */
+					pl->v[m] = pl->v[m + 1];
+				pl->n -= l >= 0;
+			}
 			if (add_link(pl, &it))
 				mark(tk, i, j);
 			i = j - 1;
@@ -830,7 +859,11 @@ static void link_schema(struct arena *a, const struct psnap *s, struct ptoks *tk
 				bc = bc2;
 			}
 			struct plink_item it = {.t0 = i, .t1 = j};
-			if (bc >= 0 && bsc >= btsc) {
+			/* a plural that names a table as well as a column ("diagnoses": the diagnosis table's
+			 * rows, not a column called diagnosis) is the table */
+			size_t xl = strlen(t->text);
+			int plural = j - i == 1 && !t->hangul && xl > 3 && t->text[xl - 1] == 's' && strcmp(t->stem, t->text);
+			if (bc >= 0 && (plural ? bsc > btsc + 0.06 : bsc >= btsc)) {   /* 0.06: the retrieval's boost */
 				it.kind = PL_COLUMN;
 				it.cols[0] = bc;
 				it.ncols = 1;
@@ -928,11 +961,16 @@ enum err planner_link(struct arena *a, const struct psnap *s, struct ptoks *tk, 
                       const int *banned_tables, struct plink *pl)
 {
 	pl->n = 0;
+	/* "일 단위", "시간 단위": the unit an answer is given in, not a stored unit */
+	for (int i = 1; i < tk->n; i++)
+		if (!strcmp(tk->v[i].text, "단위") && tk->v[i - 1].role == R_UNIT)
+			tk->v[i].used = tk->v[i - 1].used = 1;
 	link_phrases(a, s, tk, pl, banned_tables);
 	link_values(a, s, tk, pl, r);
 	link_concepts(a, tk, pl);
 	link_schema(a, s, tk, pl, r, banned_tables);
 	link_retrieval_values(a, s, tk, pl, r);
-	link_contains(a, s, tk, pl);
+	link_contains(a, s, tk, pl, 1);
+	link_contains(a, s, tk, pl, 0);
 	return OK;
 }

@@ -315,7 +315,8 @@ int pf_bind_measure(struct planner *p)
 		else
 			pf_decide(p, "", "aggregate", "COUNT(*)", "counting rows", 1);
 		pf_self_group(p);   /* "성별 환자 수": per sex */
-		f->nproj = 0;
+		if (!pf_has_role(p, R_MOST) && !pf_has_role(p, R_TOP))
+			f->nproj = 0;   /* kept for a ranking: what the count ranks ("which 5 diagnoses") */
 	} else {
 		f->count_entity = 0;
 	}
@@ -365,7 +366,7 @@ void pf_ranking_cues(struct planner *p, struct cues *c)
 		if (!n)
 			n = 1;
 	}
-	c->ranking = (top >= 0 || freq >= 0 || (most >= 0 && !f->agg)) && n > 0;
+	c->ranking = (top >= 0 || freq >= 0 || (most >= 0 && (!f->agg || !strcmp(f->agg, "COUNT")))) && n > 0;
 	c->asc = 0;
 	for (int i = 0; i < p->tk.n; i++)
 		if (!strcmp(p->tk.v[i].text, "least") || !strcmp(p->tk.v[i].text, "fewest") || !strcmp(p->tk.v[i].text, "lowest") ||

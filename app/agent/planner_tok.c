@@ -57,6 +57,12 @@ void planner_stem(const char *w, char *out, size_t cap)
 		out[n -= 2] = 0;
 	else if (n > 1 && out[n - 1] == '\'')
 		out[n -= 1] = 0;
+	static const char *const greek[] = {"gnoses", "lyses", "stases", "boses", "enoses", NULL};
+	for (int k = 0; greek[k]; k++)
+		if (n > 6 && !strcmp(out + n - strlen(greek[k]), greek[k])) {
+			out[n - 2] = 'i';   /* diagnoses -> diagnosis, analyses -> analysis */
+			return;
+		}
 	if (n > 4 && !strcmp(out + n - 3, "ies"))
 		strcpy(out + (n -= 2) - 1, "y");
 	else if (n > 4 && !strcmp(out + n - 4, "sses"))
@@ -627,7 +633,10 @@ static enum err finish(struct arena *a, struct ptok *t)
 			t->unsup_rate = 1;
 		/* 환자별, 진료과마다, 케이스당: the grouping suffix (당 only after two syllables and not
 		 * in a known word: 혈당, 식당) */
-		if (ends_with(t->text, "별") && strlen(t->text) > 3 && strcmp(t->text, "별")) {
+		if (known(t->text) && ends_with(t->text, "별") && ends_with(t->raw, "로") &&
+		    strlen(t->raw) == strlen(t->text) + strlen("로")) {
+			t->group = 1;   /* 성별로: by sex (the 별 is the word's own) */
+		} else if (ends_with(t->text, "별") && strlen(t->text) > 3 && strcmp(t->text, "별") && !known(t->text)) {
 			t->text[strlen(t->text) - 3] = 0;
 			t->group = 1;
 		} else if (ends_with(t->text, "마다") && strlen(t->text) > 6) {

@@ -46,9 +46,19 @@ int pf_path(struct planner *p, int from, int to, int *edges, int max)
 {
 	/* a dictionary table referenced by several keys of the same table (gender, race and
 	 * ethnicity concept ids): the key the value was found through, not the first one */
-	if (max >= 1 && p->via && to >= 0 && p->via[to] >= 0 && p->s->c[p->s->fk[p->via[to]].from].table == from) {
-		edges[0] = p->via[to];
-		return 1;
+	if (max >= 1 && p->via && to >= 0 && p->via[to] >= 0) {
+		int mid = p->s->c[p->s->fk[p->via[to]].from].table;
+		if (mid == from) {
+			edges[0] = p->via[to];
+			return 1;
+		}
+		/* through the table that holds the key (measurement -> person -> gender concept); edges
+		 * run from `to` back to `from` */
+		int n = mid != to ? planner_snap_path(p->s, p->banned, from, mid, edges + 1, max - 1) : -1;
+		if (n >= 0) {
+			edges[0] = p->via[to];
+			return n + 1;
+		}
 	}
 	return planner_snap_path(p->s, p->banned, from, to, edges, max);
 }
@@ -251,6 +261,20 @@ int pf_dict_reaches(struct planner *p, int dict_col, const char *val, int contai
 		}
 	}
 	return 0;
+}
+
+int pf_dict_label(struct planner *p, int col, int *edge)
+{
+	for (int k = 0; k < p->s->nfk; k++) {
+		if (p->s->fk[k].from != col)
+			continue;
+		int via, dt = p->s->c[p->s->fk[k].to].table, lc = pf_label_col(p, dt, &via);
+		if (lc >= 0 && p->s->c[lc].table == dt && p->s->c[lc].type == PT_TEXT) {
+			*edge = k;
+			return lc;
+		}
+	}
+	return -1;
 }
 
 /* ---- building ---- */

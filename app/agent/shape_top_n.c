@@ -17,6 +17,10 @@ static int frame(struct planner *p, struct cues *c)
 	for (int i = 0; i < f->nproj && rc < 0; i++)
 		if (p->s->c[f->proj[i]].type == PT_TEXT)
 			rc = f->proj[i];
+	/* a key named ("diagnoses": condition_concept_id): the label of the dictionary it points to */
+	for (int i = 0, edge; i < f->nproj && rc < 0; i++)
+		if ((rc = pf_dict_label(p, f->proj[i], &edge)) >= 0)
+			f->rank_key = f->proj[i];
 	if (rc < 0) {
 		int via;
 		rc = pf_label_col(p, f->fact, &via);

@@ -232,6 +232,23 @@ static int bind_value(struct planner *p, struct plink_item *it, const char *sp, 
 		 * breakdown by that column answers another question */
 		return pf_decline(p, "'%s' is a stored value, not a category to break the answer down by", sp);
 	}
+	if (it - p->pl.v == f->rate_link && p->s->c[col].table != f->fact)
+		return pf_decline(p, "a share of '%s' over rows of another table (each row counted as often as it joins) is not "
+		                     "a shape the offline planner builds", sp);
+	if (it - p->pl.v == f->rate_link && f->ncond < MAXF) {
+		/* the numerator of a share: a condition counted, not a filter */
+		f->rate_from = f->ncond;
+		f->rate_n = 1;
+		f->cond[f->ncond].col = col;
+		f->cond[f->ncond].op = it->contains ? "ILIKE" : "=";
+		f->cond[f->ncond].lit = it->contains ? arena_printf(&p->a, "%%%s%%", it->vals[pick]) : it->vals[pick];
+		f->cond[f->ncond].num = 0;
+		f->cond[f->ncond++].lit2 = NULL;
+		pf_need(p, p->s->c[col].table);
+		pf_decide(p, sp, "rate", arena_printf(&p->a, "share of rows where %s %s '%s'", pf_cfq(p, col),
+		                                      f->cond[f->ncond - 1].op, f->cond[f->ncond - 1].lit), it->why, it->score);
+		return 0;
+	}
 	if (it->contains) {
 		/* a part of stored labels: its own ILIKE filter */
 		if (f->nin >= 4)

@@ -389,7 +389,7 @@ static int build_aggregate(struct planner *p, struct squery *q)
 {
 	struct frame *f = &p->f;
 	if (!strcmp(f->agg, "RATE")) {
-		/* ROUND(AVG(CAST((numerator) AS int)) * 100, 1): the share in percent */
+		/* ROUND(AVG(CAST((numerator) AS int)) * 100, 2): the share in percent */
 		struct sexpr *num = NULL;
 		for (int i = f->rate_from; i < f->rate_from + f->rate_n; i++) {
 			struct sexpr *rhs = f->cond[i].num ? sx_num(&p->a, f->cond[i].lit) : sx_lit(&p->a, f->cond[i].lit);
@@ -400,7 +400,7 @@ static int build_aggregate(struct planner *p, struct squery *q)
 		}
 		struct sexpr *r = sx_arith(&p->a, "*", sx_agg(&p->a, "AVG", 0, sx_cast(&p->a, num, "int")),
 		                           sx_num(&p->a, "100"));
-		q->sel[q->nsel].e = sx_func(&p->a, "ROUND", r, sx_num(&p->a, "1"));
+		q->sel[q->nsel].e = sx_func(&p->a, "ROUND", r, sx_num(&p->a, "2"));   /* 12.34 (%) */
 		q->sel[q->nsel++].as = "rate_percent";
 	} else {
 		agg_item(p, q, f->agg);

@@ -22,6 +22,8 @@ struct frame {
 	int count_entity;            /* COUNT(DISTINCT entity) */
 	int entity_counted;          /* entity_col came from the word a count word is attached to */
 	int rate_from, rate_n;       /* a rate (사망률): cond[rate_from .. +rate_n) is its numerator, not a filter */
+	int rate_link;               /* "percentage of admissions that ended in death": the link (pl index) of the
+	                              * stored value that is the numerator, -1 none */
 	int dur_start, dur_end;      /* a duration measure (수술 시간): end - start in minutes; -1: none */
 	int dur_days;                /* ... a length of stay instead: end date - start date in days */
 	int measure;                 /* column aggregated or projected, -1 */

@@ -165,7 +165,7 @@ static int date_stem(const char *w, char *out, size_t cap)
 
 /* korean_doc_word: a Korean term against the words of a comment when no word is the term itself:
  * the same event's date written with another suffix (퇴원일 ~ 퇴원일시) 0.75, the term's name
- * (시도 ~ 시도명) 0.7; else 0 */
+ * (시도 ~ 시도명) 0.7, the event's date (퇴원 ~ 퇴원일시) 0.45; else 0 */
 static double korean_doc_word(const char *doc, const char *term)
 {
 	char ts[128], ws[128], w[128];
@@ -183,6 +183,9 @@ static double korean_doc_word(const char *doc, const char *term)
 		d += n;
 		if (tdate && date_stem(w, ws, sizeof ws) && !strcmp(ts, ws))
 			best = best < 0.75 ? 0.75 : best;
+		else if (!tdate && date_stem(w, ws, sizeof ws) && !strcmp(term, ws))
+			best = best < 0.45 ? 0.45 : best;   /* 퇴원 ~ 퇴원일시: the event's time, weakly (below a
+			                                     * word's own minimum: only an event verb takes it) */
 		else if (tl >= 6 && n == tl + strlen("명") && !strncmp(w, term, tl) && !strcmp(w + tl, "명") &&
 		         planner_ent_word(term) < 0)   /* not 환자 ~ 환자명: the patients, not their names */
 			best = best < 0.7 ? 0.7 : best;
@@ -385,6 +388,8 @@ static int time_word_after(const struct ptoks *tk, int j)
 	                     !strcmp(tk->v[k].text, "time") || !strcmp(tk->v[k].text, "date"));
 }
 
+#define KEYS_MAX 32   /* a word's keys: as written, stemmed, and the lexicon's synonyms (death has a dozen) */
+
 /* values: longest spans first, exact keys, then the stem of the last word, then synonyms */
 int planner_link_term(struct arena *a, const struct psnap *s, const char *term, const struct retrieval *r,
                       const int *banned_tables, double min, double *score);
@@ -400,7 +405,7 @@ static void link_values(struct arena *a, const struct psnap *s, struct ptoks *tk
 				used |= tk->v[x].used;
 			if (used || tk->v[j - 1].kind == TK_PUNCT || !span_has_content(tk, i, j))
 				continue;
-			const char *keys[10];
+			const char *keys[KEYS_MAX];
 			int nk = 0, cnt = 0, first = -1;
 			const char *how = "exact";
 			keys[nk++] = span_key(a, tk, i, j, 0);
@@ -415,14 +420,14 @@ static void link_values(struct arena *a, const struct psnap *s, struct ptoks *tk
 				tk->v[j - 1].norm = planner_norm(a, tk->v[j - 1].raw);
 				char *k2 = span_key(a, tk, i, j, 0);
 				tk->v[j - 1].norm = save;
-				if (k2 && nk < 10) {
+				if (k2 && nk < KEYS_MAX) {
 					for (int q = nk; q > 0; q--)   /* not memmove: see proj_shift in planner.c */
 						keys[q] = keys[q - 1];
 					keys[0] = k2;
 					nk++;
 				}
 			}
-			if (tk->v[j - 1].alt && nk < 10) {
+			if (tk->v[j - 1].alt && nk < KEYS_MAX) {
 				char *save = tk->v[j - 1].norm;
 				tk->v[j - 1].norm = planner_norm(a, tk->v[j - 1].alt);
 				char *k3 = span_key(a, tk, i, j, 0);
@@ -433,13 +438,13 @@ static void link_values(struct arena *a, const struct psnap *s, struct ptoks *tk
 			int syn_from = nk;   /* keys from here on are the lexicon's synonyms */
 			if (j - i == 2 && keys[0]) {
 				const char *const *sy = planner_lex_syn(keys[0]);   /* "heart rate" -> hr */
-				for (; sy && *sy && nk < 10; sy++)
+				for (; sy && *sy && nk < KEYS_MAX; sy++)
 					keys[nk++] = *sy;
 			}
 			if (j - i == 1) {
-				const char *syn[16];
-				int ns = terms_of(a, tk, i, j, syn, 16);
-				for (int q = 1; q < ns && nk < 10; q++)
+				const char *syn[KEYS_MAX];
+				int ns = terms_of(a, tk, i, j, syn, KEYS_MAX);
+				for (int q = 1; q < ns && nk < KEYS_MAX; q++)
 					keys[nk++] = syn[q];
 			}
 			for (int q = 0; q < nk && first < 0; q++) {
@@ -465,6 +470,11 @@ static void link_values(struct arena *a, const struct psnap *s, struct ptoks *tk
 				int per = tk->v[i].group || (i + 1 < tk->n && tk->v[i + 1].role == R_PER) ||
 				          (i > 0 && tk->v[i - 1].role == R_PER);
 				double colmin = per ? 0.75 : 0.95;
+				int coded = 1;   /* only a code's name from a comment (W: 병동): a column named so wins */
+				for (int q = 0; q < cnt; q++)
+					coded &= s->v[first + q].syn;
+				if (coded)
+					colmin = 0.75;
 				for (int ti = 0; ti < s->nt; ti++)
 					if (term_table_score(s, ti, tk->v[i].stem) >= 0.9)
 						is_table = 1;
@@ -772,9 +782,12 @@ static void link_schema(struct arena *a, const struct psnap *s, struct ptoks *tk
 				/* a single structural word (value, time, total) links only exactly */
 				double min = (t->role != R_NONE && j - i == 1) ? 0.95 : (j - i > 1 ? 0.7 : 0.5);
 				int c = -1;
-				/* "admission date", "admission and discharge dates": a time column named so first */
-				if (j - i == 1 && !t->hangul && time_word_after(tk, j) &&
-				    (c = planner_link_term_type(a, s, terms[q], r, banned, min, PT_TIME, &sc)) >= 0)
+				/* "admission date", "admission and discharge dates": a time column named so first;
+				 * "discharged": the event's time, even one only a comment's date names (퇴원일시) */
+				size_t xl = strlen(t->text);
+				int ed = !t->hangul && xl > 4 && !strcmp(t->text + xl - 2, "ed");
+				if (j - i == 1 && !t->hangul && (time_word_after(tk, j) || ed) &&
+				    (c = planner_link_term_type(a, s, terms[q], r, banned, ed ? 0.45 : min, PT_TIME, &sc)) >= 0)
 					sc += 0.3;
 				if (c < 0)
 					c = planner_link_term(a, s, terms[q], r, banned, min, &sc);

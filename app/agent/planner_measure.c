@@ -278,6 +278,16 @@ int pf_bind_measure(struct planner *p)
 			return pf_decline(p, "%s", "a rate was asked for, but not of what");
 		f->measure = -1;
 		f->nproj = 0;
+		/* "of discharged admissions": the event named happened (its time is recorded) */
+		if (f->rate_link >= 0 && f->time_named && !f->has_win && f->time_col >= 0 && f->ncond < MAXF) {
+			f->cond[f->ncond].col = f->time_col;
+			f->cond[f->ncond].op = "IS NOT NULL";
+			f->cond[f->ncond].lit = "";
+			f->cond[f->ncond].num = 2;
+			f->cond[f->ncond++].lit2 = NULL;
+			pf_decide(p, "", "filter", arena_printf(&p->a, "%s IS NOT NULL", pf_cfq(p, f->time_col)),
+			          "the rows the share is of: the event named took place", 1);
+		}
 		pf_self_group(p);
 		pf_decide(p, "", "aggregate", "rate: 100 * share of rows where the condition holds", "a rate word on a yes/no thing", 1);
 	} else if (f->agg && strcmp(f->agg, "COUNT")) {

@@ -5,6 +5,27 @@
 #include <string.h>
 #include "agent/planner_front.h"
 
+/* a word asking for a share: percentage, proportion, 비율 (사망률 is a rate of a named thing) */
+static int share_word(const struct ptok *t)
+{
+	static const char *const w[] = {"percentage", "percent", "proportion", "share", "fraction", "비율", "백분율", NULL};
+	for (int k = 0; w[k]; k++)
+		if (!strcmp(t->text, w[k]))
+			return 1;
+	return 0;
+}
+
+/* the numerator of a share: the last stored value named ("of discharged admissions ended in
+ * death", "고혈압 환자 중 사망 비율"), or -1 */
+static int share_value(struct planner *p)
+{
+	int best = -1;
+	for (int l = 0; l < p->pl.n; l++)
+		if (p->pl.v[l].kind == PL_VALUE && (best < 0 || p->pl.v[l].t0 > p->pl.v[best].t0))
+			best = l;
+	return best;
+}
+
 int pf_screen(struct planner *p)
 {
 	/* a length of stay (재원일수): the admission and discharge times, in days */
@@ -16,6 +37,11 @@ int pf_screen(struct planner *p)
 	for (int i = 0; i < p->tk.n; i++) {
 		if (p->tk.v[i].role == R_UNSUP && p->tk.v[i].unsup_rate && pf_rate_link(p, i) >= 0) {
 			p->f.agg = "RATE";   /* the share of rows where the yes/no thing holds, in percent */
+			continue;
+		}
+		if (p->tk.v[i].role == R_UNSUP && share_word(&p->tk.v[i]) && (p->f.rate_link = share_value(p)) >= 0) {
+			p->f.agg = "RATE";   /* the share of rows that hold the last value named */
+			p->tk.v[i].used = 1;
 			continue;
 		}
 		if (p->tk.v[i].role == R_UNSUP && pf_duration_word(&p->tk.v[i]) && pf_find_duration(p)) {

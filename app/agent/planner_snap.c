@@ -342,6 +342,12 @@ static enum err load(struct snapslot *sl, const struct catalog *cat)
 
 		if (col < 0 || s->c[col].type != PT_TEXT)
 			continue;
+		/* a code's name from the column comment's code list (4: 사망) is a synonym of the code */
+		if (v->full_name && *v->full_name && strcmp(v->full_name, v->value) &&
+		    !add_val(s, a, &vcap, v->full_name, v->value, col, 1)) {
+			free(map);
+			return ERR_NOMEM;
+		}
 		if (!(key = planner_norm(a, v->value))) {
 			free(map);
 			return ERR_NOMEM;

@@ -586,7 +586,7 @@ static void test_entities_and_rankings(void **state)
 	 * numerator, not a filter */
 	assert_int_equal(planner_plan(cat, NULL, "진료과별 사망률", &ctx, &o), OK);
 	assert_false(o.unanswerable);
-	HAS(o.sql, "ROUND((AVG(CAST(clinical_data_table.death_inhosp = 1 AS int)) * 100), 1) AS rate_percent");
+	HAS(o.sql, "ROUND((AVG(CAST(clinical_data_table.death_inhosp = 1 AS int)) * 100), 2) AS rate_percent");
 	HAS(o.sql, "GROUP BY clinical_data_table.department");
 	assert_null(strstr(o.sql, "WHERE"));
 	planner_out_free(&o);

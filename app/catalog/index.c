@@ -833,6 +833,11 @@ static int comment_codes(const char *comment, void (*fn)(void *, const char *, c
 	return n;
 }
 
+static void code_ignored(void *arg, const char *code, const char *name)
+{
+	(void)arg, (void)code, (void)name;
+}
+
 struct codectx { struct run *x; const struct lexicon *lx; int col; };
 static void code_named(void *arg, const char *code, const char *name)
 {
@@ -868,6 +873,9 @@ static void apply_lexicon_values(struct run *x)
 
 		if (!col->nvalues || !x->tx[col->table].changed)
 			continue;
+		/* a comment that lists the codes says what they mean: no guessing from short codes (1 and 2
+		 * of a discharge result are not the lexicon's sex codes) */
+		int listed = col->comment && comment_codes(col->comment, code_ignored, NULL) > 0;
 		/* pass 1: the category of short-code matches, when two values share one */
 		for (int i = 0; i < c->nvalues; i++) {
 			int ids[4], n, weak;
@@ -889,7 +897,7 @@ static void apply_lexicon_values(struct run *x)
 			if (c->values[i].col != ci)
 				continue;
 			n = lexicon_exact(lx, c->values[i].value, ids, 4, &weak);
-			if (n && weak && (nshort < 2 || strcmp(cat, lx->e[ids[0]].category)))
+			if (n && weak && (listed || nshort < 2 || strcmp(cat, lx->e[ids[0]].category)))
 				continue;
 			for (int j = 0; j < n; j++)
 				if (!weak || !strcmp(lx->e[ids[j]].category, cat))

@@ -140,6 +140,19 @@ static void abstain(struct planner *p)
 		                               "below %.2f)", p->shape ? p->shape->name : "?", conf, min_conf));
 }
 
+/* key_used: the SQL uses a column that references table ti's key ("drug codes": cheobang.drug_cd
+ * names the drug table's rows without joining it) */
+static int key_used(struct planner *p, const char *sql, int ti)
+{
+	for (int k = 0; k < p->s->nfk; k++) {
+		int from = p->s->fk[k].from;
+		if (p->s->c[p->s->fk[k].to].table == ti && planner_sql_names(sql, p->s->c[from].name, 0) &&
+		    planner_sql_names(sql, p->s->t[p->s->c[from].table].name, 0))
+			return 1;
+	}
+	return 0;
+}
+
 /* emit_sql: the SQL tree printed into out->sql, unless the plan leaves out a table the question
  * names or repeats SQL that already failed (then declined, out->sql NULL); OK or ERR_NOMEM */
 static enum err emit_sql(struct planner *p, const struct planner_ctx *ctx, struct planner_out *out)
@@ -160,7 +173,7 @@ static enum err emit_sql(struct planner *p, const struct planner_ctx *ctx, struc
 			const struct plink_item *it = &p->pl.v[l];
 			const char *nm = it->kind == PL_TABLE ? p->s->t[it->table].name
 			               : it->kind == PL_COLUMN && it->role != PL_ROLE_IGNORED ? pf_tname(p, it->cols[0]) : NULL;
-			if (nm && !planner_sql_names(out->sql, nm, 0)) {
+			if (nm && !planner_sql_names(out->sql, nm, 0) && !(it->kind == PL_TABLE && key_used(p, out->sql, it->table))) {
 				pf_decline(p, "the question names %s, which the plan does not use",
 				        arena_printf(&p->a, "'%s' (%s)", pf_span_text(p, it->t0, it->t1),
 				                     it->kind == PL_TABLE ? nm : pf_cfq(p, it->cols[0])));

@@ -5,6 +5,40 @@
 #include <string.h>
 #include "agent/planner_front.h"
 
+/* a unit written after a number (g/dL, mg, mmHg, %) */
+static int unit_tok(const struct ptok *t)
+{
+	static const char *const u[] = {"g", "dl", "mg", "mmhg", "mmol", "l", "ml", "meq", "iu", "u", "kg", "cm", "bpm",
+	                                "ng", "pg", "ug", "mcg", "mm", "ul", "/", "%", NULL};
+	if (t->hangul || (t->kind != TK_WORD && t->kind != TK_PUNCT))
+		return 0;
+	for (int k = 0; u[k]; k++)
+		if (!strcmp(t->text, u[k]))
+			return 1;
+	return 0;
+}
+
+/* unit_start: the token before the units that end just before token i (i - 1 when none) */
+static int unit_start(struct planner *p, int i)
+{
+	int k = i - 1;
+	while (k > 0 && i - k <= 4 && unit_tok(&p->tk.v[k]))
+		k--;
+	return k;
+}
+
+/* units_used: tokens [from, to) are a number's unit: read with it, and no link of theirs (a unit
+ * column's stored 'g/dL') filters the answer */
+static void units_used(struct planner *p, int from, int to)
+{
+	for (int x = from; x < to; x++) {
+		p->tk.v[x].used = 1;
+		for (int l = 0; l < p->pl.n; l++)
+			if (p->pl.v[l].t0 <= x && x < p->pl.v[l].t1)
+				p->pl.v[l].role = PL_ROLE_IGNORED;
+	}
+}
+
 /* numeric comparisons: a number next to a comparison word, bound to the nearest numeric column */
 int pf_comparisons(struct planner *p)
 {
@@ -36,9 +70,11 @@ int pf_comparisons(struct planner *p)
 				num = j;
 				if (op == R_BETWEEN && j + 2 < p->tk.n && p->tk.v[j + 1].role == R_AND && p->tk.v[j + 2].kind == TK_NUM)
 					num2 = j + 2;
-			} else if (i > 0 && p->tk.v[i - 1].kind == TK_NUM && !p->tk.v[i - 1].used && p->tk.v[i].hangul) {
-				op = t->role;   /* 65 이상 */
-				num = i - 1;
+			} else if (i > 0 && p->tk.v[unit_start(p, i)].kind == TK_NUM && !p->tk.v[unit_start(p, i)].used &&
+			           p->tk.v[i].hangul) {
+				op = t->role;   /* 65 이상, 10 g/dL 미만 */
+				num = unit_start(p, i);
+				units_used(p, num + 1, i);
 			} else if (op == R_NONE && (t->role == R_GT || t->role == R_LT) && !t->hangul) {
 				/* "greater than that first measured": a comparison between two values */
 				int k = i + 1;
@@ -68,8 +104,8 @@ int pf_comparisons(struct planner *p)
 				p->pl.v[l].role = 1;   /* "aged": the age column of the comparison */
 		for (int l = 0; l < p->pl.n && col < 0; l++) {
 			struct plink_item *it = &p->pl.v[l];
-			if (it->kind != PL_COLUMN || p->s->c[it->cols[0]].type != PT_NUM)
-				continue;
+			if (it->kind != PL_COLUMN || p->s->c[it->cols[0]].type != PT_NUM || pf_is_keyish(p, it->cols[0]))
+				continue;   /* a number is not compared with an identifier or a code's key */
 			int d = it->t1 <= i ? i - it->t1 : it->t0 - num;
 			if (d < 0)
 				d = -d;
@@ -85,6 +121,13 @@ int pf_comparisons(struct planner *p)
 		 * table is chosen (col -1 until then) */
 		if (f->ncond >= MAXF)
 			continue;
+		{
+			int e = num + 1;   /* "below 8 g/dL": the unit after the number */
+			while (e < p->tk.n && e - num <= 4 && unit_tok(&p->tk.v[e]))
+				e++;
+			if (num > i)
+				units_used(p, num + 1, e);
+		}
 		const char *ops = op == R_GT ? ">" : op == R_LT ? "<" : op == R_GE ? ">=" : op == R_LE ? "<=" : "BETWEEN";
 		f->cond[f->ncond].col = col;
 		f->cond[f->ncond].op = ops;
@@ -176,6 +219,8 @@ void pf_concept_range(struct planner *p, int col, const char *value, double *lo,
 static int bind_value(struct planner *p, struct plink_item *it, const char *sp, int per)
 {
 	struct frame *f = &p->f;
+	if (it->role == PL_ROLE_IGNORED)
+		return 0;   /* a number's unit */
 	/* the candidate column in or reachable from the fact table */
 	int pick = -1;
 	for (int l2 = 0; l2 < p->pl.n && it->ncols > 1; l2++) {
@@ -463,6 +508,8 @@ int pf_bind_rest(struct planner *p)
 		int col = f->measure, item = 0;
 		for (int k = 0; k < f->nin; k++)
 			item |= p->s->c[f->in[k].col].table != f->fact || f->in[k].col >= 0;
+		for (int l = 0; l < p->pl.n; l++)   /* "hemoglobin below 10": a thing is named, not an age */
+			item |= p->pl.v[l].kind == PL_COLUMN && p->pl.v[l].role == 0;
 		if (!item && (f->entity_count || f->entity_group))
 			col = -1;   /* "patients in their 60 or above": their age, not a measurement */
 		int from_birth = 0;

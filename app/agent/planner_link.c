@@ -594,6 +594,28 @@ static int dict_label(const struct psnap *s, int ci)
 	return referenced && c->type == PT_TEXT && s->t[c->table].rows > 0 && c->nvalues * 2 >= s->t[c->table].rows;
 }
 
+/* longer_term: in stored value key vkey, key is followed by a word with which it makes another
+ * lexicon term ("hemoglobin a1c" in 'hemoglobin a1c/hemoglobin.total in blood') */
+static int longer_term(const char *vkey, const char *key)
+{
+	size_t kl = strlen(key);
+	for (const char *h = strstr(vkey, key); h; h = strstr(h + 1, key)) {
+		if (h[kl] != ' ')
+			continue;
+		char two[256];
+		size_t n = strcspn(h + kl + 1, " ");
+		if (!n || kl + 1 + n >= sizeof two)
+			continue;
+		memcpy(two, key, kl);
+		two[kl] = ' ';
+		memcpy(two + kl + 1, h + kl + 1, n);
+		two[kl + 1 + n] = 0;
+		if (planner_lex_syn(two))
+			return 1;
+	}
+	return 0;
+}
+
 #define CONTAINS_MAX 8   /* a part that more stored labels share names a family, not a thing */
 
 /* contains_link: the dictionary label columns (most matches first, at most 4) some of whose stored values contain
@@ -602,7 +624,7 @@ static int dict_label(const struct psnap *s, int ci)
 static int contains_link(const struct psnap *s, const char *key, struct plink_item *it)
 {
 	size_t kl = strlen(key);
-	int hangul = (unsigned char)key[0] >= 0x80, cols[16], hits[16], bad[16], nc = 0;
+	int hangul = (unsigned char)key[0] >= 0x80, cols[16], hits[16], bad[16], other[16], one[16], nc = 0;
 	if (kl < (hangul ? 6 : 4) || strpbrk(key, "%_\\'"))
 		return 0;
 	for (int v = 0; v < s->nv; v++) {
@@ -615,10 +637,16 @@ static int contains_link(const struct psnap *s, const char *key, struct plink_it
 			if (nc == 16)
 				continue;
 			cols[nc] = s->v[v].col;
-			hits[nc] = bad[nc] = 0;
+			hits[nc] = bad[nc] = other[nc] = 0;
+			one[nc] = -1;
 			nc++;
 		}
+		if (longer_term(s->v[v].key, key)) {
+			other[k]++;   /* 'hemoglobin a1c ...' is another test than hemoglobin */
+			continue;
+		}
 		hits[k]++;
+		one[k] = v;
 		bad[k] |= !strcasestr(s->v[v].value, key);
 	}
 	it->ncols = 0;
@@ -632,13 +660,27 @@ static int contains_link(const struct psnap *s, const char *key, struct plink_it
 		int total = 0;
 		for (int v = 0; v < s->nv; v++)
 			total += s->v[v].col == cols[best] && !s->v[v].syn;
-		if (!bad[best] && hits[best] <= CONTAINS_MAX && hits[best] < total) {
+		if (other[best] && hits[best] == 1) {
+			/* the one label that is this thing and not a longer named one: that label exactly */
+			it->cols[it->ncols] = cols[best];
+			it->vals[it->ncols++] = s->v[one[best]].value;
+			it->contains = 0;
+		} else if (!other[best] && !bad[best] && hits[best] <= CONTAINS_MAX && hits[best] < total) {
 			it->cols[it->ncols] = cols[best];
 			it->vals[it->ncols++] = key;
 		}
 		hits[best] = 0;
 	}
 	return it->ncols > 0;
+}
+
+/* refers: column ci is a key into another table (measurement_concept_id: which test, by concept) */
+static int refers(const struct psnap *s, int ci)
+{
+	for (int k = 0; k < s->nfk; k++)
+		if (s->fk[k].from == ci && s->c[s->fk[k].to].table != s->c[ci].table)
+			return 1;
+	return 0;
 }
 
 /* a single column or table link that covers token x only, or -1 */
@@ -661,7 +703,7 @@ static void link_contains(struct arena *a, const struct psnap *s, struct ptoks *
 		if ((tk->v[i].used && !known_only) || tk->v[i].kind != TK_WORD)
 			continue;
 		for (int j = (i + 3 < tk->n ? i + 3 : tk->n); j > i; j--) {
-			int ok = tk->v[j - 1].kind == TK_WORD, unused = 0;
+			int ok = tk->v[j - 1].kind == TK_WORD, unused = j - i == 1 && known_only;
 			for (int x = i; x < j; x++) {
 				ok &= (tk->v[x].kind == TK_WORD || tk->v[x].kind == TK_NUM) &&
 				      (!tk->v[x].used || (known_only && schema_link_of(pl, x) >= 0));
@@ -676,7 +718,12 @@ static void link_contains(struct arena *a, const struct psnap *s, struct ptoks *
 			if (j - i == 1 && tk->v[i].raw && strcmp(tk->v[i].raw, tk->v[i].text))
 				keys[nk++] = planner_norm(a, tk->v[i].raw);
 			const char *const *sy = keys[0] ? planner_lex_syn(keys[0]) : NULL;
-			if (known_only && (j - i < 2 || !sy))
+			/* one word that only a dictionary label column's comment named weakly ("Name of the
+			 * concept, e.g. Hemoglobin"): its values may hold it */
+			int l1 = j - i == 1 ? schema_link_of(pl, i) : -1;
+			int weak_label = l1 >= 0 && pl->v[l1].kind == PL_COLUMN && pl->v[l1].score < 0.7 &&
+			                 (dict_label(s, pl->v[l1].cols[0]) || refers(s, pl->v[l1].cols[0]));
+			if (known_only && ((j - i < 2 && !weak_label) || !sy))
 				continue;
 			for (; sy && *sy && nk < 12; sy++)
 				keys[nk++] = *sy;

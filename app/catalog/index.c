@@ -813,15 +813,24 @@ static int comment_codes(const char *comment, void (*fn)(void *, const char *, c
 		while (*p == ' ')
 			p++;
 		if (!cl || (*p != '=' && *p != ':')) {
-			while (*p && *p != ',' && *p != ';' && *p != '(' && *p != '/')
-				p++;
-			continue;
+			if (!cl)   /* not a word: on to the next piece */
+				while (*p && *p != ',' && *p != ';' && *p != '(' && *p != '/')
+					p++;
+			continue;   /* a word of prose ("lab code: K=..."): the next word may be a code */
 		}
 		p++;
 		while (*p == ' ')
 			p++;
-		while (*p && *p != ',' && *p != ';' && *p != ')' && *p != '(' && *p != '\n' && nl < sizeof name - 1)
+		while (*p && *p != ',' && *p != ';' && *p != ')' && *p != '(' && *p != '\n' && *p != '=' && nl < sizeof name - 1)
 			name[nl++] = *p++;
+		if (*p == '=') {
+			/* "code: K=potassium": the name ran into the next code; that code starts again */
+			size_t w = nl;
+			while (w && name[w - 1] != ' ')
+				w--;
+			p -= nl - w;
+			nl = w;
+		}
 		while (nl && name[nl - 1] == ' ')
 			nl--;
 		name[nl] = 0;

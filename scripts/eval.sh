@@ -106,8 +106,11 @@ for h in 1 2; do
 	ASKQL_CONTEXT_WHOLE_SCHEMA_TOKENS=0 "$ASKQL" eval --target ehrsql --context "$EHR/valid.jsonl" --half $h | sed 's/^/  /'
 done
 for set in "${SETS[@]}"; do
-	for h in 1 2; do
-		"$ASKQL" eval --target "$set" --context "$TOP/tests/data/eval/$set/questions.jsonl" --half $h | sed 's/^/  /'
+	for qf in questions questions_b; do
+		[ -f "$TOP/tests/data/eval/$set/$qf.jsonl" ] || continue
+		for h in 1 2; do
+			"$ASKQL" eval --target "$set" --context "$TOP/tests/data/eval/$set/$qf.jsonl" --half $h | sed 's/^/  /'
+		done
 	done
 done
 mkdir -p "$TOP/build/bench"
@@ -132,12 +135,18 @@ for h in 1 2; do
 	"$ASKQL" eval --target ehrsql --now '2100-12-31 23:59:00' --half $h \
 		--out "$OUT/ehrsql_outcomes_half$h.jsonl" "$EHR/valid.jsonl"
 done
+# each set's first questions (questions.jsonl) and, where written, a second set by other authors
+# (questions_b.jsonl, docs/eval/brief_second_questions.md): both split into halves the same way
 for set in "${SETS[@]}"; do
-	for h in 1 2; do
-		echo
-		echo "-- $set, half $h ($(half_name $h))"
-		"$ASKQL" eval --target "$set" --half $h --out "$OUT/${set}_outcomes_half$h.jsonl" \
-			"$TOP/tests/data/eval/$set/questions.jsonl"
+	for qf in questions questions_b; do
+		[ -f "$TOP/tests/data/eval/$set/$qf.jsonl" ] || continue
+		tag=$set; [ "$qf" = questions_b ] && tag=${set}_b
+		for h in 1 2; do
+			echo
+			echo "-- $tag, half $h ($(half_name $h))"
+			"$ASKQL" eval --target "$set" --half $h --out "$OUT/${tag}_outcomes_half$h.jsonl" \
+				"$TOP/tests/data/eval/$set/$qf.jsonl"
+		done
 	done
 done
 echo

@@ -269,6 +269,13 @@ int pf_dict_label(struct planner *p, int col, int *edge)
 		if (p->s->fk[k].from != col)
 			continue;
 		int via, dt = p->s->c[p->s->fk[k].to].table, lc = pf_label_col(p, dt, &via);
+		/* a label column of the dictionary the question names ("Ward English name") */
+		for (int l = 0; l < p->pl.n; l++)
+			if (p->pl.v[l].kind == PL_COLUMN && p->s->c[p->pl.v[l].cols[0]].table == dt &&
+			    p->s->c[p->pl.v[l].cols[0]].type == PT_TEXT && !pf_is_keyish(p, p->pl.v[l].cols[0])) {
+				lc = p->pl.v[l].cols[0];
+				p->pl.v[l].role = 2;   /* consumed: it names the label shown */
+			}
 		if (lc >= 0 && p->s->c[lc].table == dt && p->s->c[lc].type == PT_TEXT) {
 			*edge = k;
 			return lc;

@@ -1313,6 +1313,51 @@ static void try_edge(struct run *x, int child, int parent, int *checks)
 	add_inferred(x, child, parent, ov);
 }
 
+/* the code suffix of a key-like name ("_cd", "_code", "_no", "id"), or NULL */
+static const char *key_suffix(const char *n)
+{
+	static const char *const suf[] = {"_cd", "_code", "_no", "_key", "id", NULL};
+	size_t l = strlen(n);
+	for (int k = 0; suf[k]; k++)
+		if (l > strlen(suf[k]) && !strcmp(n + l - strlen(suf[k]), suf[k]))
+			return suf[k];
+	return NULL;
+}
+
+/* rule 3: a code column with no reference yet whose values are all keys of one small code table
+ * (ipwon.ward_cd -> cm_dept.dept_cd: the ward codes are department codes): same key suffix, the
+ * parent a primary key of a table at most a quarter the child's size, every sampled value found
+ * there, and no second table that would do as well */
+static void infer_code_tables(struct run *x, int *checks)
+{
+	struct catalog *c = x->c;
+	for (int i = 0; i < c->ncolumns; i++) {
+		const struct cat_column *col = &c->columns[i];
+		const char *suf = key_suffix(col->name);
+		int out = 0, bp = -1, full = 0;
+		for (int e = 0; e < c->nedges && !out; e++)
+			out = c->edges[e].from_c == i;
+		if (!suf || !col->idlike || col->is_pk || out || !type_cat(col->type))
+			continue;
+		long crows = c->tables[col->table].rows;
+		for (int p = 0; p < c->ncolumns && *checks < MAXCHECKS; p++) {
+			const struct cat_column *pc = &c->columns[p];
+			const char *ps = key_suffix(pc->name);
+			long prows = c->tables[pc->table].rows;
+			if (!pc->is_pk || pc->table == col->table || !ps || strcmp(ps, suf) ||
+			    type_cat(pc->type) != type_cat(col->type) || prows <= 0 || crows <= 0 || prows * 4 > crows)
+				continue;
+			(*checks)++;
+			if (overlap(x, i, p) >= 0.999) {
+				full++;
+				bp = p;
+			}
+		}
+		if (full == 1)
+			add_inferred(x, i, bp, 1.0);
+	}
+}
+
 static void infer_fks(struct run *x)
 {
 	struct catalog *c = x->c;
@@ -1429,6 +1474,7 @@ static void infer_fks(struct run *x)
 			}
 		}
 	}
+	infer_code_tables(x, &checks);
 	free(next);
 	strmap_free(&byname);
 	arena_free(&tmp);

@@ -425,14 +425,23 @@ static void build_syns(void)
 			synrows[out++] = synrows[i];
 	nsynrows = out;
 	for (int r = 0; r < nsynrows; r++) {
-		int vcap = 0;
+		int vcap = 0, no = 0;
 		const char **v = NULL;
+		const char *const *own = own_syn(synrows[r].term);
+		while (own && own[no])
+			no++;
+		/* a word the planner has its own synonyms for keeps them, and gains only the lexicon's
+		 * Korean terms: "lab" reaches 진단검사 in a Korean comment, not every English label with
+		 * "test" in it */
+		add_terms(&v, &synrows[r].n, &vcap, own, no, synrows[r].term);
 		for (int e = 0; e < lx->n; e++) {
 			const struct lex_entry *x = &lx->e[e];
 			if (!strcmp(x->category, "analysis") || !entry_has(x, synrows[r].term))
 				continue;
-			add_terms(&v, &synrows[r].n, &vcap, x->en, x->nen, synrows[r].term);
-			add_terms(&v, &synrows[r].n, &vcap, x->codes, x->ncodes, synrows[r].term);
+			if (!own) {
+				add_terms(&v, &synrows[r].n, &vcap, x->en, x->nen, synrows[r].term);
+				add_terms(&v, &synrows[r].n, &vcap, x->codes, x->ncodes, synrows[r].term);
+			}
 			add_terms(&v, &synrows[r].n, &vcap, x->ko, x->nko, synrows[r].term);
 		}
 		synrows[r].syn = v;
@@ -447,13 +456,12 @@ const char *const *planner_lex_syn(const char *term)
 
 	if (!term)
 		return NULL;
-	if ((own = own_syn(term)))
-		return own;
 	pthread_once(&syn_once, build_syns);
-	if (!nsynrows)
-		return NULL;
-	r = bsearch(&key, synrows, (size_t)nsynrows, sizeof *synrows, cmp_synrow);
-	return r && r->n ? r->syn : NULL;
+	r = nsynrows ? bsearch(&key, synrows, (size_t)nsynrows, sizeof *synrows, cmp_synrow) : NULL;
+	if (r && r->n)
+		return r->syn;   /* the planner's own synonyms (and the lexicon's Korean terms) or the lexicon's */
+	own = own_syn(term);
+	return own;
 }
 
 /* Ontology concepts: a named abnormality is a measure outside its normal range.  The range

@@ -181,6 +181,13 @@ static enum err emit_sql(struct planner *p, const struct planner_ctx *ctx, struc
 				out->sql = NULL;
 			}
 		}
+		/* visits named (입원 횟수, admissions) must be what the answer reads */
+		if (!p->decline && out->sql && p->f.visit_mention >= 0 && !planner_sql_names(out->sql, p->s->t[p->f.visit_mention].name, 0) &&
+		    !key_used(p, out->sql, p->f.visit_mention)) {
+			pf_decline(p, "the question names visits or stays (%s), which the plan does not use", p->s->t[p->f.visit_mention].name);
+			free(out->sql);
+			out->sql = NULL;
+		}
 		/* an earlier attempt with exactly this SQL failed: do not repeat it */
 		for (int i = 0; ctx && i < ctx->nattempts; i++)
 			if (ctx->attempts[i].sql && (ctx->attempts[i].error || ctx->attempts[i].empty_result) &&

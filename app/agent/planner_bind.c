@@ -5,6 +5,13 @@
 #include <string.h>
 #include "agent/planner_front.h"
 
+/* "times", "번", "회": what is counted, not measured ("admitted 4 or more times") */
+static int times_word(const struct ptok *t)
+{
+	return !strcmp(t->text, "times") || !strcmp(t->text, "번") || !strcmp(t->text, "회") || !strcmp(t->text, "번이상") ||
+	       !strcmp(t->text, "회이상");
+}
+
 /* a unit written after a number (g/dL, mg, mmHg, %) */
 static int unit_tok(const struct ptok *t)
 {
@@ -52,6 +59,8 @@ int pf_comparisons(struct planner *p)
 			num = i;
 		} else if (t->kind == TK_NUM && !t->used && i + 2 < p->tk.n && !strcmp(p->tk.v[i + 1].text, "or") &&
 		           (p->tk.v[i + 2].role == R_GT || p->tk.v[i + 2].role == R_LT)) {
+			if (i + 3 < p->tk.n && times_word(&p->tk.v[i + 3]))
+				return pf_decline(p, "%s", "a number of times per patient or stay compared with a number is not a shape the offline planner builds");
 			op = p->tk.v[i + 2].role == R_GT ? R_GE : R_LE;   /* "60 or above" */
 			num = i;
 			p->tk.v[i + 1].used = p->tk.v[i + 2].used = 1;
@@ -70,6 +79,9 @@ int pf_comparisons(struct planner *p)
 				num = j;
 				if (op == R_BETWEEN && j + 2 < p->tk.n && p->tk.v[j + 1].role == R_AND && p->tk.v[j + 2].kind == TK_NUM)
 					num2 = j + 2;
+			} else if (i > 1 && p->tk.v[i - 1].kind == TK_WORD && times_word(&p->tk.v[i - 1]) &&
+			           p->tk.v[i - 2].kind == TK_NUM && p->tk.v[i].hangul) {
+				return pf_decline(p, "%s", "a number of times per patient or stay compared with a number is not a shape the offline planner builds");
 			} else if (i > 0 && p->tk.v[unit_start(p, i)].kind == TK_NUM && !p->tk.v[unit_start(p, i)].used &&
 			           p->tk.v[i].hangul) {
 				op = t->role;   /* 65 이상, 10 g/dL 미만 */
@@ -240,15 +252,30 @@ static int bind_value(struct planner *p, struct plink_item *it, const char *sp, 
 	for (int c = 0; c < it->ncols && pick < 0; c++)
 		if (p->s->c[it->cols[c]].table == f->fact)
 			pick = c;
+	int unreached = 0;
 	for (int c = 0; c < it->ncols && pick < 0; c++) {
 		int e[4];
 		int dt = p->s->c[it->cols[c]].table, via = -1;
-		if (pf_path(p, f->fact, dt, e, 2) >= 0 &&
-		    (pf_dict_reaches(p, it->cols[c], it->vals[c], it->contains, f->fact, &via) || 1))
+		if (pf_path(p, f->fact, dt, e, 2) >= 0) {
 			pick = c;
+			/* a dictionary the fact table references directly: the value must be found through
+			 * one of those keys (a drug's name is not reached through a visit's admitted-from
+			 * concept) */
+			int direct = 0;
+			for (int k = 0; k < p->s->nfk; k++)
+				direct |= p->s->c[p->s->fk[k].from].table == f->fact && p->s->c[p->s->fk[k].to].table == dt;
+			unreached = direct && !pf_dict_reaches(p, it->cols[c], it->vals[c], it->contains, f->fact, &via);
+		}
+		/* two things of one dictionary reached through different keys (a diagnosis and its
+		 * status, both concept names): one join cannot filter both */
+		if (pick == c && via >= 0 && p->via && p->via[dt] >= 0 && p->via[dt] != via)
+			return pf_decline(p, "'%s' is reached through another key of the same dictionary as a value named "
+			                     "before; one join cannot hold both", sp);
 		if (pick == c && via >= 0 && p->via)
 			p->via[dt] = via;
 	}
+	if (pick >= 0 && unreached)
+		return pf_decline(p, "'%s' is a stored value that no row of the question's table reaches through its keys", sp);
 	if (pick < 0 && it->t1 - it->t0 == 1) {
 		double fs;
 		int fc = planner_link_term(&p->a, p->s, p->tk.v[it->t0].text, p->r, p->banned, 0.85, &fs);

@@ -621,14 +621,18 @@ static int longer_term(const char *vkey, const char *key)
 /* contains_link: the dictionary label columns (most matches first, at most 4) some of whose stored values contain
  * key, each picking out 1..CONTAINS_MAX of its values and not all of them, and every one of those
  * containing key as written (ILIKE '%key%' finds them); 1 when it was filled */
-static int contains_link(const struct psnap *s, const char *key, struct plink_item *it)
+static int contains_link(const struct psnap *s, const char *key, int prefix, struct plink_item *it)
 {
 	size_t kl = strlen(key);
 	int hangul = (unsigned char)key[0] >= 0x80, cols[16], hits[16], bad[16], other[16], one[16], nc = 0;
-	if (kl < (hangul ? 6 : 4) || strpbrk(key, "%_\\'"))
+	/* an English word alone must be a clinical term the lexicon knows ("primary", "region" are
+	 * words of many labels); three letters only for a known abbreviation (CRP) */
+	if (kl < (hangul ? 6 : 3) || (kl < 4 && !planner_lex_syn(key)) || strpbrk(key, "%_\\'") ||
+	    (!hangul && !strchr(key, ' ') && !planner_lex_syn(key)))
 		return 0;
 	for (int v = 0; v < s->nv; v++) {
-		if (s->v[v].syn || !key_inside(s->v[v].key, key, kl, hangul) || !dict_label(s, s->v[v].col))
+		if (s->v[v].syn || !key_inside(s->v[v].key, key, kl, hangul) || !dict_label(s, s->v[v].col) ||
+		    (prefix && strncmp(s->v[v].key, key, kl)))
 			continue;
 		int k = 0;
 		while (k < nc && cols[k] != s->v[v].col)
@@ -717,6 +721,7 @@ static void link_contains(struct arena *a, const struct psnap *s, struct ptoks *
 			keys[nk++] = span_key(a, tk, i, j, 0);
 			if (j - i == 1 && tk->v[i].raw && strcmp(tk->v[i].raw, tk->v[i].text))
 				keys[nk++] = planner_norm(a, tk->v[i].raw);
+			int nown = nk;   /* the words as written; synonyms after */
 			const char *const *sy = keys[0] ? planner_lex_syn(keys[0]) : NULL;
 			/* one word that only a dictionary label column's comment named weakly ("Name of the
 			 * concept, e.g. Hemoglobin"): its values may hold it */
@@ -729,7 +734,9 @@ static void link_contains(struct arena *a, const struct psnap *s, struct ptoks *
 				keys[nk++] = *sy;
 			struct plink_item it = {.kind = PL_VALUE, .t0 = i, .t1 = j, .score = 0.8, .contains = 1, .con = -1};
 			int q = 0;
-			while (q < nk && !(keys[q] && contains_link(s, keys[q], &it)))
+			/* a translation (the lexicon's 'region' for 지역) must begin the label: 'Type 2 diabetes
+			 * mellitus' for 제2형 당뇨, not '... of unspecified region' */
+			while (q < nk && !(keys[q] && contains_link(s, keys[q], q >= nown, &it)))
 				q++;
 			if (q == nk)
 				continue;

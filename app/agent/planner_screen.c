@@ -30,9 +30,14 @@ int pf_screen(struct planner *p)
 {
 	/* a length of stay (재원일수): the admission and discharge times, in days */
 	for (int i = 0, n; i < p->tk.n; i++)
-		if (!p->tk.v[i].used && p->f.dur_start < 0 && pf_stay_word(p, i, &n) && pf_find_stay(p))
-			for (int k = i; k < i + n; k++)
-				p->tk.v[k].used = 1;
+		if (pf_stay_word(p, i, &n) && (p->f.dur_days || (p->f.dur_start < 0 && pf_find_stay(p))))
+			for (int k = i; k < i + n; k++) {
+				p->tk.v[k].used = 1;   /* every mention ("재원일수 = 퇴원일자 - 입원일자"), and LOS
+				                        * is the stay even where a stored value spelled it */
+				for (int l = 0; l < p->pl.n; l++)
+					if (p->pl.v[l].t0 <= k && k < p->pl.v[l].t1)
+						p->pl.v[l].role = PL_ROLE_IGNORED;
+			}
 	/* shapes it does not build */
 	for (int i = 0; i < p->tk.n; i++) {
 		if (p->tk.v[i].role == R_UNSUP && p->tk.v[i].unsup_rate && pf_rate_link(p, i) >= 0) {

@@ -110,9 +110,9 @@ static const struct lex lexicon[] = {
 	{"몇", R_COUNT, 0}, {"몇명", R_COUNT, 0}, {"몇건", R_COUNT, 0}, {"건수", R_COUNT, 0}, {"개수", R_COUNT, 0}, {"횟수", R_COUNT, 0}, {"수", R_COUNT, 0},
 	{"인원", R_COUNT, 0}, {"명수", R_COUNT, 0},
 	{"average", R_AVG, 0}, {"avg", R_AVG, 0}, {"mean", R_AVG, 0}, {"평균", R_AVG, 0},
-	{"maximum", R_MAX, 0}, {"max", R_MAX, 0}, {"highest", R_MAX, 0}, {"largest", R_MAX, 0},
+	{"maximum", R_MAX, 0}, {"max", R_MAX, 0}, {"highest", R_MAX, 0}, {"largest", R_MAX, 0}, {"longest", R_MAX, 0},
 	{"peak", R_MAX, 0}, {"최대", R_MAX, 0}, {"최고", R_MAX, 0}, {"최댓값", R_MAX, 0}, {"maximal", R_MAX, 0},
-	{"minimum", R_MIN, 0}, {"min", R_MIN, 0}, {"lowest", R_MIN, 0}, {"smallest", R_MIN, 0},
+	{"minimum", R_MIN, 0}, {"min", R_MIN, 0}, {"lowest", R_MIN, 0}, {"smallest", R_MIN, 0}, {"shortest", R_MIN, 0},
 	{"최소", R_MIN, 0}, {"최저", R_MIN, 0}, {"최솟값", R_MIN, 0}, {"minimal", R_MIN, 0},
 	{"total", R_SUM, 0}, {"overall", R_SUM, 0}, {"sum", R_SUM, 0}, {"합계", R_SUM, 0}, {"총", R_SUM, 0}, {"합", R_SUM, 0},
 	{"first", R_FIRST, 0}, {"earliest", R_FIRST, 0}, {"처음", R_FIRST, 0}, {"최초", R_FIRST, 0},
@@ -196,7 +196,8 @@ static const char *const generic[] = {
 	"they", "them", "his", "her", "he", "she", "him", "or", "as", "all", "so", "far", "out", "up", "also",
 	"hospital", "hospit", "whole", "of", "calculate", "calcul", "compute", "comput", "retriev", "state",
 	"tell", "check", "checked", "pleas", "provid", "identify", "identifi", "determin", "return", "fetch",
-	"report", "record", "recorded", "record", "document", "having", "ended", "resulted", "do", "done", "doe", "got", "get", "gett",
+	"report", "record", "recorded", "record", "document", "having", "ended", "resulted", "coded", "minus",
+	"among", "전부", "모두", "뽑아줘", "뽑아", "정리해줘", "구해줘", "계산해줘", "찾아줘", "출력해줘", "do", "done", "doe", "got", "get", "gett",
 	"take", "taken", "took", "tak", "receiv", "given", "giv", "gave", "had", "ha", "has", "have", "perform",
 	"undergo", "underwent", "undergon", "show", "display", "many", "much", "how", "time", "on", "in", "at",
 	"my", "our", "your", "from", "into", "via", "through", "per", "and", "then", "than", "some", "those",
@@ -631,7 +632,8 @@ static enum err finish(struct arena *a, struct ptok *t)
 		}
 		/* verb and adjective endings: 사망한, 시행된, 투여했던 (keep two syllables at least) */
 		{
-			static const char *const endings[] = {"했던", "하는", "되는", "됐던", "되었던", "했던", "한", "된", "던", NULL};
+			static const char *const endings[] = {"받았던", "받은", "받는", "받", "했던", "하는", "되는", "됐던", "되었던",
+			                                      "했던", "한", "된", "던", NULL};
 			for (int k = 0; endings[k] && !known(t->text); k++)
 				if (strip_suffix(a, t, endings[k], 6))
 					break;

@@ -1233,7 +1233,8 @@ static int connected(const struct catalog *c, int a, int b)
 	return 0;
 }
 
-/* share of distinct child values (sample of 100) present in the parent column; -1: unknown */
+/* share of distinct child values (sample of 100) present in the parent column (0 when the child
+ * column is all NULL); -1: unknown (an empty table) */
 static double overlap(struct run *x, int child, int parent)
 {
 	struct catalog *c = x->c;
@@ -1258,7 +1259,7 @@ static double overlap(struct run *x, int child, int parent)
 	if ((r = db_query(x->tgt, sb_cstr(&q), 0, NULL, NULL, 0))) {
 		long n = atol(PQgetvalue(r, 0, 0)), hit = atol(PQgetvalue(r, 0, 1));
 
-		res = n > 0 ? (double)hit / (double)n : -1;
+		res = n > 0 ? (double)hit / (double)n : 0;   /* rows, but no value: nothing to join on */
 		PQclear(r);
 	}
 	sb_free(&q);

@@ -42,7 +42,7 @@ for i in "${!NAMES[@]}"; do
 done
 
 # the same results downloaded through a web worker (default budget): its peak RSS from /proc (VmHWM, reset first)
-workers() { local f; for f in "$VAR"/run/pool.pid "$VAR"/run/pool-runs.pid; do [ -f "$f" ] && pgrep -P "$(cat "$f")"; done; }
+workers() { local f; for f in "$VAR"/run/pool.pid "$VAR"/run/pool-runs.pid "$VAR"/run/pool-downloads.pid; do [ -f "$f" ] && pgrep -P "$(cat "$f")"; done; }
 if [ -n "${VAR:-}" ] && [ -n "$(workers)" ] && echo 5 >"/proc/$(workers | head -1)/clear_refs" 2>/dev/null; then
 	tok=$("$ASKQL" user token "$ADMIN_USER" 2>/dev/null | tail -1)
 	echo

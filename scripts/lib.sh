@@ -154,7 +154,8 @@ ENV
 # pool_start VAR WORKERS [NAME]: spawn-fcgi binds the pool's socket and runs multiwatch, which
 # keeps WORKERS copies of bin/askql-fcgi alive (a worker that dies is restarted).  NAME "askql"
 # (default) is the page pool: VAR/run/askql.sock, pool.pid; NAME "runs" is the pool that executes
-# runs inside requests (agent, critique, SSE): VAR/run/askql-runs.sock, pool-runs.pid.
+# runs inside requests (agent, critique, SSE): VAR/run/askql-runs.sock, pool-runs.pid; NAME
+# "downloads" serves the downloads (CSV, JSON, XLSX): VAR/run/askql-downloads.sock, pool-downloads.pid.
 pool_files() {   # pool_files VAR NAME -> "sock pidfile stampfile"
 	if [ "${2:-askql}" = askql ]; then echo "$1/run/askql.sock $1/run/pool.pid $1/run/pool.stamp"
 	else echo "$1/run/askql-$2.sock $1/run/pool-$2.pid $1/run/pool-$2.stamp"; fi
@@ -189,14 +190,16 @@ pool_stop() {
 }
 
 # nginx_start VAR PORT: render conf/nginx.conf.in and start nginx (master as root, workers as askql).
-# Run routes go to the runs pool when one is running in VAR, else to the page pool.
+# Run routes go to the runs pool when one is running in VAR, downloads to the downloads pool when
+# one is running, else either to the page pool.
 nginx_start() {
-	local var=$1 port=$2 runsock=$1/run/askql-runs.sock
+	local var=$1 port=$2 runsock=$1/run/askql-runs.sock dlsock=$1/run/askql-downloads.sock
 	# without a runs pool (RUN_WORKERS=0, or a test's single pool) runs share the page pool
 	[ -f "$var/run/pool-runs.pid" ] || runsock=$var/run/askql.sock
+	[ -f "$var/run/pool-downloads.pid" ] || dlsock=$var/run/askql.sock
 	mkdir -p "$var/nginx"
 	sed -e "s|@VAR@|$var|g" -e "s|@TOP@|$TOP|g" -e "s|@PORT@|$port|g" -e "s|@SOCK@|$var/run/askql.sock|g" \
-		-e "s|@RUNSOCK@|$runsock|g" \
+		-e "s|@RUNSOCK@|$runsock|g" -e "s|@DLSOCK@|$dlsock|g" \
 		"$TOP/conf/nginx.conf.in" >"$var/nginx.conf"
 	if [ -f "$var/run/nginx.pid" ] && kill -0 "$(cat "$var/run/nginx.pid")" 2>/dev/null; then
 		nginx -c "$var/nginx.conf" -p "$var/nginx" -s reload 2>/dev/null
@@ -244,12 +247,16 @@ stack_up() {
 	# runs execute inside their request and may wait minutes on an LLM: a pool of their own
 	# keeps them from starving the pages (README, "How the pool handles long LLM waits")
 	if [ "${RUN_WORKERS:-16}" -gt 0 ]; then pool_start "$var" "${RUN_WORKERS:-16}" runs; else pool_stop "$var" runs; fi
+	# a download holds its worker until its last row (export_timeout_ms at most): its own pool,
+	# so downloads never starve the pages (docs/export-deadline.md)
+	if [ "${DOWNLOAD_WORKERS:-4}" -gt 0 ]; then pool_start "$var" "${DOWNLOAD_WORKERS:-4}" downloads; else pool_stop "$var" downloads; fi
 	nginx_start "$var" "$port"
 }
 
 stack_down() {
 	local var=$1
 	nginx_stop "$var"
+	pool_stop "$var" downloads
 	pool_stop "$var" runs
 	pool_stop "$var"
 	pg_stop "$var"

@@ -56,7 +56,7 @@ curl -s -o /dev/null -c "$J" -b "$J" --data-urlencode "csrf=$pre" --data-urlenco
 SID=$(awk '$6 == "askql_sid" {print $7}' "$J")
 CSRF=$(curl -s -b "$J" "$BASE_URL/" | grep -o 'name="csrf" value="[^"]*"' | head -1 | sed 's/.*value="//; s/"$//')
 # one pid per line (spawn-fcgi writes its pid file without a newline, so a plain cat would glue them)
-pools() { local f; for f in "$VAR/run/pool.pid" "$VAR/run/pool-runs.pid"; do [ -s "$f" ] && echo "$(cat "$f")"; done; }
+pools() { local f; for f in "$VAR/run/pool.pid" "$VAR/run/pool-runs.pid" "$VAR/run/pool-downloads.pid"; do [ -s "$f" ] && echo "$(cat "$f")"; done; }
 workers() { for pp in $(pools); do pgrep -P "$pp"; done; }
 rss() { local t=0; for p in $(workers); do t=$((t + $(awk '/VmRSS/ {print $2}' "/proc/$p/status"))); done; echo $t; }
 fds() { local t=0; for p in $(workers); do t=$((t + $(ls "/proc/$p/fd" | wc -l))); done; echo $t; }

@@ -173,7 +173,9 @@ static void exec_opts_for(const struct export_opts *o, struct exec_opts *xo)
 	xo->chunk_rows = o->chunk_rows > 0 ? o->chunk_rows : 5000;
 	xo->relation_ok = o->relation_ok;
 	xo->relation_ctx = o->relation_ctx;
-	xo->stop = o->stop;
+	xo->timeout_ms = o->timeout_ms;
+	xo->cancelled = o->cancelled;
+	xo->cancel_ctx = o->cancel_ctx;
 }
 
 /* tmp_path: a fresh temporary file beside path (or in dir when path is NULL); *fd open. */

@@ -42,7 +42,10 @@ struct export_opts {
 	const char *tmpdir;         /* XLSX work files; NULL: $TMPDIR or /tmp */
 	int (*relation_ok)(void *ctx, const char *schema, const char *name);  /* guard catalog check */
 	void *relation_ctx;
-	const volatile int *stop;   /* raised by the caller (client gone): cancel, ERR_TIMEOUT */
+	long timeout_ms;            /* the whole export ends by then (exec_opts.timeout_ms): ERR_TIMEOUT;
+	                             * 0: none.  The web's downloads set conf export_timeout_ms */
+	int (*cancelled)(void *ctx);  /* the reader went away (exec_opts.cancelled): ERR_IO; NULL: never */
+	void *cancel_ctx;
 	int chunk_rows;             /* rows per FETCH; 0: 5000 */
 };
 
@@ -67,7 +70,9 @@ struct export_stats {
  * (row_count, truncated), so a reader can tell; for CSV over HTTP the caller must
  * abort the response (close the connection without ending the chunked body) rather
  * than finish it normally.  Returns OK, ERR_DENIED (guard; reason in dberr->message),
- * ERR_DB (dberr filled), ERR_NET, ERR_IO (out or temp file), ERR_TIMEOUT (o->stop).
+ * ERR_DB (dberr filled), ERR_NET, ERR_IO (out or temp file, or o->cancelled), ERR_TIMEOUT
+ * (o->timeout_ms), ERR_LIMIT (the target's statement slots were all taken; reason in dberr).
+ * Whatever the error, the statement was cancelled and its transaction rolled back.
  */
 enum err export_run(const char *sql, const struct export_opts *o, const struct export_out *out,
                     struct export_stats *st, struct exec_error *dberr);

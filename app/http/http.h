@@ -23,6 +23,8 @@ struct out {
 	enum err (*write)(void *ctx, const char *p, size_t n);
 	enum err (*flush)(void *ctx);   /* may be NULL */
 	void *ctx;
+	int (*gone)(void *ctx);         /* 1 when the reader has hung up (nginx closed the connection
+	                                 * because its client did); never blocks; may be NULL */
 };
 
 struct user {
@@ -105,6 +107,9 @@ enum err resp_begin(struct req *r, int status, const char *ctype, int cache);
 enum err resp_write(struct req *r, const char *p, size_t n);
 enum err resp_puts(struct req *r, const char *s);
 enum err resp_flush(struct req *r);
+/* resp_gone: 1 when the client is known to have hung up (a write would fail), else 0; costs one
+ * non-blocking system call.  For work that writes nothing for a long time (a download's query). */
+int resp_gone(struct req *r);
 /* resp_local_path: 1 when p may be a redirect target on this site: "/" alone, or "/" then a path
  * character (not '/', '\\', '?', '#'), then printable ASCII without space or backslash, every %XX
  * a real escape whose byte is no control character, space or backslash (docs/auth.md); else 0. */

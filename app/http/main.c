@@ -1,5 +1,6 @@
 /* main.c: bin/askql-fcgi, one FastCGI worker: accept loop, per-request arena, dispatch, access log. */
 #include <fcgiapp.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +34,18 @@ static enum err flush(void *ctx)
 	return FCGX_FFlush(fr->out) == 0 ? OK : ERR_IO;
 }
 
+/* gone: nginx closes its end of the FastCGI connection when the client hangs up (it never sends
+ * more after the request), so a hang-up shows on our socket before any write would fail. */
+static int gone(void *ctx)
+{
+	FCGX_Request *fr = ctx;
+	struct pollfd p = {fr->ipcFd, POLLRDHUP, 0};
+
+	if (fr->ipcFd < 0)
+		return 1;
+	return poll(&p, 1, 0) > 0 && (p.revents & (POLLRDHUP | POLLHUP | POLLERR));
+}
+
 static long get(void *ctx, char *buf, size_t n)
 {
 	FCGX_Request *fr = ctx;
@@ -55,7 +68,7 @@ static int serve(FCGX_Request *fr, struct arena *a, unsigned long long seq)
 	snprintf(r.id, sizeof r.id, "%05x%06llx", (unsigned)getpid() & 0xfffff, seq & 0xffffff);
 	log_set_reqid(r.id);
 	sb_init_arena(&r.hdr, a);
-	r.out = (struct out){put, flush, fr};
+	r.out = (struct out){put, flush, fr, gone};
 	e = req_parse(&r, get, fr, (size_t)conf_get_int("max_body_bytes"));
 	if (e == OK) {
 		http_dispatch(&r);

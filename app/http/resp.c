@@ -101,6 +101,11 @@ enum err resp_flush(struct req *r)
 	return r->out.flush ? r->out.flush(r->out.ctx) : OK;
 }
 
+int resp_gone(struct req *r)
+{
+	return r->out.gone ? r->out.gone(r->out.ctx) : 0;
+}
+
 static int hexval(char c)
 {
 	if (c >= '0' && c <= '9')

@@ -1,4 +1,4 @@
-/* download.c: CSV, JSON and XLSX of a run's full result, re-run under the user's limits and streamed by the export layer. */
+/* download.c: CSV, JSON and XLSX of a run's full result, re-run under the user's limits and a deadline, streamed by the export layer. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +27,41 @@ static enum err to_resp(void *ctx, const char *p, size_t n)
 		resp_begin(d->r, 200, export_content_type(d->f), 0);
 	}
 	return resp_write(d->r, p, n);
+}
+
+/* The export asks this while its query runs: a client that hung up stops it (docs/export-deadline.md). */
+static int client_gone(void *ctx)
+{
+	return resp_gone(ctx);
+}
+
+/* failed: the answer to an export that failed before its first byte (a cut-off stream is
+ * aborted by the caller instead). */
+static enum err failed(struct req *r, enum err e, long timeout_ms)
+{
+	char secs[24];
+
+	switch (e) {
+	case ERR_DENIED:
+		return ERR_DENIED;
+	case ERR_LIMIT:     /* the target's statement slots */
+		return page_busy(r, "limit.target", conf_get_int("target_max_statements"));
+	case ERR_TIMEOUT:
+		snprintf(secs, sizeof secs, "%ld", (timeout_ms + 999) / 1000);
+		return page_notice(r, 503, "download.timeout", (const char *const[]){"seconds", secs, NULL}, 0);
+	case ERR_IO:
+		if (resp_gone(r)) {
+			/* nobody is left to answer: nothing is written, the access log says 499 (nginx's
+			 * code for a client that closed the request) and the connection is dropped */
+			r->began = 1;
+			r->status = 499;
+			r->abort_conn = 1;
+			return OK;
+		}
+		return ERR_INTERNAL;
+	default:
+		return ERR_INTERNAL;
+	}
 }
 
 /* Stream run id's result as format; ERR_NOTFOUND unless owner or admin and the run has SQL. */
@@ -64,6 +99,10 @@ static enum err download(struct req *r, long long id, const char *fmt)
 	o.bom = f == EXPORT_CSV;
 	/* a download is opened in a spreadsheet: text that looks like a formula is defused */
 	o.escape_formulas = conf_get_int("csv_escape_formulas") != 0;
+	/* the whole export, not each FETCH, ends by the deadline; a reader that left ends it sooner */
+	o.timeout_ms = conf_get_int("export_timeout_ms");
+	o.cancelled = client_gone;
+	o.cancel_ctx = r;
 	export_filename(f, time(NULL), fname, sizeof fname);
 	snprintf(disp, sizeof disp, "attachment; filename=\"%s\"", fname);
 	dl.disp = disp;   /* not now: an error page must not arrive as an attachment named .xlsx */
@@ -71,12 +110,17 @@ static enum err download(struct req *r, long long id, const char *fmt)
 	if (e != OK) {
 		char *msg = exec_error_text(&dberr);
 
-		log_error("download of run %lld failed after %zu bytes: %s", id, st.bytes_out, msg ? msg : err_str(e));
+		if (e == ERR_IO && resp_gone(r))
+			log_info("download of run %lld stopped after %zu bytes, %.0f ms: the client hung up", id,
+			         st.bytes_out, st.ms);
+		else
+			log_error("download of run %lld failed after %zu bytes, %.0f ms: %s", id, st.bytes_out, st.ms,
+			          msg ? msg : err_str(e));
 		free(msg);
 		exec_error_free(&dberr);
 		cJSON_Delete(run);
 		if (st.bytes_out == 0 && !r->began)
-			return e == ERR_DENIED ? ERR_DENIED : ERR_INTERNAL;
+			return failed(r, e, o.timeout_ms);
 		r->abort_conn = 1;    /* the stream is cut short; the client sees an incomplete transfer */
 		return OK;
 	}

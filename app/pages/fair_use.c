@@ -1,4 +1,4 @@
-/* fair_use.c: per-user limits on concurrent runs and downloads, answered 429 with Retry-After. */
+/* fair_use.c: per-user limits on concurrent runs and downloads, answered 429 with Retry-After; the notice pages they share. */
 #include <stdio.h>
 #include <cjson/cJSON.h>
 #include "pages/pages.h"
@@ -9,30 +9,29 @@
 #include "util/log.h"
 #include "util/sb.h"
 
-/* The 429: the reason and when to come back, for a browser or for a script. */
-static enum err busy(struct req *r, enum slot_kind kind, long max)
+enum err page_notice(struct req *r, int status, const char *key, const char *const *vars, long retry_s)
 {
-	char secs[24], maxs[24];
-	const char *key = kind == SLOT_RUN ? "limit.runs" : "limit.downloads";
+	char secs[24];
 	struct sb msg;
-	long wait = conf_get_int("user_limit_retry_s");
 
-	snprintf(secs, sizeof secs, "%ld", wait > 0 ? wait : 1);
-	snprintf(maxs, sizeof maxs, "%ld", max);
 	sb_init_arena(&msg, r->a);
-	i18n_format(&msg, r->lang, key, (const char *const[]){"max", maxs, "seconds", secs, NULL});
-	resp_header(r, "Retry-After", secs);
+	i18n_format(&msg, r->lang, key, vars);
+	if (retry_s > 0) {
+		snprintf(secs, sizeof secs, "%ld", retry_s);
+		resp_header(r, "Retry-After", secs);
+	}
 	if (r->via_token) {
 		cJSON *j = cJSON_CreateObject();
 		enum err e;
 
 		if (!j)
 			return ERR_NOMEM;
-		cJSON_AddStringToObject(j, "error", "Too Many Requests");
-		cJSON_AddNumberToObject(j, "status", 429);
+		cJSON_AddStringToObject(j, "error", resp_status_text(status));
+		cJSON_AddNumberToObject(j, "status", status);
 		cJSON_AddStringToObject(j, "message", sb_cstr(&msg));
-		cJSON_AddNumberToObject(j, "retry_after", (double)(wait > 0 ? wait : 1));
-		e = resp_json(r, 429, j);
+		if (retry_s > 0)
+			cJSON_AddNumberToObject(j, "retry_after", (double)retry_s);
+		e = resp_json(r, status, j);
 		cJSON_Delete(j);
 		return e;
 	}
@@ -47,8 +46,20 @@ static enum err busy(struct req *r, enum slot_kind kind, long max)
 		cJSON_AddStringToObject(d, "error", sb_cstr(&msg));
 		cJSON_AddStringToObject(d, "target", conf_get("target_name"));
 		view_targets(d, NULL);
-		return view_render(r, 429, "ask", d);
+		return view_render(r, status, "ask", d);
 	}
+}
+
+enum err page_busy(struct req *r, const char *key, long max)
+{
+	char secs[24], maxs[24];
+	long wait = conf_get_int("user_limit_retry_s");
+
+	if (wait < 1)
+		wait = 1;
+	snprintf(secs, sizeof secs, "%ld", wait);
+	snprintf(maxs, sizeof maxs, "%ld", max);
+	return page_notice(r, 429, key, (const char *const[]){"max", maxs, "seconds", secs, NULL}, wait);
 }
 
 enum err page_limited(struct req *r, enum slot_kind kind, enum err (*fn)(struct req *))
@@ -61,7 +72,7 @@ enum err page_limited(struct req *r, enum slot_kind kind, enum err (*fn)(struct 
 	if (e == ERR_LIMIT) {
 		log_info("user %lld: %ld concurrent %s already, answered 429", r->user.id, max,
 		         kind == SLOT_RUN ? "runs" : "downloads");
-		return busy(r, kind, max);
+		return page_busy(r, kind == SLOT_RUN ? "limit.runs" : "limit.downloads", max);
 	}
 	if (e != OK)
 		return e;

@@ -93,6 +93,13 @@ enum err page_verify_apply(struct req *r, long long run_id, enum agent_verify_ac
  * r->lang is written (web: the ask page with the question kept; API: JSON) and OK returned.
  * fn's error as it is; ERR_DB when the slots could not be checked. */
 enum err page_limited(struct req *r, enum slot_kind kind, enum err (*fn)(struct req *));
+/* page_notice: a refusal with status and the text of i18n key (vars as for i18n_format) in
+ * r->lang: the ask page with the reason above it (question kept) for a browser, JSON
+ * {"error","status","message"[,"retry_after"]} for the API; Retry-After when retry_s > 0.
+ * Returns what writing it returned. */
+enum err page_notice(struct req *r, int status, const char *key, const char *const *vars, long retry_s);
+/* page_busy: page_notice 429 with {max} and Retry-After conf user_limit_retry_s ({seconds}). */
+enum err page_busy(struct req *r, const char *key, long max);
 
 /* ---- run_view.c: a run as template data, shared by run.c, run_stream.c and api.c ---- */
 /* run_load: the run r->arg_id if the current user may see it (owner or admin), as cJSON;

@@ -1,4 +1,6 @@
 /* exec.c: the read-only executor: guarded SQL, least-privilege role, READ ONLY transaction, cursor in chunks. */
+#include <errno.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +20,12 @@
 #define FIXED_WIDTH 96
 /* rows in the first FETCH of a result whose row width is unknown */
 #define FIRST_WIDE_FETCH 8
+/* the target's statement slots: advisory lock class 'ast\0' + slot, in the target database
+ * (never one of the app database's classes: 'asu' in store/slot.c, 'askq' in store/run.c) */
+#define TARGET_SLOT_CLASS 0x61737400L
+#define TARGET_SLOT_MAX 64
+/* how often a statement waiting for a target slot tries again */
+#define TARGET_SLOT_RETRY_MS 100
 
 /* ---- structured errors ---------------------------------------------------------- */
 
@@ -395,6 +403,178 @@ static void drain(PGconn *c, int cancel)
 		PQclear(r);
 }
 
+/* ---- deadlines and readers that left (docs/export-deadline.md) ----------------------- */
+
+static double mono_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+/* What one exec_run watches besides the server: its deadline (0: none) and its reader. */
+struct watch {
+	const struct exec_opts *o;
+	double deadline;
+	double next;            /* when the reader is asked again */
+};
+
+/* watch_check: OK, or ERR_TIMEOUT (the deadline passed) / ERR_IO (the reader left) with the
+ * reason in dberr.  The clock is read every time; the reader, which costs a system call, at
+ * most every EXEC_POLL_MS. */
+static enum err watch_check(struct watch *w, struct exec_error *dberr)
+{
+	double now;
+	char m[128];
+
+	if (w->deadline <= 0 && !w->o->cancelled)
+		return OK;
+	now = mono_ms();
+	if (w->deadline > 0 && now >= w->deadline) {
+		snprintf(m, sizeof m, "stopped at the time limit for the whole result (%ld ms)", w->o->timeout_ms);
+		set_msg(dberr, "%s", m);
+		return ERR_TIMEOUT;
+	}
+	if (w->o->cancelled && now >= w->next) {
+		w->next = now + EXEC_POLL_MS;
+		if (w->o->cancelled(w->o->cancel_ctx)) {
+			set_msg(dberr, "%s", "stopped: the reader went away");
+			return ERR_IO;
+		}
+	}
+	return OK;
+}
+
+/* await: wait until c has a result to read without blocking, looking at the watch at least every
+ * EXEC_POLL_MS meanwhile.  OK; ERR_NET when the connection broke; the watch's errors (the
+ * statement is still running then: the caller cancels it). */
+static enum err await(PGconn *c, struct watch *w, struct exec_error *dberr)
+{
+	enum err rc;
+
+	/* a row already in libpq's buffer costs no system call: rows stream at full speed */
+	while (PQisBusy(c)) {
+		struct pollfd p = {PQsocket(c), POLLIN, 0};
+		int ms = EXEC_POLL_MS;
+
+		if ((rc = watch_check(w, dberr)) != OK)
+			return rc;
+		if (w->deadline > 0 && w->deadline - mono_ms() < ms)
+			ms = (int)(w->deadline - mono_ms()) + 1;
+		if (poll(&p, 1, ms < 1 ? 1 : ms) < 0 && errno != EINTR) {
+			set_msg(dberr, "poll: %s", strerror(errno));
+			return ERR_NET;
+		}
+		/* also after a quiet poll: whatever libpq may hold is looked at again */
+		if (!PQconsumeInput(c)) {
+			set_msg(dberr, "%s", PQerrorMessage(c));
+			return ERR_NET;
+		}
+	}
+	return OK;
+}
+
+/* watched: one statement through the extended protocol (never more than one), its result read
+ * under the watch.  NULL with *rc set when the watch or the connection ended the wait: the
+ * statement was cancelled and its results read.  Caller clears the result. */
+static PGresult *watched(PGconn *c, const char *q, struct watch *w, enum err *rc, struct exec_error *dberr)
+{
+	PGresult *r, *extra;
+
+	*rc = OK;
+	if (!PQsendQueryParams(c, q, 0, NULL, NULL, NULL, NULL, 0)) {
+		set_msg(dberr, "%s", PQerrorMessage(c));
+		*rc = ERR_NET;
+		return NULL;
+	}
+	if ((*rc = await(c, w, dberr)) != OK) {
+		drain(c, 1);
+		return NULL;
+	}
+	r = PQgetResult(c);
+	while ((extra = PQgetResult(c)))
+		PQclear(extra);
+	return r;
+}
+
+/* ---- the target's concurrent statements (conf target_max_statements) ------------------ */
+
+/*
+ * target_slot: inside the transaction just begun on c, take one of the target database's
+ * target_max_statements slots as a transaction-level advisory lock, so it ends with the
+ * transaction whatever happens (ROLLBACK, a reset, a killed worker) and every worker and CLI
+ * connected to that database counts against the same slots.  When all are taken, try again every
+ * TARGET_SLOT_RETRY_MS for up to target_wait_ms, under the watch.  OK (also when the limit is
+ * 0); ERR_LIMIT with the reason in dberr; ERR_DB/ERR_NET; the watch's errors.
+ */
+static enum err target_slot(PGconn *c, struct watch *w, struct exec_error *dberr)
+{
+	long max = conf_get_int("target_max_statements"), wait = conf_get_int("target_wait_ms");
+	double until = mono_ms() + (double)(wait > 0 ? wait : 0);
+	char q[192], m[192];
+	enum err rc;
+
+	if (max <= 0)
+		return OK;
+	if (max > TARGET_SLOT_MAX)
+		max = TARGET_SLOT_MAX;
+	/* LIMIT 1 stops the scan at the first lock taken: at most one slot is held */
+	snprintf(q, sizeof q, "SELECT s FROM generate_series(0, %ld) AS s WHERE pg_try_advisory_xact_lock(%ld, s::int) LIMIT 1",
+	         max - 1, TARGET_SLOT_CLASS);
+	for (;;) {
+		PGresult *r = PQexec(c, q);
+		int got = PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1;
+
+		if (PQresultStatus(r) != PGRES_TUPLES_OK) {
+			if (dberr)
+				exec_error_from_result(dberr, r, 0);
+			PQclear(r);
+			return PQstatus(c) == CONNECTION_BAD ? ERR_NET : ERR_DB;
+		}
+		PQclear(r);
+		if (got)
+			return OK;
+		if (mono_ms() >= until)
+			break;
+		/* a short sleep that still notices the deadline and the reader */
+		for (double t = mono_ms() + TARGET_SLOT_RETRY_MS; mono_ms() < t; ) {
+			if ((rc = watch_check(w, dberr)) != OK)
+				return rc;
+			poll(NULL, 0, 20);
+		}
+	}
+	snprintf(m, sizeof m, "the database already runs %ld statements from askql, the most it may "
+	         "(target_max_statements); try again in a moment", max);
+	set_msg(dberr, "%s", m);
+	return ERR_LIMIT;
+}
+
+/* deadline_timeout: SET LOCAL statement_timeout to what is left of the deadline when that is
+ * shorter, so the server stops on its own even if this process cannot cancel (killed). */
+static enum err deadline_timeout(PGconn *c, struct watch *w, struct exec_error *dberr)
+{
+	char q[96];
+	long left;
+	PGresult *r;
+	enum err rc = OK;
+
+	if (w->deadline <= 0)
+		return OK;
+	left = (long)(w->deadline - mono_ms()) + 1;
+	if (left >= ms_setting("statement_timeout_ms", 30000))
+		return OK;
+	snprintf(q, sizeof q, "SET LOCAL statement_timeout = %ld", left > 1 ? left : 1);
+	r = PQexec(c, q);
+	if (PQresultStatus(r) != PGRES_COMMAND_OK) {
+		if (dberr)
+			exec_error_from_result(dberr, r, 0);
+		rc = PQstatus(c) == CONNECTION_BAD ? ERR_NET : ERR_DB;
+	}
+	PQclear(r);
+	return rc;
+}
+
 /* position offset: characters before the caller's text in the statement we sent. */
 static int pos_offset(const char *sent_sql, const char *orig)
 {
@@ -518,12 +698,16 @@ enum err exec_run(const char *sql, const struct exec_opts *opts, const struct ex
 	char fetch[64], cerr[512];
 	PGconn *c = NULL;
 	PGresult *r = NULL;
+	struct watch w = {0};
 	enum err rc = OK;
 
 	if (!opts)
 		opts = &dflt;
 	if (dberr)
 		exec_error_free(dberr);
+	w.o = opts;
+	if (opts->timeout_ms > 0)
+		w.deadline = mono_ms() + (double)opts->timeout_ms;
 	chunk = opts->chunk_rows > 0 ? opts->chunk_rows : 1000;
 	budget = fetch_budget(opts);
 	/* no single row larger than the budget, nor than the byte cap that would cut it anyway */
@@ -553,6 +737,8 @@ enum err exec_run(const char *sql, const struct exec_opts *opts, const struct ex
 	}
 	if ((rc = exec_begin(c, dberr)) != OK)
 		goto out;
+	if ((rc = target_slot(c, &w, dberr)) != OK || (rc = deadline_timeout(c, &w, dberr)) != OK)
+		goto out;
 
 	/* the guarded text ends the statement: nothing is appended after it */
 	sb_puts(&q, CURSOR_PREFIX);
@@ -563,8 +749,10 @@ enum err exec_run(const char *sql, const struct exec_opts *opts, const struct ex
 		rc = ERR_NOMEM;
 		goto out;
 	}
-	/* extended protocol: a single statement only, even if the guard were fooled */
-	r = PQexecParams(c, sb_cstr(&q), 0, NULL, NULL, NULL, NULL, 0);
+	/* extended protocol: a single statement only, even if the guard were fooled; planning may
+	 * take long too, so under the watch */
+	if (!(r = watched(c, sb_cstr(&q), &w, &rc, dberr)))
+		goto out;
 	if (PQresultStatus(r) != PGRES_COMMAND_OK) {
 		if (dberr)
 			exec_error_from_result(dberr, r, pos_offset(g.sql, sql));
@@ -620,7 +808,8 @@ enum err exec_run(const char *sql, const struct exec_opts *opts, const struct ex
 			rc = ERR_NOMEM;
 			goto out;
 		}
-		r = PQexecParams(c, sb_cstr(&q), 0, NULL, NULL, NULL, NULL, 0);
+		if (!(r = watched(c, sb_cstr(&q), &w, &rc, dberr)))
+			goto out;
 		if (PQresultStatus(r) != PGRES_COMMAND_OK) {
 			if (dberr)
 				exec_error_from_result(dberr, r, 0);
@@ -653,6 +842,9 @@ enum err exec_run(const char *sql, const struct exec_opts *opts, const struct ex
 		ExecStatusType st;
 		int n, more = 0;
 
+		/* the server may take long over a FETCH: meanwhile the deadline and the reader are watched */
+		if ((rc = await(c, &w, dberr)) != OK)
+			goto out;
 		r = PQgetResult(c);
 		if (!r) {
 			set_msg(dberr, "%s", PQerrorMessage(c));
@@ -732,11 +924,10 @@ enum err exec_run(const char *sql, const struct exec_opts *opts, const struct ex
 				goto out;
 			nrows++;
 			bytes += rb;
-		}
-		if (opts->stop && *opts->stop) {
-			rc = ERR_TIMEOUT;
-			set_msg(dberr, "%s", "stopped by the caller");
-			goto out;
+			/* rows that come fast still end at the deadline, and a sink that takes its time
+			 * still notices a reader that left */
+			if ((rc = watch_check(&w, dberr)) != OK)
+				goto out;
 		}
 		PQclear(r);
 		r = NULL;

@@ -49,12 +49,25 @@ struct exec_opts {
 	                         * max_rows is set (so truncation is detected), else none; -1: none */
 	int (*relation_ok)(void *ctx, const char *schema, const char *name);  /* guard catalog check; NULL: off */
 	void *relation_ctx;
-	const volatile int *stop;  /* when non-NULL and *stop becomes non-zero: cancel, ERR_TIMEOUT */
 	size_t fetch_bytes;     /* result bytes held in this process at once; 0: conf exec_fetch_bytes */
+	long timeout_ms;        /* the whole run (waiting for a target slot, the transaction, every FETCH
+	                         * and the sink's work) ends by then: the statement is cancelled, the
+	                         * transaction rolled back, ERR_TIMEOUT.  0: no bound beyond
+	                         * statement_timeout per statement (docs/export-deadline.md) */
+	int (*cancelled)(void *ctx);  /* when non-NULL, asked every EXEC_POLL_MS while the server works
+	                               * and between rows; non-zero (the reader went away) cancels the
+	                               * statement and rolls back: ERR_IO */
+	void *cancel_ctx;
 };
 
+/* How often exec_run looks at the clock and opts->cancelled while it waits for the server. */
+#define EXEC_POLL_MS 200
+
 /*
- * exec_run: guard sql again (never trusts the caller), then run it inside
+ * exec_run: guard sql again (never trusts the caller), then take one of the target's
+ * concurrent-statement slots (conf target_max_statements, waiting up to target_wait_ms; a
+ * transaction-level advisory lock in the target database, so every worker and the CLI share
+ * them and the slot ends with the transaction), then run it inside
  * BEGIN READ ONLY with statement_timeout, lock_timeout and
  * idle_in_transaction_session_timeout, work_mem (and temp_file_limit where the role may
  * set it) from conf, fetching through a cursor so memory stays flat, and feed the sink.
@@ -70,8 +83,10 @@ struct exec_opts {
 enum err exec_run(const char *sql, const struct exec_opts *opts, const struct exec_sink *sink,
                   struct exec_error *dberr);
 /* Errors of exec_run besides ERR_DB/ERR_DENIED: ERR_NET (cannot connect; message in dberr),
- * ERR_TIMEOUT (opts->stop raised), or whatever a sink callback returned (the query is
- * cancelled and rolled back first).  sink->end is called only on success. */
+ * ERR_LIMIT (no target slot came free in time; message in dberr), ERR_TIMEOUT
+ * (opts->timeout_ms passed), ERR_IO (opts->cancelled said so), or whatever a sink callback
+ * returned; in each case the statement is cancelled and rolled back first.  sink->end is
+ * called only on success. */
 
 /* exec_error_from_result: fill e from a failed PGresult (fields, position adjusted by
  * minus pos_offset characters, hint columns extracted).  e must be zeroed or freed. */

@@ -83,9 +83,23 @@ static struct conf_item items[] = {
 	{"signin_forget_s", "86400", 0, "a name or address with no attempt for this many seconds starts again from zero failures", 0, 0},
 	{"user_max_runs", "4", 0, "runs one user may have working at once, over all workers (starting, streaming, resuming a paused run, re-running; web and API); one more is answered 429 with Retry-After (0: no limit)", 0, 0},
 	{"user_max_downloads", "2", 0, "downloads (CSV, JSON, XLSX; web and API) one user may have streaming at once; one more is answered 429 with Retry-After (0: no limit)", 0, 0},
-	{"user_limit_retry_s", "5", 0, "seconds sent as Retry-After with a 429 for user_max_runs or user_max_downloads", 0, 0},
+	{"user_limit_retry_s", "5", 0, "seconds sent as Retry-After with a 429 for user_max_runs, user_max_downloads or target_max_statements", 0, 0},
+	{"export_timeout_ms", "120000", 0, "the longest a download (CSV, JSON, XLSX; web and API) may take as a whole: at this deadline its statement is cancelled and its transaction rolled back; the client sees an error status, or an incomplete transfer when bytes were sent (docs/export-deadline.md; 1000 to 3600000)", 0, 0},
+	{"target_max_statements", "8", 0, "analyst statements (previews, downloads, evaluations; all workers and the CLI) one target database runs at once; one more waits up to target_wait_ms, then is refused: a download with 429 and Retry-After, a preview with an error (docs/export-deadline.md; 0: no limit, at most 64)", 0, 0},
+	{"target_wait_ms", "2000", 0, "how long an analyst statement waits for one of the target's target_max_statements slots before it is refused (0 to 60000)", 0, 0},
 };
 #define NITEMS ((int)(sizeof items / sizeof items[0]))
+
+/* Settings that must be a whole number within a range: a value outside it stops conf_load, so
+ * a worker never runs with a limit it cannot honour (a typo must not lift a safety limit). */
+static const struct {
+	const char *name;
+	long min, max;
+} ranges[] = {
+	{"export_timeout_ms", 1000, 3600000},
+	{"target_max_statements", 0, 64},
+	{"target_wait_ms", 0, 60000},
+};
 
 static char *loaded_path;
 static char errbuf[256];
@@ -108,6 +122,19 @@ static char *trim(char *s)
 	while (e > s && isspace((unsigned char)e[-1]))
 		*--e = '\0';
 	return s;
+}
+
+/* in_range: v is a whole number (spaces around allowed) within [min, max]. */
+static int in_range(const char *v, long min, long max)
+{
+	char *end;
+	long n;
+
+	errno = 0;
+	n = strtol(v, &end, 10);
+	while (isspace((unsigned char)*end))
+		end++;
+	return end != v && !*end && errno == 0 && n >= min && n <= max;
 }
 
 /* Values and sources loaded from files/env are strdup'd and live for the process. */
@@ -202,6 +229,17 @@ enum err conf_load(const char *path, const char **errmsg)
 			snprintf(src, sizeof src, "env:%s", env);
 			conf_set(items[i].name, v, src);
 		}
+	}
+	/* the effective values, whichever layer set them */
+	for (size_t i = 0; i < sizeof ranges / sizeof ranges[0]; i++) {
+		const struct conf_item *it = find(ranges[i].name);
+
+		if (!it || in_range(it->value, ranges[i].min, ranges[i].max))
+			continue;
+		snprintf(errbuf, sizeof errbuf, "%s = '%.32s' (%s): must be a whole number from %ld to %ld",
+		         it->name, it->value, it->source, ranges[i].min, ranges[i].max);
+		rc = ERR_INPUT;
+		break;
 	}
 out:
 	if (f)

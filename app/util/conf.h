@@ -18,7 +18,10 @@ struct conf_item {
  * conf_load: reset to defaults, then read path ("key = value" lines, '#' comments;
  * NULL: $ASKQL_CONF if set, else no file), then apply ASKQL_* environment overrides.
  * Unknown keys, lines over 4 KiB or without '=' are an error: *errmsg (static or
- * heap-allocated by conf, valid until the next conf_load) says which line.
+ * heap-allocated by conf, valid until the next conf_load) says which line.  So is a
+ * setting with a range (conf.c, ranges[]) whose effective value is not a whole number
+ * in it (ERR_INPUT; *errmsg names the key, the value, where it came from and the range):
+ * a worker or the CLI refuses to start rather than run with a limit it cannot honour.
  */
 enum err conf_load(const char *path, const char **errmsg);
 /* conf_set: override one setting (CLI flags); source is recorded. */

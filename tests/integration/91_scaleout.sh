@@ -30,9 +30,9 @@ check "pool a and pool b run on their own sockets" "[ -S '$W/a/run/askql.sock' ]
 PORT=$(free_port)
 mkdir -p "$W/nginx"
 sed -e "s|@VAR@|$W|g" -e "s|@TOP@|$TOP|g" -e "s|@PORT@|$PORT|g" \
-	-e "s|server unix:@\(RUN\)\{0,1\}SOCK@;|server unix:$W/a/run/askql.sock max_fails=1 fail_timeout=10s;\n\t\tserver unix:$W/b/run/askql.sock max_fails=1 fail_timeout=10s;|" \
+	-e "s|server unix:@[A-Z]*SOCK@;|server unix:$W/a/run/askql.sock max_fails=1 fail_timeout=10s;\n\t\tserver unix:$W/b/run/askql.sock max_fails=1 fail_timeout=10s;|" \
 	"$TOP/conf/nginx.conf.in" >"$W/nginx.conf"
-check "both upstreams (pages, runs) list both pools" "[ \$(grep -c 'server unix:$W/[ab]/run/askql.sock' '$W/nginx.conf') = 4 ]" "$(grep -n 'server unix' "$W/nginx.conf")"
+check "every upstream (pages, runs, downloads) lists both pools" "[ \$(grep -c 'server unix:$W/[ab]/run/askql.sock' '$W/nginx.conf') = 6 ]" "$(grep -n 'server unix' "$W/nginx.conf")"
 nginx -c "$W/nginx.conf" -p "$W/nginx"
 B=http://127.0.0.1:$PORT
 for _ in $(seq 50); do [ "$(curl -s -o /dev/null -w '%{http_code}' "$B/signin")" = 200 ] && break; sleep 0.1; done

@@ -280,7 +280,7 @@ chown -R "$SYSUSER" "$W"
 pool_start "$W" 2
 PORT2=$(free_port)
 sed -e "s|@VAR@|$W|g" -e "s|@TOP@|$TOP|g" -e "s|@PORT@|$PORT2|g" -e "s|@SOCK@|$W/run/askql.sock|g" \
-	-e "s|@RUNSOCK@|$W/run/askql.sock|g" "$TOP/conf/nginx.conf.in" >"$W/nginx.conf"
+	-e "s|@RUNSOCK@|$W/run/askql.sock|g" -e "s|@DLSOCK@|$W/run/askql.sock|g" "$TOP/conf/nginx.conf.in" >"$W/nginx.conf"
 nginx -c "$W/nginx.conf" -p "$W/nginx"
 B2=http://127.0.0.1:$PORT2
 for _ in $(seq 50); do [ "$(code "$B2/signin")" = 200 ] && break; sleep 0.1; done

@@ -116,7 +116,7 @@ out=$("$ASKQL" export --sql "SELECT version() AS v" --format csv -o - 2>&1)
 check "version() stays allowed and runs (as current_setting('server_version') does)" "grep -q '^\"\?PostgreSQL ' <<<\"\$out\"" "$out"
 
 # ---- 4. worker memory bounded by bytes, not only rows ----------------------------------------------
-workers() { local f; for f in "$VAR"/run/pool.pid "$VAR"/run/pool-runs.pid; do [ -f "$f" ] && pgrep -P "$(cat "$f")"; done; }
+workers() { local f; for f in "$VAR"/run/pool.pid "$VAR"/run/pool-runs.pid "$VAR"/run/pool-downloads.pid; do [ -f "$f" ] && pgrep -P "$(cat "$f")"; done; }
 # reset_peak: each worker's peak RSS starts again from its current size (clear_refs 5; ours, as root)
 reset_peak() { local p; for p in $(workers); do echo 5 >"/proc/$p/clear_refs" 2>/dev/null; done; }
 peak_kb() { local p; for p in $(workers); do awk '/^VmHWM/ {print $2}' "/proc/$p/status" 2>/dev/null; done | sort -n | tail -1; }

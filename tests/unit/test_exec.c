@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "sql/exec.h"
 #include "store/db.h"
 #include "util/conf.h"
@@ -234,6 +235,146 @@ static void test_timeout(void **state)
 	exec_error_free(&e);
 }
 
+static double ms_now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+/* rows that cost the server ~5 ms each: every FETCH is short, the whole result minutes long */
+#define SLOW_SQL "SELECT g, (SELECT count(*) FROM generate_series(1, 100000 + g % 2)) AS n FROM generate_series(1, 100000) g"
+
+/* in_tx: other sessions inside a transaction on the target database (the executor's, when it left
+ * one open: nothing else runs there during the unit tests) */
+static int in_tx(void)
+{
+	char err[256];
+	PGconn *su = db_connect(conf_get("target_db"), err, sizeof err);
+	PGresult *r;
+	int n;
+
+	assert_non_null(su);
+	r = PQexec(su, "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+	               "AND pid <> pg_backend_pid() AND backend_type = 'client backend' AND xact_start IS NOT NULL");
+	assert_int_equal(PQresultStatus(r), PGRES_TUPLES_OK);
+	n = atoi(PQgetvalue(r, 0, 0));
+	PQclear(r);
+	PQfinish(su);
+	return n;
+}
+
+static void test_deadline(void **state)
+{
+	struct count k = {0};
+	struct exec_sink s = {c_begin, c_row, c_end, &k};
+	struct exec_opts o = {.chunk_rows = 1000, .timeout_ms = 700};
+	struct exec_error e = {0};
+	struct exec_result r;
+	double t0;
+
+	NEED_DB();
+	/* the whole run ends by the deadline, though each FETCH is within statement_timeout */
+	t0 = ms_now();
+	assert_int_equal(exec_run(SLOW_SQL, &o, &s, &e), ERR_TIMEOUT);
+	assert_true(ms_now() - t0 >= 690 && ms_now() - t0 < 2500);
+	assert_non_null(strstr(e.message, "time limit"));
+	assert_int_equal(k.ends, 0);
+	exec_error_free(&e);
+	/* the statement was cancelled and rolled back: nothing stays open, the pooled connection works */
+	assert_int_equal(in_tx(), 0);
+	assert_int_equal(exec_fetch("SELECT 42", NULL, &r, &e), OK);
+	assert_string_equal(r.rows[0][0], "42");
+	exec_result_free(&r);
+	/* rows that come fast end at the deadline too (single-row mode, a text column; a cross join
+	 * streams where a function's result would be materialised first) */
+	memset(&k, 0, sizeof k);
+	o.timeout_ms = 300;
+	t0 = ms_now();
+	assert_int_equal(exec_run("SELECT v.caseid, l.name FROM vital_data_table v, lab_data_table l", &o, &s, &e),
+	                 ERR_TIMEOUT);
+	assert_true(ms_now() - t0 < 2000);
+	assert_true(k.rows > 0);
+	exec_error_free(&e);
+	assert_int_equal(in_tx(), 0);
+}
+
+struct gone {
+	double at;      /* the reader "leaves" at this time */
+	int asked;
+};
+
+static int c_gone(void *ctx)
+{
+	struct gone *g = ctx;
+
+	g->asked++;
+	return ms_now() >= g->at;
+}
+
+static void test_cancelled(void **state)
+{
+	struct count k = {0};
+	struct exec_sink s = {c_begin, c_row, c_end, &k};
+	struct gone g = {0};
+	struct exec_opts o = {.chunk_rows = 1000, .cancelled = c_gone, .cancel_ctx = &g};
+	struct exec_error e = {0};
+	double t0 = ms_now();
+
+	NEED_DB();
+	/* a reader that leaves while the server works on a FETCH is noticed within EXEC_POLL_MS */
+	g.at = t0 + 400;
+	assert_int_equal(exec_run(SLOW_SQL, &o, &s, &e), ERR_IO);
+	assert_true(ms_now() - g.at < EXEC_POLL_MS + 600);
+	assert_true(g.asked >= 2 && g.asked < 50);
+	assert_non_null(strstr(e.message, "went away"));
+	exec_error_free(&e);
+	assert_int_equal(in_tx(), 0);
+}
+
+static void test_target_slots(void **state)
+{
+	struct count k = {0};
+	struct exec_sink s = {c_begin, c_row, c_end, &k};
+	struct exec_error e = {0};
+	char err[256];
+	PGconn *su;
+	PGresult *r;
+	double t0;
+
+	NEED_DB();
+	conf_set("target_max_statements", "2", "test");
+	conf_set("target_wait_ms", "300", "test");
+	/* both slots held elsewhere (class 'ast\0', slots 0 and 1), as two busy workers would */
+	su = db_connect(conf_get("target_db"), err, sizeof err);
+	assert_non_null(su);
+	r = PQexec(su, "SELECT pg_advisory_lock(1634956288, 0), pg_advisory_lock(1634956288, 1)");
+	assert_int_equal(PQresultStatus(r), PGRES_TUPLES_OK);
+	PQclear(r);
+	t0 = ms_now();
+	assert_int_equal(exec_run("SELECT 1", NULL, &s, &e), ERR_LIMIT);
+	assert_true(ms_now() - t0 >= 290 && ms_now() - t0 < 2000);
+	assert_non_null(strstr(e.message, "target_max_statements"));
+	assert_int_equal(k.begins, 0);
+	exec_error_free(&e);
+	/* one comes free: the statement runs, and its slot ends with its transaction */
+	PQclear(PQexec(su, "SELECT pg_advisory_unlock(1634956288, 1)"));
+	assert_int_equal(exec_run("SELECT 1", NULL, &s, &e), OK);
+	assert_int_equal(k.rows, 1);
+	r = PQexec(su, "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND classid = 1634956288 "
+	               "AND pid <> pg_backend_pid()");
+	assert_string_equal(PQgetvalue(r, 0, 0), "0");
+	PQclear(r);
+	/* 0: no limit */
+	conf_set("target_max_statements", "0", "test");
+	PQclear(PQexec(su, "SELECT pg_advisory_lock(1634956288, 1)"));
+	assert_int_equal(exec_run("SELECT 1", NULL, &s, &e), OK);
+	PQfinish(su);
+	conf_set("target_max_statements", "8", "test");
+	conf_set("target_wait_ms", "2000", "test");
+}
+
 static void test_sink_error_cancels(void **state)
 {
 	struct count k = {.fail_after = 5};
@@ -318,6 +459,9 @@ int main(void)
 		cmocka_unit_test(test_sink_error_cancels),
 		cmocka_unit_test(test_reconnect),
 		cmocka_unit_test(test_result_json),
+		cmocka_unit_test(test_deadline),
+		cmocka_unit_test(test_cancelled),
+		cmocka_unit_test(test_target_slots),
 		cmocka_unit_test(test_timeout),
 	};
 

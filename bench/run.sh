@@ -11,7 +11,7 @@ PGPORT=$(free_port) PORT=$(free_port)
 export PG_FSYNC=off
 stack_up "$VAR" "$PORT" "$PGPORT" "${WORKERS:-4}" >"$VAR/stack.log" 2>&1 || { cat "$VAR/stack.log"; exit 1; }
 trap 'stack_down "$VAR"' EXIT
-export ASKQL_CONF=$VAR/askql.conf PGHOST=$VAR/run PGPORT PGUSER=askql ASKQL=$TOP/bin/askql
+export ASKQL_CONF=$VAR/askql.conf PGHOST=$VAR/run PGPORT PGUSER=askql PGPASSFILE=$VAR/pgpass.admin ASKQL=$TOP/bin/askql
 export BASE_URL=http://127.0.0.1:$PORT VAR ADMIN_USER=admin ADMIN_PASS=$(cat "$VAR/admin.password")
 export FAKE_LLM=$TOP/tests/lib/fake_llm.py
 echo "machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(uname -m), $(. /etc/os-release; echo "$PRETTY_NAME")"

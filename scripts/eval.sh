@@ -34,7 +34,7 @@ else
 	write_conf "$VAR" "$PGPORT"
 	ASKQL_CONF="$VAR/askql.conf" "$ASKQL" migrate >/dev/null
 fi
-export ASKQL_CONF=$VAR/askql.conf PGHOST=$VAR/run PGPORT PGUSER=askql
+export ASKQL_CONF=$VAR/askql.conf PGHOST=$VAR/run PGPORT PGUSER=askql PGPASSFILE=$VAR/pgpass.admin
 SOCK="host=$VAR/run port=$PGPORT"
 
 # ---- the demo target ----
@@ -43,6 +43,7 @@ ASKQL_CONF="$VAR/askql.conf" "$ASKQL" index --name demo --quiet >/dev/null 2>&1 
 	echo "eval: warning: indexing demo failed (see $OUT/index_demo.log); the planner works from its own schema snapshot" >&2
 
 # ---- the EHRSQL target: load once, read-only role, index (no declared FKs: keys are inferred) ----
+# (indexed as askql_app, like the demo: no target's conninfo names the superuser)
 if ! psql_su "$VAR" "$PGPORT" postgres -tAc "SELECT 1 FROM pg_database WHERE datname = 'ehrsql'" | grep -q 1; then
 	psql_su "$VAR" "$PGPORT" postgres -c "CREATE DATABASE ehrsql" >/dev/null
 fi
@@ -60,7 +61,7 @@ SQL
 # the throwaway cluster gets a new port each time: a registration of an earlier run names another
 # host:port, so it is replaced (its catalog is rebuilt)
 "$ASKQL" target list 2>/dev/null | grep -q "^ehrsql .*local:$PGPORT/ehrsql" || "$ASKQL" target rm ehrsql >/dev/null 2>&1 || true
-"$ASKQL" index --name ehrsql --target "$SOCK dbname=ehrsql user=askql" --ro "$SOCK dbname=ehrsql user=askql_reader" \
+"$ASKQL" index --name ehrsql --target "$SOCK dbname=ehrsql user=askql_app" --ro "$SOCK dbname=ehrsql user=askql_reader" \
 	>"$OUT/index_ehrsql.log" 2>&1 ||
 	echo "eval: warning: indexing ehrsql failed (see $OUT/index_ehrsql.log); the planner works from its own schema snapshot" >&2
 
@@ -79,11 +80,11 @@ for d in "$TOP"/tests/data/eval/*/; do
 	fi
 	psql_su "$VAR" "$PGPORT" "$db" >/dev/null <<SQL
 REVOKE ALL ON DATABASE $db FROM PUBLIC;
-GRANT CONNECT ON DATABASE $db TO askql_reader;
-GRANT USAGE ON SCHEMA public TO askql_reader;
-GRANT SELECT ON ALL TABLES IN SCHEMA public TO askql_reader;
+GRANT CONNECT ON DATABASE $db TO askql_reader, askql_app;
+GRANT USAGE ON SCHEMA public TO askql_reader, askql_app;
+GRANT SELECT ON ALL TABLES IN SCHEMA public TO askql_reader, askql_app;
 SQL
-	if "$ASKQL" index --name "$set" --target "$SOCK dbname=$db user=askql" --ro "$SOCK dbname=$db user=askql_reader" \
+	if "$ASKQL" index --name "$set" --target "$SOCK dbname=$db user=askql_app" --ro "$SOCK dbname=$db user=askql_reader" \
 		>"$OUT/index_$set.log" 2>&1; then
 		SETS+=("$set")
 	else

@@ -6,6 +6,8 @@
 PGBIN=/usr/lib/postgresql/15/bin
 TOP=${TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
 SYSUSER=askql   # postgres refuses root; the cluster and the workers run as this user
+PGSU=askql      # the cluster's bootstrap superuser: these scripts and the tests only, never askql.conf
+PGAPPROLES="askql_app askql_reader"   # the roles askql.conf names (app and indexer, executor)
 
 ensure_sysuser() {
 	id -u "$SYSUSER" >/dev/null 2>&1 || useradd --system --home-dir /nonexistent --shell /usr/sbin/nologin "$SYSUSER"
@@ -19,16 +21,108 @@ free_port() {
 # as_sys CMD...: run a command as the system user.
 as_sys() { runuser -u "$SYSUSER" -- "$@"; }
 
-# pg_init VAR PORT: create the cluster in VAR/pg if absent (superuser "askql", trust on the socket).
-pg_init() {
+# Passwords (docs/pg-auth.md).  Every connection, socket or TCP, logs in with scram-sha-256; the
+# passwords live in two libpq password files (lines "socketdir:port:*:role:password") that
+# pg_secrets rewrites on every start, keeping the passwords they hold:
+#   VAR/pgpass        the app's roles ($PGAPPROLES): askql.conf pg_passfile, 0600 the service user
+#   VAR/pgpass.admin  the superuser and the app's roles: psql_su, the tests, env.sh; 0600 root
+# pw_of FILE ROLE: the password FILE holds for ROLE (nothing when none).
+pw_of() {
+	if [ -f "$1" ]; then awk -F: -v r="$2" '$(NF-1) == r { print $NF; exit }' "$1"; fi
+}
+
+new_pw() { head -c 24 /dev/urandom | base64 | tr -d '/+=\n'; }
+
+# pgpass_write FILE OWNER VAR PORT ROLE=PASSWORD...: write FILE (mode 0600, OWNER) in one rename,
+# one line per role for VAR's socket directory (":" and "\" escaped as libpq wants).
+pgpass_write() {
+	local file=$1 owner=$2 host=$3/run port=$4 rp; shift 4
+	host=${host//\\/\\\\}; host=${host//:/\\:}
+	(umask 077
+	 for rp in "$@"; do printf '%s:%s:*:%s:%s\n' "$host" "$port" "${rp%%=*}" "${rp#*=}"; done >"$file.new")
+	chown "$owner" "$file.new" && chmod 600 "$file.new" && mv -f "$file.new" "$file"
+}
+
+# pg_secrets VAR PORT [rotate]: both password files for PORT, each role keeping its password unless
+# it has none yet or "rotate" is given (then a new random one).  The cluster is not touched:
+# pg_passwords sets them there.
+pg_secrets() {
+	local var=$1 port=$2 rotate=${3:-} r pw all=()
+	for r in "$PGSU" $PGAPPROLES; do
+		pw=""
+		[ -n "$rotate" ] || pw=$(pw_of "$var/pgpass.admin" "$r")
+		[ -n "$pw" ] || pw=$(new_pw)
+		all+=("$r=$pw")
+	done
+	pgpass_write "$var/pgpass.admin" root "$var" "$port" "${all[@]}"
+	pgpass_write "$var/pgpass" "$SYSUSER" "$var" "$port" "${all[@]:1}"
+}
+
+# scram_verifier: the SCRAM-SHA-256 verifier of the password on stdin, what PostgreSQL stores
+# (RFC 5802/7677, as psql's \password computes it), so that no password reaches the server or its log.
+scram_verifier() {
+	python3 -c '
+import base64, hashlib, hmac, os, sys
+pw, salt, it = sys.stdin.readline().rstrip("\n").encode(), os.urandom(16), 4096
+salted = hashlib.pbkdf2_hmac("sha256", pw, salt, it)
+key = lambda k: hmac.new(salted, k, "sha256").digest()
+b64 = lambda b: base64.b64encode(b).decode()
+print("SCRAM-SHA-256$%d:%s$%s:%s" % (it, b64(salt), b64(hashlib.sha256(key(b"Client Key")).digest()), b64(key(b"Server Key"))))'
+}
+
+# pg_passwords VAR PORT: give every role the password VAR/pgpass.admin holds for it, in one
+# transaction (psql_su logs in with the superuser's password as it is before).
+pg_passwords() {
+	local var=$1 port=$2 r sql="BEGIN;"$'\n'
+	for r in "$PGSU" $PGAPPROLES; do
+		sql+="ALTER ROLE $r PASSWORD '$(pw_of "$var/pgpass.admin" "$r" | scram_verifier)';"$'\n'
+	done
+	printf '%sCOMMIT;\n' "$sql" | psql_su "$var" "$port" postgres >/dev/null
+}
+
+# pg_rotate VAR PORT: new passwords for the superuser and the app's roles, in the cluster and then
+# in both files.  Open connections stay; the workers' next connections read the new file.
+pg_rotate() {
 	local var=$1 port=$2
+	cp -p "$var/pgpass.admin" "$var/pgpass.admin.old"
+	pg_secrets "$var" "$port" rotate
+	# psql_su must still log in with the old superuser password: the old file until the roles change
+	if ! PGSU_PASSFILE=$var/pgpass.admin.old pg_passwords "$var" "$port"; then
+		mv -f "$var/pgpass.admin.old" "$var/pgpass.admin"
+		pg_secrets "$var" "$port"
+		return 1
+	fi
+	rm -f "$var/pgpass.admin.old"
+}
+
+# pg_hba_scram VAR: a cluster made before passwords (trust on the socket) asks for them from now
+# on; called once every role has its password.
+pg_hba_scram() {
+	local hba=$1/pg/pg_hba.conf
+	grep -qE '^[^#]*[[:space:]]trust[[:space:]]*$' "$hba" || return 0
+	sed -i -E '/^[[:space:]]*#/! s/[[:space:]]trust[[:space:]]*$/ scram-sha-256/' "$hba"
+	as_sys "$PGBIN/pg_ctl" -D "$1/pg" reload >/dev/null
+}
+
+# pg_init VAR PORT: create the cluster in VAR/pg if absent (superuser $PGSU, scram-sha-256 for
+# every connection, the socket in VAR/run where only the service user and root may go).
+pg_init() {
+	local var=$1 port=$2 pwfile=$1/run/initdb.pw
 	mkdir -p "$var/run" "$var/log"
 	chown "$SYSUSER" "$var" "$var/run" "$var/log"
 	chmod 755 "$var"
+	chmod 700 "$var/run"
+	pg_secrets "$var" "$port"
 	if [ ! -f "$var/pg/PG_VERSION" ]; then
 		mkdir -p "$var/pg" && chown "$SYSUSER" "$var/pg" && chmod 700 "$var/pg"
-		as_sys "$PGBIN/initdb" -D "$var/pg" -U askql -E UTF8 --locale=C.UTF-8 \
-			--auth-local=trust --auth-host=scram-sha-256 >"$var/log/initdb.log" 2>&1
+		# initdb (the service user) reads the superuser's password from a file of its own, gone at once
+		(umask 077; pw_of "$var/pgpass.admin" "$PGSU" >"$pwfile") && chown "$SYSUSER" "$pwfile"
+		if ! as_sys "$PGBIN/initdb" -D "$var/pg" -U "$PGSU" -E UTF8 --locale=C.UTF-8 --pwfile="$pwfile" \
+			--auth-local=scram-sha-256 --auth-host=scram-sha-256 >"$var/log/initdb.log" 2>&1; then
+			rm -f "$pwfile"
+			return 1
+		fi
+		rm -f "$pwfile"
 		cat >>"$var/pg/postgresql.conf" <<CONF
 listen_addresses = '127.0.0.1'
 unix_socket_directories = '$var/run'
@@ -38,9 +132,10 @@ fsync = ${PG_FSYNC:-on}
 log_min_messages = warning
 CONF
 	fi
-	# the port may change between starts
-	sed -i "/^port = /d" "$var/pg/postgresql.conf"
-	echo "port = $port" >>"$var/pg/postgresql.conf"
+	# the port may change between starts; the socket's own mode (the directory's is what counts)
+	# is set for clusters made before it too
+	sed -i "/^port = /d; /^unix_socket_permissions = /d" "$var/pg/postgresql.conf"
+	printf 'port = %s\nunix_socket_permissions = 0700\n' "$port" >>"$var/pg/postgresql.conf"
 }
 
 pg_start() {
@@ -55,10 +150,12 @@ pg_stop() {
 	as_sys "$PGBIN/pg_ctl" -D "$var/pg" -m fast -w stop >/dev/null 2>&1 || true
 }
 
-# psql_su VAR PORT DB [psql args]: psql as the superuser over the socket.
+# psql_su VAR PORT DB [psql args]: psql as the superuser over the socket, its password from
+# VAR/pgpass.admin (PGSU_PASSFILE: another file, for pg_rotate); never prompts.
 psql_su() {
 	local var=$1 port=$2 db=$3; shift 3
-	psql -X -q -v ON_ERROR_STOP=1 -h "$var/run" -p "$port" -U askql -d "$db" "$@"
+	PGPASSFILE=${PGSU_PASSFILE:-$var/pgpass.admin} psql -X -q -w -v ON_ERROR_STOP=1 -h "$var/run" -p "$port" \
+		-U "$PGSU" -d "$db" "$@"
 }
 
 # conf_kb NAME DEFAULT [VAR]: a kB setting of the conf table as the workers will see it:
@@ -96,7 +193,13 @@ SELECT 'CREATE ROLE askql_app LOGIN' WHERE NOT EXISTS (SELECT 1 FROM pg_roles WH
 SELECT 'CREATE ROLE askql_reader LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE' WHERE NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname='askql_reader')\gexec
 SELECT 'CREATE DATABASE askql OWNER askql_app' WHERE NOT EXISTS (SELECT 1 FROM pg_database WHERE datname='askql')\gexec
 SELECT 'CREATE DATABASE demo' WHERE NOT EXISTS (SELECT 1 FROM pg_database WHERE datname='demo')\gexec
+-- askql explain plans as the executor (SET LOCAL ROLE askql_reader) on target_db's connection:
+-- askql_app may, as a member of the reader, whose rights are a part of its own
+SELECT 'GRANT askql_reader TO askql_app' WHERE NOT pg_has_role('askql_app', 'askql_reader', 'MEMBER')\gexec
 SQL
+	# every role logs in with its password; a cluster made before that stops trusting the socket
+	pg_passwords "$var" "$port"
+	pg_hba_scram "$var"
 	psql_su "$var" "$port" askql -c "ALTER SCHEMA public OWNER TO askql_app" >/dev/null
 	if ! psql_su "$var" "$port" demo -tAc "SELECT 1 FROM pg_tables WHERE tablename='clinical_data_table'" | grep -q 1; then
 		if [ -f "$TOP/conf/demo/load.sql" ]; then
@@ -111,6 +214,11 @@ REVOKE CREATE ON SCHEMA public FROM PUBLIC;
 GRANT USAGE ON SCHEMA public TO askql_reader, askql_app;
 GRANT SELECT ON ALL TABLES IN SCHEMA public TO askql_reader, askql_app;
 ALTER ROLE askql_reader SET default_transaction_read_only = on;
+SQL
+	# hypopg is no trusted extension: created here, so askql explain's hypothetical indexes work
+	# for target_db's role, which is no superuser
+	psql_su "$var" "$port" demo >/dev/null <<'SQL'
+SELECT 'CREATE EXTENSION IF NOT EXISTS hypopg' WHERE EXISTS (SELECT 1 FROM pg_available_extensions WHERE name = 'hypopg')\gexec
 SQL
 	reader_limits "$var" "$port"
 	target_lockdown "$var" "$port" demo
@@ -133,8 +241,9 @@ write_conf() {
 	cat >"$var/askql.conf" <<CONF
 # generated by scripts/lib.sh; edit conf/askql.conf.example instead
 app_db = host=$var/run port=$port dbname=askql user=askql_app
-target_db = host=$var/run port=$port dbname=demo user=askql
+target_db = host=$var/run port=$port dbname=demo user=askql_app
 target_ro_db = host=$var/run port=$port dbname=demo user=askql_reader
+pg_passfile = $var/pgpass
 template_dir = $TOP/templates
 prompt_dir = $TOP/conf/prompts
 docs_dir = $TOP/conf/docs
@@ -146,7 +255,7 @@ CONF
 	mkdir -p "$var/exports" && chown "$SYSUSER" "$var/exports" "$var/askql.conf"
 	touch "$var/log/askql.log" && chown "$SYSUSER" "$var/log/askql.log"
 	cat >"$var/env.sh" <<ENV
-export PGHOST=$var/run PGPORT=$port PGUSER=askql PGDATABASE=askql
+export PGHOST=$var/run PGPORT=$port PGUSER=$PGSU PGDATABASE=askql PGPASSFILE=$var/pgpass.admin
 export ASKQL_CONF=$var/askql.conf
 ENV
 }
@@ -172,7 +281,8 @@ pool_start() {
 	fi
 	echo "$stamp" >"$stampf"
 	rm -f "$sock"
-	(cd "$TOP" && ASKQL_CONF="$var/askql.conf" spawn-fcgi -s "$sock" -M 0660 -u "$SYSUSER" -g "$SYSUSER" \
+	# the workers read their passwords from askql.conf's pg_passfile, never from a caller's PGPASSFILE
+	(cd "$TOP" && env -u PGPASSFILE -u PGPASSWORD ASKQL_CONF="$var/askql.conf" spawn-fcgi -s "$sock" -M 0660 -u "$SYSUSER" -g "$SYSUSER" \
 		-P "$pidf" -- /usr/bin/multiwatch -f "$workers" -- "$TOP/bin/askql-fcgi" >/dev/null)
 }
 

@@ -55,7 +55,7 @@ start_stack() {
 		return 1
 	fi
 	stack_started=1
-	export ASKQL_CONF=$VAR/askql.conf PGHOST=$VAR/run PGPORT PGUSER=askql
+	export ASKQL_CONF=$VAR/askql.conf PGHOST=$VAR/run PGPORT PGUSER=askql PGPASSFILE=$VAR/pgpass.admin
 	export ASKQL=$TOP/bin/askql BASE_URL=http://127.0.0.1:$PORT VAR
 	export ADMIN_USER=admin ADMIN_PASS=$(cat "$VAR/admin.password")
 	export FAKE_LLM=$TOP/tests/lib/fake_llm.py

@@ -26,7 +26,7 @@ PGPORT=$(free_port) PORT=$(free_port)
 export PG_FSYNC=off
 stack_up "$VAR" "$PORT" "$PGPORT" "${WORKERS:-4}" >"$LOGDIR/stack.log" 2>&1 || { cat "$LOGDIR/stack.log"; exit 1; }
 trap 'stack_down "$VAR"' EXIT
-export ASKQL_CONF=$VAR/askql.conf PGHOST=$VAR/run PGPORT PGUSER=askql ASKQL=$TOP/bin/askql VAR
+export ASKQL_CONF=$VAR/askql.conf PGHOST=$VAR/run PGPORT PGUSER=askql PGPASSFILE=$VAR/pgpass.admin ASKQL=$TOP/bin/askql VAR
 export BASE_URL=http://127.0.0.1:$PORT ADMIN_USER=admin ADMIN_PASS=$(cat "$VAR/admin.password")
 export FAKE_LLM=$TOP/tests/lib/fake_llm.py
 for _ in $(seq 50); do curl -s -o /dev/null "$BASE_URL/signin" && break; sleep 0.2; done

@@ -217,6 +217,15 @@ static long ms_setting(const char *name, long def)
 	return v > 0 ? v : def;
 }
 
+/* An idle connection with something to read was ended by the server (a restart, a terminated
+ * backend): all it has to say then is its FATAL message and EOF. */
+static int idle_ended(PGconn *c)
+{
+	struct pollfd pf = {PQsocket(c), POLLIN, 0};
+
+	return pf.fd < 0 || poll(&pf, 1, 0) != 0;
+}
+
 PGconn *exec_pool_get(const char *conninfo, char *err, size_t errlen)
 {
 	struct slot *s = NULL;
@@ -251,12 +260,12 @@ PGconn *exec_pool_get(const char *conninfo, char *err, size_t errlen)
 	pthread_mutex_unlock(&pool_mu);
 
 	c = s ? s->c : NULL;
-	if (c && PQstatus(c) != CONNECTION_OK) {
-		PQreset(c);
-		if (PQstatus(c) != CONNECTION_OK) {
-			PQfinish(c);
-			c = NULL;
-		}
+	/* a broken or ended idle connection is replaced, not PQreset: a reset logs in with the
+	 * password read at the first connect, a new connection reads the password file again
+	 * (rotated passwords, docs/pg-auth.md) */
+	if (c && (PQstatus(c) != CONNECTION_OK || idle_ended(c))) {
+		PQfinish(c);
+		c = NULL;
 	}
 	if (!c)
 		c = db_connect(conninfo, err, errlen);

@@ -74,9 +74,11 @@ static void quiet_notice(void *arg, const char *msg)
 PGconn *db_connect(const char *conninfo, char *err, size_t errlen)
 {
 	/* Our defaults come first and the caller's conninfo (key=value or a postgresql:// URI,
-	 * expanded from dbname) last, so any setting it names wins. */
-	static const char *const keys[] = {"connect_timeout", "application_name", "dbname", NULL};
-	const char *vals[] = {"5", "askql", conninfo, NULL};
+	 * expanded from dbname) last, so any setting it names wins.  The passwords come from conf
+	 * pg_passfile, unless PGPASSFILE names another file, as it would for psql (docs/pg-auth.md). */
+	static const char *const keys[] = {"connect_timeout", "application_name", "passfile", "dbname", NULL};
+	const char *env = getenv("PGPASSFILE");
+	const char *vals[] = {"5", "askql", env && *env ? NULL : conf_get("pg_passfile"), conninfo, NULL};
 	PGconn *c;
 
 	c = PQconnectdbParams(keys, vals, 1);
@@ -114,10 +116,21 @@ PGconn *db_app(void)
 			return app_conn;
 	}
 	if (app_conn) {
+		PGconn *fresh;
+
 		PQreset(app_conn);
 		if (PQstatus(app_conn) == CONNECTION_OK)
 			return app_conn;
-		/* keep the object (a run in flight may hold this pointer); reset again on the next call */
+		/* PQreset logs in again with the password libpq read at the first connect; after the
+		 * passwords were rotated (docs/pg-auth.md) only a new connection reads the file again.
+		 * The old object is left as it is, never freed (a run in flight may hold this pointer):
+		 * a few kB, once per rotation that outlives a connection. */
+		if ((fresh = db_connect(conf_get("app_db"), err, sizeof err))) {
+			log_info("app database: reconnected with a new connection");
+			app_conn = fresh;
+			return app_conn;
+		}
+		/* reset again on the next call */
 		log_error("app database: %s", PQerrorMessage(app_conn));
 		return NULL;
 	}

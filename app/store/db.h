@@ -8,7 +8,8 @@
 
 /*
  * db_connect: open a connection to conninfo, key=value or a postgresql:// URI (connect_timeout 5 s
- * and application_name askql unless it sets them).  Returns NULL on failure with a message in err.  Caller PQfinish()es.
+ * and application_name askql unless it sets them; passwords from conf pg_passfile unless it names a passfile or
+ * PGPASSFILE is set).  Returns NULL on failure with a message in err.  Caller PQfinish()es.
  */
 PGconn *db_connect(const char *conninfo, char *err, size_t errlen);
 

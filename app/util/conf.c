@@ -9,8 +9,9 @@
 static struct conf_item items[] = {
 	/* databases */
 	{"app_db", "dbname=askql", 0, "libpq conninfo of the app schema (users, runs, catalog)", 0, 0},
-	{"target_db", "dbname=demo", 0, "libpq conninfo of the default target database (indexing as owner)", 0, 0},
+	{"target_db", "dbname=demo", 0, "libpq conninfo of the default target database (indexing: a role that may read its catalogs and tables)", 0, 0},
 	{"target_ro_db", "", 0, "conninfo the executor uses: the least-privilege read-only role (empty: target_db)", 0, 0},
+	{"pg_passfile", "", 0, "libpq password file (mode 0600) with the passwords of the roles the conninfos above name; PGPASSFILE in the environment wins; empty: libpq's own (~/.pgpass) (docs/pg-auth.md)", 0, 0},
 	{"target_name", "demo", 0, "name of the default target in the catalog", 0, 0},
 	{"allow_system_catalogs", "0", 0, "1: the guard lets SELECTs read pg_catalog / information_schema", 0, 0},
 	/* executor */
@@ -24,7 +25,7 @@ static struct conf_item items[] = {
 	{"exec_work_mem_kb", "8192", 0, "work_mem (kB) set for every executor transaction: memory per sort or hash before it spills to temp files", 0, 0},
 	{"exec_temp_file_limit_kb", "262144", 0, "temp_file_limit (kB) for analyst SQL: set per transaction when the executor's role may, else given to the reader role where it is created (scripts/lib.sh); 0: not set", 0, 0},
 	{"csv_escape_formulas", "1", 0, "1: CSV downloads from the web start a text cell (or column name) that begins with = + - @, tab or carriage return with ' so a spreadsheet shows it instead of running it as a formula; numbers stay numbers (docs/csv-formulas.md). The CLI does so only with --escape-formulas", 0, 0},
-	{"explain_hypopg", "1", 0, "1: askql explain tries suggested indexes with hypopg on target_db (needs a superuser there)", 0, 0},
+	{"explain_hypopg", "1", 0, "1: askql explain tries suggested indexes with hypopg on target_db (the extension installed there, or a role that may create it)", 0, 0},
 	/* agent and LLM */
 	{"max_retries", "3", 0, "planner attempts in the self-correction loop", 0, 0},
 	{"react_max_calls", "8", 0, "tool calls a ReAct run may make", 0, 0},

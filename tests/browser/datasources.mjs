@@ -46,10 +46,11 @@ COMMENT ON COLUMN admission.outcome IS 'Discharge outcome (퇴원 결과)';
 INSERT INTO ward VALUES (1, 'Medical ICU'), (2, 'Surgical ward');
 INSERT INTO admission SELECT g, 1 + g % 2, 30 + g % 50, CASE WHEN g % 9 = 0 THEN 'EXPIRED' ELSE 'DISCHARGED' END
   FROM generate_series(1, 53) g;
-GRANT CONNECT ON DATABASE ${DB} TO askql_reader;
-GRANT USAGE ON SCHEMA public TO askql_reader;
-GRANT SELECT ON ALL TABLES IN SCHEMA public TO askql_reader;`);
-const conn = `host=${process.env.PGHOST} port=${process.env.PGPORT} dbname=${DB} user=${process.env.PGUSER || 'askql'}`;
+GRANT CONNECT ON DATABASE ${DB} TO askql_reader, askql_app;
+GRANT USAGE ON SCHEMA public TO askql_reader, askql_app;
+GRANT SELECT ON ALL TABLES IN SCHEMA public TO askql_reader, askql_app;`);
+// the workers index as askql_app: their password file holds no superuser's (docs/pg-auth.md)
+const conn = `host=${process.env.PGHOST} port=${process.env.PGPORT} dbname=${DB} user=askql_app`;
 const ro = `host=${process.env.PGHOST} port=${process.env.PGPORT} dbname=${DB} user=askql_reader`;
 
 const browser = await chromium.launch({

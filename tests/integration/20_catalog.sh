@@ -216,8 +216,8 @@ rc=$?
 check "malformed metadata: clear error, catalog intact" \
 	'[ $rc -ne 0 ] && grep -q "bad.json" <<<"$out" && [ "$(cnt)" = "$before" ]' "$out"
 
-psql -X -q -d postgres -c "CREATE ROLE $ROLE LOGIN" >/dev/null
-out=$("$ASKQL" index --target "host=$PGHOST port=$PGPORT dbname=$T2 user=$ROLE" --name "$T2" 2>&1)
+psql -X -q -d postgres -c "CREATE ROLE $ROLE LOGIN PASSWORD 'pw-$ROLE'" >/dev/null
+out=$("$ASKQL" index --target "host=$PGHOST port=$PGPORT dbname=$T2 user=$ROLE password=pw-$ROLE" --name "$T2" 2>&1)
 rc=$?
 check "missing permissions: clear error, catalog intact" \
 	'[ $rc -ne 0 ] && grep -q "may not SELECT" <<<"$out" && [ "$(cnt)" = "$before" ]' "$out"

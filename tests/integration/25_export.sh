@@ -104,7 +104,8 @@ check "the refused statement changed nothing" [ "$rows" -gt 0 ]
 check "a missing directory is a clear error" sh -c "grep -q 'output directory /nonexistent/dir does not exist' '$out/nw.log'"
 mkdir -p "$out/ro" && chmod 555 "$out/ro"
 if [ "$(id -u)" = 0 ] && id -u askql >/dev/null 2>&1; then
-	runuser -u askql -- env ASKQL_CONF="${ASKQL_CONF:-}" PGHOST="${PGHOST:-}" PGPORT="${PGPORT:-}" \
+	# as the workers run: the service user, its passwords from askql.conf (root's PGPASSFILE is root's)
+	runuser -u askql -- env -u PGPASSFILE ASKQL_CONF="${ASKQL_CONF:-}" PGHOST="${PGHOST:-}" PGPORT="${PGPORT:-}" \
 		"$ASKQL" export --sql "SELECT 1" -o "$out/ro/x.csv" >"$out/ro.log" 2>&1
 	rc=$?
 else

@@ -10,7 +10,7 @@ ok() { n=$((n + 1)); echo "ok $n - $1"; }
 nok() { n=$((n + 1)); echo "not ok $n - $1"; [ -n "${2:-}" ] && echo "# $2"; }
 check() { if eval "$2"; then ok "$1"; else nok "$1" "${3:-}"; fi; }
 P() { psql -X -q -At -h "$VAR/run" -p "$PGPORT" -U askql "$@" 2>&1; }        # primary
-R() { psql -X -q -At -h "$R/run" -p "$RPORT" -U askql "$@" 2>&1; }           # replica
+R() { PGPASSFILE=$R/pgpass.admin psql -X -q -At -h "$R/run" -p "$RPORT" -U askql "$@" 2>&1; }   # replica
 
 R=$(mktemp -d /tmp/askql-92.XXXXXX)
 chmod 755 "$R"; mkdir -p "$R/run" "$R/log"; chown -R "$SYSUSER" "$R"
@@ -23,18 +23,23 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# the primary: a replication role and a replication line for the socket
+# the primary: a replication role with a password (pg_hba's "local replication all scram-sha-256"
+# from initdb lets it in), in a password file of the service user's for pg_basebackup and the
+# standby's walreceiver; the standby's roles have the primary's passwords (pg_authid is copied)
+REPL_PW=$(new_pw)
 P -d postgres -c "DO \$\$BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'askql_repl') THEN
 	CREATE ROLE askql_repl LOGIN REPLICATION; END IF; END\$\$" >/dev/null
-if ! grep -qE '^local +replication +(all|askql_repl) +trust' "$VAR/pg/pg_hba.conf"; then
-	echo "local replication askql_repl trust" >>"$VAR/pg/pg_hba.conf"
-	P -d postgres -c "SELECT pg_reload_conf()" >/dev/null
-fi
+printf "ALTER ROLE askql_repl PASSWORD '%s';\n" "$(echo "$REPL_PW" | scram_verifier)" | P -d postgres >/dev/null
+pgpass_write "$R/pgpass.repl" "$SYSUSER" "$VAR" "$PGPORT" "askql_repl=$REPL_PW"
+pgpass_write "$R/pgpass.admin" root "$R" "$RPORT" \
+	$(for r in askql askql_app askql_reader; do echo "$r=$(pw_of "$VAR/pgpass.admin" $r)"; done)
+cat "$VAR/pgpass.admin" >>"$R/pgpass.admin"
+export PGPASSFILE=$R/pgpass.admin   # the CLI below reaches both clusters
 check "primary allows replication: wal_level=$(P -d postgres -c 'SHOW wal_level'), max_wal_senders=$(P -d postgres -c 'SHOW max_wal_senders')" \
 	"[[ '$(P -d postgres -c 'SHOW wal_level')' =~ ^(replica|logical)$ ]] && [ '$(P -d postgres -c 'SHOW max_wal_senders')' -gt 0 ]"
 
 # base backup with a slot, streaming WAL, -R writes primary_conninfo + standby.signal
-if as_sys "$PGBIN/pg_basebackup" -h "$VAR/run" -p "$PGPORT" -U askql_repl -D "$R/pg" -R -X stream \
+if PGPASSFILE=$R/pgpass.repl as_sys "$PGBIN/pg_basebackup" -h "$VAR/run" -p "$PGPORT" -U askql_repl -D "$R/pg" -R -X stream \
 	-C -S askql_92 -c fast >"$R/log/basebackup.log" 2>&1; then
 	ok "pg_basebackup of the test cluster ($(du -sm "$R/pg" | cut -f1) MB)"
 else

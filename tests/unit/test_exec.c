@@ -408,8 +408,9 @@ static void test_reconnect(void **state)
 	assert_int_equal(exec_fetch("SELECT pg_backend_pid()", NULL, &r, &e), OK);
 	pid = strdup(r.rows[0][0]);
 	exec_result_free(&r);
-	/* kill the pooled backend, as a server restart would */
-	su = db_connect(conf_get("target_db"), err, sizeof err);
+	/* kill the pooled backend, as a server restart would: as the superuser the test runner's
+	 * environment names (PGUSER, PGPASSFILE), since no role of askql.conf may */
+	su = db_connect("dbname=postgres", err, sizeof err);
 	assert_non_null(su);
 	p[0] = pid;
 	pr = PQexecParams(su, "SELECT pg_terminate_backend($1::int, 5000)", 1, NULL, p, NULL, NULL, 0);

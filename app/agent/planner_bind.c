@@ -253,14 +253,17 @@ static int bind_value(struct planner *p, struct plink_item *it, const char *sp, 
 		if (p->s->c[it->cols[c]].table == f->fact)
 			pick = c;
 	int unreached = 0;
-	for (int c = 0; c < it->ncols && pick < 0; c++) {
+	for (int c = 0; c < it->ncols; c++) {
 		int e[4];
 		int dt = p->s->c[it->cols[c]].table, via = -1;
-		if (pf_path(p, f->fact, dt, e, 2) >= 0) {
+		if (pick >= 0 && pick != c)
+			continue;
+		if (pick < 0 && pf_path(p, f->fact, dt, e, 2) >= 0)
 			pick = c;
+		if (pick == c && dt != f->fact) {
 			/* a dictionary the fact table references directly: the value must be found through
 			 * one of those keys (a drug's name is not reached through a visit's admitted-from
-			 * concept) */
+			 * concept, nor through a diagnosis's concept) */
 			int direct = 0;
 			for (int k = 0; k < p->s->nfk; k++)
 				direct |= p->s->c[p->s->fk[k].from].table == f->fact && p->s->c[p->s->fk[k].to].table == dt;

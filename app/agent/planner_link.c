@@ -123,6 +123,16 @@ double planner_syn_score(char *const *syn, int nsyn, const char *term)
 	return best;
 }
 
+/* ends_main_phrase: term is the last word of the comment before its parenthesis ("성별코드" of
+ * "성별코드(M:남, F:여)": what follows only explains it) */
+static int ends_main_phrase(const char *comment, const char *term)
+{
+	size_t n = strcspn(comment, "("), tl = strlen(term);
+	while (n && comment[n - 1] == ' ')
+		n--;
+	return n >= tl && !strncmp(comment + n - tl, term, tl) && (n == tl || comment[n - tl - 1] == ' ');
+}
+
 /* attribute_tail: the rest of a comment names only an attribute (코드, 번호, 일시...) of what
  * came before it: "입원 병동 코드" is the ward's code */
 static int attribute_tail(const char *rest)
@@ -260,7 +270,8 @@ static double term_col_score(struct arena *a, const struct psnap *s, int ci, con
 		double hs = !hit ? 0 : hit == ds ? 0.75 : 0.55;
 		/* a Korean phrase ends in its head noun: the first word of "입원 시 신장" only modifies,
 		 * unless what follows only says which attribute of it the column holds ("병동 코드") */
-		if (hit && hit[tl] == ' ' && (unsigned char)term[0] >= 0x80 && !strchr(term, ' '))
+		if (hit && hit[tl] == ' ' && (unsigned char)term[0] >= 0x80 && !strchr(term, ' ') &&
+		    !ends_main_phrase(docs[d], term))
 			hs = attribute_tail(hit + tl + 1) ? 0.8 : hit == ds ? 0.45 : hs;
 		if (!hit && (unsigned char)term[0] >= 0x80)
 			hs = korean_doc_word(ds, term);

@@ -12,7 +12,7 @@ static const char *const particles[] = {
 	"에서부터", "으로부터", "에서는", "에서도", "으로는", "에게서", "이라는", "이었던", "이었나요",
 	"였나요", "인가요", "입니까", "입니다", "이에요", "이야", "이냐", "인지", "였던", "이었", "인데", "으로", "에서", "에게", "한테",
 	"까지", "부터", "보다", "처럼", "이나", "라도", "에는", "들의", "들은", "들이", "들을", "들", "와의", "과의",
-	"은", "는", "이", "가", "을", "를", "의", "에", "로", "와", "과", "도", "만", "인", "랑", NULL
+	"은", "는", "이", "가", "을", "를", "의", "에", "로", "와", "과", "도", "만", "인", "랑", "씩", NULL
 };
 
 /* Korean words that end like a particle but are whole words (checked before stripping). */
@@ -197,7 +197,9 @@ static const char *const generic[] = {
 	"hospital", "hospit", "whole", "of", "calculate", "calcul", "compute", "comput", "retriev", "state",
 	"tell", "check", "checked", "pleas", "provid", "identify", "identifi", "determin", "return", "fetch",
 	"report", "record", "recorded", "record", "document", "having", "ended", "resulted", "coded", "minus",
-	"among", "전부", "모두", "뽑아줘", "뽑아", "정리해줘", "구해줘", "계산해줘", "찾아줘", "출력해줘", "do", "done", "doe", "got", "get", "gett",
+	"among", "전부", "모두", "뽑아줘", "뽑아", "정리해줘", "구해줘", "계산해줘", "찾아줘", "출력해줘",
+	"같은", "같", "한번", "한번만", "한번이라도", "찍힌", "찍힌적", "나온", "나온적", "거쳐서", "거쳐", "통해", "통해서",
+	"via", "through", "등록", "등록된", "do", "done", "doe", "got", "get", "gett",
 	"take", "taken", "took", "tak", "receiv", "given", "giv", "gave", "had", "ha", "has", "have", "perform",
 	"undergo", "underwent", "undergon", "show", "display", "many", "much", "how", "time", "on", "in", "at",
 	"my", "our", "your", "from", "into", "via", "through", "per", "and", "then", "than", "some", "those",

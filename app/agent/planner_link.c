@@ -602,7 +602,9 @@ static int dict_label(const struct psnap *s, int ci)
 	int referenced = 0;
 	for (int k = 0; k < s->nfk && !referenced; k++)
 		referenced = s->c[s->fk[k].to].table == c->table && s->c[s->fk[k].from].table != c->table;
-	return referenced && c->type == PT_TEXT && s->t[c->table].rows > 0 && c->nvalues * 2 >= s->t[c->table].rows;
+	/* a table not yet analysed has no row count: its values are all there is to go by */
+	double rows = s->t[c->table].rows > 0 ? s->t[c->table].rows : c->nvalues;
+	return referenced && c->type == PT_TEXT && c->nvalues > 0 && c->nvalues * 2 >= rows;
 }
 
 /* longer_term: in stored value key vkey, key is followed by a word with which it makes another

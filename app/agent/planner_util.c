@@ -263,19 +263,40 @@ int pf_dict_reaches(struct planner *p, int dict_col, const char *val, int contai
 	return 0;
 }
 
+/* same_suffix_col: the text column of table dt whose name ends like col's after its first word
+ * (org_eng_nm ~ dx_eng_nm), or -1 */
+static int same_suffix_col(struct planner *p, int col, int dt)
+{
+	const char *suf = strchr(p->s->c[col].name, '_');
+	if (!suf || !strchr(suf + 1, '_'))
+		return -1;   /* a bare "_nm" is every label */
+	for (int ci = p->s->t[dt].c0; ci < p->s->t[dt].c0 + p->s->t[dt].nc; ci++) {
+		const char *s2 = strchr(p->s->c[ci].name, '_');
+		if (s2 && !strcmp(s2, suf) && p->s->c[ci].type == PT_TEXT)
+			return ci;
+	}
+	return -1;
+}
+
 int pf_dict_label(struct planner *p, int col, int *edge)
 {
 	for (int k = 0; k < p->s->nfk; k++) {
 		if (p->s->fk[k].from != col)
 			continue;
 		int via, dt = p->s->c[p->s->fk[k].to].table, lc = pf_label_col(p, dt, &via);
-		/* a label column of the dictionary the question names ("Ward English name") */
-		for (int l = 0; l < p->pl.n; l++)
-			if (p->pl.v[l].kind == PL_COLUMN && p->s->c[p->pl.v[l].cols[0]].table == dt &&
-			    p->s->c[p->pl.v[l].cols[0]].type == PT_TEXT && !pf_is_keyish(p, p->pl.v[l].cols[0])) {
-				lc = p->pl.v[l].cols[0];
+		/* a label column of the dictionary the question names ("Ward English name"), or named in
+		 * another dictionary with the same naming (dx_eng_nm for org_eng_nm: "English name") */
+		for (int l = 0; l < p->pl.n; l++) {
+			int lcol = p->pl.v[l].cols[0];
+			if (p->pl.v[l].kind != PL_COLUMN || p->s->c[lcol].type != PT_TEXT || pf_is_keyish(p, lcol))
+				continue;
+			int same = p->s->c[lcol].table == dt ? lcol : same_suffix_col(p, lcol, dt);
+			if (same >= 0) {
+				lc = same;
+				p->pl.v[l].cols[0] = same;
 				p->pl.v[l].role = 2;   /* consumed: it names the label shown */
 			}
+		}
 		if (lc >= 0 && p->s->c[lc].table == dt && p->s->c[lc].type == PT_TEXT) {
 			*edge = k;
 			return lc;

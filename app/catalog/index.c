@@ -1326,9 +1326,9 @@ static const char *key_suffix(const char *n)
 }
 
 /* rule 3: a code column with no reference yet whose values are all keys of one small code table
- * (ipwon.ward_cd -> cm_dept.dept_cd: the ward codes are department codes): same key suffix, the
- * parent a primary key of a table at most a quarter the child's size, every sampled value found
- * there, and no second table that would do as well */
+ * (a stay's ward code among the department-and-ward codes): same key suffix, the parent a primary
+ * key of a table at most a quarter the child's size (when both sizes are known), every sampled
+ * value found there, and no second table that would do as well */
 static void infer_code_tables(struct run *x, int *checks)
 {
 	struct catalog *c = x->c;
@@ -1345,8 +1345,9 @@ static void infer_code_tables(struct run *x, int *checks)
 			const struct cat_column *pc = &c->columns[p];
 			const char *ps = key_suffix(pc->name);
 			long prows = c->tables[pc->table].rows;
+			/* sizes unknown (a database not analysed yet): the values decide alone */
 			if (!pc->is_pk || pc->table == col->table || !ps || strcmp(ps, suf) ||
-			    type_cat(pc->type) != type_cat(col->type) || prows <= 0 || crows <= 0 || prows * 4 > crows)
+			    type_cat(pc->type) != type_cat(col->type) || (prows > 0 && crows > 0 && prows * 4 > crows))
 				continue;
 			(*checks)++;
 			if (overlap(x, i, p) >= 0.999) {

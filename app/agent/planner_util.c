@@ -375,10 +375,15 @@ void pf_self_group(struct planner *p)
 			const char *raw = p->tk.v[it->t1 - 1].raw;
 			size_t rl = raw ? strlen(raw) : 0;
 			if (it->kind == PL_COLUMN && it->cols[0] == f->proj[i] && rl > 3 && !strcmp(raw + rl - 3, "별") &&
-			    p->s->c[f->proj[i]].type != PT_NUM) {
-				f->group[f->ngroup++] = f->proj[i];
+			    (p->s->c[f->proj[i]].type != PT_NUM || pf_is_keyish(p, f->proj[i]))) {
+				/* a key into a dictionary (gender_concept_id): the dictionary's label */
+				int edge, lc = pf_dict_label(p, f->proj[i], &edge);
+				if (lc >= 0 && p->via)
+					p->via[p->s->c[lc].table] = edge;
+				f->group[f->ngroup++] = lc >= 0 ? lc : f->proj[i];
 				f->proj[i--] = f->proj[--f->nproj];
-				pf_decide(p, pf_span_text(p, it->t0, it->t1), "group", pf_cfq(p, it->cols[0]), "the word ends in 별 (by) itself", it->score);
+				pf_decide(p, pf_span_text(p, it->t0, it->t1), "group", pf_cfq(p, f->group[f->ngroup - 1]),
+				          "the word ends in 별 (by) itself", it->score);
 				break;
 			}
 		}

@@ -184,14 +184,4 @@ while IFS= read -r line; do
 	OK\ *) ok "coded schema: ${line#OK }" ;;
 	*) nok "coded schema: ${line#NOK }" "$(cat "$TMP/dic_report.txt")" ;;
 	esac
-done < <(python3 - "$TMP/dic.jsonl" "$TMP/dic_out.jsonl" <<'PY'
-import json, sys
-want = [json.loads(l) for l in open(sys.argv[1])]
-got = {o["question"]: o for o in (json.loads(l) for l in open(sys.argv[2]))}
-for w in want:
-    o = got.get(w["question"], {})
-    have = "%s %s" % (o.get("outcome"), o.get("shape", "none"))
-    print("OK" if have == "correct " + w["shape"] else "NOK", w["question"], "|", have, "| wanted correct", w["shape"],
-          "|", o.get("sql") or o.get("reason", ""))
-PY
-)
+done < <(python3 "$TOP/tests/lib/eval_expect.py" "$TMP/dic.jsonl" "$TMP/dic_out.jsonl")

@@ -92,14 +92,5 @@ while IFS= read -r line; do
 	OK\ *) ok "${line#OK }" ;;
 	*) nok "${line#NOK }" "$(cat "$TMP/report.txt")" ;;
 	esac
-done < <(python3 - "$TMP/q.jsonl" "$TMP/out.jsonl" <<'PY'
-import json, sys
-want = [json.loads(l) for l in open(sys.argv[1])]
-got = {o["question"]: o for o in (json.loads(l) for l in open(sys.argv[2]))}
-for w in want:
-    o = got.get(w["question"], {})
-    print("OK" if o.get("outcome") == w["expect"] else "NOK", w["rule"] + ":", w["question"], "|", o.get("outcome"),
-          "| wanted", w["expect"], "|", o.get("sql") or o.get("reason", ""))
-PY
-)
+done < <(python3 "$TOP/tests/lib/eval_expect.py" "$TMP/q.jsonl" "$TMP/out.jsonl")
 [ "$n" -eq 8 ] && ok "all eight questions were evaluated" || nok "expected 8 results, got $n"

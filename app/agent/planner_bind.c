@@ -226,6 +226,37 @@ void pf_concept_range(struct planner *p, int col, const char *value, double *lo,
 
 /* ---- links -> filters, projections, groups ---- */
 
+/* semi_value: candidate c of a value link, a dictionary's value that another event table of the
+ * same patient or stay reaches through its key ("patients ever given insulin glargine" asked of
+ * measurements): recorded as a semi-join (frame.semi); 0 done, -1 no such table */
+static int semi_value(struct planner *p, struct plink_item *it, int c, const char *sp)
+{
+	struct frame *f = &p->f;
+	int ev = -1, edge = -1, dt = p->s->c[it->cols[c]].table;
+	if (f->nsemi < 4 && dt != f->fact && pf_shared_key(p, dt, NULL, NULL))
+		ev = dt;   /* a value of that event table itself (주상병: main_sick_yn = 'Y') */
+	for (int ti = 0; ti < p->s->nt && ev < 0 && f->nsemi < 4; ti++)
+		if (ti != f->fact && ti != dt && pf_shared_key(p, ti, NULL, NULL) &&
+		    pf_dict_reaches(p, it->cols[c], it->vals[c], it->contains, ti, &edge))
+			ev = ti;
+	if (ev < 0)
+		return -1;
+	/* the event table is a part of the question's rows (orders during visits): its rows, not
+	 * the visits of patients who had one, are what is asked about */
+	for (int k = 0; k < p->s->nfk; k++)
+		if (p->s->c[p->s->fk[k].from].table == ev && p->s->c[p->s->fk[k].to].table == f->fact)
+			return -1;
+	f->semi[f->nsemi].event = ev;
+	f->semi[f->nsemi].edge = edge;
+	f->semi[f->nsemi].col = it->cols[c];
+	f->semi[f->nsemi].val = it->vals[c];
+	f->semi[f->nsemi++].contains = it->contains;
+	pf_decide(p, sp, "value", arena_printf(&p->a, "through %s: %s %s '%s'", p->s->t[ev].name, pf_cfq(p, it->cols[c]),
+	                                      it->contains ? "ILIKE" : "=", it->vals[c]),
+	          "a stored value of another event table of the same patient or stay", it->score);
+	return 0;
+}
+
 /* bind_value: a stored value: a filter on its column (several values of one column: IN), a group
  * when it is said per value; a one-word value of no joinable table is ignored; 0 or -1 declined */
 static int bind_value(struct planner *p, struct plink_item *it, const char *sp, int per)
@@ -277,8 +308,14 @@ static int bind_value(struct planner *p, struct plink_item *it, const char *sp, 
 		if (pick == c && via >= 0 && p->via)
 			p->via[dt] = via;
 	}
-	if (pick >= 0 && unreached)
+	if (pick >= 0 && unreached) {
+		if (semi_value(p, it, pick, sp) == 0)
+			return 0;
 		return pf_decline(p, "'%s' is a stored value that no row of the question's table reaches through its keys", sp);
+	}
+	for (int c = 0; pick < 0 && c < it->ncols; c++)
+		if (semi_value(p, it, c, sp) == 0)
+			return 0;   /* a dictionary the question's table does not reach, another event table does */
 	if (pick < 0 && it->t1 - it->t0 == 1) {
 		double fs;
 		int fc = planner_link_term(&p->a, p->s, p->tk.v[it->t0].text, p->r, p->banned, 0.85, &fs);

@@ -80,6 +80,46 @@ static int semi_join(struct planner *p, struct squery *q, int ti)
 	return 0;
 }
 
+/* add_semi: the values reached through another event table of the same patient or stay:
+ * fact.key IN (SELECT ev.key FROM ev JOIN dict ON ... WHERE dict.col = 'v'); 0 or -1 declined */
+static int add_semi(struct planner *p, struct squery *q)
+{
+	struct frame *f = &p->f;
+	for (int i = 0; i < f->nsemi; i++) {
+		int kf = -1, kt = -1, ev = f->semi[i].event, done = 0;
+		for (int j = 0; j < i; j++)
+			done |= f->semi[j].event == ev;
+		if (done)
+			continue;   /* one subquery per event table, with all its conditions */
+		struct squery *sub = arena_alloc(&p->a, sizeof *sub);
+		if (!sub || !pf_shared_key(p, ev, &kf, &kt) || q->nwhere >= 24)
+			return pf_decline(p, "%s", "a value of another event table could not be joined");
+		memset(sub, 0, sizeof *sub);
+		sub->from = sub->alias = p->s->t[ev].name;
+		sub->sel[sub->nsel++].e = pf_col(p, kt);
+		for (int j = i; j < f->nsemi; j++) {
+			int col = f->semi[j].col, jt = p->s->c[col].table, have = jt == ev;
+			if (f->semi[j].event != ev)
+				continue;
+			for (int k = 0; k < sub->njoins; k++)
+				have |= !strcmp(sub->joins[k].table, p->s->t[jt].name);
+			if (!have && f->semi[j].edge >= 0 && sub->njoins < 6) {
+				const struct pfk *e = &p->s->fk[f->semi[j].edge];
+				sub->joins[sub->njoins].table = sub->joins[sub->njoins].alias = p->s->t[jt].name;
+				sub->joins[sub->njoins++].on = sx_cmp(&p->a, "=", pf_col(p, e->from), pf_col(p, e->to));
+			}
+			sub->where[sub->nwhere++] = f->semi[j].contains
+			    ? sx_cmp(&p->a, "ILIKE", pf_col(p, col), sx_lit(&p->a, arena_printf(&p->a, "%%%s%%", f->semi[j].val)))
+			    : sx_cmp(&p->a, "=", pf_col(p, col), sx_lit(&p->a, f->semi[j].val));
+		}
+		q->where[q->nwhere++] = sx_in_sub(&p->a, pf_col(p, kf), sub);
+		pf_decide(p, "", "join", arena_printf(&p->a, "%s IN (SELECT %s FROM %s WHERE ...)", pf_cfq(p, kf), pf_cfq(p, kt),
+		                                      p->s->t[ev].name),
+		          "the patient or stay had the named things in another event table", 1);
+	}
+	return 0;
+}
+
 /* join every needed table along the shortest key path from the fact table */
 static int add_joins(struct planner *p, struct squery *q)
 {
@@ -486,5 +526,7 @@ int pf_build(struct planner *p, struct squery *q)
 		if (f->agg ? build_aggregate(p, q) < 0 : build_rows(p, q) < 0)
 			return -1;
 	}
+	if (add_semi(p, q) < 0)
+		return -1;
 	return add_joins(p, q);
 }

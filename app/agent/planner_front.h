@@ -61,6 +61,10 @@ struct frame {
 	struct ptime win;
 	int has_win;
 	int need[8]; int nneed;      /* tables that must be joined */
+	/* "patients ever given insulin glargine": a dictionary value reached through another event table
+	 * of the same patient or stay: fact.key IN (SELECT ev.key FROM ev JOIN dict ... WHERE value) */
+	struct { int event, edge, col; const char *val; int contains; } semi[4];   /* edge -1: a column of event */
+	int nsemi;
 	int lead[3]; int nlead;      /* a timeline per entity: ordered by these before the time */
 	int time_named;              /* a time column was named by the question (수술 시작, discharged) */
 	int multi;                   /* a timeline over several tables: built from tl, not from the fields above */
@@ -171,6 +175,9 @@ int pf_label_col(struct planner *p, int table, int *via);
 /* pf_dict_label: the text label of the dictionary a key column points to (*edge: the foreign key
  * index), -1 when col references none */
 int pf_dict_label(struct planner *p, int col, int *edge);
+/* pf_shared_key: table ti and the fact table both reference one patient (or, when the question is
+ * about stays, one stay): 1 with the fact's key (*kf) and ti's (*kt), either may be NULL; 0 none */
+int pf_shared_key(struct planner *p, int ti, int *kf, int *kt);
 int pf_measure_col(struct planner *p, int table);
 void pf_need(struct planner *p, int table);
 const char *pf_numtext(struct planner *p, double v);

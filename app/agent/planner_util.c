@@ -305,6 +305,35 @@ int pf_dict_label(struct planner *p, int col, int *edge)
 	return -1;
 }
 
+int pf_shared_key(struct planner *p, int ti, int *kf, int *kt)
+{
+	int best = 0;
+	/* the stay when the question is about stays (admissions, or the stays' table named: 입원들에서),
+	 * else the patient */
+	int want = p->f.visit_mention >= 0 ? ENT_ENCOUNTER : ENT_PATIENT;
+	const char *wk = planner_ent_column(p->s, want), *pk = planner_ent_column(p->s, ENT_PATIENT);
+	const char *ek = planner_ent_column(p->s, ENT_ENCOUNTER);
+	for (int a = 0; a < p->s->nfk; a++)
+		for (int b = 0; b < p->s->nfk; b++) {
+			if (p->s->c[p->s->fk[a].from].table != p->f.fact || p->s->c[p->s->fk[b].from].table != ti ||
+			    p->s->fk[a].to != p->s->fk[b].to)
+				continue;
+			const char *nm = p->s->c[p->s->fk[a].from].name;
+			int score = wk && !strcmp(nm, wk) ? 3 : (pk && !strcmp(nm, pk)) || (ek && !strcmp(nm, ek)) ? 2 : 1;
+			for (int l = 0; l < p->pl.n; l++)   /* "입원들에서": the parent the question names */
+				if (p->pl.v[l].kind == PL_TABLE && p->pl.v[l].table == p->s->c[p->s->fk[a].to].table && score > 1)
+					score = 4;
+			if (score > best) {
+				best = score;
+				if (kf)
+					*kf = p->s->fk[a].from;
+				if (kt)
+					*kt = p->s->fk[b].from;
+			}
+		}
+	return best > 1;   /* only through a patient or a stay, not any shared parent */
+}
+
 /* ---- building ---- */
 struct sexpr *pf_col(struct planner *p, int col)
 {

@@ -1482,6 +1482,37 @@ static void infer_fks(struct run *x)
 	arena_free(&tmp);
 }
 
+/* drop_empty_keys: a declared key whose column holds no value at all in a table with rows
+ * (person.care_site_id "not populated") joins nothing; it is left out of the catalog's join
+ * graph, so no path runs through it */
+static void drop_empty_keys(struct run *x)
+{
+	struct catalog *c = x->c;
+	for (int i = 0; i < c->nedges; i++) {
+		struct cat_edge *e = &c->edges[i];
+		if (e->from_c < 0 || e->inferred)
+			continue;   /* inferred keys were checked on their values already */
+		const struct cat_column *col = &c->columns[e->from_c];
+		struct sb q = SB_INIT;
+		PGresult *r;
+		sb_puts(&q, "SELECT EXISTS (SELECT 1 FROM ");
+		rel_name(&q, &c->tables[col->table]);
+		sb_puts(&q, ") AND NOT EXISTS (SELECT 1 FROM ");
+		rel_name(&q, &c->tables[col->table]);
+		sb_puts(&q, " WHERE ");
+		quote_ident(&q, col->name);
+		sb_puts(&q, " IS NOT NULL)");
+		if (sb_ok(&q) && (r = db_query(x->tgt, sb_cstr(&q), 0, NULL, NULL, 0))) {
+			if (PQntuples(r) == 1 && !strcmp(PQgetvalue(r, 0, 0), "t")) {
+				progress(x, "join key %s.%s holds no value: not used for joins", c->tables[col->table].name, col->name);
+				e->from_c = -1;
+			}
+			PQclear(r);
+		}
+		sb_free(&q);
+	}
+}
+
 static enum err apply_decisions(struct run *x)
 {
 	const char *p[1] = {x->o->target_name};
@@ -2031,6 +2062,7 @@ enum err catalog_index(PGconn *app, const struct index_opts *o, char *err, size_
 	apply_lexicon_values(x);
 	concepts_from_meta(x);
 	infer_fks(x);
+	drop_empty_keys(x);
 	progress(x, "join keys: %d (declared and inferred)", x->c->nedges);
 	if ((rc = apply_decisions(x)) != OK)
 		goto out;

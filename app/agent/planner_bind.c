@@ -467,6 +467,18 @@ static int bind_concept_measure(struct planner *p, struct plink_item *it, const 
 	return 0;
 }
 
+/* same_subject: two comments that begin with the same three words (what the columns are about) */
+static int same_subject(const char *a, const char *b)
+{
+	int words = 0;
+	if (!a || !b || !*a)
+		return 0;
+	for (; *a && *a == *b; a++, b++)
+		if (*a == ' ' && ++words == 3)
+			return 1;
+	return 0;
+}
+
 /* bind_column: a column: a group (per X), the time the question is about, a yes/no filter, or a
  * projected column */
 static int bind_column(struct planner *p, struct plink_item *it, const char *sp, int per)
@@ -482,8 +494,12 @@ static int bind_column(struct planner *p, struct plink_item *it, const char *sp,
 	}
 	if (per) {
 		/* a code that points into a dictionary (gender_concept_id): its label is the breakdown,
-		 * joined through that key */
+		 * joined through that key; a raw code whose table has such a key for the same thing
+		 * ("Cause of death code as recorded" beside "Cause of death (concept)"): that key */
 		int edge, lc = pf_dict_label(p, col, &edge);
+		for (int ci = p->s->t[p->s->c[col].table].c0; lc < 0 && ci < p->s->t[p->s->c[col].table].c0 + p->s->t[p->s->c[col].table].nc; ci++)
+			if (ci != col && same_subject(p->s->c[ci].comment, p->s->c[col].comment) && (lc = pf_dict_label(p, ci, &edge)) >= 0)
+				col = ci;
 		if (lc >= 0 && p->via)
 			p->via[p->s->c[lc].table] = edge;
 		if (f->ngroup < 3)

@@ -308,15 +308,18 @@ int pf_bind_measure(struct planner *p)
 		} else if (f->measure < 0) {
 			return pf_decline(p, "%s", "an aggregate was asked for but no numeric measure was found");
 		} else {
-			/* the measure is consumed by the aggregate; a key named beside it ("진단" read as the
-			 * diagnosis code) is no column to show with one number */
+			/* the measure is consumed by the aggregate */
 			for (int i = 0; i < f->nproj; i++)
-				if (f->proj[i] == f->measure || (pf_is_keyish(p, f->proj[i]) && !f->ngroup)) {
-					if (f->proj[i] != f->measure)
-						pf_decide(p, "", "ignored", pf_cfq(p, f->proj[i]), "a key named beside an aggregate", 0);
+				if (f->proj[i] == f->measure)
+					f->proj[i--] = f->proj[--f->nproj];
+			pf_self_group(p);
+			/* a key named beside it and not a breakdown ("진단" read as the diagnosis code) is no
+			 * column to show with one number */
+			for (int i = 0; i < f->nproj && !f->ngroup; i++)
+				if (pf_is_keyish(p, f->proj[i])) {
+					pf_decide(p, "", "ignored", pf_cfq(p, f->proj[i]), "a key named beside an aggregate", 0);
 					f->proj[i--] = f->proj[--f->nproj];
 				}
-			pf_self_group(p);
 			if (f->nproj && !f->ngroup && !f->bucket && pf_find_role(p, R_MOST) < 0 && pf_find_role(p, R_TOP) < 0)
 				return pf_decline(p, "the question names '%s' next to an aggregate, and how they combine could not be told",
 				               p->s->c[f->proj[0]].name);

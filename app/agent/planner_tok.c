@@ -401,8 +401,9 @@ static void build_syns(void)
 			const char *t = w < x->nen ? x->en[w] : w < x->nen + x->nko ? x->ko[w - x->nen] : x->codes[w - x->nen - x->nko];
 			if (w >= x->nen + x->nko && strlen(t) <= 2)
 				continue;   /* a short code ("k", "na") is weak evidence of the entry */
-			if (compound_of(x, t))
-				continue;   /* 환자수, 수술 건: the structure word after the noun is the tokenizer's */
+			if (compound_of(x, t) && !ends_with(t, "자"))
+				continue;   /* 환자수, 수술 건: the structure word after the noun is the tokenizer's
+				             * (사망자, the people who died, is a word of its own) */
 			if (nsynrows + 2 > cap) {
 				int nc = cap ? cap * 2 : 1024;
 				struct synrow *nr = realloc(synrows, (size_t)nc * sizeof *nr);

@@ -381,6 +381,15 @@ static int terms_of(struct arena *a, const struct ptoks *tk, int i, int j, const
 		planner_stem(*syn, st, sizeof st);
 		out[n++] = arena_strdup(a, strchr(*syn, ' ') ? *syn : st);
 	}
+	/* 진료과명: the name of a 진료과 names what 진료과 names (not 환자명: the patients' names) */
+	if (j - i == 1 && n < max && tk->v[i].hangul) {
+		size_t tl = strlen(tk->v[i].text), ml = strlen("명");
+		if (tl >= 3 * ml && !strcmp(tk->v[i].text + tl - ml, "명")) {
+			char *x = arena_strndup(a, tk->v[i].text, tl - ml);
+			if (x && planner_lex_syn(x) && planner_ent_word(x) < 0)
+				out[n++] = x;
+		}
+	}
 	return n;
 }
 

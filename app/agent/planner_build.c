@@ -120,6 +120,15 @@ static int add_semi(struct planner *p, struct squery *q)
 	return 0;
 }
 
+/* age_expr: the age in whole years at the question's "now" of birth-date column col */
+static struct sexpr *age_expr(struct planner *p, int col)
+{
+	const struct tm *t = &p->now;
+	const char *now = arena_printf(&p->a, "%04d-%02d-%02d %02d:%02d:%02d", t->tm_year + 1900, t->tm_mon + 1, t->tm_mday,
+	                               t->tm_hour, t->tm_min, t->tm_sec);
+	return sx_func(&p->a, "date_part", sx_lit(&p->a, "year"), sx_func(&p->a, "AGE", sx_ts(&p->a, now), pf_col(p, col)));
+}
+
 /* join every needed table along the shortest key path from the fact table */
 static int add_joins(struct planner *p, struct squery *q)
 {
@@ -300,14 +309,7 @@ static int build_where(struct planner *p, struct squery *q)
 		pf_need(p, p->s->c[f->cond[i].col].table);
 		if (f->rate_n && i >= f->rate_from && i < f->rate_from + f->rate_n)
 			continue;   /* the rate's numerator: in the projection, not a filter */
-		struct sexpr *lhs = pf_col(p, f->cond[i].col);
-		if (f->cond[i].num == 4) {
-			/* an age from a birth date: whole years at the question's "now" */
-			const struct tm *t = &p->now;
-			const char *now = arena_printf(&p->a, "%04d-%02d-%02d %02d:%02d:%02d", t->tm_year + 1900, t->tm_mon + 1,
-			                               t->tm_mday, t->tm_hour, t->tm_min, t->tm_sec);
-			lhs = sx_func(&p->a, "date_part", sx_lit(&p->a, "year"), sx_func(&p->a, "AGE", sx_ts(&p->a, now), lhs));
-		}
+		struct sexpr *lhs = f->cond[i].num == 4 ? age_expr(p, f->cond[i].col) : pf_col(p, f->cond[i].col);
 		if (f->cond[i].num == 2) {
 			q->where[q->nwhere++] = sx_null(&p->a, lhs, 1);
 			continue;
@@ -413,7 +415,7 @@ static void agg_item(struct planner *p, struct squery *q, const char *agg)
 		               sx_num(&p->a, "60"));
 	} else {
 		pf_need(p, p->s->c[f->measure].table);
-		arg = pf_col(p, f->measure);
+		arg = f->measure_age ? age_expr(p, f->measure) : pf_col(p, f->measure);
 	}
 	q->sel[q->nsel].e = sx_agg(&p->a, agg, distinct, arg);
 	char *as = arena_printf(&p->a, f->measure < 0 && f->dur_start >= 0 ? (f->dur_days ? "%s_days" : "%s_minutes") : "%s", agg);

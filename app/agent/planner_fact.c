@@ -5,18 +5,6 @@
 #include <string.h>
 #include "agent/planner_front.h"
 
-/* holds_entity: table t has a column identifying a patient, a case or an encounter (it is the
- * home or an event of an entity, not a dictionary) */
-static int holds_entity(struct planner *p, int t)
-{
-	for (int k = 0; k < ENT_NKINDS; k++) {
-		const char *ec = planner_ent_column(p->s, k);
-		if (ec && planner_snap_key(p->s, t, ec) >= 0)
-			return 1;
-	}
-	return 0;
-}
-
 /* link_scores: each link votes for the table it names (a stored value also for the tables that
  * reference it and hold it); the visit, the numbered row and the entity's own table add theirs */
 static void link_scores(struct planner *p, double *sc, int nt)
@@ -88,7 +76,7 @@ static void adjust_scores(struct planner *p, double *sc, int nt, int wants_time)
 			sc[ti] -= 2;
 		/* patients are counted or listed: a dictionary (no patient, case or encounter column) is
 		 * where a named thing is spelled, not where the patients are */
-		if (f->entity_word && !holds_entity(p, ti))
+		if (f->entity_word && !pf_holds_entity(p, ti))
 			sc[ti] -= 2.5;
 		/* the retrieval's ranking: a small tie-breaker */
 		for (int k = 0; p->r && k < p->r->ntables; k++)
@@ -129,7 +117,7 @@ static void measure_scores(struct planner *p, double *sc, int nt)
 					sc[p->s->c[it->cols[c]].table] += 1.5 / it->ncols;
 				/* a dictionary's value (a concept name, a lab test's name: a table that holds no
 				 * patient, case or encounter identifier): the table that references it and measures */
-				for (int ti = 0; ti < nt && !holds_entity(p, p->s->c[it->cols[c]].table); ti++)
+				for (int ti = 0; ti < nt && !pf_holds_entity(p, p->s->c[it->cols[c]].table); ti++)
 					if (ti != p->s->c[it->cols[c]].table && pf_measure_col(p, ti) >= 0 &&
 					    pf_dict_reaches(p, it->cols[c], it->vals[c], it->contains, ti, NULL))
 						sc[ti] += 1.5 / it->ncols;
@@ -250,6 +238,10 @@ int pf_fact(struct planner *p, const struct cues *c)
 	}
 	pf_decide(p, "", "fact_table", p->s->t[f->fact].name, "where the linked values and columns meet", 1);
 	f->time_col = pf_time_col(p, f->fact);
-	f->measure = pf_measure_col(p, f->fact);
+	if (!f->measure_age)
+		f->measure = pf_measure_col(p, f->fact);
+	else if (p->s->c[f->measure].table != f->fact)
+		/* an average age over stays or results: at the event or today? the question does not say */
+		return pf_decline(p, "%s", "an age over events (at the event or today) is not a shape the offline planner builds");
 	return 0;
 }

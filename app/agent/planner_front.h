@@ -27,6 +27,7 @@ struct frame {
 	int dur_start, dur_end;      /* a duration measure (수술 시간): end - start in minutes; -1: none */
 	int dur_days;                /* ... a length of stay instead: end date - start date in days */
 	int measure;                 /* column aggregated or projected, -1 */
+	int measure_age;             /* ... a birth date, aggregated as the age in years at "now" */
 	int proj[NPROJ]; int nproj;  /* projected columns */
 	int group[3]; int ngroup;    /* group-by columns */
 	int order;                   /* +1 first (ASC), -1 last (DESC), 0 none */
@@ -171,6 +172,9 @@ int pf_dict_reaches(struct planner *p, int dict_col, const char *val, int contai
 int pf_find_role(struct planner *p, enum role r);
 int pf_has_role(struct planner *p, enum role r);
 int pf_is_keyish(struct planner *p, int ci);
+/* pf_holds_entity: table t has a column identifying a patient, a case or an encounter (an
+ * entity's home or event, not a dictionary) */
+int pf_holds_entity(struct planner *p, int t);
 int pf_label_col(struct planner *p, int table, int *via);
 /* pf_dict_label: the text label of the dictionary a key column points to (*edge: the foreign key
  * index), -1 when col references none */

@@ -408,6 +408,8 @@ static int time_word_after(const struct ptoks *tk, int j)
 	                     !strcmp(tk->v[k].text, "time") || !strcmp(tk->v[k].text, "date"));
 }
 
+static int dict_label(const struct psnap *s, int ci);
+
 #define KEYS_MAX 32   /* a word's keys: as written, stemmed, and the lexicon's synonyms (death has a dozen) */
 
 /* values: longest spans first, exact keys, then the stem of the last word, then synonyms */
@@ -468,9 +470,13 @@ static void link_values(struct arena *a, const struct psnap *s, struct ptoks *tk
 					keys[nk++] = syn[q];
 			}
 			for (int q = 0; q < nk && first < 0; q++) {
-				if (!keys[q] || !*keys[q] || (q >= syn_from && strlen(keys[q]) <= 3 && j - i == 1))
-					continue;   /* a short synonym (검사 ~ "lab") is weak evidence of one stored value */
+				if (!keys[q] || !*keys[q])
+					continue;
 				first = planner_snap_values(s, keys[q], &cnt);
+				/* a short synonym (검사 ~ "lab") is weak evidence of a stored name ('Lab' among concept
+				 * names); of a code it is the code (남자 ~ M) */
+				if (first >= 0 && q >= syn_from && strlen(keys[q]) <= 3 && j - i == 1 && dict_label(s, s->v[first].col))
+					first = -1;
 				how = q <= 1 ? "exact" : "stem/synonym";
 			}
 			if (first < 0)

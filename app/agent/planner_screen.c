@@ -38,6 +38,20 @@ int pf_screen(struct planner *p)
 					if (p->pl.v[l].t0 <= k && k < p->pl.v[l].t1)
 						p->pl.v[l].role = PL_ROLE_IGNORED;
 			}
+	/* an age asked of a database that keeps birth dates (평균 나이): the age at "now" is the measure */
+	for (int i = 0, fb; i < p->tk.n && p->f.measure < 0; i++) {
+		struct ptok *t = &p->tk.v[i];
+		const char *const *sy = planner_lex_syn(t->text);
+		int age = !strcmp(t->stem, "age");
+		for (; sy && *sy && !age; sy++)
+			age = !strcmp(*sy, "age");
+		int col = age && !t->used && t->kind == TK_WORD ? pf_age_col(p, &fb) : -1;
+		if (col >= 0 && fb) {
+			p->f.measure = col;
+			p->f.measure_age = 1;
+			t->used = 1;
+		}
+	}
 	/* shapes it does not build */
 	for (int i = 0; i < p->tk.n; i++) {
 		if (p->tk.v[i].role == R_UNSUP && p->tk.v[i].unsup_rate && pf_rate_link(p, i) >= 0) {

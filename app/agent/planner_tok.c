@@ -534,8 +534,9 @@ static int known(const char *w)
 	const char *m;
 	int dir;
 	double lo, hi;
+	/* the clinical lexicon's Korean terms too: 내과 is a department, not 내 + the particle 과 */
 	return in_list(ko_whole, w) || planner_lex_role(w, w, &unit) != R_NONE || own_syn(w) ||
-	       planner_lex_concept(w, &m, &dir, &lo, &hi);
+	       planner_lex_concept(w, &m, &dir, &lo, &hi) || ((unsigned char)w[0] >= 0x80 && planner_lex_syn(w));
 }
 
 /* headed_by_whole: w is a longer compound ending in a whole word of two syllables or more that

@@ -174,6 +174,16 @@ int pf_measure_col(struct planner *p, int table)
 }
 
 /* the label of a table's rows: a text column of the table or of the dictionary it references */
+int pf_holds_entity(struct planner *p, int t)
+{
+	for (int k = 0; k < ENT_NKINDS; k++) {
+		const char *ec = planner_ent_column(p->s, k);
+		if (ec && planner_snap_key(p->s, t, ec) >= 0)
+			return 1;
+	}
+	return 0;
+}
+
 int pf_label_col(struct planner *p, int table, int *via)
 {
 	*via = -1;
@@ -182,12 +192,15 @@ int pf_label_col(struct planner *p, int table, int *via)
 		if (p->s->c[from].table != table)
 			continue;
 		int d = p->s->c[to].table;
-		/* a dictionary: small, few columns, with a text label */
-		if (p->s->t[d].nc > 6)
+		/* a dictionary: small, few columns, with a text label; not the patients' own table (a
+		 * diagnosis is not labelled by its patient's name) */
+		if (p->s->t[d].nc > 6 || pf_holds_entity(p, d))
 			continue;
 		for (int ci = p->s->t[d].c0; ci < p->s->t[d].c0 + p->s->t[d].nc; ci++) {
+			size_t nl = strlen(p->s->c[ci].name);
 			if (p->s->c[ci].type == PT_TEXT && (strstr(p->s->c[ci].name, "label") || strstr(p->s->c[ci].name, "name") ||
-			                                    strstr(p->s->c[ci].name, "title"))) {
+			                                    strstr(p->s->c[ci].name, "title") ||
+			                                    (nl > 3 && !strcmp(p->s->c[ci].name + nl - 3, "_nm")))) {   /* sick_kor_nm */
 				if (p->s->t[d].rows > p->s->t[table].rows)
 					continue;
 				*via = d;
@@ -216,9 +229,16 @@ int pf_label_col(struct planner *p, int table, int *via)
 		return guided;
 	if (nguided > 1)
 		return -1;
-	for (int ci = p->s->t[table].c0; ci < p->s->t[table].c0 + p->s->t[table].nc; ci++)
-		if (p->s->c[ci].type == PT_TEXT && !pf_is_keyish(p, ci))
+	/* the first text column that is not a key, nor a yes/no or two-valued flag (main_sick_yn is
+	 * no label of diagnoses) */
+	for (int ci = p->s->t[table].c0; ci < p->s->t[table].c0 + p->s->t[table].nc; ci++) {
+		size_t nl = strlen(p->s->c[ci].name);
+		int flaggy = p->s->c[ci].flag || (p->s->c[ci].nvalues && p->s->c[ci].nvalues <= 2) ||
+		             (nl > 3 && (!strcmp(p->s->c[ci].name + nl - 3, "_yn") || !strcmp(p->s->c[ci].name + nl - 3, "flg"))) ||
+		             (nl > 4 && !strcmp(p->s->c[ci].name + nl - 4, "flag"));
+		if (p->s->c[ci].type == PT_TEXT && !pf_is_keyish(p, ci) && !flaggy)
 			return ci;
+	}
 	return -1;
 }
 

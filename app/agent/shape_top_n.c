@@ -21,7 +21,12 @@ static int frame(struct planner *p, struct cues *c)
 	for (int i = 0, edge; i < f->nproj && rc < 0; i++)
 		if ((rc = pf_dict_label(p, f->proj[i], &edge)) >= 0)
 			f->rank_key = f->proj[i];
-	if (rc < 0) {
+	/* else the label of the table the question names ("top 5 diagnoses"); a table only inferred
+	 * from values has no label the question asked for ("the patient with the highest potassium") */
+	int named = 0;
+	for (int l = 0; l < p->pl.n; l++)
+		named |= p->pl.v[l].kind == PL_TABLE && p->pl.v[l].table == f->fact;
+	if (rc < 0 && named) {
 		int via;
 		rc = pf_label_col(p, f->fact, &via);
 		for (int k = 0; via >= 0 && k < p->s->nfk; k++)

@@ -629,6 +629,22 @@ static int dict_label(const struct psnap *s, int ci)
 static int longer_term(const char *vkey, const char *key)
 {
 	size_t kl = strlen(key);
+	/* a Korean compound that is a term of its own (순환기내과 holds 내과, 울혈성 심부전 does not) */
+	if ((unsigned char)key[0] >= 0x80)
+		for (const char *h = strstr(vkey, key); h; h = strstr(h + 1, key)) {
+			const char *b = h, *e = h + kl;
+			while (b > vkey && b[-1] != ' ')
+				b--;
+			while (*e && *e != ' ')
+				e++;
+			char w[128];
+			if ((size_t)(e - b) == kl || (size_t)(e - b) >= sizeof w)
+				continue;
+			memcpy(w, b, (size_t)(e - b));
+			w[e - b] = 0;
+			if (planner_lex_syn(w))
+				return 1;
+		}
 	for (const char *h = strstr(vkey, key); h; h = strstr(h + 1, key)) {
 		if (h[kl] != ' ')
 			continue;
@@ -694,6 +710,10 @@ static int contains_link(const struct psnap *s, const char *key, int prefix, str
 		int total = 0;
 		for (int v = 0; v < s->nv; v++)
 			total += s->v[v].col == cols[best] && !s->v[v].syn;
+		const char *ov = other[best] && hits[best] == 1 ? s->v[one[best]].key : NULL;
+		if (ov && (strncmp(ov, key, kl) || (ov[kl] && ov[kl] != ' ')))
+			hits[best] = 0;   /* the one left does not begin with the word as a word of its own
+			                   * (내과계 중환자실 for 내과): nothing */
 		if (other[best] && hits[best] == 1) {
 			/* the one label that is this thing and not a longer named one: that label exactly */
 			it->cols[it->ncols] = cols[best];

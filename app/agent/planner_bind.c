@@ -257,14 +257,13 @@ static int semi_value(struct planner *p, struct plink_item *it, int c, const cha
 	return 0;
 }
 
-/* bind_value: a stored value: a filter on its column (several values of one column: IN), a group
- * when it is said per value; a one-word value of no joinable table is ignored; 0 or -1 declined */
-static int bind_value(struct planner *p, struct plink_item *it, const char *sp, int per)
+/* value_pick: which candidate column of a value link the plan filters: one a neighbouring word
+ * names, one already filtered, one of the fact table, else one reachable from it; *unreached when
+ * the fact table references that dictionary but no key of its reaches the value.  The candidate
+ * index, -1 none, or -2 declined (two values of one dictionary through different keys) */
+static int value_pick(struct planner *p, struct plink_item *it, const char *sp, int *unreached)
 {
 	struct frame *f = &p->f;
-	if (it->role == PL_ROLE_IGNORED)
-		return 0;   /* a number's unit */
-	/* the candidate column in or reachable from the fact table */
 	int pick = -1;
 	for (int l2 = 0; l2 < p->pl.n && it->ncols > 1; l2++) {
 		struct plink_item *o = &p->pl.v[l2];
@@ -283,7 +282,7 @@ static int bind_value(struct planner *p, struct plink_item *it, const char *sp, 
 	for (int c = 0; c < it->ncols && pick < 0; c++)
 		if (p->s->c[it->cols[c]].table == f->fact)
 			pick = c;
-	int unreached = 0;
+	*unreached = 0;
 	for (int c = 0; c < it->ncols; c++) {
 		int e[4];
 		int dt = p->s->c[it->cols[c]].table, via = -1;
@@ -298,16 +297,33 @@ static int bind_value(struct planner *p, struct plink_item *it, const char *sp, 
 			int direct = 0;
 			for (int k = 0; k < p->s->nfk; k++)
 				direct |= p->s->c[p->s->fk[k].from].table == f->fact && p->s->c[p->s->fk[k].to].table == dt;
-			unreached = direct && !pf_dict_reaches(p, it->cols[c], it->vals[c], it->contains, f->fact, &via);
+			*unreached = direct && !pf_dict_reaches(p, it->cols[c], it->vals[c], it->contains, f->fact, &via);
 		}
 		/* two things of one dictionary reached through different keys (a diagnosis and its
 		 * status, both concept names): one join cannot filter both */
-		if (pick == c && via >= 0 && p->via && p->via[dt] >= 0 && p->via[dt] != via)
-			return pf_decline(p, "'%s' is reached through another key of the same dictionary as a value named "
-			                     "before; one join cannot hold both", sp);
+		if (pick == c && via >= 0 && p->via && p->via[dt] >= 0 && p->via[dt] != via) {
+			pf_decline(p, "'%s' is reached through another key of the same dictionary as a value named before; one "
+			              "join cannot hold both", sp);
+			return -2;
+		}
 		if (pick == c && via >= 0 && p->via)
 			p->via[dt] = via;
 	}
+	return pick;
+}
+
+/* bind_value: a stored value: a filter on its column (several values of one column: IN), a group
+ * when it is said per value; a value another event table of the same patient holds: a semi-join;
+ * a one-word value of no joinable table is ignored; 0 or -1 declined */
+static int bind_value(struct planner *p, struct plink_item *it, const char *sp, int per)
+{
+	struct frame *f = &p->f;
+	int unreached;
+	if (it->role == PL_ROLE_IGNORED)
+		return 0;   /* a number's unit */
+	int pick = value_pick(p, it, sp, &unreached);
+	if (pick == -2)
+		return -1;
 	if (pick >= 0 && unreached) {
 		if (semi_value(p, it, pick, sp) == 0)
 			return 0;

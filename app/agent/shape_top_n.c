@@ -8,6 +8,16 @@ static int match(struct planner *p, const struct cues *c)
 	return c->ranking && (f->agg == NULL || !strcmp(f->agg, "COUNT")) && !f->ngroup;
 }
 
+/* word_in: stem w begins a word of text (case as written; "test" in "test code dictionary") */
+static int word_in(const char *text, const char *w)
+{
+	size_t n = strlen(w);
+	for (const char *h = text ? strcasestr(text, w) : NULL; h; h = strcasestr(h + 1, w))
+		if (h == text || h[-1] == ' ' || h[-1] == '(')
+			return n > 0;
+	return 0;
+}
+
 /* rank what is asked for: a projected column, else the label of the fact table; 0 or -1 */
 static int frame(struct planner *p, struct cues *c)
 {
@@ -21,15 +31,24 @@ static int frame(struct planner *p, struct cues *c)
 	for (int i = 0, edge; i < f->nproj && rc < 0; i++)
 		if ((rc = pf_dict_label(p, f->proj[i], &edge)) >= 0)
 			f->rank_key = f->proj[i];
-	/* else the label of the table the question names ("top 5 diagnoses"); a table only inferred
-	 * from values has no label the question asked for ("the patient with the highest potassium") */
-	int named = 0;
-	for (int l = 0; l < p->pl.n; l++)
-		named |= p->pl.v[l].kind == PL_TABLE && p->pl.v[l].table == f->fact;
-	if (rc < 0 && named) {
-		int via;
-		rc = pf_label_col(p, f->fact, &via);
-		for (int k = 0; via >= 0 && k < p->s->nfk; k++)
+	/* else the label of the table the question names ("top 5 diagnoses", or the dictionary that
+	 * labels it: "the 2 tests"); a table only inferred from values has no label the question asked
+	 * for ("the patient with the highest potassium") */
+	if (rc < 0) {
+		int via, named = 0;
+		int lc = pf_label_col(p, f->fact, &via);
+		for (int l = 0; l < p->pl.n; l++) {
+			const struct plink_item *it = &p->pl.v[l];
+			int t = it->kind == PL_TABLE ? it->table : it->kind == PL_COLUMN ? p->s->c[it->cols[0]].table : -1;
+			named |= t >= 0 && (t == f->fact || t == via);   /* a table or one of its columns, not a value */
+		}
+		for (int i = 0; i < p->tk.n && !named; i++)   /* "the 2 tests": a word of its comment */
+			named = p->tk.v[i].kind == TK_WORD && strlen(p->tk.v[i].stem) >= 3 && p->tk.v[i].role != R_ENTITY &&
+			        (word_in(p->s->t[f->fact].comment, p->tk.v[i].stem) ||
+			         (via >= 0 && word_in(p->s->t[via].comment, p->tk.v[i].stem)));
+		if (named)
+			rc = lc;
+		for (int k = 0; rc >= 0 && via >= 0 && k < p->s->nfk; k++)
 			if (p->s->c[p->s->fk[k].from].table == f->fact && p->s->c[p->s->fk[k].to].table == via)
 				f->rank_key = p->s->fk[k].from;
 	}

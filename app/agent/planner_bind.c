@@ -257,6 +257,15 @@ static int semi_value(struct planner *p, struct plink_item *it, int c, const cha
 	return 0;
 }
 
+/* ident_col: a column that names a dictionary's rows one by one (its key, or a label with about one
+ * value per row), not a category of them */
+static int ident_col(struct planner *p, int c)
+{
+	const struct pcol *pc = &p->s->c[c];
+	double rows = p->s->t[pc->table].rows > 0 ? p->s->t[pc->table].rows : pc->nvalues;
+	return pc->unique || (pc->type == PT_TEXT && pc->nvalues > 0 && pc->nvalues * 2 >= rows);
+}
+
 /* value_pick: which candidate column of a value link the plan filters: one a neighbouring word
  * names, one already filtered, one of the fact table, else one reachable from it; *unreached when
  * the fact table references that dictionary but no key of its reaches the value.  The candidate
@@ -301,13 +310,8 @@ static int value_pick(struct planner *p, struct plink_item *it, const char *sp, 
 		}
 		/* two things of one dictionary reached through different keys (a diagnosis and its
 		 * status, both concept names): one join cannot filter both */
-		if (pick == c && via >= 0 && p->via && p->via[dt] >= 0 && p->via[dt] != via) {
-			pf_decline(p, "'%s' is reached through another key of the same dictionary as a value named before; one "
-			              "join cannot hold both", sp);
+		if (pick == c && via >= 0 && pf_set_via(p, dt, via, sp) < 0)
 			return -2;
-		}
-		if (pick == c && via >= 0 && p->via)
-			p->via[dt] = via;
 	}
 	return pick;
 }
@@ -355,6 +359,13 @@ static int bind_value(struct planner *p, struct plink_item *it, const char *sp, 
 	if (pick < 0)
 		return pf_decline(p, "'%s' is a stored value, but not of anything joinable to the question's table", sp);
 	int col = it->cols[pick];
+	/* two names of one dictionary's rows (heart failure's label and hypertension's code): both
+	 * never hold on one row, and "both" or "either" is not built */
+	for (int k = 0; k < f->nin && p->s->c[col].table != f->fact; k++)
+		if (f->in[k].col != col && p->s->c[f->in[k].col].table == p->s->c[col].table && ident_col(p, col) &&
+		    ident_col(p, f->in[k].col))
+			return pf_decline(p, "'%s' and another name of the same kind: both on one row never hold, and 'either' or "
+			                     "'both' is not a shape the offline planner builds", sp);
 	if (per) {
 		/* "Gender별": the word is a stored value of the column ('Gender' in a class column), so a
 		 * breakdown by that column answers another question */
@@ -378,9 +389,14 @@ static int bind_value(struct planner *p, struct plink_item *it, const char *sp, 
 		return 0;
 	}
 	if (it->contains) {
-		/* a part of stored labels: its own ILIKE filter */
+		/* a part of stored labels: its own ILIKE filter; two of one column (patients with diabetes
+		 * and hypertension: on one row, never both) cannot be told apart from "either" */
 		if (f->nin >= 4)
 			return pf_decline(p, "%s", "too many named values to filter by");
+		for (int k = 0; k < f->nin; k++)
+			if (f->in[k].col == col)
+				return pf_decline(p, "'%s' and another name of the same kind: both on one row never hold, and 'either' "
+				                     "or 'both' is not a shape the offline planner builds", sp);
 		f->in[f->nin].col = col;
 		f->in[f->nin].n = 1;
 		f->in[f->nin].vals[0] = it->vals[pick];
@@ -516,8 +532,8 @@ static int bind_column(struct planner *p, struct plink_item *it, const char *sp,
 		for (int ci = p->s->t[p->s->c[col].table].c0; lc < 0 && ci < p->s->t[p->s->c[col].table].c0 + p->s->t[p->s->c[col].table].nc; ci++)
 			if (ci != col && same_subject(p->s->c[ci].comment, p->s->c[col].comment) && (lc = pf_dict_label(p, ci, &edge)) >= 0)
 				col = ci;
-		if (lc >= 0 && p->via)
-			p->via[p->s->c[lc].table] = edge;
+		if (lc >= 0 && pf_set_via(p, p->s->c[lc].table, edge, sp) < 0)
+			return -1;
 		if (f->ngroup < 3)
 			f->group[f->ngroup++] = lc >= 0 ? lc : col;
 		pf_decide(p, sp, "group", pf_cfq(p, lc >= 0 ? lc : col), it->why, it->score);

@@ -172,6 +172,9 @@ int pf_dict_reaches(struct planner *p, int dict_col, const char *val, int contai
 int pf_find_role(struct planner *p, enum role r);
 int pf_has_role(struct planner *p, enum role r);
 int pf_is_keyish(struct planner *p, int ci);
+/* pf_set_via: the dictionary table dt is joined through foreign key `edge`; -1 declined (with
+ * span sp named) when it is already joined through another key (one join cannot hold both) */
+int pf_set_via(struct planner *p, int dt, int edge, const char *sp);
 /* pf_holds_entity: table t has a column identifying a patient, a case or an encounter (an
  * entity's home or event, not a dictionary) */
 int pf_holds_entity(struct planner *p, int t);

@@ -656,7 +656,12 @@ static int longer_term(const char *vkey, const char *key)
 		two[kl] = ' ';
 		memcpy(two + kl + 1, h + kl + 1, n);
 		two[kl + 1 + n] = 0;
-		if (planner_lex_syn(two))
+		int same = 0;   /* "diabetes mellitus" is diabetes itself, another name of one entry */
+		for (const char *const *sy = planner_lex_syn(key); sy && *sy && !same; sy++)
+			same = !strcmp(*sy, two);
+		for (const char *const *sy = planner_lex_syn(two); sy && *sy && !same; sy++)
+			same = !strcmp(*sy, key);
+		if (planner_lex_syn(two) && !same)
 			return 1;
 	}
 	return 0;

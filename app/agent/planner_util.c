@@ -174,6 +174,19 @@ int pf_measure_col(struct planner *p, int table)
 }
 
 /* the label of a table's rows: a text column of the table or of the dictionary it references */
+int pf_set_via(struct planner *p, int dt, int edge, const char *sp)
+{
+	if (!p->via)
+		return 0;
+	if (p->via[dt] >= 0 && p->via[dt] != edge) {
+		pf_decline(p, "'%s' is reached through another key of the same dictionary as something named before; one "
+		              "join cannot hold both", sp);
+		return -1;
+	}
+	p->via[dt] = edge;
+	return 0;
+}
+
 int pf_holds_entity(struct planner *p, int t)
 {
 	for (int k = 0; k < ENT_NKINDS; k++) {
@@ -427,8 +440,8 @@ void pf_self_group(struct planner *p)
 			    (p->s->c[f->proj[i]].type != PT_NUM || pf_is_keyish(p, f->proj[i]))) {
 				/* a key into a dictionary (gender_concept_id): the dictionary's label */
 				int edge, lc = pf_dict_label(p, f->proj[i], &edge);
-				if (lc >= 0 && p->via)
-					p->via[p->s->c[lc].table] = edge;
+				if (lc >= 0 && pf_set_via(p, p->s->c[lc].table, edge, pf_span_text(p, it->t0, it->t1)) < 0)
+					return;
 				f->group[f->ngroup++] = lc >= 0 ? lc : f->proj[i];
 				f->proj[i--] = f->proj[--f->nproj];
 				pf_decide(p, pf_span_text(p, it->t0, it->t1), "group", pf_cfq(p, f->group[f->ngroup - 1]),

@@ -85,6 +85,7 @@ cat >"$TMP/q.jsonl" <<'J'
 {"question": "헤모글로빈 8 g/dL 미만 나온 환자 몇 명?", "gold_sql": "SELECT count(DISTINCT r.pt_id) FROM lab_rslt r JOIN cd_lab c ON c.lab_cd = r.lab_cd WHERE c.lab_nm = '헤모글로빈' AND r.rslt_num < 8", "expect": "correct", "rule": "a number's unit"}
 {"question": "number of patients admitted per unit, unit English name", "gold_sql": "SELECT o.org_eng_nm, count(DISTINCT a.pt_id) FROM adm_hist a JOIN cd_org o ON o.org_cd = a.unit_cd GROUP BY o.org_eng_nm", "expect": "correct", "rule": "a code column joined to its code table by its values, the label named"}
 {"question": "만성 콩팥병 진단 받은 환자들의 크레아티닌 평균", "gold_sql": "SELECT avg(r.rslt_num) FROM lab_rslt r JOIN cd_lab c ON c.lab_cd = r.lab_cd WHERE c.lab_nm = '크레아티닌' AND r.pt_id IN (SELECT h.pt_id FROM dx_hist h JOIN cd_dx d ON d.dx_cd = h.dx_cd WHERE d.dx_kor_nm LIKE '%만성 콩팥병%')", "expect": "correct", "rule": "a condition on another event table of the same patient"}
+{"question": "How many patients have heart failure and hypertension?", "gold_sql": "SELECT count(*) FROM (SELECT h.pt_id FROM dx_hist h JOIN cd_dx d ON d.dx_cd = h.dx_cd WHERE d.dx_eng_nm ILIKE '%heart failure%' INTERSECT SELECT h.pt_id FROM dx_hist h JOIN cd_dx d ON d.dx_cd = h.dx_cd WHERE d.dx_eng_nm ILIKE '%hypertension%') t", "expect": "declined", "rule": "two names of one kind (both never hold on one row)"}
 {"question": "Which patients were admitted 3 or more times?", "gold_sql": "SELECT pt_id FROM adm_hist GROUP BY pt_id HAVING count(*) >= 3", "expect": "declined", "rule": "a count per patient compared (not an age)"}
 J
 "$ASKQL" eval --direct --target "$DB" --now '2025-12-31 23:59:00' --out "$TMP/out.jsonl" "$TMP/q.jsonl" >"$TMP/report.txt" 2>&1
@@ -94,4 +95,4 @@ while IFS= read -r line; do
 	*) nok "${line#NOK }" "$(cat "$TMP/report.txt")" ;;
 	esac
 done < <(python3 "$TOP/tests/lib/eval_expect.py" "$TMP/q.jsonl" "$TMP/out.jsonl")
-[ "$n" -eq 9 ] && ok "all nine questions were evaluated" || nok "expected 9 results, got $n"
+[ "$n" -eq 10 ] && ok "all ten questions were evaluated" || nok "expected 10 results, got $n"

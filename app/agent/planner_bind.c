@@ -164,20 +164,23 @@ int pf_comparisons(struct planner *p)
 	return 0;
 }
 
-/* pf_age_col: the column an age is read from: a column named age, else a birth date (생년월일,
- * birth_datetime), whose age at the question's "now" is computed (*from_birth 1); -1 none */
-static void age_words_used(struct planner *p)
+int pf_age_word(const struct ptok *t)
 {
-	for (int i = 0; i < p->tk.n; i++) {
-		struct ptok *t = &p->tk.v[i];
-		int age = !strcmp(t->stem, "age") || !strcmp(t->text, "aged");
-		for (const char *const *sy = planner_lex_syn(t->text); sy && *sy && !age; sy++)
-			age = !strcmp(*sy, "age");
-		if (age && t->kind == TK_WORD)
-			t->used = 1;   /* "aged 65 or older", "나이는": read by the age comparison */
-	}
+	int age = t->kind == TK_WORD && (!strcmp(t->stem, "age") || !strcmp(t->text, "aged"));
+	for (const char *const *sy = planner_lex_syn(t->text); t->kind == TK_WORD && sy && *sy && !age; sy++)
+		age = !strcmp(*sy, "age");
+	return age;
 }
 
+static void age_words_used(struct planner *p)
+{
+	for (int i = 0; i < p->tk.n; i++)
+		if (pf_age_word(&p->tk.v[i]))
+			p->tk.v[i].used = 1;   /* "aged 65 or older", "나이는": read by the age comparison */
+}
+
+/* pf_age_col: the column an age is read from: a column named age, else a birth date (생년월일,
+ * birth_datetime), whose age at the question's "now" is computed (*from_birth 1); -1 none */
 int pf_age_col(struct planner *p, int *from_birth)
 {
 	double sc;

@@ -80,6 +80,13 @@ static int semi_join(struct planner *p, struct squery *q, int ti)
 	return 0;
 }
 
+/* value_cond: col = 'val', or col ILIKE '%val%' for a part of stored labels */
+static struct sexpr *value_cond(struct planner *p, int col, const char *val, int contains)
+{
+	return contains ? sx_cmp(&p->a, "ILIKE", pf_col(p, col), sx_lit(&p->a, arena_printf(&p->a, "%%%s%%", val)))
+	                : sx_cmp(&p->a, "=", pf_col(p, col), sx_lit(&p->a, val));
+}
+
 /* add_semi: the values reached through another event table of the same patient or stay:
  * fact.key IN (SELECT ev.key FROM ev JOIN dict ON ... WHERE dict.col = 'v'); 0 or -1 declined */
 static int add_semi(struct planner *p, struct squery *q)
@@ -108,9 +115,7 @@ static int add_semi(struct planner *p, struct squery *q)
 				sub->joins[sub->njoins].table = sub->joins[sub->njoins].alias = p->s->t[jt].name;
 				sub->joins[sub->njoins++].on = sx_cmp(&p->a, "=", pf_col(p, e->from), pf_col(p, e->to));
 			}
-			sub->where[sub->nwhere++] = f->semi[j].contains
-			    ? sx_cmp(&p->a, "ILIKE", pf_col(p, col), sx_lit(&p->a, arena_printf(&p->a, "%%%s%%", f->semi[j].val)))
-			    : sx_cmp(&p->a, "=", pf_col(p, col), sx_lit(&p->a, f->semi[j].val));
+			sub->where[sub->nwhere++] = value_cond(p, col, f->semi[j].val, f->semi[j].contains);
 		}
 		q->where[q->nwhere++] = sx_in_sub(&p->a, pf_col(p, kf), sub);
 		pf_decide(p, "", "join", arena_printf(&p->a, "%s IN (SELECT %s FROM %s WHERE ...)", pf_cfq(p, kf), pf_cfq(p, kt),
@@ -293,11 +298,8 @@ static int build_where(struct planner *p, struct squery *q)
 	/* value filters (several values of one column become IN) */
 	for (int i = 0; i < f->nin; i++) {
 		pf_need(p, p->s->c[f->in[i].col].table);
-		if (f->in[i].contains) {
-			q->where[q->nwhere++] = sx_cmp(&p->a, "ILIKE", pf_col(p, f->in[i].col),
-			                               sx_lit(&p->a, arena_printf(&p->a, "%%%s%%", f->in[i].vals[0])));
-		} else if (f->in[i].n == 1) {
-			q->where[q->nwhere++] = sx_cmp(&p->a, "=", pf_col(p, f->in[i].col), sx_lit(&p->a, f->in[i].vals[0]));
+		if (f->in[i].contains || f->in[i].n == 1) {
+			q->where[q->nwhere++] = value_cond(p, f->in[i].col, f->in[i].vals[0], f->in[i].contains);
 		} else {
 			struct sexpr *v[8];
 			for (int k = 0; k < f->in[i].n; k++)

@@ -150,6 +150,8 @@ char *pf_follow_up(const char *prev, const char *q);
 int pf_duration_word(const struct ptok *t);
 int pf_find_duration(struct planner *p);
 int pf_rate_link(struct planner *p, int i);
+/* pf_age_word: t names an age (age, aged, 나이, 연령: the lexicon's age words) */
+int pf_age_word(const struct ptok *t);
 /* pf_age_col: the column an age is read from (age, else a birth date: *from_birth 1); -1 none */
 int pf_age_col(struct planner *p, int *from_birth);
 /* pf_stay_word: token i (and the words after it, *n in all) names a length of stay (재원일수,

@@ -712,9 +712,7 @@ static int contains_link(const struct psnap *s, const char *key, int prefix, str
 				best = k;
 		if (best < 0)
 			break;
-		int total = 0;
-		for (int v = 0; v < s->nv; v++)
-			total += s->v[v].col == cols[best] && !s->v[v].syn;
+		int total = s->c[cols[best]].nvalues;   /* the column's stored values, synonyms not counted */
 		const char *ov = other[best] && hits[best] == 1 ? s->v[one[best]].key : NULL;
 		if (ov && (strncmp(ov, key, kl) || (ov[kl] && ov[kl] != ' ')))
 			hits[best] = 0;   /* the one left does not begin with the word as a word of its own
@@ -893,18 +891,15 @@ static void link_schema(struct arena *a, const struct psnap *s, struct ptoks *tk
 				int c = -1;
 				/* "admission date", "admission and discharge dates": a time column named so first;
 				 * "discharged": the event's time, even one only a comment's date names (퇴원일시) */
-				size_t xl = strlen(t->text);
-				int ed = !t->hangul && xl > 4 && !strcmp(t->text + xl - 2, "ed");
+				size_t tl = strlen(t->text);
+				int ed = !t->hangul && tl > 4 && !strcmp(t->text + tl - 2, "ed");
 				if (j - i == 1 && !t->hangul && (time_word_after(tk, j) || ed) &&
 				    (c = planner_link_term_type(a, s, terms[q], r, banned, ed ? 0.45 : min, PT_TIME, &sc)) >= 0)
 					sc += 0.3;
 				if (c < 0)
 					c = planner_link_term(a, s, terms[q], r, banned, min, &sc);
 				/* "discharged", "discharge time": the event's time column */
-				size_t tl = strlen(t->text);
-				if (c >= 0 && s->c[c].type != PT_TIME && j - i == 1 && !t->hangul &&
-				    ((tl > 4 && !strcmp(t->text + tl - 2, "ed")) ||
-				     time_word_after(tk, j))) {
+				if (c >= 0 && s->c[c].type != PT_TIME && j - i == 1 && !t->hangul && (ed || time_word_after(tk, j))) {
 					double tsc = 0;
 					int tc = -1;
 					for (int ci = 0; ci < s->nc; ci++) {

@@ -41,11 +41,7 @@ int pf_screen(struct planner *p)
 	/* an age asked of a database that keeps birth dates (평균 나이): the age at "now" is the measure */
 	for (int i = 0, fb; i < p->tk.n && p->f.measure < 0; i++) {
 		struct ptok *t = &p->tk.v[i];
-		const char *const *sy = planner_lex_syn(t->text);
-		int age = !strcmp(t->stem, "age");
-		for (; sy && *sy && !age; sy++)
-			age = !strcmp(*sy, "age");
-		int col = age && !t->used && t->kind == TK_WORD ? pf_age_col(p, &fb) : -1;
+		int col = !t->used && pf_age_word(t) ? pf_age_col(p, &fb) : -1;
 		if (col >= 0 && fb) {
 			p->f.measure = col;
 			p->f.measure_age = 1;

@@ -173,7 +173,6 @@ int pf_measure_col(struct planner *p, int table)
 	return -1;
 }
 
-/* the label of a table's rows: a text column of the table or of the dictionary it references */
 int pf_set_via(struct planner *p, int dt, int edge, const char *sp)
 {
 	if (!p->via)
@@ -197,6 +196,7 @@ int pf_holds_entity(struct planner *p, int t)
 	return 0;
 }
 
+/* the label of a table's rows: a text column of the table or of the dictionary it references */
 int pf_label_col(struct planner *p, int table, int *via)
 {
 	*via = -1;

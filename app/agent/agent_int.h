@@ -100,9 +100,11 @@ struct exec_out {
 };
 /* result_check (result_check.c): NULL when the result fits the question, else a finding (heap)
  * naming the failed check; the loop retries with it as feedback or declines.  patient_col: the
- * target's patient identifier, or NULL.  result_check_run: the same for the run's question and
- * target (both loops: extraction before packaging, ReAct's submit_sql). */
-char *result_check(const char *question, const struct exec_out *eo, const char *patient_col);
+ * target's patient identifier, or NULL; patient_table: the table where it is unique (one row per
+ * patient), or NULL.  result_check_run: the same for the run's question and target (both loops:
+ * extraction before packaging, ReAct's submit_sql). */
+char *result_check(const char *question, const struct exec_out *eo, const char *patient_col,
+                   const char *patient_table);
 char *result_check_run(struct agent *a, const struct exec_out *eo);
 /* executor_run: guard then run sql for a preview (max_rows rows), recorded as step name. */
 void executor_run(struct agent *a, const char *name, const char *sql, long max_rows,

@@ -105,8 +105,9 @@ struct catalog;
 struct psnap *planner_snap_get(struct catalog *cat, const char *conninfo, char *err, size_t errlen);
 void planner_snap_put(struct psnap *s);
 /* planner_entity_key: the identifier column name of an entity kind (ENT_PATIENT...) in the
- * target's view, heap; NULL when there is none or the view cannot be built */
-char *planner_entity_key(struct catalog *cat, const char *conninfo, int kind);
+ * target's view, heap; NULL when there is none or the view cannot be built.  table (may be NULL)
+ * receives the entity's own table, the one where that column is unique (heap), or NULL. */
+char *planner_entity_key(struct catalog *cat, const char *conninfo, int kind, char **table);
 void planner_snap_free_all(void);
 /* planner_snap_col: column index of table.name or -1. */
 int planner_snap_col(const struct psnap *s, int table, const char *name);

@@ -555,12 +555,19 @@ int planner_snap_key(const struct psnap *s, int ti, const char *key)
 	return -1;
 }
 
-char *planner_entity_key(struct catalog *cat, const char *conninfo, int kind)
+char *planner_entity_key(struct catalog *cat, const char *conninfo, int kind, char **table)
 {
 	char err[256];
 	struct psnap *s = cat ? planner_snap_get(cat, conninfo, err, sizeof err) : NULL;
 	const char *k = s ? planner_ent_column(s, kind) : NULL;
 	char *r = k ? strdup(k) : NULL;
+
+	if (table) {
+		*table = NULL;
+		for (int ci = 0; k && ci < s->nc && !*table; ci++)
+			if (s->c[ci].unique && !strcmp(s->c[ci].name, k))
+				*table = strdup(s->t[s->c[ci].table].name);
+	}
 
 	if (s)
 		planner_snap_put(s);

@@ -53,6 +53,21 @@ static int distinct_last(const struct exec_result *r)
 	return n;
 }
 
+/* one_patient_table: 1 when sql reads the patients' own table (one row per patient) and nothing
+ * else (one FROM, no JOIN, no list of tables): its rows are patients, so COUNT(*) counts them */
+static int one_patient_table(const char *sql, const char *patient_table)
+{
+	const char *from;
+	if (!patient_table || !planner_sql_names(sql, patient_table, 1) || strcasestr(sql, " join ") ||
+	    !(from = strcasestr(sql, " from ")) || strcasestr(from + 6, " from "))
+		return 0;
+	const char *end = strcasestr(from, " where ");
+	for (const char *c = from; *c && (!end || c < end); c++)
+		if (*c == ',')
+			return 0;
+	return 1;
+}
+
 /*
  * result_check: NULL when the result fits the question, else a finding (heap) that names the
  * check that failed.  Checks made (each only when the question clearly asks for it):
@@ -65,7 +80,8 @@ static int distinct_last(const struct exec_result *r)
  *    values of it in the last column (ties are kept: the top 3 counts may be shared by more
  *    than 3 items).
  */
-char *result_check(const char *question, const struct exec_out *eo, const char *patient_col)
+char *result_check(const char *question, const struct exec_out *eo, const char *patient_col,
+                   const char *patient_table)
 {
 	struct arena a = {0};
 	struct ptoks tk;
@@ -83,7 +99,8 @@ char *result_check(const char *question, const struct exec_out *eo, const char *
 		         "column for the groups", tk.v[q.group].text, eo->r.ncols);
 	} else if (q.yesno && eo->r.nrows > 1) {
 		snprintf(b, sizeof b, "result check: a yes/no question, but the result has %lld rows", eo->r.nrows);
-	} else if (q.count_patients && patient_col && eo->sql && !planner_sql_names(eo->sql, patient_col, 1)) {
+	} else if (q.count_patients && patient_col && eo->sql && !planner_sql_names(eo->sql, patient_col, 1) &&
+	           !one_patient_table(eo->sql, patient_table)) {
 		snprintf(b, sizeof b, "result check: the question counts patients, but the SQL does not use the patient "
 		         "identifier %s (COUNT(DISTINCT %s)); rows or cases are not patients", patient_col, patient_col);
 	} else if (q.top_n > 0 && eo->r.ncols < 2) {
@@ -100,8 +117,10 @@ char *result_check(const char *question, const struct exec_out *eo, const char *
 
 char *result_check_run(struct agent *a, const struct exec_out *eo)
 {
-	char *pk = planner_entity_key(a->cat, a->conninfo, ENT_PATIENT);
-	char *f = result_check(a->state.question, eo, pk);
+	char *tab = NULL;
+	char *pk = planner_entity_key(a->cat, a->conninfo, ENT_PATIENT, &tab);
+	char *f = result_check(a->state.question, eo, pk, tab);
 	free(pk);
+	free(tab);
 	return f;
 }

@@ -86,7 +86,7 @@ struct retrieval_opts {
 	int token_budget;       /* prompt_block budget; 0: 1500 */
 	const char *hyde_text;  /* a hypothetical answer from an LLM (HyDE axis); NULL: axis off */
 	int whole_schema_tokens; /* the block is the whole schema when it fits this many tokens;
-	                          * 0: 4000 (conf context_whole_schema_tokens); < 0: never */
+	                          * 0: 5000 (conf context_whole_schema_tokens); < 0: never */
 };
 
 /*

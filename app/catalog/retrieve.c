@@ -736,7 +736,7 @@ static int whole_schema_tokens(const struct catalog *c, int stop_at)
 			     (col->textual && col->nvalues <= CAT_MAX_VALUES ? 3 * col->nvalues : 0);
 		}
 	}
-	return n;
+	return n + 10 * c->nedges;   /* "- a.x -> b.y" per join */
 }
 
 /*
@@ -749,7 +749,7 @@ static int whole_schema_tokens(const struct catalog *c, int stop_at)
 /* does the whole schema fit the whole-schema budget (retrieval_opts.whole_schema_tokens)? */
 static int whole_fits(struct ctx *x)
 {
-	int w = x->o && x->o->whole_schema_tokens ? x->o->whole_schema_tokens : 4000;
+	int w = x->o && x->o->whole_schema_tokens ? x->o->whole_schema_tokens : 5000;
 
 	return w > 0 && whole_schema_tokens(x->c, w) <= w;
 }
@@ -1265,6 +1265,17 @@ enum err catalog_retrieve(struct catalog *c, const char *question, const struct 
 				all[nall++] = i;
 		pb.tabs = all;
 		pb.ntabs = nall;
+		/* every join of the schema, the question's path first: a model given the whole schema
+		 * needs every way its tables connect, not only the path to the tables retrieval chose */
+		int *alle = arena_alloc(a, (size_t)(c->nedges + npe + 1) * sizeof *alle), nalle = npe;
+		if (!alle)
+			goto nomem;
+		memcpy(alle, pe, (size_t)npe * sizeof *alle);
+		for (int i = 0; i < c->nedges; i++)
+			if (!in_list(alle, nalle, i))
+				alle[nalle++] = i;
+		pb.edges = alle;
+		pb.nedges = nalle;
 	} else {
 		/* otherwise others only to make two */
 		for (int i = 0; i < nrt && npt < 2; i++)

@@ -96,12 +96,12 @@ static void plan_shape(struct catalog *cat, const char *question, const char *no
 }
 
 static enum err ask(PGconn *app, struct catalog *cat, const char *target_name, const char *conninfo,
-                    const char *question, const char *now, int use_agent, struct answer *ans)
+                    const char *question, const char *now, int use_agent, const char *provider, struct answer *ans)
 {
 	memset(ans, 0, sizeof *ans);
 	if (use_agent && app) {
 		struct agent_opts o = {.target = target_name, .conninfo = conninfo, .mode = "extract",
-		                       .provider = "builtin", .no_cache = 1, .now = now};
+		                       .provider = provider, .no_cache = 1, .now = now};
 		struct agent_result res;
 		memset(&res, 0, sizeof res);
 		enum err rc = agent_start(app, &o, question, &res);
@@ -109,7 +109,8 @@ static enum err ask(PGconn *app, struct catalog *cat, const char *target_name, c
 		if (rc == OK) {
 			if (!strcmp(res.status, "ok") && res.sql) {
 				ans->sql = strdup(res.sql);
-				plan_shape(cat, question, now, conninfo, ans);
+				if (!strcmp(provider, "builtin"))
+					plan_shape(cat, question, now, conninfo, ans);
 			} else {
 				ans->declined = 1;
 				ans->reason = strdup(res.error ? res.error : res.status);
@@ -305,7 +306,7 @@ static int context_report(struct catalog *cat, const char *path, const char *hal
 static int usage(void)
 {
 	fprintf(stderr, "usage: askql eval [--target NAME|CONNINFO] [--now TS] [--out FILE] [--half 1|2]\n"
-	                "                  [--direct] [--verbose] FILE.jsonl\n"
+	                "                  [--direct | --provider builtin|openai] [--verbose] FILE.jsonl\n"
 	                "       askql eval [--target NAME|CONNINFO] [--now TS] --plan \"question\"\n"
 	                "       askql eval [--target NAME|CONNINFO] [--half 1|2] [--verbose] --context FILE.jsonl\n");
 	return 2;
@@ -320,6 +321,12 @@ int cmd_eval(int argc, char **argv)
 	const char *half = cli_opt(&argc, argv, "--half");
 	const char *plan = cli_opt(&argc, argv, "--plan");
 	int direct = cli_flag(&argc, argv, "--direct");
+	/* --provider: whose answers the pipeline runs (default builtin, the offline planner); any other
+	 * is the configured LLM (docs/eval.md, "Measuring a model through the relay") */
+	const char *provider = cli_opt(&argc, argv, "--provider");
+	if (!provider || !*provider)
+		provider = "builtin";
+	int builtin = !strcmp(provider, "builtin");
 	int verbose = cli_flag(&argc, argv, "--verbose");
 	const char *context = cli_opt(&argc, argv, "--context");
 	char err[512];
@@ -420,7 +427,7 @@ int cmd_eval(int argc, char **argv)
 		}
 		struct answer ans;
 		double ms0 = now_ms();
-		ask(app, cat, name, target, q->valuestring, cJSON_IsString(qnow) ? qnow->valuestring : now, use_agent, &ans);
+		ask(app, cat, name, target, q->valuestring, cJSON_IsString(qnow) ? qnow->valuestring : now, use_agent, provider, &ans);
 		int ran = 0;
 		if (!ans.declined && ans.sql)
 			ran = run_sql(target, ans.sql, &pred, &perr) == OK;
@@ -472,7 +479,8 @@ int cmd_eval(int argc, char **argv)
 		cJSON_Delete(j);
 	}
 	free(line);
-	char *rep = eval_report(&st, argv[1], name, use_agent ? "pipeline (agent, builtin provider)" :
+	char *rep = eval_report(&st, argv[1], name, use_agent ? (builtin ? "pipeline (agent, builtin provider)" :
+	                                                                  "pipeline (agent, configured LLM provider)") :
 	                        cat ? "planner (catalog retrieval + planner + executor)" :
 	                              "planner (schema snapshot only: no indexed catalog for this target)",
 	                        now_ms() - t0);

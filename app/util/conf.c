@@ -52,7 +52,7 @@ static struct conf_item items[] = {
 	{"embed_api_key", "", 1, "API key for the openai embedding provider (empty: llm_api_key)", 0, 0},
 	{"planner_min_link_score", "0", 0, "the offline planner declines when a word of the question links with a lower score (0: off)", 0, 0},
 	{"planner_min_confidence", "0", 0, "the offline planner declines a plan whose confidence (its shape's precision on the development halves times its weakest link) is lower (0: off; chosen by make eval)", 0, 0},
-	{"context_whole_schema_tokens", "4000", 0, "the LLM's schema block is the whole schema when it fits this many tokens (0: never)", 0, 0},
+	{"context_whole_schema_tokens", "5000", 0, "the LLM's schema block is the whole schema when it fits this many tokens (0: never)", 0, 0},
 	{"now", "", 0, "reference time for relative dates (empty: now())", 0, 0},
 	/* files */
 	{"template_dir", "templates", 0, "directory of page templates", 0, 0},

@@ -505,6 +505,9 @@ static void test_context_invariant(void **state)
 	assert_int_equal(catalog_retrieve(small, "average heart rate", NULL, &r), OK);
 	assert_true(block_has(r.prompt_block, "lab_data_table", "result"));
 	assert_true(block_has(r.prompt_block, "clinical_data_table", "city"));
+	/* ... with every join of the schema, not only the path of the tables the question reached */
+	assert_non_null(strstr(r.prompt_block, "- lab_data_table.caseid -> clinical_data_table.caseid"));
+	assert_non_null(strstr(r.prompt_block, "- vital_data_table.caseid -> clinical_data_table.caseid"));
 	retrieval_free(&r);
 	/* ... and also when nothing matched, so a model still sees the schema */
 	assert_int_equal(catalog_retrieve(small, "qwzx vbnm", NULL, &r), OK);

@@ -16,7 +16,7 @@ static char *check(const char *q, int ncols, long long nrows)
 	eo.ok = 1;
 	eo.r.ncols = ncols;
 	eo.r.nrows = nrows;
-	return result_check(q, &eo, NULL);
+	return result_check(q, &eo, NULL, NULL);
 }
 
 /* a result of sql with rows of (label, count) */
@@ -37,7 +37,7 @@ static char *check_rows(const char *q, const char *sql, const char *const *count
 		rows[i] = cells[i];
 	}
 	eo.r.rows = rows;
-	return result_check(q, &eo, patient_col);
+	return result_check(q, &eo, patient_col, patient_col ? "patients" : NULL);
 }
 
 static void test_patients_counted(void **state)
@@ -52,6 +52,15 @@ static void test_patients_counted(void **state)
 	free(f);
 	assert_null(check_rows("how many patients had surgery", "SELECT COUNT(DISTINCT c.subjectid) FROM c", one, 1, "subjectid"));
 	assert_null(check_rows("how many patients had surgery", "SELECT count(*) FROM cases", one, 1, NULL));   /* unknown key */
+	/* the patients' own table has one row per patient: its rows are patients */
+	assert_null(check_rows("how many patients are there?", "SELECT COUNT(*) FROM patients", one, 1, "subjectid"));
+	assert_null(check_rows("how many female patients", "SELECT count(*) FROM patients WHERE sex = 'F'", one, 1, "subjectid"));
+	f = check_rows("how many patients had surgery", "SELECT count(*) FROM patients JOIN cases USING (x)", one, 1, "subjectid");
+	assert_non_null(f);
+	free(f);
+	f = check_rows("how many patients had surgery", "SELECT count(*) FROM patients p, cases c WHERE p.x = c.x", one, 1, "subjectid");
+	assert_non_null(f);
+	free(f);
 	assert_null(check_rows("how many cases had surgery", "SELECT count(*) FROM cases", one, 1, "subjectid"));
 	assert_null(check_rows("환자별 평균 심박수", "SELECT caseid, avg(hr) FROM v GROUP BY 1", one, 1, "subjectid"));
 }

@@ -17,6 +17,36 @@ static const char *dir_or_conf(const char *dir)
 	return dir && *dir ? dir : conf_get("prompt_dir");
 }
 
+/* sync_one: p = {name, file body}.  A new name gets the file as version 1.  A file whose text is
+ * not yet among the name's versions (askql shipped a new prompt) becomes the next version, and the
+ * active one only while the active version came from a file: an admin's edit stays active until
+ * they choose otherwise, and a rollback to an older file version sticks, because that text is
+ * stored already (README, "LLM client").  One transaction under the name's lock (prompt_add's). */
+static enum err sync_one(PGconn *app, const char *const p[2], char *err, size_t errlen)
+{
+	if (db_exec(app, "BEGIN", 0, NULL, err, errlen) != OK)
+		return ERR_DB;
+	if (db_exec(app, "SELECT pg_advisory_xact_lock(hashtext('askql.prompts:' || $1))", 1, p, err, errlen) != OK ||
+	    db_exec(app, "INSERT INTO askql.prompts(name, version, body, author, note, active)"
+	                 " SELECT $1, 1, $2, 'file', 'loaded from conf/prompts', true"
+	                 " WHERE NOT EXISTS (SELECT 1 FROM askql.prompts WHERE name = $1)"
+	                 " ON CONFLICT DO NOTHING", 2, p, err, errlen) != OK ||
+	    db_exec(app, "WITH cur AS (SELECT author = 'file' AS from_file FROM askql.prompts"
+	                 "             WHERE name = $1 AND active ORDER BY version DESC LIMIT 1),"
+	                 " ins AS (INSERT INTO askql.prompts(name, version, body, author, note, active)"
+	                 "         SELECT $1, max(version) + 1, $2, 'file', 'updated from conf/prompts',"
+	                 "                coalesce((SELECT from_file FROM cur), true)"
+	                 "         FROM askql.prompts WHERE name = $1"
+	                 "         HAVING NOT bool_or(body = $2)"
+	                 "         RETURNING version, active)"
+	                 " UPDATE askql.prompts SET active = false"
+	                 " WHERE name = $1 AND active AND (SELECT active FROM ins)", 2, p, err, errlen) != OK) {
+		db_exec(app, "ROLLBACK", 0, NULL, NULL, 0);
+		return ERR_DB;
+	}
+	return db_exec(app, "COMMIT", 0, NULL, err, errlen) == OK ? OK : ERR_DB;
+}
+
 enum err prompt_sync(PGconn *app, const char *dir)
 {
 	DIR *d;
@@ -42,12 +72,7 @@ enum err prompt_sync(PGconn *app, const char *dir)
 			continue;
 		p[0] = name;
 		p[1] = body;
-		/* Only when the name is new: edits made on the admin pages win over the file. */
-		if (db_exec(app, "INSERT INTO askql.prompts(name, version, body, author, note, active)"
-		                 " SELECT $1, 1, $2, 'file', 'loaded from conf/prompts', true"
-		                 " WHERE NOT EXISTS (SELECT 1 FROM askql.prompts WHERE name = $1)"
-		                 " ON CONFLICT DO NOTHING",
-		            2, p, err, sizeof err) != OK) {
+		if (sync_one(app, p, err, sizeof err) != OK) {
 			log_warn("prompt_sync %s: %s", name, err);
 			rc = ERR_DB;
 		}

@@ -7,7 +7,9 @@
 
 /*
  * prompt_sync: for every DIR/NAME.xml (dir NULL: conf prompt_dir) insert version 1 of NAME
- * into askql.prompts when NAME has no row yet.  Idempotent; called at start (workers, CLI).
+ * into askql.prompts when NAME has no row yet; a file whose text no stored version has becomes
+ * the next version, active only while the active version came from a file (an admin's edit
+ * stays active).  Idempotent; called at start (workers, CLI).
  * Returns OK, ERR_IO (dir unreadable) or ERR_DB.
  */
 enum err prompt_sync(PGconn *app, const char *dir);

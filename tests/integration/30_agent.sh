@@ -311,3 +311,24 @@ check "follow-up 이번엔 여성만: the parent's question filtered to women" \
 ask --provider builtin --mode extract --parent "$P2" "the same by sex"
 s3=$(echo "$OUT" | jget sql)
 check "follow-up 'the same by sex' (English)" '[[ "$s3" == *"GROUP BY clinical_data_table.sex"* ]]' "$OUT"
+
+# prompt files askql ships in a new text reach an installed database at start (prompt_sync): the
+# next version, active unless an admin's own edit is active
+PD=$WORK/prompts; mkdir -p "$PD"; cp "$TOP"/conf/prompts/*.xml "$PD/"
+PN=synctest_$$
+pv() { sq "SELECT string_agg(version || ':' || author || ':' || active, ' ' ORDER BY version) FROM askql.prompts WHERE name = '$PN'"; }
+sync_run() { ASKQL_PROMPT_DIR=$PD ask --provider builtin --mode extract "진료과별 평균 나이"; }
+echo '<p>one</p>' >"$PD/$PN.xml"; sync_run
+check "prompt sync: a new file is version 1, active" '[ "$(pv)" = "1:file:true" ]' "$(pv)"
+sync_run
+check "prompt sync: the same text again adds nothing" '[ "$(pv)" = "1:file:true" ]' "$(pv)"
+echo '<p>two</p>' >"$PD/$PN.xml"; sync_run
+check "prompt sync: a shipped new text is version 2 and the active one" '[ "$(pv)" = "1:file:false 2:file:true" ]' "$(pv)"
+sq "UPDATE askql.prompts SET active = false WHERE name = '$PN'; INSERT INTO askql.prompts(name, version, body, author, note, active) VALUES ('$PN', 3, '<p>mine</p>', 'admin', 'edit', true)" >/dev/null
+echo '<p>three</p>' >"$PD/$PN.xml"; sync_run
+check "prompt sync: with an admin's edit active, a shipped text is stored but not made active" \
+	'[ "$(pv)" = "1:file:false 2:file:false 3:admin:true 4:file:false" ]' "$(pv)"
+sq "UPDATE askql.prompts SET active = (version = 2) WHERE name = '$PN'" >/dev/null
+echo '<p>two</p>' >"$PD/$PN.xml"; sync_run
+check "prompt sync: a rollback to an older file version sticks" '[ "$(pv)" = "1:file:false 2:file:true 3:admin:false 4:file:false" ]' "$(pv)"
+sq "DELETE FROM askql.prompts WHERE name = '$PN'" >/dev/null

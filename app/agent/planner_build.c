@@ -485,6 +485,7 @@ static int build_rows(struct planner *p, struct squery *q)
 			q->where[q->nwhere++] = sx_null(&p->a, pf_col(p, f->order_col), 1);
 		}
 		q->limit = f->limit;
+		q->offset = f->offset;
 		/* the first X found: a row that has an X */
 		if (f->nproj == 1 && f->proj[0] != f->order_col && !f->order2)
 			q->where[q->nwhere++] = sx_null(&p->a, pf_col(p, f->proj[0]), 1);
@@ -530,7 +531,7 @@ int pf_build(struct planner *p, struct squery *q)
 		if (f->agg ? build_aggregate(p, q) < 0 : build_rows(p, q) < 0)
 			return -1;
 	}
-	if (add_semi(p, q) < 0)
+	if (add_semi(p, q) < 0 || add_joins(p, q) < 0)
 		return -1;
-	return add_joins(p, q);
+	return f->pair ? pf_pair_wrap(p, q) : 0;
 }

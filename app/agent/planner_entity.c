@@ -194,6 +194,7 @@ void pf_find_visits(struct planner *p)
 	struct frame *f = &p->f;
 	f->episode = -1;
 	f->visit_mention = -1;
+	int ep_tok = -1;   /* the ordinal of the visit chosen so far */
 	for (int i = 0; i < p->tk.n; i++) {
 		struct ptok *t = &p->tk.v[i];
 		int colname = 0;
@@ -210,6 +211,12 @@ void pf_find_visits(struct planner *p)
 		if ((is_visit_word(t) || is_hospital(p, i)) && !t->used && !colname) {
 			/* "hospital visits", "admission": the visit table itself */
 			int icu = i > 0 && (!strcmp(p->tk.v[i - 1].text, "icu") || !strcmp(p->tk.v[i - 1].text, "중환자실"));
+			/* "admission to the ICU", "admitted into the ICU": the ICU stay too */
+			for (int k = i + 1; !icu && k < p->tk.n && k <= i + 3; k++)
+				if (!strcmp(p->tk.v[k].text, "icu"))
+					icu = 1;
+				else if (strcmp(p->tk.v[k].text, "to") && strcmp(p->tk.v[k].text, "into") && strcmp(p->tk.v[k].text, "the"))
+					break;
 			int vt = pf_visit_table(p, icu);
 			int prevwhich = i > 0 && (p->tk.v[i - 1].role == R_FIRST || p->tk.v[i - 1].role == R_LAST ||
 			                          p->tk.v[i - 1].role == R_THIS || p->tk.v[i - 1].role == R_CURRENT);
@@ -217,7 +224,7 @@ void pf_find_visits(struct planner *p)
 			                                         p->tk.v[i - 2].role == R_THIS || p->tk.v[i - 2].role == R_CURRENT))) {
 				f->visit_mention = vt;
 				t->used = 1;
-				if (icu)
+				if (icu && i > 0 && !strcmp(p->tk.v[i - 1].text, "icu"))
 					p->tk.v[i - 1].used = 1;
 				pf_decide(p, pf_span_text(p, icu ? i - 1 : i, i + 1), "table", p->s->t[vt].name, "a visit/stay word names the visit table", 0.8);
 				continue;
@@ -251,8 +258,14 @@ void pf_find_visits(struct planner *p)
 			int vt = pf_visit_table(p, icu);
 			if (vt < 0)
 				break;
+			/* "her first stay in the careunit medicine during this hospital visit": the later visit
+			 * phrase chooses the visit; the earlier ordinal is left to what else the question says
+			 * (the first transfer of that visit) */
+			if (f->episode == vt && ep_tok >= 0)
+				p->tk.v[ep_tok].used = 0;
 			f->episode = vt;
 			f->episode_which = which;
+			ep_tok = i;
 			for (int k = i; k <= j; k++)
 				p->tk.v[k].used = 1;
 			pf_decide(p, pf_span_text(p, i, j + 1), "visit", p->s->t[vt].name,

@@ -33,6 +33,13 @@ struct frame {
 	int order;                   /* +1 first (ASC), -1 last (DESC), 0 none */
 	int order_col;
 	int order2, order2_col, extreme;
+	long offset;                 /* rows skipped before the limit: the second value is offset 1 */
+	/* two rows of one measure combined (shape_pair.c): 'd' the first pick's value minus the
+	 * second's, '<' / '>' the first compared with the second, 'e' the time elapsed since the first
+	 * pick, in pair_unit ('h' hours, 'd' days); 0 none.  A pick: its time order (+1 earliest
+	 * first, -1 latest first) and the rows skipped (1: the second, the second to last) */
+	int pair, pair_unit;
+	struct { int dir, off; } pick[2];
 	int bucket;                  /* group by a time bucket: 'h','d','w','m','y' or 0 */
 	long limit;
 	long rank_n;                 /* ranking by frequency (ties kept) */
@@ -217,8 +224,16 @@ int pf_structure(struct planner *p);
  * nothing could place, a reference to an earlier answer); 0 or -1 declined. */
 int pf_screen(struct planner *p);
 
+/* shape_pair.c: pf_pair_words: read "change of X last measured compared to the first", "is the
+ * second X less than the first", "how many hours since the first X" into f->pair and f->pick,
+ * marking the words it reads; before the comparisons are bound.  0 (read or not), never declines.
+ * pf_pair_wrap: replace q (the query of the first pick) by the SELECT that combines the picks;
+ * 0 or -1 declined. */
+int pf_pair_words(struct planner *p);
+int pf_pair_wrap(struct planner *p, struct squery *q);
+
 /* the shapes (shape_*.c), in the order planner_shapes tries them */
-extern const struct shape shape_timeline_multi, shape_extreme_time, shape_summary, shape_rank_groups,
+extern const struct shape shape_timeline_multi, shape_extreme_time, shape_pair, shape_summary, shape_rank_groups,
 	shape_top_n, shape_aggregate, shape_exists, shape_list;
 
 #endif

@@ -141,7 +141,7 @@ void planner_ent_infer(struct psnap *s, struct arena *a);
 
 /* ---- SQL tree (planner_sql.c) ---- */
 enum sx { SX_COL, SX_LIT, SX_NUM, SX_STAR, SX_AGG, SX_CMP, SX_AND, SX_OR, SX_IN_LIST, SX_IN_SUB,
-          SX_NOTNULL, SX_ISNULL, SX_FUNC, SX_TS, SX_INTERVAL_SUB, SX_ARITH, SX_WIN_DENSE, SX_CAST };
+          SX_NOTNULL, SX_ISNULL, SX_FUNC, SX_TS, SX_INTERVAL_SUB, SX_ARITH, SX_WIN_DENSE, SX_CAST, SX_SUBQ };
 struct sexpr {
 	enum sx kind;
 	const char *a, *b;           /* COL: alias, column; LIT: text; AGG/FUNC/CMP/ARITH: op name */
@@ -162,6 +162,7 @@ struct squery {
 	struct sexpr *having;
 	struct sorder order[6]; int norder;
 	long limit;                  /* 0: none */
+	long offset;                 /* rows skipped before the limit (the second value: 1); 0: none */
 	/* a set operation: the branches joined by setop ("UNION ALL"); then only order (by output
 	 * column names: SX_COL without alias) and limit of this query are printed */
 	struct squery **setq; int nsetq;
@@ -185,6 +186,7 @@ struct sexpr *sx_null(struct arena *a, struct sexpr *l, int notnull);
 struct sexpr *sx_interval_sub(struct arena *a, struct sexpr *ts, const char *interval);
 struct sexpr *sx_star(struct arena *a);
 struct sexpr *sx_cast(struct arena *a, struct sexpr *x, const char *type);   /* CAST(x AS type) */
+struct sexpr *sx_subq(struct arena *a, struct squery *q);   /* (SELECT ...): a scalar subquery */
 /* planner_sql_names: 1 when sql has name as a whole identifier (not inside a longer one);
  * icase: letters compared without case (SQL an LLM or an analyst wrote) */
 int planner_sql_names(const char *sql, const char *name, int icase);

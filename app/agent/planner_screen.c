@@ -105,7 +105,7 @@ int pf_screen(struct planner *p)
 	}
 
 	/* "how many days since ...": a time difference */
-	for (int i = 0; i + 2 < p->tk.n; i++)
+	for (int i = 0; i + 2 < p->tk.n && p->f.pair != 'e'; i++)
 		if (p->tk.v[i].role == R_HOW && p->tk.v[i + 1].role == R_MANY && p->tk.v[i + 2].role == R_UNIT)
 			return pf_decline(p, "%s", "a time difference ('how many days/hours since') is not a shape the offline planner builds");
 	return 0;

@@ -106,6 +106,14 @@ struct sexpr *sx_in_sub(struct arena *a, struct sexpr *l, struct squery *q)
 	return e;
 }
 
+struct sexpr *sx_subq(struct arena *a, struct squery *q)
+{
+	struct sexpr *e = mk(a, SX_SUBQ);
+	if (e)
+		e->sub = q;
+	return e;
+}
+
 struct sexpr *sx_in_list(struct arena *a, struct sexpr *l, struct sexpr **v, int n)
 {
 	struct sexpr *e = mk(a, SX_IN_LIST);
@@ -255,6 +263,11 @@ static void expr(struct sb *sb, const struct sexpr *e)
 		expr(sb, e->args[0]);
 		sb_printf(sb, " AS %s)", e->b);
 		break;
+	case SX_SUBQ:
+		sb_putc(sb, '(');
+		print_query(sb, e->sub);
+		sb_putc(sb, ')');
+		break;
 	case SX_WIN_DENSE:
 		sb_puts(sb, "DENSE_RANK() OVER (ORDER BY ");
 		expr(sb, e->args[0]);
@@ -272,6 +285,8 @@ static void print_order_limit(struct sb *sb, const struct squery *q)
 	}
 	if (q->limit > 0)
 		sb_printf(sb, " LIMIT %ld", q->limit);
+	if (q->offset > 0)
+		sb_printf(sb, " OFFSET %ld", q->offset);
 }
 
 static void print_query(struct sb *sb, const struct squery *q)
@@ -304,6 +319,8 @@ static void print_query(struct sb *sb, const struct squery *q)
 			ident(sb, q->sel[i].as);
 		}
 	}
+	if (!q->from)
+		return;   /* SELECT of scalar subqueries only: (SELECT ...) - (SELECT ...) */
 	sb_puts(sb, " FROM ");
 	ident(sb, q->from);
 	if (q->alias && strcmp(q->alias, q->from)) {

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <cjson/cJSON.h>
 #include "agent/eval.h"
 #include "agent/planner.h"
 #include "agent/planner_int.h"
@@ -355,6 +356,25 @@ static void test_eval_compare(void **state)
 	char *c = eval_cell("24.9375");
 	assert_string_equal(c, "24.94");
 	free(c);
+	/* a gold answer published at 3 decimals and the value it was rounded from are the same answer;
+	 * a value two units of the second decimal away is not */
+	{
+		const char *pairs[][3] = {{"[[\"0.145\"]]", "[[\"0.14513\"]]", "1"}, {"[[\"7.60\"]]", "[[7.6047]]", "1"},
+		                          {"[[\"0.145\"]]", "[[\"0.17\"]]", "0"}, {"[[\"a\", 1]]", "[[\"a\", 1.004]]", "1"},
+		                          {"[[\"a\", 1]]", "[[\"b\", 1]]", "0"}};
+		for (size_t k = 0; k < sizeof pairs / sizeof pairs[0]; k++) {
+			cJSON *gj = cJSON_Parse(pairs[k][0]), *pj = cJSON_Parse(pairs[k][1]);
+			struct eval_rows g, pr;
+			assert_int_equal(eval_rows_from_json(gj, &g), OK);
+			assert_int_equal(eval_rows_from_json(pj, &pr), OK);
+			enum eval_outcome oc = eval_judge(1, 0, 1, &g, &pr, "how much");
+			assert_int_equal(oc == EV_CORRECT, pairs[k][2][0] == '1');
+			eval_rows_free(&g);
+			eval_rows_free(&pr);
+			cJSON_Delete(gj);
+			cJSON_Delete(pj);
+		}
+	}
 	c = eval_cell("t");
 	assert_string_equal(c, "1");
 	free(c);
@@ -459,6 +479,25 @@ static void test_intents(void **state)
 	s = plan("What was the first lactate value of case 100?", &d);   /* first/last */
 	HAS(s, "ORDER BY lab_data_table.dt ASC LIMIT 1");
 	HAS(s, "lab_data_table.name = 'lac'");
+	free(s);
+	/* two values of one measure (shape_pair): the change from the first to the last, a comparison of
+	 * the second with the first, the hours since the last one; a threshold stays a yes/no filter */
+	s = plan("How much did the lactate of case 100 change from the first value to the last value?", &d);
+	HAS(s, "SELECT ((SELECT lab_data_table.result FROM lab_data_table WHERE lab_data_table.caseid = 100");
+	HAS(s, "ORDER BY lab_data_table.dt DESC LIMIT 1) - (SELECT lab_data_table.result");
+	HAS(s, "ORDER BY lab_data_table.dt ASC LIMIT 1)) AS change");
+	free(s);
+	s = plan("Is the second lactate value of case 100 greater than the first one?", &d);
+	HAS(s, "ORDER BY lab_data_table.dt ASC LIMIT 1 OFFSET 1) > (SELECT");
+	HAS(s, "ORDER BY lab_data_table.dt ASC LIMIT 1) AS answer");
+	free(s);
+	s = plan("How many hours have passed since the last lactate test of case 100?", &d);
+	HAS(s, "date_part('epoch', (TIMESTAMP '2025-12-31 23:59:00' - (SELECT lab_data_table.dt FROM lab_data_table");
+	HAS(s, "ORDER BY lab_data_table.dt DESC LIMIT 1))) / 3600) AS hours");
+	free(s);
+	s = plan("Is the last lactate of case 100 less than 2?", &d);
+	HAS(s, "COUNT(*) > 0");
+	HAS(s, "lab_data_table.result < 2");
 	free(s);
 	s = plan("Average potassium in the last 7 days", &d);   /* time window from the reference time */
 	HAS(s, "lab_data_table.dt >= TIMESTAMP '2025-12-24 23:59:00'");

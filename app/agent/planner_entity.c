@@ -211,11 +211,12 @@ void pf_find_visits(struct planner *p)
 		if ((is_visit_word(t) || is_hospital(p, i)) && !t->used && !colname) {
 			/* "hospital visits", "admission": the visit table itself */
 			int icu = i > 0 && (!strcmp(p->tk.v[i - 1].text, "icu") || !strcmp(p->tk.v[i - 1].text, "중환자실"));
-			/* "admission to the ICU", "admitted into the ICU": the ICU stay too */
+			/* "admission to (in) the ICU": the ICU stay too */
 			for (int k = i + 1; !icu && k < p->tk.n && k <= i + 3; k++)
 				if (!strcmp(p->tk.v[k].text, "icu"))
 					icu = 1;
-				else if (strcmp(p->tk.v[k].text, "to") && strcmp(p->tk.v[k].text, "into") && strcmp(p->tk.v[k].text, "the"))
+				else if (strcmp(p->tk.v[k].text, "to") && strcmp(p->tk.v[k].text, "into") && strcmp(p->tk.v[k].text, "in") &&
+				         strcmp(p->tk.v[k].text, "the"))
 					break;
 			int vt = pf_visit_table(p, icu);
 			int prevwhich = i > 0 && (p->tk.v[i - 1].role == R_FIRST || p->tk.v[i - 1].role == R_LAST ||
@@ -261,7 +262,7 @@ void pf_find_visits(struct planner *p)
 			/* "her first stay in the careunit medicine during this hospital visit": the later visit
 			 * phrase chooses the visit; the earlier ordinal is left to what else the question says
 			 * (the first transfer of that visit) */
-			if (f->episode == vt && ep_tok >= 0)
+			if (f->episode == vt && ep_tok >= 0 && f->episode_which != which)
 				p->tk.v[ep_tok].used = 0;
 			f->episode = vt;
 			f->episode_which = which;

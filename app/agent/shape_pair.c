@@ -61,6 +61,16 @@ static int preceded_by(struct planner *p, int i, const char *w)
 	return (i >= 1 && !strcmp(p->tk.v[i - 1].text, w)) || (i >= 2 && !strcmp(p->tk.v[i - 2].text, w));
 }
 
+/* "compared to" comes just before token i (two or three tokens back: "compared to the first"):
+ * then the "to" is the comparison's, not the end of "from A to B" */
+static int compared_to(struct planner *p, int i)
+{
+	for (int k = i - 3; k < i - 1; k++)
+		if (k >= 0 && !strncmp(p->tk.v[k].text, "compar", 6) && !strcmp(p->tk.v[k + 1].text, "to"))
+			return 1;
+	return 0;
+}
+
 /* the comparison word of "is A less than B": a bare less/greater/lower/higher followed by "than"
  * and no number; its token, or -1 */
 static int value_comparison(struct planner *p)
@@ -130,7 +140,8 @@ int pf_pair_words(struct planner *p)
 	}
 	/* "the change from the first value to the last": the later minus the earlier, as "the change
 	 * of the last value compared to the first" is */
-	if (f->pair == 'd' && preceded_by(p, ord[0].tok, "from") && preceded_by(p, ord[1].tok, "to")) {
+	if (f->pair == 'd' && preceded_by(p, ord[0].tok, "from") && preceded_by(p, ord[1].tok, "to") &&
+	    !compared_to(p, ord[1].tok)) {
 		int t = ord[0].tok, n = ord[0].n, d = ord[0].dir, o = ord[0].off;
 		ord[0] = ord[1];
 		ord[1].tok = t, ord[1].n = n, ord[1].dir = d, ord[1].off = o;

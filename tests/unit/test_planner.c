@@ -487,6 +487,9 @@ static void test_intents(void **state)
 	HAS(s, "ORDER BY lab_data_table.dt DESC LIMIT 1) - (SELECT lab_data_table.result");
 	HAS(s, "ORDER BY lab_data_table.dt ASC LIMIT 1)) AS change");
 	free(s);
+	s = plan("How much does the lactate of case 100 differ from the second value compared to the first value?", &d);
+	HAS(s, "ORDER BY lab_data_table.dt ASC LIMIT 1 OFFSET 1) - (SELECT");   /* "compared to" is no "from ... to" */
+	free(s);
 	s = plan("Is the second lactate value of case 100 greater than the first one?", &d);
 	HAS(s, "ORDER BY lab_data_table.dt ASC LIMIT 1 OFFSET 1) > (SELECT");
 	HAS(s, "ORDER BY lab_data_table.dt ASC LIMIT 1) AS answer");

@@ -39,6 +39,13 @@ int planner_link_term(struct arena *a, const struct psnap *s, const char *term, 
 int planner_link_term_type(struct arena *a, const struct psnap *s, const char *term, const struct retrieval *r,
                            const int *banned_tables, double min, int type, double *score);
 
+/* planner_term_col_score / planner_term_table_score (planner_score.c): how well a stemmed term
+ * names column ci / table ti (0 none, about 1 the name itself; names, comments, metadata
+ * synonyms, Korean compounds); r (may be NULL) is the question's retrieval. */
+double planner_term_col_score(struct arena *a, const struct psnap *s, int ci, const char *term,
+                              const struct retrieval *r);
+double planner_term_table_score(const struct psnap *s, int ti, const char *term);
+
 /* planner_syn_score: how well a (stemmed) term matches one of n normalised synonyms: 0.9 whole
  * (Korean without spaces), 0.7 a Korean compound headed by a synonym or a synonym + light noun. */
 double planner_syn_score(char *const *syn, int nsyn, const char *term);

@@ -133,6 +133,9 @@ struct ctx {
 	char tokbuf[4096], *toks[MAXTOK];
 	char rawbuf[4096], *raws[MAXTOK];
 	int ntok, nraw;
+	const char *q;                    /* the question as asked */
+	int tstart[MAXTOK], tend[MAXTOK]; /* where each canonical token's word lies in q */
+	unsigned char *listed;            /* per column: a dictionary label list in the whole schema */
 	unsigned char *covered;           /* per canonical token: matched by a term */
 	float *qvec, *hvec;
 	double *kw_col, *kw_tab;
@@ -146,6 +149,256 @@ struct ctx {
 	int tlists[NAX][AXN], ntlists[NAX];   /* table axes */
 	double best_cos;
 };
+
+/*
+ * Bare numbers and single letters (docs/context.md, "Numbers and letters"): "top 3", "3 months",
+ * "3.0 g/dL" and the "s" of "patient's" must not become stored codes '3' and 'S'.  A phrase of
+ * digits maps to a stored value only when nothing marks it as a quantity, and a short one (at
+ * most SHORT_NUMBER digits) only when the question ties it to the value's column; a single
+ * letter only when it stands as a code: quoted, right after the column's name, or a capital
+ * letter standing alone inside a sentence.
+ */
+#define SHORT_NUMBER 4
+/* a number right after one of these counts or bounds something ("top 3", "more than 3") */
+static const char *const qty_before[] = {"top", "bottom", "than", "least", "most", "over", "under",
+	"above", "below", "within", "last", "past", "first", "next", "about", "around", "approximately",
+	"nearly", "exceeding", "exceed", "상위", "하위", "최근", "지난", "약", "최소", "최대", "처음", NULL};
+/* units, time and counting words after a number ("3 months", "5.5 mmol/L", "65세", "3개월"),
+ * and comparisons that follow it in Korean ("3 이상") */
+static const char *const qty_after[] = {"g", "mg", "kg", "mcg", "ug", "ng", "ml", "l", "dl", "cc",
+	"mmol", "umol", "meq", "iu", "u", "unit", "mmhg", "bpm", "cm", "mm", "m", "percent", "x",
+	"time", "dose", "tablet", "tab", "second", "sec", "minute", "min", "hour", "hr", "h", "day", "d",
+	"week", "wk", "w", "month", "mo", "year", "yr", "y", "decade",
+	"초", "분", "시간", "일", "주", "개월", "달", "년", "세", "살", "회", "명", "건", "개", "배", "퍼센트",
+	"이상", "이하", "미만", "초과", NULL};
+/* "3 or more" */
+static const char *const qty_or[] = {"more", "less", "fewer", "greater", "higher", "lower", "above",
+	"below", "over", "under", NULL};
+
+static int in_words(const char *w, const char *const *words)
+{
+	for (int i = 0; words[i]; i++)
+		if (!strcmp(w, words[i]))
+			return 1;
+	return 0;
+}
+
+static int all_digits(const char *w)
+{
+	if (!*w)
+		return 0;
+	for (; *w; w++)
+		if (!isdigit((unsigned char)*w))
+			return 0;
+	return 1;
+}
+
+/* is byte offset at of q a quote mark (ASCII or a typographic one)? */
+static int quote_at(const char *q, int at, int before)
+{
+	const unsigned char *u = (const unsigned char *)q;
+
+	if (at < 0)
+		return 0;
+	if (u[at] == '\'' || u[at] == '"' || u[at] == '`')
+		return 1;
+	/* U+2018/2019/201C/201D are E2 80 98/99/9C/9D: before the word the last byte is at */
+	if (before)
+		return at >= 2 && u[at - 2] == 0xE2 && u[at - 1] == 0x80 && u[at] >= 0x98 && u[at] <= 0x9D;
+	return u[at] == 0xE2 && u[at + 1] == 0x80 && u[at + 2] >= 0x98 && u[at + 2] <= 0x9D;
+}
+
+/* tokens [i, i+n) written in quotes: 'S', "3" */
+static int quoted(const struct ctx *x, int i, int n)
+{
+	int s = x->tstart[i], e = x->tend[i + n - 1];
+
+	return s > 0 && quote_at(x->q, s - 1, 1) && x->q[e] && quote_at(x->q, e, 0);
+}
+
+/* does the term t occur in the question at token s? */
+static int term_at(const struct ctx *x, const struct cat_term *t, int s)
+{
+	if (s + t->ntoks > x->ntok)
+		return 0;
+	for (int k = 0; k < t->ntoks; k++)
+		if (strcmp(t->toks[k], x->toks[s + k]))
+			return 0;
+	return 1;
+}
+
+/* does text (a column's name, full name or comment) name the question word w: the same word,
+ * or for a Korean word two syllables in a row of it (결과코드 and 퇴원결과) */
+static int text_names(const char *text, const char *w)
+{
+	char buf[2048], *toks[64];
+	int n;
+
+	if (!text)
+		return 0;
+	if (text_is_hangul_word(w)) {
+		int nc = utf8_nchars(w);
+
+		for (int k = 0; k + 2 <= nc; k++) {
+			char two[16];
+			size_t b = utf8_prefix_bytes(w, k), l = utf8_prefix_bytes(w + b, 2);
+
+			if (l >= sizeof two)
+				continue;
+			memcpy(two, w + b, l);
+			two[l] = '\0';
+			if (text_is_hangul_word(two) && strstr(text, two))
+				return 1;
+		}
+		return 0;
+	}
+	n = text_tokens(text, 0, buf, sizeof buf, toks, 64);
+	for (int k = 0; k < n; k++)
+		if (!strcmp(toks[k], w))
+			return 1;
+	return 0;
+}
+
+/* does question token p name column ci: a term over p refers to it (its name, a synonym, a word
+ * of its comment), or its own texts name the word */
+static int token_names_column(const struct ctx *x, int p, int ci)
+{
+	const struct catalog *c = x->c;
+	const struct cat_column *col = &c->columns[ci];
+	const char *w = x->toks[p];
+
+	if (text_is_stop(w) || all_digits(w) || utf8_nchars(w) < 2)
+		return 0;
+	for (int s = p; s >= 0 && s > p - 6; s--)
+		for (int ti = strmap_get(&c->term_first, x->toks[s]); ti >= 0; ti = c->term_next[ti]) {
+			const struct cat_term *t = &c->terms[ti];
+
+			if (s + t->ntoks <= p || !term_at(x, t, s))
+				continue;
+			for (int k = 0; k < t->nrefs; k++)
+				if (t->refs[k].kind == TK_COLUMN && t->refs[k].id == ci)
+					return 1;
+		}
+	return text_names(col->name, w) || text_names(col->full_name, w) || text_names(col->comment, w);
+}
+
+/* the question ties tokens starting at i to column ci: one of the two words before names it
+ * ("route code 2", "결과코드 4", "gender m"); a stop word or a number in between breaks the tie */
+static int tied_to_column(const struct ctx *x, int i, int ci)
+{
+	for (int p = i - 1; p >= 0 && p >= i - 2; p--) {
+		if (text_is_stop(x->toks[p]) || all_digits(x->toks[p]))
+			return 0;
+		if (token_names_column(x, p, ci))
+			return 1;
+	}
+	return 0;
+}
+
+/* the number at tokens [i, i+n) is a quantity: a decimal, part of a date, time or range, a
+ * percentage, a bound ("more than 3", "< 5"), or followed by a unit, time or counting word */
+static int is_quantity(const struct ctx *x, int i, int n)
+{
+	const char *q = x->q;
+	int s = x->tstart[i], e = x->tend[i + n - 1], b;
+
+	for (int k = 1; k < n; k++)   /* "3.0", "1,000" */
+		for (int j = x->tend[i + k - 1]; j < x->tstart[i + k]; j++)
+			if (q[j] == '.' || q[j] == ',')
+				return 1;
+	if (q[e] && strchr(".,/:-", q[e]) && isdigit((unsigned char)q[e + 1]))
+		return 1;
+	if (s >= 2 && strchr(".,/:-", q[s - 1]) && isdigit((unsigned char)q[s - 2]))
+		return 1;
+	for (b = e; q[b] == ' '; b++)
+		;
+	if (q[b] == '%')
+		return 1;
+	for (b = s - 1; b >= 0 && q[b] == ' '; b--)
+		;
+	if (b >= 0 && (q[b] == '<' || q[b] == '>' || q[b] == '~' ||
+	               (b >= 2 && (unsigned char)q[b - 2] == 0xE2 && (unsigned char)q[b - 1] == 0x89 &&
+	                ((unsigned char)q[b] == 0xA4 || (unsigned char)q[b] == 0xA5))))   /* ≤ ≥ */
+		return 1;
+	if (i > 0 && in_words(x->toks[i - 1], qty_before))
+		return 1;
+	if (i > 1 && !strcmp(x->toks[i - 1], "to") && !strcmp(x->toks[i - 2], "up"))
+		return 1;
+	if (i + n < x->ntok) {
+		const char *next = x->toks[i + n];
+		int gap = 1;
+
+		for (b = e; b < x->tstart[i + n]; b++)
+			gap &= q[b] == ' ';
+		if (gap && in_words(next, qty_after))
+			return 1;
+		if (!strcmp(next, "or") && i + n + 1 < x->ntok && in_words(x->toks[i + n + 1], qty_or))
+			return 1;
+	}
+	return 0;
+}
+
+/* may question tokens [i, i+n) map to stored value v?  Words always; numbers and single letters
+ * by the rules above */
+static int value_allowed(const struct ctx *x, int i, int n, int v)
+{
+	const char *q = x->q;
+	int digits = 1, ndig = 0, coded = 0;
+
+	if (i < 0 || n < 1 || !q)
+		return 1;
+	for (int k = 0; k < n && digits; k++) {
+		digits = all_digits(x->toks[i + k]);
+		ndig += (int)strlen(x->toks[i + k]);
+	}
+	if (digits) {
+		/* digits joined by hyphens or slashes and matched whole are a code ("2160-0") */
+		for (int k = 1; k < n; k++)
+			for (int j = x->tend[i + k - 1]; j < x->tstart[i + k]; j++)
+				coded |= q[j] == '-' || q[j] == '/';
+		if (quoted(x, i, n))
+			return 1;
+		if (is_quantity(x, i, n))
+			return 0;
+		return ndig > SHORT_NUMBER || coded || tied_to_column(x, i, x->c->values[v].col);
+	}
+	if (n == 1 && strlen(x->toks[i]) == 1 && isalpha((unsigned char)x->toks[i][0])) {
+		int s = x->tstart[i], b;
+
+		if (quoted(x, i, 1))
+			return 1;
+		/* the s of "patient's", the t of "don't" */
+		if (s > 0 && (q[s - 1] == '\'' || quote_at(q, s - 1, 1)))
+			return 0;
+		if (tied_to_column(x, i, x->c->values[v].col))
+			return 1;
+		/* a capital standing alone inside a sentence ("K가 높은", "gender M"), not the pronoun I */
+		for (b = s - 1; b >= 0 && q[b] == ' '; b--)
+			;
+		return isupper((unsigned char)q[s]) && q[s] != 'I' && b >= 0 && !strchr(".?!", q[b]);
+	}
+	return 1;
+}
+
+/* how many of the question's words outside match m the mapped column's texts (name, full name,
+ * comment) and its table's (name, comment) name: which of one phrase's columns fits the question */
+static int column_fit(const struct ctx *x, const struct vmatch *m)
+{
+	const struct cat_column *col = &x->c->columns[x->c->values[m->value].col];
+	const struct cat_table *t = &x->c->tables[col->table];
+	int n = 0;
+
+	for (int i = 0; i < x->ntok; i++) {
+		const char *w = x->toks[i];
+
+		if ((m->start >= 0 && i >= m->start && i < m->start + m->len) || text_is_stop(w) ||
+		    all_digits(w) || utf8_nchars(w) < 2)
+			continue;
+		n += text_names(col->name, w) || text_names(col->full_name, w) || text_names(col->comment, w) ||
+		     text_names(t->name, w) || text_names(t->comment, w);
+	}
+	return n;
+}
 
 /* a value matched by question tokens [start, start+len) */
 static void add_value(struct ctx *x, int v, const char *phrase, const char *how, double score,
@@ -299,6 +552,8 @@ static void keyword_axis(struct ctx *x)
 				const struct term_ref *ref = &t->refs[k];
 				double s = ref->weight * len * idf;
 
+				if (ref->kind == TK_VALUE && !value_allowed(x, i, t->ntoks, ref->id))
+					continue;
 				x->kw_any = 1;
 				switch (ref->kind) {
 				case TK_TABLE:
@@ -352,11 +607,17 @@ static void value_axis(struct ctx *x)
 			continue;
 		/* 1. the whole word (raw or canonical) is a stored value */
 		const char *forms[2] = {w, x->toks[i]};
+		int number = all_digits(x->toks[i]);
 		for (int f = 0; f < 2 && !found; f++)
 			for (int v = strmap_get(&c->value_norm, forms[f]); v >= 0; v = c->value_next[v]) {
+				if (!value_allowed(x, i, 1, v))
+					continue;
 				add_value(x, v, forms[f], "exact", 1.0, i, 1);
 				found = 1;
 			}
+		/* a number matches exactly or not at all: 20231 is not the code 2023 */
+		if (number)
+			continue;
 		/* 2. react-framework 5.2: drop the last character until a value matches
 		 * (서울특별시 -> 서울); Latin words keep at least 4 characters */
 		for (int keep = nc - 1; !found && keep >= (hangul ? 2 : 4); keep--) {
@@ -557,7 +818,8 @@ struct pblock {
 	                                  * mandatory too); NULL: none */
 };
 
-/* a text column's stored values as "A | B | C" when it has few (a code or category) */
+/* a text column's stored values as "A | B | C" when it has few (a code or category), or when
+ * it is a dictionary label listed in a whole schema (x->listed) */
 #define CAT_MAX_VALUES 12
 static const char *category_values(struct ctx *x, int ci)
 {
@@ -566,7 +828,8 @@ static const char *category_values(struct ctx *x, int ci)
 	struct sb sb;
 	int n = 0;
 
-	if (!col->textual || col->nvalues == 0 || col->nvalues > CAT_MAX_VALUES || col->idlike)
+	if (!(x->listed && x->listed[ci]) &&
+	    (!col->textual || col->nvalues == 0 || col->nvalues > CAT_MAX_VALUES || col->idlike))
 		return NULL;
 	sb_init_arena(&sb, x->a);
 	for (int i = 0; i < c->nvalues && n < col->nvalues; i++)
@@ -719,7 +982,48 @@ static void prompt_block(struct ctx *x, const struct pblock *b)
 	r->prompt_tokens = used;
 }
 
-/* estimated tokens of the whole schema in full (tables, columns with comments and values) */
+/*
+ * Dictionary labels (docs/context.md): a model handed the whole schema should pick a label of a
+ * small dictionary (a concept table's names, a diagnosis table's Korean and English names) from
+ * the list, not guess it with ILIKE.  A label column is a text column, not a key or code, of a
+ * table that another table's key points at and that has at most DICT_MAX_VALUES rows, with more
+ * stored values than a category shows (CAT_MAX_VALUES) and at most DICT_MAX_VALUES.
+ */
+#define DICT_MAX_VALUES 120
+static int dict_label(const struct catalog *c, int ci)
+{
+	const struct cat_column *col = &c->columns[ci];
+	const struct cat_table *t = &c->tables[col->table];
+
+	if (!col->textual || col->idlike || col->nvalues <= CAT_MAX_VALUES || col->nvalues > DICT_MAX_VALUES ||
+	    t->rows > DICT_MAX_VALUES)
+		return 0;
+	for (int i = 0; i < c->nedges; i++)
+		if (c->edges[i].to_t == col->table && c->edges[i].from_t != col->table)
+			return 1;
+	return 0;
+}
+
+/* estimated tokens of "; values: A | B | ..." for column ci (est_tokens of the text) */
+static int list_tokens(const struct catalog *c, int ci)
+{
+	int ascii = 10, other = 0, n = 0;
+
+	for (int i = 0; i < c->nvalues && n < c->columns[ci].nvalues; i++) {
+		if (c->values[i].col != ci)
+			continue;
+		ascii += n++ ? 3 : 0;
+		for (const unsigned char *s = (const unsigned char *)c->values[i].value; *s; s++)
+			if (*s < 0x80)
+				ascii++;
+			else if ((*s & 0xC0) != 0x80)
+				other++;
+	}
+	return (ascii + 3) / 4 + other;
+}
+
+/* estimated tokens of the whole schema in full (tables, columns with comments and category values;
+ * the dictionary lists are counted by pick_lists against the rest of the budget) */
 static int whole_schema_tokens(const struct catalog *c, int stop_at)
 {
 	int n = 0;
@@ -739,6 +1043,43 @@ static int whole_schema_tokens(const struct catalog *c, int stop_at)
 	return n + 10 * c->nedges;   /* "- a.x -> b.y" per join */
 }
 
+/* the whole-schema budget (retrieval_opts.whole_schema_tokens; <= 0: off) */
+static int whole_budget(const struct ctx *x)
+{
+	return x->o && x->o->whole_schema_tokens ? x->o->whole_schema_tokens : 5000;
+}
+
+/* does the whole schema, without dictionary lists, fit the whole-schema budget? */
+static int whole_fits(struct ctx *x)
+{
+	int w = whole_budget(x);
+
+	return w > 0 && whole_schema_tokens(x->c, w) <= w;
+}
+
+/* mark in x->listed the dictionary labels whose lists fit the rest of the whole-schema budget,
+ * those of tables early in order[0..norder) first (the reached tables come first) */
+static void pick_lists(struct ctx *x, const int *order, int norder)
+{
+	const struct catalog *c = x->c;
+	int w = whole_budget(x), n = whole_schema_tokens(c, w);
+
+	if (!(x->listed = arena_alloc(x->a, (size_t)c->ncolumns + 1)))
+		return;   /* no memory for the lists: the schema goes without them */
+	for (int i = 0; i < norder; i++) {
+		const struct cat_table *t = &c->tables[order[i]];
+
+		for (int k = 0; k < t->ncols; k++) {
+			int ci = t->first_col + k, cost;
+
+			if (!dict_label(c, ci) || n + (cost = list_tokens(c, ci)) > w)
+				continue;
+			x->listed[ci] = 1;
+			n += cost;
+		}
+	}
+}
+
 /*
  * steiner: connect the terminal tables term[0..nterm) over the join graph (shortest-path
  * heuristic: grow one tree from term[0], each time attaching the nearest terminal not yet in
@@ -746,14 +1087,6 @@ static int whole_schema_tokens(const struct catalog *c, int stop_at)
  * equal length, at most STEINER_HOPS joins away).  Appends the tables it passes through to tabs (*ntabs, at most cap) and
  * the edges used to edges (*nedges, at most ecap).  Terminals it cannot reach stay unjoined.
  */
-/* does the whole schema fit the whole-schema budget (retrieval_opts.whole_schema_tokens)? */
-static int whole_fits(struct ctx *x)
-{
-	int w = x->o && x->o->whole_schema_tokens ? x->o->whole_schema_tokens : 5000;
-
-	return w > 0 && whole_schema_tokens(x->c, w) <= w;
-}
-
 static void steiner(struct ctx *x, const int *term, int nterm, int *tabs, int *ntabs, int cap,
                     int *edges, int *nedges, int ecap)
 {
@@ -917,7 +1250,8 @@ enum err catalog_retrieve(struct catalog *c, const char *question, const struct 
 	if (!x->strong || !x->kw_primary || !x->kw_col || !x->kw_tab || !x->concepts || !x->covered)
 		goto nomem;
 	text_lower(question, x->lowq, sizeof x->lowq);
-	x->ntok = text_tokens(question, 0, x->tokbuf, sizeof x->tokbuf, x->toks, MAXTOK);
+	x->q = question;
+	x->ntok = text_tokens_at(question, 0, x->tokbuf, sizeof x->tokbuf, x->toks, x->tstart, x->tend, MAXTOK);
 	x->nraw = text_tokens(question, 1, x->rawbuf, sizeof x->rawbuf, x->raws, MAXTOK);
 	if (x->nraw != x->ntok)   /* standalone particles were dropped: align by canonical only */
 		x->nraw = 0;
@@ -960,6 +1294,7 @@ enum err catalog_retrieve(struct catalog *c, const char *question, const struct 
 				goto nomem;
 			for (int i = 0; i < nt; i++)
 				all[i] = i;
+			pick_lists(x, all, nt);
 			struct pblock pb = {all, nt, nt, rel, NULL, 0, 1, NULL};
 			prompt_block(x, &pb);
 		}
@@ -1122,19 +1457,25 @@ enum err catalog_retrieve(struct catalog *c, const char *question, const struct 
 			col->type, fc[top_c[i]], sources_of(x, top_c[i], 0, NULL), col->full_name, col->unit,
 			col->has_range, col->lo, col->hi};
 	}
-	/* value mappings, best first */
+	/* value mappings, best first; at equal scores ("er" -> a care site's code and a concept's
+	 * code) the column whose texts name more of the question's other words first */
 	r->values = arena_alloc(a, (size_t)(x->nvals ? x->nvals : 1) * sizeof *r->values);
+	int fit[MAXVAL];
 	if (!r->values)
 		goto nomem;
 	for (int i = 0; i < x->nvals; i++) {
 		const struct cat_value *v = &c->values[x->vals[i].value];
 		const struct cat_column *col = &c->columns[v->col];
-		int j = r->nvalues++;
+		int j = r->nvalues++, f = column_fit(x, &x->vals[i]);
 
-		for (; j > 0 && r->values[j - 1].score < x->vals[i].score; j--)
+		for (; j > 0 && (r->values[j - 1].score < x->vals[i].score ||
+		                 (r->values[j - 1].score == x->vals[i].score && fit[j - 1] < f)); j--) {
 			r->values[j] = r->values[j - 1];
+			fit[j] = fit[j - 1];
+		}
 		r->values[j] = (struct ret_value){x->vals[i].phrase, c->tables[col->table].name, col->name,
 			v->value, x->vals[i].how, x->vals[i].score};
+		fit[j] = f;
 	}
 	/* ontology */
 	r->concepts = arena_alloc(a, (size_t)(x->nconcepts ? x->nconcepts : 1) * sizeof *r->concepts);
@@ -1263,6 +1604,7 @@ enum err catalog_retrieve(struct catalog *c, const char *question, const struct 
 		for (int i = 0; i < nt; i++)
 			if (!in_list(all, nall, i))
 				all[nall++] = i;
+		pick_lists(x, all, nall);
 		pb.tabs = all;
 		pb.ntabs = nall;
 		/* every join of the schema, the question's path first: a model given the whole schema

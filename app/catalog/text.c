@@ -175,6 +175,12 @@ void text_lower(const char *s, char *out, size_t n)
 
 int text_tokens(const char *s, int raw, char *buf, size_t buflen, char **toks, int maxtok)
 {
+	return text_tokens_at(s, raw, buf, buflen, toks, NULL, NULL, maxtok);
+}
+
+int text_tokens_at(const char *s, int raw, char *buf, size_t buflen, char **toks, int *start,
+                   int *end, int maxtok)
+{
 	const unsigned char *p = (const unsigned char *)s;
 	size_t used = 0;
 	int nt = 0;
@@ -186,6 +192,7 @@ int text_tokens(const char *s, int raw, char *buf, size_t buflen, char **toks, i
 		size_t wl = 0;
 		int len, script = -1;   /* 0 ascii, 1 hangul, 2 other */
 		unsigned prevcp = 0;
+		const unsigned char *from = p;
 
 		while (*p) {
 			unsigned cp = decode(p, &len);
@@ -222,6 +229,10 @@ int text_tokens(const char *s, int raw, char *buf, size_t buflen, char **toks, i
 		if (used + wl + 1 > buflen)
 			break;
 		memcpy(buf + used, w, wl + 1);
+		if (start)
+			start[nt] = (int)(from - (const unsigned char *)s);
+		if (end)
+			end[nt] = (int)(p - (const unsigned char *)s);
 		toks[nt++] = buf + used;
 		used += wl + 1;
 	}

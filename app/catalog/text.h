@@ -16,6 +16,10 @@
  * raw=1 keeps words as they are (lower-cased only).
  */
 int text_tokens(const char *s, int raw, char *buf, size_t buflen, char **toks, int maxtok);
+/* text_tokens_at: text_tokens that also writes where each token's word lies in s: bytes
+ * [start[i], end[i]) (before particles were stripped); start and end may be NULL, else hold maxtok. */
+int text_tokens_at(const char *s, int raw, char *buf, size_t buflen, char **toks, int *start,
+                   int *end, int maxtok);
 /* text_canon_word: canonicalise one lower-cased word in place (particles, plural). */
 void text_canon_word(char *w);
 /* text_is_stop: an English/Korean function word that should not match on its own. */

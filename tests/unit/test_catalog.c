@@ -517,6 +517,238 @@ static void test_context_invariant(void **state)
 	cat_free(small);
 }
 
+/*
+ * Coded columns whose stored values are bare numbers and single letters, as in a hospital
+ * system: route and result codes, a patient number, a one-letter flag and sex.
+ */
+static struct catalog *codes(void)
+{
+	struct catalog *c = cat_new("codes", "builtin", DIM);
+	int t, adm, route, result, ptno, flag, sex, lab, unit;
+	char err[128];
+
+	t = cat_add_table(c, "public", "admission", "hospital stays", NULL, 500);
+	adm = cat_add_column(c, t, "adm_id", "integer", NULL, NULL, NULL);
+	c->columns[adm].is_pk = 1;
+	ptno = cat_add_column(c, t, "ptnt_no", "text", "환자번호", NULL, NULL);
+	route = cat_add_column(c, t, "route_cd", "text", "admission route (1 outpatient, 2 emergency, 3 transfer)", NULL, NULL);
+	result = cat_add_column(c, t, "rslt_cd", "text", "퇴원결과(1:호전, 2:전원, 3:자의퇴원, 4:사망)", NULL, NULL);
+	flag = cat_add_column(c, t, "std_flag", "text", "S for a standard stay, I for an interim one", NULL, NULL);
+	sex = cat_add_column(c, t, "sex", "text", "sex of the patient", NULL, NULL);
+	cat_add_column(c, t, "los_days", "integer", "length of stay", NULL, "day");
+	t = cat_add_table(c, "public", "lab", "laboratory results", NULL, 9000);
+	lab = cat_add_column(c, t, "adm_id", "integer", NULL, NULL, NULL);
+	cat_add_column(c, t, "albumin", "real", "serum albumin", NULL, "g/dL");
+	unit = cat_add_column(c, t, "unit_cd", "text", "unit code", NULL, NULL);
+	cat_add_edge(c, lab, adm, 0, 0);
+	for (int i = 1; i <= 4; i++) {
+		char v[4];
+
+		snprintf(v, sizeof v, "%d", i);
+		if (i <= 3)
+			cat_add_value(c, route, v);
+		cat_add_value(c, result, v);
+	}
+	cat_add_value(c, unit, "5");
+	cat_add_value(c, unit, "12");
+	cat_add_value(c, ptno, "10000088");
+	cat_add_value(c, flag, "S");
+	cat_add_value(c, flag, "I");
+	cat_add_value(c, sex, "M");
+	cat_add_value(c, sex, "F");
+	assert_int_equal(cat_finish(c, err, sizeof err), OK);
+	return c;
+}
+
+/* the mapping of value in column col, NULL when the question was not mapped to it */
+static const struct ret_value *mapped(struct catalog *c, const char *question, struct retrieval *r,
+                                      const char *col, const char *value)
+{
+	assert_int_equal(catalog_retrieve(c, question, NULL, r), OK);
+	for (int i = 0; i < r->nvalues; i++)
+		if (!strcmp(r->values[i].column, col) && !strcmp(r->values[i].value, value))
+			return &r->values[i];
+	return NULL;
+}
+
+/* numbers that count, bound or measure something are not codes; a number tied to its column is */
+static void test_number_mappings(void **state)
+{
+	struct catalog *c = codes();
+	struct retrieval r;
+	static const struct { const char *q, *col, *value; } quantities[] = {
+		{"top 3 admissions by length of stay", "route_cd", "3"},
+		{"admissions in the last 3 months", "route_cd", "3"},
+		{"admissions lasting 3 months", "rslt_cd", "3"},
+		{"albumin above 3.0 g/dL", "route_cd", "3"},
+		{"albumin of 3.0", "rslt_cd", "3"},
+		{"patients with more than 3 admissions", "route_cd", "3"},
+		{"patients with at least 2 admissions", "route_cd", "2"},
+		{"admissions over 12 weeks", "unit_cd", "12"},
+		{"12 admissions", "unit_cd", "12"},
+		{"glucose 5.5 mmol/L", "unit_cd", "5"},
+		{"3개월 이상 입원한 환자", "route_cd", "3"},
+		{"입원 4주 이내", "rslt_cd", "4"},
+		{"4 이상", "rslt_cd", "4"},
+		{"stays of 2 or more days", "route_cd", "2"},
+		{"admissions on 03/2100", "route_cd", "3"},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof quantities / sizeof *quantities; i++) {
+		const struct ret_value *v = mapped(c, quantities[i].q, &r, quantities[i].col, quantities[i].value);
+
+		if (v)
+			fail_msg("\"%s\" mapped to %s = '%s'", quantities[i].q, quantities[i].col, quantities[i].value);
+		retrieval_free(&r);
+	}
+	/* the word before the number names the column: its name, its comment, a Korean compound */
+	assert_non_null(mapped(c, "admissions with route code 2", &r, "route_cd", "2"));
+	retrieval_free(&r);
+	assert_non_null(mapped(c, "결과코드 4 환자", &r, "rslt_cd", "4"));
+	retrieval_free(&r);
+	assert_non_null(mapped(c, "labs with unit code 12", &r, "unit_cd", "12"));
+	retrieval_free(&r);
+	/* a quoted number is a literal */
+	assert_non_null(mapped(c, "admissions whose route is '3'", &r, "route_cd", "3"));
+	retrieval_free(&r);
+	/* a long number identifies something by itself */
+	assert_non_null(mapped(c, "show 10000088 admissions", &r, "ptnt_no", "10000088"));
+	retrieval_free(&r);
+	assert_non_null(mapped(c, "10000088번 환자 입원", &r, "ptnt_no", "10000088"));
+	retrieval_free(&r);
+	cat_free(c);
+}
+
+/* a single letter is a code only when the question writes it as one */
+static void test_letter_mappings(void **state)
+{
+	struct catalog *c = codes();
+	struct retrieval r;
+
+	(void)state;
+	/* the s of a possessive, the pronoun I, a lower-case letter standing for nothing */
+	assert_null(mapped(c, "each patient's admissions", &r, "std_flag", "S"));
+	retrieval_free(&r);
+	assert_null(mapped(c, "I want the admissions of last year", &r, "std_flag", "I"));
+	retrieval_free(&r);
+	assert_null(mapped(c, "admissions per ward, s and t", &r, "std_flag", "S"));
+	retrieval_free(&r);
+	/* quoted, right after the column's name, or a capital standing alone in the sentence */
+	assert_non_null(mapped(c, "admissions marked 's'", &r, "std_flag", "S"));
+	retrieval_free(&r);
+	assert_non_null(mapped(c, "admissions by sex m", &r, "sex", "M"));
+	retrieval_free(&r);
+	assert_non_null(mapped(c, "how many admissions of M patients", &r, "sex", "M"));
+	retrieval_free(&r);
+	cat_free(c);
+}
+
+/* a vocabulary table that event tables point at, with more labels than a category shows */
+static struct catalog *vocabulary(int dictionary)
+{
+	struct catalog *c = cat_new("vocab", "builtin", DIM);
+	int t, cid, cname, ev, ecid, other;
+	char err[128], v[32];
+
+	t = cat_add_table(c, "public", "concept", "standard vocabulary", NULL, 40);
+	cid = cat_add_column(c, t, "concept_id", "integer", NULL, NULL, NULL);
+	c->columns[cid].is_pk = 1;
+	cname = cat_add_column(c, t, "concept_name", "text", "name of the concept", NULL, NULL);
+	t = cat_add_table(c, "public", "event", "clinical events", NULL, 20000);
+	ev = cat_add_column(c, t, "event_id", "integer", NULL, NULL, NULL);
+	c->columns[ev].is_pk = 1;
+	ecid = cat_add_column(c, t, "concept_id", "integer", "what happened", NULL, NULL);
+	cat_add_column(c, t, "event_date", "date", "when", NULL, NULL);
+	t = cat_add_table(c, "public", "note", "free-text notes", NULL, 30);
+	cat_add_column(c, t, "note_id", "integer", NULL, NULL, NULL);
+	other = cat_add_column(c, t, "author", "text", "who wrote it", NULL, NULL);
+	if (dictionary)
+		cat_add_edge(c, ecid, cid, 0, 0);
+	for (int i = 1; i <= 40; i++) {
+		snprintf(v, sizeof v, "Condition number %02d", i);
+		cat_add_value(c, cname, v);
+		snprintf(v, sizeof v, "Author %02d", i);
+		cat_add_value(c, other, v);
+	}
+	assert_int_equal(cat_finish(c, err, sizeof err), OK);
+	return c;
+}
+
+/* a whole schema lists the labels of a small dictionary, within the whole-schema budget */
+static void test_dictionary_labels(void **state)
+{
+	struct catalog *c = vocabulary(1);
+	struct retrieval r;
+	struct retrieval_opts o = {0};
+	int w;
+
+	(void)state;
+	assert_int_equal(catalog_retrieve(c, "events per concept", NULL, &r), OK);
+	assert_true(block_has(r.prompt_block, "note", "author"));   /* the whole schema */
+	assert_non_null(strstr(r.prompt_block, "values: Condition number 01 | Condition number 02"));
+	assert_non_null(strstr(r.prompt_block, "| Condition number 40\n"));
+	/* a table nothing points at is no dictionary */
+	assert_null(strstr(r.prompt_block, "Author 01"));
+	retrieval_free(&r);
+	/* the smallest budget that takes the schema whole has no room for the list: the schema
+	 * still goes whole, without it, rather than overflowing or falling back to retrieval */
+	for (w = 50; w < 3000; w += 10) {
+		o.whole_schema_tokens = w;
+		assert_int_equal(catalog_retrieve(c, "events per concept", &o, &r), OK);
+		int whole = block_has(r.prompt_block, "note", "author");
+		if (whole)
+			assert_null(strstr(r.prompt_block, "Condition number 01"));
+		retrieval_free(&r);
+		if (whole)
+			break;
+	}
+	assert_true(w < 3000);
+	o.whole_schema_tokens = w + 400;
+	assert_int_equal(catalog_retrieve(c, "events per concept", &o, &r), OK);
+	assert_non_null(strstr(r.prompt_block, "Condition number 40"));
+	retrieval_free(&r);
+	/* retrieval mode lists no dictionary */
+	o.whole_schema_tokens = -1;
+	assert_int_equal(catalog_retrieve(c, "events per concept", &o, &r), OK);
+	assert_null(strstr(r.prompt_block, "Condition number 40"));
+	retrieval_free(&r);
+	cat_free(c);
+	/* without a key pointing at it the same table is no dictionary */
+	c = vocabulary(0);
+	assert_int_equal(catalog_retrieve(c, "events per concept", NULL, &r), OK);
+	assert_null(strstr(r.prompt_block, "Condition number 40"));
+	retrieval_free(&r);
+	cat_free(c);
+}
+
+/* one word stored in two columns: the column whose texts fit the rest of the question first */
+static void test_ambiguous_order(void **state)
+{
+	struct catalog *c = cat_new("amb", "builtin", DIM);
+	struct retrieval r;
+	int t, site, vocab;
+	char err[128];
+
+	(void)state;
+	t = cat_add_table(c, "public", "care_site", "departments, clinics and wards", NULL, 11);
+	site = cat_add_column(c, t, "site_src", "text", "department code in the hospital system", NULL, NULL);
+	t = cat_add_table(c, "public", "vocabulary", "standard terms", NULL, 80);
+	vocab = cat_add_column(c, t, "term_src", "text", "code in the source vocabulary", NULL, NULL);
+	cat_add_value(c, site, "ER");
+	cat_add_value(c, vocab, "ER");
+	assert_int_equal(cat_finish(c, err, sizeof err), OK);
+	assert_int_equal(catalog_retrieve(c, "visits to the ER department", NULL, &r), OK);
+	assert_true(r.nvalues >= 2);
+	assert_string_equal(r.values[0].column, "site_src");
+	retrieval_free(&r);
+	assert_int_equal(catalog_retrieve(c, "ER in the source vocabulary", NULL, &r), OK);
+	assert_true(r.nvalues >= 2);
+	assert_string_equal(r.values[0].column, "term_src");
+	retrieval_free(&r);
+	cat_free(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -525,6 +757,10 @@ int main(void)
 		cmocka_unit_test(test_value_mapping),
 		cmocka_unit_test(test_retrieve),
 		cmocka_unit_test(test_context_invariant),
+		cmocka_unit_test(test_number_mappings),
+		cmocka_unit_test(test_letter_mappings),
+		cmocka_unit_test(test_dictionary_labels),
+		cmocka_unit_test(test_ambiguous_order),
 		cmocka_unit_test(test_lexicon),
 		cmocka_unit_test(test_embedding),
 		cmocka_unit_test(test_tokens),

@@ -12,6 +12,42 @@ static int times_word(const struct ptok *t)
 	       !strcmp(t->text, "회이상");
 }
 
+/* having: "N or more times" (number at token num, the times word at tw): the rows counted per
+ * patient or stay are compared with N (shape_having.c) */
+static void having(struct planner *p, enum role op, int num, int tw)
+{
+	p->f.having_op = op == R_GT ? ">" : op == R_LT ? "<" : op == R_GE ? ">=" : "<=";
+	p->f.having_n = pf_numtext(p, p->tk.v[num].num);
+	p->tk.v[num].used = p->tk.v[tw].used = 1;
+	pf_decide(p, pf_span_text(p, num, tw + 1), "filter", arena_printf(&p->a, "COUNT(*) %s %s", p->f.having_op, p->f.having_n),
+	          "a number of times per patient or stay", 1);
+}
+
+/* a number written with a times counter: 3번, 4회 (the tokenizer's unit 't') */
+static int times_num(const struct ptok *t)
+{
+	return t->kind == TK_NUM && t->unit == 't';
+}
+
+/* "2 or more admissions", "at least 3 visits": the word after the number (and its "or more")
+ * names an entity (admissions, visits, cases) or a table, whose rows are what is counted */
+static int rows_named_after(struct planner *p, int num)
+{
+	int k = num + 1;
+	while (k < p->tk.n && k <= num + 2 && !p->tk.v[k].hangul &&
+	       (!strcmp(p->tk.v[k].text, "or") || p->tk.v[k].role == R_GT || p->tk.v[k].role == R_LT))
+		k++;   /* "or more", read with the number */
+	if (k >= p->tk.n || p->tk.v[k].hangul)
+		return 0;   /* 90 미만인 환자: the patients are who is counted, not what */
+	int kind = planner_ent_word(p->tk.v[k].stem) >= 0 ? planner_ent_word(p->tk.v[k].stem) : planner_ent_word(p->tk.v[k].text);
+	if ((kind >= 0 && kind != ENT_PATIENT) || pf_is_visit_word(&p->tk.v[k]))
+		return 1;   /* admissions, visits, stays, cases */
+	for (int l = 0; l < p->pl.n; l++)
+		if (p->pl.v[l].kind == PL_TABLE && p->pl.v[l].t0 == k)
+			return 1;
+	return 0;
+}
+
 /* a unit written after a number (g/dL, mg, mmHg, %) */
 static int unit_tok(const struct ptok *t)
 {
@@ -59,11 +95,13 @@ int pf_comparisons(struct planner *p)
 			num = i;
 		} else if (t->kind == TK_NUM && !t->used && i + 2 < p->tk.n && !strcmp(p->tk.v[i + 1].text, "or") &&
 		           (p->tk.v[i + 2].role == R_GT || p->tk.v[i + 2].role == R_LT)) {
-			if (i + 3 < p->tk.n && times_word(&p->tk.v[i + 3]))
-				return pf_decline(p, "%s", "a number of times per patient or stay compared with a number is not a shape the offline planner builds");
 			op = p->tk.v[i + 2].role == R_GT ? R_GE : R_LE;   /* "60 or above" */
 			num = i;
 			p->tk.v[i + 1].used = p->tk.v[i + 2].used = 1;
+			if (i + 3 < p->tk.n && times_word(&p->tk.v[i + 3])) {
+				having(p, op, i, i + 3);   /* "admitted 4 or more times" */
+				continue;
+			}
 		} else if (t->kind == TK_NUM && t->cmp && !t->used) {
 			op = t->cmp;
 			num = i;
@@ -81,7 +119,9 @@ int pf_comparisons(struct planner *p)
 					num2 = j + 2;
 			} else if (i > 1 && p->tk.v[i - 1].kind == TK_WORD && times_word(&p->tk.v[i - 1]) &&
 			           p->tk.v[i - 2].kind == TK_NUM && p->tk.v[i].hangul) {
-				return pf_decline(p, "%s", "a number of times per patient or stay compared with a number is not a shape the offline planner builds");
+				having(p, t->role, i - 2, i - 1);   /* 4번 이상 */
+				t->used = 1;
+				continue;
 			} else if (i > 0 && p->tk.v[unit_start(p, i)].kind == TK_NUM && !p->tk.v[unit_start(p, i)].used &&
 			           p->tk.v[i].hangul) {
 				op = t->role;   /* 65 이상, 10 g/dL 미만 */
@@ -101,6 +141,12 @@ int pf_comparisons(struct planner *p)
 				continue;
 			}
 		} else {
+			continue;
+		}
+		if (((num + 1 < p->tk.n && times_word(&p->tk.v[num + 1])) || times_num(&p->tk.v[num]) ||
+		     rows_named_after(p, num)) && op != R_BETWEEN) {
+			having(p, op, num, times_num(&p->tk.v[num]) ? num : num + 1);   /* "more than 3 times", 3번 이상 */
+			t->used = 1;
 			continue;
 		}
 		/* the column: "age" for ages and older/younger; else the nearest linked numeric column */

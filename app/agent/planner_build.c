@@ -530,6 +530,10 @@ int pf_build(struct planner *p, struct squery *q)
 		}
 		if (f->agg ? build_aggregate(p, q) < 0 : build_rows(p, q) < 0)
 			return -1;
+		if (f->having_op) {
+			q->having = sx_cmp(&p->a, f->having_op, sx_agg(&p->a, "COUNT", 0, sx_star(&p->a)), sx_num(&p->a, f->having_n));
+			q->count_wrap = f->having_count;
+		}
 	}
 	if (add_semi(p, q) < 0 || add_joins(p, q) < 0)
 		return -1;

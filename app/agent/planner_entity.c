@@ -138,7 +138,7 @@ void pf_find_entities(struct planner *p, int pass)
 }
 
 /* ---- visits: "the last hospital visit", "first ICU stay", "this hospital encounter" ---- */
-static int is_visit_word(const struct ptok *t)
+int pf_is_visit_word(const struct ptok *t)
 {
 	static const char *const w[] = {"visit", "encount", "encounter", "stay", "admission", "hospitalization",
 	                                "hospitaliz", "입원", "방문", "재원", NULL};
@@ -153,7 +153,7 @@ static int is_hospital(const struct planner *p, int i)
 {
 	if (strcmp(p->tk.v[i].text, "hospital") && strcmp(p->tk.v[i].text, "병원"))
 		return 0;
-	return !(i + 1 < p->tk.n && is_visit_word(&p->tk.v[i + 1]));
+	return !(i + 1 < p->tk.n && pf_is_visit_word(&p->tk.v[i + 1]));
 }
 
 /* the visit table: has a unique key shared with other tables and two time columns; "icu" picks by name */
@@ -198,7 +198,7 @@ void pf_find_visits(struct planner *p)
 	for (int i = 0; i < p->tk.n; i++) {
 		struct ptok *t = &p->tk.v[i];
 		int colname = 0;
-		if (is_visit_word(t) && !t->used && i + 1 < p->tk.n && p->tk.v[i + 1].kind == TK_WORD) {
+		if (pf_is_visit_word(t) && !t->used && i + 1 < p->tk.n && p->tk.v[i + 1].kind == TK_WORD) {
 			char st[256];
 			const char *two = arena_printf(&p->a, "%s %s", t->text, p->tk.v[i + 1].text);
 			double sc;
@@ -208,7 +208,7 @@ void pf_find_visits(struct planner *p)
 			int k = !strcmp(p->tk.v[i + 1].text, "and") && i + 3 < p->tk.n ? i + 3 : i + 1;
 			colname |= !strcmp(p->tk.v[k].stem, "date") || !strcmp(p->tk.v[k].stem, "time");
 		}
-		if ((is_visit_word(t) || is_hospital(p, i)) && !t->used && !colname) {
+		if ((pf_is_visit_word(t) || is_hospital(p, i)) && !t->used && !colname) {
 			/* "hospital visits", "admission": the visit table itself */
 			int icu = i > 0 && (!strcmp(p->tk.v[i - 1].text, "icu") || !strcmp(p->tk.v[i - 1].text, "중환자실"));
 			/* "admission to (in) the ICU": the ICU stay too */
@@ -250,7 +250,7 @@ void pf_find_visits(struct planner *p)
 		if (!which)
 			continue;
 		for (int j = i + 1; j < p->tk.n && j <= i + 3; j++) {
-			if (!is_visit_word(&p->tk.v[j]))
+			if (!pf_is_visit_word(&p->tk.v[j]))
 				continue;
 			int icu = 0;
 			for (int k = i; k <= j; k++)

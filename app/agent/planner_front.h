@@ -39,6 +39,10 @@ struct frame {
 	 * pick, in pair_unit ('h' hours, 'd' days); 0 none.  A pick: its time order (+1 earliest
 	 * first, -1 latest first) and the rows skipped (1: the second, the second to last) */
 	int pair, pair_unit;
+	/* "patients admitted 3 or more times" (shape_having.c): rows per patient or stay compared
+	 * with having_n by having_op; NULL none */
+	const char *having_op, *having_n;
+	int having_count;            /* ... and the patients or stays counted, not listed */
 	struct { int dir, off; } pick[2];
 	int bucket;                  /* group by a time bucket: 'h','d','w','m','y' or 0 */
 	long limit;
@@ -140,7 +144,8 @@ void pf_concept_range(struct planner *p, int col, const char *value, double *lo,
 /* planner_build.c */
 int pf_build(struct planner *p, struct squery *q);
 
-/* planner_entity.c */
+/* planner_entity.c; pf_is_visit_word: t names a visit or stay (visit, admission, stay, 입원, 방문) */
+int pf_is_visit_word(const struct ptok *t);
 int pf_entity_home_timed(struct planner *p);
 int pf_entity_names_table(struct planner *p, int ti);
 void pf_find_entities(struct planner *p, int pass);
@@ -233,7 +238,7 @@ int pf_pair_words(struct planner *p);
 int pf_pair_wrap(struct planner *p, struct squery *q);
 
 /* the shapes (shape_*.c), in the order planner_shapes tries them */
-extern const struct shape shape_timeline_multi, shape_extreme_time, shape_pair, shape_summary, shape_rank_groups,
+extern const struct shape shape_timeline_multi, shape_extreme_time, shape_pair, shape_having, shape_summary, shape_rank_groups,
 	shape_top_n, shape_aggregate, shape_exists, shape_list;
 
 #endif

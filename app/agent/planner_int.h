@@ -32,7 +32,7 @@ struct ptok {
 	int cmp;           /* Korean comparison suffix: R_GE 이상, R_LE 이하, R_GT 초과, R_LT 미만, 0 */
 	double num;        /* TK_NUM value */
 	int y, m, d;       /* TK_DATE parts (0: absent) */
-	int unit;          /* TK_NUM followed by a unit suffix (세, 시간, 일...): 'h','d','w','m','y','a'(age) */
+	int unit;          /* TK_NUM followed by a unit suffix (세, 시간, 일...): 'h','d','w','m','y','a'(age), 'n' a counter (명, 건), 't' times (번, 회) */
 	int off, len;      /* bytes in the question */
 	enum role role;    /* lexicon role of the word */
 	int unitv;         /* R_UNIT: 'h','d','w','m','y' */
@@ -168,6 +168,7 @@ struct squery {
 	struct squery **setq; int nsetq;
 	const char *setop;
 	int exists_wrap;             /* SELECT COUNT(*) > 0 FROM (...) */
+	int count_wrap;              /* SELECT COUNT(*) AS count FROM (...): the groups counted */
 	struct squery *outer_rank;   /* ranking: SELECT cols FROM (q) WHERE rnk <= n */
 	long rank_n;
 };

@@ -362,6 +362,12 @@ void planner_sql_print(struct sb *sb, const struct squery *q)
 		sb_puts(sb, ") AS t");
 		return;
 	}
+	if (q->count_wrap) {
+		sb_puts(sb, "SELECT COUNT(*) AS count FROM (");
+		print_query(sb, q);
+		sb_puts(sb, ") AS t");
+		return;
+	}
 	if (q->rank_n > 0) {
 		sb_puts(sb, "SELECT ");
 		for (int i = 0, k = 0; i < q->nsel; i++) {

@@ -502,6 +502,19 @@ static void test_intents(void **state)
 	HAS(s, "COUNT(*) > 0");
 	HAS(s, "lab_data_table.result < 2");
 	free(s);
+	/* rows per patient compared with a number (shape_having): counted, listed, in Korean; the
+	 * patient the count word is attached to, not the case named first */
+	s = plan("How many patients had 3 or more cases?", &d);
+	HAS(s, "SELECT COUNT(*) AS count FROM (SELECT clinical_data_table.subjectid, COUNT(*) AS count FROM clinical_data_table "
+	       "GROUP BY clinical_data_table.subjectid HAVING COUNT(*) >= 3) AS t");
+	free(s);
+	s = plan("Which patients had more than 2 cases? Show the patient and the number of cases", &d);
+	HAS(s, "SELECT clinical_data_table.subjectid, COUNT(*) AS count FROM clinical_data_table GROUP BY "
+	       "clinical_data_table.subjectid HAVING COUNT(*) > 2");
+	free(s);
+	s = plan("수술 3번 이상 받은 환자 수", &d);
+	HAS(s, "GROUP BY clinical_data_table.subjectid HAVING COUNT(*) >= 3) AS t");
+	free(s);
 	s = plan("Average potassium in the last 7 days", &d);   /* time window from the reference time */
 	HAS(s, "lab_data_table.dt >= TIMESTAMP '2025-12-24 23:59:00'");
 	free(s);

@@ -1,0 +1,66 @@
+/* shape_having.c: question shape "patients (or stays) with N or more of something": the rows of
+ * the fact table counted per patient or stay and compared with N ("which patients were admitted 3
+ * or more times, with their number of admissions", "how many patients had at least 2 potassium
+ * results").  docs/architecture.md, "Question shapes". */
+#include <string.h>
+#include "agent/planner_front.h"
+
+static int match(struct planner *p, const struct cues *c)
+{
+	return p->f.having_op != NULL;
+}
+
+/* the entity kind counted per: the entity the count word is attached to (수술 3번 이상 받은 환자
+ * 수: patients), else the question's first entity word (patients, cases), else the patient */
+static int f_entity_kind(struct planner *p)
+{
+	int k0 = p->f.entity_word ? planner_ent_word(p->f.entity_word) : -1;
+	if (k0 >= 0 && planner_ent_column(p->s, k0))
+		return k0;
+	for (int i = 0; i < p->tk.n; i++) {
+		int k = planner_ent_word(p->tk.v[i].stem);
+		if (k < 0)
+			k = planner_ent_word(p->tk.v[i].text);
+		if (k >= 0 && planner_ent_column(p->s, k))
+			return k;
+	}
+	return ENT_PATIENT;
+}
+
+/* the entity counted per: a stay when the question's entity word is an encounter (admissions with
+ * at least two results), else the patient; its column in the fact table, or -1 */
+static int per_entity(struct planner *p)
+{
+	int kind = f_entity_kind(p);
+	const char *name = planner_ent_column(p->s, kind);
+	return name ? pf_col_in(p, p->f.fact, name) : -1;
+}
+
+static int frame(struct planner *p, struct cues *c)
+{
+	struct frame *f = &p->f;
+	/* the rows counted must be the fact table's own: a value reached through another event table
+	 * ("admitted" as a visit kind while the fact is the diagnoses) leaves unclear what is counted */
+	if (f->nsemi)
+		return pf_decline(p, "%s", "a number of times per patient was asked, but which rows to count could not be told");
+	int ec = per_entity(p);
+	if (ec < 0)
+		return pf_decline(p, "a number of times per patient was asked, but %s has no patient column", p->s->t[f->fact].name);
+	/* "how many patients ...": the patients counted; else listed with their count */
+	f->having_count = (c->how_many || f->count_entity) && !pf_has_role(p, R_WHICH) && !pf_has_role(p, R_LIST);
+	f->agg = "COUNT";
+	f->nagg2 = 0;
+	f->count_entity = 0;
+	f->measure = -1;
+	f->dur_start = -1;
+	f->ngroup = 0;
+	f->group[f->ngroup++] = ec;
+	f->order = 0;
+	f->rank_n = 0;
+	f->exists = 0;
+	f->bucket = 0;
+	f->nproj = 0;
+	return 0;
+}
+
+const struct shape shape_having = {"having", STAGE_MEASURE, match, frame, 0.8};

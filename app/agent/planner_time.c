@@ -351,6 +351,20 @@ static int place(struct ptoks *tk, int i, const struct tm *now, struct texpr *e,
 		snprintf(desc + strlen(desc), dn - strlen(desc), "%s%s", *desc ? "; " : "", t->text);
 		return 1;
 	}
+	if (t->role == R_PAST && (!strcmp(t->text, "past") || !strcmp(t->text, "최근")) && i + 1 < tk->n &&
+	    is_unit(&tk->v[i + 1]) && tk->v[i + 1].unitv != 'h') {
+		/* "in the past year", "최근 1달" without a number: the last 12 months up to the reference
+		 * time, as "in the past 12 months" is; "last year" and "previous year" stay the calendar year */
+		struct tm d = *now;
+		shift(&d, tk->v[i + 1].unitv, -1);
+		fmt(e->x.from, sizeof e->x.from, &d);
+		e->x.rel_n = 1;
+		e->x.rel_unit = tk->v[i + 1].unitv;
+		e->span1 = i + 2;
+		snprintf(desc + strlen(desc), dn - strlen(desc), "%ssince 1 %s before the reference time",
+		         *desc ? "; " : "", unit_name(tk->v[i + 1].unitv));
+		return 1;
+	}
 	if ((t->role == R_LAST || t->role == R_PAST) && i + 1 < tk->n && is_unit(&tk->v[i + 1])) {
 		/* last year / last month: the previous calendar unit */
 		last_window(tk, i, now, e, desc, dn);

@@ -110,27 +110,71 @@ static void month_of_year(struct ptoks *tk, int i, const struct tm *now)
 	}
 }
 
-/* month_name: "December 2025", "in march": an English month name at token i becomes a TK_DATE of
- * that month (its year: the number after it, else as for 12월); "may" only with a year after it */
+/* a year written as a number: 1900..2200, whole, not already a month */
+static int year_tok(const struct ptok *t)
+{
+	return t && (t->kind == TK_NUM || t->kind == TK_DATE) && t->num >= 1900 && t->num <= 2200 && t->num == (int)t->num &&
+	       !t->m;
+}
+
+/* a day of the month written as a number */
+static int day_tok(const struct ptok *t)
+{
+	return t && t->kind == TK_NUM && !t->unit && t->num >= 1 && t->num <= 31 && t->num == (int)t->num;
+}
+
+/* month_name: "December 2025", "in march", "December 30, 2100", "30 December 2100": an English
+ * month name at token i (or the day number before it) becomes a TK_DATE of that month or day
+ * (its year: the number after it, else as for 12월); "may" only with a year or a day after it */
 static void month_name(struct ptoks *tk, int i)
 {
 	static const char *const names[] = {"january", "february", "march", "april", "may", "june", "july",
 	                                    "august", "september", "october", "november", "december", NULL};
-	struct ptok *t = &tk->v[i], *nx = i + 1 < tk->n ? &tk->v[i + 1] : NULL;
-	int year = nx && (nx->kind == TK_NUM || nx->kind == TK_DATE) && nx->num >= 1900 && nx->num <= 2200 &&
-	           nx->num == (int)nx->num && !nx->m;
+	struct ptok *t = &tk->v[i], *nx = i + 1 < tk->n ? &tk->v[i + 1] : NULL, *dy = NULL, *yr = NULL;
 
-	if (t->kind != TK_WORD)
+	if (day_tok(t) && !t->used && nx && nx->kind == TK_WORD) {
+		/* 30 December 2100: the day's token becomes the date (a "since" before it still reads) */
+		for (int m = 0; names[m]; m++)
+			if (!strcmp(nx->text, names[m])) {
+				t->kind = TK_DATE;
+				t->d = (int)t->num;
+				t->m = m + 1;
+				t->y = 0;
+				nx->used = 1;
+				if (i + 2 < tk->n && year_tok(&tk->v[i + 2])) {
+					t->y = (int)tk->v[i + 2].num;
+					tk->v[i + 2].used = 1;
+				}
+				return;
+			}
 		return;
+	}
+	if (t->kind != TK_WORD || t->used)
+		return;   /* a month read with the day before it */
+	if (year_tok(nx)) {
+		yr = nx;
+	} else if (day_tok(nx)) {
+		/* December 30, 2100 / December 30 2100 / December 30 */
+		dy = nx;
+		int k = i + 2;
+		if (k < tk->n && tk->v[k].kind == TK_PUNCT && !strcmp(tk->v[k].text, ","))
+			k++;
+		if (k < tk->n && year_tok(&tk->v[k]))
+			yr = &tk->v[k];
+	}
 	for (int m = 0; names[m]; m++) {
-		if (strcmp(t->text, names[m]) || (m == 4 && !year))
+		if (strcmp(t->text, names[m]) || (m == 4 && !yr && !dy))
 			continue;
 		t->kind = TK_DATE;
 		t->m = m + 1;
 		t->y = t->d = 0;
-		if (year) {
-			t->y = (int)nx->num;
-			nx->used = 1;   /* read: not a number of its own any more */
+		if (yr) {
+			t->y = (int)yr->num;
+			yr->used = 1;   /* read: not a number of its own any more */
+		}
+		if (dy) {
+			t->d = (int)dy->num;
+			dy->used = 1;
 		}
 		return;
 	}

@@ -117,7 +117,8 @@ static const struct lex lexicon[] = {
 	{"total", R_SUM, 0}, {"overall", R_SUM, 0}, {"sum", R_SUM, 0}, {"합계", R_SUM, 0}, {"총", R_SUM, 0}, {"합", R_SUM, 0},
 	{"first", R_FIRST, 0}, {"earliest", R_FIRST, 0}, {"처음", R_FIRST, 0}, {"최초", R_FIRST, 0},
 	{"첫", R_FIRST, 0}, {"첫번째", R_FIRST, 0},
-	{"last", R_LAST, 0}, {"latest", R_LAST, 0}, {"recent", R_LAST, 0}, {"마지막", R_LAST, 0},
+	{"last", R_LAST, 0}, {"latest", R_LAST, 0}, {"recent", R_LAST, 0}, {"recently", R_LAST, 0},
+	{"final", R_LAST, 0}, {"마지막", R_LAST, 0},
 	{"top", R_TOP, 0}, {"상위", R_TOP, 0}, {"most", R_MOST, 0}, {"가장", R_MOST, 0}, {"제일", R_MOST, 0},
 	{"frequent", R_FREQ, 0}, {"frequently", R_FREQ, 0}, {"common", R_FREQ, 0}, {"commonly", R_FREQ, 0},
 	{"often", R_FREQ, 0}, {"popular", R_FREQ, 0}, {"많은", R_FREQ, 0}, {"많이", R_FREQ, 0}, {"자주", R_FREQ, 0},
@@ -136,7 +137,8 @@ static const struct lex lexicon[] = {
 	{"까지", R_UNTIL, 0},
 	{"in", R_IN, 0}, {"during", R_IN, 0}, {"within", R_IN, 0}, {"on", R_ON, 0}, {"at", R_ON, 0},
 	{"ago", R_AGO, 0}, {"전", R_AGO, 0},
-	{"this", R_THIS, 0}, {"current", R_CURRENT, 0}, {"currently", R_CURRENT, 0}, {"이번", R_THIS, 0},
+	{"this", R_THIS, 0}, {"current", R_CURRENT, 0}, {"currently", R_CURRENT, 0}, {"ongoing", R_CURRENT, 0},
+	{"이번", R_THIS, 0},
 	{"past", R_PAST, 0}, {"previous", R_PAST, 0}, {"지난", R_PAST, 0}, {"최근", R_PAST, 0},
 	{"next", R_NEXT, 0},
 	{"hour", R_UNIT, 'h'}, {"hr", R_UNIT, 'h'}, {"시간", R_UNIT, 'h'}, {"day", R_UNIT, 'd'}, {"일", R_UNIT, 'd'},
@@ -219,7 +221,7 @@ static const char *const generic[] = {
 	"database", "db", "class", "grade", "status", "group", "categori", "시행", "실시", "사용", "사용된",
 	"진행", "투여", "받", "있", "없", "전체", "모두", "총합", "performed", "perform", "given", "happened",
 	"started", "began", "begun", "occurred", "happened", "took", "place", "recorded",
-	"only", "just", "instead", "issued", "issu", "accounted", "account", "named", "그럼", "그러면", "대신", "어때", "어때요", "어떤가요", "는요",
+	"onward", "onwards", "only", "just", "instead", "issued", "issu", "accounted", "account", "named", "그럼", "그러면", "대신", "어때", "어때요", "어떤가요", "는요",
 	"데이터", "자료", "정보", "내역", "현황", "기록들", "항목", "종류별", "건인가요", "인가요", "있었던", "있는", "환자의", "명인가요", "개인가요",
 	/* "X 나온 적 있는" (ever had X), copula and counter endings (몇 명이야, 몇 명임), 만 나이 (full years) */
 	"적", "명이야", "명임", "명이에요", "명인지", "건이야", "건임", "개야", "만", "온", "왔던", "로", "으로",
@@ -991,6 +993,10 @@ enum err planner_tokenize(struct arena *a, const char *q, struct ptoks *out)
 			return e;
 		nt += ntok;
 	}
+	/* "most recent(ly)" is the last one, not a ranking by frequency */
+	for (int k = 0; k + 1 < nt; k++)
+		if (v[k].role == R_MOST && !v[k].hangul && v[k + 1].role == R_LAST)
+			v[k].role = R_STOP;
 	out->n = nt;
 	return OK;
 }

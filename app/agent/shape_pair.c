@@ -11,7 +11,7 @@
 static int change_word(const struct ptok *t)
 {
 	static const char *const w[] = {"change", "changes", "changed", "difference", "differ", "differs", "shift",
-	                                "shifts", "차이", "변화량", NULL};
+	                                "shifts", "minus", "차이", "변화량", NULL};
 	for (int k = 0; w[k]; k++)
 		if (!strcmp(t->text, w[k]))
 			return 1;
@@ -19,10 +19,10 @@ static int change_word(const struct ptok *t)
 }
 
 /* words that say the time asked for runs up to now: "since", "elapsed", "passed", "has it been",
- * "gone by" */
+ * "gone by", "how many hours ago" */
 static int since_word(const struct ptok *t)
 {
-	static const char *const w[] = {"since", "elapsed", "passed", "been", "gone", NULL};
+	static const char *const w[] = {"since", "elapsed", "passed", "been", "gone", "ago", NULL};
 	for (int k = 0; w[k]; k++)
 		if (!strcmp(t->text, w[k]))
 			return 1;
@@ -40,6 +40,11 @@ static int ordinal_at(struct planner *p, int i, int *dir, int *off)
 		if (i + 2 < p->tk.n && !strcmp(p->tk.v[i + 1].text, "to") && p->tk.v[i + 2].role == R_LAST) {
 			*dir = -1, *off = 1;
 			return 3;
+		}
+		if (i + 4 < p->tk.n && !strcmp(p->tk.v[i + 1].text, "-") && !strcmp(p->tk.v[i + 2].text, "to") &&
+		    !strcmp(p->tk.v[i + 3].text, "-") && p->tk.v[i + 4].role == R_LAST) {
+			*dir = -1, *off = 1;   /* second-to-last */
+			return 5;
 		}
 		if (i + 1 < p->tk.n && p->tk.v[i + 1].role == R_LAST) {
 			*dir = -1, *off = 1;

@@ -57,10 +57,13 @@ static int frame(struct planner *p, struct cues *c)
 	/* "the most (distinct) patients", "가장 많은 환자": the entity right after the ranking word is
 	 * what is counted */
 	int rw = c->most >= 0 ? c->most : c->top >= 0 ? c->top : c->freq;
-	for (int i = rw + 1; rw >= 0 && f->entity_col && i < p->tk.n && i <= rw + 3; i++)
+	for (int i = rw + 1; rw >= 0 && f->entity_col && i < p->tk.n && i <= rw + 3; i++) {
+		if (p->tk.v[i].role == R_FREQ || !strcmp(p->tk.v[i].text, "for"))
+			break;   /* "ordered most often for patients in their 30s": orders are ranked */
 		if (planner_ent_word(p->tk.v[i].stem) >= 0 && f->entity_word && !strcmp(p->tk.v[i].stem, f->entity_word) &&
 		    pf_col_in(p, f->fact, f->entity_col) >= 0)
 			f->rank_entity = 1;
+	}
 	f->rank_col = rc;
 	f->rank_n = c->n;
 	f->rank_asc = c->asc;

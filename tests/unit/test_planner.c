@@ -220,6 +220,19 @@ static void test_time_windows(void **state)
 	assert_string_equal(w.to, "2100-06-07 00:00:00");
 	window("작년", NOW, &w, &rc);
 	assert_string_equal(w.from, "2024-01-01 00:00:00");
+	/* a day written with its month's name; "in the past year" is the last 12 months, "last year"
+	 * the calendar year before */
+	window("the last input on December 30, 2100", "2100-12-31 23:59:00", &w, &rc);
+	assert_string_equal(w.from, "2100-12-30 00:00:00");
+	assert_string_equal(w.to, "2100-12-31 00:00:00");
+	window("since 6 June 2100", "2100-12-31 23:59:00", &w, &rc);
+	assert_string_equal(w.from, "2100-06-06 00:00:00");
+	window("admitted in the past year", "2100-12-31 23:59:00", &w, &rc);
+	assert_string_equal(w.from, "2099-12-31 23:59:00");
+	assert_string_equal(w.to, "");
+	window("admitted last year", "2100-12-31 23:59:00", &w, &rc);
+	assert_string_equal(w.from, "2099-01-01 00:00:00");
+	assert_string_equal(w.to, "2100-01-01 00:00:00");
 	window("lab results flagged high in December 2024", NOW, &w, &rc);   /* a month name and its year */
 	assert_int_equal(rc, 1);
 	assert_string_equal(w.from, "2024-12-01 00:00:00");
@@ -497,6 +510,9 @@ static void test_intents(void **state)
 	s = plan("How many hours have passed since the last lactate test of case 100?", &d);
 	HAS(s, "date_part('epoch', (TIMESTAMP '2025-12-31 23:59:00' - (SELECT lab_data_table.dt FROM lab_data_table");
 	HAS(s, "ORDER BY lab_data_table.dt DESC LIMIT 1))) / 3600) AS hours");
+	free(s);
+	s = plan("Which lab test did case 100 have most recently?", &d);   /* "most recent" is the last, no ranking */
+	HAS(s, "ORDER BY lab_data_table.dt DESC LIMIT 1");
 	free(s);
 	s = plan("Is the last lactate of case 100 less than 2?", &d);
 	HAS(s, "COUNT(*) > 0");

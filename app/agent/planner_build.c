@@ -394,6 +394,18 @@ static void build_ranking(struct planner *p, struct squery *q)
 	q->rank_n = f->rank_n;
 }
 
+/* duration_expr: the frame's duration: a length of stay in days between the dates (dur_days 1),
+ * the time of a stay in days with their fraction (2), else minutes */
+static struct sexpr *duration_expr(struct planner *p)
+{
+	struct frame *f = &p->f;
+	if (f->dur_days == 1)
+		return sx_arith(&p->a, "-", sx_cast(&p->a, pf_col(p, f->dur_end), "date"), sx_cast(&p->a, pf_col(p, f->dur_start), "date"));
+	return sx_arith(&p->a, "/", sx_func(&p->a, "date_part", sx_lit(&p->a, "epoch"),
+	                                    sx_arith(&p->a, "-", pf_col(p, f->dur_end), pf_col(p, f->dur_start))),
+	                sx_num(&p->a, f->dur_days == 2 ? "86400" : "60"));
+}
+
 /* agg_item: one aggregate as a select item named like it (avg, count, avg_minutes): COUNT of the
  * counted entity (DISTINCT) or of rows, else of the measure or of the duration in minutes */
 static void agg_item(struct planner *p, struct squery *q, const char *agg)
@@ -407,14 +419,8 @@ static void agg_item(struct planner *p, struct squery *q, const char *agg)
 		distinct = 1;
 	} else if (!strcmp(agg, "COUNT")) {
 		arg = sx_star(&p->a);
-	} else if (f->measure < 0 && f->dur_start >= 0 && f->dur_days) {
-		/* a stay: days between the dates */
-		arg = sx_arith(&p->a, "-", sx_cast(&p->a, pf_col(p, f->dur_end), "date"), sx_cast(&p->a, pf_col(p, f->dur_start), "date"));
 	} else if (f->measure < 0 && f->dur_start >= 0) {
-		/* date_part('epoch', end - start) / 60: minutes */
-		arg = sx_arith(&p->a, "/", sx_func(&p->a, "date_part", sx_lit(&p->a, "epoch"),
-		                                   sx_arith(&p->a, "-", pf_col(p, f->dur_end), pf_col(p, f->dur_start))),
-		               sx_num(&p->a, "60"));
+		arg = duration_expr(p);
 	} else {
 		pf_need(p, p->s->c[f->measure].table);
 		arg = f->measure_age ? age_expr(p, f->measure) : pf_col(p, f->measure);
@@ -464,9 +470,15 @@ static int build_aggregate(struct planner *p, struct squery *q)
 static int build_rows(struct planner *p, struct squery *q)
 {
 	struct frame *f = &p->f;
-	for (int i = 0; i < f->nproj; i++) {
+	for (int i = 0; i < f->nproj && !(f->dur_start >= 0 && f->dur_days == 2); i++) {
 		pf_need(p, p->s->c[f->proj[i]].table);
 		q->sel[q->nsel++].e = pf_col(p, f->proj[i]);
+	}
+	if (!q->nsel && f->dur_start >= 0 && f->dur_days == 2) {
+		/* "how long was her last ICU stay": the stay's duration, each stay that is left */
+		q->sel[q->nsel].e = duration_expr(p);
+		q->sel[q->nsel++].as = "days";
+		q->where[q->nwhere++] = sx_null(&p->a, pf_col(p, f->dur_end), 1);
 	}
 	if (!q->nsel)
 		return pf_decline(p, "%s", "what to show could not be told");

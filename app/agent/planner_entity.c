@@ -256,6 +256,12 @@ void pf_find_visits(struct planner *p)
 			for (int k = i; k <= j; k++)
 				if (!strcmp(p->tk.v[k].text, "icu") || !strcmp(p->tk.v[k].text, "중환자실"))
 					icu = 1;
+			/* "her last stay in the ICU" */
+			for (int k = j + 1; !icu && k < p->tk.n && k <= j + 3; k++)
+				if (!strcmp(p->tk.v[k].text, "icu"))
+					icu = 1;
+				else if (strcmp(p->tk.v[k].text, "in") && strcmp(p->tk.v[k].text, "at") && strcmp(p->tk.v[k].text, "the"))
+					break;
 			int vt = pf_visit_table(p, icu);
 			if (vt < 0)
 				break;

@@ -25,7 +25,8 @@ struct frame {
 	int rate_link;               /* "percentage of admissions that ended in death": the link (pl index) of the
 	                              * stored value that is the numerator, -1 none */
 	int dur_start, dur_end;      /* a duration measure (수술 시간): end - start in minutes; -1: none */
-	int dur_days;                /* ... a length of stay instead: end date - start date in days */
+	int dur_days;                /* ... a length of stay instead: end date - start date in days; 2:
+	                              * the time between them in days with their fraction */
 	int measure;                 /* column aggregated or projected, -1 */
 	int measure_age;             /* ... a birth date, aggregated as the age in years at "now" */
 	int proj[NPROJ]; int nproj;  /* projected columns */
@@ -161,6 +162,10 @@ char *pf_follow_up(const char *prev, const char *q);
 /* planner_measure.c */
 int pf_duration_word(const struct ptok *t);
 int pf_find_duration(struct planner *p);
+/* pf_episode_duration: "how long was her last ICU stay": the stay chosen (f->episode) lasted from
+ * its table's time to its one end-named time (outtime, end, disch), in days with their fraction
+ * (dur_days 2); 1 set, 0 when that table has no such pair */
+int pf_episode_duration(struct planner *p);
 int pf_rate_link(struct planner *p, int i);
 /* pf_age_word: t names an age (age, aged, 나이, 연령: the lexicon's age words) */
 int pf_age_word(const struct ptok *t);

@@ -110,6 +110,27 @@ int pf_find_duration(struct planner *p)
 	return 1;
 }
 
+/* a time column's name says it ends something: out, end, disch (outtime, end_dt, dischtime) */
+static int end_name(const char *name)
+{
+	return strstr(name, "out") || strstr(name, "end") || strstr(name, "disch");
+}
+
+int pf_episode_duration(struct planner *p)
+{
+	struct frame *f = &p->f;
+	int ti = f->episode, start = ti >= 0 ? pf_time_col(p, ti) : -1, end = -1;
+	for (int ci = ti >= 0 ? p->s->t[ti].c0 : 0; start >= 0 && ci < p->s->t[ti].c0 + p->s->t[ti].nc; ci++)
+		if (ci != start && p->s->c[ci].type == PT_TIME && end_name(p->s->c[ci].name) && !end_name(p->s->c[start].name))
+			end = end < 0 ? ci : -2;   /* two end columns: which one is not clear */
+	if (end < 0)
+		return 0;
+	f->dur_start = start;
+	f->dur_end = end;
+	f->dur_days = 2;
+	return 1;
+}
+
 /* a lexicon term (and its synonyms) as a time column: the term, and for a Korean term its date
  * (입원 -> 입원일, which comments write 입원일시); -1 none */
 static int event_time_col(struct planner *p, const char *term, int table)

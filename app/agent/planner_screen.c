@@ -59,7 +59,7 @@ int pf_screen(struct planner *p)
 			p->tk.v[i].used = 1;
 			continue;
 		}
-		if (p->tk.v[i].role == R_UNSUP && pf_duration_word(&p->tk.v[i]) && pf_find_duration(p)) {
+		if (p->tk.v[i].role == R_UNSUP && pf_duration_word(&p->tk.v[i]) && (pf_find_duration(p) || pf_episode_duration(p))) {
 			p->tk.v[i].used = 1;   /* "average duration of surgery": a duration measure */
 			continue;
 		}

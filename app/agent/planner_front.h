@@ -162,9 +162,9 @@ char *pf_follow_up(const char *prev, const char *q);
 /* planner_measure.c */
 int pf_duration_word(const struct ptok *t);
 int pf_find_duration(struct planner *p);
-/* pf_episode_duration: "how long was her last ICU stay": the stay chosen (f->episode) lasted from
- * its table's time to its one end-named time (outtime, end, disch), in days with their fraction
- * (dur_days 2); 1 set, 0 when that table has no such pair */
+/* pf_episode_duration: "how long was her last ICU stay": the stay chosen (f->episode, else the one
+ * table the question names) lasted from its table's time to its one end-named time (outtime, end,
+ * disch, dsch), in days with their fraction (dur_days 2); 1 set, 0 when that table has no such pair */
 int pf_episode_duration(struct planner *p);
 int pf_rate_link(struct planner *p, int i);
 /* pf_age_word: t names an age (age, aged, 나이, 연령: the lexicon's age words) */

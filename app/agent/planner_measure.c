@@ -110,17 +110,24 @@ int pf_find_duration(struct planner *p)
 	return 1;
 }
 
-/* a time column's name says it ends something: out, end, disch (outtime, end_dt, dischtime) */
+/* a time column's name says it ends something: out, end, disch, dsch (outtime, end_dt, dischtime) */
 static int end_name(const char *name)
 {
-	return strstr(name, "out") || strstr(name, "end") || strstr(name, "disch");
+	return strstr(name, "out") || strstr(name, "end") || strstr(name, "disch") || strstr(name, "dsch");
 }
 
 int pf_episode_duration(struct planner *p)
 {
 	struct frame *f = &p->f;
-	int ti = f->episode, start = ti >= 0 ? pf_time_col(p, ti) : -1, end = -1;
-	for (int ci = ti >= 0 ? p->s->t[ti].c0 : 0; start >= 0 && ci < p->s->t[ti].c0 + p->s->t[ti].nc; ci++)
+	int ti = f->episode;
+	/* no visit chosen: the one table the question names ("how long was patient 7's last admission") */
+	for (int l = 0; ti < 0 && l < p->pl.n; l++)
+		if (p->pl.v[l].kind == PL_TABLE)
+			ti = ti == -1 ? p->pl.v[l].table : -2;
+	if (ti < 0)
+		return 0;
+	int start = pf_time_col(p, ti), end = -1;
+	for (int ci = p->s->t[ti].c0; start >= 0 && ci < p->s->t[ti].c0 + p->s->t[ti].nc; ci++)
 		if (ci != start && p->s->c[ci].type == PT_TIME && end_name(p->s->c[ci].name) && !end_name(p->s->c[start].name))
 			end = end < 0 ? ci : -2;   /* two end columns: which one is not clear */
 	if (end < 0)

@@ -86,7 +86,8 @@ cat >"$TMP/q.jsonl" <<'J'
 {"question": "number of patients admitted per unit, unit English name", "gold_sql": "SELECT o.org_eng_nm, count(DISTINCT a.pt_id) FROM adm_hist a JOIN cd_org o ON o.org_cd = a.unit_cd GROUP BY o.org_eng_nm", "expect": "correct", "rule": "a code column joined to its code table by its values, the label named"}
 {"question": "만성 콩팥병 진단 받은 환자들의 크레아티닌 평균", "gold_sql": "SELECT avg(r.rslt_num) FROM lab_rslt r JOIN cd_lab c ON c.lab_cd = r.lab_cd WHERE c.lab_nm = '크레아티닌' AND r.pt_id IN (SELECT h.pt_id FROM dx_hist h JOIN cd_dx d ON d.dx_cd = h.dx_cd WHERE d.dx_kor_nm LIKE '%만성 콩팥병%')", "expect": "correct", "rule": "a condition on another event table of the same patient"}
 {"question": "How many patients have heart failure and hypertension?", "gold_sql": "SELECT count(*) FROM (SELECT h.pt_id FROM dx_hist h JOIN cd_dx d ON d.dx_cd = h.dx_cd WHERE d.dx_eng_nm ILIKE '%heart failure%' INTERSECT SELECT h.pt_id FROM dx_hist h JOIN cd_dx d ON d.dx_cd = h.dx_cd WHERE d.dx_eng_nm ILIKE '%hypertension%') t", "expect": "declined", "rule": "two names of one kind (both never hold on one row)"}
-{"question": "Which patients were admitted 3 or more times?", "gold_sql": "SELECT pt_id FROM adm_hist GROUP BY pt_id HAVING count(*) >= 3", "expect": "declined", "rule": "a count per patient compared (not an age)"}
+{"question": "Which patients were admitted 3 or more times?", "gold_sql": "SELECT pt_id FROM adm_hist GROUP BY pt_id HAVING count(*) >= 3", "expect": "correct", "rule": "a count per patient compared (HAVING, not an age)"}
+{"question": "How long was patient 7's last admission?", "gold_sql": "SELECT date_part('epoch', dsch_dtm - adm_dtm) / 86400 FROM adm_hist WHERE pt_id = 7 AND dsch_dtm IS NOT NULL ORDER BY adm_dtm DESC LIMIT 1", "expect": "correct", "rule": "how long a chosen stay lasted"}
 J
 "$ASKQL" eval --direct --target "$DB" --now '2025-12-31 23:59:00' --out "$TMP/out.jsonl" "$TMP/q.jsonl" >"$TMP/report.txt" 2>&1
 while IFS= read -r line; do
@@ -95,4 +96,4 @@ while IFS= read -r line; do
 	*) nok "${line#NOK }" "$(cat "$TMP/report.txt")" ;;
 	esac
 done < <(python3 "$TOP/tests/lib/eval_expect.py" "$TMP/q.jsonl" "$TMP/out.jsonl")
-[ "$n" -eq 10 ] && ok "all ten questions were evaluated" || nok "expected 10 results, got $n"
+[ "$n" -eq 11 ] && ok "all eleven questions were evaluated" || nok "expected 11 results, got $n"

@@ -54,6 +54,9 @@ check "extract good answer: rows are JSON numbers" '[[ "$(echo "$OUT" | jget row
 check "extract good answer: planner step keeps prompt and raw LLM text" \
 	'[ "$(sq "SELECT (prompt LIKE '\''%[User Query]%'\'' AND raw LIKE '\''%lab_data_table%'\'')::int FROM askql.steps WHERE run_id=$RUN AND name='\''planner'\''")" = 1 ]'
 check "extract good answer: token counts recorded" '[ "$(step_field planner tokens_in)" -gt 0 ]'
+check "extract good answer: the finished run's state keeps its question and model (admin_verified reads the model)" \
+	'[ "$(sq "SELECT (state->>'\''question'\'' = question AND length(state->>'\''model'\'') > 0 AND NOT state ? '\''pause'\'')::int FROM askql.runs WHERE id=$RUN")" = 1 ]' \
+	"$(sq "SELECT state FROM askql.runs WHERE id=$RUN")"
 
 # 2a. a result that runs but does not fit the question (per department, one column): a result-check
 # step, then another attempt with the finding as feedback

@@ -182,8 +182,8 @@ void run_state_free(struct run_state *s);
 int run_state_set(char **field, const char *v);
 /* run_state_opt: the same for a field where NULL means absent: NULL v makes it NULL. */
 int run_state_opt(char **field, const char *v);
-const char *run_mode_name(enum run_mode m);
-const char *run_stage_name(enum run_stage st);   /* NULL for RUN_STAGE_NONE */
+const char *run_mode_name(enum run_mode m);      /* "extract" or "react" (static) */
+const char *run_stage_name(enum run_stage st);   /* "plan", "sql", "submit" (static); NULL for RUN_STAGE_NONE */
 enum run_stage run_stage_of(const char *name);    /* RUN_STAGE_NONE when unknown */
 
 /* run_strs_add: append a copy of v (NULL: "").  OK or ERR_NOMEM (l unchanged). */

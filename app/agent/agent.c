@@ -78,12 +78,14 @@ static void save_state(struct agent *a, const char *status, const char *error)
 	free(s);
 }
 
-void agent_pause(struct agent *a, const char *stage, cJSON *pause)
+void agent_pause(struct agent *a, enum run_stage stage, const struct run_pause_spec *spec)
 {
-	cJSON_AddStringToObject(pause, "stage", stage);
-	a->state.stage = run_stage_of(stage);
-	cJSON_DeleteItemFromObjectCaseSensitive(a->state.doc, "pause");
-	cJSON_AddItemToObject(a->state.doc, "pause", pause);
+	cJSON *pj;
+
+	if (run_pause_set(&a->state, stage, spec) != OK) {
+		agent_end(a, "error", "out of memory while pausing the run");
+		return;
+	}
 	save_state(a, "paused", NULL);
 	snprintf(a->res->status, sizeof a->res->status, "paused");
 	if (a->state.mode != RUN_REACT) {
@@ -91,14 +93,16 @@ void agent_pause(struct agent *a, const char *stage, cJSON *pause)
 		a->res->max_attempts = a->state.max_retries;
 	}
 	free(a->res->pause_json);
-	a->res->pause_json = json_text(pause);
+	pj = run_pause_json(&a->state);
+	a->res->pause_json = json_text(pj);
+	cJSON_Delete(pj);
 	a->done = 1;
 }
 
 void agent_end(struct agent *a, const char *status, const char *error)
 {
 	a->state.stage = RUN_STAGE_NONE;
-	cJSON_DeleteItemFromObjectCaseSensitive(a->state.doc, "pause");
+	run_pause_free(&a->state.pause);
 	save_state(a, status, error);
 	snprintf(a->res->status, sizeof a->res->status, "%s", status);
 	if (error) {
@@ -108,25 +112,18 @@ void agent_end(struct agent *a, const char *status, const char *error)
 	a->done = 1;
 }
 
-/* The parent run of a follow-up, in st.parent. */
+/* The parent run of a follow-up, in the state's parent. */
 static void load_parent(struct agent *a, long long parent_id)
 {
 	struct run_row pr;
-	cJSON *p;
 
 	if (parent_id <= 0 || run_get(a->app, parent_id, &pr) != OK)
 		return;
 	/* a follow-up goes on from its parent's SQL: what an analyst shaped there shapes this too */
 	if (pr.edited)
 		a->state.edited = 1;
-	p = cJSON_AddObjectToObject(a->state.doc, "parent");
-	cJSON_AddNumberToObject(p, "id", (double)pr.id);
-	cJSON_AddStringToObject(p, "question", pr.question ? pr.question : "");
-	if (pr.sql)
-		cJSON_AddStringToObject(p, "sql", pr.sql);
-	if (pr.columns_json)
-		cJSON_AddItemToObject(p, "columns", cJSON_Parse(pr.columns_json));
-	cJSON_AddNumberToObject(p, "row_count", (double)pr.row_count);
+	if (run_parent_set(&a->state, pr.id, pr.question, pr.sql, pr.columns_json, pr.row_count) != OK)
+		log_warn("run %lld: no memory for its parent run %lld", a->run_id, parent_id);
 	run_row_free(&pr);
 }
 

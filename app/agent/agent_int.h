@@ -37,8 +37,10 @@ struct agent {
 /* ---- agent.c ---- */
 /* agent_step: record a step (never stops the run: a storage failure is logged). */
 void agent_step(struct agent *a, const struct step *s);
-/* agent_pause: save state with stage and pause (a JSON object, consumed), status paused. */
-void agent_pause(struct agent *a, const char *stage, cJSON *pause);
+/* agent_pause: the run pauses at stage showing spec (copied into the state's pause): state
+ * saved, status paused, the pause in the result.  Without memory for the pause the run ends
+ * with an error instead.  Either way the run is done. */
+void agent_pause(struct agent *a, enum run_stage stage, const struct run_pause_spec *spec);
 /* agent_end: terminal status (ok/error/unanswerable/stopped) with error text (may be NULL). */
 void agent_end(struct agent *a, const char *status, const char *error);
 /* agent_async_commits: on=1: the run's step writes do not wait for the WAL flush; 0: durable. */

@@ -8,48 +8,25 @@
 #include "util/log.h"
 #include "util/sb.h"
 
-/* Record a failed attempt in st.history (what the next planner prompt carries). */
+/* Record a failed attempt in the history (what the next planner prompt carries). */
 static void add_history(struct agent *a, const char *sql, const char *error, const struct exec_out *eo)
 {
-	cJSON *h = cJSON_GetObjectItemCaseSensitive(a->state.doc, "history"), *o = cJSON_CreateObject();
+	struct run_attempt *at;
 
-	if (!h)
-		h = cJSON_AddArrayToObject(a->state.doc, "history");
-	cJSON_AddNumberToObject(o, "attempt", a->state.attempt);
-	cJSON_AddStringToObject(o, "sql", sql ? sql : "");
-	cJSON_AddStringToObject(o, "error", error ? error : "");
-	if (eo && eo->missing_column)
-		cJSON_AddStringToObject(o, "missing_column", eo->missing_column);
-	if (eo && eo->missing_relation)
-		cJSON_AddStringToObject(o, "missing_relation", eo->missing_relation);
-	if (eo && eo->suggested)
-		cJSON_AddStringToObject(o, "suggested", eo->suggested);
-	cJSON_AddItemToArray(h, o);
-}
-
-/* The plan shown at a pause (tables, columns, join path, value mappings). */
-static cJSON *pause_plan(struct agent *a)
-{
-	cJSON *p = cJSON_CreateObject(), *plan = cJSON_GetObjectItemCaseSensitive(a->state.doc, "plan");
-	static const char *keys[] = {"tables", "columns", "joins", "mappings", "intent", NULL};
-
-	for (int i = 0; plan && keys[i]; i++) {
-		cJSON *v = cJSON_GetObjectItemCaseSensitive(plan, keys[i]);
-
-		if (v)
-			cJSON_AddItemToObject(p, keys[i], cJSON_Duplicate(v, 1));
-	}
-	return p;
+	if (run_history_add(&a->state, a->state.attempt, sql, error, &at) != OK ||
+	    (eo && (run_state_opt(&at->missing_column, eo->missing_column) ||
+	            run_state_opt(&at->missing_relation, eo->missing_relation) ||
+	            run_state_opt(&at->suggested, eo->suggested))))
+		log_warn("run %lld: no memory to record attempt %d", a->run_id, a->state.attempt);
 }
 
 static void fail_out(struct agent *a)
 {
-	cJSON *h = cJSON_GetObjectItemCaseSensitive(a->state.doc, "history"), *last = cJSON_GetArrayItem(h, cJSON_GetArraySize(h) - 1);
-	cJSON *e = last ? cJSON_GetObjectItemCaseSensitive(last, "error") : NULL;
+	const struct run_attempt *last = run_history_last(&a->state);
 	struct sb m = SB_INIT;
 
 	sb_printf(&m, "no working SQL after %d of %d attempts; last error: %s", a->state.attempt,
-	          a->state.max_retries, cJSON_IsString(e) ? e->valuestring : "unknown");
+	          a->state.max_retries, last ? last->error : "unknown");
 	a->res->attempts = a->state.attempt;
 	a->res->max_attempts = a->state.max_retries;
 	{
@@ -90,34 +67,30 @@ static int inspect_stage(struct agent *a, int step_mode)
 		a->state.next = NEXT_PLAN;
 	}
 	if (step_mode) {
-		cJSON *p = cJSON_CreateObject();
+		struct run_pause_spec p = {.plan = PLAN_VIEW_BRIEF,
+		                           .sql = a->state.from_cache ? a->state.pending_sql : NULL};
 
-		cJSON_AddItemToObject(p, "plan", pause_plan(a));
-		if (a->state.from_cache)
-			cJSON_AddStringToObject(p, "sql", a->state.pending_sql);
-		agent_pause(a, "plan", p);
+		agent_pause(a, RUN_STAGE_PLAN, &p);
 		return 1;
 	}
 	return 0;
 }
 
-/* back_to_rejected: the analyst's comment on the last SQL could not be applied and there is
- * no other SQL: the run pauses again at the SQL they rejected, with the reason.  Frees *po. */
-static void back_to_rejected(struct agent *a, struct plan_out *po, cJSON *last, const cJSON *comment)
+/* back_to_rejected: the analyst's comment on the last SQL (last) could not be applied and there
+ * is no other SQL: the run pauses again at the SQL they rejected, with the reason.  Frees *po. */
+static void back_to_rejected(struct agent *a, struct plan_out *po, const struct run_attempt *last)
 {
-	cJSON *p = cJSON_CreateObject();
+	struct run_pause_spec p = {.plan = PLAN_VIEW_BRIEF, .comment = last->comment,
+	                           .note = po->missing ? po->missing : "the comment could not be applied"};
 
 	a->state.attempt--;   /* nothing was tried */
-	run_state_set(&a->state.pending_sql, cJSON_GetObjectItemCaseSensitive(last, "sql")->valuestring);
+	run_state_set(&a->state.pending_sql, last->sql);
 	a->state.next = NEXT_EXEC;
-	cJSON_AddStringToObject(p, "sql", a->state.pending_sql);
-	cJSON_AddNumberToObject(p, "attempt", a->state.attempt);
-	cJSON_AddNumberToObject(p, "max_attempts", a->state.max_retries);
-	cJSON_AddStringToObject(p, "note", po->missing ? po->missing : "the comment could not be applied");
-	cJSON_AddStringToObject(p, "comment", comment->valuestring);
-	cJSON_AddItemToObject(p, "plan", pause_plan(a));
+	p.sql = a->state.pending_sql;
+	p.attempt = a->state.attempt;
+	p.max_attempts = a->state.max_retries;
+	agent_pause(a, RUN_STAGE_SQL, &p);
 	plan_out_free(po);
-	agent_pause(a, "sql", p);
 }
 
 /* end_declined: the planner declined: the run ends "unanswerable" when nothing failed before,
@@ -125,7 +98,7 @@ static void back_to_rejected(struct agent *a, struct plan_out *po, cJSON *last, 
 static void end_declined(struct agent *a, struct plan_out *po)
 {
 	struct sb m = SB_INIT;
-	int failed_before = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(a->state.doc, "history")) > 0;
+	int failed_before = a->state.nhistory > 0;
 
 	/* declining after failed attempts means "no better SQL", not "no data for it" */
 	if (failed_before) {
@@ -159,13 +132,11 @@ static int plan_stage(struct agent *a, int step_mode)
 		plan_out_free(&po);
 		return 1;
 	}
-	cJSON *hist = cJSON_GetObjectItemCaseSensitive(a->state.doc, "history");
-	cJSON *last = cJSON_GetArrayItem(hist, cJSON_GetArraySize(hist) - 1);
-	const cJSON *comment = cJSON_GetObjectItemCaseSensitive(last, "comment");
-	if (po.unanswerable && step_mode && cJSON_IsString(comment) && cJSON_IsString(cJSON_GetObjectItemCaseSensitive(last, "sql"))) {
+	const struct run_attempt *last = run_history_last(&a->state);
+	if (po.unanswerable && step_mode && last && last->comment) {
 		/* the analyst's comment could not be applied and there is no other SQL: the run goes
 		 * on, back at the SQL they rejected, with the reason; only "stop" ends it */
-		back_to_rejected(a, &po, last, comment);
+		back_to_rejected(a, &po, last);
 		return 1;
 	}
 	if (po.unanswerable) {
@@ -183,13 +154,10 @@ static int plan_stage(struct agent *a, int step_mode)
 	a->state.next = NEXT_EXEC;
 	plan_out_free(&po);
 	if (step_mode) {
-		cJSON *p = cJSON_CreateObject();
+		struct run_pause_spec p = {.plan = PLAN_VIEW_BRIEF, .sql = a->state.pending_sql,
+		                           .attempt = a->state.attempt, .max_attempts = a->state.max_retries};
 
-		cJSON_AddStringToObject(p, "sql", a->state.pending_sql);
-		cJSON_AddNumberToObject(p, "attempt", a->state.attempt);
-		cJSON_AddNumberToObject(p, "max_attempts", a->state.max_retries);
-		cJSON_AddItemToObject(p, "plan", pause_plan(a));
-		agent_pause(a, "sql", p);
+		agent_pause(a, RUN_STAGE_SQL, &p);
 		return 1;
 	}
 	return 0;
@@ -260,92 +228,27 @@ void extract_continue(struct agent *a)
 	}
 }
 
-/* Apply plan edits to st.plan (shown and sent to the LLM) and keep them for the offline planner. */
-static void apply_edits(struct agent *a, const struct agent_decision *d)
+/* Apply plan edits to the state's plan (shown and sent to the LLM) and keep them for the
+ * offline planner.  0, or -1 when one could not be kept (no memory). */
+static int apply_edits(struct agent *a, const struct agent_decision *d)
 {
-	cJSON *plan = cJSON_GetObjectItemCaseSensitive(a->state.doc, "plan");
-	cJSON *edits = cJSON_GetObjectItemCaseSensitive(a->state.doc, "edits");
-	cJSON *tables, *maps, *cols;
-
-	if (!plan)
-		plan = cJSON_AddObjectToObject(a->state.doc, "plan");
-	if (!edits)
-		edits = cJSON_AddArrayToObject(a->state.doc, "edits");
-	if (!(tables = cJSON_GetObjectItemCaseSensitive(plan, "tables")))
-		tables = cJSON_AddArrayToObject(plan, "tables");
-	if (!(maps = cJSON_GetObjectItemCaseSensitive(plan, "mappings")))
-		maps = cJSON_AddArrayToObject(plan, "mappings");
-	cols = cJSON_GetObjectItemCaseSensitive(plan, "columns");
 	for (int i = 0; i < d->nedits; i++) {
 		const struct planner_edit *e = &d->edits[i];
-		cJSON *o = cJSON_CreateObject(), *it;
-		int k = 0;
 
-		cJSON_AddNumberToObject(o, "op", e->op);
-		if (e->table)
-			cJSON_AddStringToObject(o, "table", e->table);
-		if (e->column)
-			cJSON_AddStringToObject(o, "column", e->column);
-		if (e->value)
-			cJSON_AddStringToObject(o, "value", e->value);
-		if (e->phrase)
-			cJSON_AddStringToObject(o, "phrase", e->phrase);
-		cJSON_AddItemToArray(edits, o);
-		switch (e->op) {
-		case PLAN_ADD_TABLE:
-			cJSON_AddItemToArray(tables, cJSON_CreateString(e->table));
-			break;
-		case PLAN_REMOVE_TABLE:
-			k = 0;
-			cJSON_ArrayForEach(it, tables) {
-				if (cJSON_IsString(it) && !strcmp(it->valuestring, e->table)) {
-					cJSON_DeleteItemFromArray(tables, k);
-					break;
-				}
-				k++;
-			}
-			break;
-		case PLAN_ADD_MAPPING: {
-			cJSON *m = cJSON_CreateObject();
-
-			cJSON_AddStringToObject(m, "phrase", e->phrase ? e->phrase : "");
-			cJSON_AddStringToObject(m, "table", e->table);
-			cJSON_AddStringToObject(m, "column", e->column ? e->column : "");
-			cJSON_AddStringToObject(m, "value", e->value ? e->value : "");
-			cJSON_AddStringToObject(m, "how", "analyst");
-			cJSON_AddItemToArray(maps, m);
-			break;
-		}
-		case PLAN_REMOVE_MAPPING:
-		case PLAN_REMOVE_COLUMN: {
-			cJSON *arr = e->op == PLAN_REMOVE_MAPPING ? maps : cols;
-
-			k = 0;
-			cJSON_ArrayForEach(it, arr) {
-				cJSON *t = cJSON_GetObjectItemCaseSensitive(it, "table");
-				cJSON *c = cJSON_GetObjectItemCaseSensitive(it, "column");
-				cJSON *v = cJSON_GetObjectItemCaseSensitive(it, "value");
-
-				if (cJSON_IsString(t) && !strcmp(t->valuestring, e->table) &&
-				    (!e->column || (cJSON_IsString(c) && !strcmp(c->valuestring, e->column))) &&
-				    (e->op == PLAN_REMOVE_COLUMN || !e->value ||
-				     (cJSON_IsString(v) && !strcmp(v->valuestring, e->value)))) {
-					cJSON_DeleteItemFromArray(arr, k);
-					break;
-				}
-				k++;
-			}
-			break;
-		}
-		}
+		if (!e->table)
+			continue;   /* every edit names a table (agent_decision_parse, run_step.c) */
+		if (run_edit_add(&a->state, e) != OK || run_plan_edit(&a->state.plan, e) != OK)
+			return -1;
 	}
+	return 0;
 }
 
 /* Shared by both modes: a plan-stage decision.  1 when handled. */
 int agent_plan_decide(struct agent *a, const struct agent_decision *d)
 {
 	if (d->kind == AGENT_PLAN_EDIT) {
-		apply_edits(a, d);
+		if (apply_edits(a, d))
+			agent_end(a, "error", "the plan edits could not be applied (out of memory)");
 		return 1;
 	}
 	if (d->kind == AGENT_REJECT) {
@@ -388,12 +291,10 @@ enum err extract_decide(struct agent *a, const struct agent_decision *d)
 			          d->comment ? d->comment : "");
 			add_history(a, a->state.pending_sql, sb_cstr(&m), NULL);
 			sb_free(&m);
-			if (d->comment && *d->comment) {
+			if (d->comment && *d->comment && run_history_last(&a->state)) {
 				/* the analyst's words: the offline planner reads them as a change to the question */
-				cJSON *h = cJSON_GetObjectItemCaseSensitive(a->state.doc, "history");
-				cJSON *last = cJSON_GetArrayItem(h, cJSON_GetArraySize(h) - 1);
-				if (last)
-					cJSON_AddStringToObject(last, "comment", d->comment);
+				if (run_state_opt(&run_history_last(&a->state)->comment, d->comment))
+					log_warn("run %lld: no memory for the analyst's comment", a->run_id);
 			}
 			if (a->state.attempt >= a->state.max_retries)
 				fail_out(a);

@@ -94,12 +94,10 @@ int inspector_relation_ok(void *agent, const char *schema, const char *name)
 /* The text retrieval runs on: a follow-up carries its parent's question. */
 static char *retrieval_text(struct agent *a)
 {
-	cJSON *p = cJSON_GetObjectItemCaseSensitive(a->state.doc, "parent");
-	cJSON *pq = p ? cJSON_GetObjectItemCaseSensitive(p, "question") : NULL;
 	struct sb b = SB_INIT;
 
-	if (cJSON_IsString(pq)) {
-		sb_puts(&b, pq->valuestring);
+	if (a->state.parent.id) {
+		sb_puts(&b, a->state.parent.question);
 		sb_putc(&b, ' ');
 	}
 	sb_puts(&b, a->state.question);
@@ -178,71 +176,54 @@ void inspector_reload(struct agent *a)
 		retrieve(a, 0, err, sizeof err);
 }
 
-static cJSON *strarr_find(cJSON *arr, const char *s)
+/* plan_from_retrieval: the plan the planner follows and the analyst may edit (step mode), into
+ * p (unset before).  OK or ERR_NOMEM. */
+static enum err plan_from_retrieval(struct agent *a, struct run_plan *p)
 {
-	cJSON *it;
-
-	cJSON_ArrayForEach(it, arr)
-		if (cJSON_IsString(it) && !strcmp(it->valuestring, s))
-			return it;
-	return NULL;
-}
-
-/* The plan the planner follows and the analyst may edit (step mode). */
-static cJSON *plan_from_retrieval(struct agent *a)
-{
-	cJSON *p = cJSON_CreateObject(), *t = cJSON_AddArrayToObject(p, "tables"),
-	      *c = cJSON_AddArrayToObject(p, "columns"), *j = cJSON_AddArrayToObject(p, "joins"),
-	      *m = cJSON_AddArrayToObject(p, "mappings");
 	const struct retrieval *r = &a->ret;
+	int ok = !run_state_opt(&p->intent, intent_name(r->intent)) && !run_state_opt(&p->block, r->prompt_block);
 
-	cJSON_AddStringToObject(p, "intent", intent_name(r->intent));
-	for (int i = 0; i < r->ntables; i++)
-		cJSON_AddItemToArray(t, cJSON_CreateString(r->tables[i].name));
-	for (int i = 0; i < r->ncolumns; i++) {
-		cJSON *o = cJSON_CreateObject();
-
-		cJSON_AddStringToObject(o, "table", r->columns[i].table);
-		cJSON_AddStringToObject(o, "column", r->columns[i].name);
-		if (r->columns[i].type)
-			cJSON_AddStringToObject(o, "type", r->columns[i].type);
-		cJSON_AddItemToArray(c, o);
-	}
-	for (int i = 0; i < r->npaths; i++)
-		for (int k = 0; k < r->paths[i].njoins; k++) {
+	p->set = 1;
+	for (int i = 0; ok && i < r->ntables; i++)
+		ok = run_strs_add(&p->tables, r->tables[i].name) == OK;
+	for (int i = 0; ok && i < r->ncolumns; i++)
+		ok = run_plan_add_column(p, r->columns[i].table, r->columns[i].name, r->columns[i].type) == OK;
+	for (int i = 0; ok && i < r->npaths; i++)
+		for (int k = 0; ok && k < r->paths[i].njoins; k++) {
 			const struct ret_join *jj = &r->paths[i].joins[k];
 			char b[512];
 
 			snprintf(b, sizeof b, "%s.%s = %s.%s", jj->from_table, jj->from_col, jj->to_table, jj->to_col);
-			if (!strarr_find(j, b))
-				cJSON_AddItemToArray(j, cJSON_CreateString(b));
+			if (run_strs_find(&p->joins, b) < 0)
+				ok = run_strs_add(&p->joins, b) == OK;
 		}
-	for (int i = 0; i < r->nvalues; i++) {
-		cJSON *o = cJSON_CreateObject();
+	for (int i = 0; ok && i < r->nvalues; i++)
+		ok = run_plan_add_mapping(p, r->values[i].phrase, r->values[i].table, r->values[i].column,
+		                          r->values[i].value, r->values[i].how) == OK;
+	for (int i = 0; ok && i < r->nsimilar && i < 3; i++)
+		ok = run_plan_add_example(p, r->similar[i].question, r->similar[i].sql, r->similar[i].score) == OK;
+	return ok ? OK : ERR_NOMEM;
+}
 
-		cJSON_AddStringToObject(o, "phrase", r->values[i].phrase ? r->values[i].phrase : "");
-		cJSON_AddStringToObject(o, "table", r->values[i].table);
-		cJSON_AddStringToObject(o, "column", r->values[i].column);
-		cJSON_AddStringToObject(o, "value", r->values[i].value);
-		if (r->values[i].how)
-			cJSON_AddStringToObject(o, "how", r->values[i].how);
-		cJSON_AddItemToArray(m, o);
+/* plan_degraded: without retrieval, the plan is the schema listing: every table, and the
+ * listing as the prompt block.  OK or ERR_NOMEM. */
+static enum err plan_degraded(struct agent *a, struct run_plan *p)
+{
+	char *block = inspector_schema_block(a);
+	const cJSON *it;
+	int ok = block != NULL;
+
+	p->set = 1;
+	cJSON_ArrayForEach(it, inspector_columns(a)) {
+		const char *tn = cJSON_GetObjectItemCaseSensitive(it, "table")->valuestring;
+
+		if (ok && run_strs_find(&p->tables, tn) < 0)
+			ok = run_strs_add(&p->tables, tn) == OK;
 	}
-	if (r->prompt_block)
-		cJSON_AddStringToObject(p, "block", r->prompt_block);
-	if (r->nsimilar) {
-		cJSON *ex = cJSON_AddArrayToObject(p, "examples");
-
-		for (int i = 0; i < r->nsimilar && i < 3; i++) {
-			cJSON *o = cJSON_CreateObject();
-
-			cJSON_AddStringToObject(o, "question", r->similar[i].question);
-			cJSON_AddStringToObject(o, "sql", r->similar[i].sql);
-			cJSON_AddNumberToObject(o, "score", r->similar[i].score);
-			cJSON_AddItemToArray(ex, o);
-		}
-	}
-	return p;
+	if (ok)
+		ok = !run_state_opt(&p->block, block);
+	free(block);
+	return ok ? OK : ERR_NOMEM;
 }
 
 void inspector_run(struct agent *a)
@@ -250,53 +231,46 @@ void inspector_run(struct agent *a)
 	long long t0 = agent_now_us();
 	struct step s = {.kind = "node", .name = "inspector", .status = "ok"};
 	char err[256] = "", *in, *out = NULL;
-	cJSON *inj = cJSON_CreateObject(), *plan, *outj = NULL;
+	cJSON *inj = cJSON_CreateObject(), *outj = NULL;
+	struct run_plan plan = {0};
+	enum err rc;
 
 	cJSON_AddStringToObject(inj, "question", a->state.question);
 	cJSON_AddStringToObject(inj, "target", a->state.target);
 	in = json_text(inj);
 	cJSON_Delete(inj);
 	if (retrieve(a, 1, err, sizeof err) == 0) {
-		plan = plan_from_retrieval(a);
+		rc = plan_from_retrieval(a, &plan);
 		outj = retrieval_json(&a->ret);
 		out = json_text(outj);
-		if (a->ret.ntables == 0 && strcmp(a->state.provider, "builtin")) {
+		if (rc == OK && a->ret.ntables == 0 && strcmp(a->state.provider, "builtin")) {
 			/* An LLM decides for itself: it gets the schema (whole when small, else the
 			 * listing) and the finding as a note, never a refusal before it saw the schema. */
-			cJSON_AddStringToObject(plan, "note", "Nothing in the question matched a table, column or stored "
-			                        "value by name. Answer from the schema if it holds what the question asks "
-			                        "(the words may be synonyms or translations); otherwise say the database "
-			                        "cannot answer it and why.");
+			rc = run_state_opt(&plan.note, "Nothing in the question matched a table, column or stored "
+			                   "value by name. Answer from the schema if it holds what the question asks "
+			                   "(the words may be synonyms or translations); otherwise say the database "
+			                   "cannot answer it and why.") ? ERR_NOMEM : OK;
 		}
 		/* the offline planner links the question against the whole catalog itself and declines
 		 * with its own reason when nothing links: retrieval finding no table is not a refusal
 		 * (measured on the development halves: EHRSQL 228 -> 232/334, no new wrong answer) */
 	} else {
 		/* degraded: the run goes on with the plain schema listing */
-		char *block = inspector_schema_block(a);
-		const cJSON *it;
-
-		plan = cJSON_CreateObject();
-		cJSON *t = cJSON_AddArrayToObject(plan, "tables");
-		cJSON_ArrayForEach(it, inspector_columns(a)) {
-			const char *tn = cJSON_GetObjectItemCaseSensitive(it, "table")->valuestring;
-
-			if (!strarr_find(t, tn))
-				cJSON_AddItemToArray(t, cJSON_CreateString(tn));
-		}
-		cJSON_AddArrayToObject(plan, "columns");
-		cJSON_AddArrayToObject(plan, "joins");
-		cJSON_AddArrayToObject(plan, "mappings");
-		cJSON_AddStringToObject(plan, "block", block);
-		free(block);
+		rc = plan_degraded(a, &plan);
 		s.status = "degraded";
 		s.error = err;
-		outj = cJSON_Duplicate(plan, 1);
+		outj = run_plan_json(&plan, PLAN_VIEW_ALL);
 		out = json_text(outj);
 		log_warn("run %lld: inspector degraded: %s", a->run_id, err);
 	}
-	cJSON_DeleteItemFromObjectCaseSensitive(a->state.doc, "plan");
-	cJSON_AddItemToObject(a->state.doc, "plan", plan);
+	if (rc != OK) {
+		/* the planner then works from a partial plan; the step says so */
+		s.status = "degraded";
+		s.error = "out of memory while building the plan";
+		log_warn("run %lld: %s", a->run_id, s.error);
+	}
+	run_plan_free(&a->state.plan);
+	a->state.plan = plan;
 	s.input = in;
 	s.output = out;
 	s.ms = agent_ms_since(t0);

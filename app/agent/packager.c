@@ -49,8 +49,7 @@ void packager_run(struct agent *a, struct exec_out *eo, int attempt, int max_att
 	cJSON_AddNumberToObject(outj, "max_attempts", max_attempts);
 	cJSON_AddNumberToObject(outj, "row_count", (double)eo->r.nrows);
 	cJSON_AddBoolToObject(outj, "truncated", eo->r.truncated);
-	cJSON_AddItemToObject(outj, "history",
-	                      cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(a->state.doc, "history"), 1));
+	cJSON_AddItemToObject(outj, "history", run_history_json(&a->state));
 	out = json_text(outj);
 
 	a->res->sql = strdup(eo->sql);
@@ -67,8 +66,10 @@ void packager_run(struct agent *a, struct exec_out *eo, int attempt, int max_att
 	agent_step(a, &s);
 
 	a->state.stage = RUN_STAGE_NONE;
-	cJSON_DeleteItemFromObjectCaseSensitive(a->state.doc, "pause");
-	st = json_text(a->state.doc);
+	run_pause_free(&a->state.pause);
+	/* the whole state, as agent_end saves it (admin_verified.c reads the model; verify.c the
+	 * cache key's scope and model) */
+	st = run_state_json(&a->state);
 	u.status = "ok";
 	u.sql = eo->sql;
 	u.fingerprint = eo->fingerprint;

@@ -28,34 +28,63 @@ static const char *jstr(const cJSON *o, const char *k)
 
 char *plan_retry_block(struct agent *a)
 {
-	cJSON *h = cJSON_GetObjectItemCaseSensitive(a->state.doc, "history"), *it;
 	struct sb b = SB_INIT;
 
-	if (!cJSON_GetArraySize(h))
+	if (!a->state.nhistory)
 		return strdup("");
 	sb_puts(&b, "[PREVIOUS FAILED ATTEMPTS - LEARN FROM THESE ERRORS]\n");
-	cJSON_ArrayForEach(it, h) {
-		const char *x;
+	for (int i = 0; i < a->state.nhistory; i++) {
+		const struct run_attempt *at = &a->state.history[i];
 
-		sb_printf(&b, "--- Attempt %d ---\n", cJSON_GetObjectItemCaseSensitive(it, "attempt")->valueint);
-		sb_printf(&b, "SQL: %s\n", (x = jstr(it, "sql")) ? x : "(none)");
-		sb_printf(&b, "Error: %s\n", (x = jstr(it, "error")) ? x : "");
-		if ((x = jstr(it, "suggested")))
-			sb_printf(&b, "Hint: PostgreSQL suggests the column %s\n", x);
+		sb_printf(&b, "--- Attempt %d ---\n", at->attempt);
+		sb_printf(&b, "SQL: %s\n", at->sql);
+		sb_printf(&b, "Error: %s\n", at->error);
+		if (at->suggested)
+			sb_printf(&b, "Hint: PostgreSQL suggests the column %s\n", at->suggested);
 		sb_putc(&b, '\n');
 	}
 	return sb_steal(&b);
 }
 
+/* plan_lists_block: the plan's tables, value mappings, joins and examples as prompt sections. */
+static void plan_lists_block(struct sb *b, const struct run_plan *p)
+{
+	if (p->tables.n) {
+		sb_puts(b, "\n[PLANNED TABLES]\n");
+		for (int i = 0; i < p->tables.n; i++)
+			sb_printf(b, "%s%s", i ? ", " : "", p->tables.v[i]);
+		sb_putc(b, '\n');
+	}
+	if (p->nmappings) {
+		sb_puts(b, "\n[VALUE MAPPINGS]\n");
+		for (int i = 0; i < p->nmappings; i++) {
+			const struct plan_mapping *m = &p->mappings[i];
+
+			sb_printf(b, "- \"%s\" -> %s.%s = '%s'\n", m->phrase, m->table, m->column, m->value);
+		}
+	}
+	if (p->joins.n) {
+		sb_puts(b, "\n[TABLE RELATIONSHIPS]\n");
+		for (int i = 0; i < p->joins.n; i++)
+			sb_printf(b, "- %s\n", p->joins.v[i]);
+	}
+	if (p->nexamples) {
+		sb_puts(b, "\n[VERIFIED EXAMPLES]\n");
+		for (int i = 0; i < p->nexamples; i++)
+			sb_printf(b, "Q: %s\nSQL: %s\n", p->examples[i].question, p->examples[i].sql);
+	}
+}
+
 char *plan_context_block(struct agent *a)
 {
-	cJSON *plan = cJSON_GetObjectItemCaseSensitive(a->state.doc, "plan"), *it, *p;
+	const struct run_plan *plan = &a->state.plan;
+	const struct run_parent *p = &a->state.parent;
 	struct sb b = SB_INIT;
-	const char *block = plan ? jstr(plan, "block") : NULL;
+	const char *block = plan->block;
 	char *own = NULL;
 
-	if (plan && (p = cJSON_GetObjectItemCaseSensitive(plan, "note")) && cJSON_IsString(p))
-		sb_printf(&b, "[NOTE]\n%s\n\n", p->valuestring);
+	if (plan->note)
+		sb_printf(&b, "[NOTE]\n%s\n\n", plan->note);
 	sb_puts(&b, "[DB Schema - VERIFY TABLE/COLUMN NAMES HERE]\n");
 	if (!block || !*block)
 		block = own = inspector_schema_block(a);
@@ -63,50 +92,16 @@ char *plan_context_block(struct agent *a)
 	if (b.len && b.buf[b.len - 1] != '\n')
 		sb_putc(&b, '\n');
 	free(own);
-	if (plan && cJSON_GetArraySize(it = cJSON_GetObjectItemCaseSensitive(plan, "tables"))) {
-		cJSON *t;
-		int i = 0;
-
-		sb_puts(&b, "\n[PLANNED TABLES]\n");
-		cJSON_ArrayForEach(t, it)
-			sb_printf(&b, "%s%s", i++ ? ", " : "", t->valuestring);
-		sb_putc(&b, '\n');
-	}
-	if (plan && cJSON_GetArraySize(it = cJSON_GetObjectItemCaseSensitive(plan, "mappings"))) {
-		cJSON *m;
-
-		sb_puts(&b, "\n[VALUE MAPPINGS]\n");
-		cJSON_ArrayForEach(m, it)
-			sb_printf(&b, "- \"%s\" -> %s.%s = '%s'\n", jstr(m, "phrase") ? jstr(m, "phrase") : "",
-			          jstr(m, "table"), jstr(m, "column"), jstr(m, "value"));
-	}
-	if (plan && cJSON_GetArraySize(it = cJSON_GetObjectItemCaseSensitive(plan, "joins"))) {
-		cJSON *j;
-
-		sb_puts(&b, "\n[TABLE RELATIONSHIPS]\n");
-		cJSON_ArrayForEach(j, it)
-			sb_printf(&b, "- %s\n", j->valuestring);
-	}
-	if (plan && cJSON_GetArraySize(it = cJSON_GetObjectItemCaseSensitive(plan, "examples"))) {
-		cJSON *e;
-
-		sb_puts(&b, "\n[VERIFIED EXAMPLES]\n");
-		cJSON_ArrayForEach(e, it)
-			sb_printf(&b, "Q: %s\nSQL: %s\n", jstr(e, "question"), jstr(e, "sql"));
-	}
-	if ((p = cJSON_GetObjectItemCaseSensitive(a->state.doc, "parent"))) {
-		cJSON *cols = cJSON_GetObjectItemCaseSensitive(p, "columns"), *c;
-		int i = 0;
-
+	plan_lists_block(&b, plan);
+	if (p->id) {
 		sb_puts(&b, "\n[FOLLOW-UP OF A PREVIOUS QUESTION - MODIFY ITS SQL]\n");
-		sb_printf(&b, "Previous question: %s\n", jstr(p, "question") ? jstr(p, "question") : "");
-		sb_printf(&b, "Previous SQL: %s\n", jstr(p, "sql") ? jstr(p, "sql") : "(none)");
+		sb_printf(&b, "Previous question: %s\n", p->question);
+		sb_printf(&b, "Previous SQL: %s\n", p->sql ? p->sql : "(none)");
 		sb_puts(&b, "Previous result columns: ");
-		cJSON_ArrayForEach(c, cols)
-			sb_printf(&b, "%s%s", i++ ? ", " : "", jstr(c, "name") ? jstr(c, "name") : "?");
-		sb_printf(&b, "\nPrevious row count: %g\n",
-		          cJSON_GetObjectItemCaseSensitive(p, "row_count")
-		                  ? cJSON_GetObjectItemCaseSensitive(p, "row_count")->valuedouble : 0);
+		for (int i = 0; i < p->ncolumns; i++)
+			sb_printf(&b, "%s%s", i ? ", " : "", p->columns[i].name);
+		/* %g as before: the prompt text stays what the LLM was given until now */
+		sb_printf(&b, "\nPrevious row count: %g\n", (double)p->row_count);
 	}
 	if (*a->state.now)
 		sb_printf(&b, "\n[REFERENCE TIME]\nnow = '%s' (use it instead of now() for relative dates)\n",
@@ -155,54 +150,48 @@ static void parse_reply(const char *text, struct plan_out *o)
 		}
 }
 
-/* planner_ctx attempts and edits from the state (strings point into st). */
+/* planner_ctx attempts and edits from the state (strings point into the state). */
 /* the follow-up's parent run, when there is one */
 static void builtin_ctx_parent(struct agent *a, struct planner_ctx *ctx)
 {
-	cJSON *p = cJSON_GetObjectItemCaseSensitive(a->state.doc, "parent");
-
-	if (p) {
-		ctx->prev_question = jstr(p, "question");
-		ctx->prev_sql = jstr(p, "sql");
+	if (a->state.parent.id) {
+		ctx->prev_question = a->state.parent.question;
+		ctx->prev_sql = a->state.parent.sql;
 	}
 }
 
 static void builtin_ctx(struct agent *a, struct planner_ctx *ctx, struct planner_attempt **atts,
                         struct planner_edit **eds)
 {
-	cJSON *h = cJSON_GetObjectItemCaseSensitive(a->state.doc, "history"), *it;
-	cJSON *e = cJSON_GetObjectItemCaseSensitive(a->state.doc, "edits");
-	int n = 0;
+	const struct run_state *st = &a->state;
 
 	memset(ctx, 0, sizeof *ctx);
-	ctx->now = *a->state.now ? a->state.now : NULL;
+	ctx->now = *st->now ? st->now : NULL;
 	ctx->conninfo = a->conninfo;
-	*atts = calloc((size_t)cJSON_GetArraySize(h) + 1, sizeof **atts);
-	cJSON_ArrayForEach(it, h) {
-		(*atts)[n].sql = jstr(it, "sql");
-		(*atts)[n].error = jstr(it, "error");
-		(*atts)[n].missing_column = jstr(it, "missing_column");
-		(*atts)[n].missing_relation = jstr(it, "missing_relation");
-		(*atts)[n].suggested = jstr(it, "suggested");
-		(*atts)[n].empty_result = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(it, "empty"));
-		n++;
-	}
-	ctx->attempts = *atts;
-	ctx->nattempts = n;
-	n = 0;
-	*eds = calloc((size_t)cJSON_GetArraySize(e) + 1, sizeof **eds);
-	cJSON_ArrayForEach(it, e) {
-		cJSON *op = cJSON_GetObjectItemCaseSensitive(it, "op");
+	*atts = calloc((size_t)st->nhistory + 1, sizeof **atts);
+	*eds = calloc((size_t)st->nedits + 1, sizeof **eds);
+	if (*atts) {
+		for (int i = 0; i < st->nhistory; i++) {
+			const struct run_attempt *h = &st->history[i];
 
-		(*eds)[n].op = (enum planner_edit_op)(cJSON_IsNumber(op) ? op->valueint : 0);
-		(*eds)[n].table = jstr(it, "table");
-		(*eds)[n].column = jstr(it, "column");
-		(*eds)[n].value = jstr(it, "value");
-		(*eds)[n].phrase = jstr(it, "phrase");
-		n++;
+			(*atts)[i] = (struct planner_attempt){.sql = h->sql, .error = h->error,
+			                                      .missing_column = h->missing_column,
+			                                      .missing_relation = h->missing_relation,
+			                                      .suggested = h->suggested, .empty_result = h->empty};
+		}
+		ctx->attempts = *atts;
+		ctx->nattempts = st->nhistory;
 	}
-	ctx->edits = *eds;
-	ctx->nedits = n;
+	if (*eds) {
+		for (int i = 0; i < st->nedits; i++) {
+			const struct run_edit *e = &st->edits[i];
+
+			(*eds)[i] = (struct planner_edit){.op = e->op, .table = e->table, .column = e->column,
+			                                  .value = e->value, .phrase = e->phrase};
+		}
+		ctx->edits = *eds;
+		ctx->nedits = st->nedits;
+	}
 	builtin_ctx_parent(a, ctx);
 }
 
@@ -221,16 +210,13 @@ void plan_offline(struct agent *a, struct plan_out *o, cJSON *outj)
 	/* the SQL was rejected with a comment (성별로, 칼륨만, only in 2024): the comment is a change to
 	 * the question, planned as a follow-up of it */
 	const char *question = a->state.question;
-	{
-		cJSON *h = cJSON_GetObjectItemCaseSensitive(a->state.doc, "history");
-		const char *comment = jstr(cJSON_GetArrayItem(h, cJSON_GetArraySize(h) - 1), "comment");
+	const struct run_attempt *last = run_history_last(&a->state);
 
-		if (comment && *comment) {
-			ctx.prev_question = question;
-			ctx.prev_sql = jstr(cJSON_GetArrayItem(h, cJSON_GetArraySize(h) - 1), "sql");
-			ctx.amend = 1;
-			question = comment;
-		}
+	if (last && last->comment && *last->comment) {
+		ctx.prev_question = question;
+		ctx.prev_sql = last->sql;
+		ctx.amend = 1;
+		question = last->comment;
 	}
 	rc = planner_plan(a->cat, a->have_ret ? &a->ret : NULL, question, &ctx, &po);
 	if (rc == OK && po.unanswerable && question != a->state.question) {
@@ -282,8 +268,7 @@ void plan_run(struct agent *a, struct plan_out *o)
 	cJSON_AddNumberToObject(inj, "attempt", a->state.attempt);
 	cJSON_AddNumberToObject(inj, "max_retries", a->state.max_retries);
 	cJSON_AddStringToObject(inj, "provider", a->state.provider);
-	cJSON_AddNumberToObject(inj, "previous_failures",
-	                        cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(a->state.doc, "history")));
+	cJSON_AddNumberToObject(inj, "previous_failures", a->state.nhistory);
 	if (!(l = agent_llm(a, err, sizeof err))) {
 		o->failed = 1;
 		o->error = strdup(err);

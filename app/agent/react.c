@@ -9,48 +9,26 @@
 #include "util/log.h"
 #include "util/sb.h"
 
-static cJSON *rs(struct agent *a)
+/* add_msg: one message of the conversation (a failure to keep it is logged: the model then
+ * misses it, the run goes on). */
+static void add_msg(struct agent *a, enum run_role role, const char *content)
 {
-	return cJSON_GetObjectItemCaseSensitive(a->state.doc, "react");
+	if (run_react_add_msg(&a->state.react, role, content) != OK)
+		log_warn("run %lld: no memory for a message of the conversation", a->run_id);
 }
 
-static int rs_int(struct agent *a, const char *k)
+/* explained: sql passed explain in this run */
+static int explained(struct agent *a, const char *sql)
 {
-	cJSON *v = cJSON_GetObjectItemCaseSensitive(rs(a), k);
-
-	return cJSON_IsNumber(v) ? v->valueint : 0;
+	return run_strs_find(&a->state.react.explained, sql) >= 0;
 }
 
-static void rs_set_int(struct agent *a, const char *k, int v)
+/* note_explained: sql passed explain */
+static void note_explained(struct agent *a, const char *sql)
 {
-	cJSON_DeleteItemFromObjectCaseSensitive(rs(a), k);
-	cJSON_AddNumberToObject(rs(a), k, v);
-}
-
-static cJSON *rs_arr(struct agent *a, const char *k)
-{
-	cJSON *v = cJSON_GetObjectItemCaseSensitive(rs(a), k);
-
-	return v ? v : cJSON_AddArrayToObject(rs(a), k);
-}
-
-static int arr_has(cJSON *arr, const char *s)
-{
-	cJSON *it;
-
-	cJSON_ArrayForEach(it, arr)
-		if (cJSON_IsString(it) && s && !strcmp(it->valuestring, s))
-			return 1;
-	return 0;
-}
-
-static void add_msg(struct agent *a, const char *role, const char *content)
-{
-	cJSON *m = cJSON_CreateObject();
-
-	cJSON_AddStringToObject(m, "role", role);
-	cJSON_AddStringToObject(m, "content", content);
-	cJSON_AddItemToArray(rs_arr(a, "messages"), m);
+	if (run_strs_add(&a->state.react.explained, sql) != OK)
+		log_warn("run %lld: no memory to note an explained SQL", a->run_id);
+	a->state.react.any_explain = 1;
 }
 
 /* Streaming: the caller's text callback and the section extractor, both fed each piece. */
@@ -72,10 +50,9 @@ static void tap(void *ctx, const char *piece, size_t n)
 /* The last SQL worth submitting: the last explained one. */
 static const char *last_sql(struct agent *a)
 {
-	cJSON *e = rs_arr(a, "explained");
-	cJSON *l = cJSON_GetArrayItem(e, cJSON_GetArraySize(e) - 1);
+	const struct run_strs *e = &a->state.react.explained;
 
-	return cJSON_IsString(l) ? l->valuestring : NULL;
+	return e->n ? e->v[e->n - 1] : NULL;
 }
 
 /* The first user message: question, schema context, budget. */
@@ -84,69 +61,69 @@ static void build_messages(struct agent *a)
 	char *system = prompt_get(a->app, "react", NULL), *ctx = plan_context_block(a);
 	struct sb u = SB_INIT;
 
-	add_msg(a, "system", system ? system : "Reply with <reasoning> and one <tool_call>.");
+	add_msg(a, ROLE_SYSTEM, system ? system : "Reply with <reasoning> and one <tool_call>.");
 	sb_printf(&u, "[User Query]\n%s\n\n%s\nYou have %d tool calls. Reply with one <reasoning> and one "
-	              "<tool_call> element.\n", a->state.question, ctx, rs_int(a, "max_calls"));
-	add_msg(a, "user", sb_cstr(&u));
+	              "<tool_call> element.\n", a->state.question, ctx, a->state.react.max_calls);
+	add_msg(a, ROLE_USER, sb_cstr(&u));
 	sb_free(&u);
 	free(system);
 	free(ctx);
+}
+
+/* builtin_plan: the offline planner's SQL for the builtin driver, planned again only when a
+ * failure was added to the history since the last plan (a decline is planned again every time). */
+static void builtin_plan(struct agent *a)
+{
+	struct run_react *r = &a->state.react;
+	struct plan_out po;
+	cJSON *scratch;
+
+	if (r->builtin_sql && r->builtin_planned_at == a->state.nhistory)
+		return;
+	scratch = cJSON_CreateObject();
+	plan_offline(a, &po, scratch);
+	cJSON_Delete(scratch);
+	if (run_state_opt(&r->builtin_sql, po.sql) ||
+	    run_state_opt(&r->builtin_missing, po.sql ? NULL : po.missing ? po.missing : po.error ? po.error : "no SQL"))
+		log_warn("run %lld: no memory for the builtin driver's plan", a->run_id);
+	r->builtin_planned_at = a->state.nhistory;
+	plan_out_free(&po);
 }
 
 /* The builtin provider's turn: explore, then the offline planner's SQL through explain and submit. */
 static char *builtin_turn(struct agent *a)
 {
 	struct react_call c = {0};
-	cJSON *used = rs_arr(a, "tools_used");
+	const struct run_react *r = &a->state.react;
 	const char *q = a->state.question;
 	char *x;
 
-	if (!arr_has(used, "search_tables")) {
+	if (run_strs_find(&r->tools_used, "search_tables") < 0) {
 		c.tool = strdup("search_tables");
 		c.reasoning = strdup("builtin: find the tables the question is about");
 		react_call_set(&c, "query", q);
-	} else if (!arr_has(used, "search_columns")) {
+	} else if (run_strs_find(&r->tools_used, "search_columns") < 0) {
 		c.tool = strdup("search_columns");
 		c.reasoning = strdup("builtin: find the columns and value mappings");
 		react_call_set(&c, "query", q);
-	} else if (!arr_has(used, "find_similar_query")) {
+	} else if (run_strs_find(&r->tools_used, "find_similar_query") < 0) {
 		c.tool = strdup("find_similar_query");
 		c.reasoning = strdup("builtin: look for verified similar questions");
 		react_call_set(&c, "question", q);
 	} else {
-		cJSON *h = cJSON_GetObjectItemCaseSensitive(a->state.doc, "history");
-		cJSON *bs = cJSON_GetObjectItemCaseSensitive(rs(a), "builtin_sql");
-
-		/* plan again only when a failure was added since the last plan */
-		if (!cJSON_IsString(bs) || rs_int(a, "builtin_planned_at") != cJSON_GetArraySize(h)) {
-			struct plan_out po;
-			cJSON *scratch = cJSON_CreateObject();
-
-			plan_offline(a, &po, scratch);
-			cJSON_Delete(scratch);
-			cJSON_DeleteItemFromObjectCaseSensitive(rs(a), "builtin_sql");
-			cJSON_DeleteItemFromObjectCaseSensitive(rs(a), "builtin_missing");
-			if (po.sql)
-				cJSON_AddStringToObject(rs(a), "builtin_sql", po.sql);
-			else
-				cJSON_AddStringToObject(rs(a), "builtin_missing",
-				                        po.missing ? po.missing : po.error ? po.error : "no SQL");
-			rs_set_int(a, "builtin_planned_at", cJSON_GetArraySize(h));
-			plan_out_free(&po);
-			bs = cJSON_GetObjectItemCaseSensitive(rs(a), "builtin_sql");
-		}
-		if (!cJSON_IsString(bs)) {
+		builtin_plan(a);
+		if (!r->builtin_sql) {
 			c.tool = strdup("cannot_answer");
 			c.reasoning = strdup("builtin: the offline planner declined");
-			react_call_set(&c, "missing", cJSON_GetObjectItemCaseSensitive(rs(a), "builtin_missing")->valuestring);
-		} else if (arr_has(rs_arr(a, "explained"), bs->valuestring)) {
+			react_call_set(&c, "missing", r->builtin_missing ? r->builtin_missing : "no SQL");
+		} else if (explained(a, r->builtin_sql)) {
 			c.tool = strdup("submit_sql");
 			c.reasoning = strdup("builtin: explain passed, submit");
-			react_call_set(&c, "sql", bs->valuestring);
+			react_call_set(&c, "sql", r->builtin_sql);
 		} else {
 			c.tool = strdup("explain");
 			c.reasoning = strdup("builtin: check the planned SQL");
-			react_call_set(&c, "sql", bs->valuestring);
+			react_call_set(&c, "sql", r->builtin_sql);
 		}
 	}
 	x = react_call_xml(&c);
@@ -263,42 +240,30 @@ static int parse_recover(struct agent *a, const char *raw, struct react_call *c,
 	return -1;
 }
 
-static void pending_to_call(cJSON *p, struct react_call *c)
+/* set_pending: c (moved: *c is empty afterwards) becomes the call to run next without asking
+ * the model, with the reply it came from and its rewrite (moved too; may be NULL). */
+static void set_pending(struct agent *a, struct react_call *c, char **raw, char **rewrite)
 {
-	cJSON *x, *it;
+	struct run_pending *p = &a->state.react.pending;
 
+	run_pending_free(p);
+	p->set = 1;
+	p->call = *c;
 	memset(c, 0, sizeof *c);
-	if (cJSON_IsString(x = cJSON_GetObjectItemCaseSensitive(p, "tool")))
-		c->tool = strdup(x->valuestring);
-	if (cJSON_IsString(x = cJSON_GetObjectItemCaseSensitive(p, "reasoning")))
-		c->reasoning = strdup(x->valuestring);
-	cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(p, "params"))
-		if (cJSON_IsString(it))
-			react_call_set(c, it->string, it->valuestring);
-}
-
-static cJSON *call_to_json(const struct react_call *c)
-{
-	cJSON *p = cJSON_CreateObject(), *ps = cJSON_AddObjectToObject(p, "params");
-
-	cJSON_AddStringToObject(p, "tool", c->tool);
-	if (c->reasoning)
-		cJSON_AddStringToObject(p, "reasoning", c->reasoning);
-	for (int i = 0; i < c->nparams; i++)
-		cJSON_AddStringToObject(ps, c->params[i].name, c->params[i].value);
-	return p;
+	if (raw) {
+		p->raw = *raw;
+		*raw = NULL;
+	}
+	if (rewrite) {
+		p->rewrite = *rewrite;
+		*rewrite = NULL;
+	}
 }
 
 static void add_failure(struct agent *a, const char *sql, const char *error)
 {
-	cJSON *h = cJSON_GetObjectItemCaseSensitive(a->state.doc, "history"), *o = cJSON_CreateObject();
-
-	if (!h)
-		h = cJSON_AddArrayToObject(a->state.doc, "history");
-	cJSON_AddNumberToObject(o, "attempt", cJSON_GetArraySize(h) + 1);
-	cJSON_AddStringToObject(o, "sql", sql ? sql : "");
-	cJSON_AddStringToObject(o, "error", error ? error : "");
-	cJSON_AddItemToArray(h, o);
+	if (run_history_add(&a->state, a->state.nhistory + 1, sql, error, NULL) != OK)
+		log_warn("run %lld: no memory to record a failure", a->run_id);
 }
 
 /* refuse_submit: the explain before a submit failed (eo, freed here): a failure in the history,
@@ -314,7 +279,7 @@ static int refuse_submit(struct agent *a, struct react_call *c, const char *sql,
 	          cJSON_IsString(e) ? e->valuestring : "error");
 	add_failure(a, sql, sb_cstr(&m));
 	tool_out_free(eo);
-	rs_set_int(a, "calls", ++calls);
+	a->state.react.calls = ++calls;
 	if (calls >= maxc) {
 		agent_end(a, "error", sb_cstr(&m));
 		sb_free(&m);
@@ -325,12 +290,12 @@ static int refuse_submit(struct agent *a, struct react_call *c, const char *sql,
 		char *xml = react_call_xml(c);
 		struct sb o = SB_INIT;
 
-		add_msg(a, "assistant", xml);
+		add_msg(a, ROLE_ASSISTANT, xml);
 		free(xml);
 		sb_printf(&o, "<tool_result name=\"submit_sql\" status=\"error\">\n");
 		sb_json_str(&o, sb_cstr(&m));
 		sb_printf(&o, "\n</tool_result>\n<remaining_tool_calls>%d</remaining_tool_calls>\n", maxc - calls);
-		add_msg(a, "user", sb_cstr(&o));
+		add_msg(a, ROLE_USER, sb_cstr(&o));
 		sb_free(&o);
 	}
 	sb_free(&m);
@@ -358,10 +323,8 @@ static int explain_before_submit(struct agent *a, struct react_call *c, const ch
 	es.output = eout;
 	es.ms = agent_ms_since(e0);
 	agent_step(a, &es);
-	if (eo.ok) {
-		cJSON_AddItemToArray(rs_arr(a, "explained"), cJSON_CreateString(sql));
-		rs_set_int(a, "any_explain", 1);
-	}
+	if (eo.ok)
+		note_explained(a, sql);
 	free(ein);
 	free(eout);
 	react_call_free(&ec);
@@ -379,8 +342,7 @@ static void end_terminal(struct agent *a, const struct react_call *c, struct too
 		packager_run(a, &to->eo, calls, maxc);
 	} else {
 		struct sb m = SB_INIT;
-		int gave_up = a->llm && llm_is_builtin(a->llm) &&
-		              cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(a->state.doc, "history")) > 0;
+		int gave_up = a->llm && llm_is_builtin(a->llm) && a->state.nhistory > 0;
 
 		/* the offline planner declining after failures has no better SQL: an error */
 		if (gave_up)
@@ -400,7 +362,7 @@ static void add_observation(struct agent *a, const struct react_call *c, int ok,
 	char *xml = react_call_xml(c);
 	struct sb obs = SB_INIT;
 
-	add_msg(a, "assistant", xml);
+	add_msg(a, ROLE_ASSISTANT, xml);
 	free(xml);
 	sb_printf(&obs, "<tool_result name=\"%s\" status=\"%s\">\n", c->tool, ok ? "ok" : "error");
 	sb_puts(&obs, out);
@@ -408,7 +370,7 @@ static void add_observation(struct agent *a, const struct react_call *c, int ok,
 	if (rewrite)
 		sb_printf(&obs, "<policy_rewrite>%s</policy_rewrite>\n", rewrite);
 	sb_printf(&obs, "<remaining_tool_calls>%d</remaining_tool_calls>\n", left);
-	add_msg(a, "user", sb_cstr(&obs));
+	add_msg(a, ROLE_USER, sb_cstr(&obs));
 	sb_free(&obs);
 }
 
@@ -420,23 +382,21 @@ static int run_call(struct agent *a, struct react_call *c, const char *raw, cons
 	struct step s = {.kind = "tool", .status = "ok"};
 	const char *sql = react_call_param(c, "sql") ? react_call_param(c, "sql") : react_call_param(c, "query");
 	char *in, *out, *err = NULL;
-	int calls = rs_int(a, "calls"), maxc = rs_int(a, "max_calls"), ended = 0;
+	int calls = a->state.react.calls, maxc = a->state.react.max_calls, ended = 0;
 
 	/* no submit without an explain, even on a forced last call: explain it first */
-	if (!strcmp(c->tool, "submit_sql") && !rs_int(a, "any_explain") && !arr_has(rs_arr(a, "explained"), sql)) {
+	if (!strcmp(c->tool, "submit_sql") && !a->state.react.any_explain && !explained(a, sql)) {
 		int r = explain_before_submit(a, c, sql, calls, maxc);
 
 		if (r)
 			return r == 2;
 	}
 	tool_exec(a, c, &to);
-	calls++;
-	rs_set_int(a, "calls", calls);
-	cJSON_AddItemToArray(rs_arr(a, "tools_used"), cJSON_CreateString(c->tool));
-	if (!strcmp(c->tool, "explain") && to.ok && sql) {
-		cJSON_AddItemToArray(rs_arr(a, "explained"), cJSON_CreateString(sql));
-		rs_set_int(a, "any_explain", 1);
-	}
+	a->state.react.calls = ++calls;
+	if (run_strs_add(&a->state.react.tools_used, c->tool) != OK)
+		log_warn("run %lld: no memory to note a tool call", a->run_id);
+	if (!strcmp(c->tool, "explain") && to.ok && sql)
+		note_explained(a, sql);
 	if (!to.ok) {
 		cJSON *e = cJSON_GetObjectItemCaseSensitive(to.result, "error");
 
@@ -475,22 +435,17 @@ static int run_call(struct agent *a, struct react_call *c, const char *raw, cons
 	return ended;
 }
 
-/* Inspector, cache and the first messages (once per run). */
+/* Inspector, cache and the first messages (once per run).  1 when the run paused on the plan. */
 static int react_init(struct agent *a)
 {
-	cJSON *r;
+	struct run_react *r = &a->state.react;
 	char *cached;
 
-	if (!rs(a)) {
+	if (!r->set) {
 		long mc = conf_get_int("react_max_calls");
 
-		r = cJSON_AddObjectToObject(a->state.doc, "react");
-		cJSON_AddNumberToObject(r, "max_calls", mc > 1 ? (double)mc : 8);
-		cJSON_AddNumberToObject(r, "calls", 0);
-		cJSON_AddNumberToObject(r, "iteration", 0);
-		cJSON_AddNumberToObject(r, "any_explain", 0);
-		cJSON_AddArrayToObject(r, "explained");
-		cJSON_AddArrayToObject(r, "tools_used");
+		r->set = 1;
+		r->max_calls = mc > 1 ? (int)mc : 8;
 		inspector_run(a);
 		/* a cached SQL for this very question still goes through explain and submit */
 		if (!a->state.no_cache && (cached = cache_lookup(a))) {
@@ -502,20 +457,17 @@ static int react_init(struct agent *a)
 			c.tool = strdup("explain");
 			c.reasoning = strdup("query cache hit");
 			react_call_set(&c, "sql", cached);
-			cJSON_AddItemToObject(rs(a), "pending", call_to_json(&c));
-			react_call_free(&c);
+			set_pending(a, &c, NULL, NULL);
 			free(cached);
 		}
 		if (a->state.step_mode) {
-			cJSON *p = cJSON_CreateObject(), *plan = cJSON_GetObjectItemCaseSensitive(a->state.doc, "plan");
+			struct run_pause_spec p = {.plan = PLAN_VIEW_SHOWN};
 
-			cJSON_AddItemToObject(p, "plan", plan ? cJSON_Duplicate(plan, 1) : cJSON_CreateObject());
-			cJSON_DeleteItemFromObjectCaseSensitive(cJSON_GetObjectItemCaseSensitive(p, "plan"), "block");
-			agent_pause(a, "plan", p);
+			agent_pause(a, RUN_STAGE_PLAN, &p);
 			return 1;
 		}
 	}
-	if (!cJSON_GetObjectItemCaseSensitive(rs(a), "messages"))
+	if (!r->nmessages)
 		build_messages(a);
 	return 0;
 }
@@ -558,34 +510,34 @@ static int budget_spent(struct agent *a, int calls, int maxc, int it)
 	return 0;
 }
 
-/* take_pending: the pending call pend (with its reply, rewrite and decision) into tn, and
- * removed from the state. */
-static void take_pending(struct agent *a, cJSON *pend, struct turn *tn)
+/* take_pending: the pending call (with its reply, rewrite and decision) moved into tn; the
+ * state has none afterwards. */
+static void take_pending(struct agent *a, struct turn *tn)
 {
-	cJSON *x;
+	struct run_pending *p = &a->state.react.pending;
 
-	pending_to_call(pend, &tn->c);
-	if (cJSON_IsString(x = cJSON_GetObjectItemCaseSensitive(pend, "raw")))
-		tn->raw = strdup(x->valuestring);
-	if (cJSON_IsString(x = cJSON_GetObjectItemCaseSensitive(pend, "rewrite")))
-		tn->rewrite = strdup(x->valuestring);
-	tn->resumed = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(pend, "decided"));
-	cJSON_DeleteItemFromObjectCaseSensitive(rs(a), "pending");
+	tn->c = p->call;
+	tn->raw = p->raw;
+	tn->rewrite = p->rewrite;
+	tn->resumed = p->decided;
+	memset(p, 0, sizeof *p);
 }
 
-/* chat_reply: the LLM l's reply to the conversation msgs (streamed to the caller when it
- * listens) into tn->raw.  0 on success; -1 when the call failed: an error step, and the run
- * ended. */
-static int chat_reply(struct agent *a, struct llm *l, cJSON *msgs, struct turn *tn)
+/* chat_reply: the LLM l's reply to the conversation (streamed to the caller when it listens)
+ * into tn->raw.  0 on success; -1 when the call failed: an error step, and the run ended. */
+static int chat_reply(struct agent *a, struct llm *l, struct turn *tn)
 {
-	int n = cJSON_GetArraySize(msgs), i = 0, rc;
-	struct llm_msg *m = calloc((size_t)n, sizeof *m);
-	cJSON *mm;
+	const struct run_react *r = &a->state.react;
+	int n = r->nmessages, rc;
+	struct llm_msg *m = calloc((size_t)n + 1, sizeof *m);
 
-	cJSON_ArrayForEach(mm, msgs) {
-		m[i].role = cJSON_GetObjectItemCaseSensitive(mm, "role")->valuestring;
-		m[i].content = cJSON_GetObjectItemCaseSensitive(mm, "content")->valuestring;
-		i++;
+	if (!m) {
+		agent_end(a, "error", "out of memory for the conversation");
+		return -1;
+	}
+	for (int i = 0; i < n; i++) {
+		m[i].role = run_role_name(r->messages[i].role);
+		m[i].content = r->messages[i].content;
 	}
 	{
 		struct stream_tap st = {.a = a};
@@ -624,14 +576,15 @@ static int chat_reply(struct agent *a, struct llm *l, cJSON *msgs, struct turn *
 
 /* ask_model: count the iteration and get the next reply into tn->raw, from the builtin driver
  * or the LLM.  0 with a reply; -1 when the run ended (no LLM, or its call failed). */
-static int ask_model(struct agent *a, cJSON *msgs, int it, struct turn *tn)
+static int ask_model(struct agent *a, int it, struct turn *tn)
 {
 	char err[256];
 	struct llm *l = agent_llm(a, err, sizeof err);
-	cJSON *last = cJSON_GetArrayItem(msgs, cJSON_GetArraySize(msgs) - 1);
+	const struct run_react *r = &a->state.react;
 
-	rs_set_int(a, "iteration", it + 1);
-	tn->prompt = cJSON_GetObjectItemCaseSensitive(last, "content")->valuestring;
+	a->state.react.iteration = it + 1;
+	/* the messages' texts never move: the pointer stays good while messages are added */
+	tn->prompt = r->nmessages ? r->messages[r->nmessages - 1].content : NULL;
 	if (!l) {
 		agent_end(a, "error", err);
 		return -1;
@@ -640,7 +593,7 @@ static int ask_model(struct agent *a, cJSON *msgs, int it, struct turn *tn)
 		tn->raw = builtin_turn(a);
 		return 0;
 	}
-	return chat_reply(a, l, msgs, tn);
+	return chat_reply(a, l, tn);
 }
 
 /* read_call: the reply tn->raw as a tool call in tn->c (through the recovery chain).  0 with
@@ -653,10 +606,10 @@ static int read_call(struct agent *a, struct turn *tn)
 	struct sb o = SB_INIT;
 
 	if (!rc) {
-		rs_set_int(a, "xml_streak", 0);
+		a->state.react.xml_streak = 0;
 		return 0;
 	}
-	rs_set_int(a, "xml_streak", rs_int(a, "xml_streak") + 1);
+	a->state.react.xml_streak++;
 	{
 		struct step s = {.kind = rc == -2 ? "tool" : "llm", .name = rc == -2 ? "unknown_tool" : "xml_error",
 		                 .status = "error", .raw = tn->raw, .prompt = tn->prompt, .error = why,
@@ -665,19 +618,19 @@ static int read_call(struct agent *a, struct turn *tn)
 
 		agent_step(a, &s);
 	}
-	if (rs_int(a, "xml_streak") >= 2) {
+	if (a->state.react.xml_streak >= 2) {
 		agent_end(a, "error", why);
 	} else {
 		int nt;
 		const char *const *names = tool_names(&nt);
 
-		add_msg(a, "assistant", tn->raw);
+		add_msg(a, ROLE_ASSISTANT, tn->raw);
 		sb_printf(&o, "<error>%s. Reply with exactly one <reasoning> and one <tool_call> "
 		              "(<name>, <parameters>); tools:", why);
 		for (int i = 0; i < nt; i++)
 			sb_printf(&o, " %s", names[i]);
 		sb_puts(&o, "</error>");
-		add_msg(a, "user", sb_cstr(&o));
+		add_msg(a, ROLE_USER, sb_cstr(&o));
 	}
 	sb_free(&o);
 	return 1;
@@ -690,12 +643,12 @@ static void apply_policy(struct agent *a, struct turn *tn, int calls, int maxc)
 	struct react_call *c = &tn->c;
 	const char *sql = react_call_param(c, "sql") ? react_call_param(c, "sql")
 	                                             : react_call_param(c, "query");
-	int explained = sql && arr_has(rs_arr(a, "explained"), sql);
+	int sql_explained = sql && explained(a, sql);
 	const char *cand = sql && (!strcmp(c->tool, "execute_sql_preview") || !strcmp(c->tool, "submit_sql") ||
 	                           !strcmp(c->tool, "explain")) ? sql : last_sql(a);
 	const char *to, *reason;
 
-	if ((to = react_policy(c->tool, maxc - calls, rs_int(a, "any_explain"), explained,
+	if ((to = react_policy(c->tool, maxc - calls, a->state.react.any_explain, sql_explained,
 	                       cand != NULL, &reason))) {
 		struct sb rw = SB_INIT;
 		char *keep = cand ? strdup(cand) : NULL;
@@ -709,24 +662,18 @@ static void apply_policy(struct agent *a, struct turn *tn, int calls, int maxc)
 	}
 }
 
-/* pause_for_decision: step mode: the SQL run or submit in tn becomes the pending call, and the
- * run pauses for the analyst. */
+/* pause_for_decision: step mode: the SQL run or submit in tn becomes the pending call (moved
+ * out of tn, with its reply and rewrite), and the run pauses for the analyst. */
 static void pause_for_decision(struct agent *a, struct turn *tn, int calls, int maxc)
 {
-	cJSON *p = call_to_json(&tn->c), *pause = cJSON_CreateObject();
+	const struct run_pending *p = &a->state.react.pending;
+	struct run_pause_spec ps = {.calls = calls, .max_calls = maxc};
 
-	if (tn->raw)
-		cJSON_AddStringToObject(p, "raw", tn->raw);
-	if (tn->rewrite)
-		cJSON_AddStringToObject(p, "rewrite", tn->rewrite);
-	cJSON_AddItemToObject(rs(a), "pending", p);
-	cJSON_AddStringToObject(pause, "tool", tn->c.tool);
-	cJSON_AddStringToObject(pause, "sql", react_call_param(&tn->c, "sql") ? react_call_param(&tn->c, "sql") : "");
-	if (tn->rewrite)
-		cJSON_AddStringToObject(pause, "rewrite", tn->rewrite);
-	cJSON_AddNumberToObject(pause, "calls", calls);
-	cJSON_AddNumberToObject(pause, "max_calls", maxc);
-	agent_pause(a, !strcmp(tn->c.tool, "submit_sql") ? "submit" : "sql", pause);
+	set_pending(a, &tn->c, &tn->raw, &tn->rewrite);
+	ps.tool = p->call.tool;
+	ps.sql = react_call_param(&p->call, "sql") ? react_call_param(&p->call, "sql") : "";
+	ps.rewrite = p->rewrite;
+	agent_pause(a, !strcmp(p->call.tool, "submit_sql") ? RUN_STAGE_SUBMIT : RUN_STAGE_SQL, &ps);
 }
 
 void react_continue(struct agent *a)
@@ -736,18 +683,17 @@ void react_continue(struct agent *a)
 	if (react_init(a))
 		return;
 	while (!a->done) {
-		int calls = rs_int(a, "calls"), maxc = rs_int(a, "max_calls"), it = rs_int(a, "iteration");
+		const struct run_react *r = &a->state.react;
+		int calls = r->calls, maxc = r->max_calls, it = r->iteration;
 		struct turn tn = {.t0 = agent_now_us()};
-		cJSON *pend = cJSON_GetObjectItemCaseSensitive(rs(a), "pending"), *msgs;
 
 		if (budget_spent(a, calls, maxc, it))
 			break;
-		msgs = rs_arr(a, "messages");
-		if (pend) {
+		if (r->pending.set) {
 			/* resumed after a decision, or a cache hit: run the pending call as it is */
-			take_pending(a, pend, &tn);
+			take_pending(a, &tn);
 		} else {
-			if (ask_model(a, msgs, it, &tn))
+			if (ask_model(a, it, &tn))
 				break;
 			if (read_call(a, &tn)) {
 				turn_free(&tn);
@@ -768,8 +714,9 @@ void react_continue(struct agent *a)
 
 enum err react_decide(struct agent *a, const struct agent_decision *d)
 {
+	struct run_react *r = &a->state.react;
+	struct run_pending *p = &r->pending;
 	enum run_stage stage = a->state.stage;
-	cJSON *p = cJSON_GetObjectItemCaseSensitive(rs(a), "pending");
 
 	if (stage == RUN_STAGE_PLAN) {
 		if (d->kind == AGENT_EDIT) {
@@ -779,41 +726,35 @@ enum err react_decide(struct agent *a, const struct agent_decision *d)
 			c.tool = strdup("explain");
 			c.reasoning = strdup("SQL written by the analyst");
 			react_call_set(&c, "sql", d->sql);
-			cJSON_DeleteItemFromObjectCaseSensitive(rs(a), "pending");
-			cJSON_AddItemToObject(rs(a), "pending", call_to_json(&c));
-			react_call_free(&c);
+			set_pending(a, &c, NULL, NULL);
 		} else if (!agent_plan_decide(a, d)) {
 			return ERR_INPUT;
 		}
 	} else if (stage == RUN_STAGE_SQL || stage == RUN_STAGE_SUBMIT) {
-		if (!p)
+		if (!p->set)
 			return ERR_INPUT;
 		switch (d->kind) {
 		case AGENT_APPROVE:
-			cJSON_AddTrueToObject(p, "decided");
+			p->decided = 1;
 			break;
-		case AGENT_EDIT: {
-			cJSON *ps = cJSON_GetObjectItemCaseSensitive(p, "params");
-
-			cJSON_DeleteItemFromObjectCaseSensitive(ps, "sql");
-			cJSON_AddStringToObject(ps, "sql", d->sql);
-			cJSON_AddTrueToObject(p, "decided");
+		case AGENT_EDIT:
+			if (react_call_set(&p->call, "sql", d->sql) != OK)
+				return ERR_NOMEM;
+			p->decided = 1;
 			break;
-		}
 		case AGENT_REJECT: {
 			struct sb o = SB_INIT;
-			cJSON *tool = cJSON_GetObjectItemCaseSensitive(p, "tool");
 
 			/* the comment is the tool's result: the model reads it and tries again */
 			sb_printf(&o, "<tool_result name=\"%s\" status=\"error\">\n{\"error\": \"rejected by the analyst: %s\"}\n"
 			              "</tool_result>\n<remaining_tool_calls>%d</remaining_tool_calls>\n",
-			          cJSON_IsString(tool) ? tool->valuestring : "", d->comment ? d->comment : "",
-			          rs_int(a, "max_calls") - rs_int(a, "calls") - 1);
-			rs_set_int(a, "calls", rs_int(a, "calls") + 1);
-			add_msg(a, "assistant", "(tool call rejected by the analyst)");
-			add_msg(a, "user", sb_cstr(&o));
+			          p->call.tool ? p->call.tool : "", d->comment ? d->comment : "",
+			          r->max_calls - r->calls - 1);
+			r->calls++;
+			add_msg(a, ROLE_ASSISTANT, "(tool call rejected by the analyst)");
+			add_msg(a, ROLE_USER, sb_cstr(&o));
 			sb_free(&o);
-			cJSON_DeleteItemFromObjectCaseSensitive(rs(a), "pending");
+			run_pending_free(p);
 			break;
 		}
 		default:

@@ -54,6 +54,9 @@ check "extract good answer: rows are JSON numbers" '[[ "$(echo "$OUT" | jget row
 check "extract good answer: planner step keeps prompt and raw LLM text" \
 	'[ "$(sq "SELECT (prompt LIKE '\''%[User Query]%'\'' AND raw LIKE '\''%lab_data_table%'\'')::int FROM askql.steps WHERE run_id=$RUN AND name='\''planner'\''")" = 1 ]'
 check "extract good answer: token counts recorded" '[ "$(step_field planner tokens_in)" -gt 0 ]'
+check "extract good answer: the finished run's state keeps its question and model (admin_verified reads the model)" \
+	'[ "$(sq "SELECT (state->>'\''question'\'' = question AND length(state->>'\''model'\'') > 0 AND NOT state ? '\''pause'\'')::int FROM askql.runs WHERE id=$RUN")" = 1 ]' \
+	"$(sq "SELECT state FROM askql.runs WHERE id=$RUN")"
 
 # 2a. a result that runs but does not fit the question (per department, one column): a result-check
 # step, then another attempt with the finding as feedback
@@ -258,6 +261,22 @@ OUT=$("$ASKQL" ask --json --resume "$RUN" --decision '{"decision":"reject","comm
 check "step mode: 칼륨만 narrows this run's question (case 3 kept, potassium only)" \
 	'[ "$(echo "$OUT" | jget status)" = paused ] && [[ "$(echo "$OUT" | jget pause)" == *"caseid = 3"* ]] && [[ "$(echo "$OUT" | jget pause)" == *"name = '"'"'k'"'"'"* ]]' "$OUT"
 "$ASKQL" ask --json --resume "$RUN" --decision '{"decision":"stop"}' >/dev/null 2>>"$WORK/stderr"
+
+# 14c. step mode, ReAct: a pause on the plan (without its prompt block), then at the submit the
+# policy forced on the last call (the rewrite shown); the approved submit ends the run
+export ASKQL_REACT_MAX_CALLS=3
+script "[$(resp "$(call explain sql "$GOOD")"), $(resp "$(call search_tables query lab)"), $(resp "$(call execute_sql_preview sql "$GOOD")")]"
+ask --mode react --step "react step mode: potassium lab results"
+check "react step mode: paused on the plan, shown without the prompt block" \
+	'[ "$(echo "$OUT" | jget status)" = paused ] && [ "$(sq "SELECT (state->'\''pause'\''->>'\''stage'\'' = '\''plan'\'' AND state->'\''pause'\''->'\''plan'\'' ? '\''tables'\'' AND NOT state->'\''pause'\''->'\''plan'\'' ? '\''block'\'' AND state->'\''plan'\'' ? '\''block'\'')::int FROM askql.runs WHERE id=$RUN")" = 1 ]' \
+	"$OUT $(sq "SELECT state->'pause' FROM askql.runs WHERE id=$RUN")"
+OUT=$("$ASKQL" ask --json --resume "$RUN" --decision '{"decision":"approve"}' 2>>"$WORK/stderr")
+check "react step mode: paused at the forced submit, the rewrite shown" \
+	'[ "$(echo "$OUT" | jget status)" = paused ] && echo "$OUT" | python3 -c "import json,sys; p=json.load(sys.stdin)[\"pause\"]; assert p[\"stage\"] == \"submit\" and p[\"tool\"] == \"submit_sql\" and p[\"rewrite\"] == \"execute_sql_preview -> submit_sql (last_call_force_submit)\" and p[\"calls\"] == 2 and p[\"max_calls\"] == 3, p"' "$OUT"
+OUT=$("$ASKQL" ask --json --resume "$RUN" --decision '{"decision":"approve"}' 2>>"$WORK/stderr")
+check "react step mode: the approved submit runs; ok" \
+	'[ "$(echo "$OUT" | jget status)" = ok ] && [[ "$(steps)" == *"submit_sql:ok"* ]]' "$OUT $(steps)"
+unset ASKQL_REACT_MAX_CALLS
 
 # 15. query cache: the second identical question reuses the SQL (no LLM call)
 Q="Average potassium per case, cache test $$"

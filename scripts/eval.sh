@@ -137,12 +137,13 @@ for h in 1 2; do
 		--out "$OUT/ehrsql_outcomes_half$h.jsonl" "$EHR/valid.jsonl"
 done
 # paraphrases of the development half (tests/data/eval_probe): how much of it survives rewording
-PROBE=$TOP/tests/data/eval_probe/ehrsql_dev_paraphrases.jsonl
-if [ -f "$PROBE" ]; then
+for PROBE in "$TOP"/tests/data/eval_probe/ehrsql_dev_paraphrases*.jsonl; do
+	[ -f "$PROBE" ] || continue
+	tag=$(basename "$PROBE" .jsonl)
 	echo
-	echo "-- EHRSQL valid, half 1 paraphrased (tests/data/eval_probe: a development probe, tuned on)"
-	"$ASKQL" eval --target ehrsql --now '2100-12-31 23:59:00' --out "$OUT/ehrsql_probe_outcomes.jsonl" "$PROBE"
-fi
+	echo "-- EHRSQL valid, half 1 paraphrased: $tag (tests/data/eval_probe: a development probe, tuned on)"
+	"$ASKQL" eval --target ehrsql --now '2100-12-31 23:59:00' --out "$OUT/${tag}_outcomes.jsonl" "$PROBE"
+done
 # each set's first questions (questions.jsonl) and, where written, a second set by other authors
 # (questions_b.jsonl, docs/eval/brief_second_questions.md): both split into halves the same way
 for set in "${SETS[@]}"; do

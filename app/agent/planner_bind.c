@@ -636,8 +636,26 @@ static int bind_table(struct planner *p, struct plink_item *it, const char *sp, 
 }
 
 /* pf_bind_links: every link of the question bound to the frame; 0 or -1 declined */
+/* noun_tail: value link l is one word right after another stored value of another table ("the
+ * med/surg/gyn unit": 'unit' is a dose unit's stored value, but here it ends the unit's name) */
+static int noun_tail(struct planner *p, const struct plink_item *it)
+{
+	if (it->kind != PL_VALUE || it->t1 - it->t0 != 1 || it->contains || p->tk.v[it->t0].hangul)
+		return 0;   /* Korean writes two filters side by side (폐렴 주상병): not a name's tail */
+	for (int m = 0; m < p->pl.n; m++) {
+		const struct plink_item *o = &p->pl.v[m];
+		if (o != it && o->kind == PL_VALUE && o->t1 == it->t0 &&
+		    p->s->c[o->cols[0]].table != p->s->c[it->cols[0]].table)
+			return 1;
+	}
+	return 0;
+}
+
 int pf_bind_links(struct planner *p)
 {
+	for (int l = 0; l < p->pl.n; l++)
+		if (noun_tail(p, &p->pl.v[l]))
+			p->pl.v[l].role = PL_ROLE_IGNORED;
 	for (int l = 0; l < p->pl.n; l++) {
 		struct plink_item *it = &p->pl.v[l];
 		const char *sp = pf_span_text(p, it->t0, it->t1);

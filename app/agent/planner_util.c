@@ -399,6 +399,12 @@ const char *pf_numtext(struct planner *p, double v)
 /* the question asks for a time: "when", "what time", "what was the first time", "언제" */
 int pf_asks_when(struct planner *p)
 {
+	/* a question that opens with its time: "Time of the last ...", "First time patient X had ...",
+	 * "Last time the heart rate hit ..." */
+	if (p->tk.n > 2 && !strcmp(p->tk.v[0].text, "time") && !strcmp(p->tk.v[1].text, "of"))
+		return 1;
+	if (p->tk.n > 2 && (p->tk.v[0].role == R_FIRST || p->tk.v[0].role == R_LAST) && !strcmp(p->tk.v[1].text, "time"))
+		return 1;
 	for (int i = 0; i < p->tk.n; i++) {
 		const struct ptok *t = &p->tk.v[i];
 		if (t->role == R_WHEN)

@@ -2,8 +2,9 @@
 #include <string.h>
 #include "agent/planner_front.h"
 
-/* a yes/no question: its first content word is an existence word (has, was, did), or "if/whether
- * ... had", or a Korean existence ending (있었나요) at the end */
+/* a yes/no question: its first content word is an existence word (has, was, did) or an opening
+ * "any" with a question mark, or "if/whether ... had", or a Korean existence ending (있었나요) at
+ * the end */
 static int match(struct planner *p, const struct cues *c)
 {
 	const struct frame *f = &p->f;
@@ -14,7 +15,9 @@ static int match(struct planner *p, const struct cues *c)
 		    t->role == R_IN || t->role == R_ON || t->role == R_SINCE || t->role == R_STOP || !strcmp(t->text, "the") ||
 		    !strcmp(t->text, "their") || !strcmp(t->text, "his") || !strcmp(t->text, "her"))
 			continue;
-		yesno = t->role == R_EXIST && !t->hangul;
+		/* "Any drugs prescribed for patient X since March?": a question opening with "any" */
+		yesno = (t->role == R_EXIST && !t->hangul) ||
+		        (t->role == R_ANY && i == 0 && p->tk.n > 1 && !strcmp(p->tk.v[p->tk.n - 1].text, "?"));
 		break;
 	}
 	for (int i = 0; i + 1 < p->tk.n && !yesno; i++)

@@ -113,16 +113,19 @@ int pf_pair_words(struct planner *p)
 			change = i;
 		if (!t->used && since_word(t))
 			since = 1;
-		/* "how many hours", "what number of days": the unit asked for */
-		if (t->role == R_UNIT && (t->unitv == 'h' || t->unitv == 'd') && how < 0 && i >= 2 &&
-		    ((p->tk.v[i - 2].role == R_HOW && p->tk.v[i - 1].role == R_MANY) ||
-		     (i >= 3 && !strcmp(p->tk.v[i - 2].text, "number") && !strcmp(p->tk.v[i - 1].text, "of"))))
+		/* "how many hours", "what number of days", a question opening "Hours since ...": the unit
+		 * asked for */
+		if (t->role == R_UNIT && (t->unitv == 'h' || t->unitv == 'd') && how < 0 &&
+		    ((i >= 2 && p->tk.v[i - 2].role == R_HOW && p->tk.v[i - 1].role == R_MANY) ||
+		     (i >= 3 && !strcmp(p->tk.v[i - 2].text, "number") && !strcmp(p->tk.v[i - 1].text, "of")) ||
+		     (i == 0 && p->tk.n > 1 && (!strcmp(p->tk.v[1].text, "since") || !strcmp(p->tk.v[1].text, "ago")))))
 			how = i, unit = t->unitv;
 	}
 	if (how >= 0 && since && nord <= 1 && change < 0 && cmp < 0) {
 		f->pair = 'e';
 		f->pair_unit = unit;
-		p->tk.v[how].used = p->tk.v[how - 1].used = p->tk.v[how - 2].used = 1;
+		for (int k = how >= 2 ? how - 2 : 0; k <= how; k++)
+			p->tk.v[k].used = 1;
 		for (int i = 0; i < p->tk.n; i++)
 			if (since_word(&p->tk.v[i]))
 				p->tk.v[i].used = 1;

@@ -514,6 +514,21 @@ static void test_intents(void **state)
 	s = plan("Which lab test did case 100 have most recently?", &d);   /* "most recent" is the last, no ranking */
 	HAS(s, "ORDER BY lab_data_table.dt DESC LIMIT 1");
 	free(s);
+	/* short forms an analyst types: a question that opens with its time, "Hours since", "Any ...?" */
+	s = plan("Time of the last lactate result of case 100?", &d);
+	HAS(s, "SELECT lab_data_table.dt FROM lab_data_table");
+	HAS(s, "ORDER BY lab_data_table.dt DESC LIMIT 1");
+	free(s);
+	s = plan("First time case 100 had a lactate test?", &d);
+	HAS(s, "SELECT lab_data_table.dt FROM lab_data_table");
+	HAS(s, "ORDER BY lab_data_table.dt ASC LIMIT 1");
+	free(s);
+	s = plan("Hours since the last lactate test of case 100?", &d);
+	HAS(s, "ORDER BY lab_data_table.dt DESC LIMIT 1))) / 3600) AS hours");
+	free(s);
+	s = plan("Any lactate results for case 100?", &d);
+	HAS(s, "SELECT COUNT(*) > 0 AS answer");
+	free(s);
 	s = plan("Is the last lactate of case 100 less than 2?", &d);
 	HAS(s, "COUNT(*) > 0");
 	HAS(s, "lab_data_table.result < 2");

@@ -93,6 +93,11 @@ int pf_comparisons(struct planner *p)
 		if (t->kind == TK_NUM && t->unit == 'D' && !t->used) {
 			op = R_BETWEEN;   /* "patients in their 20s": a decade of age */
 			num = i;
+		} else if (t->kind == TK_NUM && !t->used && i > 0 && i + 2 < p->tk.n && pf_age_word(&p->tk.v[i - 1]) &&
+		           !strcmp(p->tk.v[i + 1].text, "to") && p->tk.v[i + 2].kind == TK_NUM) {
+			op = R_BETWEEN;   /* "aged 40 to 49" */
+			num = i;
+			num2 = i + 2;
 		} else if (t->kind == TK_NUM && !t->used && i + 2 < p->tk.n && !strcmp(p->tk.v[i + 1].text, "or") &&
 		           (p->tk.v[i + 2].role == R_GT || p->tk.v[i + 2].role == R_LT)) {
 			op = p->tk.v[i + 2].role == R_GT ? R_GE : R_LE;   /* "60 or above" */

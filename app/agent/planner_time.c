@@ -128,8 +128,11 @@ static int day_tok(const struct ptok *t)
  * (its year: the number after it, else as for 12월); "may" only with a year or a day after it */
 static void month_name(struct ptoks *tk, int i)
 {
+	/* the names, then their abbreviations (Jan 22, 2100; 15 Oct 2100), month m at index m % 12 */
 	static const char *const names[] = {"january", "february", "march", "april", "may", "june", "july",
-	                                    "august", "september", "october", "november", "december", NULL};
+	                                    "august", "september", "october", "november", "december",
+	                                    "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct",
+	                                    "nov", "dec", NULL};
 	struct ptok *t = &tk->v[i], *nx = i + 1 < tk->n ? &tk->v[i + 1] : NULL, *dy = NULL, *yr = NULL;
 
 	if (day_tok(t) && !t->used && nx && nx->kind == TK_WORD) {
@@ -138,7 +141,7 @@ static void month_name(struct ptoks *tk, int i)
 			if (!strcmp(nx->text, names[m])) {
 				t->kind = TK_DATE;
 				t->d = (int)t->num;
-				t->m = m + 1;
+				t->m = m % 12 + 1;
 				t->y = 0;
 				nx->used = 1;
 				if (i + 2 < tk->n && year_tok(&tk->v[i + 2])) {
@@ -163,10 +166,10 @@ static void month_name(struct ptoks *tk, int i)
 			yr = &tk->v[k];
 	}
 	for (int m = 0; names[m]; m++) {
-		if (strcmp(t->text, names[m]) || (m == 4 && !yr && !dy))
-			continue;
+		if (strcmp(t->text, names[m]) || (m % 12 == 4 && !yr && !dy) || (m >= 12 && !yr && !dy))
+			continue;   /* "may", and an abbreviation, only with a day or a year */
 		t->kind = TK_DATE;
-		t->m = m + 1;
+		t->m = m % 12 + 1;
 		t->y = t->d = 0;
 		if (yr) {
 			t->y = (int)yr->num;

@@ -227,6 +227,11 @@ static void test_time_windows(void **state)
 	assert_string_equal(w.to, "2100-12-31 00:00:00");
 	window("since 6 June 2100", "2100-12-31 23:59:00", &w, &rc);
 	assert_string_equal(w.from, "2100-06-06 00:00:00");
+	window("the last respiratory rate on Jan 22, 2100", "2100-12-31 23:59:00", &w, &rc);   /* abbreviated */
+	assert_string_equal(w.from, "2100-01-22 00:00:00");
+	assert_string_equal(w.to, "2100-01-23 00:00:00");
+	window("total input since 15 Oct 2100", "2100-12-31 23:59:00", &w, &rc);
+	assert_string_equal(w.from, "2100-10-15 00:00:00");
 	window("admitted in the past year", "2100-12-31 23:59:00", &w, &rc);
 	assert_string_equal(w.from, "2099-12-31 23:59:00");
 	assert_string_equal(w.to, "");

@@ -229,6 +229,8 @@ static const char *const generic[] = {
 	 * table, when there is one, takes the word first (find_visits) */
 	"병원", "내", "원내",
 	"쓴", "쓰인", "사용한", "사용된",
+	/* a particle left alone after punctuation (비율(%)은) */
+	"은", "는", "을", "를", "이", "가", "의", "도", "에",
 	NULL
 };
 

@@ -285,6 +285,13 @@ int pf_aggregate_word(struct planner *p, struct cues *c)
 			if (!strcmp(p->tk.v[i].text, "much") && !f->agg)
 				f->agg = "SUM";
 	}
+	/* "the volume of foley output since 12/07": a volume or an amount over a period, with no first
+	 * or last, is the total over it */
+	if (!f->agg && f->has_win && !pf_has_role(p, R_FIRST) && !pf_has_role(p, R_LAST) && !pf_has_role(p, R_PER) &&
+	    !pf_has_role(p, R_BUCKET))
+		for (int i = 0; i < p->tk.n; i++)
+			if (!p->tk.v[i].used && (!strcmp(p->tk.v[i].text, "volume") || !strcmp(p->tk.v[i].text, "amount")))
+				f->agg = "SUM";
 	/* the measure the aggregate or the projection is about */
 	int mcol = -1;
 	for (int i = 0; i < f->nproj; i++)

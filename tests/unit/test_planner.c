@@ -534,6 +534,9 @@ static void test_intents(void **state)
 	s = plan("Any lactate results for case 100?", &d);
 	HAS(s, "SELECT COUNT(*) > 0 AS answer");
 	free(s);
+	s = plan("What was the volume of ephedrine given in case 30 since 2025-12-01?", &d);   /* a volume over a period: the total */
+	HAS(s, "SELECT SUM(");
+	free(s);
 	s = plan("Is the last lactate of case 100 less than 2?", &d);
 	HAS(s, "COUNT(*) > 0");
 	HAS(s, "lab_data_table.result < 2");

@@ -9,6 +9,7 @@
 #include "agent/agent.h"
 #include "agent/eval.h"
 #include "agent/planner.h"
+#include "llm/prompt.h"
 #include "catalog/catalog.h"
 #include "cli/cli.h"
 #include "sql/exec.h"
@@ -347,6 +348,8 @@ int cmd_eval(int argc, char **argv)
 	if (!now || !*now)
 		now = *conf_get("now") ? conf_get("now") : NULL;
 	app = db_app();
+	if (app && !builtin)
+		prompt_sync(app, NULL);   /* the model gets the prompts this build ships (as `ask` does) */
 	if (app)
 		cat = catalog_get(app, name, err, sizeof err);
 

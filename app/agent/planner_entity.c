@@ -140,7 +140,7 @@ void pf_find_entities(struct planner *p, int pass)
 /* ---- visits: "the last hospital visit", "first ICU stay", "this hospital encounter" ---- */
 int pf_is_visit_word(const struct ptok *t)
 {
-	static const char *const w[] = {"visit", "encount", "encounter", "stay", "admission", "hospitalization",
+	static const char *const w[] = {"visit", "encount", "encounter", "stay", "admission", "adm", "hospitalization",
 	                                "hospitaliz", "입원", "방문", "재원", NULL};
 	for (int i = 0; w[i]; i++)
 		if (!strcmp(t->stem, w[i]) || !strcmp(t->text, w[i]))
@@ -268,6 +268,13 @@ void pf_find_visits(struct planner *p)
 			/* "her first stay in the careunit medicine during this hospital visit": the later visit
 			 * phrase chooses the visit; the earlier ordinal is left to what else the question says
 			 * (the first transfer of that visit) */
+			if (f->episode == vt && f->episode_which == 2 && which != 2) {
+				/* "current hospital visit. ... since their first stay in careunit X": the current
+				 * visit stays chosen; this ordinal is left to what else the question says */
+				p->tk.v[j].used = 1;
+				i = j;
+				break;
+			}
 			if (f->episode == vt && ep_tok >= 0 && f->episode_which != which)
 				p->tk.v[ep_tok].used = 0;
 			f->episode = vt;

@@ -403,6 +403,14 @@ int pf_asks_when(struct planner *p)
 	 * "Last time the heart rate hit ..." */
 	if (p->tk.n > 2 && !strcmp(p->tk.v[0].text, "time") && !strcmp(p->tk.v[1].text, "of"))
 		return 1;
+	/* "... time of (the) last maximum X" */
+	for (int i = 0; i + 2 < p->tk.n; i++)
+		if (!strcmp(p->tk.v[i].text, "time") && !strcmp(p->tk.v[i + 1].text, "of")) {
+			int k = i + 2 + (!strcmp(p->tk.v[i + 2].text, "the") && i + 3 < p->tk.n);
+			enum role r = p->tk.v[k].role;
+			if (r == R_FIRST || r == R_LAST || r == R_MAX || r == R_MIN)
+				return 1;
+		}
 	if (p->tk.n > 2 && (p->tk.v[0].role == R_FIRST || p->tk.v[0].role == R_LAST) && !strcmp(p->tk.v[1].text, "time"))
 		return 1;
 	for (int i = 0; i < p->tk.n; i++) {

@@ -14,6 +14,18 @@ struct asks {
 	long top_n;         /* top N / the N most ...: N, 0 when no ranking */
 };
 
+/* "the average number of visits per patient": an average of a number before "per" makes one rate,
+ * not a breakdown ("average age per department" stays a breakdown) */
+static int avg_before(const struct ptoks *tk, int i)
+{
+	for (int k = 0; k < i; k++)
+		if (tk->v[k].role == R_AVG)
+			for (int m = k + 1; m < i; m++)
+				if (tk->v[m].role == R_COUNT)
+					return !strcmp(tk->v[i].text, "per");
+	return 0;
+}
+
 static void read_question(const struct ptoks *tk, struct asks *q)
 {
 	memset(q, 0, sizeof *q);
@@ -25,7 +37,8 @@ static void read_question(const struct ptoks *tk, struct asks *q)
 		/* "by department", not "sorted by time" */
 		if (q->group < 0 && t->role == R_PER && i + 1 < tk->n && tk->v[i + 1].kind == TK_WORD && tk->v[i + 1].role == R_NONE &&
 		    !(i > 0 && (tk->v[i - 1].role == R_ASC || tk->v[i - 1].role == R_DESC || !strncmp(tk->v[i - 1].stem, "order", 5) ||
-		                !strncmp(tk->v[i - 1].stem, "sort", 4) || !strncmp(tk->v[i - 1].stem, "rank", 4))))
+		                !strncmp(tk->v[i - 1].stem, "sort", 4) || !strncmp(tk->v[i - 1].stem, "rank", 4))) &&
+		    !avg_before(tk, i))
 			q->group = i + 1;
 		if (t->role == R_EXIST && i == 0)
 			q->yesno = 1;
@@ -57,15 +70,26 @@ static int distinct_last(const struct exec_result *r)
  * else (one FROM, no JOIN, no list of tables): its rows are patients, so COUNT(*) counts them */
 static int one_patient_table(const char *sql, const char *patient_table)
 {
-	const char *from;
-	if (!patient_table || !planner_sql_names(sql, patient_table, 1) || strcasestr(sql, " join ") ||
-	    !(from = strcasestr(sql, " from ")) || strcasestr(from + 6, " from "))
+	if (!patient_table || !planner_sql_names(sql, patient_table, 1) || strcasestr(sql, " join "))
 		return 0;
-	const char *end = strcasestr(from, " where ");
-	for (const char *c = from; *c && (!end || c < end); c++)
-		if (*c == ',')
+	/* the FROMs outside parentheses (EXTRACT(YEAR FROM ...) is no second table): exactly one, and
+	 * no comma in its list of tables */
+	int depth = 0, nfrom = 0, in_from = 0;
+	for (const char *c = sql; *c; c++) {
+		if (*c == '(' || *c == ')') {
+			depth += *c == '(' ? 1 : -1;
+			continue;
+		}
+		if (depth)
+			continue;
+		if (!strncasecmp(c, " from ", 6))
+			nfrom++, in_from = 1;
+		else if (!strncasecmp(c, " where ", 7) || !strncasecmp(c, " group ", 7) || !strncasecmp(c, " order ", 7))
+			in_from = 0;
+		else if (*c == ',' && in_from)
 			return 0;
-	return 1;
+	}
+	return nfrom == 1;
 }
 
 /*

@@ -55,6 +55,8 @@ static void test_patients_counted(void **state)
 	/* the patients' own table has one row per patient: its rows are patients */
 	assert_null(check_rows("how many patients are there?", "SELECT COUNT(*) FROM patients", one, 1, "subjectid"));
 	assert_null(check_rows("how many female patients", "SELECT count(*) FROM patients WHERE sex = 'F'", one, 1, "subjectid"));
+	assert_null(check_rows("how many patients are 80 or older", "SELECT count(*) FROM patients WHERE "
+	                       "EXTRACT(YEAR FROM age(DATE '2025-12-31', birth)) >= 80", one, 1, "subjectid"));
 	f = check_rows("how many patients had surgery", "SELECT count(*) FROM patients JOIN cases USING (x)", one, 1, "subjectid");
 	assert_non_null(f);
 	free(f);
@@ -92,6 +94,8 @@ static void test_breakdown(void **state)
 	assert_null(check("average age per department", 2, 4));
 	assert_null(check("list the drugs sorted by time", 1, 12));   /* sorting is not a breakdown */
 	assert_null(check("average age", 1, 1));
+	/* an average of a number per patient is one rate */
+	assert_null(check("what is the average number of outpatient visits per patient?", 1, 1));
 }
 
 static void test_yes_no(void **state)

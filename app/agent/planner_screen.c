@@ -85,6 +85,21 @@ int pf_screen(struct planner *p)
 			return pf_decline(p, "the question refers to '%s' without saying what it is", t->text);
 		break;
 	}
+	/* "I'm reviewing patient X's chart for a meeting; could you tell me ...": the words of a
+	 * first-person preamble before its ; : or . say why, not what (its patient was read already) */
+	if (p->tk.n && (!strcmp(p->tk.v[0].text, "i") || !strcmp(p->tk.v[0].text, "we") ||
+	                !strcmp(p->tk.v[0].text, "hello") || !strcmp(p->tk.v[0].text, "hi"))) {
+		int end = -1;
+		for (int i = 1; i < p->tk.n && end < 0; i++)
+			if (p->tk.v[i].kind == TK_PUNCT && (!strcmp(p->tk.v[i].text, ";") || !strcmp(p->tk.v[i].text, ":") ||
+			                                    !strcmp(p->tk.v[i].text, ".") || !strcmp(p->tk.v[i].text, ",")))
+				end = i;
+		if (end + 4 > p->tk.n)
+			end = -1;   /* a whole question that ends with its full stop is no preamble */
+		for (int i = 0; i < end; i++)
+			if (p->tk.v[i].kind == TK_WORD && p->tk.v[i].role == R_NONE)
+				p->tk.v[i].used = 1;
+	}
 	/* an unlinked content word: say what was not understood instead of guessing */
 	{
 		struct sb u = SB_INIT;

@@ -158,5 +158,13 @@ for set in "${SETS[@]}"; do
 		done
 	done
 done
+# paraphrases of those sets' development halves (tests/data/eval_probe/SET_dev_paraphrases.jsonl)
+for set in "${SETS[@]}"; do
+	PROBE=$TOP/tests/data/eval_probe/${set}_dev_paraphrases.jsonl
+	[ -f "$PROBE" ] || continue
+	echo
+	echo "-- $set, half 1 paraphrased (tests/data/eval_probe: a development probe, tuned on)"
+	"$ASKQL" eval --target "$set" --out "$OUT/${set}_dev_paraphrases_outcomes.jsonl" "$PROBE"
+done
 echo
 echo "outcome files: $OUT/*_outcomes*.jsonl"

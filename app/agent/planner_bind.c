@@ -588,6 +588,11 @@ static int bind_column(struct planner *p, struct plink_item *it, const char *sp,
 				col = ci;
 		if (lc >= 0 && pf_set_via(p, p->s->c[lc].table, edge, sp) < 0)
 			return -1;
+		/* a table's own key (병동별 -> care_site_id): its rows are told apart by their label */
+		int via;
+		if (lc < 0 && p->s->c[col].unique && pf_is_keyish(p, col) &&
+		    (lc = pf_label_col(p, p->s->c[col].table, &via)) >= 0 && via >= 0)
+			lc = -1;   /* a label in yet another table: keep the key */
 		if (f->ngroup < 3)
 			f->group[f->ngroup++] = lc >= 0 ? lc : col;
 		pf_decide(p, sp, "group", pf_cfq(p, lc >= 0 ? lc : col), it->why, it->score);

@@ -439,6 +439,13 @@ static int build_aggregate(struct planner *p, struct squery *q)
 {
 	struct frame *f = &p->f;
 	if (!strcmp(f->agg, "RATE")) {
+		/* a share among patients chosen through another table (hypertension patients prescribed
+		 * amlodipine) is a share of patients, not of the rows here; a share over a dictionary's
+		 * rows says nothing of patients */
+		if (f->nsemi)
+			return pf_decline(p, "%s", "a share among patients chosen through another table is not a shape the offline planner builds");
+		if (!pf_holds_entity(p, f->fact))
+			return pf_decline(p, "a share over the rows of %s, which holds no patient or stay, is not an answer", p->s->t[f->fact].name);
 		/* ROUND(AVG(CAST((numerator) AS int)) * 100, 2): the share in percent */
 		struct sexpr *num = NULL;
 		for (int i = f->rate_from; i < f->rate_from + f->rate_n; i++) {

@@ -757,6 +757,37 @@ static void link_phrases(struct arena *a, const struct psnap *s, struct ptoks *t
 	}
 }
 
+/* korean_date_word: a Korean word of two syllables or more ending in a date suffix (입원일,
+ * 퇴원일자, 처방일시) */
+static int korean_date_word(const struct ptok *t)
+{
+	static const char *const suf[] = {"일시", "일자", "일", NULL};
+	size_t wl = strlen(t->text);
+	for (int k = 0; t->hangul && suf[k]; k++) {
+		size_t sl = strlen(suf[k]);
+		if (wl >= sl + 6 && !strcmp(t->text + wl - sl, suf[k]))
+			return 1;
+	}
+	return 0;
+}
+
+/* drop_dates_of_other_kinds: a Korean date word linked alone to a column that is no time
+ * (입원일 -> "where the patient was admitted from") is unlinked again: it names a time */
+static void drop_dates_of_other_kinds(const struct psnap *s, struct ptoks *tk, struct plink *pl)
+{
+	int k = 0;
+	for (int l = 0; l < pl->n; l++) {
+		struct plink_item *it = &pl->v[l];
+		if (it->kind == PL_COLUMN && it->t1 - it->t0 == 1 && korean_date_word(&tk->v[it->t0]) &&
+		    s->c[it->cols[0]].type != PT_TIME) {
+			tk->v[it->t0].used = 0;
+			continue;
+		}
+		pl->v[k++] = *it;
+	}
+	pl->n = k;
+}
+
 enum err planner_link(struct arena *a, const struct psnap *s, struct ptoks *tk, const struct retrieval *r,
                       const int *banned_tables, struct plink *pl)
 {
@@ -772,5 +803,6 @@ enum err planner_link(struct arena *a, const struct psnap *s, struct ptoks *tk, 
 	link_retrieval_values(a, s, tk, pl, r);
 	link_contains(a, s, tk, pl, 1);
 	link_contains(a, s, tk, pl, 0);
+	drop_dates_of_other_kinds(s, tk, pl);
 	return OK;
 }

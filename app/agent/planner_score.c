@@ -166,6 +166,10 @@ double planner_term_col_score(struct arena *a, const struct psnap *s, int ci, co
 
 	if (!tl)
 		return 0;
+	/* a Korean date word (입원일, 퇴원일자, 처방일시) names a time, never another kind of column
+	 * (입원일 is not "where the patient was admitted from") */
+	if (c->type != PT_TIME && (unsigned char)term[0] >= 0x80 && date_stem(term, st, sizeof st))
+		return 0;
 	/* the name, '_' as space, and without an id suffix */
 	snprintf(nm, sizeof nm, "%s", c->name);
 	for (char *p = nm; *p; p++)

@@ -54,7 +54,9 @@ int pf_screen(struct planner *p)
 			p->f.agg = "RATE";   /* the share of rows where the yes/no thing holds, in percent */
 			continue;
 		}
-		if (p->tk.v[i].role == R_UNSUP && share_word(&p->tk.v[i]) && (p->f.rate_link = share_value(p)) >= 0) {
+		/* "What % of ER visits ...": a percent sign after no number asks for a share */
+		int pct = !strcmp(p->tk.v[i].text, "%") && (i == 0 || p->tk.v[i - 1].kind != TK_NUM);
+		if (((p->tk.v[i].role == R_UNSUP && share_word(&p->tk.v[i])) || pct) && (p->f.rate_link = share_value(p)) >= 0) {
 			p->f.agg = "RATE";   /* the share of rows that hold the last value named */
 			p->tk.v[i].used = 1;
 			continue;

@@ -298,7 +298,9 @@ static int date_window(struct ptoks *tk, int i, const struct tm *now, struct tex
 		until = 1;
 	if (since)
 		e->x.to[0] = 0;
-	if (until) {
+	if (until && prev && (!strcmp(prev->text, "through") || !strcmp(prev->text, "thru"))) {
+		e->x.from[0] = 0;   /* "through 2025-12-31": up to the end of that day, included */
+	} else if (until) {
 		memcpy(e->x.to, e->x.from, sizeof e->x.to);
 		e->x.from[0] = 0;
 	}

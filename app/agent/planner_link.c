@@ -497,7 +497,8 @@ static void link_contains(struct arena *a, const struct psnap *s, struct ptoks *
 			if (known_only && ((j - i < 2 && !weak_label) || !sy))
 				continue;
 			for (; sy && *sy && nk < 12; sy++)
-				keys[nk++] = *sy;
+				if (!(keys[0] && strlen(*sy) < strlen(keys[0]) && strstr(keys[0], *sy)))
+					keys[nk++] = *sy;   /* not a shorter part of the words ("vital" of "vital sign") */
 			struct plink_item it = {.kind = PL_VALUE, .t0 = i, .t1 = j, .score = 0.8, .contains = 1, .con = -1};
 			int q = 0;
 			/* a translation (the lexicon's 'region' for 지역) must begin the label: 'Type 2 diabetes

@@ -222,7 +222,7 @@ static const char *const generic[] = {
 	"database", "db", "class", "grade", "status", "group", "categori", "시행", "실시", "사용", "사용된",
 	"진행", "투여", "받", "있", "없", "전체", "모두", "총합", "performed", "perform", "given", "happened",
 	"started", "began", "begun", "occurred", "happened", "took", "place", "recorded",
-	"onward", "onwards", "point", "anything", "very", "reach", "reached", "hit", "enter", "entered", "only", "just", "instead", "issued", "issu", "accounted", "account", "named", "그럼", "그러면", "대신", "어때", "어때요", "어떤가요", "는요",
+	"onward", "onwards", "point", "anything", "very", "charted", "reach", "reached", "hit", "enter", "entered", "only", "just", "instead", "issued", "issu", "accounted", "account", "named", "그럼", "그러면", "대신", "어때", "어때요", "어떤가요", "는요",
 	"데이터", "자료", "정보", "내역", "현황", "기록들", "항목", "종류별", "건인가요", "인가요", "있었던", "있는", "환자의", "명인가요", "개인가요",
 	/* "X 나온 적 있는" (ever had X), copula and counter endings (몇 명이야, 몇 명임), 만 나이 (full years) */
 	"적", "명이야", "명임", "명이에요", "명인지", "건이야", "건임", "개야", "만", "온", "왔던", "로", "으로",

@@ -38,7 +38,12 @@ static int list_value(struct planner *p, const struct cues *c)
 	for (int i = 0; i < p->tk.n; i++)
 		if (p->tk.v[i].role == R_VALUE && !p->tk.v[i].used)
 			asks_value = 1;
-	if (asks_value && !f->agg && !f->nproj && f->measure < 0 && !f->exists && !c->when)
+	int numeric_shown = 0;
+	for (int k = 0; k < f->nproj; k++)
+		numeric_shown |= p->s->c[f->proj[k]].type == PT_NUM;
+	/* "the dose of the last ibuprofen prescription": a value asked of a table with no numeric
+	 * measure, whatever else is named (the drug), is not answered by the drug's name */
+	if (asks_value && !f->agg && !numeric_shown && f->measure < 0 && !f->exists && !c->when)
 		return pf_decline(p, "the question asks for an amount or value, but %s has no numeric measure", p->s->t[f->fact].name);
 	if (!f->agg && !f->nproj && f->measure >= 0) {
 		int dict_value = 0;

@@ -669,8 +669,10 @@ int pf_bind_links(struct planner *p)
 	for (int l = 0; l < p->pl.n; l++) {
 		struct plink_item *it = &p->pl.v[l];
 		const char *sp = pf_span_text(p, it->t0, it->t1);
+		/* (환자 기본정보 기준): "based on the patients' table" names the source, not a breakdown */
 		int per = (it->t0 > 0 && p->tk.v[it->t0 - 1].role == R_PER) || p->tk.v[it->t1 - 1].group ||
-		          (it->t1 < p->tk.n && p->tk.v[it->t1].role == R_PER && p->tk.v[it->t1].hangul);
+		          (it->t1 < p->tk.n && p->tk.v[it->t1].role == R_PER && p->tk.v[it->t1].hangul &&
+		           !(it->kind == PL_TABLE && !strcmp(p->tk.v[it->t1].text, "기준")));
 		int rc = 0;
 		if (it->kind == PL_VALUE)
 			rc = bind_value(p, it, sp, per);

@@ -996,6 +996,19 @@ enum err planner_tokenize(struct arena *a, const char *q, struct ptoks *out)
 			return e;
 		nt += ntok;
 	}
+	/* "1st", "2nd": the ordinal words */
+	for (int k = 0; k < nt; k++) {
+		const char *w = v[k].kind == TK_NUM && !strcmp(v[k].text, "1st") ? "first"
+		              : v[k].kind == TK_NUM && !strcmp(v[k].text, "2nd") ? "second" : NULL;
+		if (!w)
+			continue;
+		v[k].kind = TK_WORD;
+		v[k].num = 0;
+		v[k].text = v[k].raw = v[k].stem = v[k].norm = arena_strdup(a, w);
+		if (!v[k].text)
+			return ERR_NOMEM;
+		v[k].role = planner_lex_role(v[k].text, v[k].stem, &v[k].unitv);
+	}
 	/* "most recent(ly)" is the last one, not a ranking by frequency */
 	for (int k = 0; k + 1 < nt; k++)
 		if (v[k].role == R_MOST && !v[k].hangul && v[k + 1].role == R_LAST)

@@ -516,6 +516,9 @@ static void test_intents(void **state)
 	HAS(s, "date_part('epoch', (TIMESTAMP '2025-12-31 23:59:00' - (SELECT lab_data_table.dt FROM lab_data_table");
 	HAS(s, "ORDER BY lab_data_table.dt DESC LIMIT 1))) / 3600) AS hours");
 	free(s);
+	s = plan("the 1st lactate value of case 100", &d);   /* 1st is first */
+	HAS(s, "ORDER BY lab_data_table.dt ASC LIMIT 1");
+	free(s);
 	s = plan("Which lab test did case 100 have most recently?", &d);   /* "most recent" is the last, no ranking */
 	HAS(s, "ORDER BY lab_data_table.dt DESC LIMIT 1");
 	free(s);

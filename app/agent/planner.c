@@ -182,6 +182,20 @@ static enum err emit_sql(struct planner *p, const struct planner_ctx *ctx, struc
 				out->sql = NULL;
 			}
 		}
+		/* a key column into a dictionary that a word names strongly ("coded as primary": the
+		 * diagnosis status) must be in the answer too: unused, the word it stands for is lost
+		 * (a weak link, a comment's example word such as "serum", is not held to this) */
+		for (int l = 0; l < p->pl.n && !p->decline && out->sql; l++) {
+			const struct plink_item *it = &p->pl.v[l];
+			int edge;
+			if (it->kind == PL_COLUMN && it->role != PL_ROLE_IGNORED && it->score >= 0.75 &&
+			    pf_dict_label(p, it->cols[0], &edge) >= 0 && !planner_sql_names(out->sql, p->s->c[it->cols[0]].name, 0)) {
+				pf_decline(p, "the question names %s, which the plan does not use",
+				        arena_printf(&p->a, "'%s' (%s)", pf_span_text(p, it->t0, it->t1), pf_cfq(p, it->cols[0])));
+				free(out->sql);
+				out->sql = NULL;
+			}
+		}
 		/* visits named (입원 횟수, admissions) must be what the answer reads */
 		if (!p->decline && out->sql && p->f.visit_mention >= 0 && !planner_sql_names(out->sql, p->s->t[p->f.visit_mention].name, 0) &&
 		    !key_used(p, out->sql, p->f.visit_mention)) {

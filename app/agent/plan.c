@@ -7,9 +7,9 @@
 #include "agent/planner.h"
 #include "llm/prompt.h"
 #include "util/conf.h"
+#include "util/json.h"
 #include "util/log.h"
 #include "util/sb.h"
-
 
 void plan_out_free(struct plan_out *o)
 {
@@ -17,13 +17,6 @@ void plan_out_free(struct plan_out *o)
 	free(o->missing);
 	free(o->error);
 	memset(o, 0, sizeof *o);
-}
-
-static const char *jstr(const cJSON *o, const char *k)
-{
-	cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
-
-	return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
 char *plan_retry_block(struct agent *a)
@@ -121,12 +114,12 @@ static void parse_reply(const char *text, struct plan_out *o)
 		cJSON *u = cJSON_GetObjectItemCaseSensitive(j, "unanswerable");
 
 		if (cJSON_IsTrue(u) || (cJSON_IsString(u) && *u->valuestring)) {
-			const char *m = jstr(j, "missing");
+			const char *m = json_str(j, "missing");
 
 			o->unanswerable = 1;
 			o->missing = strdup(m ? m : cJSON_IsString(u) ? u->valuestring : "not stated");
-		} else if (jstr(j, "sql") && *jstr(j, "sql")) {
-			o->sql = strdup(jstr(j, "sql"));
+		} else if (json_str(j, "sql") && *json_str(j, "sql")) {
+			o->sql = strdup(json_str(j, "sql"));
 		}
 		cJSON_Delete(j);
 		if (o->sql || o->unanswerable)

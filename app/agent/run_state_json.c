@@ -4,6 +4,7 @@
 #include <string.h>
 #include "agent/run_state.h"
 #include "agent/run_state_int.h"
+#include "util/json.h"
 
 /* ---- to JSON ---- */
 
@@ -325,14 +326,6 @@ char *run_state_json(const struct run_state *s)
 
 /* ---- from JSON ---- */
 
-/* jstr: the string at k, or NULL when absent or not a string. */
-static const char *jstr(const cJSON *o, const char *k)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
-
-	return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
 static int jint(const cJSON *o, const char *k)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
@@ -364,23 +357,23 @@ static int load_plan(struct run_plan *p, const cJSON *o)
 	    !load_strs(&p->joins, cJSON_GetObjectItemCaseSensitive(o, "joins")))
 		return 0;
 	cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(o, "columns"))
-		if (jstr(it, "table") && jstr(it, "column") &&
-		    run_plan_add_column(p, jstr(it, "table"), jstr(it, "column"), jstr(it, "type")) != OK)
+		if (json_str(it, "table") && json_str(it, "column") &&
+		    run_plan_add_column(p, json_str(it, "table"), json_str(it, "column"), json_str(it, "type")) != OK)
 			return 0;
 	cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(o, "mappings"))
-		if (jstr(it, "table") && run_plan_add_mapping(p, jstr(it, "phrase"), jstr(it, "table"), jstr(it, "column"),
-		                                              jstr(it, "value"), jstr(it, "how")) != OK)
+		if (json_str(it, "table") && run_plan_add_mapping(p, json_str(it, "phrase"), json_str(it, "table"), json_str(it, "column"),
+		                                              json_str(it, "value"), json_str(it, "how")) != OK)
 			return 0;
 	cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(o, "examples")) {
 		const cJSON *sc = cJSON_GetObjectItemCaseSensitive(it, "score");
 
-		if (cJSON_IsObject(it) && run_plan_add_example(p, jstr(it, "question"), jstr(it, "sql"),
+		if (cJSON_IsObject(it) && run_plan_add_example(p, json_str(it, "question"), json_str(it, "sql"),
 		                                               cJSON_IsNumber(sc) ? sc->valuedouble : 0) != OK)
 			return 0;
 	}
-	p->intent = rs_copy(jstr(o, "intent"), 1, &ok);
-	p->block = rs_copy(jstr(o, "block"), 1, &ok);
-	p->note = rs_copy(jstr(o, "note"), 1, &ok);
+	p->intent = rs_copy(json_str(o, "intent"), 1, &ok);
+	p->block = rs_copy(json_str(o, "block"), 1, &ok);
+	p->note = rs_copy(json_str(o, "note"), 1, &ok);
 	return ok;
 }
 
@@ -393,11 +386,11 @@ static int load_history(struct run_state *s, const cJSON *arr)
 
 		if (!cJSON_IsObject(it))
 			continue;
-		if (run_history_add(s, jint(it, "attempt"), jstr(it, "sql"), jstr(it, "error"), &at) != OK ||
-		    run_state_opt(&at->missing_column, jstr(it, "missing_column")) ||
-		    run_state_opt(&at->missing_relation, jstr(it, "missing_relation")) ||
-		    run_state_opt(&at->suggested, jstr(it, "suggested")) ||
-		    run_state_opt(&at->comment, jstr(it, "comment")))
+		if (run_history_add(s, jint(it, "attempt"), json_str(it, "sql"), json_str(it, "error"), &at) != OK ||
+		    run_state_opt(&at->missing_column, json_str(it, "missing_column")) ||
+		    run_state_opt(&at->missing_relation, json_str(it, "missing_relation")) ||
+		    run_state_opt(&at->suggested, json_str(it, "suggested")) ||
+		    run_state_opt(&at->comment, json_str(it, "comment")))
 			return 0;
 		at->empty = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(it, "empty"));
 	}
@@ -414,7 +407,7 @@ static int load_parent(struct run_state *s, const cJSON *o)
 		return 1;
 	/* the columns go through the same text form as a parent read from runs.columns */
 	cols = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(o, "columns"));
-	e = run_parent_set(s, (long long)id->valuedouble, jstr(o, "question"), jstr(o, "sql"), cols,
+	e = run_parent_set(s, (long long)id->valuedouble, json_str(o, "question"), json_str(o, "sql"), cols,
 	                   cJSON_IsNumber(rc) ? (long long)rc->valuedouble : 0);
 	free(cols);
 	return e == OK;
@@ -426,9 +419,9 @@ static int load_edits(struct run_state *s, const cJSON *arr)
 
 	cJSON_ArrayForEach(it, (cJSON_IsArray(arr) ? arr : NULL)) {
 		int op = jint(it, "op");
-		struct planner_edit e = {.op = (enum planner_edit_op)op, .table = jstr(it, "table"),
-		                         .column = jstr(it, "column"), .value = jstr(it, "value"),
-		                         .phrase = jstr(it, "phrase")};
+		struct planner_edit e = {.op = (enum planner_edit_op)op, .table = json_str(it, "table"),
+		                         .column = json_str(it, "column"), .value = json_str(it, "value"),
+		                         .phrase = json_str(it, "phrase")};
 
 		if (op < PLAN_ADD_TABLE || op > PLAN_REMOVE_COLUMN || !e.table)
 			continue;
@@ -449,11 +442,11 @@ static int load_pause(struct run_state *s, const cJSON *o)
 		return 1;
 	if (cJSON_GetObjectItemCaseSensitive(o, "plan"))
 		p->plan = s->mode == RUN_REACT ? PLAN_VIEW_SHOWN : PLAN_VIEW_BRIEF;
-	p->sql = rs_copy(jstr(o, "sql"), 1, &ok);
-	p->tool = rs_copy(jstr(o, "tool"), 1, &ok);
-	p->rewrite = rs_copy(jstr(o, "rewrite"), 1, &ok);
-	p->note = rs_copy(jstr(o, "note"), 1, &ok);
-	p->comment = rs_copy(jstr(o, "comment"), 1, &ok);
+	p->sql = rs_copy(json_str(o, "sql"), 1, &ok);
+	p->tool = rs_copy(json_str(o, "tool"), 1, &ok);
+	p->rewrite = rs_copy(json_str(o, "rewrite"), 1, &ok);
+	p->note = rs_copy(json_str(o, "note"), 1, &ok);
+	p->comment = rs_copy(json_str(o, "comment"), 1, &ok);
 	p->attempt = jint(o, "attempt");
 	p->max_attempts = jint(o, "max_attempts");
 	p->calls = jint(o, "calls");
@@ -469,10 +462,10 @@ static int load_pending(struct run_pending *p, const cJSON *o)
 	if (!cJSON_IsObject(o))
 		return 1;
 	p->set = 1;
-	p->call.tool = rs_copy(jstr(o, "tool"), 1, &ok);
-	p->call.reasoning = rs_copy(jstr(o, "reasoning"), 1, &ok);
-	p->raw = rs_copy(jstr(o, "raw"), 1, &ok);
-	p->rewrite = rs_copy(jstr(o, "rewrite"), 1, &ok);
+	p->call.tool = rs_copy(json_str(o, "tool"), 1, &ok);
+	p->call.reasoning = rs_copy(json_str(o, "reasoning"), 1, &ok);
+	p->raw = rs_copy(json_str(o, "raw"), 1, &ok);
+	p->rewrite = rs_copy(json_str(o, "rewrite"), 1, &ok);
 	p->decided = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "decided"));
 	cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(o, "params"))
 		if (cJSON_IsString(it) && react_call_set(&p->call, it->string, it->valuestring) != OK)
@@ -494,14 +487,14 @@ static int load_react(struct run_react *r, const cJSON *o)
 	r->any_explain = jint(o, "any_explain");
 	r->xml_streak = jint(o, "xml_streak");
 	r->builtin_planned_at = jint(o, "builtin_planned_at");
-	r->builtin_sql = rs_copy(jstr(o, "builtin_sql"), 1, &ok);
-	r->builtin_missing = rs_copy(jstr(o, "builtin_missing"), 1, &ok);
+	r->builtin_sql = rs_copy(json_str(o, "builtin_sql"), 1, &ok);
+	r->builtin_missing = rs_copy(json_str(o, "builtin_missing"), 1, &ok);
 	if (!ok || !load_strs(&r->explained, cJSON_GetObjectItemCaseSensitive(o, "explained")) ||
 	    !load_strs(&r->tools_used, cJSON_GetObjectItemCaseSensitive(o, "tools_used")) ||
 	    !load_pending(&r->pending, cJSON_GetObjectItemCaseSensitive(o, "pending")))
 		return 0;
 	cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(o, "messages")) {
-		const char *role = jstr(it, "role"), *content = jstr(it, "content");
+		const char *role = json_str(it, "role"), *content = json_str(it, "content");
 		enum run_role rl = ROLE_USER;
 
 		if (!role || !content)
@@ -518,13 +511,13 @@ static int load_react(struct run_react *r, const cJSON *o)
 /* load_scalars: the typed scalar fields of j into s; 0 on no memory. */
 static int load_scalars(struct run_state *s, const cJSON *j)
 {
-	const char *next = jstr(j, "next"), *mode = jstr(j, "mode");
+	const char *next = json_str(j, "next"), *mode = json_str(j, "mode");
 
 	s->mode = mode && !strcmp(mode, "react") ? RUN_REACT : RUN_EXTRACT;
-	if (run_state_set(&s->target, jstr(j, "target")) || run_state_set(&s->provider, jstr(j, "provider")) ||
-	    run_state_set(&s->question, jstr(j, "question")) || run_state_set(&s->now, jstr(j, "now")) ||
-	    run_state_set(&s->scope, jstr(j, "scope")) || run_state_set(&s->model, jstr(j, "model")) ||
-	    run_state_set(&s->pending_sql, jstr(j, "pending_sql")))
+	if (run_state_set(&s->target, json_str(j, "target")) || run_state_set(&s->provider, json_str(j, "provider")) ||
+	    run_state_set(&s->question, json_str(j, "question")) || run_state_set(&s->now, json_str(j, "now")) ||
+	    run_state_set(&s->scope, json_str(j, "scope")) || run_state_set(&s->model, json_str(j, "model")) ||
+	    run_state_set(&s->pending_sql, json_str(j, "pending_sql")))
 		return 0;
 	s->step_mode = jint(j, "step_mode");
 	s->no_cache = jint(j, "no_cache");
@@ -534,7 +527,7 @@ static int load_scalars(struct run_state *s, const cJSON *j)
 	s->from_cache = jint(j, "from_cache");
 	s->next = !next ? NEXT_INSPECT : !strcmp(next, "exec") ? NEXT_EXEC : !strcmp(next, "plan") ? NEXT_PLAN
 	                                                                                           : NEXT_INSPECT;
-	s->stage = run_stage_of(jstr(j, "stage"));
+	s->stage = run_stage_of(json_str(j, "stage"));
 	return 1;
 }
 

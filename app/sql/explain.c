@@ -10,6 +10,7 @@
 #include "sql/guard.h"
 #include "store/db.h"
 #include "util/conf.h"
+#include "util/json.h"
 #include "util/sb.h"
 
 #define SEQ_ROWS 10000.0        /* react-framework.md 6.3: scans over this many rows */
@@ -28,13 +29,6 @@ const char *explain_kind_name(enum explain_kind k)
 }
 
 /* ---- reading plan nodes ------------------------------------------------------------ */
-
-static const char *jstr(const cJSON *n, const char *k)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(n, k);
-
-	return cJSON_IsString(v) ? v->valuestring : NULL;
-}
 
 static double jnum(const cJSON *n, const char *k)
 {
@@ -299,7 +293,7 @@ static char *vdup(const char *fmt, ...)
 
 static void node_label(const cJSON *n, char *buf, size_t len)
 {
-	const char *t = jstr(n, "Node Type"), *rel = jstr(n, "Relation Name"), *al = jstr(n, "Alias");
+	const char *t = json_str(n, "Node Type"), *rel = json_str(n, "Relation Name"), *al = json_str(n, "Alias");
 
 	if (rel && al && strcmp(rel, al))
 		snprintf(buf, len, "%s on %s %s", t ? t : "?", rel, al);
@@ -312,10 +306,10 @@ static void node_label(const cJSON *n, char *buf, size_t len)
 /* find_scan: the first scan node in n's subtree; seq=1: only sequential ones. */
 static const cJSON *find_scan(const cJSON *n, int seq)
 {
-	const char *t = jstr(n, "Node Type");
+	const char *t = json_str(n, "Node Type");
 	const cJSON *p, *c;
 
-	if (t && jstr(n, "Relation Name") && (!seq || !strcmp(t, "Seq Scan")))
+	if (t && json_str(n, "Relation Name") && (!seq || !strcmp(t, "Seq Scan")))
 		return n;
 	cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(n, "Plans"))
 		if ((p = find_scan(c, seq)))
@@ -325,7 +319,7 @@ static const cJSON *find_scan(const cJSON *n, int seq)
 
 static int has_index_scan(const cJSON *n)
 {
-	const char *t = jstr(n, "Node Type");
+	const char *t = json_str(n, "Node Type");
 	const cJSON *c;
 
 	if (t && strstr(t, "Index"))
@@ -339,7 +333,7 @@ static int has_index_scan(const cJSON *n)
 /* relation_of: the relation behind alias (or the only relation when alias is NULL). */
 static const char *relation_of(const cJSON *n, const char *alias, int *count)
 {
-	const char *rel = jstr(n, "Relation Name"), *al = jstr(n, "Alias"), *found = NULL;
+	const char *rel = json_str(n, "Relation Name"), *al = json_str(n, "Alias"), *found = NULL;
 	const cJSON *c;
 
 	if (rel) {
@@ -362,7 +356,7 @@ static const char *relation_of(const cJSON *n, const char *alias, int *count)
 
 static void check_seq_scan(struct walk *w, const cJSON *n, const char *label)
 {
-	const char *rel = jstr(n, "Relation Name"), *filter = jstr(n, "Filter");
+	const char *rel = json_str(n, "Relation Name"), *filter = json_str(n, "Filter");
 	double prows = jnum(n, "Plan Rows"), trows = w->rows_fn && rel ? w->rows_fn(w->rows_ctx, rel) : -1;
 	double scanned = trows > prows ? trows : prows;
 	char hs[32], hk[32];
@@ -417,14 +411,14 @@ static void check_nested_loop(struct walk *w, const cJSON *n, const char *label)
 	               inner_seq ? ", scanning it again every time" : "");
 	scan = find_scan(inner, 1);
 	if (scan) {
-		const char *jf = jstr(n, "Join Filter") ? jstr(n, "Join Filter") : jstr(scan, "Filter");
-		const char *al = jstr(scan, "Alias");
+		const char *jf = json_str(n, "Join Filter") ? json_str(n, "Join Filter") : json_str(scan, "Filter");
+		const char *al = json_str(scan, "Alias");
 		struct fcols fc;
 		struct sb cols = SB_INIT;
 
-		filter_cols(jf, jstr(n, "Join Filter") ? al : NULL, &fc);
+		filter_cols(jf, json_str(n, "Join Filter") ? al : NULL, &fc);
 		if (jf && index_cols(&fc, &cols) && sb_ok(&cols)) {
-			f->index_table = strdup(jstr(scan, "Relation Name"));
+			f->index_table = strdup(json_str(scan, "Relation Name"));
 			f->index_columns = sb_steal(&cols);
 			f->suggestion = vdup("An index on %s (%s) lets each repetition look its rows up "
 			                     "instead of scanning.", f->index_table, f->index_columns);
@@ -440,7 +434,7 @@ static void check_sort(struct walk *w, const cJSON *n, const cJSON *parent, cons
 {
 	double rows = jnum(n, "Plan Rows"), width = jnum(n, "Plan Width");
 	double mem = (double)w->work_mem_kb * 1024.0, est;
-	const char *pt = parent ? jstr(parent, "Node Type") : NULL;
+	const char *pt = parent ? json_str(parent, "Node Type") : NULL;
 	const cJSON *key = cJSON_GetObjectItemCaseSensitive(n, "Sort Key");
 	char hr[32], hb[32], hm[32];
 	struct explain_finding *f;
@@ -501,12 +495,12 @@ static void check_hash(struct walk *w, const cJSON *n, const char *label)
 	f->text = vdup("Builds a hash table of about %s rows (about %s), over the memory allowed (%s): "
 	               "the join will run in batches through temporary files.", hr, hb, hm);
 	f->suggestion = vdup("Filter the hashed side%s%s%s first or select fewer of its columns.",
-	                     scan ? " (" : "", scan ? jstr(scan, "Relation Name") : "", scan ? ")" : "");
+	                     scan ? " (" : "", scan ? json_str(scan, "Relation Name") : "", scan ? ")" : "");
 }
 
 static void walk(struct walk *w, const cJSON *n, const cJSON *parent, int depth)
 {
-	const char *t = jstr(n, "Node Type");
+	const char *t = json_str(n, "Node Type");
 	const cJSON *c;
 	char label[256];
 
@@ -546,7 +540,7 @@ enum err explain_analyze(const char *plan_json, long work_mem_kb, explain_rows_f
 	walk(&w, plan, NULL, 0);
 	if (w.rc == OK && res->total_cost > HIGH_COST) {
 		char hc[32], hr[32];
-		struct explain_finding *f = add(&w, EXPLAIN_HIGH_COST, 0, jstr(plan, "Node Type"));
+		struct explain_finding *f = add(&w, EXPLAIN_HIGH_COST, 0, json_str(plan, "Node Type"));
 
 		if (f) {
 			human(hc, sizeof hc, res->total_cost);

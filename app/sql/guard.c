@@ -9,6 +9,7 @@
 #include <pg_query.h>
 #include <cjson/cJSON.h>
 #include "sql/guard.h"
+#include "util/json.h"
 #include "util/sb.h"
 
 #define GUARD_MAX_SQL (100 * 1024)
@@ -122,7 +123,6 @@ static char *xstrdup(struct gctx *g, const char *s)
 		g->err = ERR_NOMEM;
 	return d;
 }
-
 
 /* strlist_add: append a copy of s unless present (set semantics, order kept). */
 static void strlist_add(struct gctx *g, struct strlist *l, const char *s)
@@ -443,13 +443,6 @@ static int is_stmt_node(const char *type)
 
 /* ---- small cJSON helpers over the parse tree ---- */
 
-static const char *jstr(const cJSON *o, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-
-	return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
 static int jint(const cJSON *o, const char *key, int dflt)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
@@ -477,7 +470,7 @@ static const char *sval(const cJSON *n)
 	const char *type;
 	const cJSON *b = node_body(n, &type);
 
-	return b && !strcmp(type, "String") ? jstr(b, "sval") : NULL;
+	return b && !strcmp(type, "String") ? json_str(b, "sval") : NULL;
 }
 
 /* ---- scopes ---- */
@@ -572,7 +565,7 @@ static void visit_select(struct gctx *g, const cJSON *b);
 /* relname_of: "schema.name" or "name" of a RangeVar body (heap). */
 static char *relname_of(struct gctx *g, const cJSON *rv)
 {
-	const char *schema = jstr(rv, "schemaname"), *name = jstr(rv, "relname");
+	const char *schema = json_str(rv, "schemaname"), *name = json_str(rv, "relname");
 	struct sb sb = SB_INIT;
 
 	if (schema)
@@ -592,8 +585,8 @@ static int system_schema(const char *s)
 /* check_rel: a RangeVar in FROM: CTE reference, system catalog, or catalog relation. */
 static void check_rel(struct gctx *g, const cJSON *rv)
 {
-	const char *schema = jstr(rv, "schemaname"), *name = jstr(rv, "relname");
-	const char *catname = jstr(rv, "catalogname");
+	const char *schema = json_str(rv, "schemaname"), *name = json_str(rv, "relname");
+	const char *catname = json_str(rv, "catalogname");
 	int loc = jint(rv, "location", -1);
 	const struct deny *d;
 	char *full;
@@ -652,7 +645,7 @@ static void check_func(struct gctx *g, const cJSON *fc)
 		a0 = cJSON_IsArray(args) ? args->child : NULL;
 		if (a0 && (b = node_body(a0, &type)) && !strcmp(type, "A_Const") &&
 		    cJSON_IsObject(jget(b, "sval")))
-			setting = jstr(jget(b, "sval"), "sval");
+			setting = json_str(jget(b, "sval"), "sval");
 		if (!setting || !setting_ok(setting) || (schema && strcasecmp(schema, "pg_catalog"))) {
 			refuse(g, loc, "current_setting(%s%s%s) is not allowed (only non-secret settings "
 			       "named by a constant, see guard_denylist.def)",
@@ -731,14 +724,14 @@ static void from_register(struct gctx *g, const cJSON *n)
 	if (!b)
 		return;
 	alias = jget(b, "alias");
-	aname = cJSON_IsObject(alias) ? jstr(alias, "aliasname") : NULL;
+	aname = cJSON_IsObject(alias) ? json_str(alias, "aliasname") : NULL;
 	if (!strcmp(type, "RangeVar")) {
-		const char *name = jstr(b, "relname");
+		const char *name = json_str(b, "relname");
 		char *full;
 
 		if (!name)
 			return;
-		if (!jstr(b, "schemaname") && is_cte(g, name)) {
+		if (!json_str(b, "schemaname") && is_cte(g, name)) {
 			scope_item(g, aname ? aname : name, NULL);
 			return;
 		}
@@ -777,7 +770,7 @@ static void walk_sub_select(struct gctx *g, const cJSON *n)
 static void visit_cte(struct gctx *g, const cJSON *b)
 {
 	const cJSON *q = jget(b, "ctequery");
-	const char *type, *name = jstr(b, "ctename");
+	const char *type, *name = json_str(b, "ctename");
 	int loc = jint(b, "location", -1);
 
 	if (q && node_body(q, &type) && strcmp(type, "SelectStmt")) {
@@ -803,8 +796,8 @@ static void visit_with(struct gctx *g, const cJSON *w)
 			const char *type;
 			const cJSON *b = node_body(c, &type);
 
-			if (b && jstr(b, "ctename"))
-				scope_cte(g, jstr(b, "ctename"));
+			if (b && json_str(b, "ctename"))
+				scope_cte(g, json_str(b, "ctename"));
 		}
 	cJSON_ArrayForEach(c, ctes) {
 		const char *type;
@@ -815,8 +808,8 @@ static void visit_with(struct gctx *g, const cJSON *w)
 			continue;
 		}
 		visit_cte(g, b);
-		if (!recursive && jstr(b, "ctename"))
-			scope_cte(g, jstr(b, "ctename"));
+		if (!recursive && json_str(b, "ctename"))
+			scope_cte(g, json_str(b, "ctename"));
 	}
 }
 
@@ -825,7 +818,7 @@ static void visit_select(struct gctx *g, const cJSON *b)
 	struct scope s;
 	const cJSON *k, *from = jget(b, "fromClause"), *f;
 	int nfrom = 0;
-	const char *op = jstr(b, "op");
+	const char *op = json_str(b, "op");
 
 	if (g->depth > g->maxdepth)
 		g->maxdepth = g->depth;
@@ -952,7 +945,7 @@ static void walk(struct gctx *g, const cJSON *n)
 		return;
 	/* An embedded (unwrapped) struct: only RangeVar (a relname) needs a check of its own;
 	 * in a SELECT it only appears under INTO, refused earlier, but never let one pass. */
-	if (jstr(n, "relname"))
+	if (json_str(n, "relname"))
 		check_rel(g, n);
 	if (jget(n, "intoClause"))
 		refuse(g, -1, "SELECT INTO is not allowed (it creates a table)");
@@ -1043,7 +1036,7 @@ static void add_limit(struct gctx *g, const cJSON *top, int s, int e, struct gua
 {
 	long lim = g->opts->limit, have;
 	const cJSON *lc = jget(top, "limitCount");
-	const char *lopt = jstr(top, "limitOption");
+	const char *lopt = json_str(top, "limitOption");
 	struct sb sb = SB_INIT;
 	cJSON *orig = NULL, *root = NULL, *newb = NULL;
 	const cJSON *nb;
@@ -1079,7 +1072,7 @@ static void add_limit(struct gctx *g, const cJSON *top, int s, int e, struct gua
 
 		if (cJSON_GetArraySize(from) != 1 || !(rs = node_body(from->child, &type)) ||
 		    strcmp(type, "RangeSubselect") || !(sub = jget(rs, "subquery")) ||
-		    !(al = jget(rs, "alias")) || !jstr(al, "aliasname") || strcmp(jstr(al, "aliasname"), "q") ||
+		    !(al = jget(rs, "alias")) || !json_str(al, "aliasname") || strcmp(json_str(al, "aliasname"), "q") ||
 		    jget(newb, "whereClause") || jget(newb, "withClause") || jget(newb, "sortClause") ||
 		    jget(newb, "limitOffset") || cJSON_GetArraySize(jget(newb, "targetList")) != 1 ||
 		    !(sub = node_body(sub, &type)) || strcmp(type, "SelectStmt"))

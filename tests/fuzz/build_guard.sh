@@ -23,6 +23,6 @@ PY
 fi
 clang -g -O1 -std=c11 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	-I"$TOP/app" -I/usr/include/postgresql \
-	"$TOP/tests/fuzz/fuzz_guard.c" "$TOP/app/sql/guard.c" "$TOP/app/util/sb.c" "$TOP/app/util/arena.c" \
+	"$TOP/tests/fuzz/fuzz_guard.c" "$TOP/app/sql/guard.c" "$TOP/app/util/json.c" "$TOP/app/util/sb.c" "$TOP/app/util/arena.c" \
 	"$TOP/app/util/err.c" -lpg_query -lcjson -lm -o "$OUT/fuzz_guard"
 echo "$OUT/fuzz_guard"

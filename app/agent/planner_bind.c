@@ -12,11 +12,17 @@ static int times_word(const struct ptok *t)
 	       !strcmp(t->text, "회이상");
 }
 
+/* op_sql: a comparison role as SQL */
+static const char *op_sql(enum role op)
+{
+	return op == R_GT ? ">" : op == R_LT ? "<" : op == R_GE ? ">=" : op == R_LE ? "<=" : "BETWEEN";
+}
+
 /* having: "N or more times" (number at token num, the times word at tw): the rows counted per
  * patient or stay are compared with N (shape_having.c) */
 static void having(struct planner *p, enum role op, int num, int tw)
 {
-	p->f.having_op = op == R_GT ? ">" : op == R_LT ? "<" : op == R_GE ? ">=" : "<=";
+	p->f.having_op = op_sql(op);
 	p->f.having_n = pf_numtext(p, p->tk.v[num].num);
 	p->tk.v[num].used = p->tk.v[tw].used = 1;
 	pf_decide(p, pf_span_text(p, num, tw + 1), "filter", arena_printf(&p->a, "COUNT(*) %s %s", p->f.having_op, p->f.having_n),
@@ -29,17 +35,24 @@ static int times_num(const struct ptok *t)
 	return t->kind == TK_NUM && t->unit == 't';
 }
 
-/* "2 or more admissions", "at least 3 visits": the word after the number (and its "or more")
- * names an entity (admissions, visits, cases) or a table, whose rows are what is counted */
-static int rows_named_after(struct planner *p, int num)
+/* after_or_more: the token after the number at num and its "or more" (read with the number) */
+static int after_or_more(struct planner *p, int num)
 {
 	int k = num + 1;
 	while (k < p->tk.n && k <= num + 2 && !p->tk.v[k].hangul &&
 	       (!strcmp(p->tk.v[k].text, "or") || p->tk.v[k].role == R_GT || p->tk.v[k].role == R_LT))
-		k++;   /* "or more", read with the number */
+		k++;
+	return k;
+}
+
+/* "2 or more admissions", "at least 3 visits": the word after the number (and its "or more")
+ * names an entity (admissions, visits, cases) or a table, whose rows are what is counted */
+static int rows_named_after(struct planner *p, int num)
+{
+	int k = after_or_more(p, num);
 	if (k >= p->tk.n || p->tk.v[k].hangul)
 		return 0;   /* 90 미만인 환자: the patients are who is counted, not what */
-	int kind = planner_ent_word(p->tk.v[k].stem) >= 0 ? planner_ent_word(p->tk.v[k].stem) : planner_ent_word(p->tk.v[k].text);
+	int kind = pf_tok_ent(&p->tk.v[k]);
 	if ((kind >= 0 && kind != ENT_PATIENT) || pf_is_visit_word(&p->tk.v[k]))
 		return 1;   /* admissions, visits, stays, cases */
 	for (int l = 0; l < p->pl.n; l++)
@@ -103,10 +116,6 @@ int pf_comparisons(struct planner *p)
 			op = p->tk.v[i + 2].role == R_GT ? R_GE : R_LE;   /* "60 or above" */
 			num = i;
 			p->tk.v[i + 1].used = p->tk.v[i + 2].used = 1;
-			if (i + 3 < p->tk.n && times_word(&p->tk.v[i + 3])) {
-				having(p, op, i, i + 3);   /* "admitted 4 or more times" */
-				continue;
-			}
 		} else if (t->kind == TK_NUM && t->cmp && !t->used) {
 			op = t->cmp;
 			num = i;
@@ -148,9 +157,11 @@ int pf_comparisons(struct planner *p)
 		} else {
 			continue;
 		}
-		if (((num + 1 < p->tk.n && times_word(&p->tk.v[num + 1])) || times_num(&p->tk.v[num]) ||
-		     rows_named_after(p, num)) && op != R_BETWEEN) {
-			having(p, op, num, times_num(&p->tk.v[num]) ? num : num + 1);   /* "more than 3 times", 3번 이상 */
+		/* "admitted 4 or more times", "more than 3 times", 3번 이상, "at least 3 visits" */
+		int tw = after_or_more(p, num);
+		if (((tw < p->tk.n && times_word(&p->tk.v[tw])) || times_num(&p->tk.v[num]) || rows_named_after(p, num)) &&
+		    op != R_BETWEEN) {
+			having(p, op, num, times_num(&p->tk.v[num]) ? num : tw < p->tk.n && times_word(&p->tk.v[tw]) ? tw : num + 1);
 			t->used = 1;
 			continue;
 		}
@@ -191,7 +202,7 @@ int pf_comparisons(struct planner *p)
 			if (num > i)
 				units_used(p, num + 1, e);
 		}
-		const char *ops = op == R_GT ? ">" : op == R_LT ? "<" : op == R_GE ? ">=" : op == R_LE ? "<=" : "BETWEEN";
+		const char *ops = op_sql(op);
 		f->cond[f->ncond].col = col;
 		f->cond[f->ncond].op = ops;
 		f->cond[f->ncond].lit = pf_numtext(p, n->num);

@@ -16,6 +16,12 @@ static const char *entity_column(struct planner *p, const char *word)
 	return k >= 0 ? planner_ent_column(p->s, k) : NULL;
 }
 
+int pf_tok_ent(const struct ptok *t)
+{
+	int k = planner_ent_word(t->stem);
+	return k >= 0 ? k : planner_ent_word(t->text);
+}
+
 /* is table ti named like the entity word (or one of its synonyms: 환자 -> patient)? */
 int pf_entity_names_table(struct planner *p, int ti)
 {
@@ -156,6 +162,19 @@ static int is_hospital(const struct planner *p, int i)
 	return !(i + 1 < p->tk.n && pf_is_visit_word(&p->tk.v[i + 1]));
 }
 
+/* icu_after: "icu" follows token j within three tokens, with only words of skip between ("admission
+ * to the ICU", "her last stay in the ICU") */
+static int icu_after(const struct planner *p, int j, const char *const *skip)
+{
+	for (int k = j + 1; k < p->tk.n && k <= j + 3; k++) {
+		if (!strcmp(p->tk.v[k].text, "icu"))
+			return 1;
+		if (!planner_in_list(skip, p->tk.v[k].text))
+			return 0;
+	}
+	return 0;
+}
+
 /* the visit table: has a unique key shared with other tables and two time columns; "icu" picks by name */
 int pf_visit_table(struct planner *p, int icu)
 {
@@ -212,12 +231,8 @@ void pf_find_visits(struct planner *p)
 			/* "hospital visits", "admission": the visit table itself */
 			int icu = i > 0 && (!strcmp(p->tk.v[i - 1].text, "icu") || !strcmp(p->tk.v[i - 1].text, "중환자실"));
 			/* "admission to (in) the ICU": the ICU stay too */
-			for (int k = i + 1; !icu && k < p->tk.n && k <= i + 3; k++)
-				if (!strcmp(p->tk.v[k].text, "icu"))
-					icu = 1;
-				else if (strcmp(p->tk.v[k].text, "to") && strcmp(p->tk.v[k].text, "into") && strcmp(p->tk.v[k].text, "in") &&
-				         strcmp(p->tk.v[k].text, "the"))
-					break;
+			static const char *const to_the[] = {"to", "into", "in", "the", NULL};
+			icu = icu || icu_after(p, i, to_the);
 			int vt = pf_visit_table(p, icu);
 			int prevwhich = i > 0 && (p->tk.v[i - 1].role == R_FIRST || p->tk.v[i - 1].role == R_LAST ||
 			                          p->tk.v[i - 1].role == R_THIS || p->tk.v[i - 1].role == R_CURRENT);
@@ -257,24 +272,21 @@ void pf_find_visits(struct planner *p)
 				if (!strcmp(p->tk.v[k].text, "icu") || !strcmp(p->tk.v[k].text, "중환자실"))
 					icu = 1;
 			/* "her last stay in the ICU" */
-			for (int k = j + 1; !icu && k < p->tk.n && k <= j + 3; k++)
-				if (!strcmp(p->tk.v[k].text, "icu"))
-					icu = 1;
-				else if (strcmp(p->tk.v[k].text, "in") && strcmp(p->tk.v[k].text, "at") && strcmp(p->tk.v[k].text, "the"))
-					break;
+			static const char *const in_the[] = {"in", "at", "the", NULL};
+			icu = icu || icu_after(p, j, in_the);
 			int vt = pf_visit_table(p, icu);
 			if (vt < 0)
 				break;
-			/* "her first stay in the careunit medicine during this hospital visit": the later visit
-			 * phrase chooses the visit; the earlier ordinal is left to what else the question says
-			 * (the first transfer of that visit) */
+			/* "current hospital visit. ... since their first stay in careunit X": the current
+			 * visit stays chosen; this ordinal is left to what else the question says */
 			if (f->episode == vt && f->episode_which == 2 && which != 2) {
-				/* "current hospital visit. ... since their first stay in careunit X": the current
-				 * visit stays chosen; this ordinal is left to what else the question says */
 				p->tk.v[j].used = 1;
 				i = j;
 				break;
 			}
+			/* "her first stay in the careunit medicine during this hospital visit": the later visit
+			 * phrase chooses the visit; the earlier ordinal is left to what else the question says
+			 * (the first transfer of that visit) */
 			if (f->episode == vt && ep_tok >= 0 && f->episode_which != which)
 				p->tk.v[ep_tok].used = 0;
 			f->episode = vt;

@@ -147,6 +147,8 @@ int pf_build(struct planner *p, struct squery *q);
 
 /* planner_entity.c; pf_is_visit_word: t names a visit or stay (visit, admission, stay, 입원, 방문) */
 int pf_is_visit_word(const struct ptok *t);
+/* pf_tok_ent: the entity kind token t names by its stem, else by its text (ENT_PATIENT...), or -1 */
+int pf_tok_ent(const struct ptok *t);
 int pf_entity_home_timed(struct planner *p);
 int pf_entity_names_table(struct planner *p, int ti);
 void pf_find_entities(struct planner *p, int pass);
@@ -205,6 +207,10 @@ int pf_dict_label(struct planner *p, int col, int *edge);
  * about stays, one stay): 1 with the fact's key (*kf) and ti's (*kt), either may be NULL; 0 none */
 int pf_shared_key(struct planner *p, int ti, int *kf, int *kt);
 int pf_measure_col(struct planner *p, int table);
+/* pf_frame_clear: a shape that frames the whole answer itself (pair, having) clears what the
+ * stages read for other shapes: aggregates, counted entity, groups, ranking, yes/no, time
+ * bucket and projections */
+void pf_frame_clear(struct frame *f);
 void pf_need(struct planner *p, int table);
 const char *pf_numtext(struct planner *p, double v);
 int pf_path(struct planner *p, int from, int to, int *edges, int max);

@@ -9,10 +9,7 @@
 static int share_word(const struct ptok *t)
 {
 	static const char *const w[] = {"percentage", "percent", "proportion", "share", "fraction", "비율", "백분율", NULL};
-	for (int k = 0; w[k]; k++)
-		if (!strcmp(t->text, w[k]))
-			return 1;
-	return 0;
+	return planner_in_list(w, t->text);
 }
 
 /* the numerator of a share: the last stored value named ("of discharged admissions ended in

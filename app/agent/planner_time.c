@@ -134,22 +134,21 @@ static void month_name(struct ptoks *tk, int i)
 	                                    "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct",
 	                                    "nov", "dec", NULL};
 	struct ptok *t = &tk->v[i], *nx = i + 1 < tk->n ? &tk->v[i + 1] : NULL, *dy = NULL, *yr = NULL;
+	int m;
 
 	if (day_tok(t) && !t->used && nx && nx->kind == TK_WORD) {
 		/* 30 December 2100: the day's token becomes the date (a "since" before it still reads) */
-		for (int m = 0; names[m]; m++)
-			if (!strcmp(nx->text, names[m])) {
-				t->kind = TK_DATE;
-				t->d = (int)t->num;
-				t->m = m % 12 + 1;
-				t->y = 0;
-				nx->used = 1;
-				if (i + 2 < tk->n && year_tok(&tk->v[i + 2])) {
-					t->y = (int)tk->v[i + 2].num;
-					tk->v[i + 2].used = 1;
-				}
-				return;
-			}
+		if ((m = planner_in_list_at(names, nx->text)) < 0)
+			return;
+		t->kind = TK_DATE;
+		t->d = (int)t->num;
+		t->m = m % 12 + 1;
+		t->y = 0;
+		nx->used = 1;
+		if (i + 2 < tk->n && year_tok(&tk->v[i + 2])) {
+			t->y = (int)tk->v[i + 2].num;
+			tk->v[i + 2].used = 1;
+		}
 		return;
 	}
 	if (t->kind != TK_WORD || t->used)
@@ -165,21 +164,19 @@ static void month_name(struct ptoks *tk, int i)
 		if (k < tk->n && year_tok(&tk->v[k]))
 			yr = &tk->v[k];
 	}
-	for (int m = 0; names[m]; m++) {
-		if (strcmp(t->text, names[m]) || (m % 12 == 4 && !yr && !dy) || (m >= 12 && !yr && !dy))
-			continue;   /* "may", and an abbreviation, only with a day or a year */
-		t->kind = TK_DATE;
-		t->m = m % 12 + 1;
-		t->y = t->d = 0;
-		if (yr) {
-			t->y = (int)yr->num;
-			yr->used = 1;   /* read: not a number of its own any more */
-		}
-		if (dy) {
-			t->d = (int)dy->num;
-			dy->used = 1;
-		}
+	/* "may", and an abbreviation, only with a day or a year */
+	if ((m = planner_in_list_at(names, t->text)) < 0 || ((m % 12 == 4 || m >= 12) && !yr && !dy))
 		return;
+	t->kind = TK_DATE;
+	t->m = m % 12 + 1;
+	t->y = t->d = 0;
+	if (yr) {
+		t->y = (int)yr->num;
+		yr->used = 1;   /* read: not a number of its own any more */
+	}
+	if (dy) {
+		t->d = (int)dy->num;
+		dy->used = 1;
 	}
 }
 
@@ -333,6 +330,18 @@ static void last_window(struct ptoks *tk, int i, const struct tm *now, struct te
 /* ago_window: "3 days ago", "past 2 weeks", "within 6 months" at the number token i: from that
  * long before the reference time, open-ended.  1 placed, 0 a duration rather than a window,
  * -1 an expression it cannot place ("2 months after X"). */
+/* since_before: the window from n units u before the reference time, open-ended, described */
+static void since_before(const struct tm *now, int n, int u, struct texpr *e, char *desc, size_t dn)
+{
+	struct tm d = *now;
+	shift(&d, u, -n);
+	fmt(e->x.from, sizeof e->x.from, &d);
+	e->x.rel_n = n;
+	e->x.rel_unit = u;
+	snprintf(desc + strlen(desc), dn - strlen(desc), "%ssince %d %s before the reference time",
+	         *desc ? "; " : "", n, unit_name(u));
+}
+
 static int ago_window(struct ptoks *tk, int i, const struct tm *now, struct texpr *e, char *desc, size_t dn)
 {
 	struct ptok *t = &tk->v[i], *prev = i ? &tk->v[i - 1] : NULL;
@@ -346,18 +355,12 @@ static int ago_window(struct ptoks *tk, int i, const struct tm *now, struct texp
 	if (!ago && !past && !(i >= 2 && tk->v[i - 1].role == R_PAST) &&
 	    !(i >= 2 && (tk->v[i - 2].role == R_PAST || tk->v[i - 2].role == R_LAST) && tk->v[i - 1].role == R_STOP))
 		return 0;   /* "3 days" without ago/last: a duration, not a window */
-	struct tm d = *now;
-	shift(&d, u, -(int)t->num);
 	if (after < tk->n && (tk->v[after].role == R_SINCE || tk->v[after].role == R_UNTIL) && !tk->v[after].hangul)
 		return -1;
-	fmt(e->x.from, sizeof e->x.from, &d);
-	e->x.rel_n = (int)t->num;
-	e->x.rel_unit = u;
+	since_before(now, (int)t->num, u, e, desc, dn);
 	if (past)
 		e->span0 = i - 1;
 	e->span1 = ago ? after + 1 : after;
-	snprintf(desc + strlen(desc), dn - strlen(desc), "%ssince %d %s before the reference time",
-	         *desc ? "; " : "", (int)t->num, unit_name(u));
 	if (prev && prev->role == R_SINCE)
 		e->span0 = i - 1;
 	return 1;
@@ -404,14 +407,8 @@ static int place(struct ptoks *tk, int i, const struct tm *now, struct texpr *e,
 	    is_unit(&tk->v[i + 1]) && tk->v[i + 1].unitv != 'h') {
 		/* "in the past year", "최근 1달" without a number: the last 12 months up to the reference
 		 * time, as "in the past 12 months" is; "last year" and "previous year" stay the calendar year */
-		struct tm d = *now;
-		shift(&d, tk->v[i + 1].unitv, -1);
-		fmt(e->x.from, sizeof e->x.from, &d);
-		e->x.rel_n = 1;
-		e->x.rel_unit = tk->v[i + 1].unitv;
+		since_before(now, 1, tk->v[i + 1].unitv, e, desc, dn);
 		e->span1 = i + 2;
-		snprintf(desc + strlen(desc), dn - strlen(desc), "%ssince 1 %s before the reference time",
-		         *desc ? "; " : "", unit_name(tk->v[i + 1].unitv));
 		return 1;
 	}
 	if ((t->role == R_LAST || t->role == R_PAST) && i + 1 < tk->n && is_unit(&tk->v[i + 1])) {

@@ -29,12 +29,17 @@ static const char *const ko_whole[] = {
 
 static int is_hangul_lead(unsigned char c) { return c >= 0xea && c <= 0xed; }
 
-static int in_list(const char *const *l, const char *w)
+int planner_in_list_at(const char *const *l, const char *w)
 {
-	for (; *l; l++)
-		if (!strcmp(*l, w))
-			return 1;
-	return 0;
+	for (int i = 0; l[i]; i++)
+		if (!strcmp(l[i], w))
+			return i;
+	return -1;
+}
+
+int planner_in_list(const char *const *l, const char *w)
+{
+	return planner_in_list_at(l, w) >= 0;
 }
 
 static int ends_with(const char *w, const char *suf)
@@ -237,7 +242,7 @@ static const char *const generic[] = {
 
 int planner_lex_generic(const char *stem)
 {
-	return in_list(generic, stem);
+	return planner_in_list(generic, stem);
 }
 
 enum role planner_lex_role(const char *text, const char *stem, int *unit)
@@ -540,7 +545,7 @@ static int known(const char *w)
 	int dir;
 	double lo, hi;
 	/* the clinical lexicon's Korean terms too: 내과 is a department, not 내 + the particle 과 */
-	return in_list(ko_whole, w) || planner_lex_role(w, w, &unit) != R_NONE || own_syn(w) ||
+	return planner_in_list(ko_whole, w) || planner_lex_role(w, w, &unit) != R_NONE || own_syn(w) ||
 	       planner_lex_concept(w, &m, &dir, &lo, &hi) || ((unsigned char)w[0] >= 0x80 && planner_lex_syn(w));
 }
 
@@ -552,7 +557,7 @@ static int headed_by_whole(const char *w)
 	for (int i = 0; ko_whole[i]; i++) {
 		size_t m = strlen(ko_whole[i]);
 		int unit;
-		if (m >= 6 && n > m && !strcmp(w + n - m, ko_whole[i]) && in_list(particles, ko_whole[i] + m - 3) &&
+		if (m >= 6 && n > m && !strcmp(w + n - m, ko_whole[i]) && planner_in_list(particles, ko_whole[i] + m - 3) &&
 		    planner_lex_role(ko_whole[i], ko_whole[i], &unit) != R_PER)
 			return 1;   /* a noun (결과), not a function word (별로: per) */
 	}
@@ -566,7 +571,7 @@ static int strip_suffix(struct arena *a, struct ptok *t, const char *suf, size_t
 	size_t n = strlen(t->text), m = strlen(suf);
 	if (n < m + min_rest || !ends_with(t->text, suf))
 		return 0;
-	if (in_list(ambiguous, suf))
+	if (planner_in_list(ambiguous, suf))
 		t->alt = arena_strdup(a, t->text);
 	t->text[n - m] = 0;
 	return 1;
@@ -606,7 +611,7 @@ static size_t split_point(const char *w)
 	}
 	for (size_t k = 3; k < n; k += 3) {
 		static const char *const group_suffix[] = {"별", "마다", "당", "별로", NULL};
-		if (in_list(particles, w + k) || in_list(group_suffix, w + k))
+		if (planner_in_list(particles, w + k) || planner_in_list(group_suffix, w + k))
 			continue;   /* 종류별: a grouping suffix, taken off by finish() */
 		memcpy(x, w, k);
 		x[k] = 0;

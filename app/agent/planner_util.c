@@ -473,3 +473,15 @@ void pf_proj_shift(struct frame *f)
 	for (int i = f->nproj; i > 0; i--)
 		f->proj[i] = f->proj[i - 1];
 }
+
+void pf_frame_clear(struct frame *f)
+{
+	f->agg = NULL;
+	f->nagg2 = 0;
+	f->count_entity = 0;
+	f->ngroup = 0;
+	f->rank_n = 0;
+	f->exists = 0;
+	f->bucket = 0;
+	f->nproj = 0;
+}

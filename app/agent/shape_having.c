@@ -18,9 +18,7 @@ static int f_entity_kind(struct planner *p)
 	if (k0 >= 0 && planner_ent_column(p->s, k0))
 		return k0;
 	for (int i = 0; i < p->tk.n; i++) {
-		int k = planner_ent_word(p->tk.v[i].stem);
-		if (k < 0)
-			k = planner_ent_word(p->tk.v[i].text);
+		int k = pf_tok_ent(&p->tk.v[i]);
 		if (k >= 0 && planner_ent_column(p->s, k))
 			return k;
 	}
@@ -48,18 +46,12 @@ static int frame(struct planner *p, struct cues *c)
 		return pf_decline(p, "a number of times per patient was asked, but %s has no patient column", p->s->t[f->fact].name);
 	/* "how many patients ...": the patients counted; else listed with their count */
 	f->having_count = (c->how_many || f->count_entity) && !pf_has_role(p, R_WHICH) && !pf_has_role(p, R_LIST);
+	pf_frame_clear(f);
 	f->agg = "COUNT";
-	f->nagg2 = 0;
-	f->count_entity = 0;
 	f->measure = -1;
 	f->dur_start = -1;
-	f->ngroup = 0;
 	f->group[f->ngroup++] = ec;
 	f->order = 0;
-	f->rank_n = 0;
-	f->exists = 0;
-	f->bucket = 0;
-	f->nproj = 0;
 	return 0;
 }
 

@@ -3,7 +3,6 @@
  * values ("is the second calcium less than the first"), and the time elapsed since a value was
  * taken ("how many hours since the first potassium test").  docs/architecture.md, "Question
  * shapes". */
-#include <stdio.h>
 #include <string.h>
 #include "agent/planner_front.h"
 
@@ -12,10 +11,7 @@ static int change_word(const struct ptok *t)
 {
 	static const char *const w[] = {"change", "changes", "changed", "difference", "differ", "differs", "shift",
 	                                "shifts", "minus", "차이", "변화량", NULL};
-	for (int k = 0; w[k]; k++)
-		if (!strcmp(t->text, w[k]))
-			return 1;
-	return 0;
+	return planner_in_list(w, t->text);
 }
 
 /* words that say the time asked for runs up to now: "since", "elapsed", "passed", "has it been",
@@ -23,10 +19,7 @@ static int change_word(const struct ptok *t)
 static int since_word(const struct ptok *t)
 {
 	static const char *const w[] = {"since", "elapsed", "passed", "been", "gone", "ago", NULL};
-	for (int k = 0; w[k]; k++)
-		if (!strcmp(t->text, w[k]))
-			return 1;
-	return 0;
+	return planner_in_list(w, t->text);
 }
 
 /* an ordinal at token i: "first", "last", "second" (offset 1), "second to last" / "second last"
@@ -97,7 +90,7 @@ static int value_comparison(struct planner *p)
 int pf_pair_words(struct planner *p)
 {
 	struct frame *f = &p->f;
-	struct { int tok, n, dir, off; } ord[3];
+	struct ordinal { int tok, n, dir, off; } ord[3];
 	int nord = 0, change = -1, cmp = value_comparison(p), how = -1, unit = 0, since = 0;
 	for (int i = 0; i < p->tk.n; i++) {
 		int d, o, n = ordinal_at(p, i, &d, &o);
@@ -150,9 +143,9 @@ int pf_pair_words(struct planner *p)
 	 * of the last value compared to the first" is */
 	if (f->pair == 'd' && preceded_by(p, ord[0].tok, "from") && preceded_by(p, ord[1].tok, "to") &&
 	    !compared_to(p, ord[1].tok)) {
-		int t = ord[0].tok, n = ord[0].n, d = ord[0].dir, o = ord[0].off;
+		struct ordinal first = ord[0];
 		ord[0] = ord[1];
-		ord[1].tok = t, ord[1].n = n, ord[1].dir = d, ord[1].off = o;
+		ord[1] = first;
 	}
 	for (int k = 0; k < nord && k < 2; k++) {
 		f->pick[k].dir = ord[k].dir;
@@ -183,14 +176,7 @@ static int frame(struct planner *p, struct cues *c)
 	if (f->pair != 'e' && f->measure < 0)
 		return pf_decline(p, "the change or comparison of a value was asked for, but %s has no numeric measure",
 		                  p->s->t[f->fact].name);
-	f->agg = NULL;
-	f->nagg2 = 0;
-	f->count_entity = 0;
-	f->ngroup = 0;
-	f->rank_n = 0;
-	f->exists = 0;
-	f->bucket = 0;
-	f->nproj = 0;
+	pf_frame_clear(f);
 	f->proj[f->nproj++] = f->pair == 'e' ? f->time_col : f->measure;
 	f->order = f->pick[0].dir;
 	f->order_col = f->time_col;

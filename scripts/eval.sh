@@ -107,7 +107,7 @@ for h in 1 2; do
 	ASKQL_CONTEXT_WHOLE_SCHEMA_TOKENS=0 "$ASKQL" eval --target ehrsql --context "$EHR/valid.jsonl" --half $h | sed 's/^/  /'
 done
 for set in "${SETS[@]}"; do
-	for qf in questions questions_b; do
+	for qf in questions questions_b questions_c; do
 		[ -f "$TOP/tests/data/eval/$set/$qf.jsonl" ] || continue
 		for h in 1 2; do
 			"$ASKQL" eval --target "$set" --context "$TOP/tests/data/eval/$set/$qf.jsonl" --half $h | sed 's/^/  /'
@@ -136,20 +136,22 @@ for h in 1 2; do
 	"$ASKQL" eval --target ehrsql --now '2100-12-31 23:59:00' --half $h \
 		--out "$OUT/ehrsql_outcomes_half$h.jsonl" "$EHR/valid.jsonl"
 done
-# paraphrases of the development half (tests/data/eval_probe): how much of it survives rewording
-for PROBE in "$TOP"/tests/data/eval_probe/ehrsql_dev_paraphrases*.jsonl; do
+# paraphrases of the development half, and its templates with other values (tests/data/eval_probe):
+# how much of it survives rewording
+for PROBE in "$TOP"/tests/data/eval_probe/ehrsql_dev_*.jsonl; do
 	[ -f "$PROBE" ] || continue
 	tag=$(basename "$PROBE" .jsonl)
 	echo
-	echo "-- EHRSQL valid, half 1 paraphrased: $tag (tests/data/eval_probe: a development probe, tuned on)"
+	echo "-- EHRSQL valid, half 1 probe: $tag (tests/data/eval_probe: a development probe, tuned on)"
 	"$ASKQL" eval --target ehrsql --now '2100-12-31 23:59:00' --out "$OUT/${tag}_outcomes.jsonl" "$PROBE"
 done
 # each set's first questions (questions.jsonl) and, where written, a second set by other authors
-# (questions_b.jsonl, docs/eval/brief_second_questions.md): both split into halves the same way
+# (questions_b.jsonl and questions_c.jsonl, docs/eval/brief_second_questions.md): all split into
+# halves the same way
 for set in "${SETS[@]}"; do
-	for qf in questions questions_b; do
+	for qf in questions questions_b questions_c; do
 		[ -f "$TOP/tests/data/eval/$set/$qf.jsonl" ] || continue
-		tag=$set; [ "$qf" = questions_b ] && tag=${set}_b
+		tag=$set; [ "$qf" = questions_b ] && tag=${set}_b; [ "$qf" = questions_c ] && tag=${set}_c
 		for h in 1 2; do
 			echo
 			echo "-- $tag, half $h ($(half_name $h))"

@@ -106,8 +106,8 @@ static void link_question(struct planner *p, const struct planner_ctx *ctx)
 	}
 	pf_find_entities(p, 1);
 	pf_pair_words(p);
-	if (pf_comparisons(p) == 0)
-		pf_structure(p);
+	if (pf_comparisons(p) == 0 && pf_structure(p) == 0)
+		pf_unread_comparison(p);
 }
 
 /* plan_confidence: the shape's prior (its precision on the development halves) times how surely

@@ -95,6 +95,116 @@ static void units_used(struct planner *p, int from, int to)
 	}
 }
 
+/* ref_link: a numeric column named right after an English comparison word at token i ("above the
+ * upper limit of the reference range") or right before a Korean one (참고치 상한 넘은): the other
+ * side of a comparison between two columns; the link's index, or -1 */
+static int ref_link(struct planner *p, int i)
+{
+	const struct ptok *t = &p->tk.v[i];
+	for (int l = 0; l < p->pl.n; l++) {
+		const struct plink_item *it = &p->pl.v[l];
+		if (it->kind != PL_COLUMN || p->s->c[it->cols[0]].type != PT_NUM || pf_is_keyish(p, it->cols[0]))
+			continue;
+		if (t->hangul) {
+			if (it->t1 == i || (it->t1 == i - 1 && !strcmp(p->tk.v[i - 1].text, "보다")))
+				return l;
+			continue;
+		}
+		int k = i + 1;   /* "above the", "below the lower" */
+		while (k < it->t0 && k <= i + 3 && (p->tk.v[k].role == R_STOP || !strcmp(p->tk.v[k].text, "the") ||
+		                                    p->tk.v[k].role == R_LT || p->tk.v[k].role == R_GT))
+			k++;
+		if (k == it->t0 && k > i)
+			return l;
+	}
+	return -1;
+}
+
+/* side_word: +1 a word for a range's upper limit (upper, high, max, 상한), -1 its lower one, else 0 */
+static int side_word(const struct ptok *t)
+{
+	static const char *const hi[] = {"upper", "high", "higher", "max", "maximum", "상한", "상한치", "최대", "최고", NULL};
+	static const char *const lo[] = {"lower", "low", "min", "minimum", "하한", "하한치", "최소", "최저", NULL};
+	for (int k = 0; hi[k]; k++)
+		if (!strcmp(t->text, hi[k]) || !strcmp(t->stem, hi[k]))
+			return 1;
+	for (int k = 0; lo[k]; k++)
+		if (!strcmp(t->text, lo[k]) || !strcmp(t->stem, lo[k]))
+			return -1;
+	return 0;
+}
+
+/* range_side: the limit a comparison means when the column linked is one of a low/high pair of
+ * one table (range_low, range_high): the side the phrase's words name, else the side its
+ * direction implies ("above the reference range": the upper limit) */
+static int range_side(struct planner *p, int c2, enum role op, int from, int to)
+{
+	int side = 0;
+	for (int x = from; x < to && !side; x++)
+		side = side_word(&p->tk.v[x]);
+	if (!side)
+		side = op == R_GT || op == R_GE ? 1 : -1;
+	const char *name = p->s->c[c2].name;
+	static const char *const pair[][2] = {{"low", "high"}, {"lower", "upper"}, {"min", "max"}};
+	for (int k = 0; k < 3; k++) {
+		const char *want = pair[k][side > 0], *other = pair[k][side < 0];
+		const char *at = strstr(name, other);
+		if (!at)
+			continue;
+		char buf[128];
+		size_t pre = (size_t)(at - name);
+		if (snprintf(buf, sizeof buf, "%.*s%s%s", (int)pre, name, want, at + strlen(other)) >= (int)sizeof buf)
+			continue;
+		int sib = pf_col_in(p, p->s->c[c2].table, buf);
+		if (sib >= 0 && p->s->c[sib].type == PT_NUM)
+			return sib;
+	}
+	return c2;
+}
+
+/* ref_compare: the comparison at token i is with the column of link l ("potassium above the
+ * upper limit of the reference range": value_as_number > range_high); the measure compared is
+ * the fact table's, resolved with the table (pf_bind_rest). The words of the limit's phrase and
+ * the links inside it are read here, so no other rule takes "reference range" for a column shown */
+static void ref_compare(struct planner *p, int i, int l)
+{
+	struct frame *f = &p->f;
+	struct plink_item *it = &p->pl.v[l];
+	int c2 = it->cols[0], from = it->t0 < i ? it->t0 : i, to = it->t1 > i ? it->t1 : i + 1;
+	while (!p->tk.v[i].hangul && to < p->tk.n) {   /* "... of the reference range" */
+		int in_link = 0;
+		for (int m = 0; m < p->pl.n; m++)
+			in_link |= p->pl.v[m].kind == PL_COLUMN && p->pl.v[m].t0 == to &&
+			           p->s->c[p->pl.v[m].cols[0]].table == p->s->c[c2].table;
+		int k = to;
+		while (k < p->tk.n && k < to + 2 && (p->tk.v[k].role == R_STOP || !strcmp(p->tk.v[k].text, "of") ||
+		                                     !strcmp(p->tk.v[k].text, "the")))
+			k++;
+		for (int m = 0; m < p->pl.n && !in_link && k > to; m++)
+			in_link |= p->pl.v[m].kind == PL_COLUMN && p->pl.v[m].t0 == k &&
+			           p->s->c[p->pl.v[m].cols[0]].table == p->s->c[c2].table;
+		if (!in_link)
+			break;
+		for (int m = 0; m < p->pl.n; m++)
+			if (p->pl.v[m].kind == PL_COLUMN && p->pl.v[m].t0 == k)
+				to = p->pl.v[m].t1 > to ? p->pl.v[m].t1 : to;
+	}
+	c2 = range_side(p, c2, p->tk.v[i].role, from, to);
+	for (int x = from; x < to; x++)
+		p->tk.v[x].used = 1;
+	for (int m = 0; m < p->pl.n; m++)
+		if (p->pl.v[m].kind == PL_COLUMN && p->pl.v[m].t0 >= from && p->pl.v[m].t1 <= to)
+			p->pl.v[m].role = 1;   /* read by the comparison, not a column shown or a measure */
+	f->cond[f->ncond].col = -1;
+	f->cond[f->ncond].op = op_sql(p->tk.v[i].role);
+	f->cond[f->ncond].lit = p->s->c[c2].name;
+	f->cond[f->ncond].num = 5;
+	f->cond[f->ncond].lit2 = NULL;
+	f->cond[f->ncond++].col2 = c2;
+	pf_decide(p, pf_span_text(p, from, to), "filter", arena_printf(&p->a, "%s %s", op_sql(p->tk.v[i].role), pf_cfq(p, c2)),
+	          "a comparison with another column", 0.9);
+}
+
 /* numeric comparisons: a number next to a comparison word, bound to the nearest numeric column */
 int pf_comparisons(struct planner *p)
 {
@@ -141,6 +251,9 @@ int pf_comparisons(struct planner *p)
 				op = t->role;   /* 65 이상, 10 g/dL 미만 */
 				num = unit_start(p, i);
 				units_used(p, num + 1, i);
+			} else if (t->role != R_BETWEEN && f->ncond < MAXF && ref_link(p, i) >= 0) {
+				ref_compare(p, i, ref_link(p, i));
+				continue;
 			} else if (op == R_NONE && (t->role == R_GT || t->role == R_LT) && !t->hangul) {
 				/* "greater than that first measured": a comparison between two values */
 				int k = i + 1;
@@ -222,6 +335,32 @@ int pf_comparisons(struct planner *p)
 			       arena_printf(&p->a, "%s %s %s", pf_cfq(p, col), ops, n->text), "numeric comparison", 1);
 		else
 			f->cond[f->ncond - 1].lit2 = f->cond[f->ncond - 1].lit2 ? f->cond[f->ncond - 1].lit2 : NULL;
+	}
+	return 0;
+}
+
+/* pf_unread_comparison: a comparison word ("above", 초과, "older") that nothing read (no number,
+ * no limit column, no pair of values) leaves a condition of the question out of the answer:
+ * declined, naming the word; "가장 높은" and "higher first" are orders, not conditions; 0 or -1 */
+int pf_unread_comparison(struct planner *p)
+{
+	for (int i = 0; i < p->tk.n && !p->decline; i++) {
+		const struct ptok *t = &p->tk.v[i];
+		if (t->used || t->kind != TK_WORD || (t->role != R_GT && t->role != R_LT && t->role != R_GE && t->role != R_LE))
+			continue;
+		/* "over the past year", "under which", "one more", "60 and older" read otherwise */
+		static const char *const cond_words[] = {"above", "below", "exceed", "exceeding", "exceeded", "exceeds", "greater",
+		                                         "higher", "lower", "초과", "미만", "넘은", "넘는", "넘게", "높은", "낮은",
+		                                         NULL};   /* not 이상: alone it also means "abnormal" */
+		if (!planner_in_list(cond_words, t->text))
+			continue;
+		if (i > 0 && (!strcmp(p->tk.v[i - 1].text, "가장") || !strcmp(p->tk.v[i - 1].text, "제일") ||
+		              !strcmp(p->tk.v[i - 1].text, "most")))
+			continue;   /* 가장 높은: the top, read by the ranking */
+		if (i + 1 < p->tk.n && !strncmp(p->tk.v[i + 1].text, "순", strlen("순")))
+			continue;   /* 높은 순으로: an order */
+		return pf_decline(p, "'%s' compares with something the offline planner could not find (no number or limit "
+		                     "column after it)", t->text);
 	}
 	return 0;
 }
@@ -311,6 +450,14 @@ static int semi_value(struct planner *p, struct plink_item *it, int c, const cha
 	for (int k = 0; k < p->s->nfk; k++)
 		if (p->s->c[p->s->fk[k].from].table == ev && p->s->c[p->s->fk[k].to].table == f->fact)
 			return -1;
+	/* "ER/inpatient visits": two values of one column are alternatives or two different rows; one
+	 * subquery row holding both is neither */
+	for (int k = 0; k < f->nsemi; k++)
+		if (f->semi[k].event == ev && f->semi[k].col == it->cols[c] && strcmp(f->semi[k].val, it->vals[c])) {
+			pf_decline(p, "%s", arena_printf(&p->a, "'%s' and '%s' are two values of %s; whether one or both is meant "
+			                               "could not be told", f->semi[k].val, it->vals[c], pf_cfq(p, it->cols[c])));
+			return 0;
+		}
 	f->semi[f->nsemi].event = ev;
 	f->semi[f->nsemi].edge = edge;
 	f->semi[f->nsemi].col = it->cols[c];
@@ -720,8 +867,13 @@ int pf_bind_rest(struct planner *p)
 		int from_birth = 0;
 		if (col < 0 && (f->entity_count || f->entity_group || f->entity_col))
 			col = pf_age_col(p, &from_birth);
+		if (f->cond[i].num == 5 && (col == f->cond[i].col2 || from_birth))
+			col = -1;   /* a limit is compared with the measure, never with itself or an age */
 		if (from_birth)
 			f->cond[i].num = 4;
+		if (col < 0 && f->cond[i].num == 5)
+			return pf_decline(p, "%s is a limit compared with, but what is measured could not be told",
+			                  pf_cfq(p, f->cond[i].col2));
 		if (col < 0)
 			return pf_decline(p, "a number '%s' is compared, but with what column could not be told", f->cond[i].lit);
 		f->cond[i].col = col;

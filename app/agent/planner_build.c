@@ -231,6 +231,29 @@ static int add_visit(struct planner *p, struct squery *q)
 	return 0;
 }
 
+/* cond_rhs: the right side of condition i: a number, a text literal, or another column (a
+ * reference range's limit, whose table the query then needs) */
+static struct sexpr *cond_rhs(struct planner *p, int i)
+{
+	struct frame *f = &p->f;
+	if (f->cond[i].num == 5) {
+		pf_need(p, p->s->c[f->cond[i].col2].table);
+		return pf_col(p, f->cond[i].col2);
+	}
+	return f->cond[i].num ? sx_num(&p->a, f->cond[i].lit) : sx_lit(&p->a, f->cond[i].lit);
+}
+
+/* one_year_window: the question's time window starts and ends inside one calendar year (its end
+ * may be the next year's first instant) */
+static int one_year_window(const struct frame *f)
+{
+	if (!f->has_win || !f->win.from[0] || !f->win.to[0])
+		return 0;
+	if (!strncmp(f->win.from, f->win.to, 4))
+		return 1;
+	return atoi(f->win.to) == atoi(f->win.from) + 1 && !strcmp(f->win.to + 4, "-01-01 00:00:00");
+}
+
 /* a metadata literal is printed as written: only numbers, quoted strings and lists of them */
 static int lit_ok(const char *s)
 {
@@ -316,7 +339,7 @@ static int build_where(struct planner *p, struct squery *q)
 			q->where[q->nwhere++] = sx_null(&p->a, lhs, 1);
 			continue;
 		}
-		struct sexpr *rhs = f->cond[i].num ? sx_num(&p->a, f->cond[i].lit) : sx_lit(&p->a, f->cond[i].lit);
+		struct sexpr *rhs = cond_rhs(p, i);
 		if (f->cond[i].num == 3 && !lit_ok(f->cond[i].lit))
 			return pf_decline(p, "%s", "a concept's definition in the metadata is not a simple condition");
 		if (!strcmp(f->cond[i].op, "BETWEEN")) {
@@ -449,7 +472,7 @@ static int build_aggregate(struct planner *p, struct squery *q)
 		/* ROUND(AVG(CAST((numerator) AS int)) * 100, 2): the share in percent */
 		struct sexpr *num = NULL;
 		for (int i = f->rate_from; i < f->rate_from + f->rate_n; i++) {
-			struct sexpr *rhs = f->cond[i].num ? sx_num(&p->a, f->cond[i].lit) : sx_lit(&p->a, f->cond[i].lit);
+			struct sexpr *rhs = cond_rhs(p, i);
 			if (f->cond[i].num == 3 && !lit_ok(f->cond[i].lit))
 				return pf_decline(p, "%s", "a concept's definition in the metadata is not a simple condition");
 			struct sexpr *c = sx_cmp(&p->a, f->cond[i].op, pf_col(p, f->cond[i].col), rhs);
@@ -537,7 +560,10 @@ int pf_build(struct planner *p, struct squery *q)
 		if (f->bucket) {
 			const char *u = f->bucket == 'h' ? "hour" : f->bucket == 'd' ? "day" : f->bucket == 'w' ? "week"
 			              : f->bucket == 'm' ? "month" : "year";
-			struct sexpr *b = sx_func(&p->a, "date_trunc", sx_lit(&p->a, u), pf_col(p, f->time_col));
+			/* months of a window inside one calendar year ("2025년 월별"): the month's number, 1-12 */
+			struct sexpr *b = f->bucket == 'm' && one_year_window(f)
+			                  ? sx_cast(&p->a, sx_func(&p->a, "date_part", sx_lit(&p->a, "month"), pf_col(p, f->time_col)), "int")
+			                  : sx_func(&p->a, "date_trunc", sx_lit(&p->a, u), pf_col(p, f->time_col));
 			q->sel[q->nsel].e = b;
 			q->sel[q->nsel++].as = u;
 			q->group[q->ngroup++] = b;

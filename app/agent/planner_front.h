@@ -57,8 +57,9 @@ struct frame {
 	int timeline;
 	int distinct;
 	int time_col;
-	struct { int col; const char *op; const char *lit; int num; const char *lit2; } cond[MAXF];   /* num: 0 text,
-	                                          * 1 number, 2 IS NULL, 3 metadata SQL, 4 age in years of a birth date */
+	struct { int col; const char *op; const char *lit; int num; const char *lit2; int col2; } cond[MAXF];   /* num: 0
+	                                          * text, 1 number, 2 IS NULL, 3 metadata SQL, 4 age in years of a birth
+	                                          * date, 5 another column (col2: a reference range's limit) */
 	int ncond;
 	struct { int col; const char *vals[8]; int n; int contains; } in[4];   /* contains: ILIKE '%v%' */
 	int nin;
@@ -173,6 +174,7 @@ int pf_rate_link(struct planner *p, int i);
 int pf_age_word(const struct ptok *t);
 /* pf_age_col: the column an age is read from (age, else a birth date: *from_birth 1); -1 none */
 int pf_age_col(struct planner *p, int *from_birth);
+int pf_unread_comparison(struct planner *p);
 /* pf_stay_word: token i (and the words after it, *n in all) names a length of stay (재원일수,
  * "length of stay", LOS); 0 when not */
 int pf_stay_word(struct planner *p, int i, int *n);

@@ -34,6 +34,23 @@ static int per_entity(struct planner *p)
 	return name ? pf_col_in(p, p->f.fact, name) : -1;
 }
 
+/* which_column: "Which clinics had more than 120 visits": a name column linked within three words
+ * after "which" (not the patients' or a stay's), whose values are what is counted per; or -1 */
+static int which_column(struct planner *p)
+{
+	for (int i = 0; i < p->tk.n; i++) {
+		if (p->tk.v[i].role != R_WHICH)
+			continue;
+		for (int l = 0; l < p->pl.n; l++) {
+			const struct plink_item *it = &p->pl.v[l];
+			if (it->kind == PL_COLUMN && it->t0 > i && it->t0 <= i + 3 && p->s->c[it->cols[0]].type == PT_TEXT &&
+			    !pf_is_keyish(p, it->cols[0]) && pf_tok_ent(&p->tk.v[it->t0]) < 0)
+				return it->cols[0];
+		}
+	}
+	return -1;
+}
+
 static int frame(struct planner *p, struct cues *c)
 {
 	struct frame *f = &p->f;
@@ -41,7 +58,10 @@ static int frame(struct planner *p, struct cues *c)
 	 * ("admitted" as a visit kind while the fact is the diagnoses) leaves unclear what is counted */
 	if (f->nsemi)
 		return pf_decline(p, "%s", "a number of times per patient was asked, but which rows to count could not be told");
-	int ec = per_entity(p);
+	/* per a group the question names ("진료과별", "by clinic", "which clinics"), else per patient or stay */
+	int ec = f->ngroup == 1 ? f->group[0] : which_column(p);
+	if (ec < 0)
+		ec = per_entity(p);
 	if (ec < 0)
 		return pf_decline(p, "a number of times per patient was asked, but %s has no patient column", p->s->t[f->fact].name);
 	/* "how many patients ...": the patients counted; else listed with their count */
@@ -51,6 +71,7 @@ static int frame(struct planner *p, struct cues *c)
 	f->measure = -1;
 	f->dur_start = -1;
 	f->group[f->ngroup++] = ec;
+	pf_need(p, p->s->c[ec].table);
 	f->order = 0;
 	return 0;
 }

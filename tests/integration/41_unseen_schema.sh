@@ -46,9 +46,11 @@ COMMENT ON COLUMN cd_dx.dx_kor_nm IS '진단 한글명';
 COMMENT ON COLUMN cd_dx.dx_eng_nm IS '진단 영문명';
 CREATE TABLE dx_hist (dx_seq int PRIMARY KEY, adm_id int, pt_id int, dx_cd text);
 COMMENT ON TABLE dx_hist IS '진단 이력';
-CREATE TABLE cd_lab (lab_cd text PRIMARY KEY, lab_nm text);
+CREATE TABLE cd_lab (lab_cd text PRIMARY KEY, lab_nm text, ref_low numeric, ref_high numeric);
 COMMENT ON TABLE cd_lab IS '검사 코드';
 COMMENT ON COLUMN cd_lab.lab_nm IS '검사명';
+COMMENT ON COLUMN cd_lab.ref_low IS '참고치 하한';
+COMMENT ON COLUMN cd_lab.ref_high IS '참고치 상한';
 CREATE TABLE lab_rslt (rslt_seq int PRIMARY KEY, pt_id int, lab_cd text, rslt_num numeric, smpl_dtm timestamp);
 COMMENT ON TABLE lab_rslt IS '검사 결과';
 COMMENT ON COLUMN lab_rslt.rslt_num IS '결과 수치';
@@ -67,7 +69,7 @@ INSERT INTO adm_hist SELECT g, 1 + (random() * 299)::int, t, CASE WHEN g % 25 = 
   FROM (SELECT g, timestamp '2024-01-01' + random() * interval '700 days' t FROM generate_series(1, 800) g) x;
 INSERT INTO dx_hist SELECT g, a.adm_id, a.pt_id, (ARRAY['I500','I509','J189','J159','E119','E109','N189','I10'])[1 + (random() * 7)::int]
   FROM generate_series(1, 1500) g JOIN adm_hist a ON a.adm_id = 1 + (g * 7919) % 800;
-INSERT INTO cd_lab VALUES ('L1', '헤모글로빈'), ('L2', '크레아티닌'), ('L3', '칼륨');
+INSERT INTO cd_lab VALUES ('L1', '헤모글로빈', 12, 16), ('L2', '크레아티닌', 0.6, 1.2), ('L3', '칼륨', 3.5, 5.1);
 INSERT INTO lab_rslt SELECT g, 1 + (random() * 299)::int, (ARRAY['L1','L2','L3'])[1 + (random() * 2)::int],
        round((2 + random() * 14)::numeric, 1), timestamp '2024-01-01' + random() * interval '700 days'
   FROM generate_series(1, 4000) g;
@@ -88,6 +90,10 @@ cat >"$TMP/q.jsonl" <<'J'
 {"question": "How many patients have heart failure and hypertension?", "gold_sql": "SELECT count(*) FROM (SELECT h.pt_id FROM dx_hist h JOIN cd_dx d ON d.dx_cd = h.dx_cd WHERE d.dx_eng_nm ILIKE '%heart failure%' INTERSECT SELECT h.pt_id FROM dx_hist h JOIN cd_dx d ON d.dx_cd = h.dx_cd WHERE d.dx_eng_nm ILIKE '%hypertension%') t", "expect": "declined", "rule": "two names of one kind (both never hold on one row)"}
 {"question": "Which patients were admitted 3 or more times?", "gold_sql": "SELECT pt_id FROM adm_hist GROUP BY pt_id HAVING count(*) >= 3", "expect": "correct", "rule": "a count per patient compared (HAVING, not an age)"}
 {"question": "How long was patient 7's last admission?", "gold_sql": "SELECT date_part('epoch', dsch_dtm - adm_dtm) / 86400 FROM adm_hist WHERE pt_id = 7 AND dsch_dtm IS NOT NULL ORDER BY adm_dtm DESC LIMIT 1", "expect": "correct", "rule": "how long a chosen stay lasted"}
+{"question": "칼륨 참고치 상한 넘은 결과 몇 건?", "gold_sql": "SELECT count(*) FROM lab_rslt r JOIN cd_lab c ON c.lab_cd = r.lab_cd WHERE c.lab_nm = '칼륨' AND r.rslt_num > c.ref_high", "expect": "correct", "rule": "a value compared with its reference range's upper limit (another column)"}
+{"question": "헤모글로빈이 참고치 하한보다 낮았던 환자 몇 명?", "gold_sql": "SELECT count(DISTINCT r.pt_id) FROM lab_rslt r JOIN cd_lab c ON c.lab_cd = r.lab_cd WHERE c.lab_nm = '헤모글로빈' AND r.rslt_num < c.ref_low", "expect": "correct", "rule": "below the lower limit, through the lab dictionary"}
+{"question": "2025년 월별 입원 건수", "gold_sql": "SELECT EXTRACT(MONTH FROM adm_dtm)::int, count(*) FROM adm_hist WHERE adm_dtm >= '2025-01-01' AND adm_dtm < '2026-01-01' GROUP BY 1", "expect": "correct", "rule": "months of one calendar year as 1-12"}
+{"question": "칼륨 높은 환자 수", "gold_sql": "SELECT count(DISTINCT r.pt_id) FROM lab_rslt r JOIN cd_lab c ON c.lab_cd = r.lab_cd WHERE c.lab_nm = '칼륨' AND r.rslt_num > c.ref_high", "expect": "declined", "rule": "a comparison word with nothing to compare with"}
 J
 "$ASKQL" eval --direct --target "$DB" --now '2025-12-31 23:59:00' --out "$TMP/out.jsonl" "$TMP/q.jsonl" >"$TMP/report.txt" 2>&1
 while IFS= read -r line; do
@@ -96,4 +102,4 @@ while IFS= read -r line; do
 	*) nok "${line#NOK }" "$(cat "$TMP/report.txt")" ;;
 	esac
 done < <(python3 "$TOP/tests/lib/eval_expect.py" "$TMP/q.jsonl" "$TMP/out.jsonl")
-[ "$n" -eq 11 ] && ok "all eleven questions were evaluated" || nok "expected 11 results, got $n"
+[ "$n" -eq 15 ] && ok "all fifteen questions were evaluated" || nok "expected 15 results, got $n"

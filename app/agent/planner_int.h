@@ -58,6 +58,10 @@ int planner_lex_concept(const char *term, const char **measure, int *dir, double
  * of its first occurrence, or -1 */
 int planner_in_list(const char *const *l, const char *w);
 int planner_in_list_at(const char *const *l, const char *w);
+/* planner_lex_own_syn: the built-in short list's synonyms of term (NULL-terminated), or NULL. */
+const char *const *planner_lex_own_syn(const char *term);
+/* planner_ends_with: 1 when w is longer than suf and ends with it. */
+int planner_ends_with(const char *w, const char *suf);
 /* planner_lex_generic: 1 for a generic English/Korean word that carries no schema meaning. */
 int planner_lex_generic(const char *stem);
 

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# Check the second krhosp question set (questions_b.jsonl).
-# Usage: PGHOST=... PGPORT=... PGUSER=... ./check_b.sh <database>
+# Check the second krhosp question set (questions_b.jsonl), or another of the same shape.
+# Usage: PGHOST=... PGPORT=... PGUSER=... ./check_b.sh <database> [SET]   (SET b, the default, or c)
 # Loads schema.sql into <database> (ON_ERROR_STOP), checks the file shape (40 lines, ids
-# krhosp-b01..b40, fields, 20 ko / 20 en, 6 unanswerable, 10 ko + 10 en and 3 unanswerable per
+# krhosp-<SET>01..<SET>40, fields, 20 ko / 20 en, 6 unanswerable, 10 ko + 10 en and 3 unanswerable per
 # half) and runs every gold SQL in a read-only transaction; fails if any errors, returns no
 # rows, or returns only NULLs.
 set -euo pipefail
-DB="${1:?usage: $0 <database>}"
+DB="${1:?usage: $0 <database> [SET]}"
+SET="${2:-b}"
+case $SET in b | c) ;; *) echo "check_b.sh: SET must be b or c, not '$SET'" >&2; exit 2 ;; esac
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 export PGDATABASE="$DB"
 
@@ -16,10 +18,10 @@ psql -X -q -v ON_ERROR_STOP=1 -f "$HERE/schema.sql" >/dev/null
 end=$(date +%s%N)
 echo "schema loaded in $(( (end - start) / 1000000 )) ms"
 
-python3 - "$HERE/questions_b.jsonl" <<'PY'
+python3 - "$HERE/questions_$SET.jsonl" "$SET" <<'PY'
 import json, subprocess, sys
 
-path = sys.argv[1]
+path, qset = sys.argv[1], sys.argv[2]
 fail = []
 lines = open(path, encoding="utf-8").read().splitlines()
 if len(lines) != 40:
@@ -32,7 +34,7 @@ for n, line in enumerate(lines, 1):
         fail.append("line %d: bad JSON (%s)" % (n, e))
         continue
     qs.append(q)
-    want = "krhosp-b%02d" % n
+    want = "krhosp-%s%02d" % (qset, n)
     if q.get("id") != want:
         fail.append("line %d: id %r, expected %r" % (n, q.get("id"), want))
     if not isinstance(q.get("question"), str) or not q["question"].strip():
@@ -85,5 +87,5 @@ if fail:
     for f in fail:
         print("  " + f)
     sys.exit(1)
-print("check_b.sh: OK (40 questions, 34 answerable gold SQL checked, 6 unanswerable with why)")
+print("check_" + qset + ".sh: OK (40 questions, 34 answerable gold SQL checked, 6 unanswerable with why)")
 PY

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# check_b.sh DBNAME -- validate questions_b.jsonl and run its gold SQL.
+# check_b.sh DBNAME [SET] -- validate questions_<SET>.jsonl (SET b, the default, or c) and run its gold SQL.
 # Connection from PGHOST / PGPORT / PGUSER. Loads schema.sql into DBNAME (refusing a
 # database that holds tables other than this set's nine), checks the file shape
-# (40 lines, ids omop-b01..omop-b40, fields, 20 ko / 20 en, 6 unanswerable, halves
+# (40 lines, ids omop-<SET>01..omop-<SET>40, fields, 20 ko / 20 en, 6 unanswerable, halves
 # 10 ko + 10 en + 3 unanswerable each), then runs every gold SQL in a read-only
 # transaction and fails if any errors, returns no rows, or returns only NULLs.
 set -euo pipefail
-DB="${1:?usage: check_b.sh DBNAME}"
+DB="${1:?usage: check_b.sh DBNAME [SET]}"
+SET="${2:-b}"
+case $SET in b | c) ;; *) echo "check_b.sh: SET must be b or c, not '$SET'" >&2; exit 2 ;; esac
 HERE="$(cd "$(dirname "$0")" && pwd)"
 export PSQLRC=/dev/null
 
@@ -20,7 +22,7 @@ t0=$(date +%s%N)
 psql -X -q -v ON_ERROR_STOP=1 -d "$DB" -f "$HERE/schema.sql" >/dev/null
 echo "schema.sql loaded in $(( ($(date +%s%N) - t0) / 1000000 )) ms"
 
-python3 - "$DB" "$HERE/questions_b.jsonl" <<'PY'
+python3 - "$DB" "$HERE/questions_$SET.jsonl" "$SET" <<'PY'
 import json, os, re, subprocess, sys
 db, path = sys.argv[1], sys.argv[2]
 errors = []
@@ -34,7 +36,7 @@ for n, line in enumerate(lines, 1):
     except ValueError as e:
         errors.append("line %d: not JSON (%s)" % (n, e)); continue
     rows.append(r)
-    want_id = "omop-b%02d" % n
+    want_id = "omop-%s%02d" % (sys.argv[3], n)
     if r.get("id") != want_id:
         errors.append("line %d: id %r, expected %r" % (n, r.get("id"), want_id))
     if r.get("lang") not in ("ko", "en"):

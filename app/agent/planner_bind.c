@@ -162,6 +162,15 @@ static int range_side(struct planner *p, int c2, enum role op, int from, int to)
 	return c2;
 }
 
+/* col_link_at: a column link of table ti starts at token k */
+static int col_link_at(const struct planner *p, int k, int ti)
+{
+	for (int m = 0; m < p->pl.n; m++)
+		if (p->pl.v[m].kind == PL_COLUMN && p->pl.v[m].t0 == k && p->s->c[p->pl.v[m].cols[0]].table == ti)
+			return 1;
+	return 0;
+}
+
 /* ref_compare: the comparison at token i is with the column of link l ("potassium above the
  * upper limit of the reference range": value_as_number > range_high); the measure compared is
  * the fact table's, resolved with the table (pf_bind_rest). The words of the limit's phrase and
@@ -172,21 +181,14 @@ static void ref_compare(struct planner *p, int i, int l)
 	struct plink_item *it = &p->pl.v[l];
 	int c2 = it->cols[0], from = it->t0 < i ? it->t0 : i, to = it->t1 > i ? it->t1 : i + 1;
 	while (!p->tk.v[i].hangul && to < p->tk.n) {   /* "... of the reference range" */
-		int in_link = 0;
-		for (int m = 0; m < p->pl.n; m++)
-			in_link |= p->pl.v[m].kind == PL_COLUMN && p->pl.v[m].t0 == to &&
-			           p->s->c[p->pl.v[m].cols[0]].table == p->s->c[c2].table;
-		int k = to;
-		while (k < p->tk.n && k < to + 2 && (p->tk.v[k].role == R_STOP || !strcmp(p->tk.v[k].text, "of") ||
-		                                     !strcmp(p->tk.v[k].text, "the")))
-			k++;
-		for (int m = 0; m < p->pl.n && !in_link && k > to; m++)
-			in_link |= p->pl.v[m].kind == PL_COLUMN && p->pl.v[m].t0 == k &&
-			           p->s->c[p->pl.v[m].cols[0]].table == p->s->c[c2].table;
-		if (!in_link)
+		int at = to, ti = p->s->c[c2].table;
+		while (!col_link_at(p, at, ti) && at < p->tk.n && at < to + 2 &&
+		       (p->tk.v[at].role == R_STOP || !strcmp(p->tk.v[at].text, "of") || !strcmp(p->tk.v[at].text, "the")))
+			at++;   /* "of the" before the next column's words */
+		if (!col_link_at(p, at, ti))
 			break;
-		for (int m = 0; m < p->pl.n; m++)
-			if (p->pl.v[m].kind == PL_COLUMN && p->pl.v[m].t0 == k)
+		for (int m = 0; m < p->pl.n; m++)   /* at least one link starts at 'at', so 'to' grows */
+			if (p->pl.v[m].kind == PL_COLUMN && p->pl.v[m].t0 == at)
 				to = p->pl.v[m].t1 > to ? p->pl.v[m].t1 : to;
 	}
 	c2 = range_side(p, c2, p->tk.v[i].role, from, to);
@@ -212,7 +214,7 @@ int pf_comparisons(struct planner *p)
 	for (int i = 0; i < p->tk.n; i++) {
 		struct ptok *t = &p->tk.v[i];
 		enum role op = R_NONE;
-		int num = -1, num2 = -1;
+		int num = -1, num2 = -1, rl;
 		if (t->kind == TK_NUM && t->unit == 'D' && !t->used) {
 			op = R_BETWEEN;   /* "patients in their 20s": a decade of age */
 			num = i;
@@ -251,8 +253,8 @@ int pf_comparisons(struct planner *p)
 				op = t->role;   /* 65 이상, 10 g/dL 미만 */
 				num = unit_start(p, i);
 				units_used(p, num + 1, i);
-			} else if (t->role != R_BETWEEN && f->ncond < MAXF && ref_link(p, i) >= 0) {
-				ref_compare(p, i, ref_link(p, i));
+			} else if (t->role != R_BETWEEN && f->ncond < MAXF && (rl = ref_link(p, i)) >= 0) {
+				ref_compare(p, i, rl);
 				continue;
 			} else if (op == R_NONE && (t->role == R_GT || t->role == R_LT) && !t->hangul) {
 				/* "greater than that first measured": a comparison between two values */

@@ -71,7 +71,6 @@ static int frame(struct planner *p, struct cues *c)
 	f->measure = -1;
 	f->dur_start = -1;
 	f->group[f->ngroup++] = ec;
-	pf_need(p, p->s->c[ec].table);
 	f->order = 0;
 	return 0;
 }

@@ -1,4 +1,5 @@
-/* i18n.c: loads conf/i18n/<lang>.json into flat and nested cJSON tables, English-completed. */
+/* i18n.c: loads conf/i18n/<lang>.json (and <lang>.<part>.json) into flat and nested cJSON tables, English-completed. */
+#include <glob.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -105,6 +106,45 @@ static int nest(cJSON *root, const char *key, const char *text)
 	return cJSON_AddStringToObject(at, seg, text) != NULL;
 }
 
+/* add_parts: merge every <dir>/<lang>.<part>.json into flat, in name order;
+ * a key defined twice (in the main file or another part) is ERR_PARSE.
+ * Parts let each page keep its strings in its own file. */
+static enum err add_parts(const char *dir, const char *lang, cJSON *flat, char *err, size_t errlen)
+{
+	char pattern[4096];
+	glob_t g;
+	enum err e = OK;
+	int rc;
+
+	snprintf(pattern, sizeof pattern, "%s/%s.*.json", dir, lang);
+	rc = glob(pattern, 0, NULL, &g);
+	if (rc == GLOB_NOMATCH)
+		return OK;
+	if (rc != 0) {
+		err_set(err, errlen, "%s: cannot list", pattern);
+		return ERR_IO;
+	}
+	for (size_t k = 0; k < g.gl_pathc && e == OK; k++) {
+		cJSON *part = NULL, *it;
+
+		if ((e = read_json(g.gl_pathv[k], &part, err, errlen)) != OK)
+			break;
+		while (e == OK && (it = part->child)) {
+			cJSON_DetachItemViaPointer(part, it);
+			if (cJSON_GetObjectItemCaseSensitive(flat, it->string)) {
+				err_set(err, errlen, "%s: key '%s' is defined twice", g.gl_pathv[k], it->string);
+				e = ERR_PARSE;
+				cJSON_Delete(it);
+			} else {
+				cJSON_AddItemToObject(flat, it->string, it);
+			}
+		}
+		cJSON_Delete(part);
+	}
+	globfree(&g);
+	return e;
+}
+
 static void drop(struct table *t)
 {
 	for (size_t i = 0; i < NLANGS; i++) {
@@ -135,6 +175,8 @@ enum err i18n_load(const char *dir, char *err, size_t errlen)
 			e = OK;
 			fresh[i].flat = cJSON_CreateObject();
 		}
+		if (e == OK && fresh[i].flat)
+			e = add_parts(dir, langs[i], fresh[i].flat, err, errlen);
 		if (e != OK)
 			goto out;
 		e = ERR_NOMEM;

@@ -8,7 +8,9 @@
 #include "sb.h"
 
 /*
- * Each language is one flat JSON object, key -> string (keys like "nav.ask").
+ * Each language is one flat JSON object, key -> string (keys like "nav.ask"),
+ * read from <lang>.json and every <lang>.<part>.json beside it (a page may
+ * keep its strings in its own part; a key defined in two files is an error).
  * English ("en") is the reference: every other table is completed from it at
  * load, so a key missing in ko.json shows the English text, and a key missing
  * everywhere shows the key itself.  Strings are plain text (templates escape

@@ -9,19 +9,19 @@
 #include <string.h>
 #include <unistd.h>
 #include <cjson/cJSON.h>
+#include <glob.h>
 #include "util/i18n.h"
 #include "util/tpl.h"
 
 #define DIR "conf/i18n"
 
-static cJSON *load(const char *lang)
+static cJSON *load_file(const char *path)
 {
-	char path[128], *buf;
+	char *buf;
 	FILE *f;
 	long n;
 	cJSON *doc;
 
-	snprintf(path, sizeof path, "%s/%s.json", DIR, lang);
 	f = fopen(path, "rb");
 	if (!f)
 		fail_msg("cannot open %s (run from the repository top)", path);
@@ -36,6 +36,32 @@ static cJSON *load(const char *lang)
 	free(buf);
 	if (!doc)
 		fail_msg("%s is not valid JSON", path);
+	return doc;
+}
+
+/* load: <lang>.json with every <lang>.<part>.json merged in (as i18n_load does) */
+static cJSON *load(const char *lang)
+{
+	char path[128];
+	glob_t g;
+	cJSON *doc, *part, *it;
+
+	snprintf(path, sizeof path, "%s/%s.json", DIR, lang);
+	doc = load_file(path);
+	snprintf(path, sizeof path, "%s/%s.*.json", DIR, lang);
+	if (glob(path, 0, NULL, &g) == 0) {
+		for (size_t k = 0; k < g.gl_pathc; k++) {
+			part = load_file(g.gl_pathv[k]);
+			while ((it = part->child)) {
+				cJSON_DetachItemViaPointer(part, it);
+				if (cJSON_GetObjectItemCaseSensitive(doc, it->string))
+					fail_msg("%s: key %s defined twice", g.gl_pathv[k], it->string);
+				cJSON_AddItemToObject(doc, it->string, it);
+			}
+			cJSON_Delete(part);
+		}
+		globfree(&g);
+	}
 	return doc;
 }
 
@@ -183,6 +209,21 @@ static void test_fallbacks_and_errors(void **state)
 	assert_string_equal(i18n_get("ko", "a.y"), "Y <b>");
 	assert_string_equal(cJSON_GetObjectItem(cJSON_GetObjectItem(i18n_table("ko"), "a"), "y")->valuestring,
 			    "Y <b>");
+
+	/* a part file adds keys; a key defined twice is refused */
+	put("en.page", "{\"p.z\":\"Zed\"}");
+	put("ko.page", "{\"p.z\":\"제트\"}");
+	assert_int_equal(i18n_load(tmp, err, sizeof err), OK);
+	assert_string_equal(i18n_get("ko", "p.z"), "제트");
+	assert_string_equal(i18n_get("en", "p.z"), "Zed");
+	put("ko.page", "{\"a.x\":\"twice\"}");
+	assert_int_equal(i18n_load(tmp, err, sizeof err), ERR_PARSE);
+	assert_non_null(strstr(err, "defined twice"));
+	assert_string_equal(i18n_get("ko", "p.z"), "제트");
+	snprintf(path, sizeof path, "%s/ko.page.json", tmp);
+	unlink(path);
+	snprintf(path, sizeof path, "%s/en.page.json", tmp);
+	unlink(path);
 
 	/* broken files are refused and the previous tables stay */
 	put("ko", "{\"a\":\"clash\",\"a.x\":\"y\"}");

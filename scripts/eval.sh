@@ -135,6 +135,17 @@ for h in 1 2; do
 	echo "-- EHRSQL valid, half $h ($(half_name $h))"
 	"$ASKQL" eval --target ehrsql --now '2100-12-31 23:59:00' --half $h \
 		--out "$OUT/ehrsql_outcomes_half$h.jsonl" "$EHR/valid.jsonl"
+	python3 "$TOP/scripts/eval_diag.py" "$OUT/ehrsql_outcomes_half$h.jsonl" "$EHR/valid.jsonl"
+done
+# EHRSQL test split (tests/data/eval/ehrsql_test): questions of the same database from another split,
+# halved the same way; half 1 may be tuned on, half 2 is reported untouched
+EHT=$TOP/tests/data/eval/ehrsql_test/test.jsonl
+for h in 1 2; do
+	echo
+	echo "-- EHRSQL test, half $h ($(half_name $h))"
+	"$ASKQL" eval --target ehrsql --now '2100-12-31 23:59:00' --half $h \
+		--out "$OUT/ehrsql_test_outcomes_half$h.jsonl" "$EHT"
+	python3 "$TOP/scripts/eval_diag.py" "$OUT/ehrsql_test_outcomes_half$h.jsonl" "$EHT"
 done
 # paraphrases of the development half, and its templates with other values (tests/data/eval_probe):
 # how much of it survives rewording

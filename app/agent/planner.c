@@ -25,6 +25,7 @@ static enum err planner_open(struct planner *p, struct catalog *cat, const struc
 	p->f.measure = p->f.time_col = p->f.order_col = p->f.rank_col = -1;
 	p->f.dur_start = p->f.dur_end = -1;
 	p->f.rate_link = -1;
+	p->f.count_col = -1;
 	p->f.episode = -1;
 	p->f.rank_key = -1;
 	p->f.entity_key = -1;

@@ -773,6 +773,7 @@ static int bind_column(struct planner *p, struct plink_item *it, const char *sp,
 		}
 		f->time_col = col;
 		f->time_named = 1;
+		f->time_tok = it->t0;
 		pf_decide(p, sp, "time_column", pf_cfq(p, col), it->why, it->score);
 		return 0;
 	}

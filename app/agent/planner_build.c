@@ -440,6 +440,10 @@ static void agg_item(struct planner *p, struct squery *q, const char *agg)
 		int ec = entity_ref(p);
 		arg = pf_col(p, ec);
 		distinct = 1;
+	} else if (!strcmp(agg, "COUNT") && f->count_col >= 0) {
+		pf_need(p, p->s->c[f->count_col].table);
+		arg = pf_col(p, f->count_col);
+		distinct = 1;
 	} else if (!strcmp(agg, "COUNT")) {
 		arg = sx_star(&p->a);
 	} else if (f->measure < 0 && f->dur_start >= 0) {
@@ -528,6 +532,12 @@ static int build_rows(struct planner *p, struct squery *q)
 		}
 		q->limit = f->limit;
 		q->offset = f->offset;
+		if (f->ties && f->limit == 1 && !f->offset && !f->order2) {
+			/* each name once, with the time it shares (DISTINCT needs what it is ordered by) */
+			q->sel[q->nsel++].e = pf_col(p, f->order_col);
+			q->distinct = 1;
+			q->ties = 1;
+		}
 		/* the first X found: a row that has an X */
 		if (f->nproj == 1 && f->proj[0] != f->order_col && !f->order2)
 			q->where[q->nwhere++] = sx_null(&p->a, pf_col(p, f->proj[0]), 1);

@@ -20,6 +20,7 @@ struct frame {
 	const char *agg2[3];         /* the summary shape: further aggregates, in the order asked */
 	int nagg2;
 	int count_entity;            /* COUNT(DISTINCT entity) */
+	int count_col;               /* COUNT(DISTINCT this column): "how many different drugs"; -1 none */
 	int entity_counted;          /* entity_col came from the word a count word is attached to */
 	int rate_from, rate_n;       /* a rate (사망률): cond[rate_from .. +rate_n) is its numerator, not a filter */
 	int rate_link;               /* "percentage of admissions that ended in death": the link (pl index) of the
@@ -35,6 +36,7 @@ struct frame {
 	int order_col;
 	int order2, order2_col, extreme;
 	long offset;                 /* rows skipped before the limit: the second value is offset 1 */
+	int ties;                    /* the first/last rows: every row at that time, not one of them */
 	/* two rows of one measure combined (shape_pair.c): 'd' the first pick's value minus the
 	 * second's, '<' / '>' the first compared with the second, 'e' the time elapsed since the first
 	 * pick, in pair_unit ('h' hours, 'd' days); 0 none.  A pick: its time order (+1 earliest
@@ -81,6 +83,7 @@ struct frame {
 	int nsemi;
 	int lead[3]; int nlead;      /* a timeline per entity: ordered by these before the time */
 	int time_named;              /* a time column was named by the question (수술 시작, discharged) */
+	int time_tok;                /* ... by this token */
 	int multi;                   /* a timeline over several tables: built from tl, not from the fields above */
 	struct ptl_spec tl;
 };

@@ -171,6 +171,7 @@ struct squery {
 	struct sorder order[6]; int norder;
 	long limit;                  /* 0: none */
 	long offset;                 /* rows skipped before the limit (the second value: 1); 0: none */
+	int ties;                    /* the limit keeps rows tied with the last one (FETCH ... WITH TIES) */
 	/* a set operation: the branches joined by setop ("UNION ALL"); then only order (by output
 	 * column names: SX_COL without alias) and limit of this query are printed */
 	struct squery **setq; int nsetq;

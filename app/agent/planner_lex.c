@@ -111,7 +111,7 @@ static const char *const generic[] = {
 	"undergo", "underwent", "undergon", "show", "display", "many", "much", "how", "time", "on", "in", "at",
 	"my", "our", "your", "from", "into", "via", "through", "per", "and", "then", "than", "some", "those",
 	"these", "this", "such", "ani", "any", "ever", "yet", "still", "where", "measur", "name", "call", "called",
-	"specific", "list", "data", "information", "info", "detail", "details", "result", "value", "level", "s",
+	"specific", "specify", "specifi", "list", "data", "information", "info", "detail", "details", "result", "value", "level", "s",
 	"whether", "if", "during", "while", "been", "happen", "occur", "made", "make", "mak", "find", "see",
 	"look", "need", "like", "kind", "type", "categori", "category", "prescrib", "administer", "administ",
 	"order", "ordered", "test", "event", "item", "record", "entri", "entry", "all",

@@ -233,6 +233,11 @@ int pf_aggregate_word(struct planner *p, struct cues *c)
 		if ((p->tk.v[i].role == R_MAX || p->tk.v[i].role == R_MIN) && p->tk.v[i + 1].role == R_FIRST &&
 		    !p->tk.v[i].used && !p->tk.v[i].hangul)
 			p->tk.v[i].used = p->tk.v[i + 1].used = 1;
+	/* "the minimum number of specific gravity": the smallest value, not a count */
+	for (int i = 0; i + 1 < p->tk.n; i++)
+		if ((p->tk.v[i].role == R_MAX || p->tk.v[i].role == R_MIN) && !strcmp(p->tk.v[i + 1].text, "number") &&
+		    !p->tk.v[i + 1].used)
+			p->tk.v[i + 1].used = 1;
 	for (int i = 0; i < p->tk.n; i++) {
 		enum role r = p->tk.v[i].role;
 		if (p->tk.v[i].used)
@@ -302,6 +307,16 @@ int pf_aggregate_word(struct planner *p, struct cues *c)
 	return 0;
 }
 
+/* happened_word: a word that says an event took place ("discharged", "퇴원한"), not a time asked
+ * for ("discharge time") */
+static int happened_word(const struct ptok *t)
+{
+	size_t n = strlen(t->raw);
+	if (t->hangul)
+		return n >= 3 && (!strcmp(t->raw + n - 3, "한") || !strcmp(t->raw + n - 3, "된"));
+	return n > 4 && !strcmp(t->raw + n - 2, "ed");
+}
+
 /* pf_bind_measure: what the aggregate is of: a rate's numerator, a duration, the measure (taken
  * out of the projection), or the counted entity (COUNT DISTINCT patients); a category word that
  * ends in 별 becomes the group; 0 or -1 declined */
@@ -362,8 +377,28 @@ int pf_bind_measure(struct planner *p)
 		}
 	} else if (f->agg) {
 		f->count_entity = f->entity_count && f->entity_col;
+		/* "how many different drugs": the one column named, counted once per value */
+		int one = f->nproj > 0;   /* one column named, maybe by two words ("prescription drugs") */
+		for (int i = 1; i < f->nproj; i++)
+			one &= f->proj[i] == f->proj[0];
+		if (!f->count_entity && pf_has_role(p, R_DISTINCT) && one && !f->ngroup &&
+		    !pf_has_role(p, R_MOST) && !pf_has_role(p, R_TOP))
+			f->count_col = f->proj[0];
+		/* "patients who were discharged": counted only where the event named took place */
+		if (f->time_named && !f->has_win && f->time_col >= 0 && happened_word(&p->tk.v[f->time_tok]) && f->ncond < MAXF) {
+			f->cond[f->ncond].col = f->time_col;
+			f->cond[f->ncond].op = "IS NOT NULL";
+			f->cond[f->ncond].lit = "";
+			f->cond[f->ncond].num = 2;
+			f->cond[f->ncond++].lit2 = NULL;
+			pf_decide(p, p->tk.v[f->time_tok].text, "filter", arena_printf(&p->a, "%s IS NOT NULL", pf_cfq(p, f->time_col)),
+			          "the rows counted are those where the event named took place", 1);
+		}
 		if (f->count_entity)
 			pf_decide(p, "", "aggregate", arena_printf(&p->a, "COUNT(DISTINCT %s)", f->entity_col), "counting patients/cases", 1);
+		else if (f->count_col >= 0)
+			pf_decide(p, "", "aggregate", arena_printf(&p->a, "COUNT(DISTINCT %s)", pf_cfq(p, f->count_col)),
+			          "a word for different values before the column counted", 1);
 		else
 			pf_decide(p, "", "aggregate", "COUNT(*)", "counting rows", 1);
 		pf_self_group(p);   /* "성별 환자 수": per sex */

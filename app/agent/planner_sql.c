@@ -283,7 +283,9 @@ static void print_order_limit(struct sb *sb, const struct squery *q)
 		expr(sb, q->order[i].e);
 		sb_puts(sb, q->order[i].desc ? " DESC" : " ASC");
 	}
-	if (q->limit > 0)
+	if (q->limit > 0 && q->ties && !q->offset)
+		sb_printf(sb, " FETCH FIRST %ld ROWS WITH TIES", q->limit);
+	else if (q->limit > 0)
 		sb_printf(sb, " LIMIT %ld", q->limit);
 	if (q->offset > 0)
 		sb_printf(sb, " OFFSET %ld", q->offset);

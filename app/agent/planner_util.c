@@ -479,6 +479,7 @@ void pf_frame_clear(struct frame *f)
 	f->agg = NULL;
 	f->nagg2 = 0;
 	f->count_entity = 0;
+	f->count_col = -1;
 	f->ngroup = 0;
 	f->rank_n = 0;
 	f->exists = 0;

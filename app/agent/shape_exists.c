@@ -31,10 +31,20 @@ static int match(struct planner *p, const struct cues *c)
 	return yesno && !f->agg && !c->when && !f->ngroup;
 }
 
-/* SELECT COUNT(*) > 0 over the filters; a column named must have a value */
+/* SELECT COUNT(*) > 0 over the filters; a column named must have a value; 1 (another shape)
+ * when the values asked about are every value the column holds ("is the patient male or
+ * female?"): that asks which one */
 static int frame(struct planner *p, struct cues *c)
 {
 	struct frame *f = &p->f;
+	if (f->nin == 1 && !f->ncond && f->in[0].n >= 2 && !f->in[0].contains && f->in[0].n == p->s->c[f->in[0].col].nvalues &&
+	    f->nproj < NPROJ) {
+		f->proj[f->nproj++] = f->in[0].col;
+		f->nin = 0;
+		pf_decide(p, "", "projection", pf_cfq(p, f->proj[f->nproj - 1]),
+		          "a yes/no question naming every value of a column asks which one", 1);
+		return 1;
+	}
 	f->exists = 1;
 	/* "has any organism been found": the named column has a value */
 	for (int i = 0; i < f->nproj && f->ncond < MAXF; i++) {
@@ -43,6 +53,9 @@ static int frame(struct planner *p, struct cues *c)
 		f->cond[f->ncond].lit = NULL;
 		f->cond[f->ncond++].num = 2;
 	}
+	/* "did he find a person?": with nothing to check, the answer says nothing */
+	if (!f->ncond && !f->entity_val && !f->has_win && !f->nsemi)
+		return pf_decline(p, "%s", "a yes/no question, but it names no patient, value, time or condition to check");
 	pf_decide(p, "", "intent", "exists", "a yes/no question: does any row match", 1);
 	return 0;
 }

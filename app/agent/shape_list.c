@@ -16,6 +16,11 @@ static int list_first_last(struct planner *p, const struct cues *c)
 		f->limit = 1;
 		if (f->order_col < 0)
 			return pf_decline(p, "first/last was asked, but %s has no time column", p->s->t[f->fact].name);
+		/* "the first drug prescribed": every name at that first time (one order often holds
+		 * several); a measured value keeps one row */
+		f->ties = f->nproj > 0;
+		for (int k = 0; k < f->nproj; k++)
+			f->ties &= p->s->c[f->proj[k]].type == PT_TEXT;
 	}
 	/* c->when: the time column; also a time column named with nothing else to show ("케이스 42의 수술
 	 * 시작 시간": the start of the operation is what is asked) */
@@ -57,6 +62,12 @@ static int list_value(struct planner *p, const struct cues *c)
 		/* "list patients older than 90": the patients themselves, first ("with their admission
 		 * dates": what is said of them after) */
 		int ec = pf_col_in(p, f->fact, f->entity_col);
+		/* "calculate the patients who ...": a list is not calculated; a count or something
+		 * else was meant */
+		for (int i = 0; i < p->tk.n && ec >= 0; i++)
+			if (!strncmp(p->tk.v[i].text, "calcul", 6) || !strncmp(p->tk.v[i].text, "comput", 6))
+				return pf_decline(p, "the question asks to %s the patients, and a list of patients is not calculated "
+				               "(a count?)", p->tk.v[i].text);
 		if (ec >= 0) {
 			for (int k = f->nproj; k > 0; k--)   /* not memmove: see pf_proj_shift */
 				f->proj[k] = f->proj[k - 1];

@@ -69,6 +69,9 @@ INSERT INTO adm_hist SELECT g, 1 + (random() * 299)::int, t, CASE WHEN g % 25 = 
   FROM (SELECT g, timestamp '2024-01-01' + random() * interval '700 days' t FROM generate_series(1, 800) g) x;
 INSERT INTO dx_hist SELECT g, a.adm_id, a.pt_id, (ARRAY['I500','I509','J189','J159','E119','E109','N189','I10'])[1 + (random() * 7)::int]
   FROM generate_series(1, 1500) g JOIN adm_hist a ON a.adm_id = 1 + (g * 7919) % 800;
+-- patient 7's first admission has a twin in another department at the same minute (a tie)
+INSERT INTO adm_hist SELECT 801, pt_id, adm_dtm, dsch_dtm, CASE dept_cd WHEN 'D01' THEN 'D02' ELSE 'D01' END, unit_cd, dsch_rslt
+  FROM adm_hist WHERE pt_id = 7 ORDER BY adm_dtm LIMIT 1;
 INSERT INTO cd_lab VALUES ('L1', '헤모글로빈', 12, 16), ('L2', '크레아티닌', 0.6, 1.2), ('L3', '칼륨', 3.5, 5.1);
 INSERT INTO lab_rslt SELECT g, 1 + (random() * 299)::int, (ARRAY['L1','L2','L3'])[1 + (random() * 2)::int],
        round((2 + random() * 14)::numeric, 1), timestamp '2024-01-01' + random() * interval '700 days'
@@ -94,6 +97,11 @@ cat >"$TMP/q.jsonl" <<'J'
 {"question": "헤모글로빈이 참고치 하한보다 낮았던 환자 몇 명?", "gold_sql": "SELECT count(DISTINCT r.pt_id) FROM lab_rslt r JOIN cd_lab c ON c.lab_cd = r.lab_cd WHERE c.lab_nm = '헤모글로빈' AND r.rslt_num < c.ref_low", "expect": "correct", "rule": "below the lower limit, through the lab dictionary"}
 {"question": "2025년 월별 입원 건수", "gold_sql": "SELECT EXTRACT(MONTH FROM adm_dtm)::int, count(*) FROM adm_hist WHERE adm_dtm >= '2025-01-01' AND adm_dtm < '2026-01-01' GROUP BY 1", "expect": "correct", "rule": "months of one calendar year as 1-12"}
 {"question": "칼륨 높은 환자 수", "gold_sql": "SELECT count(DISTINCT r.pt_id) FROM lab_rslt r JOIN cd_lab c ON c.lab_cd = r.lab_cd WHERE c.lab_nm = '칼륨' AND r.rslt_num > c.ref_high", "expect": "declined", "rule": "a comparison word with nothing to compare with"}
+{"question": "How many distinct units did patient 7 stay in?", "gold_sql": "SELECT count(DISTINCT unit_cd) FROM adm_hist WHERE pt_id = 7", "expect": "correct", "rule": "different values of the column counted (COUNT DISTINCT)"}
+{"question": "How many patients were discharged?", "gold_sql": "SELECT count(DISTINCT pt_id) FROM adm_hist WHERE dsch_dtm IS NOT NULL", "expect": "correct", "rule": "an event word counts the rows where it took place"}
+{"question": "환자 7의 첫 입원 진료과", "gold_sql": "SELECT DISTINCT dept_cd FROM adm_hist WHERE pt_id = 7 AND adm_dtm = (SELECT min(adm_dtm) FROM adm_hist WHERE pt_id = 7)", "expect": "correct", "rule": "the first named thing: every one at that time"}
+{"question": "Was there any admission?", "gold_sql": "SELECT count(*) > 0 FROM adm_hist", "expect": "declined", "rule": "a yes/no question with nothing to check"}
+{"question": "Calculate the patients with pneumonia.", "gold_sql": "SELECT count(DISTINCT h.pt_id) FROM dx_hist h JOIN cd_dx d ON d.dx_cd = h.dx_cd WHERE d.dx_eng_nm ILIKE '%pneumonia%'", "expect": "declined", "rule": "a list of patients is not calculated"}
 J
 "$ASKQL" eval --direct --target "$DB" --now '2025-12-31 23:59:00' --out "$TMP/out.jsonl" "$TMP/q.jsonl" >"$TMP/report.txt" 2>&1
 while IFS= read -r line; do
@@ -102,4 +110,4 @@ while IFS= read -r line; do
 	*) nok "${line#NOK }" "$(cat "$TMP/report.txt")" ;;
 	esac
 done < <(python3 "$TOP/tests/lib/eval_expect.py" "$TMP/q.jsonl" "$TMP/out.jsonl")
-[ "$n" -eq 15 ] && ok "all fifteen questions were evaluated" || nok "expected 15 results, got $n"
+[ "$n" -eq 20 ] && ok "all twenty questions were evaluated" || nok "expected 20 results, got $n"

@@ -233,7 +233,7 @@ int pf_aggregate_word(struct planner *p, struct cues *c)
 		if ((p->tk.v[i].role == R_MAX || p->tk.v[i].role == R_MIN) && p->tk.v[i + 1].role == R_FIRST &&
 		    !p->tk.v[i].used && !p->tk.v[i].hangul)
 			p->tk.v[i].used = p->tk.v[i + 1].used = 1;
-	/* "the minimum number of specific gravity": the smallest value, not a count */
+	/* "the maximum number of X" said of a measurement: its largest value, not a count */
 	for (int i = 0; i + 1 < p->tk.n; i++)
 		if ((p->tk.v[i].role == R_MAX || p->tk.v[i].role == R_MIN) && !strcmp(p->tk.v[i + 1].text, "number") &&
 		    !p->tk.v[i + 1].used)
@@ -377,14 +377,14 @@ int pf_bind_measure(struct planner *p)
 		}
 	} else if (f->agg) {
 		f->count_entity = f->entity_count && f->entity_col;
-		/* "how many different drugs": the one column named, counted once per value */
+		/* "how many different wards": the one column named, counted once per value */
 		int one = f->nproj > 0;   /* one column named, maybe by two words ("prescription drugs") */
 		for (int i = 1; i < f->nproj; i++)
 			one &= f->proj[i] == f->proj[0];
 		if (!f->count_entity && pf_has_role(p, R_DISTINCT) && one && !f->ngroup &&
 		    !pf_has_role(p, R_MOST) && !pf_has_role(p, R_TOP))
 			f->count_col = f->proj[0];
-		/* "patients who were discharged": counted only where the event named took place */
+		/* a count of those "transferred"/"discharged": only rows where the event took place */
 		if (f->time_named && !f->has_win && f->time_col >= 0 && happened_word(&p->tk.v[f->time_tok]) && f->ncond < MAXF) {
 			f->cond[f->ncond].col = f->time_col;
 			f->cond[f->ncond].op = "IS NOT NULL";

@@ -32,8 +32,8 @@ static int match(struct planner *p, const struct cues *c)
 }
 
 /* SELECT COUNT(*) > 0 over the filters; a column named must have a value; 1 (another shape)
- * when the values asked about are every value the column holds ("is the patient male or
- * female?"): that asks which one */
+ * when the values asked about are every value the column holds (both sexes, both values of
+ * a yes/no code): that asks which one */
 static int frame(struct planner *p, struct cues *c)
 {
 	struct frame *f = &p->f;
@@ -53,7 +53,7 @@ static int frame(struct planner *p, struct cues *c)
 		f->cond[f->ncond].lit = NULL;
 		f->cond[f->ncond++].num = 2;
 	}
-	/* "did he find a person?": with nothing to check, the answer says nothing */
+	/* "was anything recorded?": with nothing to check, the answer says nothing */
 	if (!f->ncond && !f->entity_val && !f->has_win && !f->nsemi)
 		return pf_decline(p, "%s", "a yes/no question, but it names no patient, value, time or condition to check");
 	pf_decide(p, "", "intent", "exists", "a yes/no question: does any row match", 1);

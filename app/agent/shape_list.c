@@ -16,7 +16,7 @@ static int list_first_last(struct planner *p, const struct cues *c)
 		f->limit = 1;
 		if (f->order_col < 0)
 			return pf_decline(p, "first/last was asked, but %s has no time column", p->s->t[f->fact].name);
-		/* "the first drug prescribed": every name at that first time (one order often holds
+		/* the first medication given: every name at that first time (one order often holds
 		 * several); a measured value keeps one row */
 		f->ties = f->nproj > 0;
 		for (int k = 0; k < f->nproj; k++)
@@ -62,8 +62,8 @@ static int list_value(struct planner *p, const struct cues *c)
 		/* "list patients older than 90": the patients themselves, first ("with their admission
 		 * dates": what is said of them after) */
 		int ec = pf_col_in(p, f->fact, f->entity_col);
-		/* "calculate the patients who ...": a list is not calculated; a count or something
-		 * else was meant */
+		/* "compute the patients ...": a list is not computed; a count or something else was
+		 * meant */
 		for (int i = 0; i < p->tk.n && ec >= 0; i++)
 			if (!strncmp(p->tk.v[i].text, "calcul", 6) || !strncmp(p->tk.v[i].text, "comput", 6))
 				return pf_decline(p, "the question asks to %s the patients, and a list of patients is not calculated "

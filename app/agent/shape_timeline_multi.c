@@ -276,7 +276,7 @@ static int frame(struct planner *p, struct cues *c)
 		                         r == R_TOP || r == R_MOST || r == R_FREQ || r == R_BUCKET))
 			return 1;   /* an aggregate or a ranking, not a list of measurements */
 		if (f->has_win && (!strcmp(p->tk.v[i].text, "amount") || !strcmp(p->tk.v[i].text, "volume")))
-			return 1;   /* "the amount of foley output on 09/26": a total over the window */
+			return 1;   /* an amount or a volume over a window: a total, not a timeline */
 	}
 	/* which tables with a time column the links name, and how */
 	tlm_timed(p, timed, &named_tables, &concept);

@@ -140,7 +140,8 @@ enum err catalog_fk_decide(PGconn *app, const char *target, const char *from_col
  * *version (may be NULL) gets the new catalog version, -1 on failure.
  * Returns OK; ERR_INPUT or ERR_NOTFOUND with a reason word in err that the caller translates
  * ("empty", "too_long", "no_value": no such stored value, "exists": the phrase is already there,
- * "not_found": no such table, column or phrase, "not_indexed"); ERR_DB with the database's text.
+ * "not_found": no such table, column or phrase, "not_indexed", "bad_lang"); ERR_DB with the
+ * database's text.  Phrases, values and texts are taken without leading and trailing white space.
  * Nothing is changed unless OK is returned.
  */
 enum cat_edit_kind { CAT_EDIT_SYNONYM = 0, CAT_EDIT_MAPPING, CAT_EDIT_DESCRIPTION };

@@ -174,8 +174,38 @@ static void jfield(struct sb *sb, const char *k, const char *v)
 	sb_json_str(sb, v);
 }
 
-enum err catalog_edit(PGconn *app, const struct catalog_edit *e, long *version, char *err, size_t errlen)
+/* s without leading and trailing white space, into buf (n bytes); NULL stays NULL, a longer text
+ * is cut at n - 1 bytes, which the length checks below then refuse */
+static const char *trim(const char *s, char *buf, size_t n)
 {
+	size_t l;
+
+	if (!s)
+		return NULL;
+	while (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n')
+		s++;
+	l = strlen(s);
+	while (l && (s[l - 1] == ' ' || s[l - 1] == '\t' || s[l - 1] == '\r' || s[l - 1] == '\n'))
+		l--;
+	if (l >= n)
+		l = n - 1;
+	memcpy(buf, s, l);
+	buf[l] = '\0';
+	return buf;
+}
+
+enum err catalog_edit(PGconn *app, const struct catalog_edit *in, long *version, char *err, size_t errlen)
+{
+	/* phrases and texts as meant: "  칼륨 " is 칼륨 */
+	char ph[DESC_MAX + 2], oph[PHRASE_MAX + 2], vb[PHRASE_MAX + 2], ovb[PHRASE_MAX + 2];
+	struct catalog_edit te = *in;
+	const struct catalog_edit *e = &te;
+
+	te.phrase = trim(in->phrase, ph, sizeof ph);
+	te.old_phrase = trim(in->old_phrase, oph, sizeof oph);
+	te.value = trim(in->value, vb, sizeof vb);
+	te.old_value = trim(in->old_value, ovb, sizeof ovb);
+
 	const char *dflt = conf_get("target_name");
 	const char *col = e->column && *e->column ? e->column : NULL;
 	const char *value = e->kind == CAT_EDIT_MAPPING && e->value ? e->value : "";
@@ -196,7 +226,11 @@ enum err catalog_edit(PGconn *app, const struct catalog_edit *e, long *version, 
 		return ERR_INPUT;
 	}
 	if (e->kind == CAT_EDIT_DESCRIPTION) {
-		if (!e->lang || (strcmp(e->lang, "en") && strcmp(e->lang, "ko")) || strlen(e->phrase) > DESC_MAX) {
+		if (!e->lang || (strcmp(e->lang, "en") && strcmp(e->lang, "ko"))) {
+			err_set(err, errlen, "bad_lang");
+			return ERR_INPUT;
+		}
+		if (strlen(e->phrase) > DESC_MAX) {
 			err_set(err, errlen, "too_long");
 			return ERR_INPUT;
 		}

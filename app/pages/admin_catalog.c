@@ -115,12 +115,15 @@ static void add_entities(struct req *r, cJSON *o, const struct entkeys *k, PGres
 	for (int i = 0; i < ENT_NKINDS; i++) {
 		int yes = k->col[i] && !strcmp(k->col[i], col);
 
-		for (int e = 0; !yes && k->col[i] && k->table[i] && fks && e < PQntuples(fks); e++)
+		/* a key that is unique nowhere (a patient of several cases) has no table of its own:
+		 * then any column of that name is the key's other end */
+		for (int e = 0; !yes && k->col[i] && fks && e < PQntuples(fks); e++)
 			for (int side = 0; side < 2 && !yes; side++) {
 				const char *t1 = PQgetvalue(fks, e, side ? 2 : 0), *c1 = PQgetvalue(fks, e, side ? 3 : 1);
 				const char *t2 = PQgetvalue(fks, e, side ? 0 : 2), *c2 = PQgetvalue(fks, e, side ? 1 : 3);
 
-				yes = !strcmp(t1, table) && !strcmp(c1, col) && !strcmp(t2, k->table[i]) && !strcmp(c2, k->col[i]);
+				yes = !strcmp(t1, table) && !strcmp(c1, col) && !strcmp(c2, k->col[i]) &&
+				      (!k->table[i] || !strcmp(t2, k->table[i]));
 			}
 		if (yes)
 			cJSON_AddItemToArray(arr, cJSON_CreateString(view_t(r, ent_keys[i])));

@@ -378,8 +378,8 @@ static enum err back(struct req *r, const char *target, const char *table, const
 	}
 	sb_printf(&u, "&notice=%s", notice);
 	/* a form's own place on the page: the outcome is read where the change was made */
-	if (column && *column)
-		sb_puts(&u, "#column");
+	if (table && *table)
+		sb_puts(&u, column && *column ? "#column" : "#table");
 	e = resp_redirect(r, sb_cstr(&u));
 	sb_free(&u);
 	return e;

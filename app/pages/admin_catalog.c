@@ -443,6 +443,9 @@ enum err page_admin_catalog_save(struct req *r)
 	if (i == sizeof actions / sizeof actions[0])
 		return ERR_INPUT;
 	pick_target(r, tname, sizeof tname);
+	/* an edit names its target: one that is not registered is refused, never the default edited */
+	if (req_param(r, "target") && *req_param(r, "target") && strcmp(req_param(r, "target"), tname))
+		return back(r, tname, NULL, NULL, "not_indexed");
 	ce.target = tname;
 	ce.table = table;
 	ce.column = column;

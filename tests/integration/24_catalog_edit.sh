@@ -160,6 +160,10 @@ o6=$(post --data-urlencode action=syn_add --data-urlencode table=clinical_data_t
 check "refused edits say why (no_value, exists, not_found, not_found, empty) and change nothing" \
 	'[[ "$o1" == *notice=no_value* ]] && [[ "$o2" == *notice=exists* ]] && [[ "$o3" == *notice=not_found* ]] && [[ "$o4" == *notice=not_found* ]] &&
 	 [[ "$o5" == *notice=empty* ]] && [ "$(ver)" = "$v0" ] && [ "$(audits)" = "$a0" ]' "$o1 / $o2 / $o3 / $o4 / $o5 / v $(ver) $v0"
+o7=$(curl -s -o /dev/null -w '%{http_code} %{redirect_url}' -b "$T/admin" --data-urlencode "csrf=$A" --data-urlencode target=nosuch_$$ \
+	--data-urlencode action=syn_add --data-urlencode table=clinical_data_table --data-urlencode "phrase=x$W" "$BASE_URL/admin/catalog")
+check "an edit naming an unregistered target is refused, the default target untouched" \
+	'[[ "$o7" == *notice=not_indexed* ]] && [ "$(ver)" = "$v0" ] && [ "$(audits)" = "$a0" ]' "$o7"
 check "a phrase over its declared limit (200) is a 400" '[[ "$o6" == 400* ]]' "$o6"
 page=$(curl -s -b "$T/admin" "$BASE_URL/admin/catalog?target=demo&table=clinical_data_table&column=age&notice=exists")
 check "the notice is shown in the interface language" 'grep -q "role=\"status\"" <<<"$page"' ""

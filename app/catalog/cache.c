@@ -127,11 +127,11 @@ static struct catalog *load(PGconn *app, const char *target, PGresult *tr, char 
 	c->hierarchy = val(tr, 0, 5) ? arena_strdup(&c->mem, val(tr, 0, 5)) : NULL;
 	c->metadata = val(tr, 0, 6) ? arena_strdup(&c->mem, val(tr, 0, 6)) : NULL;
 	if (!(rt = db_query(app, "SELECT schema_name, name, row_estimate, comment, full_name, concept, "
-	                    "synonyms, embedding FROM askql.cat_tables WHERE target = $1 "
+	                    "synonyms, embedding, description_ko FROM askql.cat_tables WHERE target = $1 "
 	                    "ORDER BY schema_name COLLATE \"C\", name COLLATE \"C\"", 1, p, err, errlen)) ||
 	    !(rc = db_query(app, "SELECT schema_name, table_name, name, type, nullable, is_pk, indexed, "
 	                    "comment, full_name, description, unit, range_lo, range_hi, synonyms, embedding, "
-	                    "is_unique, is_flag FROM askql.cat_columns WHERE target = $1 "
+	                    "is_unique, is_flag, description_ko FROM askql.cat_columns WHERE target = $1 "
 	                    "ORDER BY schema_name COLLATE \"C\", table_name COLLATE \"C\", ordinal", 1, p, err, errlen)) ||
 	    !(rv = db_query(app, "SELECT schema_name, table_name, column_name, value, full_name, unit, "
 	                    "range_lo, range_hi, synonyms FROM askql.cat_values WHERE target = $1 "
@@ -159,6 +159,7 @@ static struct catalog *load(PGconn *app, const char *target, PGresult *tr, char 
 			goto nomem;
 		c->tables[t].concept = val(rt, i, 5) ? arena_strdup(&c->mem, val(rt, i, 5)) : NULL;
 		c->tables[t].vec = vec_or_null(c, val(rt, i, 7));
+		c->tables[t].description_ko = val(rt, i, 8) ? arena_strdup(&c->mem, val(rt, i, 8)) : NULL;
 		cat_each_text(val(rt, i, 6), add_syn, &tc);
 		/* both results are ordered the same way: consume this table's columns */
 		for (; ci < PQntuples(rc) && !strcmp(PQgetvalue(rc, ci, 0), sch) &&
@@ -177,6 +178,7 @@ static struct catalog *load(PGconn *app, const char *target, PGresult *tr, char 
 			col->is_unique = *PQgetvalue(rc, ci, 15) == 't';
 			col->is_flag = *PQgetvalue(rc, ci, 16) == 't';
 			col->description = val(rc, ci, 9) ? arena_strdup(&c->mem, val(rc, ci, 9)) : NULL;
+			col->description_ko = val(rc, ci, 17) ? arena_strdup(&c->mem, val(rc, ci, 17)) : NULL;
 			if (val(rc, ci, 11) && val(rc, ci, 12)) {
 				col->has_range = 1;
 				col->lo = atof(val(rc, ci, 11));

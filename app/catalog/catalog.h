@@ -129,6 +129,37 @@ enum err catalog_verified_remove(PGconn *app, const char *target, const char *qu
 enum err catalog_fk_decide(PGconn *app, const char *target, const char *from_col,
                            const char *to_col, const char *decision, char *err, size_t errlen);
 /*
+ * catalog_edit: an admin's change to the catalog of one indexed target: a synonym of a table or
+ * column, a value mapping (phrase -> a stored value of a column) or a description (English or
+ * Korean) of a table or column.  In one transaction it changes the askql.cat_* row and the stored
+ * metadata (so retrieval and the offline planner see it on the next question), keeps the decision
+ * in askql.catalog_edits (applied again by every `askql index` of the target, so it survives
+ * re-indexing; a removal also removes a synonym the metadata file, the docs or the lexicon gave),
+ * bumps askql.cat_targets.version and writes an askql.audit row (action catalog.<kind>.<add|edit|
+ * remove|set>, detail with target, table, column, phrases, value, language and the new version).
+ * *version (may be NULL) gets the new catalog version, -1 on failure.
+ * Returns OK; ERR_INPUT or ERR_NOTFOUND with a reason word in err that the caller translates
+ * ("empty", "too_long", "no_value": no such stored value, "exists": the phrase is already there,
+ * "not_found": no such table, column or phrase, "not_indexed", "bad_lang"); ERR_DB with the
+ * database's text.  Phrases, values and texts are taken without leading and trailing white space.
+ * Nothing is changed unless OK is returned.
+ */
+enum cat_edit_kind { CAT_EDIT_SYNONYM = 0, CAT_EDIT_MAPPING, CAT_EDIT_DESCRIPTION };
+struct catalog_edit {
+	const char *target;       /* an indexed target's name */
+	const char *table;        /* as the catalog names it: "t" in public, else "schema.t" */
+	const char *column;       /* NULL or "": the table itself (mappings need a column) */
+	enum cat_edit_kind kind;
+	const char *phrase;       /* the synonym or mapping phrase; a description's text ("": none) */
+	const char *value;        /* a mapping's stored value */
+	const char *old_phrase;   /* an edit: the phrase it replaces (NULL: an addition) */
+	const char *old_value;    /* an edited mapping's previous value (NULL: the same value) */
+	int remove;               /* 1: remove phrase (synonyms and mappings) */
+	const char *lang;         /* descriptions: "en" or "ko" */
+	long long user_id;        /* who, for the audit row (0: nobody, e.g. the CLI) */
+};
+enum err catalog_edit(PGconn *app, const struct catalog_edit *e, long *version, char *err, size_t errlen);
+/*
  * catalog_suggest_columns: for a name PostgreSQL reported missing ('column "region" does not
  * exist', react-framework.md 5.3) or any phrase, up to max "table.column" names of the
  * catalog that it most likely meant: name/synonym matches of its words, then spelling

@@ -12,6 +12,7 @@ enum term_kind { TK_TABLE, TK_COLUMN, TK_VALUE, TK_CONCEPT };
 struct cat_table {
 	char *schema, *name;      /* name: display name ("t" in public, else "schema.t") */
 	char *comment, *full_name, *concept;
+	char *description_ko;     /* Korean description (metadata description_ko or an admin's), may be NULL */
 	char *syn_text;           /* synonyms joined, embedded with the table (indexer only) */
 	long rows;
 	float *vec;
@@ -23,6 +24,7 @@ struct cat_table {
 struct cat_column {
 	int table;
 	char *name, *type, *comment, *full_name, *unit, *description;
+	char *description_ko;     /* Korean description (metadata description_ko or an admin's), may be NULL */
 	char *syn_text;           /* synonyms joined, embedded with the column (indexer only) */
 	char *qname;              /* "table.column" (display table name) */
 	int is_pk, nullable, indexed, nvalues;

@@ -69,6 +69,7 @@ struct run {
 };
 
 static void warn(struct run *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int find_value(const struct catalog *c, int col, const char *v);
 
 static void strs_add(struct run *x, struct strs *l, const char *s)
 {
@@ -308,25 +309,25 @@ static enum err read_docs(struct run *x)
 	return read_doc_dir(x, x->o->docs_dir, "knowledge", "knowledge");
 }
 
-/* Synonyms and value mappings an admin added on the catalog page (002_web.sql); they
- * belong to the configured default target. */
+/* The admin's decisions on this target's catalog (002_web.sql, 011_catalog_model.sql; written by
+ * edit.c): synonyms and mappings added or removed, descriptions set.  Rows without a target
+ * (older than 011) belong to the configured default target. */
 static enum err read_edits(struct run *x)
 {
+	const char *p[2] = {x->o->target_name, conf_get("target_name")};
 	PGresult *r;
 
 	x->edits = cJSON_CreateObject();
 	if (!x->edits)
 		return fail(x, ERR_NOMEM, "out of memory");
-	if (strcmp(x->o->target_name, conf_get("target_name")))
-		return OK;
 	if (!(r = db_query(x->app, "SELECT to_regclass('askql.catalog_edits') IS NOT NULL", 0, NULL, x->err, x->errlen)))
 		return ERR_DB;
 	int have = *PQgetvalue(r, 0, 0) == 't';
 	PQclear(r);
 	if (!have)
 		return OK;
-	if (!(r = db_query(x->app, "SELECT kind, tbl, col, phrase, value FROM askql.catalog_edits ORDER BY id",
-	                   0, NULL, x->err, x->errlen)))
+	if (!(r = db_query(x->app, "SELECT kind, tbl, col, phrase, value, op, lang FROM askql.catalog_edits "
+	                   "WHERE coalesce(target, $2) = $1 ORDER BY id", 2, p, x->err, x->errlen)))
 		return ERR_DB;
 	for (int i = 0; i < PQntuples(r); i++) {
 		cJSON *arr = cJSON_GetObjectItem(x->edits, PQgetvalue(r, i, 1)), *e = cJSON_CreateObject();
@@ -337,6 +338,8 @@ static enum err read_edits(struct run *x)
 		cJSON_AddStringToObject(e, "col", PQgetvalue(r, i, 2));
 		cJSON_AddStringToObject(e, "phrase", PQgetvalue(r, i, 3));
 		cJSON_AddStringToObject(e, "value", PQgetvalue(r, i, 4));
+		cJSON_AddStringToObject(e, "op", PQgetvalue(r, i, 5));
+		cJSON_AddStringToObject(e, "lang", PQgetvalue(r, i, 6));
 		cJSON_AddItemToArray(arr, e);
 	}
 	PQclear(r);
@@ -584,6 +587,8 @@ static void apply_metadata(struct run *x)
 			c->tables[t].concept = arena_strdup(&c->mem, jstr(it, "concept"));
 		if (jstr(it, "description") && !c->tables[t].comment)
 			c->tables[t].comment = arena_strdup(&c->mem, jstr(it, "description"));
+		if (jstr(it, "description_ko"))
+			c->tables[t].description_ko = arena_strdup(&c->mem, jstr(it, "description_ko"));
 		jsyn(x, &x->tx[t].syn, it);
 	}
 	cJSON_ArrayForEach(it, cJSON_GetObjectItem(m, "columns")) {
@@ -599,6 +604,8 @@ static void apply_metadata(struct run *x)
 			col->unit = arena_strdup(&c->mem, jstr(it, "unit"));
 		if (jstr(it, "description"))
 			col->description = arena_strdup(&c->mem, jstr(it, "description"));
+		if (jstr(it, "description_ko"))
+			col->description_ko = arena_strdup(&c->mem, jstr(it, "description_ko"));
 		col->has_range = jrange(it, &col->lo, &col->hi);
 		jsyn(x, &x->cx[ci].syn, it);
 	}
@@ -611,32 +618,115 @@ static void apply_metadata(struct run *x)
 	}
 }
 
-/* admin edits: synonyms onto tables/columns; mappings become value dictionary entries */
+/* the metadata object for a table (column NULL) or "table.column", created when missing: admin
+ * synonyms go into the stored metadata too, which the offline planner reads (planner_snap.c) */
+static cJSON *meta_item(struct run *x, const char *table, const char *q)
+{
+	cJSON *sec, *it;
+
+	if (!x->meta && !(x->meta = cJSON_CreateObject()))
+		return NULL;
+	if (!cJSON_IsObject(sec = cJSON_GetObjectItem(x->meta, q ? "columns" : "tables")))
+		sec = cJSON_AddObjectToObject(x->meta, q ? "columns" : "tables");
+	if (!cJSON_IsObject(it = cJSON_GetObjectItem(sec, q ? q : table)))
+		it = cJSON_AddObjectToObject(sec, q ? q : table);
+	return it;
+}
+
+/* add (once) or remove s in the string list o[key] (created when adding) */
+static void meta_list(cJSON *o, const char *key, const char *s, int add)
+{
+	cJSON *a = o ? cJSON_GetObjectItem(o, key) : NULL;
+	int i = 0;
+
+	if (!o)
+		return;
+	if (!cJSON_IsArray(a)) {
+		if (!add)
+			return;
+		cJSON_DeleteItemFromObject(o, key);
+		a = cJSON_AddArrayToObject(o, key);
+	}
+	for (cJSON *it = a->child, *nx; it; it = nx, i++) {
+		nx = it->next;
+		if (cJSON_IsString(it) && !strcmp(it->valuestring, s)) {
+			if (add)
+				return;
+			cJSON_DeleteItemFromArray(a, i--);
+		}
+	}
+	if (add)
+		cJSON_AddItemToArray(a, cJSON_CreateString(s));
+}
+
+static void strs_remove(struct strs *l, const char *s)
+{
+	for (int i = 0; i < l->n; i++)
+		if (!strcmp(l->s[i], s)) {
+			memmove(&l->s[i], &l->s[i + 1], (size_t)(l->n - i - 1) * sizeof *l->s);
+			l->n--;
+			i--;
+		}
+}
+
+/* an edit's table and column: 0 with *t (and *ci, -1 for the table) set, -1 when gone */
+static int edit_target(struct run *x, const char *table, cJSON *e, int *t, int *ci, char *q, size_t qn)
+{
+	const char *col = jstr(e, "col");
+
+	*ci = -1;
+	if ((*t = cat_find_table(x->c, table)) < 0)
+		return -1;
+	if (col) {
+		snprintf(q, qn, "%s.%s", x->c->tables[*t].name, col);
+		if ((*ci = cat_find_column(x->c, q)) < 0) {
+			warn(x, "catalog edits: column %s not found in the target", q);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* admin edits, before the hashes: synonyms added onto tables/columns; mappings become value
+ * dictionary entries (checked against the target like the metadata file's); descriptions set */
 static void apply_edits(struct run *x)
 {
 	cJSON *tab, *e;
 
 	cJSON_ArrayForEach(tab, x->edits) {
-		int t = cat_find_table(x->c, tab->string);
+		int t, ci;
+		char q[600];
 
-		if (t < 0) {
+		if (cat_find_table(x->c, tab->string) < 0) {
 			warn(x, "catalog edits: table %s not found in the target", tab->string);
 			continue;
 		}
 		cJSON_ArrayForEach(e, tab) {
-			const char *col = jstr(e, "col"), *ph = jstr(e, "phrase");
-			char q[600];
-			int ci = -1;
+			const char *kind = jstr(e, "kind") ? jstr(e, "kind") : "", *op = jstr(e, "op") ? jstr(e, "op") : "add";
+			const char *ph = jstr(e, "phrase");
 
-			if (col) {
-				snprintf(q, sizeof q, "%s.%s", x->c->tables[t].name, col);
-				if ((ci = cat_find_column(x->c, q)) < 0) {
-					warn(x, "catalog edits: column %s not found in the target", q);
-					continue;
-				}
+			if (edit_target(x, tab->string, e, &t, &ci, q, sizeof q) < 0)
+				continue;
+			if (!strcmp(kind, "description")) {
+				const char *lang = jstr(e, "lang") ? jstr(e, "lang") : "en";
+				char *text = ph ? arena_strdup(&x->c->mem, ph) : NULL;
+				int ko = !strcmp(lang, "ko");
+
+				if (ci >= 0 && ko)
+					x->c->columns[ci].description_ko = text;
+				else if (ci >= 0)
+					x->c->columns[ci].description = text;
+				else if (ko)
+					x->c->tables[t].description_ko = text;
+				else
+					x->c->tables[t].comment = text;
+				continue;
 			}
-			if (!strcmp(jstr(e, "kind") ? jstr(e, "kind") : "", "synonym")) {
+			if (strcmp(op, "add") || !ph)
+				continue;
+			if (!strcmp(kind, "synonym")) {
 				strs_add(x, ci >= 0 ? &x->cx[ci].syn : &x->tx[t].syn, ph);
+				meta_list(meta_item(x, x->c->tables[t].name, ci >= 0 ? q : NULL), "synonyms", ph, 1);
 			} else if (ci >= 0 && jstr(e, "value")) {
 				cJSON *vals = x->meta ? cJSON_GetObjectItem(x->meta, "values") : NULL, *v, *syn;
 
@@ -650,6 +740,39 @@ static void apply_edits(struct run *x)
 				syn = cJSON_AddArrayToObject(v, "synonyms");
 				cJSON_AddItemToArray(syn, cJSON_CreateString(ph));
 				cJSON_AddItemToArray(vals, v);
+			}
+		}
+	}
+}
+
+/* admin removals, last: a synonym or mapping removed goes whatever gave it (metadata file, docs,
+ * names, lexicon), from the catalog rows and from the stored metadata alike */
+static void apply_removals(struct run *x)
+{
+	cJSON *tab, *e;
+
+	cJSON_ArrayForEach(tab, x->edits) {
+		cJSON_ArrayForEach(e, tab) {
+			const char *kind = jstr(e, "kind") ? jstr(e, "kind") : "", *ph = jstr(e, "phrase");
+			int t, ci;
+			char q[600];
+
+			if (strcmp(jstr(e, "op") ? jstr(e, "op") : "", "remove") || !ph ||
+			    edit_target(x, tab->string, e, &t, &ci, q, sizeof q) < 0)
+				continue;
+			if (!strcmp(kind, "synonym")) {
+				strs_remove(ci >= 0 ? &x->cx[ci].syn : &x->tx[t].syn, ph);
+				meta_list(meta_item(x, x->c->tables[t].name, ci >= 0 ? q : NULL), "synonyms", ph, 0);
+			} else if (!strcmp(kind, "mapping") && ci >= 0 && jstr(e, "value")) {
+				int k = find_value(x->c, ci, jstr(e, "value"));
+				cJSON *v, *vals = x->meta ? cJSON_GetObjectItem(x->meta, "values") : NULL;
+
+				if (k >= 0)
+					strs_remove(&x->vx[k].syn, ph);
+				cJSON_ArrayForEach(v, vals)
+					if (jstr(v, "column") && !strcmp(jstr(v, "column"), q) && jstr(v, "value") &&
+					    !strcmp(jstr(v, "value"), jstr(e, "value")))
+						meta_list(v, "synonyms", ph, 0);
 			}
 		}
 	}
@@ -1761,11 +1884,11 @@ static enum err write_catalog(struct run *x, int *changed)
 		cf(&d, name, 0); cf(&d, tb->schema, 0); cf(&d, bare, 0); cf(&d, kind, 0); cf(&d, rows, 0);
 		cf(&d, tb->comment, 0); cf(&d, tb->full_name, 0); cf(&d, tb->concept, 0);
 		arr_lit(&d, &x->tx[t].syn);
-		cf(&d, x->tx[t].doc, 0); cf(&d, x->tx[t].hash, 0);
+		cf(&d, x->tx[t].doc, 0); cf(&d, x->tx[t].hash, 0); cf(&d, tb->description_ko, 0);
 		vec_field(&d, tb->vec, c->dim, 1);
 	}
 	if (d.len && (rc = copy_in(x, "COPY askql.cat_tables (target, schema_name, name, kind, row_estimate, "
-	                           "comment, full_name, concept, synonyms, doc, hash, embedding) FROM STDIN", &d)) != OK)
+	                           "comment, full_name, concept, synonyms, doc, hash, description_ko, embedding) FROM STDIN", &d)) != OK)
 		goto fail;
 	sb_reset(&d);
 	for (int ci = 0; ci < c->ncolumns; ci++) {
@@ -1785,11 +1908,12 @@ static enum err write_catalog(struct run *x, int *changed)
 		cf(&d, col->comment, 0); cf(&d, col->full_name, 0); cf(&d, col->description, 0); cf(&d, col->unit, 0);
 		num_field(&d, col->has_range, col->lo, 0); num_field(&d, col->has_range, col->hi, 0);
 		arr_lit(&d, &x->cx[ci].syn);
+		cf(&d, col->description_ko, 0);
 		vec_field(&d, col->vec, c->dim, 1);
 	}
 	if (d.len && (rc = copy_in(x, "COPY askql.cat_columns (target, schema_name, table_name, name, ordinal, type, "
 	                           "nullable, is_pk, indexed, is_unique, is_flag, n_distinct, comment, full_name, description, "
-	                           "unit, range_lo, range_hi, synonyms, embedding) FROM STDIN", &d)) != OK)
+	                           "unit, range_lo, range_hi, synonyms, description_ko, embedding) FROM STDIN", &d)) != OK)
 		goto fail;
 	sb_reset(&d);
 	for (int i = 0; i < c->nvalues; i++) {
@@ -2060,6 +2184,7 @@ enum err catalog_index(PGconn *app, const struct index_opts *o, char *err, size_
 	if ((rc = meta_values(x)) != OK)
 		goto out;
 	apply_lexicon_values(x);
+	apply_removals(x);
 	concepts_from_meta(x);
 	infer_fks(x);
 	drop_empty_keys(x);

@@ -61,11 +61,15 @@ static const struct route routes[] = {
 	{M_POST, "/admin/prompts/:name/rollback", page_admin_prompt_rollback, R_AUTH | R_ADMIN | R_CSRF,
 	 PARAMS(CSRF_P, {"version", P_INT, 9})},
 	{M_GET,  "/admin/config", page_admin_config, R_AUTH | R_ADMIN, NONE},
+	/* the catalog of one target: its tables, a table's columns, a column's values and edits;
+	 * table and column names are text (any identifier), looked up in the catalog, never spliced */
 	{M_GET,  "/admin/catalog", page_admin_catalog, R_AUTH | R_ADMIN,
-	 PARAMS({"table", P_WORD, 128}, {"notice", P_WORD, 16}, {"target", P_WORD, 63})},
+	 PARAMS({"table", P_TEXT, 128}, {"column", P_TEXT, 128}, {"notice", P_WORD, 16}, {"target", P_WORD, 63})},
+	/* action: reindex, syn_add|syn_edit|syn_remove, map_add|map_edit|map_remove, desc_set|desc_remove */
 	{M_POST, "/admin/catalog", page_admin_catalog_save, R_AUTH | R_ADMIN | R_CSRF,
-	 PARAMS(CSRF_P, {"action", P_WORD, 16}, {"table", P_WORD, 128}, {"column", P_WORD, 128},
-	        {"phrase", P_TEXT, 200}, {"value", P_TEXT, 200}, {"target", P_WORD, 63})},
+	 PARAMS(CSRF_P, {"action", P_WORD, 16}, {"table", P_TEXT, 128}, {"column", P_TEXT, 128},
+	        {"phrase", P_TEXT, 200}, {"value", P_TEXT, 200}, {"old_phrase", P_TEXT, 200},
+	        {"old_value", P_TEXT, 200}, {"text", P_TEXT, 2000}, {"lang", P_WORD, 2}, {"target", P_WORD, 63})},
 	{M_GET,  "/admin/verified", page_admin_verified, R_AUTH | R_ADMIN, NONE},
 	{M_POST, "/admin/verified", page_admin_verified_save, R_AUTH | R_ADMIN | R_CSRF,
 	 PARAMS(CSRF_P, {"action", P_WORD, 16}, {"id", P_INT, 19})},

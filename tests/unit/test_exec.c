@@ -278,7 +278,7 @@ static void test_deadline(void **state)
 	/* the whole run ends by the deadline, though each FETCH is within statement_timeout */
 	t0 = ms_now();
 	assert_int_equal(exec_run(SLOW_SQL, &o, &s, &e), ERR_TIMEOUT);
-	assert_true(ms_now() - t0 >= 690 && ms_now() - t0 < 2500);
+	assert_true(ms_now() - t0 >= 690 && ms_now() - t0 < 4000);   /* loose above: valgrind on a busy machine */
 	assert_non_null(strstr(e.message, "time limit"));
 	assert_int_equal(k.ends, 0);
 	exec_error_free(&e);
@@ -290,11 +290,11 @@ static void test_deadline(void **state)
 	/* rows that come fast end at the deadline too (single-row mode, a text column; a cross join
 	 * streams where a function's result would be materialised first) */
 	memset(&k, 0, sizeof k);
-	o.timeout_ms = 300;
+	o.timeout_ms = 1000;   /* long enough for the first rows under valgrind on a busy machine */
 	t0 = ms_now();
 	assert_int_equal(exec_run("SELECT v.caseid, l.name FROM vital_data_table v, lab_data_table l", &o, &s, &e),
 	                 ERR_TIMEOUT);
-	assert_true(ms_now() - t0 < 2000);
+	assert_true(ms_now() - t0 < 4000);
 	assert_true(k.rows > 0);
 	exec_error_free(&e);
 	assert_int_equal(in_tx(), 0);

@@ -279,7 +279,7 @@ enum err agent_start(PGconn *app, const struct agent_opts *o, const char *questi
 /*
  * Edited SQL is checked by the guard before it is accepted (issue 15): a refused edit is the
  * analyst's draft, not an attempt.  It is recorded as a human "edit" step with status error,
- * output {"guard":"refused","reason":..,"position":..,"attempt":n,"max_attempts":m} (the page
+ * output {"guard":"refused","guard_reason":..,"position":..,"attempt":n,"max_attempts":m} (the page
  * puts the draft back in the box with the reason), the run's state is not touched and the run
  * stays paused.  1 when refused (res->error holds the guard's reason), 0 when the edit may go on.
  */
@@ -301,7 +301,7 @@ static int edit_refused(struct agent *a, const struct agent_decision *d, const c
 	}
 	o = cJSON_CreateObject();
 	cJSON_AddStringToObject(o, "guard", "refused");
-	cJSON_AddStringToObject(o, "reason", g.reason ? g.reason : "guard failed");
+	cJSON_AddStringToObject(o, "guard_reason", g.reason ? g.reason : "guard failed");
 	if (g.position > 0)
 		cJSON_AddNumberToObject(o, "position", g.position);
 	cJSON_AddNumberToObject(o, "attempt", a->state.attempt);

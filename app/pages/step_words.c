@@ -359,9 +359,9 @@ void step_words(struct req *r, cJSON *s, const char *kind, const char *name, con
 		if (!strcmp(name, "edit") && js(out, "guard") && !strcmp(js(out, "guard"), "refused")) {
 			struct sb t = SB_INIT;
 
-			step_words_refusal(r, js(out, "reason"), &t);
+			step_words_refusal(r, js(out, "guard_reason"), &t);
 			cJSON_AddStringToObject(s, "refused_text", sb_cstr(&t));
-			cJSON_AddStringToObject(s, "refused_reason", js(out, "reason") ? js(out, "reason") : "");
+			cJSON_AddStringToObject(s, "refused_reason", js(out, "guard_reason") ? js(out, "guard_reason") : "");
 			if (js(in, "sql"))
 				cJSON_AddStringToObject(s, "refused_sql", js(in, "sql"));
 			sb_free(&t);
@@ -392,8 +392,15 @@ void step_words(struct req *r, cJSON *s, const char *kind, const char *name, con
 			say(r, s, "steps.planner.shape", (const char *const[]){"shape", strcmp(view_t(r, key), key) ?
 			    view_t(r, key) : shape, NULL});
 		}
-		if (cJSON_IsArray(v = cJSON_GetObjectItemCaseSensitive(out, "decisions")) && cJSON_GetArraySize(v))
+		if (cJSON_IsArray(v = cJSON_GetObjectItemCaseSensitive(out, "decisions")) && cJSON_GetArraySize(v)) {
 			decision_words(r, s, v);
+			/* the built-in planner explains itself in English only; its decisions above say the
+			 * same in the reader's language */
+			if (strcmp(r->lang, "en") && js(in, "provider") && !strcmp(js(in, "provider"), "builtin")) {
+				cJSON_DeleteItemFromObjectCaseSensitive(s, "reasoning");
+				cJSON_AddFalseToObject(s, "reasoning");
+			}
+		}
 		if (js(out, "fallback"))
 			say(r, s, "steps.planner.fallback", NULL);
 	} else if (!strcmp(name, "executor") || !strcmp(name, "submit_sql") || !strcmp(name, "execute_sql_preview")) {

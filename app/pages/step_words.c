@@ -81,8 +81,12 @@ static void add_table(struct req *r, cJSON *list, const char *name, const char *
 	struct sb w = SB_INIT;
 
 	cJSON_AddStringToObject(o, "name", name);
-	reason_of(r, sources, &w);
-	cJSON_AddStringToObject(o, "reason", sb_cstr(&w));
+	if (sources) {
+		reason_of(r, sources, &w);
+		cJSON_AddStringToObject(o, "reason", sb_cstr(&w));
+	} else {
+		cJSON_AddFalseToObject(o, "reason");
+	}
 	sb_free(&w);
 	cJSON_AddItemToArray(list, o);
 }
@@ -99,8 +103,12 @@ static void add_column(struct req *r, cJSON *list, const char *table, const char
 		cJSON_AddStringToObject(o, "desc", desc);
 	else
 		cJSON_AddFalseToObject(o, "desc");
-	reason_of(r, sources, &w);
-	cJSON_AddStringToObject(o, "reason", sb_cstr(&w));
+	if (sources) {
+		reason_of(r, sources, &w);
+		cJSON_AddStringToObject(o, "reason", sb_cstr(&w));
+	} else {
+		cJSON_AddFalseToObject(o, "reason");
+	}
 	sb_free(&w);
 	cJSON_AddItemToArray(list, o);
 }
@@ -294,8 +302,10 @@ static void retrieval_words(struct req *r, cJSON *s, const cJSON *out)
 	}
 	snprintf(a, sizeof a, "%d", wt ? cJSON_GetArraySize(wt) : 0);
 	snprintf(b, sizeof b, "%d", wc ? cJSON_GetArraySize(wc) : 0);
-	if (wt || wc)
+	if (wt && wc)
 		say(r, s, "steps.found", (const char *const[]){"tables", a, "columns", b, NULL});
+	else if (wt || wc)
+		say(r, s, wt ? "steps.found_tables" : "steps.found_columns", (const char *const[]){"tables", a, "columns", b, NULL});
 }
 
 /* The planner's decisions ({kind, span, target, why}) as "“span” → what it became". */
@@ -312,7 +322,16 @@ static void decision_words(struct req *r, cJSON *s, const cJSON *decs)
 		snprintf(key, sizeof key, "steps.decision.%s", kind);
 		if (!strcmp(view_t(r, key), key))
 			snprintf(key, sizeof key, "steps.decision.other");
-		add_t(r, o, "text", key, (const char *const[]){"target", js(d, "target") ? js(d, "target") : "", NULL});
+		{
+			const char *target = js(d, "target") ? js(d, "target") : "";
+			char sk[64];
+
+			/* a question shape has a name in words */
+			snprintf(sk, sizeof sk, "steps.shape.%s", target);
+			if (!strcmp(kind, "shape") && strcmp(view_t(r, sk), sk))
+				target = view_t(r, sk);
+			add_t(r, o, "text", key, (const char *const[]){"target", target, NULL});
+		}
 		cJSON_AddStringToObject(o, "span", span && *span ? span : "");
 		cJSON_AddBoolToObject(o, "has_span", span && *span);
 		cJSON_AddItemToArray(l, o);

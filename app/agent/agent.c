@@ -6,6 +6,8 @@
 #include <time.h>
 #include "agent/agent_int.h"
 #include "agent/planner.h"
+#include "catalog/catalog.h"
+#include "sql/guard.h"
 #include "llm/llm.h"
 #include "store/db.h"
 #include "store/target.h"
@@ -274,6 +276,52 @@ enum err agent_start(PGconn *app, const struct agent_opts *o, const char *questi
 	return OK;
 }
 
+/*
+ * Edited SQL is checked by the guard before it is accepted (issue 15): a refused edit is the
+ * analyst's draft, not an attempt.  It is recorded as a human "edit" step with status error,
+ * output {"guard":"refused","guard_reason":..,"position":..,"attempt":n,"max_attempts":m} (the page
+ * puts the draft back in the box with the reason), the run's state is not touched and the run
+ * stays paused.  1 when refused (res->error holds the guard's reason), 0 when the edit may go on.
+ */
+static int edit_refused(struct agent *a, const struct agent_decision *d, const char *input_json)
+{
+	struct guard_result g;
+	struct step s = {.kind = "human", .name = "edit", .status = "error"};
+	struct sb m = SB_INIT;
+	cJSON *o;
+	char *out, err[256];
+	int refused;
+
+	if (!a->cat)
+		a->cat = catalog_get(a->app, a->state.target, err, sizeof err);   /* NULL: the state's listing */
+	refused = !executor_guard(a, d->sql, 0, &g);
+	if (!refused) {
+		guard_free(&g);
+		return 0;
+	}
+	o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "guard", "refused");
+	cJSON_AddStringToObject(o, "guard_reason", g.reason ? g.reason : "guard failed");
+	if (g.position > 0)
+		cJSON_AddNumberToObject(o, "position", g.position);
+	cJSON_AddNumberToObject(o, "attempt", a->state.attempt);
+	cJSON_AddNumberToObject(o, "max_attempts", a->state.max_retries);
+	out = json_text(o);
+	cJSON_Delete(o);
+	sb_printf(&m, "refused by the SQL guard: %s", g.reason ? g.reason : "guard failed");
+	s.input = input_json;
+	s.output = out;
+	s.error = sb_cstr(&m);
+	agent_step(a, &s);
+	free(a->res->error);
+	a->res->error = strdup(g.reason ? g.reason : "guard failed");
+	snprintf(a->res->status, sizeof a->res->status, "paused");
+	free(out);
+	sb_free(&m);
+	guard_free(&g);
+	return 1;
+}
+
 enum err agent_resume(PGconn *app, long long run_id, const struct agent_decision *d,
                       struct agent_result *res)
 {
@@ -340,6 +388,16 @@ enum err agent_resume(PGconn *app, long long run_id, const struct agent_decision
 		cJSON_AddNumberToObject(in, "edits", d->nedits);
 	ins = json_text(in);
 	cJSON_Delete(in);
+	if (d->kind == AGENT_EDIT && edit_refused(&a, d, ins)) {
+		struct run_update u = RUN_UPDATE_INIT;
+
+		/* no state saved: attempts, the pause and its SQL stay as they were */
+		free(ins);
+		u.status = "paused";
+		run_set(app, run_id, &u);
+		agent_release(&a);
+		return ERR_INPUT;
+	}
 	s.kind = "human";
 	s.name = names[d->kind];
 	s.status = "ok";

@@ -108,7 +108,9 @@ struct agent_decision {
  * run is claimed atomically: ERR_DENIED when it is not paused (already resumed by
  * someone else, or finished), ERR_NOTFOUND when there is no such run, ERR_INPUT when the
  * decision does not fit the stage (e.g. AGENT_EDIT without sql); the run stays paused
- * in that case.  Otherwise OK with res as for agent_start.
+ * in that case.  Edited SQL the guard refuses is ERR_INPUT too, with the guard's reason in
+ * res->error: it is recorded as a refused "edit" step and uses no attempt (the state is not
+ * touched).  Otherwise OK with res as for agent_start.
  */
 enum err agent_resume(PGconn *app, long long run_id, const struct agent_decision *d,
                       struct agent_result *res);

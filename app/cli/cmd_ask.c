@@ -87,6 +87,13 @@ int cmd_ask(int argc, char **argv)
 		}
 		rc = agent_resume(app, strtoll(resume, NULL, 10), &d, &res);
 		agent_decision_free(&d, keep);
+		if (rc == ERR_INPUT && res.error) {
+			/* edited SQL the guard refused: the run still waits, no attempt used */
+			fprintf(stderr, "askql ask: run %s: the edited SQL was refused (the run still waits): %s\n",
+			        resume, res.error);
+			agent_result_free(&res);
+			return 1;
+		}
 		if (rc != OK) {
 			fprintf(stderr, "askql ask: cannot resume run %s: %s\n", resume,
 			        rc == ERR_DENIED ? "it is not paused" : rc == ERR_NOTFOUND ? "no such run"

@@ -43,7 +43,10 @@ static const struct route routes[] = {
 	{M_POST, "/runs/:id/step", page_run_step, R_AUTH | R_CSRF,
 	 PARAMS(CSRF_P, {"action", P_WORD, 16}, {"sql", P_TEXT, 20000}, {"comment", P_TEXT, 2000},
 	        {"add_table", P_WORD, 128}, {"remove_table", P_WORD, 128},
-	        {"add_mapping", P_TEXT, 400}, {"remove_mapping", P_TEXT, 400})},
+	        {"add_mapping", P_TEXT, 400}, {"remove_mapping", P_TEXT, 400},
+	        /* the plan form ticks what to include (issue 15): ticks=include, then what stays */
+	        {"ticks", P_WORD, 8}, {"include_table", P_WORD, 128}, {"include_column", P_WORD, 260},
+	        {"include_mapping", P_TEXT, 400})},
 	{M_POST, "/runs/:id/action", page_run_action, R_AUTH | R_CSRF,
 	 PARAMS(CSRF_P, {"action", P_WORD, 16}, {"next", P_PATH, 200})},
 	{M_GET,  "/runs/:id/download", page_download, R_AUTH, PARAMS({"format", P_WORD, 5})},

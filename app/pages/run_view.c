@@ -7,6 +7,7 @@
 #include "pages/chart.h"
 #include "pages/pages.h"
 #include "pages/sqlfmt.h"
+#include "pages/step_words.h"
 #include "store/db.h"
 #include "util/arena.h"
 #include "util/log.h"
@@ -391,6 +392,8 @@ enum err run_steps_json(struct req *r, long long id, int after, cJSON **out)
 		if ((v = col(res, i, "output")))
 			o = cJSON_Parse(v);
 		step_fields(s, in, o);
+		/* what the step found, in words (step_words.c) */
+		step_words(r, s, col(res, i, "kind"), col(res, i, "name"), col(res, i, "status"), in, o);
 		/* "attempt 2 of 3, previous error: ..." from the last failed step before this one */
 		if (cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(s, "attempt")) > 1 && last_err[0] &&
 		    !cJSON_GetObjectItemCaseSensitive(s, "previous_error"))

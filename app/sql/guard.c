@@ -99,6 +99,7 @@ struct scope {
 	char **ctes; int nctes, capctes;
 	struct item *items; int nitems, capitems;
 	int nrels;                  /* items that are real relations */
+	int joins;                  /* joins in this SELECT's own FROM (comma items and JOIN ... ON) */
 };
 
 struct gctx {
@@ -110,7 +111,8 @@ struct gctx {
 	int loc;                    /* byte offset of the problem, -1 unknown */
 	int lastloc;                /* last node location seen, for nodes without one */
 	struct strlist tables, columns, warnings;
-	int joins, depth, maxdepth;
+	int joins;                  /* the most joins of any one SELECT (not summed over UNION arms or subqueries) */
+	int depth, maxdepth;
 	struct scope *sc;
 	enum err err;
 };
@@ -484,6 +486,8 @@ static void scope_push(struct gctx *g, struct scope *s)
 
 static void scope_pop(struct gctx *g, struct scope *s)
 {
+	if (s->joins > g->joins)
+		g->joins = s->joins;
 	for (int i = 0; i < s->nctes; i++)
 		free(s->ctes[i]);
 	for (int i = 0; i < s->nitems; i++) {
@@ -849,7 +853,7 @@ static void visit_select(struct gctx *g, const cJSON *b)
 		nfrom++;
 	}
 	if (nfrom > 1)
-		g->joins += nfrom - 1;
+		s.joins += nfrom - 1;
 	cJSON_ArrayForEach(k, b) {
 		if (!strcmp(k->string, "withClause") || !strcmp(k->string, "fromClause") ||
 		    !strcmp(k->string, "larg") || !strcmp(k->string, "rarg"))
@@ -899,8 +903,8 @@ static void visit(struct gctx *g, const char *type, const cJSON *b)
 		check_func(g, b);
 	else if (!strcmp(type, "ColumnRef"))
 		column_ref(g, b);
-	else if (!strcmp(type, "JoinExpr"))
-		g->joins++;
+	else if (!strcmp(type, "JoinExpr") && g->sc)
+		g->sc->joins++;     /* a JOIN belongs to the SELECT whose FROM holds it */
 	else if (!strcmp(type, "A_Expr")) {
 		/* OPERATOR(schema.op): only pg_catalog operators may be named by schema */
 		const cJSON *names = jget(b, "name");

@@ -234,14 +234,14 @@ try {
   await step('step mode: approve the plan, the SQL waits for confirmation', async () => {
     // a question answered before brings its SQL along with the plan (query cache): no second pause
     if (!(await an.isVisible('#edit-sql')))
-      await Promise.all([an.waitForNavigation(), an.click('#confirm button[value=approve]')]);
+      await Promise.all([an.waitForNavigation(), an.click('#plan-form button.primary')]);
     must(await an.isVisible('#edit-sql'), 'no SQL to confirm');
     must(await an.getAttribute('#run', 'data-status') === 'paused', 'ran without confirmation');
     await shot(an, '05-step-sql');
   });
   await step('step mode: edit the SQL; it runs and is recorded as a human step', async () => {
     await an.fill('#edit-sql', 'SELECT department, count(*) AS n FROM clinical_data_table GROUP BY department ORDER BY 2 DESC');
-    await Promise.all([an.waitForNavigation(), an.click('#confirm button[value=edit]')]);
+    await Promise.all([an.waitForNavigation(), an.click('#sql-form button.primary')]);
     must(await an.getAttribute('#run', 'data-status') === 'ok', 'status ' + await an.getAttribute('#run', 'data-status'));
     must(await an.locator('li.step-human').count() >= 1, 'human steps missing');
     must(await an.locator('li.step-human[data-name=edit]').count() === 1, 'no edit step');
@@ -251,12 +251,12 @@ try {
   await step('step mode: edit the plan (remove a table), then reject the SQL with a comment', async () => {
     clearCache();
     const id = await ask(an, QUESTION, 'step');
-    // correct the plan first: drop the last table proposed, then the SQL waits for a decision
-    await an.locator('#plan-form input[name=remove_table]').last().check();
+    // correct the plan first: untick (drop) the last table proposed, then the SQL waits for a decision
+    await an.locator('#plan-form input[name=include_table]').last().uncheck();
     await Promise.all([an.waitForNavigation(), an.click('#plan-form button.primary')]);
     must(await an.locator('li.step-human[data-name=plan_edit]').count() === 1, 'plan edit not recorded');
     if (!(await an.isVisible('#edit-sql')))
-      await Promise.all([an.waitForNavigation(), an.click('#confirm button[value=approve]')]);
+      await Promise.all([an.waitForNavigation(), an.click('#plan-form button.primary')]);
     await an.fill('#confirm input[name=comment]', 'count cases instead');
     await Promise.all([an.waitForNavigation(), an.click('#confirm button[value=reject]')]);
     must(await an.locator('li.step-human[data-name=reject]').count() === 1, 'no reject step');

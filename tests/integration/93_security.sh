@@ -167,7 +167,8 @@ bad=$(awk '$3 != 303 && $3 != 400 && $3 != 413' "$T/http_results" | head -3)
 check "all $NC hostile statements posted as edited SQL in step mode (${secs}s), each answered 303/400" \
 	"[ \$(wc -l <'$T/http_results') = $NC ] && [ -z '$bad' ]" "$bad"
 ran=$(q -c "SELECT count(*) FROM askql.steps WHERE run_id IN (${ids:-0}) AND name = 'executor' AND status = 'ok'")
-refused=$(q -c "SELECT count(DISTINCT run_id) FROM askql.steps WHERE run_id IN (${ids:-0}) AND name = 'executor'
+# refused before it is accepted (a human 'edit' step, issue 15) or, before that change, by the executor
+refused=$(q -c "SELECT count(DISTINCT run_id) FROM askql.steps WHERE run_id IN (${ids:-0}) AND name IN ('executor', 'edit')
 	AND status = 'error' AND error LIKE '%guard%'")
 posted=$(awk '$3 == 303' "$T/http_results" | wc -l)
 check "no hostile statement ran: 0 executor successes for the edits (got $ran)" \

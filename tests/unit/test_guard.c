@@ -308,6 +308,31 @@ static void test_warnings(void **state)
 	                             "medication_data_table d, diagnosis_table e", &demo, &r), OK);
 	assert_int_equal(r.nwarnings, 1);
 	guard_free(&r);
+	/* joins are counted per SELECT: a UNION of arms with two joins each is not "6 JOINs"
+	 * (issue 15: a UNION showed a false "9 JOINs" warning) */
+	assert_int_equal(guard_check("SELECT a.caseid FROM clinical_data_table a JOIN lab_data_table b USING (caseid) "
+	                             "JOIN vital_data_table c USING (caseid) "
+	                             "UNION SELECT a.caseid FROM clinical_data_table a JOIN lab_data_table b USING (caseid) "
+	                             "JOIN medication_data_table c USING (caseid) "
+	                             "UNION ALL SELECT a.caseid FROM clinical_data_table a, lab_data_table b, vital_data_table c "
+	                             "WHERE a.caseid = b.caseid AND b.caseid = c.caseid", &demo, &r), OK);
+	assert_true(r.allowed);
+	assert_int_equal(r.nwarnings, 0);
+	guard_free(&r);
+	/* ... nor summed with a subquery's joins */
+	assert_int_equal(guard_check("SELECT 1 FROM clinical_data_table a JOIN lab_data_table b USING (caseid) "
+	                             "JOIN (SELECT v.caseid FROM vital_data_table v JOIN medication_data_table m USING (caseid) "
+	                             "JOIN diagnosis_table d ON d.subject_id = v.caseid) s USING (caseid)", &demo, &r), OK);
+	assert_int_equal(r.nwarnings, 0);
+	guard_free(&r);
+	/* one arm with four joins still warns, with that arm's count */
+	assert_int_equal(guard_check("SELECT 1 FROM clinical_data_table UNION SELECT 1 FROM clinical_data_table a "
+	                             "JOIN lab_data_table b USING (caseid) JOIN vital_data_table c USING (caseid) "
+	                             "JOIN medication_data_table d USING (caseid) "
+	                             "LEFT JOIN diagnosis_table e ON e.subject_id = a.subjectid", &demo, &r), OK);
+	assert_int_equal(r.nwarnings, 1);
+	assert_non_null(strstr(r.warnings[0], "4 JOINs"));
+	guard_free(&r);
 	assert_int_equal(guard_check("SELECT 1 WHERE 1 IN (SELECT 1 WHERE 1 IN (SELECT 1))", &demo, &r), OK);
 	assert_int_equal(r.nwarnings, 0);
 	guard_free(&r);

@@ -473,42 +473,7 @@ out:
 	return rows;
 }
 
-/* ---- drugs ---- */
-
-static const struct { const char *pat, *cls; } drugs[] = {
-	{"phenylephrine", "vasopressor"}, {"ephedrine", "vasopressor"}, {"norepinephrine", "vasopressor"},
-	{"noradrenaline", "vasopressor"}, {"epinephrine", "vasopressor"}, {"adrenaline", "vasopressor"},
-	{"vasopressin", "vasopressor"}, {"dopamine", "vasopressor"}, {"dobutamine", "vasopressor"},
-	{"페닐에프린", "vasopressor"}, {"에페드린", "vasopressor"}, {"노르에피네프린", "vasopressor"},
-	{"에피네프린", "vasopressor"}, {"바소프레신", "vasopressor"},
-	{"crystalloid", "fluid"}, {"colloid", "fluid"}, {"ringer", "fluid"}, {"saline", "fluid"},
-	{"hartmann", "fluid"}, {"plasma", "fluid"}, {"albumin", "fluid"}, {"voluven", "fluid"},
-	{"hes", "fluid"}, {"수액", "fluid"}, {"생리식염수", "fluid"},
-	{"rbc", "blood"}, {"ffp", "blood"}, {"platelet", "blood"}, {"cryo", "blood"}, {"수혈", "blood"},
-	{"atropine", "anticholinergic"}, {"glycopyrrolate", "anticholinergic"}, {"아트로핀", "anticholinergic"},
-	{"insulin", "insulin"}, {"인슐린", "insulin"},
-	{"bicarbonate", "bicarbonate"}, {"bivon", "bicarbonate"},
-	{"calcium", "electrolyte"}, {"kcl", "electrolyte"}, {"potassium", "electrolyte"},
-	{"furosemide", "diuretic"}, {"lasix", "diuretic"},
-	{"esmolol", "antihypertensive"}, {"labetalol", "antihypertensive"}, {"nicardipine", "antihypertensive"},
-	{"acetaminophen", "antipyretic"}, {"paracetamol", "antipyretic"},
-};
-
-const char *crit_drug_class(const char *drug)
-{
-	char low[128];
-	size_t i;
-
-	if (!drug)
-		return "other";
-	for (i = 0; drug[i] && i < sizeof low - 1; i++)
-		low[i] = (char)tolower((unsigned char)drug[i]);
-	low[i] = 0;
-	for (i = 0; i < sizeof drugs / sizeof drugs[0]; i++)
-		if (strstr(low, drugs[i].pat))
-			return drugs[i].cls;
-	return "other";
-}
+/* ---- drug classes that answer a finding (the classes themselves: drugs.c) ---- */
 
 const char *crit_responsive_classes(const char *param, const char *dir)
 {
@@ -517,16 +482,16 @@ const char *crit_responsive_classes(const char *param, const char *dir)
 	if (!param)
 		return "";
 	if (!strcmp(param, "sbp") || !strcmp(param, "mbp") || !strcmp(param, "dbp"))
-		return low ? "vasopressor,fluid,blood" : "antihypertensive";
+		return low ? "vasopressor,crystalloid,colloid,blood" : "antihypertensive";
 	/* a fast heart rate during surgery is mostly compensatory: no drug is expected for it */
 	if (!strcmp(param, "hr"))
 		return low ? "anticholinergic,vasopressor" : "";
 	if (!strcmp(param, "lac"))
-		return low ? "" : "fluid,blood,vasopressor,bicarbonate";
+		return low ? "" : "crystalloid,colloid,blood,vasopressor,bicarbonate";
 	if (!strcmp(param, "hb"))
 		return low ? "blood" : "";
 	if (!strcmp(param, "gluc"))
-		return low ? "fluid" : "insulin";
+		return low ? "glucose" : "insulin";
 	if (!strcmp(param, "k"))
 		return low ? "electrolyte" : "insulin,electrolyte,diuretic";
 	return "";

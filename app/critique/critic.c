@@ -258,15 +258,14 @@ static void critique_builder(struct crit_state *st, cJSON *crit)
 		cJSON_ArrayForEach(x, cJSON_GetObjectItem(f, "refs"))
 			if (nr++ < 12)
 				add_unique(cJSON_GetObjectItem(p, "refs"), x->valuestring);
-		const char *label = crit_str(f, "label");
+		/* knowledge cited for a finding is a document on its topic (hypotension for a low
+		 * pressure), not whatever a search for it also returned (the lactate page) */
+		const char *topic = crit_finding_topic(crit_str(f, "param"), crit_str(f, "direction"));
 		for (int pass = 0; pass < 2; pass++) {
 			const cJSON *ev = pass ? st->evidence_2nd : st->evidence;
-			cJSON_ArrayForEach(x, cJSON_GetObjectItem(ev, "items")) {
-				const cJSON *qq;
-				cJSON_ArrayForEach(qq, cJSON_GetObjectItem(x, "queries"))
-					if (label && cJSON_IsString(qq) && strstr(qq->valuestring, label))
-						add_unique(cJSON_GetObjectItem(p, "knowledge"), crit_str(x, "id"));
-			}
+			cJSON_ArrayForEach(x, cJSON_GetObjectItem(ev, "items"))
+				if (crit_kb_on_topic(x, topic))
+					add_unique(cJSON_GetObjectItem(p, "knowledge"), crit_str(x, "id"));
 		}
 	}
 	cJSON_ArrayForEach(g, cJSON_GetObjectItem(cJSON_GetObjectItem(pre, "record_gaps"), "gaps")) {

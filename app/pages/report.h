@@ -18,6 +18,10 @@ struct cJSON *report_view(const struct cJSON *report, const char *lang);
 /* report_labels: the headings of the report pages in lang, as {key: text}; caller owns. */
 struct cJSON *report_labels(const char *lang);
 
+/* report_sort_by_time: sort an array of row objects by their "ts" number (seconds; missing or
+ * negative: no time, first), keeping the given order among equal times.  In place. */
+void report_sort_by_time(struct cJSON *arr);
+
 /* report_render: the standalone HTML document of a report (inline style, no external
  * resources) appended to out, headings in lang.  standalone 0 renders only the body fragment. */
 enum err report_render(struct sb *out, const struct cJSON *report, int standalone, const char *lang);

@@ -342,6 +342,38 @@ static void sort_kv(cJSON *arr)
 	free(v);
 }
 
+/* Rows in time order: by "ts" (seconds; a row without a time, ts < 0, first), ties kept in the
+ * order given.  Series are walked one after another, so without this a record whose first
+ * column is empty lands after later records (10:55:21 after 11:30:49). */
+struct ts_row { double ts; int i; cJSON *row; };
+
+static int cmp_ts_row(const void *a, const void *b)
+{
+	const struct ts_row *x = a, *y = b;
+
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->i - y->i;
+}
+
+void report_sort_by_time(cJSON *arr)
+{
+	int n = cJSON_GetArraySize(arr), i = 0;
+	struct ts_row *v = n > 1 ? calloc((size_t)n, sizeof *v) : NULL;
+	cJSON *c;
+
+	if (!v)
+		return;
+	while ((c = cJSON_DetachItemFromArray(arr, 0)) != NULL) {
+		v[i] = (struct ts_row){ crit_num(c, "ts", -1), i, c };
+		i++;
+	}
+	qsort(v, (size_t)n, sizeof *v, cmp_ts_row);
+	for (i = 0; i < n; i++)
+		cJSON_AddItemToArray(arr, v[i].row);
+	free(v);
+}
+
 /* An LLM answer for display: its summary/text and the whole object pretty-printed. */
 static void llm_into(cJSON *dst, const cJSON *sec)
 {
@@ -379,7 +411,7 @@ static const cJSON *find_by(const cJSON *arr, const char *key, const char *val)
 }
 
 /* Rows of the structured chart: vitals (one per record), labs, medications, each with an anchor. */
-static void chart_rows(cJSON *v, const cJSON *chart)
+static void chart_rows(cJSON *v, const cJSON *chart, const char *lang)
 {
 	const cJSON *series = cJSON_GetObjectItem(chart, "series"), *s, *p;
 	cJSON *vit = cJSON_AddArrayToObject(v, "vital_rows"), *labs = cJSON_AddArrayToObject(v, "lab_rows");
@@ -397,6 +429,7 @@ static void chart_rows(cJSON *v, const cJSON *chart)
 				cJSON *o = cJSON_CreateObject();
 				cJSON_AddStringToObject(o, "anchor", ref);
 				cJSON_AddStringToObject(o, "t", crit_str(p, "dt") ? crit_str(p, "dt") : crit_str(p, "t"));
+				cJSON_AddNumberToObject(o, "ts", crit_num(p, "ts", -1));
 				cJSON_AddStringToObject(o, "name", crit_str(s, "name"));
 				snprintf(buf, sizeof buf, "%g", crit_num(p, "v", 0));
 				cJSON_AddStringToObject(o, "value", buf);
@@ -411,7 +444,7 @@ static void chart_rows(cJSON *v, const cJSON *chart)
 				row = cJSON_CreateObject();
 				cJSON_AddStringToObject(row, "anchor", ref);
 				cJSON_AddStringToObject(row, "t", crit_str(p, "dt") ? crit_str(p, "dt") : crit_str(p, "t"));
-				cJSON_AddNumberToObject(row, "ts", crit_num(p, "ts", 0));
+				cJSON_AddNumberToObject(row, "ts", crit_num(p, "ts", -1));
 				cJSON_AddArrayToObject(row, "cells");
 				cJSON_AddItemToArray(vit, row);
 			}
@@ -439,12 +472,19 @@ static void chart_rows(cJSON *v, const cJSON *chart)
 	cJSON *meds = cJSON_AddArrayToObject(v, "med_rows"), *x;
 	cJSON_ArrayForEach(x, cJSON_GetObjectItem(chart, "procedures_performed")) {
 		cJSON *o = cJSON_CreateObject();
+		const char *cls = crit_str(x, "class") ? crit_str(x, "class") : "other";
 		cJSON_AddStringToObject(o, "anchor", crit_str(x, "ref"));
 		cJSON_AddStringToObject(o, "t", crit_str(x, "dt") ? crit_str(x, "dt") : crit_str(x, "t"));
+		cJSON_AddNumberToObject(o, "ts", crit_num(x, "ts", -1));
 		cJSON_AddStringToObject(o, "text", crit_str(x, "text"));
-		cJSON_AddStringToObject(o, "class", crit_str(x, "class"));
+		cJSON_AddStringToObject(o, "class", cls);
+		cJSON_AddStringToObject(o, "class_label", crit_drug_class_label(cls, lang));
+		cJSON_AddStringToObject(o, "atc", crit_drugs_atc(crit_drugs_get(), cls));
 		cJSON_AddItemToArray(meds, o);
 	}
+	report_sort_by_time(vit);
+	report_sort_by_time(labs);
+	report_sort_by_time(meds);
 }
 
 /* Pasted text cut into plain and marked pieces at the evidence spans (non-overlapping, in order). */
@@ -536,7 +576,7 @@ cJSON *report_view(const cJSON *r, const char *lang)
 	cJSON_AddItemToObject(c, "notes", cJSON_Duplicate(cJSON_GetObjectItem(chart, "notes"), 1));
 	cJSON_AddItemToObject(c, "diagnoses", cJSON_Duplicate(cJSON_GetObjectItem(chart, "diagnoses"), 1));
 	cJSON_AddBoolToObject(c, "has_diagnoses", cJSON_GetArraySize(cJSON_GetObjectItem(chart, "diagnoses")) > 0);
-	chart_rows(c, chart);
+	chart_rows(c, chart, lang);
 	text_pieces(c, chart);
 	llm_into(c, chart);
 

@@ -411,6 +411,61 @@ int crit_range(const cJSON *ranges, const char *name, double *lo, double *hi, co
 	return 1;
 }
 
+/* Korean names of the built-in parameters (Korean Society for Laboratory Medicine usage). */
+static const struct { const char *p, *ko; } param_ko[] = {
+	{"sbp", "수축기 혈압"}, {"dbp", "이완기 혈압"}, {"mbp", "평균 동맥압"}, {"hr", "심박수"},
+	{"spo2", "산소포화도"}, {"bt", "체온"}, {"rr", "호흡수"}, {"lac", "젖산"}, {"k", "칼륨"},
+	{"na", "나트륨"}, {"hb", "혈색소"}, {"gluc", "혈당"}, {"cr", "크레아티닌"}, {"alb", "알부민"},
+};
+
+const char *crit_param_ko(const cJSON *ranges, const char *param)
+{
+	for (size_t i = 0; param && i < sizeof param_ko / sizeof param_ko[0]; i++)
+		if (!strcasecmp(param_ko[i].p, param))
+			return param_ko[i].ko;
+	return crit_param_label(ranges, param);
+}
+
+const char *crit_dir_ko(const char *dir)
+{
+	return dir && !strcmp(dir, "low") ? "낮음" : "높음";
+}
+
+const char *crit_classes_ko(const char *list, char *buf, size_t n)
+{
+	char tmp[256], *save = NULL;
+	size_t l = 0;
+
+	buf[0] = 0;
+	snprintf(tmp, sizeof tmp, "%s", list ? list : "");
+	for (char *c = strtok_r(tmp, ",", &save); c; c = strtok_r(NULL, ",", &save)) {
+		int w = snprintf(buf + l, n - l, "%s%s", l ? ", " : "", crit_drug_class_label(c, "ko"));
+		if (w < 0 || (size_t)w >= n - l)
+			break;
+		l += (size_t)w;
+	}
+	return buf;
+}
+
+void crit_say(cJSON *o, const char *key, const char *en, const char *ko)
+{
+	char k[64];
+
+	snprintf(k, sizeof k, "%s_ko", key);
+	cJSON_DeleteItemFromObjectCaseSensitive(o, key);
+	cJSON_DeleteItemFromObjectCaseSensitive(o, k);
+	cJSON_AddStringToObject(o, key, en ? en : "");
+	cJSON_AddStringToObject(o, k, ko ? ko : en ? en : "");
+}
+
+const char *crit_ko(const cJSON *o, const char *key)
+{
+	char k[64];
+
+	snprintf(k, sizeof k, "%s_ko", key);
+	return crit_str(o, k) ? crit_str(o, k) : crit_str(o, key);
+}
+
 const char *crit_param_label(const cJSON *ranges, const char *param)
 {
 	const cJSON *r = ranges && param ? cJSON_GetObjectItem(ranges, param) : NULL;

@@ -211,6 +211,17 @@ const char *crit_param_label(const struct cJSON *ranges, const char *param);
 /* crit_chart_values: how many measured values the structured chart holds (all series). */
 int crit_chart_values(const struct cJSON *chart);
 
+/* Offline sentences in both languages.  crit_say: o[key] = en and o[key "_ko"] = ko (en when ko
+ * is NULL); the report view shows the one of the reader's language (report_view).  crit_ko:
+ * o[key "_ko"] when present, else o[key]; NULL when neither.  crit_param_ko: the Korean name of a
+ * parameter code ("sbp" -> "수축기 혈압"), else the English label.  crit_dir_ko: "낮음" / "높음".
+ * crit_classes_ko: a comma list of drug class ids as Korean names into buf (returns buf). */
+void crit_say(struct cJSON *o, const char *key, const char *en, const char *ko);
+const char *crit_ko(const struct cJSON *o, const char *key);
+const char *crit_param_ko(const struct cJSON *ranges, const char *param);
+const char *crit_dir_ko(const char *dir);
+const char *crit_classes_ko(const char *list, char *buf, size_t n);
+
 /* cJSON conveniences used across nodes */
 double crit_num(const struct cJSON *o, const char *key, double def);
 const char *crit_str(const struct cJSON *o, const char *key);

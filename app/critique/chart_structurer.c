@@ -524,7 +524,11 @@ static enum err from_db(struct crit_state *st, cJSON *chart, char *err, size_t e
 			if (dt)
 				cJSON_AddStringToObject(m, "dt", dt);
 			cJSON_AddStringToObject(m, "ref", ref);
-			cJSON_AddStringToObject(m, "text", text);
+			char tko[220];
+			snprintf(tko, sizeof tko, "%s %s %s %s (%s 투여)", drug,
+			         crit_str(r, "dose") ? crit_str(r, "dose") : "", crit_str(r, "unit") ? crit_str(r, "unit") : "",
+			         crit_str(r, "route") ? crit_str(r, "route") : "", ts >= 0 ? crit_time_hm(ts, hm, sizeof hm) : "?");
+			crit_say(m, "text", text, tko);
 			cJSON_AddItemToArray(procs, m);
 			add_event(events, ts, "medication", drug, text, ref, NULL);
 		}

@@ -701,6 +701,9 @@ cJSON *report_view(const cJSON *report, const char *lang)
 		cJSON *o = cJSON_CreateObject(), *e = cJSON_AddArrayToObject(o, "evidence");
 		cJSON *refs = cJSON_AddArrayToObject(o, "refs"), *k = cJSON_AddArrayToObject(o, "knowledge");
 		cJSON_AddStringToObject(o, "id", crit_str(x, "id"));
+		/* the finding's parameter, so that a reader (and a test) sees which topic the point is on */
+		const cJSON *fd = find_by(cJSON_GetObjectItem(chart, "findings"), "id", crit_str(x, "finding"));
+		cJSON_AddStringToObject(o, "param", crit_str(fd, "param") ? crit_str(fd, "param") : "");
 		cJSON_AddStringToObject(o, "category", crit_str(x, "category"));
 		cJSON_AddStringToObject(o, "severity", crit_str(x, "severity"));
 		cJSON_AddStringToObject(o, "text", crit_str(x, "text"));

@@ -74,7 +74,7 @@ enum err crit_process_contributor(struct crit_state *st)
 			double ts = crit_num(m, "ts", -1);
 			if (ts >= 0 && (ts < as - 3600 || ts > ae + 3600)) {
 				snprintf(t, sizeof t, "%s recorded more than 1 h outside the anaesthesia time", crit_str(m, "text"));
-				snprintf(k, sizeof k, "%s: 마취 시간에서 1시간 넘게 벗어나 기록됨", crit_str(m, "text"));
+				snprintf(k, sizeof k, "%s: 마취 시간에서 1시간 넘게 벗어나 기록됨", crit_ko(m, "text"));
 				item(items, "record_inconsistency", t, k, crit_str(m, "ref"));
 			}
 		}

@@ -22,6 +22,26 @@
   if (done && done.getAttribute('data-run')) {
     window.location.replace('/runs/' + done.getAttribute('data-run'));
   }
+  // Skip link: to the page's first question box when it has one (the ask page), else to <main>.
+  var skip = document.querySelector('a.skip-link');
+  if (skip) {
+    skip.addEventListener('click', function (e) {
+      var to = document.querySelector('main textarea[data-ctrl-enter], main [autofocus]') || document.getElementById('main');
+      if (!to) return;
+      e.preventDefault();
+      to.focus();
+      if (to.scrollIntoView) to.scrollIntoView({ block: 'center' });
+    });
+  }
+  // Ctrl+Enter (Cmd+Enter on a Mac) in a question box sends its form, with the form's own checks.
+  Array.prototype.forEach.call(document.querySelectorAll('textarea[data-ctrl-enter]'), function (ta) {
+    ta.addEventListener('keydown', function (e) {
+      if (e.key !== 'Enter' || !(e.ctrlKey || e.metaKey) || !ta.form) return;
+      e.preventDefault();
+      if (ta.form.requestSubmit) ta.form.requestSubmit();
+      else if (ta.form.reportValidity()) ta.form.submit();
+    });
+  });
   // Copy buttons: shown only when the clipboard is usable.
   var buttons = document.querySelectorAll('button.copy[data-copy]');
   Array.prototype.forEach.call(buttons, function (b) {

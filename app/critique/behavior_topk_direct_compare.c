@@ -67,7 +67,11 @@ cJSON *crit_tool_behavior_topk_direct_compare(const struct crit_state *st, const
 	snprintf(t, sizeof t, "Of %d similar cases: %d had SBP < 90, %d lactate > 2, %d received a vasopressor, "
 	         "%d died in hospital, mean ICU stay %.1f days. This case: min SBP %g, max lactate %g, %d vasopressor dose(s).",
 	         k, hypo, hilac, vaso, death, k ? icu / k : 0, my_sbp, my_lac, myvaso);
-	cJSON_AddStringToObject(out, "text", t);
+	char tk[600];
+	snprintf(tk, sizeof tk, "유사 케이스 %d건 중 SBP < 90 %d건, 젖산 > 2 %d건, 승압제 투여 %d건, 원내 사망 %d건, "
+	         "평균 중환자실 재원 %.1f일. 이 케이스: 최저 SBP %g, 최고 젖산 %g, 승압제 투여 %d회.",
+	         k, hypo, hilac, vaso, death, k ? icu / k : 0, my_sbp, my_lac, myvaso);
+	crit_say(out, "text", t, tk);
 	/* reference only (seed table 2.1): prior analyses are counted, not relied on */
 	cJSON_AddNumberToObject(out, "reference_only_prior_diagnosis_observations",
 	                        cJSON_GetArraySize(cJSON_GetObjectItem(st->diagnosis_analysis, "observations")));

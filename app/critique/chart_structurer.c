@@ -209,15 +209,17 @@ static void find_findings(cJSON *chart)
 		double w = hi > lo ? hi - lo : 1;
 		double dev = !strcmp(crit_str(x, "direction"), "low") ? (lo - v) / w : (v - hi) / w;
 		int n = (int)crit_num(x, "n", 0);
-		const char *why = NULL;
+		const char *why = NULL, *why_ko = NULL;
 		cJSON_AddNumberToObject(x, "deviation", round(dev * 1000) / 1000.0);
 		if (general && !strcmp(crit_str(x, "param"), "rr"))
-			why = "respiratory rate under general anaesthesia is set by the ventilator";
+			why = "respiratory rate under general anaesthesia is set by the ventilator",
+			why_ko = "전신마취 중 호흡수는 인공호흡기 설정값입니다";
 		else if (!(dev >= 0.2 || (n >= 2 && dev >= 0.1)))
-			why = "small deviation (under 20% of the normal range's width, or 10% over 2+ readings)";
+			why = "small deviation (under 20% of the normal range's width, or 10% over 2+ readings)",
+			why_ko = "작은 편차 (정상 범위 폭의 20% 미만, 또는 2회 이상 측정에서 10% 미만)";
 		if (why) {
 			cJSON *m = cJSON_DetachItemFromArray(findings, i);
-			cJSON_AddStringToObject(m, "why_minor", why);
+			crit_say(m, "why_minor", why, why_ko);
 			cJSON_InsertItemInArray(minor, 0, m);
 		}
 	}
@@ -270,14 +272,20 @@ static void find_findings(cJSON *chart)
 			}
 		}
 		const char *u = crit_str(f, "unit") ? crit_str(f, "unit") : "";
+		char ko[400];
 		snprintf(line, sizeof line, "%s %s: %s %g%s%s at %s (normal %g-%g)", crit_str(f, "label"),
 		         crit_str(f, "direction"), crit_str(f, "param"), crit_num(f, "extreme", 0), u[0] ? " " : "", u,
 		         when[0], crit_num(f, "lo", 0), crit_num(f, "hi", 0));
+		snprintf(ko, sizeof ko, "%s %s: %s %g%s%s, %s (정상 %g-%g)", crit_param_ko(NULL, crit_str(f, "param")),
+		         crit_dir_ko(crit_str(f, "direction")), crit_str(f, "param"), crit_num(f, "extreme", 0),
+		         u[0] ? " " : "", u, when[0], crit_num(f, "lo", 0), crit_num(f, "hi", 0));
 		if (n > 1) {
 			size_t l = strlen(line);
 			snprintf(line + l, sizeof line - l, ", %d readings %s-%s", n, when[1], when[2]);
+			l = strlen(ko);
+			snprintf(ko + l, sizeof ko - l, ", %s-%s 사이 %d회 측정", when[1], when[2], n);
 		}
-		cJSON_AddStringToObject(f, "text", line);
+		crit_say(f, "text", line, ko);
 	}
 	}
 }
@@ -516,7 +524,11 @@ static enum err from_db(struct crit_state *st, cJSON *chart, char *err, size_t e
 			if (dt)
 				cJSON_AddStringToObject(m, "dt", dt);
 			cJSON_AddStringToObject(m, "ref", ref);
-			cJSON_AddStringToObject(m, "text", text);
+			char tko[220];
+			snprintf(tko, sizeof tko, "%s %s %s %s (%s 투여)", drug,
+			         crit_str(r, "dose") ? crit_str(r, "dose") : "", crit_str(r, "unit") ? crit_str(r, "unit") : "",
+			         crit_str(r, "route") ? crit_str(r, "route") : "", ts >= 0 ? crit_time_hm(ts, hm, sizeof hm) : "?");
+			crit_say(m, "text", text, tko);
 			cJSON_AddItemToArray(procs, m);
 			add_event(events, ts, "medication", drug, text, ref, NULL);
 		}

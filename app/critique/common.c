@@ -411,6 +411,61 @@ int crit_range(const cJSON *ranges, const char *name, double *lo, double *hi, co
 	return 1;
 }
 
+/* Korean names of the built-in parameters (Korean Society for Laboratory Medicine usage). */
+static const struct { const char *p, *ko; } param_ko[] = {
+	{"sbp", "수축기 혈압"}, {"dbp", "이완기 혈압"}, {"mbp", "평균 동맥압"}, {"hr", "심박수"},
+	{"spo2", "산소포화도"}, {"bt", "체온"}, {"rr", "호흡수"}, {"lac", "젖산"}, {"k", "칼륨"},
+	{"na", "나트륨"}, {"hb", "혈색소"}, {"gluc", "혈당"}, {"cr", "크레아티닌"}, {"alb", "알부민"},
+};
+
+const char *crit_param_ko(const cJSON *ranges, const char *param)
+{
+	for (size_t i = 0; param && i < sizeof param_ko / sizeof param_ko[0]; i++)
+		if (!strcasecmp(param_ko[i].p, param))
+			return param_ko[i].ko;
+	return crit_param_label(ranges, param);
+}
+
+const char *crit_dir_ko(const char *dir)
+{
+	return dir && !strcmp(dir, "low") ? "낮음" : "높음";
+}
+
+const char *crit_classes_ko(const char *list, char *buf, size_t n)
+{
+	char tmp[256], *save = NULL;
+	size_t l = 0;
+
+	buf[0] = 0;
+	snprintf(tmp, sizeof tmp, "%s", list ? list : "");
+	for (char *c = strtok_r(tmp, ",", &save); c; c = strtok_r(NULL, ",", &save)) {
+		int w = snprintf(buf + l, n - l, "%s%s", l ? ", " : "", crit_drug_class_label(c, "ko"));
+		if (w < 0 || (size_t)w >= n - l)
+			break;
+		l += (size_t)w;
+	}
+	return buf;
+}
+
+void crit_say(cJSON *o, const char *key, const char *en, const char *ko)
+{
+	char k[64];
+
+	snprintf(k, sizeof k, "%s_ko", key);
+	cJSON_DeleteItemFromObjectCaseSensitive(o, key);
+	cJSON_DeleteItemFromObjectCaseSensitive(o, k);
+	cJSON_AddStringToObject(o, key, en ? en : "");
+	cJSON_AddStringToObject(o, k, ko ? ko : en ? en : "");
+}
+
+const char *crit_ko(const cJSON *o, const char *key)
+{
+	char k[64];
+
+	snprintf(k, sizeof k, "%s_ko", key);
+	return crit_str(o, k) ? crit_str(o, k) : crit_str(o, key);
+}
+
 const char *crit_param_label(const cJSON *ranges, const char *param)
 {
 	const cJSON *r = ranges && param ? cJSON_GetObjectItem(ranges, param) : NULL;
@@ -473,42 +528,7 @@ out:
 	return rows;
 }
 
-/* ---- drugs ---- */
-
-static const struct { const char *pat, *cls; } drugs[] = {
-	{"phenylephrine", "vasopressor"}, {"ephedrine", "vasopressor"}, {"norepinephrine", "vasopressor"},
-	{"noradrenaline", "vasopressor"}, {"epinephrine", "vasopressor"}, {"adrenaline", "vasopressor"},
-	{"vasopressin", "vasopressor"}, {"dopamine", "vasopressor"}, {"dobutamine", "vasopressor"},
-	{"페닐에프린", "vasopressor"}, {"에페드린", "vasopressor"}, {"노르에피네프린", "vasopressor"},
-	{"에피네프린", "vasopressor"}, {"바소프레신", "vasopressor"},
-	{"crystalloid", "fluid"}, {"colloid", "fluid"}, {"ringer", "fluid"}, {"saline", "fluid"},
-	{"hartmann", "fluid"}, {"plasma", "fluid"}, {"albumin", "fluid"}, {"voluven", "fluid"},
-	{"hes", "fluid"}, {"수액", "fluid"}, {"생리식염수", "fluid"},
-	{"rbc", "blood"}, {"ffp", "blood"}, {"platelet", "blood"}, {"cryo", "blood"}, {"수혈", "blood"},
-	{"atropine", "anticholinergic"}, {"glycopyrrolate", "anticholinergic"}, {"아트로핀", "anticholinergic"},
-	{"insulin", "insulin"}, {"인슐린", "insulin"},
-	{"bicarbonate", "bicarbonate"}, {"bivon", "bicarbonate"},
-	{"calcium", "electrolyte"}, {"kcl", "electrolyte"}, {"potassium", "electrolyte"},
-	{"furosemide", "diuretic"}, {"lasix", "diuretic"},
-	{"esmolol", "antihypertensive"}, {"labetalol", "antihypertensive"}, {"nicardipine", "antihypertensive"},
-	{"acetaminophen", "antipyretic"}, {"paracetamol", "antipyretic"},
-};
-
-const char *crit_drug_class(const char *drug)
-{
-	char low[128];
-	size_t i;
-
-	if (!drug)
-		return "other";
-	for (i = 0; drug[i] && i < sizeof low - 1; i++)
-		low[i] = (char)tolower((unsigned char)drug[i]);
-	low[i] = 0;
-	for (i = 0; i < sizeof drugs / sizeof drugs[0]; i++)
-		if (strstr(low, drugs[i].pat))
-			return drugs[i].cls;
-	return "other";
-}
+/* ---- drug classes that answer a finding (the classes themselves: drugs.c) ---- */
 
 const char *crit_responsive_classes(const char *param, const char *dir)
 {
@@ -517,16 +537,16 @@ const char *crit_responsive_classes(const char *param, const char *dir)
 	if (!param)
 		return "";
 	if (!strcmp(param, "sbp") || !strcmp(param, "mbp") || !strcmp(param, "dbp"))
-		return low ? "vasopressor,fluid,blood" : "antihypertensive";
+		return low ? "vasopressor,crystalloid,colloid,blood" : "antihypertensive";
 	/* a fast heart rate during surgery is mostly compensatory: no drug is expected for it */
 	if (!strcmp(param, "hr"))
 		return low ? "anticholinergic,vasopressor" : "";
 	if (!strcmp(param, "lac"))
-		return low ? "" : "fluid,blood,vasopressor,bicarbonate";
+		return low ? "" : "crystalloid,colloid,blood,vasopressor,bicarbonate";
 	if (!strcmp(param, "hb"))
 		return low ? "blood" : "";
 	if (!strcmp(param, "gluc"))
-		return low ? "fluid" : "insulin";
+		return low ? "glucose" : "insulin";
 	if (!strcmp(param, "k"))
 		return low ? "electrolyte" : "insulin,electrolyte,diuretic";
 	return "";

@@ -200,7 +200,8 @@ static const char *severity_of(const cJSON *tools, const char *fid)
 	return "unrated";
 }
 
-static cJSON *point(cJSON *points, const char *category, const char *severity, const char *text)
+static cJSON *point(cJSON *points, const char *category, const char *severity, const char *text,
+                    const char *text_ko)
 {
 	cJSON *p = cJSON_CreateObject();
 	char id[16];
@@ -209,7 +210,7 @@ static cJSON *point(cJSON *points, const char *category, const char *severity, c
 	cJSON_AddStringToObject(p, "id", id);
 	cJSON_AddStringToObject(p, "category", category);
 	cJSON_AddStringToObject(p, "severity", severity);
-	cJSON_AddStringToObject(p, "text", text);
+	crit_say(p, "text", text, text_ko);
 	cJSON_AddArrayToObject(p, "evidence");
 	cJSON_AddArrayToObject(p, "refs");
 	cJSON_AddArrayToObject(p, "knowledge");
@@ -235,7 +236,7 @@ static void critique_builder(struct crit_state *st, cJSON *crit)
 	const cJSON *pre = cJSON_GetObjectItem(crit, "preprocessing"), *tools = cJSON_GetObjectItem(crit, "tool_results");
 	const cJSON *chart = st->structured_chart, *f, *x, *g;
 	cJSON *points = cJSON_AddArrayToObject(crit, "points");
-	char t[700];
+	char t[700], ko[900];
 
 	cJSON_ArrayForEach(f, cJSON_GetObjectItem(chart, "findings")) {
 		const cJSON *rec = NULL;
@@ -243,7 +244,8 @@ static void critique_builder(struct crit_state *st, cJSON *crit)
 			if (!strcmp(crit_str(x, "finding"), crit_str(f, "id")))
 				rec = x;
 		snprintf(t, sizeof t, "%s.%s%s", crit_str(f, "text"), rec ? " " : "", rec ? crit_str(rec, "text") : "");
-		cJSON *p = point(points, "abnormal_finding", severity_of(tools, crit_str(f, "id")), t);
+		snprintf(ko, sizeof ko, "%s.%s%s", crit_ko(f, "text"), rec ? " " : "", rec ? crit_ko(rec, "text") : "");
+		cJSON *p = point(points, "abnormal_finding", severity_of(tools, crit_str(f, "id")), t, ko);
 		cJSON_AddStringToObject(p, "finding", crit_str(f, "id"));
 		add_unique(cJSON_GetObjectItem(p, "evidence"), crit_str(f, "span"));
 		cJSON_ArrayForEach(x, cJSON_GetObjectItem(st->intervention_coverage, "interventions")) {
@@ -258,15 +260,14 @@ static void critique_builder(struct crit_state *st, cJSON *crit)
 		cJSON_ArrayForEach(x, cJSON_GetObjectItem(f, "refs"))
 			if (nr++ < 12)
 				add_unique(cJSON_GetObjectItem(p, "refs"), x->valuestring);
-		const char *label = crit_str(f, "label");
+		/* knowledge cited for a finding is a document on its topic (hypotension for a low
+		 * pressure), not whatever a search for it also returned (the lactate page) */
+		const char *topic = crit_finding_topic(crit_str(f, "param"), crit_str(f, "direction"));
 		for (int pass = 0; pass < 2; pass++) {
 			const cJSON *ev = pass ? st->evidence_2nd : st->evidence;
-			cJSON_ArrayForEach(x, cJSON_GetObjectItem(ev, "items")) {
-				const cJSON *qq;
-				cJSON_ArrayForEach(qq, cJSON_GetObjectItem(x, "queries"))
-					if (label && cJSON_IsString(qq) && strstr(qq->valuestring, label))
-						add_unique(cJSON_GetObjectItem(p, "knowledge"), crit_str(x, "id"));
-			}
+			cJSON_ArrayForEach(x, cJSON_GetObjectItem(ev, "items"))
+				if (crit_kb_on_topic(x, topic))
+					add_unique(cJSON_GetObjectItem(p, "knowledge"), crit_str(x, "id"));
 		}
 	}
 	cJSON_ArrayForEach(g, cJSON_GetObjectItem(cJSON_GetObjectItem(pre, "record_gaps"), "gaps")) {
@@ -276,36 +277,43 @@ static void critique_builder(struct crit_state *st, cJSON *crit)
 			snprintf(ps.b + l, sizeof ps.b - l, "%s%s", l ? "," : "", x->valuestring);
 		}
 		snprintf(t, sizeof t, "Record gap: %s [%s].", crit_str(g, "text"), ps.b);
-		cJSON *p = point(points, "record_gap", crit_num(g, "minutes", 0) >= 60 ? "moderate" : "mild", t);
+		snprintf(ko, sizeof ko, "기록 공백: %s [%s].", crit_ko(g, "text"), ps.b);
+		cJSON *p = point(points, "record_gap", crit_num(g, "minutes", 0) >= 60 ? "moderate" : "mild", t, ko);
 		add_unique(cJSON_GetObjectItem(p, "refs"), crit_str(g, "before_ref"));
 		add_unique(cJSON_GetObjectItem(p, "refs"), crit_str(g, "after_ref"));
 	}
 	cJSON_ArrayForEach(x, cJSON_GetObjectItem(st->diagnosis_analysis, "inconsistencies")) {
-		cJSON *p = point(points, "documentation", "mild", crit_str(x, "text"));
+		cJSON *p = point(points, "documentation", "mild", crit_str(x, "text"), crit_ko(x, "text"));
 		add_unique(cJSON_GetObjectItem(p, "evidence"), crit_str(x, "span"));
 		add_unique(cJSON_GetObjectItem(p, "refs"), crit_str(x, "ref"));
 	}
 	cJSON_ArrayForEach(x, cJSON_GetObjectItem(st->process_contributor_analysis, "contributors")) {
 		const char *k = crit_str(x, "kind");
 		if (!strcmp(k, "no_follow_up") || !strcmp(k, "record_inconsistency")) {
-			cJSON *p = point(points, "process", "mild", crit_str(x, "text"));
+			cJSON *p = point(points, "process", "mild", crit_str(x, "text"), crit_ko(x, "text"));
 			add_unique(cJSON_GetObjectItem(p, "refs"), crit_str(x, "ref"));
 		}
 	}
 	cJSON_ArrayForEach(x, cJSON_GetObjectItem(cJSON_GetObjectItem(tools, "lens_diagnostic_consistency"), "co_occurring"))
-		point(points, "consistency", "info", crit_str(x, "text"));
+		point(points, "consistency", "info", crit_str(x, "text"), crit_ko(x, "text"));
 
 	int np = cJSON_GetArraySize(points);
-	if (np == 0 && crit_chart_values(chart) == 0)
+	int nf = cJSON_GetArraySize(cJSON_GetObjectItem(chart, "findings"));
+	int ng = cJSON_GetArraySize(cJSON_GetObjectItem(cJSON_GetObjectItem(pre, "record_gaps"), "gaps"));
+	double thr = crit_num(cJSON_GetObjectItem(pre, "record_gaps"), "threshold_min", 0);
+	if (np == 0 && crit_chart_values(chart) == 0) {
 		snprintf(t, sizeof t, "No critique points: the chart holds no measured values to check.");
-	else if (np == 0)
+		snprintf(ko, sizeof ko, "검토 의견 없음: 차트에 확인할 측정값이 없습니다.");
+	} else if (np == 0) {
 		snprintf(t, sizeof t, "No critique points: every recorded value is within its normal range and no record gap "
-		         "exceeds %g min.", crit_num(cJSON_GetObjectItem(pre, "record_gaps"), "threshold_min", 0));
-	else
-		snprintf(t, sizeof t, "%d critique point(s) from %d abnormal finding(s) and %d record gap(s).", np,
-		         cJSON_GetArraySize(cJSON_GetObjectItem(chart, "findings")),
-		         cJSON_GetArraySize(cJSON_GetObjectItem(cJSON_GetObjectItem(pre, "record_gaps"), "gaps")));
-	cJSON_AddStringToObject(crit, "summary", t);
+		         "exceeds %g min.", thr);
+		snprintf(ko, sizeof ko, "검토 의견 없음: 기록된 값이 모두 정상 범위 안에 있고 %g분을 넘는 기록 공백이 없습니다.",
+		         thr);
+	} else {
+		snprintf(t, sizeof t, "%d critique point(s) from %d abnormal finding(s) and %d record gap(s).", np, nf, ng);
+		snprintf(ko, sizeof ko, "이상 소견 %d건과 기록 공백 %d건에서 검토 의견 %d건이 나왔습니다.", nf, ng, np);
+	}
+	crit_say(crit, "summary", t, ko);
 
 	char *prompt = NULL, *raw = NULL;
 	int used = 0;
@@ -327,7 +335,7 @@ static void critique_builder(struct crit_state *st, cJSON *crit)
 	}
 	cJSON *out = cJSON_CreateObject();
 	cJSON_AddItemToObject(out, "points", cJSON_Duplicate(points, 1));
-	cJSON_AddStringToObject(out, "summary", t);
+	crit_say(out, "summary", t, ko);
 	if (used)
 		cJSON_AddItemToObject(out, "llm", cJSON_Duplicate(cJSON_GetObjectItem(crit, "llm"), 1));
 	crit_step(st, "node", "critique_builder", "ok", NULL, out, prompt, raw, crit_now_ms() - t0, used);

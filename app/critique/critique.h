@@ -166,15 +166,40 @@ struct cJSON *crit_kb_search(const char *docs_dir, const char *query, int k);
 /* crit_evidence_collect: search the knowledge base for each query string, adding new sources to
  * items with ids K<n> (pass "1st") or K2-<n> (pass "2nd"). */
 void crit_evidence_collect(struct crit_state *st, struct cJSON *queries, struct cJSON *items, const char *pass);
+/* crit_finding_topic: the topic words ('|' between) of a finding (param, direction "low"/"high"),
+ * e.g. "hypotension" for a low sbp; NULL for an unknown param.  crit_kb_on_topic: 1 when a
+ * knowledge item's file name or heading holds one of the topic's words: the document is about
+ * the finding, not merely retrieved beside it. */
+const char *crit_finding_topic(const char *param, const char *dir);
+int crit_kb_on_topic(const struct cJSON *item, const char *topic);
 /* crit_sentences: sentence offsets of t (at most max). */
 int crit_sentences(const char *t, size_t *starts, size_t *ends, int max);
 /* crit_remote_search: the optional PubMed-style endpoint (conf critique_pubmed_url);
  * {"status":"off"|"ok"|"error", "items":[..], "error":..}.  Never fails. */
 struct cJSON *crit_remote_search(const char *query);
 
-/* Drug classes of interventions: "vasopressor", "fluid", "blood", "anticholinergic",
- * "insulin", "electrolyte", "bicarbonate", "other". */
+/* Drug classes (drugs.c) from the data file conf drug_classes_file (conf/critique/drug_classes.tsv,
+ * its header names the sources): "opioid", "hypnotic", "neuromuscular_blocker", "reversal",
+ * "antibiotic", "colloid", "crystalloid", "blood", "vasopressor", "antiemetic", ... or "other".
+ * crit_drugs_parse: the table of a file's text; NULL with err (naming the line) when a line is
+ * malformed, a class is defined twice or a drug names an undeclared class.  crit_drugs_load: the
+ * same from a path.  Caller crit_drugs_free()s.  crit_drugs_class: the class id of a medication
+ * name (the longest matching name wins; names under 4 bytes only as whole words; "other" when
+ * none); crit_drugs_label: a class's name in lang ("ko" or else English); crit_drugs_atc: its ATC
+ * groups ("" when unknown).  Returned strings belong to the table. */
+struct crit_drugs;
+struct crit_drugs *crit_drugs_parse(const char *text, char *err, size_t errlen);
+struct crit_drugs *crit_drugs_load(const char *path, char *err, size_t errlen);
+void crit_drugs_free(struct crit_drugs *t);
+const char *crit_drugs_class(const struct crit_drugs *t, const char *drug);
+const char *crit_drugs_label(const struct crit_drugs *t, const char *cls, const char *lang);
+const char *crit_drugs_atc(const struct crit_drugs *t, const char *cls);
+/* crit_drugs_get: the process's table of conf drug_classes_file, loaded on first use (thread-safe,
+ * read-only afterwards); NULL when it could not be loaded (logged).  crit_drug_class and
+ * crit_drug_class_label ask it. */
+const struct crit_drugs *crit_drugs_get(void);
 const char *crit_drug_class(const char *drug);
+const char *crit_drug_class_label(const char *cls, const char *lang);
 /* crit_responsive_classes: comma list of drug classes that answer a finding (param, dir). */
 const char *crit_responsive_classes(const char *param, const char *dir);
 /* crit_comorbidity: the chronic condition an ICD-10 code stands for ("hypertension",
@@ -185,6 +210,17 @@ const char *crit_param_label(const struct cJSON *ranges, const char *param);
 
 /* crit_chart_values: how many measured values the structured chart holds (all series). */
 int crit_chart_values(const struct cJSON *chart);
+
+/* Offline sentences in both languages.  crit_say: o[key] = en and o[key "_ko"] = ko (en when ko
+ * is NULL); the report view shows the one of the reader's language (report_view).  crit_ko:
+ * o[key "_ko"] when present, else o[key]; NULL when neither.  crit_param_ko: the Korean name of a
+ * parameter code ("sbp" -> "수축기 혈압"), else the English label.  crit_dir_ko: "낮음" / "높음".
+ * crit_classes_ko: a comma list of drug class ids as Korean names into buf (returns buf). */
+void crit_say(struct cJSON *o, const char *key, const char *en, const char *ko);
+const char *crit_ko(const struct cJSON *o, const char *key);
+const char *crit_param_ko(const struct cJSON *ranges, const char *param);
+const char *crit_dir_ko(const char *dir);
+const char *crit_classes_ko(const char *list, char *buf, size_t n);
 
 /* cJSON conveniences used across nodes */
 double crit_num(const struct cJSON *o, const char *key, double def);

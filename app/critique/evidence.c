@@ -26,6 +26,44 @@ static const char *finding_term(const char *param, const char *dir)
 	return param ? param : "";
 }
 
+/* The topic of a finding, as the words a knowledge document about it has in its file name or
+ * heading ('|' between words). */
+static const struct { const char *p, *lo, *hi; } topics[] = {
+	{"sbp", "hypotension", "hypertension"}, {"mbp", "hypotension", "hypertension"},
+	{"dbp", "hypotension", "hypertension"}, {"hr", "bradycardia", "tachycardia"},
+	{"lac", "lactate|lactic", "lactate|lactic"}, {"k", "potassium|hypokal|hyperkal", "potassium|hyperkal|hypokal"},
+	{"na", "sodium|hyponat", "sodium|hypernat"}, {"spo2", "hypox|desaturation|oxygen", "oxygen"},
+	{"hb", "haemoglobin|hemoglobin|anaemia|anemia|transfusion", "haemoglobin|hemoglobin"},
+	{"gluc", "glucose|hypoglyc", "glucose|hyperglyc"}, {"bt", "hypotherm|temperature", "fever|hypertherm|temperature"},
+	{"cr", "creatinine|kidney", "creatinine|kidney"}, {"rr", "respirat", "respirat"},
+};
+
+const char *crit_finding_topic(const char *param, const char *dir)
+{
+	int low = dir && !strcmp(dir, "low");
+
+	for (size_t i = 0; param && i < sizeof topics / sizeof topics[0]; i++)
+		if (!strcmp(topics[i].p, param))
+			return low ? topics[i].lo : topics[i].hi;
+	return NULL;
+}
+
+int crit_kb_on_topic(const cJSON *item, const char *topic)
+{
+	char words[160], *save = NULL;
+	const char *file = crit_str(item, "file"), *heading = crit_str(item, "heading");
+	const char *base = file ? strrchr(file, '/') : NULL;
+
+	if (!topic || !item)
+		return 0;
+	base = base ? base + 1 : file;
+	snprintf(words, sizeof words, "%s", topic);
+	for (char *w = strtok_r(words, "|", &save); w; w = strtok_r(NULL, "|", &save))
+		if ((base && strcasestr(base, w)) || (heading && strcasestr(heading, w)))
+			return 1;
+	return 0;
+}
+
 /* Search the knowledge base for each query; merge by source keeping the best score. */
 void crit_evidence_collect(struct crit_state *st, cJSON *queries, cJSON *items, const char *pass)
 {

@@ -148,48 +148,51 @@ static void dup_into(cJSON *r, const char *key, const cJSON *v)
 		cJSON_AddNullToObject(r, key);
 }
 
-static char *summary_text(const struct crit_state *st)
+/* The report's summary in English (ko 0) or Korean (ko 1). */
+static char *summary_text(const struct crit_state *st, int ko)
 {
 	const cJSON *chart = st->structured_chart, *f;
 	const cJSON *pt = cJSON_GetObjectItem(chart, "patient"), *op = cJSON_GetObjectItem(chart, "operation");
 	struct sb sb = SB_INIT;
 	int nf = cJSON_GetArraySize(cJSON_GetObjectItem(chart, "findings")), i = 0;
+	int ni = cJSON_GetArraySize(cJSON_GetObjectItem(chart, "procedures_performed"));
+	int ns = cJSON_GetArraySize(st->similar_cases);
 
 	if (st->caseid > 0)
-		sb_printf(&sb, "Case %lld", st->caseid);
+		sb_printf(&sb, ko ? "케이스 %lld" : "Case %lld", st->caseid);
 	else
-		sb_puts(&sb, "Pasted chart");
+		sb_puts(&sb, ko ? "붙여 넣은 차트" : "Pasted chart");
 	if (crit_str(op, "opname") || crit_str(op, "dx"))
 		sb_printf(&sb, " (%s%s%s)", crit_str(op, "opname") ? crit_str(op, "opname") : "",
 		          crit_str(op, "opname") && crit_str(op, "dx") ? "; " : "", crit_str(op, "dx") ? crit_str(op, "dx") : "");
 	if (cJSON_GetObjectItem(pt, "age"))
-		sb_printf(&sb, ", age %g", crit_num(pt, "age", 0));
+		sb_printf(&sb, ko ? ", %g세" : ", age %g", crit_num(pt, "age", 0));
 	if (cJSON_GetObjectItem(pt, "asa"))
 		sb_printf(&sb, ", ASA %g", crit_num(pt, "asa", 0));
 	sb_puts(&sb, ". ");
 	if (nf == 0 && crit_chart_values(chart) == 0)
-		sb_puts(&sb, "The chart holds no measured values to check. ");
+		sb_puts(&sb, ko ? "차트에 확인할 측정값이 없습니다. " : "The chart holds no measured values to check. ");
 	else if (nf == 0)
-		sb_puts(&sb, "No value outside its normal range. ");
+		sb_puts(&sb, ko ? "정상 범위를 벗어난 값이 없습니다. " : "No value outside its normal range. ");
 	else {
-		sb_printf(&sb, "%d abnormal finding(s): ", nf);
+		sb_printf(&sb, ko ? "이상 소견 %d건: " : "%d abnormal finding(s): ", nf);
 		cJSON_ArrayForEach(f, cJSON_GetObjectItem(chart, "findings"))
 			if (i++ < 4)
-				sb_printf(&sb, "%s%s", i > 1 ? "; " : "", crit_str(f, "text"));
+				sb_printf(&sb, "%s%s", i > 1 ? "; " : "", ko ? crit_ko(f, "text") : crit_str(f, "text"));
 		sb_puts(&sb, nf > 4 ? "; ... " : ". ");
 	}
-	sb_printf(&sb, "%d intervention(s) recorded. ",
-	          cJSON_GetArraySize(cJSON_GetObjectItem(chart, "procedures_performed")));
-	sb_printf(&sb, "%s", crit_str(st->critique, "summary") ? crit_str(st->critique, "summary") : "");
-	if (cJSON_GetArraySize(st->similar_cases))
-		sb_printf(&sb, " %d similar case(s) compared.", cJSON_GetArraySize(st->similar_cases));
+	sb_printf(&sb, ko ? "처치 %d건이 기록되어 있습니다. " : "%d intervention(s) recorded. ", ni);
+	const char *cs = ko ? crit_ko(st->critique, "summary") : crit_str(st->critique, "summary");
+	sb_printf(&sb, "%s", cs ? cs : "");
+	if (ns)
+		sb_printf(&sb, ko ? " 유사 케이스 %d건과 비교했습니다." : " %d similar case(s) compared.", ns);
 	return sb_steal(&sb);
 }
 
 cJSON *crit_report_json(const struct crit_state *st)
 {
 	cJSON *r = cJSON_CreateObject();
-	char *sum = summary_text(st);
+	char *sum = summary_text(st, 0), *sum_ko = summary_text(st, 1);
 
 	cJSON_AddNumberToObject(r, "version", 1);
 	cJSON_AddNumberToObject(r, "run_id", (double)st->run_id);
@@ -197,8 +200,9 @@ cJSON *crit_report_json(const struct crit_state *st)
 	if (st->caseid > 0)
 		cJSON_AddNumberToObject(r, "caseid", (double)st->caseid);
 	cJSON_AddStringToObject(r, "mode", st->llm ? "llm" : "offline");
-	cJSON_AddStringToObject(r, "summary", sum);
+	crit_say(r, "summary", sum, sum_ko);
 	free(sum);
+	free(sum_ko);
 	dup_into(r, "structured_chart", st->structured_chart);
 	dup_into(r, "evidence", st->evidence);
 	dup_into(r, "similar_cases", st->similar_cases);

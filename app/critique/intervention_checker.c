@@ -39,7 +39,7 @@ enum err crit_intervention_checker(struct crit_state *st)
 		const char *status = crit_str(r, "status"), *cls = crit_str(r, "expected_classes");
 		const cJSON *fd = NULL;
 		cJSON *o = cJSON_CreateObject();
-		char line[400];
+		char line[400], ko[400], kcls[256];
 		cJSON_ArrayForEach(f, cJSON_GetObjectItem(chart, "findings"))
 			if (!strcmp(crit_str(f, "id"), crit_str(r, "finding")))
 				fd = f;
@@ -52,6 +52,9 @@ enum err crit_intervention_checker(struct crit_state *st)
 			snprintf(line, sizeof line, "%s: %s given %.0f min %s onset (%s).", crit_str(r, "finding"),
 			         crit_str(x, "drug"), d < 0 ? -d : d, d < 0 ? "before" : "after",
 			         d > 15 ? "later than 15 min" : "within 15 min");
+			snprintf(ko, sizeof ko, "%s: %s 시작 %.0f분 %s %s 투여 (%s).", crit_str(r, "finding"),
+			         "소견", d < 0 ? -d : d, d < 0 ? "전" : "후", crit_str(x, "drug"),
+			         d > 15 ? "15분보다 늦음" : "15분 이내");
 		} else if (!strcmp(status, "no_recorded_intervention")) {
 			const cJSON *late = NULL;
 			cJSON_ArrayForEach(m, cJSON_GetObjectItem(chart, "procedures_performed"))
@@ -61,15 +64,20 @@ enum err crit_intervention_checker(struct crit_state *st)
 				cJSON_AddStringToObject(o, "after", "treated_outside_window");
 				snprintf(line, sizeof line, "%s: not absent: %s given at %s, after the 60 min window.",
 				         crit_str(r, "finding"), crit_str(late, "drug"), crit_str(late, "t"));
+				snprintf(ko, sizeof ko, "%s: 대응 없음이 아님: 60분 창 이후 %s에 %s 투여.",
+				         crit_str(r, "finding"), crit_str(late, "t"), crit_str(late, "drug"));
 			} else {
 				cJSON_AddStringToObject(o, "after", "absent");
 				snprintf(line, sizeof line, "%s: no %s recorded after onset.", crit_str(r, "finding"), cls);
+				snprintf(ko, sizeof ko, "%s: 시작 후 기록된 %s 투여가 없습니다.", crit_str(r, "finding"),
+				         crit_classes_ko(cls, kcls, sizeof kcls));
 			}
 		} else {
 			cJSON_AddStringToObject(o, "after", "not_applicable");
 			snprintf(line, sizeof line, "%s: no drug response expected.", crit_str(r, "finding"));
+			snprintf(ko, sizeof ko, "%s: 약물 대응이 필요한 소견이 아닙니다.", crit_str(r, "finding"));
 		}
-		cJSON_AddStringToObject(o, "text", line);
+		crit_say(o, "text", line, ko);
 		cJSON_AddItemToArray(rec, o);
 	}
 	char *prompt = NULL, *raw = NULL;

@@ -35,7 +35,7 @@ cJSON *crit_tool_lens_diagnostic_consistency(const struct crit_state *st, const 
 			}
 	}
 	for (int g = 0; g < n; g++) {
-		struct sb ids = SB_INIT, labels = SB_INIT;
+		struct sb ids = SB_INIT, labels = SB_INIT, labels_ko = SB_INIT;
 		int cnt = 0, distinct = 0;
 		double s = 0, e = 0;
 		char hs[8], he[8];
@@ -54,6 +54,8 @@ cJSON *crit_tool_lens_diagnostic_consistency(const struct crit_state *st, const 
 				e = crit_num(f, "end_ts", 0);
 			sb_printf(&ids, "%s%s", cnt ? ", " : "", crit_str(f, "id"));
 			sb_printf(&labels, "%s%s %s", cnt ? ", " : "", crit_str(f, "label"), crit_str(f, "direction"));
+			sb_printf(&labels_ko, "%s%s %s", cnt ? ", " : "", crit_param_ko(NULL, crit_str(f, "param")),
+			          crit_dir_ko(crit_str(f, "direction")));
 			cJSON_AddItemToArray(members, cJSON_CreateString(crit_str(f, "id")));
 			cnt++;
 		}
@@ -62,15 +64,20 @@ cJSON *crit_tool_lens_diagnostic_consistency(const struct crit_state *st, const 
 			sb_printf(&t, "%s occur together between %s and %s (%s): one event seen in %d parameters",
 			          sb_cstr(&ids), crit_time_hm((long long)s, hs, sizeof hs), crit_time_hm((long long)e, he, sizeof he),
 			          sb_cstr(&labels), distinct);
+			struct sb tk = SB_INIT;
+			sb_printf(&tk, "%s가 %s-%s에 함께 나타남 (%s): 항목 %d개에서 보인 하나의 사건",
+			          sb_cstr(&ids), hs, he, sb_cstr(&labels_ko), distinct);
 			cJSON *o = cJSON_CreateObject();
 			cJSON_AddItemToObject(o, "findings", members);
-			cJSON_AddStringToObject(o, "text", sb_cstr(&t));
+			crit_say(o, "text", sb_cstr(&t), sb_cstr(&tk));
+			sb_free(&tk);
 			cJSON_AddItemToArray(groups, o);
 			sb_free(&t);
 		} else
 			cJSON_Delete(members);
 		sb_free(&ids);
 		sb_free(&labels);
+		sb_free(&labels_ko);
 	}
 	free(grp);
 	cJSON_AddStringToObject(out, "documented_dx", dx ? dx : "");

@@ -5,11 +5,11 @@
 #include <cjson/cJSON.h>
 #include "critique/critique.h"
 
-static void item(cJSON *arr, const char *kind, const char *text, const char *ref)
+static void item(cJSON *arr, const char *kind, const char *text, const char *text_ko, const char *ref)
 {
 	cJSON *o = cJSON_CreateObject();
 	cJSON_AddStringToObject(o, "kind", kind);
-	cJSON_AddStringToObject(o, "text", text);
+	crit_say(o, "text", text, text_ko);
 	if (ref)
 		cJSON_AddStringToObject(o, "ref", ref);
 	cJSON_AddItemToArray(arr, o);
@@ -20,13 +20,14 @@ enum err crit_process_contributor(struct crit_state *st)
 	double t0 = crit_now_ms();
 	const cJSON *chart = st->structured_chart, *r, *f, *g, *m;
 	cJSON *a = cJSON_CreateObject(), *items = cJSON_AddArrayToObject(a, "contributors");
-	char t[400];
+	char t[400], k[500];
 
 	/* late or missing responses */
 	cJSON_ArrayForEach(r, cJSON_GetObjectItem(st->intervention_coverage, "reconciled")) {
 		const char *after = crit_str(r, "after");
 		if (!strcmp(after, "treated_late") || !strcmp(after, "treated_outside_window") || !strcmp(after, "absent"))
-			item(items, !strcmp(after, "absent") ? "missing_response" : "delay", crit_str(r, "text"), NULL);
+			item(items, !strcmp(after, "absent") ? "missing_response" : "delay", crit_str(r, "text"),
+			     crit_ko(r, "text"), NULL);
 	}
 	/* monitoring gaps, and gaps that overlap an abnormal episode */
 	cJSON *gaps = crit_tool_record_gaps(chart, NULL, 0);
@@ -38,7 +39,10 @@ enum err crit_process_contributor(struct crit_state *st)
 				during = crit_str(f, "id");
 		snprintf(t, sizeof t, "%s%s%s", crit_str(g, "text"), during ? ", around abnormal finding " : "",
 		         during ? during : "");
-		item(items, "record_gap", t, crit_str(g, "after_ref"));
+		snprintf(k, sizeof k, "%s%s%s", crit_ko(g, "text"), during ? ", 이상 소견 " : "", during ? during : "");
+		if (during)
+			snprintf(k + strlen(k), sizeof k - strlen(k), " 전후");
+		item(items, "record_gap", t, k, crit_str(g, "after_ref"));
 	}
 	cJSON_Delete(gaps);
 	/* an abnormal lab never repeated */
@@ -56,7 +60,9 @@ enum err crit_process_contributor(struct crit_state *st)
 			if (!later) {
 				snprintf(t, sizeof t, "%s: abnormal %s at %s not re-measured afterwards", crit_str(f, "id"),
 				         crit_str(f, "label"), crit_str(f, "end"));
-				item(items, "no_follow_up", t, crit_str(f, "extreme_ref"));
+				snprintf(k, sizeof k, "%s: %s의 비정상 %s 이후 재측정 없음", crit_str(f, "id"), crit_str(f, "end"),
+				         crit_param_ko(NULL, crit_str(f, "param")));
+				item(items, "no_follow_up", t, k, crit_str(f, "extreme_ref"));
 			}
 		}
 	}
@@ -68,12 +74,14 @@ enum err crit_process_contributor(struct crit_state *st)
 			double ts = crit_num(m, "ts", -1);
 			if (ts >= 0 && (ts < as - 3600 || ts > ae + 3600)) {
 				snprintf(t, sizeof t, "%s recorded more than 1 h outside the anaesthesia time", crit_str(m, "text"));
-				item(items, "record_inconsistency", t, crit_str(m, "ref"));
+				snprintf(k, sizeof k, "%s: 마취 시간에서 1시간 넘게 벗어나 기록됨", crit_ko(m, "text"));
+				item(items, "record_inconsistency", t, k, crit_str(m, "ref"));
 			}
 		}
 	}
 	if (cJSON_GetArraySize(items) == 0)
-		cJSON_AddStringToObject(a, "summary", "No delay, gap or inconsistency found in the records.");
+		crit_say(a, "summary", "No delay, gap or inconsistency found in the records.",
+		         "기록에서 지연, 공백, 불일치를 찾지 못했습니다.");
 	char *prompt = NULL, *raw = NULL;
 	int used = 0;
 	if (st->llm) {

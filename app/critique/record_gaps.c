@@ -76,8 +76,10 @@ static void gaps_of(cJSON *gaps, const char *param, const cJSON *points, int gap
 				cJSON_AddStringToObject(g, "start", crit_time_hm((long long)v[i - 1], a, sizeof a));
 				cJSON_AddStringToObject(g, "end", crit_time_hm((long long)v[i], b, sizeof b));
 				cJSON_AddNumberToObject(g, "minutes", (v[i] - v[i - 1]) / 60.0);
+				char ko[160];
 				snprintf(text, sizeof text, "no measurement from %s to %s (%.0f min)", a, b, (v[i] - v[i - 1]) / 60.0);
-				cJSON_AddStringToObject(g, "text", text);
+				snprintf(ko, sizeof ko, "%s부터 %s까지 측정 없음 (%.0f분)", a, b, (v[i] - v[i - 1]) / 60.0);
+				crit_say(g, "text", text, ko);
 				const char *r1 = ref_at(points, v[i - 1]), *r2 = ref_at(points, v[i]);
 				if (r1)
 					cJSON_AddStringToObject(g, "before_ref", r1);

@@ -32,7 +32,8 @@ enum err crit_treatment(struct crit_state *st)
 		const char *classes = crit_responsive_classes(crit_str(f, "param"), crit_str(f, "direction"));
 		double s = crit_num(f, "start_ts", 0), e = crit_num(f, "end_ts", 0);
 		cJSON *r = cJSON_CreateObject(), *iv = cJSON_CreateArray();
-		char line[400];
+		char line[400], ko[400], kcls[256];
+		const char *lab_ko = crit_param_ko(NULL, crit_str(f, "param"));
 
 		cJSON_AddStringToObject(r, "finding", crit_str(f, "id"));
 		cJSON_AddStringToObject(r, "finding_text", crit_str(f, "text"));
@@ -68,6 +69,7 @@ enum err crit_treatment(struct crit_state *st)
 			cJSON_AddStringToObject(r, "status", "not_applicable");
 			snprintf(line, sizeof line, "%s: no drug response is expected from the medication records.",
 			         crit_str(f, "id"));
+			snprintf(ko, sizeof ko, "%s: 투약 기록상 약물 대응이 필요한 소견이 아닙니다.", crit_str(f, "id"));
 		} else if (cJSON_GetArraySize(iv) > 0) {
 			const cJSON *x0 = cJSON_GetArrayItem(iv, 0);
 			cJSON_AddStringToObject(r, "status", "treated");
@@ -75,13 +77,19 @@ enum err crit_treatment(struct crit_state *st)
 			snprintf(line, sizeof line, "%s (%s): %s given at %s, %.0f min %s onset at %s.",
 			         crit_str(f, "id"), crit_str(f, "label"), crit_str(x0, "drug"), crit_str(x0, "t"),
 			         d < 0 ? -d : d, d < 0 ? "before" : "after", crit_str(f, "start"));
+			snprintf(ko, sizeof ko, "%s (%s): %s에 %s 투여, %s 시작 %.0f분 %s.",
+			         crit_str(f, "id"), lab_ko, crit_str(x0, "t"), crit_str(x0, "drug"), crit_str(f, "start"),
+			         d < 0 ? -d : d, d < 0 ? "전" : "후");
 		} else {
 			untreated++;
 			cJSON_AddStringToObject(r, "status", "no_recorded_intervention");
 			snprintf(line, sizeof line, "%s (%s): no %s recorded between %s-10 min and %s+60 min.",
 			         crit_str(f, "id"), crit_str(f, "label"), classes, crit_str(f, "start"), crit_str(f, "end"));
+			snprintf(ko, sizeof ko, "%s (%s): %s 10분 전부터 %s 60분 후까지 기록된 %s 투여가 없습니다.",
+			         crit_str(f, "id"), lab_ko, crit_str(f, "start"), crit_str(f, "end"),
+			         crit_classes_ko(classes, kcls, sizeof kcls));
 		}
-		cJSON_AddStringToObject(r, "text", line);
+		crit_say(r, "text", line, ko);
 		cJSON_AddItemToObject(r, "interventions", iv);
 		cJSON_AddItemToArray(resp, r);
 	}
@@ -92,8 +100,9 @@ enum err crit_treatment(struct crit_state *st)
 		if (out && out->child)
 			cJSON_AddItemToObject(a, "outcome", cJSON_Duplicate(out, 1));
 	}
-	cJSON_AddStringToObject(a, "offline_note",
-	                        "Without an LLM, dosing, discharge decisions and overall treatment appropriateness are not assessed.");
+	crit_say(a, "offline_note",
+	         "Without an LLM, dosing, discharge decisions and overall treatment appropriateness are not assessed.",
+	         "LLM 없이는 용량, 퇴실·퇴원 결정, 전반적인 치료의 적절성을 평가하지 않습니다.");
 	cJSON_Delete(st->treatment_analysis);
 	st->treatment_analysis = a;
 	return OK;

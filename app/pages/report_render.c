@@ -45,8 +45,9 @@ static void widen(double t, double *t0, double *t1, int *have)
 	*have = 1;
 }
 
-void report_svg(struct sb *out, const cJSON *report)
+void report_svg(struct sb *out, const cJSON *report, const char *lang)
 {
+	int ko = lang && !strcmp(lang, "ko");
 	const cJSON *chart = cJSON_GetObjectItem(report, "structured_chart");
 	const cJSON *series = cJSON_GetObjectItem(chart, "series"), *s, *p, *m, *g;
 	const cJSON *gaps = cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(
@@ -85,7 +86,8 @@ void report_svg(struct sb *out, const cJSON *report)
 		np += in;
 	}
 	if (!have || np == 0) {
-		sb_puts(out, "<p class=\"muted\">No timed values to draw.</p>");
+		sb_puts(out, ko ? "<p class=\"muted\">그릴 시각 있는 값이 없습니다.</p>"
+		             : "<p class=\"muted\">No timed values to draw.</p>");
 		return;
 	}
 	int h = TOP + np * (PANEL_H + PANEL_GAP) + 24;
@@ -114,7 +116,8 @@ void report_svg(struct sb *out, const cJSON *report)
 		sb_html(out, crit_str(m, "text"));
 		sb_puts(out, "</title></path></a>");
 	}
-	sb_printf(out, "<text x=\"4\" y=\"%d\" font-size=\"10\" fill=\"#555\">medications</text>", TOP - 6);
+	sb_printf(out, "<text x=\"4\" y=\"%d\" font-size=\"10\" fill=\"#555\">%s</text>", TOP - 6,
+	          ko ? "투약" : "medications");
 	/* one panel per series */
 	int k = 0;
 	cJSON_ArrayForEach(s, series) {
@@ -188,7 +191,10 @@ void report_svg(struct sb *out, const cJSON *report)
 		          x, ya, crit_time_hm((long long)t, hm, sizeof hm));
 	}
 	sb_puts(out, "</svg>");
-	if (outside)
+	if (outside && ko)
+		sb_printf(out, "<p class=\"muted small\">그래프 구간 밖의 값 %d개 (수술 전후 검사 등)는 구조화 차트에 "
+		          "나열되어 있습니다.</p>", outside);
+	else if (outside)
 		sb_printf(out, "<p class=\"muted small\">%d value(s) outside the plotted window (e.g. pre- and "
 		          "postoperative labs) are listed in the structured chart.</p>", outside);
 }
@@ -197,7 +203,7 @@ void report_svg(struct sb *out, const cJSON *report)
 
 /* The report's headings in English and Korean (the findings themselves are generated text). */
 static const struct { const char *key, *en, *ko; } labels[] = {
-	{"report_title", "Critique report", "비판 보고서"},
+	{"report_title", "Critique report", "검토 보고서"},
 	{"summary", "Summary", "요약"},
 	{"chart", "Structured chart", "구조화 차트"},
 	{"patient", "Patient", "환자"},
@@ -232,13 +238,13 @@ static const struct { const char *key, *en, *ko; } labels[] = {
 	{"documentation", "Documentation", "기록"},
 	{"no_response", "No abnormal finding called for a response.", "대응이 필요한 이상 소견이 없습니다."},
 	{"interventions", "Interventions given (intervention_checker)", "시행된 처치 (intervention_checker)"},
-	{"critique", "Critique", "비판"},
+	{"critique", "Critique", "검토 의견"},
 	{"tools_selected", "tools selected", "선택된 도구"},
 	{"none", "none", "없음"},
 	{"evidence", "evidence", "근거"},
 	{"rows", "rows", "행"},
 	{"knowledge", "knowledge", "지식"},
-	{"llm_critique", "LLM critique", "LLM 비판"},
+	{"llm_critique", "LLM critique", "LLM 검토 의견"},
 	{"evidence_kb", "Evidence (knowledge base)", "근거 (지식 베이스)"},
 	{"queries", "queries", "검색어"},
 	{"second_pass", "2nd pass", "2차 검색"},
@@ -271,11 +277,11 @@ static const struct { const char *key, *en, *ko; } labels[] = {
 	{"dl_html", "Download HTML", "HTML 내려받기"},
 	{"dl_json", "Download JSON", "JSON 내려받기"},
 	{"run", "Run", "실행"},
-	{"reports", "Critique reports", "비판 보고서"},
-	{"new", "New critique", "새 비판"},
+	{"reports", "Critique reports", "검토 보고서"},
+	{"new", "New critique", "새 검토"},
 	{"case_id", "Case id", "케이스 번호"},
 	{"or_text", "or chart text (Korean or English)", "또는 차트 원문 (한국어 또는 영어)"},
-	{"submit", "Run critique", "비판 실행"},
+	{"submit", "Run critique", "검토 실행"},
 	{"report", "report", "보고서"},
 	{"created", "created", "생성"},
 	{"no_reports", "No reports yet.", "아직 보고서가 없습니다."},
@@ -342,6 +348,38 @@ static void sort_kv(cJSON *arr)
 	free(v);
 }
 
+/* Rows in time order: by "ts" (seconds; a row without a time, ts < 0, first), ties kept in the
+ * order given.  Series are walked one after another, so without this a record whose first
+ * column is empty lands after later records (10:55:21 after 11:30:49). */
+struct ts_row { double ts; int i; cJSON *row; };
+
+static int cmp_ts_row(const void *a, const void *b)
+{
+	const struct ts_row *x = a, *y = b;
+
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->i - y->i;
+}
+
+void report_sort_by_time(cJSON *arr)
+{
+	int n = cJSON_GetArraySize(arr), i = 0;
+	struct ts_row *v = n > 1 ? calloc((size_t)n, sizeof *v) : NULL;
+	cJSON *c;
+
+	if (!v)
+		return;
+	while ((c = cJSON_DetachItemFromArray(arr, 0)) != NULL) {
+		v[i] = (struct ts_row){ crit_num(c, "ts", -1), i, c };
+		i++;
+	}
+	qsort(v, (size_t)n, sizeof *v, cmp_ts_row);
+	for (i = 0; i < n; i++)
+		cJSON_AddItemToArray(arr, v[i].row);
+	free(v);
+}
+
 /* An LLM answer for display: its summary/text and the whole object pretty-printed. */
 static void llm_into(cJSON *dst, const cJSON *sec)
 {
@@ -379,7 +417,7 @@ static const cJSON *find_by(const cJSON *arr, const char *key, const char *val)
 }
 
 /* Rows of the structured chart: vitals (one per record), labs, medications, each with an anchor. */
-static void chart_rows(cJSON *v, const cJSON *chart)
+static void chart_rows(cJSON *v, const cJSON *chart, const char *lang)
 {
 	const cJSON *series = cJSON_GetObjectItem(chart, "series"), *s, *p;
 	cJSON *vit = cJSON_AddArrayToObject(v, "vital_rows"), *labs = cJSON_AddArrayToObject(v, "lab_rows");
@@ -397,6 +435,7 @@ static void chart_rows(cJSON *v, const cJSON *chart)
 				cJSON *o = cJSON_CreateObject();
 				cJSON_AddStringToObject(o, "anchor", ref);
 				cJSON_AddStringToObject(o, "t", crit_str(p, "dt") ? crit_str(p, "dt") : crit_str(p, "t"));
+				cJSON_AddNumberToObject(o, "ts", crit_num(p, "ts", -1));
 				cJSON_AddStringToObject(o, "name", crit_str(s, "name"));
 				snprintf(buf, sizeof buf, "%g", crit_num(p, "v", 0));
 				cJSON_AddStringToObject(o, "value", buf);
@@ -411,7 +450,7 @@ static void chart_rows(cJSON *v, const cJSON *chart)
 				row = cJSON_CreateObject();
 				cJSON_AddStringToObject(row, "anchor", ref);
 				cJSON_AddStringToObject(row, "t", crit_str(p, "dt") ? crit_str(p, "dt") : crit_str(p, "t"));
-				cJSON_AddNumberToObject(row, "ts", crit_num(p, "ts", 0));
+				cJSON_AddNumberToObject(row, "ts", crit_num(p, "ts", -1));
 				cJSON_AddArrayToObject(row, "cells");
 				cJSON_AddItemToArray(vit, row);
 			}
@@ -439,12 +478,19 @@ static void chart_rows(cJSON *v, const cJSON *chart)
 	cJSON *meds = cJSON_AddArrayToObject(v, "med_rows"), *x;
 	cJSON_ArrayForEach(x, cJSON_GetObjectItem(chart, "procedures_performed")) {
 		cJSON *o = cJSON_CreateObject();
+		const char *cls = crit_str(x, "class") ? crit_str(x, "class") : "other";
 		cJSON_AddStringToObject(o, "anchor", crit_str(x, "ref"));
 		cJSON_AddStringToObject(o, "t", crit_str(x, "dt") ? crit_str(x, "dt") : crit_str(x, "t"));
+		cJSON_AddNumberToObject(o, "ts", crit_num(x, "ts", -1));
 		cJSON_AddStringToObject(o, "text", crit_str(x, "text"));
-		cJSON_AddStringToObject(o, "class", crit_str(x, "class"));
+		cJSON_AddStringToObject(o, "class", cls);
+		cJSON_AddStringToObject(o, "class_label", crit_drug_class_label(cls, lang));
+		cJSON_AddStringToObject(o, "atc", crit_drugs_atc(crit_drugs_get(), cls));
 		cJSON_AddItemToArray(meds, o);
 	}
+	report_sort_by_time(vit);
+	report_sort_by_time(labs);
+	report_sort_by_time(meds);
 }
 
 /* Pasted text cut into plain and marked pieces at the evidence spans (non-overlapping, in order). */
@@ -503,9 +549,37 @@ static cJSON *node_status(const cJSON *nodes, const char *name)
 	return o;
 }
 
-cJSON *report_view(const cJSON *r, const char *lang)
+/* The reader's language: every "X_ko" sentence replaces its "X" (crit_say) in a Korean view, and
+ * goes in any other. */
+static void pick_lang(cJSON *o, int ko)
 {
+	cJSON *c;
+
+	for (c = o ? o->child : NULL; c; ) {
+		size_t l = c->string ? strlen(c->string) : 0;
+		if (l > 3 && l < 64 && !strcmp(c->string + l - 3, "_ko") && cJSON_IsString(c)) {
+			char base[64];
+			snprintf(base, sizeof base, "%.*s", (int)(l - 3), c->string);
+			if (ko && cJSON_GetObjectItemCaseSensitive(o, base))
+				cJSON_ReplaceItemInObjectCaseSensitive(o, base, cJSON_CreateString(c->valuestring));
+			cJSON_DeleteItemFromObjectCaseSensitive(o, c->string);
+			c = o->child;   /* the list changed: start again (no recursion in this loop) */
+			continue;
+		}
+		c = c->next;
+	}
+	for (c = o ? o->child : NULL; c; c = c->next)
+		if (cJSON_IsObject(c) || cJSON_IsArray(c))
+			pick_lang(c, ko);
+}
+
+cJSON *report_view(const cJSON *report, const char *lang)
+{
+	cJSON *rr = cJSON_Duplicate(report, 1);
+	const cJSON *r = rr;
 	cJSON *v = cJSON_CreateObject();
+
+	pick_lang(rr, lang && !strcmp(lang, "ko"));
 	const cJSON *chart = cJSON_GetObjectItem(r, "structured_chart"), *x, *y;
 	const cJSON *spans = cJSON_GetObjectItem(chart, "evidence_spans");
 	const cJSON *ev = cJSON_GetObjectItem(r, "evidence"), *ev2 = cJSON_GetObjectItem(r, "evidence_2nd");
@@ -519,7 +593,7 @@ cJSON *report_view(const cJSON *r, const char *lang)
 	cJSON_AddStringToObject(v, "mode", crit_str(r, "mode") ? crit_str(r, "mode") : "");
 	cJSON_AddNumberToObject(v, "run_id", crit_num(r, "run_id", 0));
 	cJSON_AddNumberToObject(v, "report_id", crit_num(r, "report_id", 0));
-	report_svg(&svg, r);
+	report_svg(&svg, r, lang);
 	cJSON_AddStringToObject(v, "svg", sb_cstr(&svg));
 	sb_free(&svg);
 
@@ -536,7 +610,7 @@ cJSON *report_view(const cJSON *r, const char *lang)
 	cJSON_AddItemToObject(c, "notes", cJSON_Duplicate(cJSON_GetObjectItem(chart, "notes"), 1));
 	cJSON_AddItemToObject(c, "diagnoses", cJSON_Duplicate(cJSON_GetObjectItem(chart, "diagnoses"), 1));
 	cJSON_AddBoolToObject(c, "has_diagnoses", cJSON_GetArraySize(cJSON_GetObjectItem(chart, "diagnoses")) > 0);
-	chart_rows(c, chart);
+	chart_rows(c, chart, lang);
 	text_pieces(c, chart);
 	llm_into(c, chart);
 
@@ -627,6 +701,9 @@ cJSON *report_view(const cJSON *r, const char *lang)
 		cJSON *o = cJSON_CreateObject(), *e = cJSON_AddArrayToObject(o, "evidence");
 		cJSON *refs = cJSON_AddArrayToObject(o, "refs"), *k = cJSON_AddArrayToObject(o, "knowledge");
 		cJSON_AddStringToObject(o, "id", crit_str(x, "id"));
+		/* the finding's parameter, so that a reader (and a test) sees which topic the point is on */
+		const cJSON *fd = find_by(cJSON_GetObjectItem(chart, "findings"), "id", crit_str(x, "finding"));
+		cJSON_AddStringToObject(o, "param", crit_str(fd, "param") ? crit_str(fd, "param") : "");
 		cJSON_AddStringToObject(o, "category", crit_str(x, "category"));
 		cJSON_AddStringToObject(o, "severity", crit_str(x, "severity"));
 		cJSON_AddStringToObject(o, "text", crit_str(x, "text"));
@@ -731,6 +808,7 @@ cJSON *report_view(const cJSON *r, const char *lang)
 		cJSON_AddBoolToObject(o, "skipped", !strcmp(crit_str(x, "status"), "skipped"));
 		cJSON_AddItemToArray(nv, o);
 	}
+	cJSON_Delete(rr);
 	return v;
 }
 

@@ -16,7 +16,8 @@ static enum err list(struct req *r, const char *error)
 {
 	long long page = req_param_int(r, "page", 1);
 	char uid[24], lim[16], off[24], err[256], nb[24];
-	const char *p[4] = { uid, !strcmp(r->user.role, "admin") ? "t" : "f", lim, off };
+	const char *p[5] = { uid, !strcmp(r->user.role, "admin") ? "t" : "f", lim, off,
+	                     r->lang && !strcmp(r->lang, "ko") ? "ko" : "en" };
 	PGresult *res;
 	cJSON *d, *rows;
 
@@ -26,10 +27,11 @@ static enum err list(struct req *r, const char *error)
 	snprintf(lim, sizeof lim, "%d", PER_PAGE + 1);
 	snprintf(off, sizeof off, "%lld", (page - 1) * PER_PAGE);
 	res = db_query(db_app(),
-	               "SELECT rep.id, rep.case_ref, rep.body->>'summary', to_char(rep.created_at, 'YYYY-MM-DD HH24:MI') "
+	               "SELECT rep.id, rep.case_ref, CASE WHEN $5 = 'ko' THEN coalesce(rep.body->>'summary_ko', rep.body->>'summary') "
+	               "ELSE rep.body->>'summary' END, to_char(rep.created_at, 'YYYY-MM-DD HH24:MI') "
 	               "FROM askql.reports rep JOIN askql.runs ru ON ru.id = rep.run_id "
 	               "WHERE ru.user_id = $1 OR $2::boolean ORDER BY rep.id DESC LIMIT $3 OFFSET $4",
-	               4, p, err, sizeof err);
+	               5, p, err, sizeof err);
 	if (!res) {
 		log_error("reports: %s", err);
 		return ERR_DB;

@@ -63,6 +63,7 @@ static struct conf_item items[] = {
 	{"followup_file", "conf/lexicon/followup.txt", 0, "words that mark a follow-up question for the offline planner", 0, 0},
 	{"entities_file", "conf/lexicon/entities.tsv", 0, "how questions name patients, cases and encounters, and how their identifier columns are recognised", 0, 0},
 	{"metadata_file", "conf/metadata/demo.json", 0, "column metadata / ontology for the default target", 0, 0},
+	{"drug_classes_file", "conf/critique/drug_classes.tsv", 0, "critique: drug classes of medications (opioid, hypnotic, neuromuscular blocker, antibiotic, colloid, ...) with their Korean and English names and sources", 0, 0},
 	{"export_dir", "var/exports", 0, "directory for exported files", 0, 0},
 	{"log_path", "", 0, "log file (empty: stderr)", 0, 0},
 	/* critique */

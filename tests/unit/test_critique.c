@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include <cjson/cJSON.h>
 #include "critique/critique.h"
+#include "pages/report.h"
 
 /* A state for a pasted chart: offline, nothing stored, default ranges. */
 static void text_state(struct crit_state *st, const char *text)
@@ -352,9 +353,24 @@ static void t_drugs(void **s)
 {
 	(void)s;
 	assert_string_equal(crit_drug_class("Norepinephrine"), "vasopressor");
-	assert_string_equal(crit_drug_class("plasma solution A"), "fluid");
-	assert_string_equal(crit_drug_class("propofol"), "other");
+	assert_string_equal(crit_drug_class("plasma solution A"), "crystalloid");
+	/* the anaesthesia drugs of the demo record (issue 15: all were "other") */
+	assert_string_equal(crit_drug_class("fentanyl"), "opioid");
+	assert_string_equal(crit_drug_class("propofol"), "hypnotic");
+	assert_string_equal(crit_drug_class("rocuronium"), "neuromuscular_blocker");
+	assert_string_equal(crit_drug_class("cefazolin"), "antibiotic");
+	assert_string_equal(crit_drug_class("hydroxyethyl starch"), "colloid");
+	assert_string_equal(crit_drug_class("ondansetron"), "antiemetic");
+	assert_string_equal(crit_drug_class("sugammadex"), "reversal");
+	assert_string_equal(crit_drug_class("Ropivacaine 0.2%"), "local_anaesthetic");
+	assert_string_equal(crit_drug_class("펜타닐"), "opioid");
+	assert_string_equal(crit_drug_class("unknownium"), "other");
+	assert_string_equal(crit_drug_class_label("neuromuscular_blocker", "ko"), "신경근 차단제");
+	assert_string_equal(crit_drug_class_label("opioid", "en"), "opioid analgesic");
+	assert_string_equal(crit_drug_class_label("other", "ko"), "기타");
+	assert_non_null(strstr(crit_drugs_atc(crit_drugs_get(), "colloid"), "B05AA"));
 	assert_non_null(strstr(crit_responsive_classes("sbp", "low"), "vasopressor"));
+	assert_non_null(strstr(crit_responsive_classes("sbp", "low"), "colloid"));
 	assert_string_equal(crit_responsive_classes("hr", "high"), "");
 	assert_string_equal(crit_comorbidity("I10"), "hypertension");
 	assert_string_equal(crit_comorbidity("E11.9"), "diabetes");
@@ -365,13 +381,153 @@ static void t_drugs(void **s)
 	free(q);
 }
 
+/* The loader on its own text: longest name wins, short names only as words, errors name the line. */
+static void t_drug_loader(void **s)
+{
+	char err[200] = "";
+	(void)s;
+	struct crit_drugs *t = crit_drugs_parse(
+	    "# comment\n\nclass\tcolloid\tcolloid\t교질액\tB05AA\n"
+	    "class\tblood\tblood product\t혈액제제\tB05A\n"
+	    "class\tcrystalloid\tcrystalloid\t정질액\tB05BB\n"
+	    "drug\tcrystalloid\tplasma|saline\tB05BB01\n"
+	    "drug\tblood\tfresh frozen plasma|ffp\tB05A\n"
+	    "drug\tcolloid\thes|Voluven\tB05AA07\r\n", err, sizeof err);
+	assert_non_null(t);
+	assert_string_equal(crit_drugs_class(t, "Fresh frozen plasma 2 units"), "blood");
+	assert_string_equal(crit_drugs_class(t, "plasma solution"), "crystalloid");
+	assert_string_equal(crit_drugs_class(t, "FFP"), "blood");
+	assert_string_equal(crit_drugs_class(t, "HES 130/0.4"), "colloid");
+	assert_string_equal(crit_drugs_class(t, "ashes"), "other");          /* "hes" only as a word */
+	assert_string_equal(crit_drugs_class(t, "voluven"), "colloid");      /* case-insensitive */
+	assert_string_equal(crit_drugs_label(t, "colloid", "ko"), "교질액");
+	assert_string_equal(crit_drugs_label(t, "colloid", "en"), "colloid");
+	assert_string_equal(crit_drugs_atc(t, "blood"), "B05A");
+	assert_string_equal(crit_drugs_class(NULL, "propofol"), "other");
+	crit_drugs_free(t);
+
+	assert_null(crit_drugs_parse("drug\tnope\tx\tA\n", err, sizeof err));
+	assert_non_null(strstr(err, "line 1"));
+	assert_non_null(strstr(err, "unknown class"));
+	assert_null(crit_drugs_parse("class\ta\tA\tㄱ\tX\nclass\ta\tA\tㄱ\tX\n", err, sizeof err));
+	assert_non_null(strstr(err, "line 2"));
+	assert_null(crit_drugs_parse("class\ta\tA\n", err, sizeof err));
+	assert_null(crit_drugs_parse("klass\ta\tb\tc\td\n", err, sizeof err));
+	assert_null(crit_drugs_load("/nonexistent/drugs.tsv", err, sizeof err));
+	assert_non_null(strstr(err, "/nonexistent/drugs.tsv"));
+
+	/* the shipped file loads, names its sources and classes every drug it lists */
+	t = crit_drugs_load("conf/critique/drug_classes.tsv", err, sizeof err);
+	assert_non_null(t);
+	crit_drugs_free(t);
+}
+
+/* Report tables in time order whatever the order of the series; sentences in the reader's language. */
+static void t_report_time_order(void **s)
+{
+	(void)s;
+	/* sbp has no value at 10:55:21 (its first record), hr has: walking series one by one put
+	 * 10:55:21 after 11:30:49 */
+	cJSON *rep = cJSON_Parse(
+	    "{\"summary\":\"Case 9.\",\"summary_ko\":\"케이스 9.\",\"structured_chart\":{\"series\":["
+	    "{\"name\":\"sbp\",\"table\":\"vital_data_table\",\"points\":["
+	    "{\"ts\":1700045449,\"dt\":\"2023-11-15 11:30:49\",\"v\":120,\"ref\":\"vital-2\"}]},"
+	    "{\"name\":\"hr\",\"table\":\"vital_data_table\",\"points\":["
+	    "{\"ts\":1700043321,\"dt\":\"2023-11-15 10:55:21\",\"v\":70,\"ref\":\"vital-0\"},"
+	    "{\"ts\":1700045449,\"dt\":\"2023-11-15 11:30:49\",\"v\":72,\"ref\":\"vital-2\"}]},"
+	    "{\"name\":\"lac\",\"table\":\"lab_data_table\",\"points\":["
+	    "{\"ts\":1700050000,\"dt\":\"2023-11-15 12:46:40\",\"v\":3,\"ref\":\"lab-1\"}]},"
+	    "{\"name\":\"k\",\"table\":\"lab_data_table\",\"points\":["
+	    "{\"ts\":1700040000,\"dt\":\"2023-11-15 10:00:00\",\"v\":4,\"ref\":\"lab-0\"}]}],"
+	    "\"procedures_performed\":["
+	    "{\"drug\":\"cefazolin\",\"class\":\"antibiotic\",\"ts\":1700045000,\"t\":\"11:23\",\"ref\":\"med-1\",\"text\":\"cefazolin\"},"
+	    "{\"drug\":\"fentanyl\",\"class\":\"opioid\",\"ts\":1700043000,\"t\":\"10:50\",\"ref\":\"med-0\",\"text\":\"fentanyl\"}],"
+	    "\"findings\":[{\"id\":\"F1\",\"text\":\"lactate high\",\"text_ko\":\"젖산 높음\"}]}}");
+	assert_non_null(rep);
+	for (int ko = 0; ko < 2; ko++) {
+		cJSON *v = report_view(rep, ko ? "ko" : "en");
+		const cJSON *c = cJSON_GetObjectItem(v, "chart");
+		const cJSON *vit = cJSON_GetObjectItem(c, "vital_rows"), *labs = cJSON_GetObjectItem(c, "lab_rows");
+		const cJSON *meds = cJSON_GetObjectItem(c, "med_rows");
+		assert_int_equal(cJSON_GetArraySize(vit), 2);
+		assert_string_equal(crit_str(cJSON_GetArrayItem(vit, 0), "t"), "2023-11-15 10:55:21");
+		assert_string_equal(crit_str(cJSON_GetArrayItem(vit, 1), "t"), "2023-11-15 11:30:49");
+		assert_string_equal(crit_str(cJSON_GetArrayItem(labs, 0), "name"), "k");
+		assert_string_equal(crit_str(cJSON_GetArrayItem(labs, 1), "name"), "lac");
+		assert_string_equal(crit_str(cJSON_GetArrayItem(meds, 0), "text"), "fentanyl");
+		assert_string_equal(crit_str(cJSON_GetArrayItem(meds, 1), "text"), "cefazolin");
+		assert_string_equal(crit_str(cJSON_GetArrayItem(meds, 0), "class_label"), ko ? "아편유사 진통제" : "opioid analgesic");
+		assert_string_equal(crit_str(v, "summary"), ko ? "케이스 9." : "Case 9.");
+		assert_string_equal(crit_str(cJSON_GetArrayItem(cJSON_GetObjectItem(v, "findings"), 0), "text"),
+		                    ko ? "젖산 높음" : "lactate high");
+		cJSON_Delete(v);
+	}
+	cJSON *arr = cJSON_Parse("[{\"ts\":5,\"i\":0},{\"i\":1},{\"ts\":5,\"i\":2},{\"ts\":1,\"i\":3}]");
+	report_sort_by_time(arr);
+	int want[] = { 1, 3, 0, 2 };   /* no time first, then by time, ties in order */
+	for (int i = 0; i < 4; i++)
+		assert_int_equal((int)crit_num(cJSON_GetArrayItem(arr, i), "i", -1), want[i]);
+	cJSON_Delete(arr);
+	cJSON_Delete(rep);
+}
+
+/* Knowledge is cited for a finding when the document is about its topic. */
+static void t_topic(void **s)
+{
+	(void)s;
+	cJSON *hypo = cJSON_Parse("{\"file\":\"knowledge/hypotension.md\",\"heading\":\"Intraoperative hypotension\"}");
+	cJSON *lac = cJSON_Parse("{\"file\":\"knowledge/lactate.md\",\"heading\":\"Lactate\"}");
+	cJSON *k = cJSON_Parse("{\"file\":\"knowledge/potassium.md\",\"heading\":\"Potassium disorders\"}");
+	cJSON *ranges = cJSON_Parse("{\"file\":\"knowledge/normal_ranges.md\",\"heading\":\"Adult reference ranges\"}");
+	const char *t_sbp = crit_finding_topic("sbp", "low"), *t_lac = crit_finding_topic("lac", "high");
+	assert_true(crit_kb_on_topic(hypo, t_sbp));
+	assert_false(crit_kb_on_topic(lac, t_sbp));
+	assert_false(crit_kb_on_topic(k, t_sbp));
+	assert_true(crit_kb_on_topic(lac, t_lac));
+	assert_false(crit_kb_on_topic(k, t_lac));
+	assert_false(crit_kb_on_topic(ranges, t_lac));
+	assert_true(crit_kb_on_topic(k, crit_finding_topic("k", "high")));
+	assert_null(crit_finding_topic("xyz", "low"));
+	assert_false(crit_kb_on_topic(hypo, NULL));
+	cJSON_Delete(hypo);
+	cJSON_Delete(lac);
+	cJSON_Delete(k);
+	cJSON_Delete(ranges);
+}
+
+/* Offline sentences carry Korean beside English. */
+static void t_korean_sentences(void **s)
+{
+	struct crit_state st;
+	(void)s;
+	text_state(&st, "70-year-old man, ASA 3.\n09:00 BP 118/70.\n09:10 BP 76/40.\n09:15 phenylephrine 100 mcg given.\n"
+	                "09:20 BP 84/45.");
+	assert_int_equal(crit_run_graph(&st, NULL, 0), OK);
+	const cJSON *f = finding(&st, "sbp");
+	assert_non_null(f);
+	assert_non_null(strstr(crit_str(f, "text_ko"), "수축기 혈압 낮음"));
+	const cJSON *r = cJSON_GetArrayItem(cJSON_GetObjectItem(st.treatment_analysis, "responses"), 0);
+	assert_non_null(strstr(crit_str(r, "text_ko"), "투여"));
+	assert_non_null(strstr(crit_str(st.critique, "summary_ko"), "검토 의견"));
+	assert_non_null(strstr(crit_str(st.diagnosis_analysis, "offline_note_ko"), "LLM 없이는"));
+	cJSON *rep = crit_report_json(&st);
+	assert_non_null(strstr(crit_str(rep, "summary_ko"), "이상 소견"));
+	cJSON *v = report_view(rep, "ko");
+	assert_non_null(strstr(crit_str(v, "summary"), "붙여 넣은 차트"));
+	assert_null(cJSON_GetObjectItem(v, "summary_ko"));
+	cJSON_Delete(v);
+	cJSON_Delete(rep);
+	crit_state_free(&st);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(t_time), cmocka_unit_test(t_ranges), cmocka_unit_test(t_record_gaps),
 		cmocka_unit_test(t_text_out_of_range), cmocka_unit_test(t_korean), cmocka_unit_test(t_uneventful),
 		cmocka_unit_test(t_graph_budget), cmocka_unit_test(t_critic_text_tools), cmocka_unit_test(t_route_tools),
-		cmocka_unit_test(t_no_values), cmocka_unit_test(t_drugs),
+		cmocka_unit_test(t_no_values), cmocka_unit_test(t_drugs), cmocka_unit_test(t_drug_loader),
+		cmocka_unit_test(t_report_time_order), cmocka_unit_test(t_topic), cmocka_unit_test(t_korean_sentences),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -376,7 +376,16 @@ enum err page_admin_config(struct req *r)
 		cJSON_AddBoolToObject(o, "secret", it[i].secret);
 		cJSON_AddStringToObject(o, "source", it[i].source ? it[i].source : "default");
 		cJSON_AddBoolToObject(o, "changed", it[i].source && strcmp(it[i].source, "default"));
-		cJSON_AddStringToObject(o, "help", it[i].help ? it[i].help : "");
+		{
+			/* the description in the reader's language (conf/i18n/<lang>.history.json, confhelp.NAME);
+			 * a setting without one shows conf.c's English line */
+			char key[96];
+			const char *h;
+
+			snprintf(key, sizeof key, "confhelp.%s", it[i].name);
+			h = view_t(r, key);
+			cJSON_AddStringToObject(o, "help", strcmp(h, key) ? h : it[i].help ? it[i].help : "");
+		}
 		cJSON_AddItemToArray(a, o);
 	}
 	cJSON_AddStringToObject(d, "conf_path", conf_path() ? conf_path() : "");

@@ -22,6 +22,9 @@ signin() { # signin JAR NAME PASS -> the session's CSRF token
 		--data-urlencode "password=$3" "$BASE_URL/signin"
 	curl -s -b "$jar" "$BASE_URL/" | field csrf
 }
+# page_has JAR URL TEXT: the page at URL shows TEXT (read whole first: grep -q on a pipe would
+# end curl early and pipefail would call that a failure)
+page_has() { local b; b=$(curl -s -b "$1" "$2"); grep -qF -- "$3" <<<"$b"; }
 lang() { curl -s -o /dev/null -b "$1" -c "$1" --data-urlencode "csrf=$2" --data-urlencode "lang=$3" "$BASE_URL/lang"; }
 
 A=$(signin "$T/admin" "$ADMIN_USER" "$ADMIN_PASS")
@@ -52,12 +55,12 @@ ANNID=$(q -c "SELECT id FROM askql.users WHERE name = '$ANN'")
 BOBID=$(q -c "SELECT id FROM askql.users WHERE name = '$BOB'")
 page=$(curl -s -b "$T/admin" "$BASE_URL/admin/users")
 row() { tr -d '\n' <<<"$page" | grep -o "<tr data-user=\"$1\">.*" | sed 's|</tr>.*||'; }
-check "an admin's row opens its dropdown on admin" "row $BOB | grep -q '<option value=\"admin\" selected>'" "$(row $BOB)"
-check "an analyst's row opens its dropdown on analyst" "row $ANN | grep -q '<option value=\"analyst\" selected>'"
+check "an admin's row opens its dropdown on admin" "grep -q '<option value=\"admin\" selected>' <<<\"\$(row $BOB)\"" "$(row $BOB)"
+check "an analyst's row opens its dropdown on analyst" "grep -q '<option value=\"analyst\" selected>' <<<\"\$(row $ANN)\""
 check "one active toggle: an active user shows Disable only, with status Active" \
-	"row $ANN | grep -q 'value=\"disable\"' && ! row $ANN | grep -q 'value=\"enable\"' && row $ANN | grep -q '>Active<'"
+	"grep -q 'value=\"disable\"' <<<\"\$(row $ANN)\" && ! grep -q 'value=\"enable\"' <<<\"\$(row $ANN)\" && grep -q '>Active<' <<<\"\$(row $ANN)\""
 check "the signed-in admin's own row has no role, disable or reset controls" \
-	"row $ADMIN_USER | grep -q '(you)' && ! row $ADMIN_USER | grep -q 'name=\"action\"'"
+	"grep -q '(you)' <<<\"\$(row $ADMIN_USER)\" && ! grep -q 'name=\"action\"' <<<\"\$(row $ADMIN_USER)\""
 check "no raw 'Disabled: false' anywhere" "! grep -q 'Disabled: \\(true\\|false\\)' <<<\"\$page\""
 l=$(loc -b "$T/admin" --data-urlencode "csrf=$A" --data-urlencode action=role --data-urlencode "id=$BOBID" \
 	--data-urlencode role=admin "$BASE_URL/admin/users")
@@ -68,16 +71,16 @@ l=$(loc -b "$T/admin" --data-urlencode "csrf=$A" --data-urlencode action=role --
 	--data-urlencode role=analyst "$BASE_URL/admin/users")
 check "a role change is made, audited and announced" \
 	"[ \$(q -c \"SELECT role FROM askql.users WHERE id = $BOBID\") = analyst ] &&
-	 curl -s -b '$T/admin' '$l' | grep -q '$BOB is now an analyst.'" "$l"
+	 page_has '$T/admin' '$l' '$BOB is now an analyst.'" "$l"
 l=$(loc -b "$T/admin" --data-urlencode "csrf=$A" --data-urlencode action=disable --data-urlencode "id=$BOBID" "$BASE_URL/admin/users")
 page=$(curl -s -b "$T/admin" "$l")
 check "disabling shows a notice, status Disabled and only Enable" \
-	"grep -q '$BOB was disabled' <<<\"\$page\" && row $BOB | grep -q '>Disabled<' && row $BOB | grep -q 'value=\"enable\"' && ! row $BOB | grep -q 'value=\"disable\"'"
+	"grep -q '$BOB was disabled' <<<\"\$page\" && grep -q '>Disabled<' <<<\"\$(row $BOB)\" && grep -q 'value=\"enable\"' <<<\"\$(row $BOB)\" && ! grep -q 'value=\"disable\"' <<<\"\$(row $BOB)\""
 curl -s -o /dev/null -b "$T/admin" --data-urlencode "csrf=$A" --data-urlencode action=enable --data-urlencode "id=$BOBID" "$BASE_URL/admin/users"
 lang "$T/admin" "$A" ko
 page=$(curl -s -b "$T/admin" "$BASE_URL/admin/users?notice=added&id=$ANNID")
 check "in Korean: notice, role names and status in words" \
-	"grep -q '사용자 $ANN을(를) 추가했습니다.' <<<\"\$page\" && row $ANN | grep -q '>분석가</option>' && row $ANN | grep -q '>활성<'"
+	"grep -q '사용자 $ANN을(를) 추가했습니다.' <<<\"\$page\" && grep -q '>분석가</option>' <<<\"\$(row $ANN)\" && grep -q '>활성<' <<<\"\$(row $ANN)\""
 lang "$T/admin" "$A" en
 
 # ---- history: runs to look at ----
@@ -113,7 +116,7 @@ ha=$(curl -s -b "$T/admin" "$BASE_URL/history?q=h35&all=1")
 check "admin, all users: runs without an owner hidden by default" "has $R6 \"\$ha\" && ! has $R5 \"\$ha\""
 ha=$(curl -s -b "$T/admin" "$BASE_URL/history?q=h35&all=1&noowner=1")
 check "... shown with the toggle, labelled CLI / evaluation" \
-	"has $R5 \"\$ha\" && tr -d '\n' <<<\"\$ha\" | grep -o 'href=\"/runs/$R5\".*' | head -c 1200 | grep -q 'hist-noowner\">CLI / evaluation<'"
+	"has $R5 \"\$ha\" && grep -q 'hist-noowner\">CLI / evaluation<' <<<\"\$(grep -A3 'href=\"/runs/$R5\"' <<<\"\$ha\")\""
 
 # ---- delete, undo, filters kept ----
 l=$(loc -b "$T/ann" --data-urlencode "csrf=$AN" --data-urlencode action=delete --data-urlencode "id=$R1" \
@@ -143,18 +146,18 @@ curl -s -o /dev/null -b "$T/ann" --data-urlencode "csrf=$AN" --data-urlencode ac
 q -c "UPDATE askql.runs SET deleted_at = now() - interval '11 minutes' WHERE id = $R3" >/dev/null
 l=$(loc -b "$T/ann" --data-urlencode "csrf=$AN" --data-urlencode action=undo --data-urlencode "id=$R3" "$BASE_URL/history")
 check "undo after the window says it is too late" \
-	"grep -q 'done=gone&id=$R3' <<<'$l' && curl -s -b '$T/ann' '$l' | grep -q 'can no longer be restored'" "$l"
+	"grep -q 'done=gone&id=$R3' <<<'$l' && page_has '$T/ann' '$l' 'can no longer be restored'" "$l"
 curl -s -o /dev/null -b "$T/ann" --data-urlencode "csrf=$AN" --data-urlencode action=delete --data-urlencode "id=$R4" "$BASE_URL/history"
 check "the next delete purges runs past the window (and their steps), keeps the recent one" \
 	"[ \$(q -c 'SELECT count(*) FROM askql.runs WHERE id = $R3') = 0 ] && [ \$(q -c 'SELECT count(*) FROM askql.runs WHERE id = $R4') = 1 ]"
 l=$(loc -b "$T/ann" --data-urlencode "csrf=$AN" --data-urlencode action=verify --data-urlencode "id=$R2" \
 	--data-urlencode q=h35 --data-urlencode table=lab --data-urlencode group=1 "$BASE_URL/history")
 check "verify from history keeps the filters and announces the proposal" \
-	"grep -q 'q=h35&table=lab&group=1&done=proposed&id=$R2' <<<'$l' && curl -s -b '$T/ann' '$l' | grep -q 'Run #$R2 was proposed as verified' &&
+	"grep -q 'q=h35&table=lab&group=1&done=proposed&id=$R2' <<<'$l' && page_has '$T/ann' '$l' 'Run #$R2 was proposed as verified' &&
 	 [ \$(q -c 'SELECT verify_state FROM askql.runs WHERE id = $R2') = proposed ]" "$l"
 h=$(curl -s -b "$T/ann" "$BASE_URL/history?q=h35&table=lab&page=2")
 check "paging links and action forms keep the filters" \
-	"grep -q 'name=\"q\" value=\"h35\"' <<<\"\$h\" || grep -q 'href=\"/history?page=1&q=h35&table=lab\"' <<<\"\$h\""
+	"grep -q 'href=\"/history?page=1&amp;q=h35&amp;table=lab\"' <<<\"\$h\""
 l=$(loc -b "$T/ann" --data-urlencode "csrf=$AN" --data-urlencode action=delete "$BASE_URL/runs/$R2/action")
 check "delete on the run page is undoable too" "grep -q '/history?done=deleted&id=$R2' <<<'$l' && [ \$(q -c 'SELECT count(*) FROM askql.runs WHERE id = $R2 AND deleted_at IS NOT NULL') = 1 ]" "$l"
 curl -s -o /dev/null -b "$T/ann" --data-urlencode "csrf=$AN" --data-urlencode action=undo --data-urlencode "id=$R2" "$BASE_URL/history"
@@ -167,7 +170,7 @@ lang "$T/ann" "$AN" en
 curl -s -b "$T/ann" -o "$T/d.zip" -D "$T/zh" "$BASE_URL/runs/$R1/download?format=zip"
 check "format=zip is an attachment extraction_*.zip" "grep -qi 'content-disposition: attachment; filename=\"extraction_[0-9_]*\.zip\"' '$T/zh' && grep -qi 'content-type: application/zip' '$T/zh'"
 check "the zip passes unzip -t and holds the CSV and provenance.json" \
-	"unzip -tq '$T/d.zip' >/dev/null && unzip -Z1 '$T/d.zip' | grep -q '^extraction_[0-9_]*\.csv$' && unzip -Z1 '$T/d.zip' | grep -qx provenance.json"
+	"unzip -tq '$T/d.zip' >/dev/null && grep -q '^extraction_[0-9_]*\.csv$' <<<\"\$(unzip -Z1 '$T/d.zip')\" && grep -qx provenance.json <<<\"\$(unzip -Z1 '$T/d.zip')\""
 unzip -p "$T/d.zip" provenance.json >"$T/p.json" 2>/dev/null
 unzip -p "$T/d.zip" '*.csv' >"$T/d.csv" 2>/dev/null
 check "the CSV has the header and 7 rows" "[ \$(tr -d '\r' <'$T/d.csv' | wc -l) = 8 ] && grep -q 'caseid,sex' '$T/d.csv'"
@@ -181,7 +184,7 @@ mkdir -p "$T/x" && (cd "$T/x" && unzip -q ../d.xlsx)
 check "XLSX provenance sheet names the user, target and run" \
 	"grep -q '$ANN' '$T/x/xl/sharedStrings.xml' 2>/dev/null || grep -rq '>$ANN<' '$T/x/xl/worksheets/sheet2.xml'"
 curl -s -b "$T/ann" -o "$T/d.csv2" "$BASE_URL/runs/$R1/download?format=csv"
-check "format=csv is still the plain CSV" "head -c 3 '$T/d.csv2' | od -An -tx1 | grep -q 'ef bb bf' && grep -q 'caseid,sex' '$T/d.csv2'"
+check "format=csv is still the plain CSV" "[ \"\$(head -c 3 '$T/d.csv2' | od -An -tx1 | tr -d ' ')\" = efbbbf ] && grep -q 'caseid,sex' '$T/d.csv2'"
 check "another user's run downloads nothing (404)" "[ \$(code -b '$T/bob' '$BASE_URL/runs/$R1/download?format=zip') = 404 ]"
 
 # ---- configuration descriptions in both languages ----

@@ -28,7 +28,7 @@ static enum err list_page(struct req *r, const char *title, const char *tpl, con
 enum err page_admin(struct req *r)
 {
 	cJSON *d = view_data(r, "admin.title");
-	PGresult *res = db_query(db_app(), "SELECT (SELECT count(*) FROM askql.users), (SELECT count(*) FROM askql.runs), "
+	PGresult *res = db_query(db_app(), "SELECT (SELECT count(*) FROM askql.users), (SELECT count(*) FROM askql.runs WHERE deleted_at IS NULL), "
 	                                   "(SELECT count(*) FROM askql.runs WHERE verified), "
 	                                   "(SELECT count(DISTINCT name) FROM askql.prompts), "
 	                                   "(SELECT count(*) FROM askql.runs WHERE verify_state = 'proposed')", 0, NULL, NULL, 0);

@@ -197,10 +197,12 @@ enum err page_history(struct req *r)
 	}
 	if (table && *table) {
 		/* a prefix of a table's name, any case, with or without its schema: "lab" finds
-		 * lab_data_table and public.Lab_results */
+		 * lab_data_table and public.Lab_results.  The first test is the trigram-indexed candidate
+		 * search (080_history_trash.sql), the second the exact one. */
 		p[n++] = run_like_prefix(table, tpat, sizeof tpat);
-		sb_printf(&w, " AND EXISTS (SELECT 1 FROM unnest(r.tables) t(name) WHERE t.name ILIKE $%d"
-		          " OR t.name ILIKE '%%.' || $%d)", n, n);
+		sb_printf(&w, " AND askql.run_tables_text(r.tables) LIKE '%%' || lower($%d)"
+		          " AND EXISTS (SELECT 1 FROM unnest(r.tables) t(name) WHERE t.name ILIKE $%d"
+		          " OR t.name ILIKE '%%.' || $%d)", n, n, n);
 	}
 	if (target && *target) {
 		p[n++] = target;

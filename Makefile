@@ -4,7 +4,7 @@ CFLAGS  ?= -O2 -g
 WARN     = -Wall -Wextra -Werror -Wno-unused-parameter -std=c11 -D_GNU_SOURCE \
            -fstack-protector-strong -D_FORTIFY_SOURCE=2
 INCS     = -Iapp -I/usr/include/postgresql -I/usr/include/libxml2
-LIBS     = -lfcgi -lpq -lcurl -lcjson -lxml2 -lpg_query -lxlsxwriter -lcrypt -lpthread -lm
+LIBS     = -lfcgi -lpq -lcurl -lcjson -lxml2 -lpg_query -lxlsxwriter -lz -lcrypt -lpthread -lm
 BUILD   ?= build
 
 # Every .c under app/ is part of libaskql, except the two program entry points.

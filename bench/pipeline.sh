@@ -12,7 +12,7 @@ trap '[ -n "$FAKE_PID" ] && kill "$FAKE_PID" 2>/dev/null; rm -rf "$B"' EXIT
 
 cc -O2 -g -std=c11 -D_GNU_SOURCE -I"$TOP/app" -I/usr/include/postgresql -I/usr/include/libxml2 \
 	-o "$B/bench_pipeline" "$TOP/bench/bench_pipeline.c" "${ASKQL_LIB:-$TOP/build/libaskql.a}" \
-	-lfcgi -lpq -lcurl -lcjson -lxml2 -lpg_query -lxlsxwriter -lcrypt -lpthread -lm ||
+	-lfcgi -lpq -lcurl -lcjson -lxml2 -lpg_query -lxlsxwriter -lz -lcrypt -lpthread -lm ||
 	{ echo "bench_pipeline: build failed"; exit 1; }
 
 # The ReAct script: 5 tool calls per run (search_tables, search_columns, explain, preview, submit).

@@ -12,7 +12,7 @@ trap 'rm -rf "$B"; psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $DB" >/dev
 # the benchmark program links against the same library as the workers
 cc -O2 -g -std=c11 -D_GNU_SOURCE -I"$TOP/app" -I/usr/include/postgresql -o "$B/bench_retrieval" \
 	"$TOP/bench/bench_retrieval.c" "${ASKQL_LIB:-$TOP/build/libaskql.a}" -lfcgi -lpq -lcurl -lcjson -lxml2 -lpg_query \
-	-lxlsxwriter -lcrypt -lpthread -lm || { echo "bench_retrieval: build failed"; exit 1; }
+	-lxlsxwriter -lz -lcrypt -lpthread -lm || { echo "bench_retrieval: build failed"; exit 1; }
 taskset -c 0 "$B/bench_retrieval" "${ITERS:-2000}" 2>/dev/null || "$B/bench_retrieval" "${ITERS:-2000}"
 
 # indexing: 500 tables x 20 columns (3 text columns with values, an id and a parent key), no declared FKs

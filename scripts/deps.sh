@@ -2,7 +2,7 @@
 # deps.sh: install the Debian packages (and npm packages) askql needs; quiet and quick when present.
 set -euo pipefail
 PKGS="build-essential pkg-config libfcgi-dev spawn-fcgi multiwatch nginx-light
- libpq-dev libcurl4-openssl-dev libcjson-dev libxml2-dev libpg-query-dev libxlsxwriter-dev
+ libpq-dev libcurl4-openssl-dev libcjson-dev libxml2-dev libpg-query-dev libxlsxwriter-dev zlib1g-dev
  libcmocka-dev postgresql-15 postgresql-15-hypopg valgrind curl
  clang libclang-rt-14-dev chromium fonts-nanum wrk python3 python3-openpyxl"
 # `make bench` compares against Python peers (pandas, openpyxl, Flask under gunicorn), run with

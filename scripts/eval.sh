@@ -117,7 +117,7 @@ done
 mkdir -p "$TOP/build/bench"
 if cc -O2 -std=c11 -D_GNU_SOURCE -I"$TOP/app" -I/usr/include/postgresql -o "$TOP/build/bench/bench_retrieval" \
 	"$TOP/bench/bench_retrieval.c" "$TOP/build/libaskql.a" -lfcgi -lpq -lcurl -lcjson -lxml2 -lpg_query \
-	-lxlsxwriter -lcrypt -lpthread -lm 2>"$OUT/bench_build.log"; then
+	-lxlsxwriter -lz -lcrypt -lpthread -lm 2>"$OUT/bench_build.log"; then
 	"$TOP/build/bench/bench_retrieval" --tokens-only | sed 's/^/  /'
 else
 	echo "eval: warning: bench_retrieval did not build (see $OUT/bench_build.log)" >&2

@@ -130,7 +130,7 @@ enum err csv_end(void *ctx, long long nrows, int truncated)
 {
 	struct exp *e = ctx;
 
-	/* CSV has no place for provenance; the caller records it (runs table / file name) */
+	/* CSV has no place for provenance: format zip puts provenance.json beside it (zip.c) */
 	e->st->rows = nrows;
 	e->st->truncated = truncated;
 	return OK;

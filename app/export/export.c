@@ -1,4 +1,4 @@
-/* export.c: the export front door: formats, output writers, temp file + rename, provenance. */
+/* export.c: the export front door: formats, output writers, temp file + rename, provenance (a CSV's in a zip beside it). */
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
@@ -11,17 +11,19 @@
 #include "export/export_impl.h"
 #include "util/conf.h"
 
-static const char *const exts[] = {"csv", "json", "ndjson", "xlsx"};
+#define NFORMATS 5
+static const char *const exts[] = {"csv", "json", "ndjson", "xlsx", "zip"};
 static const char *const mimes[] = {
 	"text/csv; charset=utf-8",
 	"application/json",
 	"application/x-ndjson",
 	"application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+	"application/zip",
 };
 
 enum err export_format_parse(const char *s, enum export_format *f)
 {
-	for (int i = 0; s && i < 4; i++) {
+	for (int i = 0; s && i < NFORMATS; i++) {
 		if (!strcasecmp(s, exts[i])) {
 			*f = (enum export_format)i;
 			return OK;
@@ -32,12 +34,12 @@ enum err export_format_parse(const char *s, enum export_format *f)
 
 const char *export_ext(enum export_format f)
 {
-	return (unsigned)f < 4 ? exts[f] : "bin";
+	return (unsigned)f < NFORMATS ? exts[f] : "bin";
 }
 
 const char *export_content_type(enum export_format f)
 {
-	return (unsigned)f < 4 ? mimes[f] : "application/octet-stream";
+	return (unsigned)f < NFORMATS ? mimes[f] : "application/octet-stream";
 }
 
 char *export_filename(enum export_format f, time_t t, char *buf, size_t n)
@@ -132,6 +134,21 @@ void exp_provenance_json(struct exp *e, struct sb *sb)
 	sb_json_str(sb, e->sql);
 	sb_printf(sb, ",\"started_at\":\"%s\",\"format\":\"%s\",\"generator\":\"askql\"", ts,
 	          export_ext(e->o->format));
+	/* who took it, from which database and run: null when the caller does not know (the CLI) */
+	sb_puts(sb, ",\"user\":");
+	if (e->o->user)
+		sb_json_str(sb, e->o->user);
+	else
+		sb_puts(sb, "null");
+	sb_puts(sb, ",\"target\":");
+	if (e->o->target)
+		sb_json_str(sb, e->o->target);
+	else
+		sb_puts(sb, "null");
+	if (e->o->run_id > 0)
+		sb_printf(sb, ",\"run_id\":%lld", e->o->run_id);
+	else
+		sb_puts(sb, ",\"run_id\":null");
 }
 
 const char *exp_type_name(unsigned int oid)
@@ -260,6 +277,74 @@ out:
 	return rc;
 }
 
+/* The CSV's bytes go into the zip's first entry, begun with the first of them: a statement that
+ * fails before any row still leaves nothing written (st->bytes_out == 0). */
+struct zip_csv {
+	struct zipw *z;
+	const char *name;
+};
+
+static enum err zip_csv_write(void *ctx, const char *p, size_t n)
+{
+	struct zip_csv *c = ctx;
+	enum err rc;
+
+	if (!c->z->n && (rc = zip_begin(c->z, c->name)) != OK)
+		return rc;
+	return zip_write(c->z, p, n);
+}
+
+/* run_zip: the CSV export into a zip, then provenance.json (question, SQL, times, user, target,
+ * run, row count, truncated) written once the row count is known. */
+static enum err run_zip(const char *sql, const struct export_opts *o, const struct export_out *out,
+                        struct export_stats *st, struct exec_error *dberr)
+{
+	struct zipw *z = malloc(sizeof *z);
+	struct export_opts co = *o;
+	char name[300], ts[32];
+	struct zip_csv c = {z, name};
+	struct export_out zout = {zip_csv_write, &c};
+	struct sb sb = SB_INIT;
+	struct exp e = {0};
+	enum err rc;
+
+	memset(st, 0, sizeof *st);
+	if (!z)
+		return ERR_NOMEM;
+	zip_init(z, out, time(NULL));
+	snprintf(name, sizeof name, "%s.csv", o->basename && *o->basename ? o->basename : "data");
+	co.format = EXPORT_CSV;
+	if ((rc = run_to(sql, &co, &zout, NULL, st, dberr)) != OK)
+		goto out;
+	/* an empty result still has its header line, but be sure the entry exists */
+	if (!z->n && (rc = zip_begin(z, name)) != OK)
+		goto out;
+	if ((rc = zip_end(z)) != OK)
+		goto out;
+	e.o = &co;
+	e.sql = sql;
+	e.st = st;
+	exp_iso_time(time(NULL), ts, sizeof ts);
+	sb_puts(&sb, "{\n \"provenance\":{");
+	exp_provenance_json(&e, &sb);
+	sb_printf(&sb, ",\"file\":");
+	sb_json_str(&sb, name);
+	sb_printf(&sb, "},\n \"summary\":{\"row_count\":%lld,\"truncated\":%s,\"finished_at\":\"%s\",\"complete\":true}\n}\n",
+	          st->rows, st->truncated ? "true" : "false", ts);
+	if (!sb_ok(&sb)) {
+		rc = ERR_NOMEM;
+		goto out;
+	}
+	if ((rc = zip_begin(z, "provenance.json")) != OK || (rc = zip_write(z, sb.buf, sb.len)) != OK ||
+	    (rc = zip_end(z)) != OK || (rc = zip_finish(z)) != OK)
+		goto out;
+out:
+	zip_cleanup(z);
+	free(z);
+	sb_free(&sb);
+	return rc;
+}
+
 enum err export_run(const char *sql, const struct export_opts *o, const struct export_out *out,
                     struct export_stats *st, struct exec_error *dberr)
 {
@@ -268,6 +353,8 @@ enum err export_run(const char *sql, const struct export_opts *o, const struct e
 	int fd = -1;
 	enum err rc;
 
+	if (o->format == EXPORT_ZIP)
+		return run_zip(sql, o, out, st, dberr);
 	if (o->format != EXPORT_XLSX)
 		return run_to(sql, o, out, NULL, st, dberr);
 	/* a zip is written at close, so build the workbook in a file, then stream it */
@@ -324,7 +411,7 @@ enum err export_file(const char *sql, const struct export_opts *o, const char *p
 		}
 		fd = -1;
 		export_out_stdio(&out, f);
-		rc = run_to(sql, o, &out, NULL, st, dberr);
+		rc = o->format == EXPORT_ZIP ? run_zip(sql, o, &out, st, dberr) : run_to(sql, o, &out, NULL, st, dberr);
 		if (fclose(f) != 0 && rc == OK) {
 			snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
 			rc = ERR_IO;

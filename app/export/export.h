@@ -20,8 +20,9 @@ struct export_out {
 /* export_out_stdio: out writes to f with fwrite (ERR_IO on a short write). */
 void export_out_stdio(struct export_out *out, FILE *f);
 
-enum export_format { EXPORT_CSV = 0, EXPORT_JSON, EXPORT_NDJSON, EXPORT_XLSX };
-/* export_format_parse: "csv", "json", "ndjson", "xlsx" (case-insensitive); ERR_INPUT otherwise. */
+/* EXPORT_ZIP: a zip holding the CSV (named after opts.basename) and provenance.json */
+enum export_format { EXPORT_CSV = 0, EXPORT_JSON, EXPORT_NDJSON, EXPORT_XLSX, EXPORT_ZIP };
+/* export_format_parse: "csv", "json", "ndjson", "xlsx", "zip" (case-insensitive); ERR_INPUT otherwise. */
 enum err export_format_parse(const char *s, enum export_format *f);
 const char *export_ext(enum export_format f);           /* "csv", ... (static) */
 const char *export_content_type(enum export_format f);  /* MIME type (static) */
@@ -31,6 +32,10 @@ char *export_filename(enum export_format f, time_t t, char *buf, size_t n);
 struct export_opts {
 	enum export_format format;
 	const char *question;       /* provenance; NULL: none */
+	const char *user;           /* provenance: who exported it; NULL: none (JSON null) */
+	const char *target;         /* provenance: the target database's name; NULL: none */
+	long long run_id;           /* provenance: the run the SQL came from; 0: none */
+	const char *basename;       /* EXPORT_ZIP: the CSV inside is <basename>.csv; NULL: "data" */
 	const char *conninfo;       /* NULL: the executor's role (conf target_ro_db) */
 	long max_rows;              /* rows before truncated=1; 0: conf max_rows; <0: no cap */
 	int bom;                    /* CSV: start with a UTF-8 byte order mark (Excel) */

@@ -4,6 +4,8 @@
 
 #include "export/export.h"
 #include "util/sb.h"
+#include <stdint.h>
+#include <zlib.h>
 
 #define EXP_BUF (256 * 1024)
 
@@ -45,5 +47,31 @@ void json_cleanup(struct exp *e);   /* frees the JSON writer's state (any outcom
 /* xlsx_run: run the query and build the workbook at path (not streamed: a zip needs a file). */
 enum err xlsx_run(struct exp *e, const struct exec_opts *xo, const char *path,
                   struct exec_error *dberr);
+
+/* ---- zip.c: a streamed zip of entries (EXPORT_ZIP: the CSV and provenance.json) ---- */
+#define ZIP_ENTRIES 4
+struct zip_entry {
+	char name[256];
+	uint32_t crc, csize, usize, offset;
+};
+struct zipw {
+	const struct export_out *out;   /* where the archive's bytes go */
+	uint64_t off;                   /* bytes written so far */
+	unsigned dos_time, dos_date;
+	struct zip_entry e[ZIP_ENTRIES];
+	int n, open;                    /* entries begun; 1: the last one is being written */
+	z_stream zs;
+	unsigned char obuf[64 * 1024];
+};
+/* zip_init: an empty archive writing to out, its entries stamped with t (local time). */
+void zip_init(struct zipw *z, const struct export_out *out, time_t t);
+/* zip_begin / zip_write / zip_end: one entry, deflated as it comes; zip_finish: the central
+ * directory.  ERR_LIMIT at 4 GiB (no zip64), out's error as it is.  zip_cleanup frees zlib's
+ * state whatever happened. */
+enum err zip_begin(struct zipw *z, const char *name);
+enum err zip_write(struct zipw *z, const char *p, size_t n);
+enum err zip_end(struct zipw *z);
+enum err zip_finish(struct zipw *z);
+void zip_cleanup(struct zipw *z);
 
 #endif

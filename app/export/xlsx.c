@@ -427,7 +427,7 @@ static void finish_writer(struct xstate *x)
 static void write_provenance(struct xstate *x)
 {
 	struct exp *e = x->e;
-	char ts[32], te[32], n[32];
+	char ts[32], te[32], n[32], rid[32];
 	const char *rows[][2] = {
 		{"question", e->o->question ? e->o->question : ""},
 		{"sql", e->sql},
@@ -435,12 +435,19 @@ static void write_provenance(struct xstate *x)
 		{"finished_at", te},
 		{"row_count", n},
 		{"truncated", x->truncated ? "yes: the result was cut at the row or size limit" : "no"},
+		{"user", e->o->user ? e->o->user : ""},
+		{"target", e->o->target ? e->o->target : ""},
+		{"run_id", rid},
 		{"generator", "askql"},
 	};
 
 	exp_iso_time(e->st->started, ts, sizeof ts);
 	exp_iso_time(time(NULL), te, sizeof te);
 	snprintf(n, sizeof n, "%lld", x->nrows);
+	if (e->o->run_id > 0)
+		snprintf(rid, sizeof rid, "%lld", e->o->run_id);
+	else
+		rid[0] = '\0';
 	worksheet_write_string(x->prov, 0, 0, "field", x->bold);
 	worksheet_write_string(x->prov, 0, 1, "value", x->bold);
 	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {

@@ -11,6 +11,10 @@
 #define PARAMS(...) ((const struct pspec[]){__VA_ARGS__, {0}})
 #define NONE ((const struct pspec[]){{0}})
 #define CSRF_P {"csrf", P_WORD, 64}
+/* what a history page is seen through (history.c keeps them across its actions) */
+#define HISTORY_FILTERS {"q", P_TEXT, 200}, {"status", P_WORD, 16}, {"from", P_DATE, 10}, {"to", P_DATE, 10}, \
+	{"table", P_WORD, 128}, {"page", P_INT, 6}, {"group", P_WORD, 1}, {"all", P_WORD, 1}, \
+	{"noowner", P_WORD, 1}, {"target", P_WORD, 63}
 
 /*
  * Every URL the workers answer.  Order matters only between a literal and a
@@ -51,9 +55,10 @@ static const struct route routes[] = {
 	 PARAMS(CSRF_P, {"action", P_WORD, 16}, {"next", P_PATH, 200})},
 	{M_GET,  "/runs/:id/download", page_download, R_AUTH, PARAMS({"format", P_WORD, 5})},
 	{M_GET,  "/history", page_history, R_AUTH,
-	 PARAMS({"q", P_TEXT, 200}, {"status", P_WORD, 16}, {"from", P_DATE, 10}, {"to", P_DATE, 10},
-	        {"table", P_WORD, 128}, {"page", P_INT, 6}, {"group", P_WORD, 1}, {"all", P_WORD, 1},
-	        {"target", P_WORD, 63})},
+	 PARAMS(HISTORY_FILTERS, {"done", P_WORD, 16}, {"id", P_INT, 19})},
+	/* action: delete (undoable for a while), undo, verify; the filters come back unchanged */
+	{M_POST, "/history", page_history_action, R_AUTH | R_CSRF,
+	 PARAMS(CSRF_P, HISTORY_FILTERS, {"action", P_WORD, 16}, {"id", P_INT, 19})},
 	/* admin */
 	{M_GET,  "/admin", page_admin, R_AUTH | R_ADMIN, NONE},
 	{M_GET,  "/admin/prompts", page_admin_prompts, R_AUTH | R_ADMIN, NONE},
@@ -83,7 +88,8 @@ static const struct route routes[] = {
 	/* indexing runs in the runs pool (conf/nginx.conf.in) and streams its progress */
 	{M_POST, "/admin/datasources/index", page_admin_datasources_index, R_AUTH | R_ADMIN | R_CSRF,
 	 PARAMS(CSRF_P, {"name", P_WORD, 63})},
-	{M_GET,  "/admin/users", page_admin_users, R_AUTH | R_ADMIN, NONE},
+	{M_GET,  "/admin/users", page_admin_users, R_AUTH | R_ADMIN,
+	 PARAMS({"notice", P_WORD, 16}, {"id", P_INT, 19})},
 	/* action: add, role, disable, enable, reset (a temporary password, shown once) */
 	{M_POST, "/admin/users", page_admin_user_save, R_AUTH | R_ADMIN | R_CSRF,
 	 PARAMS(CSRF_P, {"action", P_WORD, 16}, {"name", P_TEXT, 64}, {"role", P_WORD, 8},

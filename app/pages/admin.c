@@ -28,7 +28,7 @@ static enum err list_page(struct req *r, const char *title, const char *tpl, con
 enum err page_admin(struct req *r)
 {
 	cJSON *d = view_data(r, "admin.title");
-	PGresult *res = db_query(db_app(), "SELECT (SELECT count(*) FROM askql.users), (SELECT count(*) FROM askql.runs), "
+	PGresult *res = db_query(db_app(), "SELECT (SELECT count(*) FROM askql.users), (SELECT count(*) FROM askql.runs WHERE deleted_at IS NULL), "
 	                                   "(SELECT count(*) FROM askql.runs WHERE verified), "
 	                                   "(SELECT count(DISTINCT name) FROM askql.prompts), "
 	                                   "(SELECT count(*) FROM askql.runs WHERE verify_state = 'proposed')", 0, NULL, NULL, 0);
@@ -44,37 +44,114 @@ enum err page_admin(struct req *r)
 	return view_render(r, 200, "admin", d);
 }
 
-/* The users page; after a reset (reset_name set) it shows that user's temporary password, this once. */
-static enum err users_page(struct req *r, const char *reset_name, const char *reset_pw)
+/* The users page; after a reset (reset_name set) it shows that user's temporary password, this once.
+ * notice_key (with {name}) says what the last action did; error_key (with {name}) why an add was
+ * refused, with the form keeping the name and role given (never the password). */
+struct users_view {
+	const char *reset_name, *reset_pw;
+	const char *notice_key, *error_key, *name, *role;
+};
+
+static enum err users_page(struct req *r, int status, const struct users_view *v)
 {
-	PGresult *res = db_query(db_app(), "SELECT id, name, role, lang, disabled::text AS disabled, "
-	                         "(token_hash IS NOT NULL)::text AS has_token, "
+	PGresult *res = db_query(db_app(), "SELECT id, name, role, lang, disabled, "
 	                         "CASE WHEN must_change_password THEN 'yes' END AS must_change, to_char(created_at, 'YYYY-MM-DD') AS created, "
-	                         "(SELECT count(*) FROM askql.runs WHERE user_id = u.id) AS runs "
+	                         "(SELECT count(*) FROM askql.runs WHERE user_id = u.id AND deleted_at IS NULL) AS runs "
 	                         "FROM askql.users u ORDER BY name", 0, NULL, NULL, 0);
-	cJSON *d;
+	cJSON *d, *a;
 
 	if (!res)
 		return ERR_DB;
 	d = view_data(r, "users_title");
-	cJSON_AddItemToObject(d, "users", view_rows(res));
+	a = cJSON_AddArrayToObject(d, "users");
+	for (int i = 0; i < PQntuples(res); i++) {
+		cJSON *o = cJSON_CreateObject();
+		const char *role = PQgetvalue(res, i, 2);
+		int admin = !strcmp(role, "admin"), off = PQgetvalue(res, i, 4)[0] == 't';
+
+		cJSON_AddStringToObject(o, "id", PQgetvalue(res, i, 0));
+		cJSON_AddStringToObject(o, "name", PQgetvalue(res, i, 1));
+		cJSON_AddStringToObject(o, "role", role);
+		/* the role in words, and which option the dropdown opens on: saving untouched changes nothing */
+		cJSON_AddStringToObject(o, "role_text", view_t(r, admin ? "admin.role_admin" : "admin.role_analyst"));
+		cJSON_AddBoolToObject(o, "is_admin", admin);
+		cJSON_AddStringToObject(o, "lang", PQgetvalue(res, i, 3));
+		cJSON_AddBoolToObject(o, "disabled", off);
+		cJSON_AddStringToObject(o, "state_text", view_t(r, off ? "users.state_disabled" : "users.state_active"));
+		if (!PQgetisnull(res, i, 5))
+			cJSON_AddBoolToObject(o, "must_change", 1);
+		cJSON_AddStringToObject(o, "created", PQgetvalue(res, i, 6));
+		cJSON_AddStringToObject(o, "runs", PQgetvalue(res, i, 7));
+		/* an admin cannot demote, disable or reset themselves here (the server refuses too) */
+		cJSON_AddBoolToObject(o, "self", atoll(PQgetvalue(res, i, 0)) == r->user.id);
+		cJSON_AddItemToArray(a, o);
+	}
 	PQclear(res);
 	cJSON_AddNumberToObject(d, "min_password", (double)conf_get_int("password_min_length"));
-	if (reset_name) {
+	if (v && v->reset_name) {
 		cJSON *o = cJSON_AddObjectToObject(d, "reset");
 		struct sb m;
 
 		sb_init_arena(&m, r->a);
-		i18n_format(&m, r->lang, "admin.temp_password", (const char *const[]){"name", reset_name, NULL});
+		i18n_format(&m, r->lang, "admin.temp_password", (const char *const[]){"name", v->reset_name, NULL});
 		cJSON_AddStringToObject(o, "text", sb_cstr(&m));
-		cJSON_AddStringToObject(o, "password", reset_pw);
+		cJSON_AddStringToObject(o, "password", v->reset_pw);
 	}
-	return view_render(r, 200, "admin_users", d);
+	if (v && (v->notice_key || v->error_key)) {
+		struct sb m;
+
+		sb_init_arena(&m, r->a);
+		i18n_format(&m, r->lang, v->error_key ? v->error_key : v->notice_key,
+		            (const char *const[]){"name", v->name ? v->name : "", NULL});
+		cJSON_AddStringToObject(d, v->error_key ? "error" : "notice", sb_cstr(&m));
+	}
+	{
+		/* the add form: what was given again after a refusal, analyst otherwise */
+		cJSON *f = cJSON_AddObjectToObject(d, "add");
+
+		cJSON_AddStringToObject(f, "name", v && v->error_key && v->name ? v->name : "");
+		cJSON_AddBoolToObject(f, "is_admin", v && v->error_key && v->role && !strcmp(v->role, "admin"));
+	}
+	return view_render(r, status, "admin_users", d);
 }
+
+/* The notices a redirect after an action asks for (?notice=..&id=N); the name is looked up. */
+static const struct {
+	const char *notice, *key;
+} notices[] = {
+	{"added", "users.notice_added"},
+	{"role", "users.notice_role"},
+	{"same", "users.notice_same"},
+	{"disabled", "users.notice_disabled"},
+	{"enabled", "users.notice_enabled"},
+};
 
 enum err page_admin_users(struct req *r)
 {
-	return users_page(r, NULL, NULL);
+	const char *notice = req_param(r, "notice");
+	long long id = req_param_int(r, "id", 0);
+	struct users_view v = {0};
+
+	for (size_t i = 0; notice && id > 0 && i < sizeof notices / sizeof notices[0]; i++) {
+		if (strcmp(notice, notices[i].notice))
+			continue;
+		char ids[24];
+		const char *p[1] = {ids};
+		PGresult *res;
+
+		snprintf(ids, sizeof ids, "%lld", id);
+		res = db_query(db_app(), "SELECT name, role FROM askql.users WHERE id = $1", 1, p, NULL, 0);
+		if (res && PQntuples(res) == 1) {
+			v.notice_key = notices[i].key;
+			v.name = arena_strdup(r->a, PQgetvalue(res, 0, 0));
+			/* the role's words go into the notice for a role change */
+			if (!strcmp(notice, "role"))
+				v.notice_key = !strcmp(PQgetvalue(res, 0, 1), "admin") ? "users.notice_role_admin"
+				                                                      : "users.notice_role_analyst";
+		}
+		PQclear(res);
+	}
+	return users_page(r, 200, &v);
 }
 
 /*
@@ -113,10 +190,39 @@ static enum err reset_password(struct req *r, const char *id)
 	snprintf(detail, sizeof detail, "{\"id\":%lld}", atoll(id));
 	view_audit(r, "user.reset", detail);
 	log_info("password of user %s reset by %s", PQgetvalue(res, 0, 0), r->user.name);
-	e = users_page(r, arena_strdup(r->a, PQgetvalue(res, 0, 0)), tmp);
+	{
+		struct users_view v = {.reset_name = arena_strdup(r->a, PQgetvalue(res, 0, 0)), .reset_pw = tmp};
+
+		e = users_page(r, 200, &v);
+	}
 out:
 	PQclear(res);
 	return e;
+}
+
+/* Add a user: OK with the new id in *id, or OK with *taken set when the name is already taken
+ * (nothing written: the caller shows the refusal and records no audit entry). */
+static enum err add_user(const char *name, const char *role, const char *pw, long long *id, int *taken)
+{
+	const char *p[3] = {name, NULL, role};
+	char *h;
+	PGresult *res;
+
+	if (!name || !*name || !role || !pw || !auth_password_long_enough(pw))
+		return ERR_INPUT;
+	if (!(h = auth_hash_password(pw)))
+		return ERR_INTERNAL;
+	p[1] = h;
+	res = db_query(db_app(), "INSERT INTO askql.users(name, pwhash, role) VALUES ($1, $2, $3) "
+	                         "ON CONFLICT (name) DO NOTHING RETURNING id", 3, p, NULL, 0);
+	free(h);
+	if (!res)
+		return ERR_DB;
+	*taken = PQntuples(res) != 1;
+	if (!*taken)
+		*id = atoll(PQgetvalue(res, 0, 0));
+	PQclear(res);
+	return OK;
 }
 
 enum err page_admin_user_save(struct req *r)
@@ -124,6 +230,8 @@ enum err page_admin_user_save(struct req *r)
 	const char *action = req_param(r, "action"), *name = req_param(r, "name"), *role = req_param(r, "role");
 	const char *pw = req_param(r, "password"), *id = req_param(r, "id");
 	struct sb det = SB_INIT;
+	const char *notice = NULL;
+	long long who = id ? atoll(id) : 0;
 	enum err e = ERR_INPUT;
 
 	if (!action)
@@ -133,51 +241,66 @@ enum err page_admin_user_save(struct req *r)
 	if (!strcmp(action, "reset"))
 		return id ? reset_password(r, id) : ERR_INPUT;
 	if (!strcmp(action, "add")) {
-		char *h;
+		int taken = 0;
 
-		if (!name || !*name || !role || !pw || !auth_password_long_enough(pw))
-			return ERR_INPUT;
-		if (!(h = auth_hash_password(pw)))
-			return ERR_INTERNAL;
-		{
-			const char *p[3] = {name, h, role};
+		e = add_user(name, role, pw, &who, &taken);
+		if (e == OK && taken) {
+			struct users_view v = {.error_key = "users.error_exists", .name = name, .role = role};
 
-			e = db_exec(db_app(), "INSERT INTO askql.users(name, pwhash, role) VALUES ($1, $2, $3) "
-			                      "ON CONFLICT (name) DO NOTHING", 3, p, NULL, 0);
+			log_info("user %s not added: the name is taken", name);
+			return users_page(r, 409, &v);
 		}
-		free(h);
+		notice = "added";
 		sb_puts(&det, "{\"name\":");
 		sb_json_str(&det, name);
 		sb_puts(&det, ",\"role\":");
 		sb_json_str(&det, role);
 		sb_puts(&det, "}");
 	} else if (id && (!strcmp(action, "role") || !strcmp(action, "disable") || !strcmp(action, "enable"))) {
-		const char *p[2] = {id, role ? role : "analyst"};
+		const char *p[2] = {id, role};
+		PGresult *res;
 
 		/* an admin cannot lock themselves out */
-		if (atoll(id) == r->user.id) {
+		if (who == r->user.id || (!strcmp(action, "role") && !role)) {
 			sb_free(&det);
 			return ERR_INPUT;
 		}
+		/* only a change is written and audited: saving an untouched row changes nothing */
 		if (!strcmp(action, "role"))
-			e = db_exec(db_app(), "UPDATE askql.users SET role = $2 WHERE id = $1", 2, p, NULL, 0);
+			res = db_query(db_app(), "UPDATE askql.users SET role = $2 WHERE id = $1 AND role <> $2 RETURNING id",
+			               2, p, NULL, 0);
 		else
-			e = db_exec(db_app(), !strcmp(action, "disable")
-			            ? "WITH u AS (UPDATE askql.users SET disabled = true WHERE id = $1 RETURNING id) "
-			              "DELETE FROM askql.sessions WHERE user_id IN (SELECT id FROM u)"
-			            : "UPDATE askql.users SET disabled = false WHERE id = $1", 1, p, NULL, 0);
-		sb_printf(&det, "{\"id\":%lld,\"role\":", atoll(id));
+			res = db_query(db_app(), !strcmp(action, "disable")
+			               ? "WITH u AS (UPDATE askql.users SET disabled = true WHERE id = $1 AND NOT disabled "
+			                 "RETURNING id), s AS (DELETE FROM askql.sessions WHERE user_id IN (SELECT id FROM u)) "
+			                 "SELECT id FROM u"
+			               : "UPDATE askql.users SET disabled = false WHERE id = $1 AND disabled RETURNING id",
+			               1, p, NULL, 0);
+		e = res ? OK : ERR_DB;
+		if (e == OK && PQntuples(res) == 0)
+			notice = "same";       /* already so (or no such user): nothing to record */
+		else if (e == OK)
+			notice = !strcmp(action, "role") ? "role" : !strcmp(action, "disable") ? "disabled" : "enabled";
+		PQclear(res);
+		sb_printf(&det, "{\"id\":%lld,\"role\":", who);
 		sb_json_str(&det, role ? role : "");
 		sb_puts(&det, "}");
 	}
-	if (e == OK) {
+	if (e == OK && notice && strcmp(notice, "same")) {
 		char act[40];
 
 		snprintf(act, sizeof act, "user.%s", action);
 		view_audit(r, act, sb_cstr(&det));
 	}
 	sb_free(&det);
-	return e == OK ? resp_redirect(r, "/admin/users") : e;
+	if (e != OK)
+		return e;
+	{
+		char to[80];
+
+		snprintf(to, sizeof to, "/admin/users?notice=%s&id=%lld", notice ? notice : "same", who);
+		return resp_redirect(r, to);
+	}
 }
 
 enum err page_admin_audit(struct req *r)
@@ -253,7 +376,16 @@ enum err page_admin_config(struct req *r)
 		cJSON_AddBoolToObject(o, "secret", it[i].secret);
 		cJSON_AddStringToObject(o, "source", it[i].source ? it[i].source : "default");
 		cJSON_AddBoolToObject(o, "changed", it[i].source && strcmp(it[i].source, "default"));
-		cJSON_AddStringToObject(o, "help", it[i].help ? it[i].help : "");
+		{
+			/* the description in the reader's language (conf/i18n/<lang>.history.json, confhelp.NAME);
+			 * a setting without one shows conf.c's English line */
+			char key[96];
+			const char *h;
+
+			snprintf(key, sizeof key, "confhelp.%s", it[i].name);
+			h = view_t(r, key);
+			cJSON_AddStringToObject(o, "help", strcmp(h, key) ? h : it[i].help ? it[i].help : "");
+		}
 		cJSON_AddItemToArray(a, o);
 	}
 	cJSON_AddStringToObject(d, "conf_path", conf_path() ? conf_path() : "");

@@ -1,4 +1,4 @@
-/* download.c: CSV, JSON and XLSX of a run's full result, re-run under the user's limits and a deadline, streamed by the export layer. */
+/* download.c: CSV (alone or zipped with provenance.json), JSON and XLSX of a run's full result, re-run under the user's limits and a deadline, streamed by the export layer. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,7 +75,7 @@ static enum err download(struct req *r, long long id, const char *fmt)
 	struct export_out out = {to_resp, &dl};
 	struct export_stats st;
 	struct exec_error dberr;
-	char fname[96], disp[160];
+	char fname[96], disp[160], base[96];
 	enum err e;
 
 	if ((e = run_load(r, id, &run)) != OK)
@@ -96,7 +96,12 @@ static enum err download(struct req *r, long long id, const char *fmt)
 	o.format = f;
 	dl.f = f;
 	o.question = q;
-	o.bom = f == EXPORT_CSV;
+	/* provenance: who took it, from which database and run (every format carries it; the CSV in
+	 * format=zip, beside it as provenance.json) */
+	o.user = r->user.name;
+	o.target = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(run, "target"));
+	o.run_id = id;
+	o.bom = f == EXPORT_CSV || f == EXPORT_ZIP;
 	/* a download is opened in a spreadsheet: text that looks like a formula is defused */
 	o.escape_formulas = conf_get_int("csv_escape_formulas") != 0;
 	/* the whole export, not each FETCH, ends by the deadline; a reader that left ends it sooner */
@@ -104,6 +109,9 @@ static enum err download(struct req *r, long long id, const char *fmt)
 	o.cancelled = client_gone;
 	o.cancel_ctx = r;
 	export_filename(f, time(NULL), fname, sizeof fname);
+	/* the CSV inside a zip is named as the zip is */
+	snprintf(base, sizeof base, "%.*s", (int)(strrchr(fname, '.') - fname), fname);
+	o.basename = base;
 	snprintf(disp, sizeof disp, "attachment; filename=\"%s\"", fname);
 	dl.disp = disp;   /* not now: an error page must not arrive as an attachment named .xlsx */
 	e = export_run(sql, &o, &out, &st, &dberr);

@@ -1,44 +1,153 @@
-/* history.c: the user's runs (admins: everyone's): search, filters, grouping by fingerprint, paged. */
+/* history.c: the user's runs (admins: everyone's): search, filters, grouping by fingerprint, paged; delete with undo and verify from the list, keeping the filters. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cjson/cJSON.h>
 #include "pages/pages.h"
 #include "store/db.h"
+#include "store/run.h"
 #include "util/arena.h"
+#include "util/conf.h"
+#include "util/i18n.h"
 #include "util/log.h"
 
 #define PER_PAGE 25
 
-/* Build a history link keeping the current filters but changing the page. */
+/* The filters a history page is seen through: every link and every action form carries them
+ * back, so re-running, verifying, deleting, undoing and paging never lose the view. */
+static const char *const keep[] = {"q", "status", "from", "to", "table", "group", "all", "noowner", "target", NULL};
+
+static int flag(struct req *r, const char *name)
+{
+	const char *v = req_param(r, name);
+
+	return v && !strcmp(v, "1");
+}
+
+/* The history URL with the current filters and page (0: none), into the arena. */
 static char *link(struct req *r, long long page)
 {
-	static const char *const keep[] = {"q", "status", "from", "to", "table", "group", "all", "target", NULL};
 	struct sb s;
 
 	sb_init_arena(&s, r->a);
-	sb_printf(&s, "/history?page=%lld", page);
+	sb_puts(&s, "/history");
+	if (page > 0)
+		sb_printf(&s, "?page=%lld", page);
 	for (const char *const *k = keep; *k; k++) {
 		const char *v = req_param(r, *k);
 
 		if (v && *v) {
-			sb_printf(&s, "&%s=", *k);
+			sb_printf(&s, "%c%s=", strchr(sb_cstr(&s), '?') ? '&' : '?', *k);
 			sb_url(&s, v);
 		}
 	}
 	return (char *)sb_cstr(&s);
 }
 
+/* d.keep: the filters (and page) as hidden inputs for the action forms. */
+static void add_keep(struct req *r, cJSON *d)
+{
+	cJSON *a = cJSON_AddArrayToObject(d, "keep");
+	const char *page = req_param(r, "page");
+
+	for (const char *const *k = keep; *k; k++) {
+		const char *v = req_param(r, *k);
+
+		if (v && *v) {
+			cJSON *o = cJSON_CreateObject();
+
+			cJSON_AddStringToObject(o, "name", *k);
+			cJSON_AddStringToObject(o, "value", v);
+			cJSON_AddItemToArray(a, o);
+		}
+	}
+	if (page && *page && strcmp(page, "1")) {
+		cJSON *o = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(o, "name", "page");
+		cJSON_AddStringToObject(o, "value", page);
+		cJSON_AddItemToArray(a, o);
+	}
+}
+
+static long undo_window(void)
+{
+	return conf_get_int("history_undo_s");
+}
+
+/* The notice after an action (?done=..&id=N), and for a delete the undo button. */
+static void add_notice(struct req *r, cJSON *d)
+{
+	const char *done = req_param(r, "done");
+	long long id = req_param_int(r, "id", 0);
+	char ids[24], mins[24];
+	const char *key = NULL;
+	struct sb m;
+
+	if (!done || id <= 0)
+		return;
+	snprintf(ids, sizeof ids, "%lld", id);
+	snprintf(mins, sizeof mins, "%ld", (undo_window() + 59) / 60);
+	if (!strcmp(done, "deleted"))
+		key = "hist.notice_deleted";
+	else if (!strcmp(done, "restored"))
+		key = "hist.notice_restored";
+	else if (!strcmp(done, "proposed"))
+		key = "hist.notice_proposed";
+	else if (!strcmp(done, "verified"))
+		key = "hist.notice_verified";
+	else if (!strcmp(done, "gone"))
+		key = "hist.notice_gone";
+	if (!key)
+		return;
+	sb_init_arena(&m, r->a);
+	i18n_format(&m, r->lang, key, (const char *const[]){"id", ids, "minutes", mins, NULL});
+	{
+		cJSON *o = cJSON_AddObjectToObject(d, "notice");
+
+		cJSON_AddStringToObject(o, "text", sb_cstr(&m));
+		cJSON_AddNumberToObject(o, "id", (double)id);
+		cJSON_AddBoolToObject(o, "undo", !strcmp(done, "deleted"));
+		cJSON_AddBoolToObject(o, "bad", !strcmp(done, "gone"));
+	}
+}
+
+/* d.deleted: the runs this user hid within the undo window (newest first), each restorable. */
+static void add_recently_deleted(struct req *r, cJSON *d)
+{
+	char uid[24], w[24];
+	const char *p[2] = {uid, w};
+	PGresult *res;
+
+	snprintf(uid, sizeof uid, "%lld", r->user.id);
+	snprintf(w, sizeof w, "%ld", undo_window());
+	res = db_query(db_app(), "SELECT id, question, to_char(deleted_at, 'HH24:MI') AS at FROM askql.runs "
+	               "WHERE deleted_by = $1 AND deleted_at >= now() - make_interval(secs => $2::int) "
+	               "ORDER BY deleted_at DESC LIMIT 5", 2, p, NULL, 0);
+	if (res && PQntuples(res) > 0) {
+		char mins[24];
+		struct sb m;
+
+		snprintf(mins, sizeof mins, "%ld", (undo_window() + 59) / 60);
+		sb_init_arena(&m, r->a);
+		i18n_format(&m, r->lang, "hist.recent_deleted", (const char *const[]){"minutes", mins, NULL});
+		cJSON_AddStringToObject(d, "deleted_title", sb_cstr(&m));
+		cJSON_AddItemToObject(d, "deleted", view_rows(res));
+	}
+	PQclear(res);
+}
+
 enum err page_history(struct req *r)
 {
 	const char *q = req_param(r, "q"), *status = req_param(r, "status"), *from = req_param(r, "from");
 	const char *to = req_param(r, "to"), *table = req_param(r, "table"), *target = req_param(r, "target");
-	int group = req_param(r, "group") && !strcmp(req_param(r, "group"), "1");
+	int group = flag(r, "group");
 	int admin = !strcmp(r->user.role, "admin");
-	int all = admin && req_param(r, "all") && !strcmp(req_param(r, "all"), "1");
+	int all = admin && flag(r, "all");
+	int noowner = all && flag(r, "noowner");
 	long long page = req_param_int(r, "page", 1);
 	const char *p[9];
-	char uid[24], lim[16], off[24], pat[450];
+	char uid[24], lim[16], off[24], pat[450], tpat[300];
 	int n = 0;
 	struct sb w, sql;
 	PGresult *res;
@@ -50,9 +159,14 @@ enum err page_history(struct req *r)
 	sb_init_arena(&w, r->a);
 	sb_init_arena(&sql, r->a);
 	snprintf(uid, sizeof uid, "%lld", r->user.id);
+	/* a deleted run waits for its undo window out of sight */
+	sb_puts(&w, " AND r.deleted_at IS NULL");
 	if (!all) {
 		p[n++] = uid;
 		sb_printf(&w, " AND r.user_id = $%d", n);
+	} else if (!noowner) {
+		/* runs with no owner (the CLI, make eval) would bury the analysts' runs: shown on request */
+		sb_puts(&w, " AND r.user_id IS NOT NULL");
 	}
 	if (q && *q) {
 		/* LIKE metacharacters in the search are literal */
@@ -82,8 +196,13 @@ enum err page_history(struct req *r)
 		sb_printf(&w, " AND r.created_at < $%d::date + 1", n);
 	}
 	if (table && *table) {
-		p[n++] = table;
-		sb_printf(&w, " AND $%d = ANY(r.tables)", n);
+		/* a prefix of a table's name, any case, with or without its schema: "lab" finds
+		 * lab_data_table and public.Lab_results.  The first test is the trigram-indexed candidate
+		 * search (080_history_trash.sql), the second the exact one. */
+		p[n++] = run_like_prefix(table, tpat, sizeof tpat);
+		sb_printf(&w, " AND askql.run_tables_text(r.tables) LIKE '%%' || lower($%d)"
+		          " AND EXISTS (SELECT 1 FROM unnest(r.tables) t(name) WHERE t.name ILIKE $%d"
+		          " OR t.name ILIKE '%%.' || $%d)", n, n, n);
 	}
 	if (target && *target) {
 		p[n++] = target;
@@ -130,7 +249,13 @@ enum err page_history(struct req *r)
 		cJSON_AddBoolToObject(o, "verify_rejected", !strcmp(PQgetvalue(res, i, 10), "rejected"));
 		cJSON_AddStringToObject(o, "created", PQgetvalue(res, i, 5));
 		cJSON_AddStringToObject(o, "tables", PQgetvalue(res, i, 6));
-		cJSON_AddStringToObject(o, "owner", PQgetvalue(res, i, 7));
+		if (PQgetisnull(res, i, 7)) {
+			/* no owner: asked through bin/askql (ask, eval) or by a user since removed */
+			cJSON_AddStringToObject(o, "owner", view_t(r, "hist.no_owner"));
+			cJSON_AddBoolToObject(o, "no_owner", 1);
+		} else {
+			cJSON_AddStringToObject(o, "owner", PQgetvalue(res, i, 7));
+		}
 		if (!PQgetisnull(res, i, 8))
 			cJSON_AddNumberToObject(o, "row_count", atof(PQgetvalue(res, i, 8)));
 		if (atoi(PQgetvalue(res, i, 9)) > 1)
@@ -154,6 +279,7 @@ enum err page_history(struct req *r)
 				cJSON_ReplaceItemInObject(o, "selected", cJSON_CreateFalse());
 		cJSON_AddBoolToObject(f, "group", group);
 		cJSON_AddBoolToObject(f, "all", all);
+		cJSON_AddBoolToObject(f, "noowner", noowner);
 		for (const char *const *s = sts; *s; s++) {
 			cJSON *o = cJSON_CreateObject();
 			char key[32];
@@ -166,6 +292,18 @@ enum err page_history(struct req *r)
 		}
 		cJSON_AddBoolToObject(d, "admin", admin);
 	}
+	{
+		char mins[24];
+		struct sb m;
+
+		snprintf(mins, sizeof mins, "%ld", (undo_window() + 59) / 60);
+		sb_init_arena(&m, r->a);
+		i18n_format(&m, r->lang, "hist.delete_question", (const char *const[]){"minutes", mins, NULL});
+		cJSON_AddStringToObject(d, "delete_question", sb_cstr(&m));
+	}
+	add_keep(r, d);
+	add_notice(r, d);
+	add_recently_deleted(r, d);
 	cJSON_AddNumberToObject(d, "page", (double)page);
 	if (page > 1)
 		cJSON_AddStringToObject(d, "prev", link(r, page - 1));
@@ -174,4 +312,61 @@ enum err page_history(struct req *r)
 	PQclear(res);
 	log_debug("history query+build %.2f ms", now_ms() - t0);
 	return view_render(r, 200, "history", d);
+}
+
+/*
+ * POST /history: action delete (hide the run, undoable for conf history_undo_s), undo, or verify
+ * (an analyst's proposal, an admin's acceptance) on run id, then back to the same filters and
+ * page with a notice saying what happened.  Owner or admin only (others' runs are not found).
+ */
+enum err page_history_action(struct req *r)
+{
+	const char *action = req_param(r, "action");
+	long long id = req_param_int(r, "id", 0);
+	int admin = r->user.role && !strcmp(r->user.role, "admin");
+	const char *done = NULL;
+	struct sb to;
+	enum err e;
+
+	if (!action || id <= 0)
+		return ERR_INPUT;
+	if (!strcmp(action, "delete")) {
+		e = run_trash(db_app(), id, r->user.id, admin, undo_window());
+		if (e != OK)
+			return e;
+		done = "deleted";
+	} else if (!strcmp(action, "undo")) {
+		e = run_restore(db_app(), id, r->user.id, admin, undo_window());
+		if (e == ERR_NOTFOUND)
+			done = "gone";      /* the window has passed (or it was never deleted): say so */
+		else if (e != OK)
+			return e;
+		else
+			done = "restored";
+	} else if (!strcmp(action, "verify")) {
+		cJSON *run = NULL;
+
+		if ((e = run_load(r, id, &run)) != OK)
+			return e;
+		cJSON_Delete(run);
+		e = page_verify_apply(r, id, admin ? VERIFY_ACCEPT : VERIFY_PROPOSE,
+		                      admin ? "verified.accept" : "verified.propose");
+		if (e == ERR_NOTFOUND)
+			e = ERR_INPUT;     /* nothing verifiable: a bad request, not a missing run */
+		if (e != OK)
+			return e;
+		done = admin ? "verified" : "proposed";
+	} else {
+		return ERR_INPUT;
+	}
+	log_info("history: run %lld %s by %s", id, action, r->user.name);
+	sb_init_arena(&to, r->a);
+	{
+		const char *page = req_param(r, "page");
+		long long pg = page ? atoll(page) : 0;
+
+		sb_puts(&to, link(r, pg > 1 ? pg : 0));
+	}
+	sb_printf(&to, "%cdone=%s&id=%lld", strchr(sb_cstr(&to), '?') ? '&' : '?', done, id);
+	return resp_redirect(r, sb_cstr(&to));
 }

@@ -28,6 +28,7 @@ PAGE(page_run_step);        /* run_step.c */
 PAGE(page_run_action);      /* run_action.c: rerun, verify, delete */
 PAGE(page_download);        /* download.c */
 PAGE(page_history);         /* history.c */
+PAGE(page_history_action);  /* history.c: delete, undo, verify */
 PAGE(page_admin);           /* admin.c */
 PAGE(page_admin_prompts);   /* admin_prompts.c */
 PAGE(page_admin_prompt);

@@ -1,4 +1,4 @@
-/* run_action.c: POST /runs/N/action: re-run, propose or retract a verified mark, delete (owner or admin only). */
+/* run_action.c: POST /runs/N/action: re-run, propose or retract a verified mark, delete (undoable; owner or admin only). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -6,6 +6,8 @@
 #include "agent/agent.h"
 #include "pages/pages.h"
 #include "store/db.h"
+#include "store/run.h"
+#include "util/conf.h"
 #include "util/log.h"
 
 
@@ -13,13 +15,11 @@ static enum err run_action(struct req *r)
 {
 	const char *action = req_param(r, "action");
 	cJSON *run = NULL;
-	char ids[24], to[48];
-	const char *p[1] = {ids};
+	char to[64];
 	enum err e;
 
 	if ((e = run_load(r, r->arg_id, &run)) != OK)
 		return e;
-	snprintf(ids, sizeof ids, "%lld", r->arg_id);
 	snprintf(to, sizeof to, "/runs/%lld", r->arg_id);
 	if (!action) {
 		e = ERR_INPUT;
@@ -51,8 +51,10 @@ static enum err run_action(struct req *r)
 	} else if (!strcmp(action, "unverify")) {
 		e = page_verify_apply(r, r->arg_id, VERIFY_RETRACT, "verified.retract");
 	} else if (!strcmp(action, "delete")) {
-		e = db_exec(db_app(), "DELETE FROM askql.runs WHERE id = $1", 1, p, NULL, 0);
-		snprintf(to, sizeof to, "/history");
+		/* hidden, not gone: history offers an undo for conf history_undo_s (history.c) */
+		e = run_trash(db_app(), r->arg_id, r->user.id, r->user.role && !strcmp(r->user.role, "admin"),
+		              conf_get_int("history_undo_s"));
+		snprintf(to, sizeof to, "/history?done=deleted&id=%lld", r->arg_id);
 	} else {
 		e = ERR_INPUT;
 	}

@@ -209,7 +209,7 @@ enum err run_load(struct req *r, long long id, cJSON **out)
 	               "to_char(r.created_at, 'YYYY-MM-DD HH24:MI:SS') AS created, u.name AS owner, "
 	               "r.fingerprint, array_to_string(r.tables, ', ') AS tables "
 	               "FROM askql.runs r LEFT JOIN askql.users u ON u.id = r.user_id "
-	               "WHERE r.id = $1 AND (r.user_id = $2 OR $3::boolean)",
+	               "WHERE r.id = $1 AND (r.user_id = $2 OR $3::boolean) AND r.deleted_at IS NULL",
 	               3, p, NULL, 0);
 	if (!res)
 		return ERR_DB;

@@ -318,3 +318,99 @@ void run_row_free(struct run_row *o)
 	free(o->error);
 	memset(o, 0, sizeof *o);
 }
+
+/* ---- deleting with undo ------------------------------------------------------------ */
+
+int run_purge(PGconn *c, long window_s)
+{
+	char w[24];
+	const char *p[1] = {w};
+	PGresult *r;
+	int n;
+
+	snprintf(w, sizeof w, "%ld", window_s < 0 ? 0 : window_s);
+	if (!(r = query_again(c, "DELETE FROM askql.runs WHERE deleted_at IS NOT NULL"
+	                         " AND deleted_at < now() - make_interval(secs => $1::int)", 1, p, NULL, 0)))
+		return -1;
+	n = atoi(PQcmdTuples(r));
+	PQclear(r);
+	return n;
+}
+
+enum err run_trash(PGconn *c, long long id, long long user_id, int admin, long window_s)
+{
+	char rid[24], uid[24], err[256];
+	const char *p[3] = {rid, uid, admin ? "t" : "f"};
+	PGresult *r;
+	int n;
+
+	snprintf(rid, sizeof rid, "%lld", id);
+	snprintf(uid, sizeof uid, "%lld", user_id);
+	r = query_again(c, "UPDATE askql.runs SET deleted_at = now(), deleted_by = nullif($2::bigint, 0)"
+	                   " WHERE id = $1 AND deleted_at IS NULL AND (user_id = $2 OR $3::boolean)",
+	                3, p, err, sizeof err);
+	if (!r) {
+		log_error("run_trash %lld: %s", id, err);
+		return ERR_DB;
+	}
+	n = atoi(PQcmdTuples(r));
+	PQclear(r);
+	/* whoever deletes also clears what waited longer than the window */
+	run_purge(c, window_s);
+	return n == 1 ? OK : ERR_NOTFOUND;
+}
+
+enum err run_restore(PGconn *c, long long id, long long user_id, int admin, long window_s)
+{
+	char rid[24], uid[24], w[24], err[256];
+	const char *p[4] = {rid, uid, admin ? "t" : "f", w};
+	PGresult *r;
+	int n;
+
+	snprintf(rid, sizeof rid, "%lld", id);
+	snprintf(uid, sizeof uid, "%lld", user_id);
+	snprintf(w, sizeof w, "%ld", window_s < 0 ? 0 : window_s);
+	r = query_again(c, "UPDATE askql.runs SET deleted_at = NULL, deleted_by = NULL"
+	                   " WHERE id = $1 AND deleted_at >= now() - make_interval(secs => $4::int)"
+	                   " AND (user_id = $2 OR deleted_by = $2 OR $3::boolean)",
+	                4, p, err, sizeof err);
+	if (!r) {
+		log_error("run_restore %lld: %s", id, err);
+		return ERR_DB;
+	}
+	n = atoi(PQcmdTuples(r));
+	PQclear(r);
+	return n == 1 ? OK : ERR_NOTFOUND;
+}
+
+char *run_like_prefix(const char *prefix, char *out, size_t n)
+{
+	size_t o = 0;
+
+	for (const char *s = prefix ? prefix : ""; *s; s++) {
+		size_t need = (*s == '%' || *s == '_' || *s == '\\') ? 2 : 1;
+
+		if (o + need + 2 > n)
+			break;
+		if (need == 2)
+			out[o++] = '\\';
+		out[o++] = *s;
+	}
+	/* never end inside a multibyte character: drop its lead and continuation bytes */
+	if (o && ((unsigned char)out[o - 1] & 0x80)) {
+		size_t k = o;
+
+		while (k > 0 && ((unsigned char)out[k - 1] & 0xC0) == 0x80)
+			k--;
+		if (k > 0 && ((unsigned char)out[k - 1] & 0xC0) == 0xC0) {
+			unsigned char lead = (unsigned char)out[k - 1];
+			size_t len = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2;
+
+			if (o - (k - 1) < len)
+				o = k - 1;
+		}
+	}
+	out[o++] = '%';
+	out[o] = '\0';
+	return out;
+}

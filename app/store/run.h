@@ -75,4 +75,29 @@ void run_row_free(struct run_row *r);
  */
 enum err run_claim(PGconn *c, long long run_id, struct run_row *r);
 
+/*
+ * Deleting a run is undoable for a while (docs: README "History"): run_trash only hides it
+ * (runs.deleted_at, deleted_by), every reader of runs skips hidden ones, and run_purge removes
+ * those hidden longer than the window for good (with their steps).
+ *
+ * run_trash: hide run id when user_id owns it or admin is set, recording user_id as the one who
+ * deleted it, then purge older ones (window_s).  ERR_NOTFOUND when there is no such visible run
+ * the user may delete; ERR_DB on failure.
+ */
+enum err run_trash(PGconn *c, long long id, long long user_id, int admin, long window_s);
+/* run_restore: show a hidden run again when it was hidden less than window_s seconds ago and
+ * user_id deleted it, owns it, or admin is set.  ERR_NOTFOUND otherwise (too late, or not
+ * yours), ERR_DB on failure. */
+enum err run_restore(PGconn *c, long long id, long long user_id, int admin, long window_s);
+/* run_purge: delete for good the runs hidden more than window_s seconds ago.  Returns how
+ * many, -1 on error. */
+int run_purge(PGconn *c, long window_s);
+
+/*
+ * run_like_prefix: the ILIKE pattern for names starting with prefix (its % _ and \ made literal)
+ * into out (n bytes, at least 4); a prefix too long for out is cut at a UTF-8 character
+ * boundary.  Returns out.  ("lab" -> "lab%", "a_b" -> "a\_b%")
+ */
+char *run_like_prefix(const char *prefix, char *out, size_t n);
+
 #endif

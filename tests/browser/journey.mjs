@@ -302,6 +302,8 @@ try {
     await an.goto(`${BASE}/history?status=stopped`);
     const li = an.locator('li.hrun').first();
     const href = await li.locator('a.q').getAttribute('href');
+    // delete asks first (issue 15: the button sits in a confirmation that opens from "delete")
+    await li.locator('details.hist-confirm summary').click();
     await Promise.all([an.waitForNavigation(), li.locator('button[value=delete]').click()]);
     const r = await an.goto(BASE + href);
     must(r.status() === 404, 'status ' + r.status());

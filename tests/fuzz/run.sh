@@ -9,7 +9,7 @@ SECS=20; [ "$MODE" = long ] && SECS=${FUZZ_SECONDS:-600}
 OUT=$TOP/build/fuzz
 mkdir -p "$OUT/obj"
 CFL="-g -O1 -fsanitize=fuzzer-no-link,address,undefined -std=c11 -D_GNU_SOURCE -I$TOP/app -I/usr/include/postgresql -I/usr/include/libxml2"
-LIBS="-lfcgi -lpq -lcurl -lcjson -lxml2 -lpg_query -lxlsxwriter -lcrypt -lpthread -lm"
+LIBS="-lfcgi -lpq -lcurl -lcjson -lxml2 -lpg_query -lxlsxwriter -lz -lcrypt -lpthread -lm"
 
 # instrumented library: every app source except the program entry points
 objs=()

@@ -60,9 +60,6 @@ static int draw(struct chart_draw *d, struct cat *c, int nc, const char (*sname)
 				if (c[i].v[s] < lo) lo = c[i].v[s];
 				if (c[i].v[s] > hi) hi = c[i].v[s];
 			}
-	dec = chart_nice_ticks(lo, hi, d->narrow ? 4 : 6, &first, &step, &n);
-	lo = first;
-	hi = first + step * (n - 1);
 	for (int i = 0; i < nc; i++) {
 		double w = chart_text_px(c[i].name, font);
 		if (w > maxlab) maxlab = w;
@@ -71,6 +68,20 @@ static int draw(struct chart_draw *d, struct cat *c, int nc, const char (*sname)
 	lw = (int)fmin(maxlab + 10, d->w * (d->narrow ? 0.36 : 0.30));
 	x0 = lw + 4;
 	x1 = d->w - (d->narrow ? 44 : 60);      /* room for the value at a bar's end */
+	/* as many round ticks as their labels leave room for */
+	for (int target = d->narrow ? 4 : 6;; target--) {
+		double widest = 0;
+
+		dec = chart_nice_ticks(lo, hi, target, &first, &step, &n);
+		for (int t = 0; t < n; t++) {
+			double w = chart_text_px(chart_fmt(buf, sizeof buf, first + step * t, dec), font - 1);
+			if (w > widest) widest = w;
+		}
+		if (target <= 2 || (n - 1) * (widest + 10) <= x1 - x0)
+			break;
+	}
+	lo = first;
+	hi = first + step * (n - 1);
 	band = ns > 1 ? ns * 12 + 10 : 26;
 	barh = ns > 1 ? 11 : 18;
 	snprintf(title, sizeof title, "%s: %s", mc->name, xc->name);

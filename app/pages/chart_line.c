@@ -232,7 +232,7 @@ int chart_draw_line(struct chart_draw *d)
 		t1 += 1800;
 	}
 	{
-		int font = CHART_FONT, ml = d->narrow ? 44 : 56, mr = 12, ph = d->narrow ? 110 : 130, ptitle = 18;
+		int font = CHART_FONT, ml = d->narrow ? 44 : 56, mr = 12, ph = d->narrow ? 110 : 130, ptitle = 26;
 		int legend_h, note_h = 0, top = 8, height, x0 = ml, x1 = d->w - mr;
 		double tstep = time_step(t1 - t0, d->narrow ? 3 : 6), tfirst = ceil(t0 / tstep) * tstep;
 		int multi_day = t1 - t0 > 86400 || floor(t0 / 86400) != floor(t1 / 86400);
@@ -301,7 +301,7 @@ int chart_draw_line(struct chart_draw *d)
 				unit = NULL;
 			sb_printf(o, "<g class=\"panel\" data-unit=\"");
 			sb_html(o, unit ? unit : "");
-			sb_printf(o, "\"><text class=\"axis-title\" x=\"%d\" y=\"%d\" font-size=\"%d\" fill=\"#222\">", 8, py - 6, font);
+			sb_printf(o, "\"><text class=\"axis-title\" x=\"%d\" y=\"%d\" font-size=\"%d\" fill=\"#222\">", 8, py - 12, font);
 			if (chart_label(o, sb_cstr(&pt), d->w * 0.6, font)) {
 				sb_puts(o, "<title>");
 				sb_html(o, sb_cstr(&pt));

@@ -150,13 +150,13 @@ enum chart_kind chart_choose(const struct chart_col *cols, int ncols, const cJSO
 		goto out;    /* nothing to measure: a list */
 	if (nt > 0) {
 		/* a timeline: one line per measure; a long result (time, name, value) has its measures
-		 * named in a label column, the one with the most different names */
+		 * named in a label column, the one with the most different names (source, measure, value: measure) */
 		p.x = time[0];
 		if (nm == 1 && nl > 0) {
 			int best = -1;
 			for (int k = 0; k < nl; k++) {
 				int d = distinct(rows, lab[k], 64);
-				if (d > best)
+				if (d >= best)     /* a tie goes to the later column, the one beside the value */
 					best = d, p.series = lab[k];
 			}
 		}

@@ -87,6 +87,11 @@ static void test_kind_per_shape(void **st)
 	assert_int_equal(p.series, 3);
 	assert_int_equal(p.nmeasures, 1);
 	assert_int_equal(p.measures[0], 4);
+	/* as many sources as measures (heart rate and potassium): the measure names, beside the value */
+	assert_int_equal(kind_of("[{\"name\":\"caseid\",\"type\":\"number\"},{\"name\":\"event_time\",\"type\":\"datetime\"},{\"name\":\"source\",\"type\":\"text\"},"
+	                         "{\"name\":\"measure\",\"type\":\"text\"},{\"name\":\"value\",\"type\":\"number\"}]",
+	                         "[[3,\"2025-05-20 17:02:00\",\"lab\",\"k\",3.5],[3,\"2025-05-21 15:30:17\",\"vital\",\"hr\",63]]", &p), CHART_LINE);
+	assert_int_equal(p.series, 3);
 	/* a numeric category (ASA 1..4) keeps its order */
 	assert_int_equal(kind_of("[{\"name\":\"asa\",\"type\":\"number\"},{\"name\":\"count\",\"type\":\"number\"}]",
 	                         "[[1,10],[2,40],[3,30],[4,2]]", &p), CHART_BAR);

@@ -131,6 +131,19 @@ static int integral_distinct(const cJSON *rows, int c)
 	return distinct(rows, c, nrow) == nrow;
 }
 
+/* dated: every value of column c begins like a date or a month written as text (2025-01, 2025-01-31) */
+static int dated(const cJSON *rows, int c)
+{
+	int nrow = cJSON_GetArraySize(rows);
+
+	for (int i = 0; i < nrow; i++) {
+		const char *t = cJSON_GetStringValue(cJSON_GetArrayItem(cJSON_GetArrayItem(rows, i), c));
+		if (!t || strlen(t) < 7 || strspn(t, "0123456789") != 4 || t[4] != '-' || strspn(t + 5, "0123456789") < 2)
+			return 0;
+	}
+	return 1;
+}
+
 enum chart_kind chart_choose(const struct chart_col *cols, int ncols, const cJSON *rows, struct chart_pick *pick)
 {
 	struct chart_pick p = {.kind = CHART_NONE, .x = -1, .series = -1, .entity = -1};
@@ -188,6 +201,7 @@ enum chart_kind chart_choose(const struct chart_col *cols, int ncols, const cJSO
 			goto out;    /* too many to read, or the label repeats: a list, not a grouping */
 		p.x = lab[0];
 		p.measures[p.nmeasures++] = mea[0];
+		p.ordinal = dated(rows, lab[0]);    /* months as text ('2025-01') keep their order */
 		p.kind = CHART_BAR;
 		goto out;
 	}

@@ -36,7 +36,8 @@ struct chart_pick {
 	int series;              /* GROUPED_BAR: the legend's column; LINE: the measure-name column of a
 	                          * long result (time, name, value), -1 when each measure is a column */
 	int entity;              /* LINE: an identifier column holding several entities: one is drawn */
-	int ordinal;             /* BAR: a numeric category (ASA 1..6) keeps its order instead of sorting */
+	int ordinal;             /* BAR: a numeric category (ASA 1..6) or months as text keep their order
+	                          * instead of being sorted by value */
 	int measures[CHART_MAXMEASURES], nmeasures;
 };
 

@@ -96,6 +96,13 @@ static void test_kind_per_shape(void **st)
 	assert_int_equal(kind_of("[{\"name\":\"asa\",\"type\":\"number\"},{\"name\":\"count\",\"type\":\"number\"}]",
 	                         "[[1,10],[2,40],[3,30],[4,2]]", &p), CHART_BAR);
 	assert_int_equal(p.ordinal, 1);
+	/* months written as text keep their order too; departments are sorted */
+	assert_int_equal(kind_of("[{\"name\":\"month\",\"type\":\"text\"},{\"name\":\"count\",\"type\":\"number\"}]",
+	                         "[[\"2025-01\",10],[\"2025-02\",40],[\"2025-03\",30]]", &p), CHART_BAR);
+	assert_int_equal(p.ordinal, 1);
+	assert_int_equal(kind_of("[{\"name\":\"department\",\"type\":\"text\"},{\"name\":\"count\",\"type\":\"number\"}]",
+	                         "[[\"Urology\",10],[\"2025 ward\",40]]", &p), CHART_BAR);
+	assert_int_equal(p.ordinal, 0);
 	/* no chart: a single value, a plain list, a list of texts, too many groupings */
 	assert_int_equal(kind_of("[{\"name\":\"count\",\"type\":\"number\"}]", "[[42]]", &p), CHART_NONE);
 	assert_int_equal(kind_of("[{\"name\":\"department\",\"type\":\"text\"},{\"name\":\"avg\",\"type\":\"number\"}]",

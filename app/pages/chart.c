@@ -469,11 +469,14 @@ int chart_parse_cols(const cJSON *columns, struct chart_col *cols)
 			cols[n].name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "name"));
 			cols[n].type = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "type"));
 			cols[n].unit = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "unit"));
+			cols[n].title = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "label"));
 			id = cJSON_GetObjectItemCaseSensitive(c, "identifier");
 			cols[n].identifier = cJSON_IsTrue(id);
 		}
 		if (!cols[n].name)
 			cols[n].name = "?";
+		if (!cols[n].title || !*cols[n].title)
+			cols[n].title = cols[n].name;
 		n++;
 	}
 	return n;

@@ -25,6 +25,7 @@ struct chart_col {
 	const char *name;        /* the result's column name */
 	const char *type;        /* "number", "datetime", "text", "boolean" (or a PostgreSQL type name) */
 	const char *unit;        /* "mmHg"; NULL when unknown */
+	const char *title;       /* the name shown on axes and legends ("Age" for avg); NULL: name */
 	int identifier;          /* 1: known to identify an entity (catalog); names are judged anyway */
 	enum chart_role role;    /* set by chart_roles */
 };
@@ -78,7 +79,8 @@ struct chart_opts {
 };
 
 /*
- * chart_svg: append the chart that fits columns [{"name","type"[,"unit"][,"identifier"]}] and rows
+ * chart_svg: append the chart that fits columns [{"name","type"[,"unit"][,"label"][,"identifier"]}]
+ * (label: the name to show, e.g. a catalog description in the user's language) and rows
  * [[..],..]: two <svg class="chart"> drawings of it, one laid out for a desktop
  * (class "chart-wide") and one for a phone (class "chart-narrow", 360 units wide); CSS shows one.
  * Every label and title is escaped.  Returns 1 when a chart was written (*kind, may be NULL,

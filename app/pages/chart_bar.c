@@ -84,7 +84,7 @@ static int draw(struct chart_draw *d, struct cat *c, int nc, const char (*sname)
 	hi = first + step * (n - 1);
 	band = ns > 1 ? ns * 12 + 10 : 26;
 	barh = ns > 1 ? 11 : 18;
-	snprintf(title, sizeof title, "%s: %s", mc->name, xc->name);
+	snprintf(title, sizeof title, "%s: %s", CTITLE(mc), CTITLE(xc));
 	top = 8;
 	/* measure the legend first by drawing it into a scratch builder */
 	if (ns > 1) {
@@ -117,7 +117,7 @@ static int draw(struct chart_draw *d, struct cat *c, int nc, const char (*sname)
 	}
 	sb_printf(o, "<text class=\"axis-title\" x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-size=\"%d\" fill=\"#222\">",
 	          (x0 + x1) / 2, top + nc * band + 34, font);
-	chart_axis_title(o, mc->name, mc->unit);
+	chart_axis_title(o, CTITLE(mc), mc->unit);
 	sb_puts(o, "</text>");
 	/* the bars */
 	for (int i = 0; i < nc; i++) {

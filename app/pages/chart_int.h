@@ -9,6 +9,8 @@
 #define CHART_FONT 12        /* tick and label text, in SVG units */
 #define CHART_MAXBARS 40     /* categories a bar chart shows at most */
 #define CHART_MAXSERIES 8    /* legend entries (colours) at most */
+/* CTITLE: what a column is called on the chart (its label when it has one) */
+#define CTITLE(c) ((c)->title ? (c)->title : (c)->name)
 
 /* One drawing of a chart at one width. */
 struct chart_draw {

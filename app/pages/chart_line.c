@@ -178,7 +178,7 @@ int chart_draw_line(struct chart_draw *d)
 				if (!s->unit && d->o->unit_of)
 					s->unit = d->o->unit_of(d->o->unit_ctx, nm);
 			} else {
-				if (!(s = series_get(&sv, &ns, &cap, mc->name)))
+				if (!(s = series_get(&sv, &ns, &cap, CTITLE(mc))))
 					goto out;
 				s->unit = mc->unit;
 			}
@@ -247,7 +247,7 @@ int chart_draw_line(struct chart_draw *d)
 		if (ent[0] || dropped)
 			note_h = font + 8;
 		height = top + note_h + legend_h + 6 + np * (ph + ptitle + 8) + 18 + 20;
-		snprintf(title, sizeof title, "%s", d->cols[pk->x].name);
+		snprintf(title, sizeof title, "%s", CTITLE(&d->cols[pk->x]));
 		chart_svg_open(d, height, title);
 		if (note_h) {
 			struct sb note = SB_INIT;
@@ -365,7 +365,7 @@ int chart_draw_line(struct chart_draw *d)
 		}
 		sb_printf(o, "<text class=\"axis-title\" x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-size=\"%d\" fill=\"#222\">",
 		          (x0 + x1) / 2, height - 6, font);
-		sb_html(o, d->cols[pk->x].name);
+		sb_html(o, CTITLE(&d->cols[pk->x]));
 		sb_puts(o, "</text>");
 		chart_svg_close(d);
 		r = 1;

@@ -12,6 +12,8 @@ const Q = {
   grouped: { ko: '진료과별 성별별 케이스 수', en: 'case count per department per sex' },
   vitals: { ko: '케이스 1의 바이탈 추이', en: 'vitals of case 1 over time' },
   mixed: { ko: '케이스 3의 심박수와 칼륨 추이', en: 'heart rate and potassium of case 3 over time' },
+  // issue 15's defect: this timeline drew subjectid as the value
+  perpatient: { ko: '지난 24시간 환자별 바이탈 타임라인', en: 'show a timeline of vitals and labs per patient for the last 24 hours' },
   single: { ko: '케이스 42의 수술 시작 시간', en: 'How many female patients are over 60?' },
 };
 const IDENT = /(^|[^a-z])(subject_?id|case_?id|hadm_id|patient_?id)([^a-z]|$)/i;
@@ -159,6 +161,24 @@ for (const lang of LANGS) {
       must(JSON.stringify([...c.legend].sort()) === '["hr","k"]', `legend ${c.legend.join(', ')}`);
       must(c.panels.length === 2 && c.panels.includes('bpm') && c.panels.includes('mmol/L'), `panels ${c.panels.join(', ')}`);
       for (const l of c.lines) must(l.xs.every((x, i) => !i || l.xs[i - 1] <= x), `${l.name} goes back in time`);
+      must(await overflow(page) <= 1, 'sideways overflow');
+    });
+
+    await step(`${at}: a per-patient timeline draws one patient's measures (said in a note), never subjectid`, async () => {
+      await openRun(page, ids.perpatient);
+      await shot(page, `charts-perpatient-${at}`);
+      const c = await chartOf(page);
+      common(c, vp);
+      must(await page.$('figure.chart-line'), 'not a line chart');
+      must(c.lines.length >= 3 && c.lines.every((l) => !IDENT.test(l.name)), `lines ${c.lines.map((l) => l.name).join(', ')}`);
+      for (const l of c.lines) must(l.xs.every((x, i) => !i || l.xs[i - 1] <= x), `${l.name} goes back in time`);
+      must(c.panels.length >= 2, `panels ${c.panels.join(', ')}`);
+      const note = await page.evaluate(() => {
+        const svg = [...document.querySelectorAll('figure.chart-wrap svg.chart')].find((s) => getComputedStyle(s).display !== 'none');
+        const n = svg.querySelector('text.note');
+        return n ? n.textContent : '';
+      });
+      must(note.includes('subjectid') && note.includes(lang === 'ko' ? '표시' : 'Showing'), `note "${note}"`);
       must(await overflow(page) <= 1, 'sideways overflow');
     });
 

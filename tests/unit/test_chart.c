@@ -234,6 +234,12 @@ static void test_bars_sorted(void **st)
 	/* the axis title carries the unit */
 	assert_non_null(strstr(svg, ">avg (years)</text>"));
 	free(svg);
+	/* a column's label, when the result carries one, names the axis */
+	svg = svg_of("[{\"name\":\"department\",\"type\":\"text\"},{\"name\":\"avg\",\"type\":\"number\",\"unit\":\"years\",\"label\":\"평균 나이\"}]",
+	             "[[\"a\",1],[\"b\",2]]", NULL);
+	assert_non_null(svg);
+	assert_non_null(strstr(svg, ">평균 나이 (years)</text>"));
+	free(svg);
 }
 
 /* xs_ordered: every polyline's x coordinates never go back */

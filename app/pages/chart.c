@@ -1,196 +1,523 @@
-/* chart.c: SVG line and bar charts drawn in C with presentation attributes only (CSP-safe, no script). */
+/* chart.c: which chart fits a result (one decision from its columns' roles), the table of kinds, and what every kind shares (ticks, labels, colours, the <svg>). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <cjson/cJSON.h>
-#include "pages/chart.h"
+#include "pages/chart_int.h"
+#include "util/i18n.h"
 
-#define W 720
-#define H 300
-#define ML 64   /* left margin for the value axis */
-#define MB 56   /* bottom margin for labels */
-#define MT 16
-#define MR 16
-#define MAXPTS 500
-#define MAXBARS 40
+/* The declared kinds: adding one is a file with its draw function and a row here. */
+static const struct chart_kind_def kinds[CHART_NKINDS] = {
+	[CHART_NONE] = {CHART_NONE, "none", NULL},
+	[CHART_BAR] = {CHART_BAR, "bar", chart_draw_bar},
+	[CHART_GROUPED_BAR] = {CHART_GROUPED_BAR, "grouped-bar", chart_draw_grouped},
+	[CHART_LINE] = {CHART_LINE, "line", chart_draw_line},
+};
 
-static int type_is(const cJSON *col, const char *const *names)
+const char *chart_kind_name(enum chart_kind k)
 {
-	const cJSON *t = cJSON_GetObjectItemCaseSensitive(col, "type");
+	return k > CHART_NONE && k < CHART_NKINDS ? kinds[k].name : "none";
+}
 
-	if (!cJSON_IsString(t))
+/* ---- roles ---- */
+
+static int ends(const char *s, size_t l, const char *suf)
+{
+	size_t n = strlen(suf);
+	return l > n && !strcasecmp(s + l - n, suf);
+}
+
+int chart_is_identifier(const char *name)
+{
+	size_t l = name ? strlen(name) : 0;
+
+	if (!l)
+		return 0;
+	/* the name rules of catalog.c's is_idlike, without its "_cd"/"_code" (a department code is a
+	 * category people group by, not a person or a case) */
+	return !strcasecmp(name, "id") || ends(name, l, "id") || ends(name, l, "_no") || ends(name, l, "_key") ||
+	       ends(name, l, "_uuid") || ends(name, l, "_mrn") || !strcasecmp(name, "mrn");
+}
+
+static int type_has(const char *t, const char *const *names)
+{
+	if (!t)
 		return 0;
 	for (; *names; names++)
-		if (strstr(t->valuestring, *names))
+		if (strcasestr(t, *names))
 			return 1;
 	return 0;
 }
 
-static const char *const numeric[] = {"number", "int", "numeric", "float", "double", "real", "decimal", "money", NULL};
-static const char *const temporal[] = {"timestamp", "date", "time", NULL};
+static const char *const numeric_t[] = {"number", "int", "numeric", "float", "double", "real", "decimal", "money", NULL};
+static const char *const temporal_t[] = {"datetime", "timestamp", "date", "time", NULL};
 
-static double num(const cJSON *v, int *ok)
+void chart_roles(struct chart_col *cols, int ncols)
+{
+	for (int i = 0; i < ncols; i++) {
+		struct chart_col *c = &cols[i];
+
+		if (c->identifier || chart_is_identifier(c->name))
+			c->role = ROLE_ID;
+		else if (type_has(c->type, temporal_t) && !strcasestr(c->type, "interval"))
+			c->role = ROLE_TIME;
+		else if (type_has(c->type, numeric_t))
+			c->role = ROLE_MEASURE;
+		else
+			c->role = ROLE_LABEL;
+	}
+}
+
+/* ---- choosing ---- */
+
+/* distinct: how many different texts column c holds (counting stops above cap) */
+static int distinct(const cJSON *rows, int c, int cap)
+{
+	int n = 0, nrow = cJSON_GetArraySize(rows);
+	const cJSON **seen = calloc((size_t)cap + 1, sizeof *seen);
+	char b1[64], b2[64];
+
+	if (!seen)
+		return cap + 1;
+	for (int i = 0; i < nrow && n <= cap; i++) {
+		const cJSON *v = cJSON_GetArrayItem(cJSON_GetArrayItem(rows, i), c);
+		const char *t = chart_text(v, b1, sizeof b1);
+		int k = 0;
+
+		for (; k < n; k++)
+			if (!strcmp(chart_text(seen[k], b2, sizeof b2), t))
+				break;
+		if (k == n && n <= cap)
+			seen[n++] = v;
+	}
+	free(seen);
+	return n;
+}
+
+/* pairs_unique: each (a, b) pair appears at most once (a result grouped by both) */
+static int pairs_unique(const cJSON *rows, int a, int b)
+{
+	int nrow = cJSON_GetArraySize(rows);
+	char x1[64], y1[64], x2[64], y2[64];
+
+	for (int i = 0; i < nrow; i++) {
+		const cJSON *ri = cJSON_GetArrayItem(rows, i);
+		const char *ai = chart_text(cJSON_GetArrayItem(ri, a), x1, sizeof x1);
+		const char *bi = chart_text(cJSON_GetArrayItem(ri, b), y1, sizeof y1);
+
+		for (int k = 0; k < i; k++) {
+			const cJSON *rk = cJSON_GetArrayItem(rows, k);
+
+			if (!strcmp(ai, chart_text(cJSON_GetArrayItem(rk, a), x2, sizeof x2)) &&
+			    !strcmp(bi, chart_text(cJSON_GetArrayItem(rk, b), y2, sizeof y2)))
+				return 0;
+		}
+	}
+	return 1;
+}
+
+/* integral_distinct: column c holds whole numbers, each once (a numeric category: ASA 1..6, year) */
+static int integral_distinct(const cJSON *rows, int c)
+{
+	int nrow = cJSON_GetArraySize(rows), ok;
+
+	for (int i = 0; i < nrow; i++) {
+		double v = chart_num(cJSON_GetArrayItem(cJSON_GetArrayItem(rows, i), c), &ok);
+		if (!ok || v != floor(v) || fabs(v) > 1e6)
+			return 0;
+	}
+	return distinct(rows, c, nrow) == nrow;
+}
+
+/* dated: every value of column c begins like a date or a month written as text (2025-01, 2025-01-31) */
+static int dated(const cJSON *rows, int c)
+{
+	int nrow = cJSON_GetArraySize(rows);
+
+	for (int i = 0; i < nrow; i++) {
+		const char *t = cJSON_GetStringValue(cJSON_GetArrayItem(cJSON_GetArrayItem(rows, i), c));
+		if (!t || strlen(t) < 7 || strspn(t, "0123456789") != 4 || t[4] != '-' || strspn(t + 5, "0123456789") < 2)
+			return 0;
+	}
+	return 1;
+}
+
+enum chart_kind chart_choose(const struct chart_col *cols, int ncols, const cJSON *rows, struct chart_pick *pick)
+{
+	struct chart_pick p = {.kind = CHART_NONE, .x = -1, .series = -1, .entity = -1};
+	int time[CHART_MAXCOLS], lab[CHART_MAXCOLS], mea[CHART_MAXCOLS], ids[CHART_MAXCOLS];
+	int nt = 0, nl = 0, nm = 0, ni = 0, nrow = cJSON_GetArraySize(rows);
+
+	if (ncols > CHART_MAXCOLS || nrow < 2)
+		goto out;    /* a single value or nothing: the answer says it better than a chart */
+	for (int i = 0; i < ncols; i++)
+		switch (cols[i].role) {
+		case ROLE_TIME: time[nt++] = i; break;
+		case ROLE_LABEL: lab[nl++] = i; break;
+		case ROLE_MEASURE: mea[nm++] = i; break;
+		case ROLE_ID: ids[ni++] = i; break;
+		}
+	if (nm == 0)
+		goto out;    /* nothing to measure: a list */
+	if (nt > 0) {
+		/* a timeline: one line per measure; a long result (time, name, value) has its measures
+		 * named in a label column, the one with the most different names (source, measure, value: measure) */
+		p.x = time[0];
+		if (nm == 1 && nl > 0) {
+			int best = -1;
+			for (int k = 0; k < nl; k++) {
+				int d = distinct(rows, lab[k], 64);
+				if (d >= best)     /* a tie goes to the later column, the one beside the value */
+					best = d, p.series = lab[k];
+			}
+		}
+		for (int k = 0; k < nm && p.nmeasures < CHART_MAXMEASURES; k++)
+			p.measures[p.nmeasures++] = mea[k];
+		/* several patients or cases: one of them is drawn (their ids are never a series) */
+		for (int k = 0; k < ni && p.entity < 0; k++)
+			if (distinct(rows, ids[k], 1) > 1)
+				p.entity = ids[k];
+		p.kind = CHART_LINE;
+		goto out;
+	}
+	/* bars: rows must be groups, not entities */
+	for (int k = 0; k < ni; k++)
+		if (distinct(rows, ids[k], 1) > 1)
+			goto out;
+	if (nl == 0) {
+		/* (asa, count): a whole-number first column, each value once, is the category */
+		if (nm >= 2 && mea[0] == 0 && nrow <= CHART_MAXBARS && integral_distinct(rows, mea[0])) {
+			p.x = mea[0];
+			p.ordinal = 1;
+			p.measures[p.nmeasures++] = mea[1];
+			p.kind = CHART_BAR;
+		}
+		goto out;
+	}
+	if (nl == 1) {
+		if (nrow > CHART_MAXBARS || distinct(rows, lab[0], nrow) != nrow)
+			goto out;    /* too many to read, or the label repeats: a list, not a grouping */
+		p.x = lab[0];
+		p.measures[p.nmeasures++] = mea[0];
+		p.ordinal = dated(rows, lab[0]);    /* months as text ('2025-01') keep their order */
+		p.kind = CHART_BAR;
+		goto out;
+	}
+	if (nl == 2) {
+		int da = distinct(rows, lab[0], CHART_MAXBARS), db = distinct(rows, lab[1], CHART_MAXBARS);
+		/* the column with fewer values is the legend: departments along the axis, sexes in colour */
+		int cat = da >= db ? lab[0] : lab[1], ser = da >= db ? lab[1] : lab[0];
+		int dc = da >= db ? da : db, ds = da >= db ? db : da;
+
+		if (dc > CHART_MAXBARS || ds > CHART_MAXSERIES || ds < 2 || !pairs_unique(rows, lab[0], lab[1]))
+			goto out;
+		p.x = cat;
+		p.series = ser;
+		p.measures[p.nmeasures++] = mea[0];
+		p.kind = CHART_GROUPED_BAR;
+	}
+out:
+	if (pick)
+		*pick = p;
+	return p.kind;
+}
+
+/* ---- ticks and numbers ---- */
+
+int chart_nice_ticks(double lo, double hi, int target, double *first, double *step, int *n)
+{
+	double raw, mag, f, nf, last;
+
+	if (target < 2)
+		target = 2;
+	if (!isfinite(lo) || !isfinite(hi))
+		lo = 0, hi = 1;
+	if (hi < lo) {
+		double t = lo;
+		lo = hi, hi = t;
+	}
+	if (hi == lo) {
+		/* one value: a range around it */
+		double d = lo == 0 ? 1 : fabs(lo) * 0.1;
+		lo -= d, hi += d;
+	}
+	raw = (hi - lo) / target;
+	mag = pow(10, floor(log10(raw)));
+	f = raw / mag;
+	nf = f < 1.5 ? 1 : f < 3 ? 2 : f < 7 ? 5 : 10;
+	*step = nf * mag;
+	*first = floor(lo / *step + 1e-9) * *step;
+	last = ceil(hi / *step - 1e-9) * *step;
+	*n = (int)lround((last - *first) / *step) + 1;
+	if (*n < 2)
+		*n = 2;
+	{
+		int dec = (int)-floor(log10(*step) + 1e-9);
+		return dec > 0 ? dec : 0;
+	}
+}
+
+const char *chart_fmt(char *buf, size_t n, double v, int decimals)
+{
+	char tmp[64], *dot;
+	size_t len, intlen, o = 0;
+	int neg;
+
+	if (fabs(v) < 0.5 * pow(10, -decimals))
+		v = 0;     /* no "-0" */
+	snprintf(tmp, sizeof tmp, "%.*f", decimals, v);
+	neg = tmp[0] == '-';
+	len = strlen(tmp);
+	dot = strchr(tmp, '.');
+	intlen = (dot ? (size_t)(dot - tmp) : len) - (size_t)neg;
+	if (neg && o + 1 < n)
+		buf[o++] = '-';
+	for (size_t i = 0; i < intlen && o + 2 < n; i++) {
+		if (i > 0 && (intlen - i) % 3 == 0)
+			buf[o++] = ',';
+		buf[o++] = tmp[neg + i];
+	}
+	for (size_t i = neg + intlen; i < len && o + 1 < n; i++)
+		buf[o++] = tmp[i];
+	buf[o] = '\0';
+	return buf;
+}
+
+/* ---- cells ---- */
+
+double chart_num(const cJSON *v, int *ok)
 {
 	char *e;
 	double d;
 
 	*ok = 0;
 	if (cJSON_IsNumber(v)) {
-		*ok = 1;
+		*ok = isfinite(v->valuedouble);
 		return v->valuedouble;
 	}
-	if (!cJSON_IsString(v))
+	if (!cJSON_IsString(v) || !*v->valuestring)
 		return 0;
 	d = strtod(v->valuestring, &e);
 	*ok = e != v->valuestring && !*e && isfinite(d);
 	return d;
 }
 
-static const char *label(const cJSON *v, char *buf, size_t n)
+const char *chart_text(const cJSON *v, char *buf, size_t n)
 {
 	if (cJSON_IsString(v))
 		return v->valuestring;
 	if (cJSON_IsNumber(v)) {
-		snprintf(buf, n, "%g", v->valuedouble);
+		if (v->valuedouble == floor(v->valuedouble) && fabs(v->valuedouble) < 1e15)
+			snprintf(buf, n, "%.0f", v->valuedouble);
+		else
+			snprintf(buf, n, "%g", v->valuedouble);
 		return buf;
 	}
+	if (cJSON_IsBool(v))
+		return cJSON_IsTrue(v) ? "true" : "false";
 	return "NULL";
 }
 
-/* Short axis label: at most 16 characters (bytes, cut at a UTF-8 boundary). */
-static void put_label(struct sb *out, const char *s)
+/* ---- labels ---- */
+
+static unsigned cp_at(const unsigned char *s, int *len)
 {
-	char tmp[64];
-	size_t n = strlen(s);
-
-	/* midnight timestamps read better as dates */
-	if (n == 19 && !strcmp(s + 10, " 00:00:00"))
-		n = 10;
-
-	if (n > 16) {
-		n = 16;
-		while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)
-			n--;
+	if (s[0] < 0x80) { *len = 1; return s[0]; }
+	if ((s[0] & 0xe0) == 0xc0 && s[1]) { *len = 2; return ((s[0] & 0x1fu) << 6) | (s[1] & 0x3fu); }
+	if ((s[0] & 0xf0) == 0xe0 && s[1] && s[2]) {
+		*len = 3;
+		return ((s[0] & 0x0fu) << 12) | ((s[1] & 0x3fu) << 6) | (s[2] & 0x3fu);
 	}
-	memcpy(tmp, s, n);
-	tmp[n] = '\0';
+	if ((s[0] & 0xf8) == 0xf0 && s[1] && s[2] && s[3]) { *len = 4; return 0x10000; }
+	*len = 1;
+	return '?';
+}
+
+static double cp_em(unsigned c)
+{
+	/* Hangul, CJK and full-width forms are about one em wide; Latin text about 0.6 */
+	if ((c >= 0x1100 && c <= 0x11ff) || (c >= 0x2e80 && c <= 0xa4cf) || (c >= 0xac00 && c <= 0xd7af) ||
+	    (c >= 0xf900 && c <= 0xfaff) || (c >= 0xff00 && c <= 0xffef) || c >= 0x10000)
+		return 1.0;
+	return c == ' ' ? 0.3 : 0.6;
+}
+
+double chart_text_px(const char *s, double px)
+{
+	double w = 0;
+	int len;
+
+	for (const unsigned char *p = (const unsigned char *)s; p && *p; p += len)
+		w += cp_em(cp_at(p, &len));
+	return w * px;
+}
+
+int chart_label(struct sb *out, const char *s, double max_px, double px)
+{
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+	double w = 0, ell = 0.6 * px;
+	char tmp[512];
+	size_t cut = 0;
+	int len;
+
+	if (chart_text_px((const char *)p, px) <= max_px) {
+		sb_html(out, (const char *)p);
+		return 0;
+	}
+	for (; *p; p += len) {
+		double cw = cp_em(cp_at(p, &len)) * px;
+		if (w + cw + ell > max_px || cut + (size_t)len >= sizeof tmp)
+			break;
+		w += cw;
+		cut += (size_t)len;
+	}
+	memcpy(tmp, s, cut);
+	tmp[cut] = '\0';
 	sb_html(out, tmp);
-	if (n < strlen(s) && strlen(s) > 16)
-		sb_puts(out, "…");
-}
-
-static void axis(struct sb *out, double lo, double hi)
-{
-	for (int i = 0; i <= 4; i++) {
-		double v = lo + (hi - lo) * i / 4;
-		double y = H - MB - (double)(H - MB - MT) * i / 4;
-
-		sb_printf(out, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#e3e6ea\"/>", ML, y, W - MR, y);
-		sb_printf(out, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\" font-size=\"11\" fill=\"#555\">%.4g</text>",
-		          ML - 6, y + 4, v);
-	}
-}
-
-int chart_svg(struct sb *out, const cJSON *columns, const cJSON *rows, const char **kind)
-{
-	int ncol = cJSON_GetArraySize(columns), nrow = cJSON_GetArraySize(rows);
-	int xc = -1, yc = -1, line = 0, n = 0, ok;
-	double lo = 0, hi = 0;
-	const cJSON *col, *row;
-	char buf[64];
-
-	if (ncol < 2 || nrow < 2)
-		return 0;
-	/* x: the first temporal column (line), else the first non-numeric one (bars) */
-	for (int i = 0; i < ncol; i++) {
-		col = cJSON_GetArrayItem(columns, i);
-		if (xc < 0 && type_is(col, temporal)) {
-			xc = i;
-			line = 1;
-		}
-	}
-	for (int i = 0; i < ncol && xc < 0; i++)
-		if (!type_is(cJSON_GetArrayItem(columns, i), numeric))
-			xc = i;
-	for (int i = 0; i < ncol; i++)
-		if (i != xc && type_is(cJSON_GetArrayItem(columns, i), numeric)) {
-			yc = i;
-			break;
-		}
-	if (xc < 0 || yc < 0)
-		return 0;
-	if (!line && nrow > MAXBARS)
-		return 0;            /* too many groups to read as bars */
-	cJSON_ArrayForEach(row, rows) {
-		double v = num(cJSON_GetArrayItem(row, yc), &ok);
-
-		if (!ok)
-			continue;
-		if (n == 0 || v < lo) lo = v;
-		if (n == 0 || v > hi) hi = v;
-		if (++n >= MAXPTS)
-			break;
-	}
-	if (n < 2)
-		return 0;
-	if (lo > 0 && !line)
-		lo = 0;              /* bars start at zero */
-	if (hi == lo)
-		hi = lo + 1;
-	*kind = line ? "line" : "bar";
-	sb_printf(out, "<svg class=\"chart\" viewBox=\"0 0 %d %d\" role=\"img\" xmlns=\"http://www.w3.org/2000/svg\">", W, H);
-	sb_puts(out, "<title>");
-	sb_html(out, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(columns, yc), "name")));
-	sb_puts(out, "</title>");
-	axis(out, lo, hi);
-	{
-		double pw = (double)(W - ML - MR), ph = (double)(H - MB - MT);
-		int i = 0, every = n > 10 ? (n + 9) / 10 : 1;
-
-		if (line)
-			sb_puts(out, "<polyline fill=\"none\" stroke=\"#2b6cb0\" stroke-width=\"2\" points=\"");
-		cJSON_ArrayForEach(row, rows) {
-			double v = num(cJSON_GetArrayItem(row, yc), &ok), x, y;
-
-			if (!ok)
-				continue;
-			if (i >= n)
-				break;
-			y = MT + ph * (1 - (v - lo) / (hi - lo));
-			if (line) {
-				x = ML + (n == 1 ? 0 : pw * i / (n - 1));
-				sb_printf(out, "%.1f,%.1f ", x, y);
-			} else {
-				double bw = pw / n;
-
-				x = ML + bw * i;
-				sb_printf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#2b6cb0\">"
-				          "<title>", x + bw * 0.1, y, bw * 0.8, MT + ph - y);
-				sb_html(out, label(cJSON_GetArrayItem(row, xc), buf, sizeof buf));
-				sb_printf(out, ": %.6g</title></rect>", v);
-			}
-			i++;
-		}
-		if (line)
-			sb_puts(out, "\"/>");
-		/* x labels, thinned to about ten */
-		i = 0;
-		cJSON_ArrayForEach(row, rows) {
-			double x;
-
-			if (i >= n)
-				break;
-			if (i % every == 0) {
-				x = line ? ML + (n == 1 ? 0 : pw * i / (n - 1)) : ML + pw / n * (i + 0.5);
-				sb_printf(out, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"end\" font-size=\"10\" fill=\"#555\" "
-				          "transform=\"rotate(-30 %.1f %d)\">", x, H - MB + 14, x, H - MB + 14);
-				put_label(out, label(cJSON_GetArrayItem(row, xc), buf, sizeof buf));
-				sb_puts(out, "</text>");
-			}
-			i++;
-		}
-	}
-	sb_puts(out, "</svg>");
+	sb_puts(out, "…");
 	return 1;
+}
+
+void chart_axis_title(struct sb *out, const char *name, const char *unit)
+{
+	sb_html(out, name ? name : "");
+	if (unit && *unit) {
+		sb_puts(out, " (");
+		sb_html(out, unit);
+		sb_puts(out, ")");
+	}
+}
+
+const char *chart_color(int i)
+{
+	/* Okabe & Ito, "Color Universal Design" (2008), without the yellow that vanishes on white */
+	static const char *const pal[CHART_MAXSERIES] = {"#0072B2", "#D55E00", "#009E73", "#CC79A7",
+	                                                 "#E69F00", "#56B4E9", "#000000", "#999999"};
+	return pal[(i % CHART_MAXSERIES + CHART_MAXSERIES) % CHART_MAXSERIES];
+}
+
+const char *chart_t(const struct chart_draw *d, const char *key)
+{
+	return i18n_get(d->o && d->o->lang ? d->o->lang : "en", key);
+}
+
+void chart_svg_open(struct chart_draw *d, int h, const char *title)
+{
+	sb_printf(d->out, "<svg class=\"chart %s\" viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\" role=\"img\" "
+	          "xmlns=\"http://www.w3.org/2000/svg\" font-family=\"system-ui, sans-serif\"><title>",
+	          d->narrow ? "chart-narrow" : "chart-wide", d->w, h, d->w, h);
+	sb_html(d->out, title);
+	sb_puts(d->out, "</title>");
+}
+
+void chart_svg_close(struct chart_draw *d)
+{
+	sb_puts(d->out, "</svg>");
+}
+
+int chart_legend(struct chart_draw *d, const char *const *names, int n, int y, int dashed)
+{
+	int x = 8, row = 0, lh = CHART_FONT + 8;
+	double maxw = d->narrow ? 150 : 220;
+
+	for (int i = 0; i < n; i++) {
+		double tw = chart_text_px(names[i], CHART_FONT);
+		int iw = 18 + (int)(tw < maxw ? tw : maxw) + 14;
+
+		if (x > 8 && x + iw > d->w - 8)
+			x = 8, row++;
+		sb_printf(d->out, "<g class=\"legend-item\" data-name=\"");
+		sb_html(d->out, names[i]);
+		sb_puts(d->out, "\">");
+		if (dashed)
+			sb_printf(d->out, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"3\"/>",
+			          x, y + row * lh + 6, x + 14, y + row * lh + 6, chart_color(i));
+		else
+			sb_printf(d->out, "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"/>", x,
+			          y + row * lh, chart_color(i));
+		sb_printf(d->out, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" fill=\"#222\">", x + 18, y + row * lh + 10,
+		          CHART_FONT);
+		if (chart_label(d->out, names[i], maxw, CHART_FONT)) {
+			sb_puts(d->out, "<title>");
+			sb_html(d->out, names[i]);
+			sb_puts(d->out, "</title>");
+		}
+		sb_puts(d->out, "</text></g>");
+		x += iw;
+	}
+	return n ? (row + 1) * lh : 0;
+}
+
+/* ---- the entry points ---- */
+
+int chart_parse_cols(const cJSON *columns, struct chart_col *cols)
+{
+	int n = 0;
+	const cJSON *c;
+
+	cJSON_ArrayForEach(c, columns) {
+		const cJSON *id;
+
+		if (n >= CHART_MAXCOLS)
+			return -1;
+		memset(&cols[n], 0, sizeof cols[n]);
+		if (cJSON_IsString(c)) {
+			cols[n].name = c->valuestring;
+		} else {
+			cols[n].name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "name"));
+			cols[n].type = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "type"));
+			cols[n].unit = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "unit"));
+			cols[n].title = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "label"));
+			id = cJSON_GetObjectItemCaseSensitive(c, "identifier");
+			cols[n].identifier = cJSON_IsTrue(id);
+		}
+		if (!cols[n].name)
+			cols[n].name = "?";
+		if (!cols[n].title || !*cols[n].title)
+			cols[n].title = cols[n].name;
+		n++;
+	}
+	return n;
+}
+
+int chart_draw_cols(struct sb *out, struct chart_col *cols, int ncols, const cJSON *rows,
+                     const struct chart_opts *o, const char **kind)
+{
+	static const struct chart_opts none = {0};
+	struct chart_pick p;
+	struct sb tmp = SB_INIT;
+	int ok = 0;
+
+	if (!cJSON_IsArray(rows) || ncols < 2)
+		return 0;
+	chart_roles(cols, ncols);
+	if (chart_choose(cols, ncols, rows, &p) == CHART_NONE || !kinds[p.kind].draw)
+		return 0;
+	/* the same chart laid out twice: wide for a desktop, 360 units for a phone (CSS shows one),
+	 * so that text stays legible instead of shrinking with the drawing */
+	for (int narrow = 0; narrow <= 1; narrow++) {
+		struct chart_draw d = {.out = &tmp, .cols = cols, .ncols = ncols, .rows = rows, .pick = &p,
+		                       .o = o ? o : &none, .w = narrow ? 360 : 720, .narrow = narrow};
+		if (!(ok = kinds[p.kind].draw(&d)))
+			break;
+	}
+	if (ok && sb_ok(&tmp)) {
+		sb_puts(out, sb_cstr(&tmp));
+		if (kind)
+			*kind = kinds[p.kind].name;
+	} else {
+		ok = 0;
+	}
+	sb_free(&tmp);
+	return ok;
+}
+
+int chart_svg(struct sb *out, const cJSON *columns, const cJSON *rows, const struct chart_opts *o, const char **kind)
+{
+	struct chart_col cols[CHART_MAXCOLS];
+	int n = cJSON_IsArray(columns) ? chart_parse_cols(columns, cols) : -1;
+
+	return n < 0 ? 0 : chart_draw_cols(out, cols, n, rows, o, kind);
 }

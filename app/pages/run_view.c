@@ -96,7 +96,8 @@ static void add_result(struct req *r, cJSON *d, const char *columns_json, const 
 	nrow = cJSON_GetArraySize(rows);
 	cJSON_AddBoolToObject(d, "has_result", 1);
 	cJSON_AddNumberToObject(d, "preview_rows", nrow);
-	if (chart_svg(&svg, cols, rows, &kind)) {
+	if (chart_for_run(&svg, cols, rows, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(d, "target")),
+	                  cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(d, "sql")), r->lang, &kind)) {
 		cJSON_AddStringToObject(d, "chart_svg", sb_cstr(&svg));
 		cJSON_AddStringToObject(d, "chart_kind", kind);
 	}

@@ -117,7 +117,7 @@ try {
     must(await an.locator('table.data td.num').count() > 0, 'no numeric cells');
   });
   await step('a chart is drawn (server-side SVG)', async () => {
-    must(await an.locator('svg.chart').count() === 1, 'no svg chart');
+    must(await an.locator('svg.chart:visible').count() === 1, 'no svg chart');
   });
   await step('the SQL is shown highlighted', async () => {
     must(await an.locator('pre.sql span.k').count() > 0, 'no highlighted keywords');
@@ -131,7 +131,7 @@ try {
   await step('a timeline question draws a line chart', async () => {
     const id = await ask(an, 'monthly number of surgeries', 'auto');
     must(await an.getAttribute('#run', 'data-status') === 'ok', 'status');
-    must(await an.locator('svg.chart polyline').count() === 1, 'no line');
+    must(await an.locator('svg.chart:visible polyline').count() === 1, 'no line');
     await shot(an, '03-run-timeline');
     await an.goto(`${BASE}/runs/${firstRun}`);
     return id > 0;

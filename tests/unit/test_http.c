@@ -141,7 +141,7 @@ static void test_chart(void **st)
 	const char *kind = NULL;
 
 	(void)st;
-	assert_int_equal(chart_svg(&s, cols, rows, &kind), 1);
+	assert_int_equal(chart_svg(&s, cols, rows, NULL, &kind), 1);
 	assert_string_equal(kind, "bar");
 	assert_null(strstr(sb_cstr(&s), "<script>"));
 	assert_non_null(strstr(sb_cstr(&s), "&lt;script&gt;"));
@@ -149,7 +149,7 @@ static void test_chart(void **st)
 	cJSON_Delete(rows);
 	/* one row: no chart */
 	rows = cJSON_Parse("[[\"a\",1]]");
-	assert_int_equal(chart_svg(&s, cols, rows, &kind), 0);
+	assert_int_equal(chart_svg(&s, cols, rows, NULL, &kind), 0);
 	sb_free(&s);
 	cJSON_Delete(rows);
 	cJSON_Delete(cols);

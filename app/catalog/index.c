@@ -1740,8 +1740,10 @@ static enum err classify_table(struct run *x, int t, const int *vstart, const in
 		names[k] = col->name;
 		comments[k] = col->comment;
 		sampled[k] = -1;
-		/* registration and telephone numbers are text, or (losing a leading zero) long numbers */
-		if (ns < 128 && (col->textual || !strncmp(col->type, "bigint", 6) || !strncmp(col->type, "numeric", 7))) {
+		/* registration and telephone numbers are text, or (losing a leading zero) long numbers;
+		 * ages are integers */
+		if (ns < 128 && (col->textual || !strncmp(col->type, "bigint", 6) || !strncmp(col->type, "numeric", 7) ||
+		                 !strncmp(col->type, "integer", 7) || !strncmp(col->type, "smallint", 8))) {
 			sb_printf(&q, "%sleft(", ns ? ", " : "SELECT ");
 			quote_ident(&q, col->name);
 			sb_printf(&q, "::text, %d)", PHI_VALUE_MAX + 1);

@@ -507,7 +507,8 @@ int phi_phone(const char *s)
 	d[n] = '\0';
 	if (plus && n > 2 && d[0] == '8' && d[1] == '2') {
 		/* +82 10-1234-5678: the national number without its leading 0 */
-		memmove(d + 1, d + 2, (size_t)(n - 1));
+		for (int i = 2; i <= n; i++)   /* with the NUL */
+			d[i - 1] = d[i];
 		d[0] = '0';
 		n--;
 	} else if (plus) {
@@ -996,9 +997,9 @@ enum err phi_classify(const struct phi_rules *r, const struct phi_context *ctx,
 		for (int i = 0; i < hs.n && l < sizeof v->evidence; i++) {
 			if (i == best || hs.h[i].cls <= PHI_NONE)
 				continue;
-			l += (size_t)snprintf(v->evidence + l, sizeof v->evidence - l, "; also %s (%s)",
+			l += (size_t)snprintf(v->evidence + l, sizeof v->evidence - l, "; also %s (%s): %s",
 			                      hs.h[i].rule == R_BIRTH + 100 ? "care_date" : rules_def[hs.h[i].rule].name,
-			                      phi_class_name(hs.h[i].cls));
+			                      phi_class_name(hs.h[i].cls), hs.h[i].why);
 		}
 	}
 	free(ws);

@@ -69,6 +69,14 @@ static const struct { const char *name; unsigned fields; int ctx; const char *wh
 	[R_SURNAME] = {"surname", F_VALUE, 1, NULL},
 };
 
+/* a date of care: decided by type and table, not by a line of the file */
+#define R_CARE_DATE (R_NRULES + 1)
+
+static const char *rule_name(int id)
+{
+	return id == R_CARE_DATE ? "care_date" : id >= 0 && id < R_NRULES ? rules_def[id].name : "?";
+}
+
 struct list { char **t; int n; };
 struct code_range { char letter; int lo, hi; char *label; };
 struct phi_rules {
@@ -643,7 +651,7 @@ static const char *code_label(const struct phi_rules *r, const char *code)
 /* the key-like ending of a column name: an identifier or number suffix */
 static int keyish(const struct words *ws)
 {
-	static const char *const suf[] = {"id", "no", "num", "nbr", "number", "key", "seq", "cd", NULL};
+	static const char *const suf[] = {"id", "no", "num", "nbr", "number", "key", "seq", NULL};
 	const char *last = ws->n ? ws->w[ws->n - 1] : "";
 	size_t l = strlen(ws->whole);
 
@@ -789,21 +797,21 @@ static void value_hits(const struct phi_rules *r, const struct phi_context *ctx,
 	/* 13 digits pass a check digit by chance one time in ten, and a plausible date and sex digit
 	 * about one in four: most values must pass both before a number column counts as one */
 	if (rrn_any * 10 >= used * 8 && (rrn_hyph * 2 >= rrn_any || rrn_ok * 2 >= used))
-		add_hit(hs, R_RRN, PHI_DIRECT, "%d of %d sampled values are resident registration numbers "
+		add_hit(hs, R_RRN, r->cls[R_RRN], "%d of %d sampled values are resident registration numbers "
 		        "(birth date, sex digit%s; %d with a valid check digit)", rrn_any, used,
 		        rrn_hyph * 2 >= rrn_any ? ", ######-####### form" : "", rrn_ok);
 	if (masked * 10 >= used * 8)
-		add_hit(hs, R_BIRTH, PHI_QUASI, "%d of %d sampled values are registration numbers with the last six digits "
+		add_hit(hs, R_BIRTH, r->cls[R_BIRTH], "%d of %d sampled values are registration numbers with the last six digits "
 		        "masked: birth date and sex remain", masked, used);
 	if (phone * 10 >= used * 8)
-		add_hit(hs, R_PHONE, PHI_DIRECT, "%d of %d sampled values are telephone numbers", phone, used);
+		add_hit(hs, R_PHONE, r->cls[R_PHONE], "%d of %d sampled values are telephone numbers", phone, used);
 	if (mail * 10 >= used * 8)
-		add_hit(hs, R_EMAIL, PHI_DIRECT, "%d of %d sampled values are e-mail addresses", mail, used);
+		add_hit(hs, R_EMAIL, r->cls[R_EMAIL], "%d of %d sampled values are e-mail addresses", mail, used);
 	if (!thing && used >= 5 && name * 10 >= used * 8 && distinct * 2 >= used)
-		add_hit(hs, R_PERSON_NAME, PHI_DIRECT, "%d of %d sampled values are Korean personal names (2-4 syllables "
+		add_hit(hs, R_PERSON_NAME, r->cls[R_PERSON_NAME], "%d of %d sampled values are Korean personal names (2-4 syllables "
 		        "opening with a surname)", name, used);
 	if (ctx->person_linked && type_is_texty(c->type) && dates * 10 >= used * 8)
-		add_hit(hs, R_BIRTH + 100, PHI_QUASI, "%d of %d sampled values are dates, in a table of %s", dates, used,
+		add_hit(hs, R_CARE_DATE, PHI_QUASI, "%d of %d sampled values are dates, in a table of %s", dates, used,
 		        ctx->why);
 }
 
@@ -853,7 +861,7 @@ static void sensitive_hits(const struct phi_rules *r, const struct phi_context *
 	/* codes count when the column is a diagnosis column or its values are mostly codes */
 	if (sens && (dx || codes * 10 >= looked * 8)) {
 		if (ctx->person_linked)
-			add_hit(hs, R_CODE, PHI_SENSITIVE, "%d stored value%s %s sensitive diagnosis codes (%s): %s", sens,
+			add_hit(hs, R_CODE, r->cls[R_CODE], "%d stored value%s %s sensitive diagnosis codes (%s): %s", sens,
 			        sens > 1 ? "s" : "", sens > 1 ? "are" : "is", found, cats);
 		else
 			snprintf(note, notelen, "holds sensitive diagnosis codes (%s) but no key ties its rows to patients "
@@ -861,7 +869,7 @@ static void sensitive_hits(const struct phi_rules *r, const struct phi_context *
 	}
 	if (words) {
 		if (ctx->person_linked)
-			add_hit(hs, R_LABEL, PHI_SENSITIVE, "%d stored diagnosis label%s name%s a sensitive category "
+			add_hit(hs, R_LABEL, r->cls[R_LABEL], "%d stored diagnosis label%s name%s a sensitive category "
 			        "(e.g. the word '%s')", words, words > 1 ? "s" : "", words > 1 ? "" : "s", first_word);
 		else if (!*note)
 			snprintf(note, notelen, "holds labels of sensitive diagnoses (e.g. '%s') but no key ties its rows "
@@ -950,7 +958,7 @@ enum err phi_classify(const struct phi_rules *r, const struct phi_context *ctx,
 	/* dates tied to a person are quasi-identifiers (Safe Harbor keeps only the year) */
 	if (type_is_date(c->type)) {
 		if (ctx->person_linked)
-			add_hit(&hs, R_BIRTH + 100, PHI_QUASI, "a date of care: a %s column in a table of %s", c->type, ctx->why);
+			add_hit(&hs, R_CARE_DATE, PHI_QUASI, "a date of care: a %s column in a table of %s", c->type, ctx->why);
 		else if (!*note)
 			snprintf(note, sizeof note, "a date in a table with no key of a patient, case or visit");
 	}
@@ -992,13 +1000,13 @@ enum err phi_classify(const struct phi_rules *r, const struct phi_context *ctx,
 		int id = hs.h[best].rule;
 
 		v->cls = hs.h[best].cls;
-		snprintf(v->rule, sizeof v->rule, "%s", id == R_BIRTH + 100 ? "care_date" : rules_def[id].name);
+		snprintf(v->rule, sizeof v->rule, "%s", rule_name(id));
 		l = (size_t)snprintf(v->evidence, sizeof v->evidence, "%s", hs.h[best].why);
 		for (int i = 0; i < hs.n && l < sizeof v->evidence; i++) {
 			if (i == best || hs.h[i].cls <= PHI_NONE)
 				continue;
 			l += (size_t)snprintf(v->evidence + l, sizeof v->evidence - l, "; also %s (%s): %s",
-			                      hs.h[i].rule == R_BIRTH + 100 ? "care_date" : rules_def[hs.h[i].rule].name,
+			                      rule_name(hs.h[i].rule),
 			                      phi_class_name(hs.h[i].cls), hs.h[i].why);
 		}
 	}
@@ -1175,10 +1183,14 @@ enum err phi_correct(PGconn *app, const char *target, const char *column, enum p
 	    (rc = db_exec(app, "DELETE FROM askql.cat_values WHERE target = $1 AND schema_name = $2 AND table_name = $3 "
 	                  "AND column_name = $4", 4, p, err, errlen)) != OK)
 		goto fail;
-	p[4] = cls == PHI_UNCLASSIFIED ? "phi.clear" : "phi.set";
-	p[5] = sb_cstr(&det);
-	if ((rc = db_exec(app, "INSERT INTO askql.audit (user_id, action, detail) VALUES ($8::bigint, $5, $6::jsonb)",
-	                  8, p, err, errlen)) != OK ||
+	{
+		/* as the web pages audit admin actions (view_audit): who, what, a JSON detail */
+		const char *a[3] = {user_id > 0 ? uid : NULL, cls == PHI_UNCLASSIFIED ? "phi.clear" : "phi.set", sb_cstr(&det)};
+
+		rc = db_exec(app, "INSERT INTO askql.audit (user_id, action, detail) VALUES ($1::bigint, $2, $3::jsonb)",
+		             3, a, err, errlen);
+	}
+	if (rc != OK ||
 	    (rc = db_exec(app, "UPDATE askql.cat_targets SET version = version + 1, changed_at = now() WHERE name = $1",
 	                  1, p, err, errlen)) != OK)
 		goto fail;

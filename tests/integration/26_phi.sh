@@ -100,11 +100,11 @@ while IFS='|' read -r col cls rule ev; do
 done <<'EOF'
 hwanja.ptnt_no|direct|mrn|patient number
 hwanja.ptnt_nm|direct|person_name|'ptnt_nm'
-hwanja.jumin_no|direct|rrn|'jumin_no'
+hwanja.jumin_no|direct|rrn|the name has 'jumin'
 hwanja.c_contact|direct|phone|5 of 5 sampled values are telephone numbers
 hwanja.email|direct|email|'email'
 hwanja.addr|direct|address|'addr'
-hwanja.sido_nm|quasi|area|'sido_nm'
+hwanja.sido_nm|quasi|area|the name has 'sido'
 hwanja.zip_cd|quasi|postcode|'zip'
 hwanja.brth_dt|quasi|birth_date|birth date
 hwanja.age|quasi|age|1 of 5 sampled ages over 89 (largest 92)

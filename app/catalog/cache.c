@@ -4,6 +4,7 @@
 #include <string.h>
 #include "catalog/catalog_int.h"
 #include "catalog/embed.h"
+#include "catalog/phi.h"
 #include "store/db.h"
 #include "util/conf.h"
 #include "util/log.h"
@@ -129,10 +130,13 @@ static struct catalog *load(PGconn *app, const char *target, PGresult *tr, char 
 	if (!(rt = db_query(app, "SELECT schema_name, name, row_estimate, comment, full_name, concept, "
 	                    "synonyms, embedding, description_ko FROM askql.cat_tables WHERE target = $1 "
 	                    "ORDER BY schema_name COLLATE \"C\", name COLLATE \"C\"", 1, p, err, errlen)) ||
-	    !(rc = db_query(app, "SELECT schema_name, table_name, name, type, nullable, is_pk, indexed, "
-	                    "comment, full_name, description, unit, range_lo, range_hi, synonyms, embedding, "
-	                    "is_unique, is_flag, description_ko FROM askql.cat_columns WHERE target = $1 "
-	                    "ORDER BY schema_name COLLATE \"C\", table_name COLLATE \"C\", ordinal", 1, p, err, errlen)) ||
+	    !(rc = db_query(app, "SELECT c.schema_name, c.table_name, c.name, c.type, c.nullable, c.is_pk, c.indexed, "
+	                    "c.comment, c.full_name, c.description, c.unit, c.range_lo, c.range_hi, c.synonyms, c.embedding, "
+	                    "c.is_unique, c.is_flag, c.description_ko, c.phi_class, c.phi_rule, c.phi_evidence, k.class, k.reason "
+	                    "FROM askql.cat_columns c LEFT JOIN askql.phi_corrections k ON k.target = c.target AND "
+	                    "k.schema_name = c.schema_name AND k.table_name = c.table_name AND k.column_name = c.name "
+	                    "WHERE c.target = $1 "
+	                    "ORDER BY c.schema_name COLLATE \"C\", c.table_name COLLATE \"C\", c.ordinal", 1, p, err, errlen)) ||
 	    !(rv = db_query(app, "SELECT schema_name, table_name, column_name, value, full_name, unit, "
 	                    "range_lo, range_hi, synonyms FROM askql.cat_values WHERE target = $1 "
 	                    "ORDER BY 1, 2, 3, 4", 1, p, err, errlen)) ||
@@ -185,6 +189,19 @@ static struct catalog *load(PGconn *app, const char *target, PGresult *tr, char 
 				col->hi = atof(val(rc, ci, 12));
 			}
 			col->vec = vec_or_null(c, val(rc, ci, 14));
+			/* PHI class (phi.h): the classifier's, and an admin's correction that wins over it */
+			{
+				enum phi_class pc = PHI_UNCLASSIFIED;
+
+				if (val(rc, ci, 18) && !phi_class_parse(val(rc, ci, 18), &pc))
+					col->phi_auto = (signed char)pc;
+				pc = PHI_UNCLASSIFIED;
+				if (val(rc, ci, 21) && !phi_class_parse(val(rc, ci, 21), &pc))
+					col->phi_fixed = (signed char)pc;
+				col->phi_rule = val(rc, ci, 19) ? arena_strdup(&c->mem, val(rc, ci, 19)) : NULL;
+				col->phi_evidence = val(rc, ci, 20) ? arena_strdup(&c->mem, val(rc, ci, 20)) : NULL;
+				col->phi_reason = val(rc, ci, 22) ? arena_strdup(&c->mem, val(rc, ci, 22)) : NULL;
+			}
 			cat_each_text(val(rc, ci, 13), add_syn, &cc);
 		}
 	}

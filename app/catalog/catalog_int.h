@@ -39,6 +39,10 @@ struct cat_column {
 	int nnz;
 	unsigned short *sidx;
 	float *sval;
+	/* PHI class (enum phi_class, catalog/phi.h): the classifier's at the last indexing and an
+	 * admin's correction (0: none), with the classifier's rule and evidence, the correction's reason */
+	signed char phi_auto, phi_fixed;
+	char *phi_rule, *phi_evidence, *phi_reason;
 };
 
 struct cat_edge {

@@ -12,6 +12,7 @@
 #include "catalog/catalog_int.h"
 #include "catalog/lexicon.h"
 #include "catalog/embed.h"
+#include "catalog/phi.h"
 #include "catalog/text.h"
 #include "store/db.h"
 #include "util/conf.h"
@@ -39,6 +40,8 @@ struct colx {                 /* what the indexer knows beyond struct cat_column
 	double n_distinct;        /* pg_stats; NAN when unknown */
 	int unique;
 	struct strs syn;
+	struct phi_verdict *phi;  /* the classifier's verdict (changed tables only; arena) */
+	int phi_fixed;            /* an admin's correction (enum phi_class), 0: none */
 };
 struct tabx { char kind; int selectable, changed; char hash[17]; struct strs syn; char *doc;
               uint64_t vhash; /* of the values sampling saw: part of the change check */ };
@@ -48,6 +51,7 @@ struct edgex { double score; };
 
 struct run {
 	const struct index_opts *o;
+	const struct phi_rules *phi;   /* conf/phi/rules.tsv */
 	struct index_result res;
 	char *err; size_t errlen;
 	struct arena a;
@@ -1059,6 +1063,8 @@ static void table_hashes(struct run *x)
 		snprintf(buf, sizeof buf, "lexicon %016llx values %016llx", (unsigned long long)lexicon_get(NULL)->hash,
 		         (unsigned long long)x->tx[t].vhash);
 		hs(&h, buf);
+		snprintf(buf, sizeof buf, "phi %016llx", (unsigned long long)phi_rules_hash(x->phi));
+		hs(&h, buf);
 		snprintf(buf, sizeof buf, "%d %c %d", c->dim, x->tx[t].kind, tb->rows < 1 ? 0 : (int)log10((double)tb->rows));
 		hs(&h, buf);
 		hs(&h, tb->schema);
@@ -1080,6 +1086,9 @@ static void table_hashes(struct run *x)
 			hs(&h, col->type);
 			hs(&h, col->comment);
 			hs(&h, buf);
+			/* a correction changes which values are kept (a direct identifier's are not) */
+			if (cx->phi_fixed)
+				hs(&h, phi_class_name((enum phi_class)cx->phi_fixed));
 			snprintf(q, sizeof q, "%s.%s", tb->name, col->name);
 			if (mcols)
 				hash_json(&h, cJSON_GetObjectItem(mcols, q));
@@ -1666,6 +1675,181 @@ static enum err apply_decisions(struct run *x)
 	return OK;
 }
 
+/* ---- PHI classification (catalog/phi.h) ---------------------------------------------------- */
+
+/* the class that decides: an admin's correction, else the classifier's verdict of this run */
+static enum phi_class phi_effective(const struct run *x, int ci)
+{
+	if (x->cx[ci].phi_fixed)
+		return (enum phi_class)x->cx[ci].phi_fixed;
+	return x->cx[ci].phi ? x->cx[ci].phi->cls : PHI_UNCLASSIFIED;
+}
+
+/* admins' corrections (askql phi set), which win over the classifier and survive re-indexing */
+static enum err read_phi_corrections(struct run *x)
+{
+	const char *p[1] = {x->o->target_name};
+	PGresult *r = db_query(x->app, "SELECT schema_name || '.' || table_name || '.' || column_name, class "
+	                       "FROM askql.phi_corrections WHERE target = $1", 1, p, x->err, x->errlen);
+
+	if (!r)
+		return ERR_DB;
+	for (int i = 0; i < PQntuples(r); i++) {
+		int ci = cat_find_column(x->c, PQgetvalue(r, i, 0));
+		enum phi_class k;
+
+		if (ci < 0) {
+			warn(x, "PHI correction of %s: the column is no longer in the target (kept)", PQgetvalue(r, i, 0));
+			continue;
+		}
+		if (!phi_class_parse(PQgetvalue(r, i, 1), &k))
+			x->cx[ci].phi_fixed = (int)k;
+	}
+	PQclear(r);
+	return OK;
+}
+
+/* rows looked at per table; a large table is read through a page sample of about 20x that */
+#define PHI_SAMPLE_ROWS 200
+
+/* one changed table: a bounded row sample of its text and long-number columns (read, classified,
+ * never stored), the catalog's distinct values of each column, and each column's verdict */
+static enum err classify_table(struct run *x, int t, const int *vstart, const int *vidx)
+{
+	struct catalog *c = x->c;
+	const struct cat_table *tb = &c->tables[t];
+	const char **names = calloc((size_t)tb->ncols + 1, sizeof *names);
+	const char **comments = calloc((size_t)tb->ncols + 1, sizeof *comments);
+	const char **vals = calloc(PHI_SAMPLE_ROWS + 1, sizeof *vals), **dist = NULL;
+	int *sampled = calloc((size_t)tb->ncols + 1, sizeof *sampled), ns = 0, maxd = 0;
+	struct phi_table_in ti;
+	struct phi_context ctx;
+	struct sb q = SB_INIT;
+	PGresult *r = NULL;
+	enum err rc = OK;
+	char err[512];
+
+	if (!names || !comments || !vals || !sampled) {
+		rc = fail(x, ERR_NOMEM, "out of memory");
+		goto out;
+	}
+	for (int k = 0; k < tb->ncols; k++) {
+		const struct cat_column *col = &c->columns[tb->first_col + k];
+		int ci = tb->first_col + k;
+
+		names[k] = col->name;
+		comments[k] = col->comment;
+		sampled[k] = -1;
+		/* registration and telephone numbers are text, or (losing a leading zero) long numbers;
+		 * ages are integers */
+		if (ns < 128 && (col->textual || !strncmp(col->type, "bigint", 6) || !strncmp(col->type, "numeric", 7) ||
+		                 !strncmp(col->type, "integer", 7) || !strncmp(col->type, "smallint", 8))) {
+			sb_printf(&q, "%sleft(", ns ? ", " : "SELECT ");
+			quote_ident(&q, col->name);
+			sb_printf(&q, "::text, %d)", PHI_VALUE_MAX + 1);
+			sampled[k] = ns++;
+		}
+		if (vstart[ci + 1] - vstart[ci] > maxd)
+			maxd = vstart[ci + 1] - vstart[ci];
+	}
+	if (ns) {
+		sb_puts(&q, " FROM ");
+		rel_name(&q, tb);
+		if (tb->rows > 20 * 20 * PHI_SAMPLE_ROWS)
+			sb_printf(&q, " TABLESAMPLE SYSTEM (%.4f)", 100.0 * 20.0 * PHI_SAMPLE_ROWS / (double)tb->rows);
+		sb_printf(&q, " LIMIT %d", PHI_SAMPLE_ROWS);
+		if (!sb_ok(&q)) {
+			rc = fail(x, ERR_NOMEM, "out of memory");
+			goto out;
+		}
+		if (!(r = db_query(x->tgt, sb_cstr(&q), 0, NULL, err, sizeof err)))
+			warn(x, "sampling %s for PHI classification failed (classified from names and comments only): %s",
+			     tb->name, err);
+	}
+	if (maxd && !(dist = calloc((size_t)maxd, sizeof *dist))) {
+		rc = fail(x, ERR_NOMEM, "out of memory");
+		goto out;
+	}
+	ti.name = strchr(tb->name, '.') ? strchr(tb->name, '.') + 1 : tb->name;
+	ti.comment = tb->comment;
+	ti.colnames = names;
+	ti.colcomments = comments;
+	ti.ncols = tb->ncols;
+	phi_table_context(x->phi, &ti, &ctx);
+	for (int k = 0; k < tb->ncols; k++) {
+		int ci = tb->first_col + k, nv = 0, nd = 0;
+		const struct cat_column *col = &c->columns[ci];
+		struct phi_column_in in = {0};
+
+		if (r && sampled[k] >= 0)
+			for (int j = 0; j < PQntuples(r) && nv < PHI_SAMPLE_ROWS; j++)
+				vals[nv++] = PQgetisnull(r, j, sampled[k]) ? NULL : PQgetvalue(r, j, sampled[k]);
+		for (int j = vstart[ci]; j < vstart[ci + 1] && nd < PHI_DISTINCT_MAX; j++)
+			dist[nd++] = c->values[vidx[j]].value;
+		in.name = col->name;
+		in.type = col->type;
+		in.comment = col->comment;
+		in.description = col->description;
+		in.full_name = col->full_name;
+		in.values = vals;
+		in.nvalues = nv;
+		in.distinct = dist;
+		in.ndistinct = nd;
+		if (!(x->cx[ci].phi = arena_alloc(&x->a, sizeof *x->cx[ci].phi))) {
+			rc = fail(x, ERR_NOMEM, "out of memory");
+			goto out;
+		}
+		/* an overlong comment is not classified (PHI_UNCLASSIFIED: treated as direct) and said so */
+		if (phi_classify(x->phi, &ctx, &in, x->cx[ci].phi) == ERR_INPUT)
+			warn(x, "PHI classification of %s.%s: %s", tb->name, col->name, x->cx[ci].phi->evidence);
+	}
+out:
+	PQclear(r);
+	sb_free(&q);
+	free(names);
+	free(comments);
+	free(vals);
+	free(dist);
+	free(sampled);
+	return rc;
+}
+
+/* every changed table; the catalog's distinct values are grouped by column once (CSR) */
+static enum err classify_tables(struct run *x)
+{
+	struct catalog *c = x->c;
+	int *vstart = calloc((size_t)c->ncolumns + 2, sizeof *vstart);
+	int *vidx = malloc(((size_t)c->nvalues + 1) * sizeof *vidx), *fill = NULL;
+	enum err rc = OK;
+	int n = 0;
+
+	if (!vstart || !vidx || !(fill = calloc((size_t)c->ncolumns + 1, sizeof *fill))) {
+		rc = fail(x, ERR_NOMEM, "out of memory");
+		goto out;
+	}
+	for (int i = 0; i < c->nvalues; i++)
+		vstart[c->values[i].col + 1]++;
+	for (int ci = 0; ci < c->ncolumns; ci++)
+		vstart[ci + 1] += vstart[ci];
+	for (int i = 0; i < c->nvalues; i++) {
+		int col = c->values[i].col;
+
+		vidx[vstart[col] + fill[col]++] = i;
+	}
+	for (int t = 0; t < c->ntables && rc == OK; t++)
+		if (x->tx[t].changed) {
+			rc = classify_table(x, t, vstart, vidx);
+			n++;
+		}
+	if (rc == OK && n)
+		progress(x, "classified the columns of %d tables (PHI)", n);
+out:
+	free(vstart);
+	free(vidx);
+	free(fill);
+	return rc;
+}
+
 /* ---- writing ------------------------------------------------------------------------------ */
 
 /* COPY text format field */
@@ -1909,11 +2093,19 @@ static enum err write_catalog(struct run *x, int *changed)
 		num_field(&d, col->has_range, col->lo, 0); num_field(&d, col->has_range, col->hi, 0);
 		arr_lit(&d, &x->cx[ci].syn);
 		cf(&d, col->description_ko, 0);
+		{
+			const struct phi_verdict *pv = x->cx[ci].phi;
+
+			cf(&d, pv && pv->cls != PHI_UNCLASSIFIED ? phi_class_name(pv->cls) : NULL, 0);
+			cf(&d, pv && *pv->rule ? pv->rule : NULL, 0);
+			cf(&d, pv ? pv->evidence : NULL, 0);
+		}
 		vec_field(&d, col->vec, c->dim, 1);
 	}
 	if (d.len && (rc = copy_in(x, "COPY askql.cat_columns (target, schema_name, table_name, name, ordinal, type, "
 	                           "nullable, is_pk, indexed, is_unique, is_flag, n_distinct, comment, full_name, description, "
-	                           "unit, range_lo, range_hi, synonyms, description_ko, embedding) FROM STDIN", &d)) != OK)
+	                           "unit, range_lo, range_hi, synonyms, description_ko, phi_class, phi_rule, phi_evidence, "
+	                           "embedding) FROM STDIN", &d)) != OK)
 		goto fail;
 	sb_reset(&d);
 	for (int i = 0; i < c->nvalues; i++) {
@@ -1923,8 +2115,8 @@ static enum err write_catalog(struct run *x, int *changed)
 		const char *bare = strchr(tb->name, '.') ? strchr(tb->name, '.') + 1 : tb->name;
 		const struct valx *vx = &x->vx[i];
 
-		if (!x->tx[col->table].changed)
-			continue;
+		if (!x->tx[col->table].changed || phi_effective(x, v->col) == PHI_DIRECT)
+			continue;   /* a direct identifier's values stay out of the catalog (and so of prompts) */
 		cf(&d, name, 0); cf(&d, tb->schema, 0); cf(&d, bare, 0); cf(&d, col->name, 0); cf(&d, v->value, 0);
 		cf(&d, vx->full_name, 0); cf(&d, vx->unit, 0);
 		num_field(&d, vx->has_range, vx->lo, 0); num_field(&d, vx->has_range, vx->hi, 0);
@@ -2106,9 +2298,17 @@ enum err catalog_index(PGconn *app, const struct index_opts *o, char *err, size_
 		rc = fail(x, ERR_INPUT, "index: target name and conninfo are required");
 		goto out;
 	}
-	/* files first: a malformed metadata or doc file must not touch anything */
+	/* files first: a malformed metadata, doc or PHI rules file must not touch anything */
 	if ((rc = read_metadata(x)) != OK || (rc = read_docs(x)) != OK)
 		goto out;
+	{
+		char perr[512];
+
+		if (!(x->phi = phi_rules_get(perr, sizeof perr))) {
+			rc = fail(x, ERR_PARSE, "%s", perr);
+			goto out;
+		}
+	}
 	{
 		char cerr[512];
 
@@ -2131,7 +2331,7 @@ enum err catalog_index(PGconn *app, const struct index_opts *o, char *err, size_
 		rc = fail(x, ERR_NOMEM, "out of memory");
 		goto out;
 	}
-	if ((rc = read_edits(x)) != OK)
+	if ((rc = read_edits(x)) != OK || (rc = read_phi_corrections(x)) != OK)
 		goto out;
 	progress(x, "read the schema: %d tables, %d columns", x->c->ntables, x->c->ncolumns);
 	apply_metadata(x);
@@ -2178,6 +2378,9 @@ enum err catalog_index(PGconn *app, const struct index_opts *o, char *err, size_
 		}
 	}
 	progress(x, "%d of %d tables new or changed", x->res.tables_reindexed, x->c->ntables);
+	/* before metadata values join the value list: the distinct values here are the sampled ones */
+	if ((rc = classify_tables(x)) != OK)
+		goto out;
 	for (int t = 0; t < x->c->ntables; t++)
 		if (x->tx[t].changed)
 			progress(x, "re-indexing %s", x->c->tables[t].name);

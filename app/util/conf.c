@@ -60,6 +60,7 @@ static struct conf_item items[] = {
 	{"prompt_dir", "conf/prompts", 0, "directory of XML prompt files", 0, 0},
 	{"docs_dir", "conf/docs", 0, "directory of Markdown table documents and knowledge base", 0, 0},
 	{"lexicon_file", "conf/lexicon/clinical_ko_en.tsv", 0, "Korean-English clinical lexicon applied to every target at indexing", 0, 0},
+	{"phi_rules_file", "conf/phi/rules.tsv", 0, "PHI classification rules (identifiers, quasi-identifiers, sensitive diagnoses) applied to every column at indexing", 0, 0},
 	{"followup_file", "conf/lexicon/followup.txt", 0, "words that mark a follow-up question for the offline planner", 0, 0},
 	{"entities_file", "conf/lexicon/entities.tsv", 0, "how questions name patients, cases and encounters, and how their identifier columns are recognised", 0, 0},
 	{"metadata_file", "conf/metadata/demo.json", 0, "column metadata / ontology for the default target", 0, 0},

@@ -539,7 +539,9 @@ static int fits_value(const struct shape *s) { return s->nrows == 1; }
 
 static int fits_top_n(const struct shape *s)
 {
-	return s->nrows >= 2 && s->label >= 0 && s->measure >= 0 && s->limit > 0 && s->nrows <= s->limit && !s->in->truncated;
+	/* ties (DENSE_RANK) may give a few more rows than n */
+	return s->nrows >= 2 && s->label >= 0 && s->measure >= 0 && s->limit > 0 && s->nrows <= 2 * s->limit &&
+	       !s->in->truncated;
 }
 
 static int fits_timeline(const struct shape *s) { return s->nrows >= 2 && s->time >= 0 && !s->any_agg; }
@@ -603,7 +605,7 @@ static void say_top_n(struct sb *out, const struct shape *s)
 		sb_puts(&items, ", ");
 		fmt(&items, s, "result.and_more", (const char *[]){"n", sb_cstr(&more), NULL});
 	}
-	sb_printf(&n, "%d", s->nrows);
+	sb_printf(&n, "%ld", s->limit);
 	fmt(out, s, "result.answer.top_n", (const char *[]){"subject", s->subject, "items", sb_cstr(&items), "n", sb_cstr(&n), NULL});
 	sb_free(&items);
 	sb_free(&n);
@@ -854,12 +856,20 @@ static void group_of(struct shape *s)
 	snprintf(s->group, sizeof s->group, "%s", w);
 }
 
-/* limit_of: n when sql ends "ORDER BY ... LIMIT n" with n a ranking size */
-static long limit_of(const char *sql)
+/* limit_of: n when the question asks for the top n ("top 5", "상위 5") or the SQL ranks with
+ * "ORDER BY ... LIMIT n", n a ranking size; else 0 */
+static long limit_of(const char *q, const char *sql)
 {
+	static const char *const tops[] = {"top ", "상위 ", "상위", NULL};
 	const char *l = NULL, *o;
-	long n;
+	long n = 0;
 
+	for (int i = 0; q && tops[i] && n <= 0; i++)
+		for (const char *p = q; (p = strcasestr(p, tops[i])) && n <= 0; p++)
+			if (p == q || !ident(p[-1]))
+				n = strtol(p + strlen(tops[i]), NULL, 10);
+	if (n > 0 && n <= MAX_TOP_N)
+		return n;
 	if (!sql || !(o = strcasestr(sql, "order by")))
 		return 0;
 	for (const char *p = o; (p = strcasestr(p, "limit")); p++)
@@ -892,7 +902,7 @@ enum answer_kind answer_sentence(struct sb *out, const struct answer_in *in)
 		s.label = idl >= 0 ? idl : s.time;
 	if (s.label == s.measure)
 		s.label = -1;
-	s.limit = limit_of(in->sql);
+	s.limit = limit_of(in->question, in->sql);
 	subject_of(s.subject, sizeof s.subject, in->question, in->lang);
 	group_of(&s);
 	for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)

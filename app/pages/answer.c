@@ -684,7 +684,7 @@ static void say_list(struct sb *out, const struct shape *s);
 
 static void say_group(struct sb *out, const struct shape *s)
 {
-	int top = -1, bottom = -1;
+	int top = -1, bottom = -1, ko = !strcmp(s->in->lang, "ko");
 	double tv = 0, bv = 0;
 	struct sb tn = SB_INIT, tval = SB_INIT, bn = SB_INIT, bval = SB_INIT, n = SB_INIT;
 
@@ -707,10 +707,12 @@ static void say_group(struct sb *out, const struct shape *s)
 	say(&tval, s, top, s->measure);
 	say(&bval, s, bottom, s->measure);
 	sb_printf(&n, "%d", s->nrows);
+	/* {ro1}/{ro2}: Korean's particle after each value, empty in other languages (every language's
+	 * template names the same placeholders: tests/unit/test_i18n.c) */
 	fmt(out, s, tv == bv ? "result.answer.group_same" : "result.answer.group",
 	    (const char *[]){"subject", s->subject, "top", sb_cstr(&tn), "top_value", sb_cstr(&tval),
-	                     "ro1", ro(sb_cstr(&tval)), "bottom", sb_cstr(&bn), "bottom_value", sb_cstr(&bval),
-	                     "ro2", ro(sb_cstr(&bval)), "n", sb_cstr(&n), "groups", s->group, NULL});
+	                     "ro1", ko ? ro(sb_cstr(&tval)) : "", "bottom", sb_cstr(&bn), "bottom_value", sb_cstr(&bval),
+	                     "ro2", ko ? ro(sb_cstr(&bval)) : "", "n", sb_cstr(&n), "groups", s->group, NULL});
 	sb_free(&tn);
 	sb_free(&tval);
 	sb_free(&bn);

@@ -73,6 +73,7 @@ static int is_numeric_type(const char *t)
 /* What the result's words need of the run besides its columns and rows. */
 struct run_ctx {
 	const char *question, *sql, *target, *tables, *status;
+	const char *stored_answer;  /* runs.answer: the packager's statistics, or the model's {"ko","en"} */
 	long long row_count;  /* the whole result when !truncated, else the preview's size */
 	int truncated;
 };
@@ -259,10 +260,17 @@ static void add_result(struct req *r, cJSON *d, const char *columns_json, const 
 		struct answer_in in = {r->lang, x->question, x->sql, acols, ncol, rows,
 		                       x->row_count >= 0 ? x->row_count : nrow, x->truncated};
 		enum answer_kind k = answer_sentence(&a, &in);
+		/* the model's sentence, when the packager stored one (answer_llm_rows), in this language */
+		cJSON *llm = x->stored_answer && x->stored_answer[0] == '{' ? cJSON_Parse(x->stored_answer) : NULL;
+		const char *said = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(llm, r->lang));
 
 		cJSON_DeleteItemFromObjectCaseSensitive(d, "answer");
-		cJSON_AddStringToObject(d, "answer", sb_cstr(&a));
+		cJSON_AddStringToObject(d, "answer", said && *said ? said : sb_cstr(&a));
 		cJSON_AddStringToObject(d, "answer_kind", answer_kind_name(k));
+		cJSON_AddStringToObject(d, "answer_by", said && *said ? "llm" : "offline");
+		if (said && *said)
+			cJSON_AddStringToObject(d, "answer_note", view_t(r, "result.answer.llm"));
+		cJSON_Delete(llm);
 		sb_free(&a);
 	}
 	if (chart_svg(&svg, cols, rows, &kind)) {
@@ -449,7 +457,8 @@ enum err run_load(struct req *r, long long id, cJSON **out)
 	add_str(d, "provider", col(res, 0, "provider"));
 	add_str(d, "target", col(res, 0, "target"));
 	add_str(d, "answer", col(res, 0, "answer"));
-	add_str(d, "statistics", col(res, 0, "answer"));
+	if ((v = col(res, 0, "answer")) && *v != '{')
+		add_str(d, "statistics", v);
 	add_str(d, "error", col(res, 0, "error"));
 	add_str(d, "created", col(res, 0, "created"));
 	add_str(d, "owner", col(res, 0, "owner"));
@@ -474,7 +483,7 @@ enum err run_load(struct req *r, long long id, cJSON **out)
 		cJSON_AddItemToObject(d, "state", cJSON_Parse(v));
 	{
 		struct run_ctx x = {col(res, 0, "question"), col(res, 0, "sql"), col(res, 0, "target"), col(res, 0, "tables"),
-		                    status, (v = col(res, 0, "row_count")) ? atoll(v) : -1,
+		                    status, col(res, 0, "answer"), (v = col(res, 0, "row_count")) ? atoll(v) : -1,
 		                    !strcmp(col(res, 0, "truncated"), "t")};
 
 		add_result(r, d, col(res, 0, "columns"), col(res, 0, "preview"), id, &x);

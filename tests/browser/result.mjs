@@ -96,6 +96,14 @@ try {
     errRuns[kind] = Number(psql(`INSERT INTO askql.runs (question, status, error, sql, attempts)
       VALUES ('result.mjs ${kind}', 'error', '${text.replace(/'/g, "''")}', 'SELECT 1', 3) RETURNING id`));
   }
+  // a run whose packager stored the model's sentence (conf answer_llm_rows; tests/integration/31_result_llm.sh
+  // drives the model): the page shows it in the interface's language, marked as the model's
+  if (runs.ko.group) {
+    errRuns.llm = Number(psql(`INSERT INTO askql.runs (question, status, sql, columns, preview, row_count, tables, target, answer)
+      SELECT 'result.mjs llm', status, sql, columns, preview, row_count, tables, target,
+             '{"ko": "모델: 비뇨기과가 가장 높습니다.", "en": "Model: Urology is highest.", "by": "llm"}'
+      FROM askql.runs WHERE id = ${runs.ko.group} RETURNING id`));
+  }
   await dctx.close();
 
   // ---- every run at each width, in its language ----
@@ -173,6 +181,15 @@ try {
           must(top < 2 * PHONE.height, 'result starts at ' + top);
         }
         await shot(page, `result-sql-${lang}-${vpName}`);
+      });
+      await step(`${lang} ${vpName}: a sentence from the model is shown in ${lang}, marked as the model's`, async () => {
+        await page.goto(`${BASE}/runs/${errRuns.llm}`);
+        const a = page.locator('#answer');
+        must(await a.getAttribute('data-by') === 'llm', 'by ' + await a.getAttribute('data-by'));
+        const t = (await a.textContent()).trim();
+        must(t.startsWith(lang === 'ko' ? '모델: 비뇨기과가 가장 높습니다.' : 'Model: Urology is highest.'), 'answer ' + t);
+        must((await a.locator('.answer-note').innerText()).includes(lang === 'ko' ? '집계 행' : 'aggregate rows'), 'no note');
+        if (vpName === 'desktop') await shot(page, `result-llm-${lang}-${vpName}`);
       });
       // friendly errors
       for (const [kind, title] of Object.entries(ERRORS)) {

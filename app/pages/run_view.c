@@ -456,9 +456,16 @@ enum err run_load(struct req *r, long long id, cJSON **out)
 	cJSON_AddBoolToObject(d, "step_mode", !strcmp(col(res, 0, "step_mode"), "t"));
 	add_str(d, "provider", col(res, 0, "provider"));
 	add_str(d, "target", col(res, 0, "target"));
-	add_str(d, "answer", col(res, 0, "answer"));
-	if ((v = col(res, 0, "answer")) && *v != '{')
+	if ((v = col(res, 0, "answer")) && *v == '{') {
+		/* the model's sentence {"ko","en"} (add_result puts it, or the offline one, in place) */
+		cJSON *said = cJSON_Parse(v);
+
+		add_str(d, "answer", cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(said, r->lang)));
+		cJSON_Delete(said);
+	} else {
+		add_str(d, "answer", v);
 		add_str(d, "statistics", v);
+	}
 	add_str(d, "error", col(res, 0, "error"));
 	add_str(d, "created", col(res, 0, "created"));
 	add_str(d, "owner", col(res, 0, "owner"));

@@ -96,7 +96,7 @@ try {
     errRuns[kind] = Number(psql(`INSERT INTO askql.runs (question, status, error, sql, attempts)
       VALUES ('result.mjs ${kind}', 'error', '${text.replace(/'/g, "''")}', 'SELECT 1', 3) RETURNING id`));
   }
-  // a run whose packager stored the model's sentence (conf answer_llm_rows; tests/integration/31_result_llm.sh
+  // a run whose packager stored the model's sentence (conf answer_llm_rows; tests/integration/32_result_llm.sh
   // drives the model): the page shows it in the interface's language, marked as the model's
   if (runs.ko.group) {
     errRuns.llm = Number(psql(`INSERT INTO askql.runs (question, status, sql, columns, preview, row_count, tables, target, answer)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# 31_result_llm.sh: the run page's answer sentence from the model (conf answer_llm_rows, issue 15): asked
+# 32_result_llm.sh: the run page's answer sentence from the model (conf answer_llm_rows, issue 15): asked
 # only for aggregate results within the row limit, sent only those rows, stored as {"ko","en"}; a row-level
 # result, a bad reply or answer_llm_rows 0 leave the offline sentence (app/agent/packager.c).
 set -u
@@ -7,7 +7,7 @@ TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 ASKQL=${ASKQL:-$TOP/bin/askql}
 FAKE_LLM=${FAKE_LLM:-$TOP/tests/lib/fake_llm.py}
 APPDB=${APPDB:-askql}
-WORK=$(mktemp -d /tmp/askql-31.XXXXXX)
+WORK=$(mktemp -d /tmp/askql-32.XXXXXX)
 FAKE_PID=
 cleanup() { [ -n "$FAKE_PID" ] && kill "$FAKE_PID" 2>/dev/null; rm -rf "$WORK"; }
 trap cleanup EXIT
@@ -24,7 +24,7 @@ python3 "$FAKE_LLM" --requests "$WORK/req.jsonl" --port-file "$WORK/port" &
 FAKE_PID=$!
 for _ in $(seq 50); do [ -s "$WORK/port" ] && break; sleep 0.1; done
 FAKE=http://127.0.0.1:$(cat "$WORK/port")
-export ASKQL_LLM_PROVIDER=openai ASKQL_LLM_BASE_URL=$FAKE/v1 ASKQL_LLM_API_KEY=sk-test-31
+export ASKQL_LLM_PROVIDER=openai ASKQL_LLM_BASE_URL=$FAKE/v1 ASKQL_LLM_API_KEY=sk-test-32
 export ASKQL_LLM_BACKOFF_MS=10 ASKQL_LLM_BACKOFF_MAX_MS=50 ASKQL_LLM_RETRIES=1 ASKQL_LLM_TIMEOUT_MS=5000
 
 script() { curl -s -XPOST --data-binary "$1" "$FAKE/__script" >/dev/null; }

@@ -27,6 +27,9 @@ async function brokenWords(page, root) {
     });
     for (let n = walk.nextNode(); n; n = walk.nextNode()) {
       if (!n.parentElement.getClientRects().length) continue;           // not displayed
+      // the inside of a closed <details> (a delete confirmation) keeps boxes but is not shown
+      const shut = n.parentElement.closest('details:not([open])');
+      if (shut && !n.parentElement.closest('summary')) continue;
       const re = /[\uac00-\ud7a3]{2,}/g;
       let m;
       while ((m = re.exec(n.data))) {

@@ -81,8 +81,8 @@ static const char *val(PGresult *res, int i, int c)
 	return PQgetisnull(res, i, c) ? NULL : PQgetvalue(res, i, c);
 }
 
-/* "table.column (class)" for each column read; tables read without a column are "table". */
-static void columns_text(const char *json, struct sb *out)
+/* "table.column (class in the reader's language)" for each column read; tables read without a column are "table". */
+static void columns_text(struct req *r, const char *json, struct sb *out)
 {
 	cJSON *a = json ? cJSON_Parse(json) : NULL, *c;
 	int n = 0;
@@ -95,8 +95,12 @@ static void columns_text(const char *json, struct sb *out)
 		if (!col)
 			continue;   /* the table is named by its columns */
 		sb_printf(out, "%s%s.%s", n++ ? ", " : "", t ? t : "", col);
-		if (cls)
-			sb_printf(out, " (%s)", cls);
+		if (cls) {
+			char key[48];
+
+			snprintf(key, sizeof key, "access.class.%s", cls);
+			sb_printf(out, " (%s)", view_t(r, key));
+		}
 	}
 	cJSON_Delete(a);
 }
@@ -138,7 +142,7 @@ enum err page_admin_access(struct req *r)
 			cJSON_AddStringToObject(o, "fingerprint", v);
 		if ((v = val(res, i, 10)))
 			cJSON_AddStringToObject(o, "sql", v);
-		columns_text(val(res, i, 11), &cols);
+		columns_text(r, val(res, i, 11), &cols);
 		if (sb_ok(&cols) && *sb_cstr(&cols))
 			cJSON_AddStringToObject(o, "columns", sb_cstr(&cols));
 		sb_free(&cols);

@@ -110,6 +110,11 @@ check "CLI export's columns: caseid, age (quasi), casestart (quasi)" \
 	"[ \"\$(q -c \"SELECT string_agg(c->>'column' || ':' || coalesce(c->>'class', '?'), ',' ORDER BY c->>'column') FROM askql.access_audit a, jsonb_array_elements(a.columns) c WHERE a.id > $s4 AND c->>'column' IS NOT NULL\")\" = 'age:quasi,caseid:none,casestart:quasi' ]" \
 	"$(q -c "SELECT columns FROM askql.access_audit WHERE id > $s4")"
 s4=$(last)
+"$ASKQL" ask --no-cache "부서별 평균 나이" >"$T/ask.log" 2>&1
+check "CLI ask wrote exactly one 'run' row (cli, no user, OS user $(id -un), demo)" \
+	"[ \"\$(rows $s4 true)\" = 1 ] && [ \"\$(rows $s4 \"kind = 'run' AND channel = 'cli' AND user_id IS NULL AND os_user = '$(id -un)' AND target = 'demo' AND run_id IS NOT NULL AND row_count > 0\")\" = 1 ]" \
+	"$(cat "$T/ask.log"; q -c "SELECT * FROM askql.access_audit WHERE id > $s4")"
+s4=$(last)
 "$ASKQL" export --sql "DELETE FROM clinical_data_table" --format csv -o "$T/bad.csv" >/dev/null 2>&1
 check "a CLI export the guard refuses reads nothing and writes no row" "[ \"\$(rows $s4 true)\" = 0 ]"
 
@@ -122,6 +127,7 @@ check "app role: DELETE refused" "grep -qiE 'permission denied|append-only' <<<'
 out=$(app -c "TRUNCATE askql.access_audit")
 check "app role: TRUNCATE refused" "grep -qiE 'permission denied|append-only' <<<'$out'" "$out"
 out=$(app -c "DROP TABLE askql.access_audit")
+echo "# DROP TABLE as the app role: $out"
 check "app role: DROP TABLE refused" "grep -qiE 'permission denied|append-only|must be owner' <<<'$out'" "$out"
 out=$(app -c "ALTER TABLE askql.access_audit DISABLE TRIGGER ALL")
 check "app role: disabling the triggers refused" "grep -qiE 'permission denied|must be owner' <<<'$out'" "$out"

@@ -53,13 +53,48 @@ static const char *os_user(char *buf, size_t n)
 	return buf;
 }
 
+/* every column of table appended to refs[0..n) unless already there; the new count */
+static int add_table(struct catalog *cat, const char *table, struct cat_ref *refs, int n)
+{
+	struct cat_ref all[ACCESS_REFS_MAX];
+	int m = catalog_table_columns(cat, table, all, ACCESS_REFS_MAX);
+
+	for (int i = 0; i < m && n < ACCESS_REFS_MAX; i++) {
+		int dup = 0;
+
+		for (int k = 0; k < n && !dup; k++)
+			dup = refs[k].column && !strcmp(refs[k].table, all[i].table) && !strcmp(refs[k].column, all[i].column);
+		if (!dup)
+			refs[n++] = all[i];
+	}
+	return n;
+}
+
 /* The catalog columns sql reads with their class into cols ([{"table","column","class"}]) and the
  * distinct classes into classes.  Tables the SQL names without a column of theirs are listed with
  * column null. */
-static void columns_read(struct catalog *cat, const char *sql, cJSON *cols, cJSON *classes)
+static void columns_read(struct catalog *cat, const char *sql, const struct guard_result *g, cJSON *cols,
+                         cJSON *classes)
 {
 	struct cat_ref refs[ACCESS_REFS_MAX];
 	int parsed, n = catalog_sql_refs(cat, sql, refs, ACCESS_REFS_MAX, &parsed);
+
+	/* a star reads every column of its table ("t.*", alias resolved by the guard) or of every
+	 * table of the statement ("*"); catalog_sql_refs names only the table */
+	for (int i = 0; i < g->ncolumns && n < ACCESS_REFS_MAX; i++) {
+		const char *c = g->columns[i];
+		size_t l = strlen(c);
+
+		if (!strcmp(c, "*")) {
+			for (int k = 0; k < g->ntables && n < ACCESS_REFS_MAX; k++)
+				n = add_table(cat, g->tables[k], refs, n);
+		} else if (l > 2 && !strcmp(c + l - 2, ".*")) {
+			char t[300];
+
+			snprintf(t, sizeof t, "%.*s", (int)(l - 2), c);
+			n = add_table(cat, t, refs, n);
+		}
+	}
 
 	for (int i = 0; i < n; i++) {
 		cJSON *o = cJSON_CreateObject();
@@ -146,7 +181,7 @@ enum err access_record(PGconn *app, const struct access_rec *a, char *err, size_
 		if (!cat && a->target && app)
 			cat = catalog_get(app, a->target, ce, sizeof ce);
 		if (cat)
-			columns_read(cat, a->sql, cols, classes);
+			columns_read(cat, a->sql, &g, cols, classes);
 	}
 	cols_s = cJSON_PrintUnformatted(cols);
 	array_literal(classes, cls_s, sizeof cls_s);

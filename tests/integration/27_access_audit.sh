@@ -110,6 +110,12 @@ check "CLI export's columns: caseid, age (quasi), casestart (quasi)" \
 	"[ \"\$(q -c \"SELECT string_agg(c->>'column' || ':' || coalesce(c->>'class', '?'), ',' ORDER BY c->>'column') FROM askql.access_audit a, jsonb_array_elements(a.columns) c WHERE a.id > $s4 AND c->>'column' IS NOT NULL\")\" = 'age:quasi,caseid:none,casestart:quasi' ]" \
 	"$(q -c "SELECT columns FROM askql.access_audit WHERE id > $s4")"
 s4=$(last)
+"$ASKQL" export --sql "SELECT * FROM clinical_data_table c ORDER BY 1 LIMIT 3" --format json -o "$T/star.json" >/dev/null 2>&1
+NC=$(q -c "SELECT count(*) FROM askql.cat_columns WHERE target = 'demo' AND table_name = 'clinical_data_table'")
+check "SELECT * records every column of the table ($NC) with its class" \
+	"[ \"\$(q -c \"SELECT count(*) FROM askql.access_audit a, jsonb_array_elements(a.columns) c WHERE a.id > $s4 AND c->>'column' IS NOT NULL AND c ? 'class'\")\" = '$NC' ] && [ \"\$(rows $s4 \"'quasi' = ANY(classes) AND format = 'json'\")\" = 1 ]" \
+	"$(q -c "SELECT columns, classes FROM askql.access_audit WHERE id > $s4")"
+s4=$(last)
 "$ASKQL" ask --no-cache "부서별 평균 나이" >"$T/ask.log" 2>&1
 check "CLI ask wrote exactly one 'run' row (cli, no user, OS user $(id -un), demo)" \
 	"[ \"\$(rows $s4 true)\" = 1 ] && [ \"\$(rows $s4 \"kind = 'run' AND channel = 'cli' AND user_id IS NULL AND os_user = '$(id -un)' AND target = 'demo' AND run_id IS NOT NULL AND row_count > 0\")\" = 1 ]" \

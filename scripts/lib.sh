@@ -224,6 +224,37 @@ SQL
 	target_lockdown "$var" "$port" demo
 }
 
+# audit_lockdown VAR PORT: the audit of data access (081_access_audit.sql) belongs to the NOLOGIN
+# role askql_audit; the app role may INSERT and SELECT only, so it can neither drop the triggers
+# that refuse UPDATE, DELETE and TRUNCATE nor grant itself those rights back. Idempotent.
+audit_lockdown() {
+	psql_su "$1" "$2" askql >/dev/null <<'SQL'
+SELECT 'CREATE ROLE askql_audit NOLOGIN' WHERE NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname='askql_audit')\gexec
+ALTER TABLE askql.access_audit OWNER TO askql_audit;
+ALTER FUNCTION askql.access_audit_append_only() OWNER TO askql_audit;
+REVOKE ALL ON askql.access_audit FROM PUBLIC, askql_app;
+REVOKE UPDATE, DELETE, TRUNCATE, REFERENCES, TRIGGER ON askql.access_audit FROM askql_audit;
+GRANT SELECT, INSERT ON askql.access_audit TO askql_app;
+-- askql_app owns the schema, and a schema's owner may drop what is in it: an event trigger (only a
+-- superuser can make or disable one) refuses dropping the log, its triggers or this guard
+CREATE SCHEMA IF NOT EXISTS askql_audit AUTHORIZATION askql_audit;
+CREATE OR REPLACE FUNCTION askql_audit.refuse_drop() RETURNS event_trigger LANGUAGE plpgsql AS $$
+DECLARE o record;
+BEGIN
+	FOR o IN SELECT * FROM pg_event_trigger_dropped_objects() LOOP
+		IF o.object_identity IN ('askql.access_audit', 'askql.access_audit_append_only()')
+		   OR o.object_identity LIKE 'access_audit_no_%on askql.access_audit'
+		   OR o.schema_name = 'askql_audit' THEN
+			RAISE EXCEPTION 'askql.access_audit is append-only: dropping % refused', o.object_identity
+				USING ERRCODE = 'insufficient_privilege';
+		END IF;
+	END LOOP;
+END $$;
+SELECT 'CREATE EVENT TRIGGER askql_audit_refuse_drop ON sql_drop EXECUTE FUNCTION askql_audit.refuse_drop()'
+	WHERE NOT EXISTS (SELECT 1 FROM pg_event_trigger WHERE evtname = 'askql_audit_refuse_drop')\gexec
+SQL
+}
+
 # target_lockdown VAR PORT DB: large objects are writable even inside READ ONLY transactions;
 # take the lo_* writers away from PUBLIC in every target the executor reads.
 target_lockdown() {
@@ -350,6 +381,7 @@ stack_up() {
 	db_setup "$var" "$pgport"
 	write_conf "$var" "$pgport"
 	ASKQL_CONF="$var/askql.conf" "$TOP/bin/askql" migrate
+	audit_lockdown "$var" "$pgport"
 	admin_ensure "$var"
 	ASKQL_CONF="$var/askql.conf" "$TOP/bin/askql" index --name demo >"$var/log/index.log" 2>&1 ||
 		echo "warning: indexing the demo database failed (see $var/log/index.log)" >&2

@@ -175,6 +175,10 @@ struct cat_ref { const char *table, *column; };
  * to matching identifiers against the catalog's names, and *parsed says which was used.
  */
 int catalog_sql_refs(struct catalog *cat, const char *sql, struct cat_ref *out, int max, int *parsed);
+/* catalog_table_columns: every column of table (its catalog name, bare or "public."-qualified) in
+ * the catalog's order, at most max into out; returns the count, 0 for a table it does not know.
+ * What a "table.*" or "*" reads (the access audit); strings point into the catalog. */
+int catalog_table_columns(struct catalog *cat, const char *table, struct cat_ref *out, int max);
 /* catalog_block_names: 1 when a prompt block has the section "Table: table" and (column not
  * NULL) names column in it, in full or among "(other columns: ...)". */
 int catalog_block_names(const char *block, const char *table, const char *column);

@@ -236,3 +236,19 @@ int catalog_block_names(const char *block, const char *table, const char *column
 	}
 	return 0;
 }
+
+int catalog_table_columns(struct catalog *cat, const char *table, struct cat_ref *out, int max)
+{
+	const struct catalog *c = cat;
+	int t, n = 0;
+
+	if (!c || !table || max <= 0)
+		return 0;
+	if ((t = cat_find_table(c, table)) < 0 && !strncmp(table, "public.", 7))
+		t = cat_find_table(c, table + 7);
+	if (t < 0)
+		return 0;
+	for (int k = 0; k < c->tables[t].ncols && n < max; k++)
+		out[n++] = (struct cat_ref){c->tables[t].name, c->columns[c->tables[t].first_col + k].name};
+	return n;
+}

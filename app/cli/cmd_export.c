@@ -7,6 +7,7 @@
 #include "cli/cli.h"
 #include "store/target.h"
 #include "export/export.h"
+#include "store/access.h"
 #include "store/db.h"
 #include "util/conf.h"
 
@@ -31,11 +32,12 @@ int cmd_export(int argc, char **argv)
 	int escape = cli_flag(&argc, argv, "--escape-formulas");
 	struct export_opts o = {0};
 	struct target t = {0};
-	struct export_stats st;
+	struct export_stats st = {0};
 	struct exec_error dberr = {0};
 	char path[4096], name[64], err[1024];
 	struct stat sb;
 	enum err rc;
+	const char *tname;
 
 	if (!outp)
 		outp = cli_opt(&argc, argv, "--output");
@@ -54,6 +56,12 @@ int cmd_export(int argc, char **argv)
 		cli_use_catalog(t.name, &o.relation_ok, &o.relation_ctx);
 	} else {
 		cli_use_catalog(conf_get("target_name"), &o.relation_ok, &o.relation_ctx);
+	}
+	tname = target ? t.name : conf_get("target_name");
+	/* no rows leave unless their audit row can be written (fail closed, like the web) */
+	if (!access_ready(db_app())) {
+		fprintf(stderr, "askql export: refused: the access audit (askql.access_audit in app_db) cannot be written\n");
+		return 1;
 	}
 	o.bom = bom;
 	o.escape_formulas = escape;
@@ -94,6 +102,18 @@ int cmd_export(int argc, char **argv)
 	}
 	printf("%s\t%lld rows\t%.0f ms%s\n", path, st.rows, st.ms, st.truncated ? "\ttruncated" : "");
 out:
+	if (rc != ERR_DENIED && rc != ERR_LIMIT) {
+		/* one audit row per export: no user, the OS user; a lost row is logged in full on stderr
+		 * and the exit status says so */
+		struct access_rec ar = {.kind = ACCESS_EXPORT, .channel = ACCESS_CLI, .target = tname, .sql = sql,
+		                        .rows = rc == OK ? st.rows : -1, .format = export_ext(o.format),
+		                        .failed = rc != OK, .cat = o.relation_ctx};
+
+		if (access_record(db_app(), &ar, err, sizeof err) != OK) {
+			fprintf(stderr, "askql export: %s\n", err);
+			rc = ERR_DB;
+		}
+	}
 	exec_error_free(&dberr);
 	return rc == OK ? 0 : 1;
 }

@@ -15,6 +15,9 @@
 #define HISTORY_FILTERS {"q", P_TEXT, 200}, {"status", P_WORD, 16}, {"from", P_DATE, 10}, {"to", P_DATE, 10}, \
 	{"table", P_WORD, 128}, {"page", P_INT, 6}, {"group", P_WORD, 1}, {"all", P_WORD, 1}, \
 	{"noowner", P_WORD, 1}, {"target", P_WORD, 63}
+/* what the audit of data access is filtered by (admin_access.c) */
+#define ACCESS_FILTERS {"user", P_TEXT, 64}, {"target", P_WORD, 63}, {"class", P_WORD, 16}, \
+	{"from", P_DATE, 10}, {"to", P_DATE, 10}
 
 /*
  * Every URL the workers answer.  Order matters only between a literal and a
@@ -95,6 +98,9 @@ static const struct route routes[] = {
 	 PARAMS(CSRF_P, {"action", P_WORD, 16}, {"name", P_TEXT, 64}, {"role", P_WORD, 8},
 	        {"password", P_TEXT, 256}, {"id", P_INT, 19})},
 	{M_GET,  "/admin/audit", page_admin_audit, R_AUTH | R_ADMIN, PARAMS({"page", P_INT, 6})},
+	/* the audit of data access (admin_access.c): filters kept on every link; the CSV is audited too */
+	{M_GET,  "/admin/audit/access", page_admin_access, R_AUTH | R_ADMIN, PARAMS(ACCESS_FILTERS, {"page", P_INT, 6})},
+	{M_GET,  "/admin/audit/access/export", page_admin_access_export, R_AUTH | R_ADMIN, PARAMS(ACCESS_FILTERS)},
 	/* critique reports */
 	{M_GET,  "/reports", page_reports, R_AUTH, PARAMS({"page", P_INT, 6})},
 	{M_GET,  "/reports/:id", page_report, R_AUTH, PARAMS({"format", P_WORD, 8})},

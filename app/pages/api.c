@@ -5,6 +5,7 @@
 #include <cjson/cJSON.h>
 #include "agent/agent.h"
 #include "pages/pages.h"
+#include "store/access.h"
 #include "store/db.h"
 #include "util/log.h"
 
@@ -124,6 +125,18 @@ enum err api_run(struct req *r)
 			cJSON_AddItemToObject(run, "rows", cJSON_Parse(PQgetvalue(res, 0, 1)));
 	}
 	PQclear(res);
+	{
+		/* the rows sent are an access, audited first; none are sent when that fails */
+		cJSON *rows = cJSON_GetObjectItemCaseSensitive(run, "rows");
+
+		if (cJSON_IsObject(rows))
+			rows = cJSON_GetObjectItemCaseSensitive(rows, "rows");
+		if (cJSON_IsArray(rows) &&
+		    view_access(r, run, ACCESS_VIEW, "json", cJSON_GetArraySize(rows), 0) != OK) {
+			cJSON_Delete(run);
+			return page_notice(r, 503, "audit.unavailable", NULL, 0);
+		}
+	}
 	e = resp_json(r, 200, run);
 	cJSON_Delete(run);
 	return e;

@@ -6,6 +6,7 @@
 #include <cjson/cJSON.h>
 #include "export/export.h"
 #include "pages/pages.h"
+#include "store/access.h"
 #include "store/db.h"
 #include "util/conf.h"
 #include "util/log.h"
@@ -114,7 +115,18 @@ static enum err download(struct req *r, long long id, const char *fmt)
 	o.basename = base;
 	snprintf(disp, sizeof disp, "attachment; filename=\"%s\"", fname);
 	dl.disp = disp;   /* not now: an error page must not arrive as an attachment named .xlsx */
+	/* the audit row is written when the stream ends (it holds the row count and the table is
+	 * append-only); no stream starts unless that row can be written (fail closed) */
+	if (!access_ready(db_app())) {
+		log_error("download of run %lld refused: the access audit cannot be written", id);
+		cJSON_Delete(run);
+		return page_notice(r, 503, "audit.unavailable", NULL, 0);
+	}
 	e = export_run(sql, &o, &out, &st, &dberr);
+	/* a download the guard refused or the target's slots turned away read nothing */
+	if (e != ERR_DENIED && e != ERR_LIMIT)
+		view_access(r, run, ACCESS_DOWNLOAD, export_ext(f), e == OK ? st.rows : (st.rows > 0 ? st.rows : -1),
+		            e != OK);
 	if (e != OK) {
 		char *msg = exec_error_text(&dberr);
 

@@ -80,6 +80,19 @@ void view_targets(struct cJSON *d, const char *chosen);
 struct cJSON *view_rows(struct pg_result *res);
 /* view_audit: record an admin or security action in askql.audit (detail JSON text or NULL). */
 void view_audit(struct req *r, const char *action, const char *detail_json);
+/* view_access: record that the signed-in user read rows of run (as run_load returns it: its target
+ * and SQL) as kind (ACCESS_VIEW, ACCESS_DOWNLOAD) in format ("page", "csv", ...), rows of them
+ * (-1 unknown), failed 1 when the access broke off; web or API from the request (store/access.h).
+ * OK, or ERR_DB when the row could not be written (already logged in full by access_record). */
+enum err view_access(struct req *r, const struct cJSON *run, int kind, const char *format,
+                     long long rows, int failed);
+
+/* ---- admin_access.c: Admin -> Audit -> Data access (askql.access_audit) ---- */
+/* page_admin_access: the log filtered by user, target, class, from, to; 50 a page (page). */
+enum err page_admin_access(struct req *r);
+/* page_admin_access_export: the same filtered log as CSV (at most 100,000 entries), recorded in
+ * the log itself before any byte is sent; 503 when that record cannot be written. */
+enum err page_admin_access_export(struct req *r);
 
 /* ---- admin_verified.c ---- */
 /* page_verify_apply: agent_verify(act) on run_id for the signed-in user and, when it succeeded,

@@ -5,6 +5,7 @@
 #include <cjson/cJSON.h>
 #include "pages/pages.h"
 #include "pages/step_words.h"
+#include "store/access.h"
 #include "store/db.h"
 #include "store/run.h"
 #include "util/log.h"
@@ -38,6 +39,14 @@ enum err page_run(struct req *r)
 	}
 	run_pause_data(r, d, run);     /* step mode: run_pause.c */
 	cJSON_AddBoolToObject(d, "can_edit", cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(run, "paused")));
+	/* rows shown are an access: audited before they are, and not shown when that fails (fail
+	 * closed: the stored rows stay where they are, nothing is lost by refusing the page) */
+	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(run, "has_result")) &&
+	    view_access(r, run, ACCESS_VIEW, "page", (long long)cJSON_GetNumberValue(
+	                cJSON_GetObjectItemCaseSensitive(run, "preview_rows")), 0) != OK) {
+		cJSON_Delete(d);
+		return page_notice(r, 503, "audit.unavailable", NULL, 0);
+	}
 	e = view_render(r, 200, "run", d);
 	log_info("run page %lld rendered in %.3f ms", r->arg_id, now_ms() - t0);
 	return e;

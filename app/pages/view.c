@@ -4,6 +4,7 @@
 #include <string.h>
 #include <cjson/cJSON.h>
 #include "pages/pages.h"
+#include "store/access.h"
 #include "store/db.h"
 #include "util/arena.h"
 #include "util/conf.h"
@@ -98,6 +99,23 @@ void view_audit(struct req *r, const char *action, const char *detail_json)
 	snprintf(uid, sizeof uid, "%lld", r->user.id);
 	db_exec(db_app(), "INSERT INTO askql.audit(user_id, action, detail) VALUES ($1, $2, $3::jsonb)",
 	        3, p, NULL, 0);
+}
+
+enum err view_access(struct req *r, const cJSON *run, int kind, const char *format,
+                     long long rows, int failed)
+{
+	const cJSON *id = cJSON_GetObjectItemCaseSensitive(run, "id");
+	struct access_rec a = {
+		.kind = (enum access_kind)kind, .channel = r->via_token ? ACCESS_API : ACCESS_WEB,
+		.user_id = r->user.id, .user_name = r->user.name,
+		.target = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(run, "target")),
+		.run_id = cJSON_IsNumber(id) ? (long long)id->valuedouble : 0,
+		.sql = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(run, "sql")),
+		.rows = rows, .format = format, .failed = failed,
+	};
+	char err[256];
+
+	return access_record(db_app(), &a, err, sizeof err);
 }
 
 void view_targets(cJSON *d, const char *chosen)

@@ -56,4 +56,7 @@
       });
     });
   });
+  // --- result (issue 15): on a phone the SQL block starts folded so the answer and table come first
+  var sqlBlock = document.getElementById('sql-block');
+  if (sqlBlock && window.matchMedia && window.matchMedia('(max-width: 640px)').matches) sqlBlock.open = false;
 })();

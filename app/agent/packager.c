@@ -3,6 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "agent/agent_int.h"
+#include "llm/prompt.h"
+#include "pages/answer.h"
+#include "util/conf.h"
 #include "util/log.h"
 #include "util/sb.h"
 
@@ -17,13 +20,85 @@ static const char *col_type(const struct exec_col *c)
 	return "text";
 }
 
+/* aggregate: every row of the result is an aggregate (a column computed by avg, count, sum, min, max), so
+ * the rows say nothing of single patients */
+static int aggregate(const struct exec_out *eo)
+{
+	for (int j = 0; j < eo->r.ncols; j++) {
+		char agg[16], src[64];
+
+		if (answer_source(eo->sql, eo->r.cols[j].name, agg, sizeof agg, src, sizeof src) && agg[0])
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * llm_sentence: the answer sentence in Korean and English from the run's model, {"ko","en","by":"llm"} as
+ * JSON text (heap), or NULL (builtin provider, conf answer_llm_rows 0, a row-level, truncated or larger
+ * result, or the model failed: the run page then words it offline).  The model is sent the question,
+ * the column names and the result's rows, nothing else.  Recorded as an "answer" step.
+ */
+static char *llm_sentence(struct agent *a, const struct exec_out *eo, const char *cols_json, const char *rows_json)
+{
+	long lim = conf_get_int("answer_llm_rows");
+	long long t0 = agent_now_us();
+	char err[256], *sys = NULL, *out = NULL;
+	struct llm *l;
+	struct llm_msg m[2];
+	struct llm_reply rep = {0};
+	struct sb u = SB_INIT;
+	struct step s = {.kind = "llm", .name = "answer", .status = "ok"};
+	cJSON *j = NULL, *o;
+	const char *ko, *en, *b, *e;
+
+	if (lim <= 0 || eo->r.truncated || eo->r.nrows == 0 || eo->r.nrows > lim || !aggregate(eo))
+		return NULL;
+	if (!(l = agent_llm(a, err, sizeof err)) || llm_is_builtin(l))
+		return NULL;
+	sys = prompt_get(a->app, "answer", NULL);
+	sb_printf(&u, "Question: %s\nSQL: %s\nColumns: %s\nRows: %s\n", a->state.question ? a->state.question : "",
+	          eo->sql, cols_json, rows_json);
+	m[0].role = "system";
+	m[0].content = sys ? sys : "Answer the question from the rows in one sentence, as JSON {\"ko\": \"...\", \"en\": \"...\"}.";
+	m[1].role = "user";
+	m[1].content = sb_cstr(&u);
+	if (llm_chat(l, m, 2, NULL, NULL, &rep) == OK && rep.text && (b = strchr(rep.text, '{')) && (e = strrchr(b, '}')) &&
+	    (j = cJSON_ParseWithLength(b, (size_t)(e - b + 1))) &&
+	    (ko = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "ko"))) && *ko && strlen(ko) < 1000 &&
+	    (en = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "en"))) && *en && strlen(en) < 1000) {
+		o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "ko", ko);
+		cJSON_AddStringToObject(o, "en", en);
+		cJSON_AddStringToObject(o, "by", "llm");
+		out = json_text(o);
+		cJSON_Delete(o);
+	} else {
+		/* a failed sentence degrades to the offline one; the run goes on */
+		s.status = "degraded";
+		s.error = rep.error ? rep.error : "the model's reply is not {\"ko\": ..., \"en\": ...}";
+	}
+	a->res->llm_ms += rep.ms;
+	s.output = out;
+	s.raw = rep.text;
+	s.ms = agent_ms_since(t0);
+	s.tokens_in = rep.tokens_in;
+	s.tokens_out = rep.tokens_out;
+	agent_step(a, &s);
+	cJSON_Delete(j);
+	llm_reply_free(&rep);
+	sb_free(&u);
+	free(sys);
+	return out;
+}
+
 void packager_run(struct agent *a, struct exec_out *eo, int attempt, int max_attempts)
 {
 	long long t0 = agent_now_us();
 	struct step s = {.kind = "node", .name = "packager", .status = "ok"};
 	struct run_update u = RUN_UPDATE_INIT;
 	cJSON *cols = cJSON_CreateArray(), *full = NULL, *rows = NULL, *outj = cJSON_CreateObject();
-	char *rj = exec_result_json(&eo->r), *out, *st;
+	char *rj = exec_result_json(&eo->r), *out, *st, *sentence;
 	struct sb ans = SB_INIT;
 	int react = a->state.mode == RUN_REACT;
 
@@ -81,13 +156,16 @@ void packager_run(struct agent *a, struct exec_out *eo, int attempt, int max_att
 	u.truncated = eo->r.truncated;
 	u.attempts = attempt;
 	u.edited = a->state.edited;
-	u.answer = a->res->answer;
+	/* the model's sentence when it gave one (the run page words it offline otherwise) */
+	sentence = llm_sentence(a, eo, a->res->columns_json, a->res->rows_json);
+	u.answer = sentence ? sentence : a->res->answer;
 	u.state_json = st;
 	agent_async_commits(a, 0);
 	run_set(a->app, a->run_id, &u);
 	snprintf(a->res->status, sizeof a->res->status, "ok");
 	a->done = 1;
 	cache_offer(a, eo->sql);
+	free(sentence);
 	free(st);
 	free(out);
 	free(rj);

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cjson/cJSON.h>
+#include "pages/answer.h"
 #include "pages/pages.h"
 #include "store/db.h"
 #include "store/run.h"
@@ -217,14 +218,14 @@ enum err page_history(struct req *r)
 		 * grouping first and joining 25 rows back keeps this one hash aggregate over the filter */
 		sb_printf(&sql, "SELECT r.id, r.question, r.status, r.sql, r.verified, "
 		          "to_char(r.created_at, 'YYYY-MM-DD HH24:MI') AS created, array_to_string(r.tables, ', ') AS tables, "
-		          "u.name AS owner, r.row_count, g.n, coalesce(r.verify_state, '') FROM (SELECT max(r.id) AS id, count(*) AS n, max(r.created_at) AS last "
+		          "u.name AS owner, r.row_count, g.n, coalesce(r.verify_state, ''), r.truncated FROM (SELECT max(r.id) AS id, count(*) AS n, max(r.created_at) AS last "
 		          "FROM askql.runs r WHERE r.kind <> 'critique'%s GROUP BY coalesce(r.fingerprint, r.id::text) "
 		          "ORDER BY last DESC LIMIT $%d OFFSET $%d) g JOIN askql.runs r ON r.id = g.id "
 		          "LEFT JOIN askql.users u ON u.id = r.user_id ORDER BY g.last DESC", sb_cstr(&w), n - 1, n);
 	else
 		sb_printf(&sql, "SELECT r.id, r.question, r.status, r.sql, r.verified, "
 		          "to_char(r.created_at, 'YYYY-MM-DD HH24:MI') AS created, array_to_string(r.tables, ', ') AS tables, "
-		          "u.name AS owner, r.row_count, 1 AS n, coalesce(r.verify_state, '') FROM askql.runs r LEFT JOIN askql.users u ON u.id = r.user_id "
+		          "u.name AS owner, r.row_count, 1 AS n, coalesce(r.verify_state, ''), r.truncated FROM askql.runs r LEFT JOIN askql.users u ON u.id = r.user_id "
 		          "WHERE r.kind <> 'critique'%s ORDER BY r.created_at DESC LIMIT $%d OFFSET $%d",
 		          sb_cstr(&w), n - 1, n);
 	if (!(res = db_query(db_app(), sb_cstr(&sql), n, p, NULL, 0)))
@@ -256,8 +257,15 @@ enum err page_history(struct req *r)
 		} else {
 			cJSON_AddStringToObject(o, "owner", PQgetvalue(res, i, 7));
 		}
-		if (!PQgetisnull(res, i, 8))
-			cJSON_AddNumberToObject(o, "row_count", atof(PQgetvalue(res, i, 8)));
+		if (!PQgetisnull(res, i, 8)) {
+			/* as the run page says it: the whole count, or the preview's size with "+" (issue 15) */
+			struct sb rc = SB_INIT;
+
+			answer_rows(&rc, r->lang, atoll(PQgetvalue(res, i, 8)), PQgetvalue(res, i, 11)[0] == 't');
+			if (sb_ok(&rc))
+				cJSON_AddStringToObject(o, "rows_text", sb_cstr(&rc));
+			sb_free(&rc);
+		}
 		if (atoi(PQgetvalue(res, i, 9)) > 1)
 			cJSON_AddNumberToObject(o, "same", atof(PQgetvalue(res, i, 9)));
 		cJSON_AddItemToArray(runs, o);

@@ -1,15 +1,18 @@
 /* run_view.c: a run and its steps as template data (shared by the run page, the stream, SSE and the API). */
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cjson/cJSON.h>
+#include "pages/answer.h"
 #include "pages/chart.h"
 #include "pages/pages.h"
 #include "pages/sqlfmt.h"
 #include "pages/step_words.h"
 #include "store/db.h"
 #include "util/arena.h"
+#include "util/i18n.h"
 #include "util/log.h"
 #include "util/sha256.h"
 
@@ -67,8 +70,139 @@ static int is_numeric_type(const char *t)
 	             strstr(t, "real") || strstr(t, "decimal"));
 }
 
+/* What the result's words need of the run besides its columns and rows. */
+struct run_ctx {
+	const char *question, *sql, *target, *tables, *status;
+	const char *stored_answer;  /* runs.answer: the packager's statistics, or the model's {"ko","en"} */
+	long long row_count;  /* the whole result when !truncated, else the preview's size */
+	int truncated;
+};
+
+/* What the catalog says of one source column: its header in each language and its unit. */
+struct cat_col {
+	char *name, *en, *ko, *unit;
+};
+
+/* catalog_cols: the catalog rows of the run's tables for the given column names (one query); *n set */
+static struct cat_col *catalog_cols(const struct run_ctx *x, struct sb *names, int *n)
+{
+	const char *p[3] = {x->target, x->tables, sb_cstr(names)};
+	struct cat_col *cc;
+	PGresult *res;
+
+	*n = 0;
+	if (!x->target || !x->tables || !*x->tables || !names->len)
+		return NULL;
+	/* the header in Korean: the first Hangul synonym the catalog holds (진료과 for department) */
+	res = db_query(db_app(),
+	               "SELECT DISTINCT ON (c.name) c.name, coalesce(c.full_name, ''), "
+	               "coalesce((SELECT s FROM unnest(c.synonyms) s WHERE s ~ '[가-힣]' LIMIT 1), ''), "
+	               "coalesce(c.unit, '') FROM askql.cat_columns c "
+	               "WHERE c.target = $1 AND (c.table_name = ANY(string_to_array($2, ', ')) OR "
+	               "c.schema_name || '.' || c.table_name = ANY(string_to_array($2, ', '))) "
+	               "AND c.name = ANY(string_to_array($3, ',')) ORDER BY c.name, c.table_name",
+	               3, p, NULL, 0);
+	if (!res)
+		return NULL;
+	cc = calloc((size_t)PQntuples(res) + 1, sizeof *cc);
+	for (int i = 0; cc && i < PQntuples(res); i++) {
+		cc[i].name = strdup(PQgetvalue(res, i, 0));
+		cc[i].en = strdup(PQgetvalue(res, i, 1));
+		cc[i].ko = strdup(PQgetvalue(res, i, 2));
+		cc[i].unit = strdup(PQgetvalue(res, i, 3));
+		(*n)++;
+	}
+	PQclear(res);
+	return cc;
+}
+
+static const struct cat_col *cat_find(const struct cat_col *cc, int n, const char *name)
+{
+	for (int i = 0; i < n; i++)
+		if (cc[i].name && !strcasecmp(cc[i].name, name))
+			return &cc[i];
+	return NULL;
+}
+
+/* The words of one result column: its header (catalog, else humanised), aggregate, unit. */
+struct col_words {
+	char agg[16], src[64], unit[32];
+	struct sb label;
+};
+
+/* describe: fill cols[c] (label, unit, agg, patients, fmt) and w[c] for every column */
+static void describe(struct req *r, const struct run_ctx *x, const cJSON *cjcols, const cJSON *rows,
+                     struct answer_col *cols, struct col_words *w, int ncol)
+{
+	struct sb names = SB_INIT;
+	struct cat_col *cc;
+	int ncc = 0, ko = r->lang && !strcmp(r->lang, "ko");
+
+	for (int c = 0; c < ncol; c++) {
+		const cJSON *ci = cJSON_GetArrayItem(cjcols, c);
+		const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(ci, "name"));
+
+		cols[c].name = name ? name : cJSON_IsString(ci) ? ci->valuestring : "?";
+		cols[c].type = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(ci, "type"));
+		answer_source(x->sql, cols[c].name, w[c].agg, sizeof w[c].agg, w[c].src, sizeof w[c].src);
+		if (names.len)
+			sb_putc(&names, ',');
+		sb_puts(&names, w[c].src[0] && strcmp(w[c].src, "*") ? w[c].src : cols[c].name);
+	}
+	cc = catalog_cols(x, &names, &ncc);
+	for (int c = 0; c < ncol; c++) {
+		const struct cat_col *k = cat_find(cc, ncc, w[c].src[0] ? w[c].src : cols[c].name);
+		const char *cl = k ? (ko ? k->ko : k->en) : NULL;
+		struct sb base = SB_INIT;
+		char key[40];
+
+		if (w[c].agg[0])
+			cols[c].agg = w[c].agg;
+		if (k && *k->unit) {
+			snprintf(w[c].unit, sizeof w[c].unit, "%s", k->unit);
+			cols[c].unit = w[c].unit;
+		}
+		/* the source column's own header, else its name made readable */
+		if (cl && *cl)
+			sb_puts(&base, cl);
+		else
+			answer_label(&base, r->lang, w[c].src[0] && strcmp(w[c].src, "*") ? w[c].src : cols[c].name);
+		/* counting the patient identifier counts patients (명 / patients) */
+		cols[c].patients = w[c].agg[0] && !strcmp(w[c].agg, "count") &&
+		                   (strcasestr(w[c].src, "subject") || strcasestr(w[c].src, "patient") ||
+		                    (k && !strcmp(k->ko, "환자")));
+		if (cols[c].patients)
+			sb_puts(&w[c].label, i18n_get(r->lang, "result.agg.count_patients"));
+		else if (w[c].agg[0] && !strcmp(w[c].src, "*"))
+			sb_puts(&w[c].label, i18n_get(r->lang, "result.agg.count_all"));
+		else if (w[c].agg[0] && w[c].src[0]) {
+			snprintf(key, sizeof key, "result.agg.%s", w[c].agg);
+			/* "Average age", not "Average Age" (an acronym such as BMI stays) */
+			if (strcmp(r->lang, "ko") && base.len > 1 && isupper((unsigned char)base.buf[0]) &&
+			    !isupper((unsigned char)base.buf[1]))
+				base.buf[0] = (char)tolower((unsigned char)base.buf[0]);
+			i18n_format(&w[c].label, r->lang, key, (const char *[]){"col", sb_cstr(&base), NULL});
+		} else if (cl && *cl && !w[c].agg[0])
+			sb_puts(&w[c].label, cl);
+		else
+			answer_label(&w[c].label, r->lang, cols[c].name);
+		cols[c].label = sb_cstr(&w[c].label);
+		cols[c].fmt = answer_col_fmt(&cols[c], rows, c);
+		sb_free(&base);
+	}
+	for (int i = 0; cc && i < ncc; i++) {
+		free(cc[i].name);
+		free(cc[i].en);
+		free(cc[i].ko);
+		free(cc[i].unit);
+	}
+	free(cc);
+	sb_free(&names);
+}
+
 /* The result table: one page of the stored preview, sorted as asked, plus the chart. */
-static void add_result(struct req *r, cJSON *d, const char *columns_json, const char *preview_json, long long id)
+static void add_result(struct req *r, cJSON *d, const char *columns_json, const char *preview_json, long long id,
+                       const struct run_ctx *x)
 {
 	cJSON *cols = cJSON_Parse(columns_json ? columns_json : "null");
 	cJSON *prev = cJSON_Parse(preview_json ? preview_json : "null");
@@ -76,8 +210,10 @@ static void add_result(struct req *r, cJSON *d, const char *columns_json, const 
 	long long page = req_param(r, "page") ? req_param_int(r, "page", 1) : 1;
 	long long sortc = req_param_int(r, "sort", -1);
 	const char *dir = req_param(r, "dir");
-	int ncol, nrow, npages;
+	int ncol = 0, nrow, npages;
 	cJSON **arr = NULL;
+	struct answer_col *acols = NULL;
+	struct col_words *words = NULL;
 	struct sb svg = SB_INIT;
 	const char *kind = NULL;
 
@@ -96,6 +232,47 @@ static void add_result(struct req *r, cJSON *d, const char *columns_json, const 
 	nrow = cJSON_GetArraySize(rows);
 	cJSON_AddBoolToObject(d, "has_result", 1);
 	cJSON_AddNumberToObject(d, "preview_rows", nrow);
+	acols = calloc((size_t)ncol + 1, sizeof *acols);
+	words = calloc((size_t)ncol + 1, sizeof *words);
+	if (!acols || !words)
+		goto out;
+	describe(r, x, cols, rows, acols, words, ncol);
+	/* the true row count when the executor saw the end of the result (it fetches one row past the
+	 * preview, so truncated means more rows exist), else the preview's size and a "+" */
+	{
+		struct sb rc = SB_INIT;
+
+		answer_rows(&rc, r->lang, x->row_count >= 0 ? x->row_count : nrow, x->truncated);
+		cJSON_AddStringToObject(d, "rows_text", sb_cstr(&rc));
+		sb_reset(&rc);
+		if (x->truncated) {
+			char n[24];
+
+			snprintf(n, sizeof n, "%d", nrow);
+			i18n_format(&rc, r->lang, "result.rows_preview_help", (const char *[]){"n", n, NULL});
+			cJSON_AddStringToObject(d, "rows_help", sb_cstr(&rc));
+		}
+		sb_free(&rc);
+	}
+	/* the answer in words, for a run that ended with a result */
+	if (x->status && !strcmp(x->status, "ok")) {
+		struct sb a = SB_INIT;
+		struct answer_in in = {r->lang, x->question, x->sql, acols, ncol, rows,
+		                       x->row_count >= 0 ? x->row_count : nrow, x->truncated};
+		enum answer_kind k = answer_sentence(&a, &in);
+		/* the model's sentence, when the packager stored one (answer_llm_rows), in this language */
+		cJSON *llm = x->stored_answer && x->stored_answer[0] == '{' ? cJSON_Parse(x->stored_answer) : NULL;
+		const char *said = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(llm, r->lang));
+
+		cJSON_DeleteItemFromObjectCaseSensitive(d, "answer");
+		cJSON_AddStringToObject(d, "answer", said && *said ? said : sb_cstr(&a));
+		cJSON_AddStringToObject(d, "answer_kind", answer_kind_name(k));
+		cJSON_AddStringToObject(d, "answer_by", said && *said ? "llm" : "offline");
+		if (said && *said)
+			cJSON_AddStringToObject(d, "answer_note", view_t(r, "result.answer.llm"));
+		cJSON_Delete(llm);
+		sb_free(&a);
+	}
 	if (chart_for_run(&svg, cols, rows, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(d, "target")),
 	                  cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(d, "sql")), r->lang, &kind)) {
 		cJSON_AddStringToObject(d, "chart_svg", sb_cstr(&svg));
@@ -125,6 +302,7 @@ static void add_result(struct req *r, cJSON *d, const char *columns_json, const 
 		char href[128];
 
 		cJSON_AddStringToObject(o, "name", name ? name : (cJSON_IsString(ci) ? ci->valuestring : "?"));
+		cJSON_AddStringToObject(o, "label", acols[c].label);
 		add_str(o, "type", type);
 		cJSON_AddBoolToObject(o, "num", is_numeric_type(type));
 		snprintf(href, sizeof href, "/runs/%lld?sort=%d&dir=%s", id, c, cur && !desc ? "desc" : "asc");
@@ -142,13 +320,30 @@ static void add_result(struct req *r, cJSON *d, const char *columns_json, const 
 
 			if (!v || cJSON_IsNull(v)) {
 				cJSON_AddBoolToObject(cell, "null", 1);
-			} else if (cJSON_IsNumber(v)) {
-				if (v->valuedouble == (double)(long long)v->valuedouble && fabs(v->valuedouble) < 1e15)
-					snprintf(buf, sizeof buf, "%lld", (long long)v->valuedouble);
-				else
-					snprintf(buf, sizeof buf, "%.15g", v->valuedouble);
-				cJSON_AddStringToObject(cell, "v", buf);
-				cJSON_AddBoolToObject(cell, "num", 1);
+			} else if (cJSON_IsNumber(v) || (cJSON_IsString(v) && acols[c].fmt != FMT_TEXT)) {
+				/* rounded for reading; the full value on hover (downloads keep it too) */
+				struct sb f = SB_INIT;
+
+				if (cJSON_IsNumber(v)) {
+					if (v->valuedouble == (double)(long long)v->valuedouble && fabs(v->valuedouble) < 1e15)
+						snprintf(buf, sizeof buf, "%lld", (long long)v->valuedouble);
+					else
+						snprintf(buf, sizeof buf, "%.15g", v->valuedouble);
+				} else {
+					snprintf(buf, sizeof buf, "%s", v->valuestring);
+				}
+				answer_value(&f, v, acols[c].fmt == FMT_TEXT ? FMT_REAL : acols[c].fmt, r->lang);
+				cJSON_AddStringToObject(cell, "v", sb_cstr(&f));
+				if (strcmp(sb_cstr(&f), buf))
+					cJSON_AddStringToObject(cell, "full", buf);
+				cJSON_AddBoolToObject(cell, "num", acols[c].fmt != FMT_BOOL);
+				sb_free(&f);
+			} else if (cJSON_IsBool(v) || (cJSON_IsString(v) && acols[c].fmt == FMT_BOOL)) {
+				struct sb f = SB_INIT;
+
+				answer_value(&f, v, FMT_BOOL, r->lang);
+				cJSON_AddStringToObject(cell, "v", sb_cstr(&f));
+				sb_free(&f);
 			} else if (cJSON_IsString(v)) {
 				cJSON_AddStringToObject(cell, "v", v->valuestring);
 				cJSON_AddBoolToObject(cell, "num", is_numeric_type(cJSON_GetStringValue(
@@ -185,10 +380,30 @@ static void add_result(struct req *r, cJSON *d, const char *columns_json, const 
 		}
 	}
 out:
+	for (int c = 0; words && c < ncol; c++)
+		sb_free(&words[c].label);
+	free(words);
+	free(acols);
 	free(arr);
 	sb_free(&svg);
 	cJSON_Delete(cols);
 	cJSON_Delete(prev);
+}
+
+/* add_error: a failed run's error in words (what happened, what to do) when its SQLSTATE is a common
+ * one; the raw text stays in d.error for the details toggle */
+static void add_error(struct req *r, cJSON *d, const char *status, const char *error)
+{
+	const char *stem = error && status && strcmp(status, "ok") ? answer_error_key(error) : NULL;
+	char key[64];
+
+	if (!stem)
+		return;
+	snprintf(key, sizeof key, "%s.title", stem);
+	cJSON_AddStringToObject(d, "error_title", i18n_get(r->lang, key));
+	snprintf(key, sizeof key, "%s.help", stem);
+	cJSON_AddStringToObject(d, "error_help", i18n_get(r->lang, key));
+	cJSON_AddStringToObject(d, "error_kind", stem + strlen("result.err."));
 }
 
 enum err run_load(struct req *r, long long id, cJSON **out)
@@ -242,7 +457,16 @@ enum err run_load(struct req *r, long long id, cJSON **out)
 	cJSON_AddBoolToObject(d, "step_mode", !strcmp(col(res, 0, "step_mode"), "t"));
 	add_str(d, "provider", col(res, 0, "provider"));
 	add_str(d, "target", col(res, 0, "target"));
-	add_str(d, "answer", col(res, 0, "answer"));
+	if ((v = col(res, 0, "answer")) && *v == '{') {
+		/* the model's sentence {"ko","en"} (add_result puts it, or the offline one, in place) */
+		cJSON *said = cJSON_Parse(v);
+
+		add_str(d, "answer", cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(said, r->lang)));
+		cJSON_Delete(said);
+	} else {
+		add_str(d, "answer", v);
+		add_str(d, "statistics", v);
+	}
 	add_str(d, "error", col(res, 0, "error"));
 	add_str(d, "created", col(res, 0, "created"));
 	add_str(d, "owner", col(res, 0, "owner"));
@@ -265,7 +489,14 @@ enum err run_load(struct req *r, long long id, cJSON **out)
 		cJSON_AddNumberToObject(d, "parent_id", atof(v));
 	if ((v = col(res, 0, "state")))
 		cJSON_AddItemToObject(d, "state", cJSON_Parse(v));
-	add_result(r, d, col(res, 0, "columns"), col(res, 0, "preview"), id);
+	{
+		struct run_ctx x = {col(res, 0, "question"), col(res, 0, "sql"), col(res, 0, "target"), col(res, 0, "tables"),
+		                    status, col(res, 0, "answer"), (v = col(res, 0, "row_count")) ? atoll(v) : -1,
+		                    !strcmp(col(res, 0, "truncated"), "t")};
+
+		add_result(r, d, col(res, 0, "columns"), col(res, 0, "preview"), id, &x);
+	}
+	add_error(r, d, status, col(res, 0, "error"));
 	PQclear(res);
 	*out = d;
 	return OK;

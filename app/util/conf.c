@@ -19,6 +19,7 @@ static struct conf_item items[] = {
 	{"lock_timeout_ms", "2000", 0, "lock_timeout for analyst SQL", 0, 0},
 	{"idle_tx_timeout_ms", "60000", 0, "idle_in_transaction_session_timeout for analyst SQL", 0, 0},
 	{"preview_limit", "1000", 0, "LIMIT the guard adds to previews when the SQL has none", 0, 0},
+	{"answer_llm_rows", "0", 0, "when an LLM is configured, the run page's answer sentence comes from it for aggregate results of at most this many rows (only those rows are sent; row-level results never are); 0: always the offline sentence", 0, 0},
 	{"max_rows", "1000000", 0, "most rows an export may stream", 0, 0},
 	{"max_page_bytes", "4194304", 0, "most result bytes kept for one page", 0, 0},
 	{"exec_fetch_bytes", "8388608", 0, "most result bytes the executor holds in a worker at once: a FETCH is sized to fit, wide rows come one at a time, and a row wider than this ends the result as truncated (docs/executor-limits.md)", 0, 0},

@@ -109,6 +109,11 @@ h=$(hist table=la_)
 check "table=la_ treats _ literally: la_x only" "has $R4 \"\$h\" && ! has $R1 \"\$h\""
 h=$(hist table=ab)
 check "table=ab (not a prefix) finds nothing" "! has $R1 \"\$h\" && ! has $R2 \"\$h\""
+q -c "UPDATE askql.runs SET row_count = 1000, truncated = true WHERE id = $R3" >/dev/null
+q -c "UPDATE askql.runs SET row_count = 3867 WHERE id = $R1" >/dev/null
+h=$(hist '')
+check "row counts as the run page says them: the whole count, or the preview's size with + (preview)" \
+	"grep -A3 'href=\"/runs/$R1\"' <<<\"\$h\" | grep -q '3,867 rows' && grep -A3 'href=\"/runs/$R3\"' <<<\"\$h\" | grep -q '1,000+ (preview)'"
 check "an analyst never sees another's run or an owner-less one" "h=\$(hist ''); ! has $R6 \"\$h\" && ! has $R5 \"\$h\""
 
 # ---- owner-less runs for the admin ----

@@ -97,6 +97,8 @@ FAKE=http://127.0.0.1:$(cat "$WORK/port")
 export ASKQL_LLM_PROVIDER=openai ASKQL_LLM_BASE_URL=$FAKE/v1 ASKQL_LLM_API_KEY=sk-test
 export ASKQL_LLM_BACKOFF_MS=10 ASKQL_LLM_BACKOFF_MAX_MS=50 ASKQL_LLM_RETRIES=1 ASKQL_LLM_TIMEOUT_MS=5000
 unset ASKQL_LLM_DATA_POLICY
+# the answer sentence may be worded by the model from an aggregate's rows (answer_llm_rows): only under rows
+export ASKQL_ANSWER_LLM_ROWS=20
 
 script() { curl -s -XPOST --data-binary "$1" "$FAKE/__script" >/dev/null; }
 resp() { python3 -c 'import json,sys; print(json.dumps({"text": sys.argv[1]}))' "$1"; }
@@ -174,6 +176,9 @@ check "schema: the extraction run retried after the database error and answered"
 	'[ "$(jget status <"$WORK/schema.extract.json")" = ok ] && [ "$(jget attempts <"$WORK/schema.extract.json")" = 2 ]' \
 	"$(cat "$WORK/schema.extract.json")"
 check "schema: the ReAct run submitted" '[ "$(jget status <"$WORK/schema.react.json")" = ok ]' "$(cat "$WORK/schema.react.json")"
+run=$(jget run_id <"$WORK/schema.extract.json")
+astep() { appsql "SELECT count(*) FROM askql.steps WHERE run_id = ${1:-0} AND name = 'answer'"; }
+check "schema: the answer sentence was not asked of the model (its rows stay)" '[ "$(astep "$run")" = 0 ]'
 h=$(found "$WORK/schema.req.jsonl" "$WORK/idvals")
 check "schema: no identifier value in any request body" '[ -z "$h" ]' "$h"
 h=$(found "$WORK/schema.req.jsonl" "$WORK/allvals")
@@ -191,6 +196,7 @@ check "values: both runs answered" '[ "$(jget status <"$WORK/values.extract.json
 run=$(jget run_id <"$WORK/values.react.json")
 check "values: the run's inspector step records the policy it ran under" \
 	'[ "$(appsql "SELECT input::jsonb->>'\''llm_data_policy'\'' FROM askql.steps WHERE run_id = ${run:-0} AND name = '\''inspector'\''")" = values ]'
+check "values: no answer sentence from the model either" '[ "$(astep "$(jget run_id <"$WORK/values.extract.json")")" = 0 ]'
 h=$(found "$WORK/values.req.jsonl" "$WORK/idvals")
 check "values: no identifier value in any request body" '[ -z "$h" ]' "$h"
 h=$(found "$WORK/values.req.jsonl" "$WORK/allvals")
@@ -220,6 +226,8 @@ for line in open(sys.argv[1], encoding="utf-8"):
         print(m.group(1))
 PY
 }
+check "rows: the answer sentence is asked of the model with the aggregate's rows" \
+	'[ "$(astep "$(jget run_id <"$WORK/rows.extract.json")")" = 1 ]'
 q=$(quoted "$WORK/rows.req.jsonl")
 check "rows: the database error reached the model as PostgreSQL wrote it (the name it quoted)" \
 	'[ -n "$q" ] && ! grep -q "…" <<<"$q" && grep -qxFf "$WORK/idvals" <<<"$q"' "$q"

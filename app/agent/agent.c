@@ -11,6 +11,7 @@
 #include "llm/llm.h"
 #include "store/db.h"
 #include "store/target.h"
+#include "catalog/llm_policy.h"
 #include "util/conf.h"
 #include "util/log.h"
 #include "util/sb.h"
@@ -245,6 +246,8 @@ enum err agent_start(PGconn *app, const struct agent_opts *o, const char *questi
 		a.owned_conninfo = strdup(target_exec_conninfo(&tg));
 		a.conninfo = a.owned_conninfo;
 	}
+	/* what the model may see of this target's data (an unregistered conninfo: the default) */
+	a.policy = llm_policy_resolve(resolved ? tg.llm_data_policy : NULL, NULL);
 	if (resolved)
 		target_free(&tg);
 	a.on_text = o->on_text;
@@ -365,6 +368,8 @@ enum err agent_resume(PGconn *app, long long run_id, const struct agent_decision
 		if (target_resolve(app, a.state.target, &tg, terr, sizeof terr) == OK) {
 			a.owned_conninfo = strdup(target_exec_conninfo(&tg));
 			a.conninfo = a.owned_conninfo;
+			/* the policy as it is now: an admin's stricter setting applies to paused runs too */
+			a.policy = llm_policy_resolve(tg.llm_data_policy, NULL);
 			target_free(&tg);
 		} else {
 			log_warn("agent_resume run %lld: %s", run_id, terr);

@@ -5,6 +5,7 @@
 #include <cjson/cJSON.h>
 #include "agent/agent.h"
 #include "catalog/catalog.h"
+#include "catalog/llm_policy.h"
 #include "sql/exec.h"
 #include "store/run.h"
 #include "agent/run_state.h"
@@ -24,6 +25,8 @@ struct agent {
 	llm_stream_fn on_text;
 	void *ctx;
 	void (*on_section)(void *ctx, const char *section, const char *text);
+	enum llm_policy policy;        /* what LLM requests may carry of the target's data
+	                                * (llm_data_policy, resolved at start and at each resume) */
 	struct catalog *cat;           /* NULL when the target is not indexed (degraded) */
 	struct retrieval ret;
 	int have_ret;

@@ -148,7 +148,8 @@ static int retrieve(struct agent *a, int with_hyde, char *err, size_t errlen)
 {
 	struct retrieval_opts ro = {.k = 10, .token_budget = 1500,
 	                            .whole_schema_tokens = conf_get_int("context_whole_schema_tokens") > 0
-	                                                   ? conf_get_int("context_whole_schema_tokens") : -1};
+	                                                   ? conf_get_int("context_whole_schema_tokens") : -1,
+	                            .llm_policy = a->policy};
 	char *q, *hy = NULL;
 	enum err rc;
 
@@ -237,6 +238,8 @@ void inspector_run(struct agent *a)
 
 	cJSON_AddStringToObject(inj, "question", a->state.question);
 	cJSON_AddStringToObject(inj, "target", a->state.target);
+	/* what the model may see of the target's data in this run (llm_data_policy) */
+	cJSON_AddStringToObject(inj, "llm_data_policy", llm_policy_name(a->policy));
 	in = json_text(inj);
 	cJSON_Delete(inj);
 	if (retrieve(a, 1, err, sizeof err) == 0) {

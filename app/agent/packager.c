@@ -36,7 +36,8 @@ static int aggregate(const struct exec_out *eo)
 /*
  * llm_sentence: the answer sentence in Korean and English from the run's model, {"ko","en","by":"llm"} as
  * JSON text (heap), or NULL (builtin provider, conf answer_llm_rows 0, a row-level, truncated or larger
- * result, or the model failed: the run page then words it offline).  The model is sent the question,
+ * result, a target whose llm_data_policy is not rows, or the model failed: the run page then words it
+ * offline).  The model is sent the question,
  * the column names and the result's rows, nothing else.  Recorded as an "answer" step.
  */
 static char *llm_sentence(struct agent *a, const struct exec_out *eo, const char *cols_json, const char *rows_json)
@@ -53,6 +54,10 @@ static char *llm_sentence(struct agent *a, const struct exec_out *eo, const char
 	const char *ko, *en, *b, *e;
 
 	if (lim <= 0 || eo->r.truncated || eo->r.nrows == 0 || eo->r.nrows > lim || !aggregate(eo))
+		return NULL;
+	/* rows go to the model only under llm_data_policy rows (docs/llm-policy.md): schema and
+	 * values keep the offline sentence */
+	if (a->policy != LLM_POLICY_ROWS)
 		return NULL;
 	if (!(l = agent_llm(a, err, sizeof err)) || llm_is_builtin(l))
 		return NULL;

@@ -30,8 +30,12 @@ char *plan_retry_block(struct agent *a)
 		const struct run_attempt *at = &a->state.history[i];
 
 		sb_printf(&b, "--- Attempt %d ---\n", at->attempt);
+		/* the error may quote a value read from a row (invalid input syntax ...: "Kim") */
+		char *e = llm_policy_scrub_error(a->policy, a->cat, at->error, at->sql);
+
 		sb_printf(&b, "SQL: %s\n", at->sql);
-		sb_printf(&b, "Error: %s\n", at->error);
+		sb_printf(&b, "Error: %s\n", e ? e : "");
+		free(e);
 		if (at->suggested)
 			sb_printf(&b, "Hint: PostgreSQL suggests the column %s\n", at->suggested);
 		sb_putc(&b, '\n');
@@ -39,22 +43,27 @@ char *plan_retry_block(struct agent *a)
 	return sb_steal(&b);
 }
 
-/* plan_lists_block: the plan's tables, value mappings, joins and examples as prompt sections. */
-static void plan_lists_block(struct sb *b, const struct run_plan *p)
+/* plan_lists_block: the plan's tables, value mappings, joins and examples as prompt sections,
+ * as the run's llm_data_policy lets the model see them (mappings of allowed columns only,
+ * examples' literals scrubbed). */
+static void plan_lists_block(struct sb *b, const struct agent *a, const struct run_plan *p)
 {
+	int shown = 0;
+
 	if (p->tables.n) {
 		sb_puts(b, "\n[PLANNED TABLES]\n");
 		for (int i = 0; i < p->tables.n; i++)
 			sb_printf(b, "%s%s", i ? ", " : "", p->tables.v[i]);
 		sb_putc(b, '\n');
 	}
-	if (p->nmappings) {
-		sb_puts(b, "\n[VALUE MAPPINGS]\n");
-		for (int i = 0; i < p->nmappings; i++) {
-			const struct plan_mapping *m = &p->mappings[i];
+	for (int i = 0; i < p->nmappings; i++) {
+		const struct plan_mapping *m = &p->mappings[i];
 
-			sb_printf(b, "- \"%s\" -> %s.%s = '%s'\n", m->phrase, m->table, m->column, m->value);
-		}
+		if (!llm_policy_values_ok2(a->policy, a->cat, m->table, m->column))
+			continue;
+		if (!shown++)
+			sb_puts(b, "\n[VALUE MAPPINGS]\n");
+		sb_printf(b, "- \"%s\" -> %s.%s = '%s'\n", m->phrase, m->table, m->column, m->value);
 	}
 	if (p->joins.n) {
 		sb_puts(b, "\n[TABLE RELATIONSHIPS]\n");
@@ -63,8 +72,12 @@ static void plan_lists_block(struct sb *b, const struct run_plan *p)
 	}
 	if (p->nexamples) {
 		sb_puts(b, "\n[VERIFIED EXAMPLES]\n");
-		for (int i = 0; i < p->nexamples; i++)
-			sb_printf(b, "Q: %s\nSQL: %s\n", p->examples[i].question, p->examples[i].sql);
+		for (int i = 0; i < p->nexamples; i++) {
+			char *sql = llm_policy_scrub_sql(a->policy, a->cat, p->examples[i].sql);
+
+			sb_printf(b, "Q: %s\nSQL: %s\n", p->examples[i].question, sql ? sql : "");
+			free(sql);
+		}
 	}
 }
 
@@ -85,11 +98,17 @@ char *plan_context_block(struct agent *a)
 	if (b.len && b.buf[b.len - 1] != '\n')
 		sb_putc(&b, '\n');
 	free(own);
-	plan_lists_block(&b, plan);
+	plan_lists_block(&b, a, plan);
 	if (p->id) {
 		sb_puts(&b, "\n[FOLLOW-UP OF A PREVIOUS QUESTION - MODIFY ITS SQL]\n");
 		sb_printf(&b, "Previous question: %s\n", p->question);
-		sb_printf(&b, "Previous SQL: %s\n", p->sql ? p->sql : "(none)");
+		{
+			/* the parent's SQL may be a verified query's, with its literals */
+			char *ps = p->sql ? llm_policy_scrub_sql(a->policy, a->cat, p->sql) : NULL;
+
+			sb_printf(&b, "Previous SQL: %s\n", ps ? ps : "(none)");
+			free(ps);
+		}
 		sb_puts(&b, "Previous result columns: ");
 		for (int i = 0; i < p->ncolumns; i++)
 			sb_printf(&b, "%s%s", i ? ", " : "", p->columns[i].name);

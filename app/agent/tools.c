@@ -40,6 +40,26 @@ static void fail(struct tool_out *o, const char *fmt, const char *arg)
 	o->ok = 0;
 }
 
+/* own_text: what the model and the analyst wrote that an error may quote back (the SQL and
+ * the question), for llm_policy_scrub_error (heap). */
+static char *own_text(struct agent *a, const char *sql)
+{
+	struct sb b = SB_INIT;
+
+	sb_printf(&b, "%s\n%s", sql ? sql : "", a->state.question ? a->state.question : "");
+	return sb_steal(&b);
+}
+
+/* fail_db: an error of the database as the tool's result, scrubbed by the run's policy */
+static void fail_db(struct agent *a, struct tool_out *o, const char *text, const char *sql)
+{
+	char *own = own_text(a, sql), *t = llm_policy_scrub_error(a->policy, a->cat, text, own);
+
+	fail(o, "%s", t ? t : "error withheld");
+	free(t);
+	free(own);
+}
+
 /* Lower-case words of s (ASCII letters/digits/_ and any non-ASCII byte runs). */
 static int words(const char *s, char w[][64], int max)
 {
@@ -174,6 +194,9 @@ static void t_search_columns(struct agent *a, const struct react_call *c, struct
 		}
 		for (int i = 0; i < r.nvalues; i++) {
 			cJSON *m = cJSON_GetObjectItemCaseSensitive(o->result, "value_mappings"), *x;
+
+			if (!llm_policy_values_ok2(a->policy, a->cat, r.values[i].table, r.values[i].column))
+				continue;
 
 			if (!m)
 				m = cJSON_AddArrayToObject(o->result, "value_mappings");
@@ -320,6 +343,20 @@ static void t_search_column_values(struct agent *a, const struct react_call *c, 
 		fail(o, "unknown table %s", tname);
 		return;
 	}
+	if (!llm_policy_values_ok2(a->policy, a->cat, tname, cname)) {
+		/* not even looked up: what is never read cannot be sent */
+		char note[240];
+
+		snprintf(note, sizeof note, a->policy == LLM_POLICY_SCHEMA
+		         ? "stored values are not shown to the model (llm_data_policy schema): write the "
+		           "condition from the question's own words"
+		         : "this column identifies persons: its values are not shown to the model "
+		           "(llm_data_policy values)");
+		cJSON_AddStringToObject(o->result, "column", col);
+		cJSON_AddStringToObject(o->result, "values_withheld", note);
+		o->ok = 1;
+		return;
+	}
 	/* 1. the words as given, then their lexicon translations and synonyms (칼륨 -> potassium,
 	 *    사망 -> expired ...), each as a substring; 2. the words shortened from the end
 	 *    (react-framework 5.2); 3. nothing matched: the column's most frequent values */
@@ -406,8 +443,11 @@ static void t_find_similar_query(struct agent *a, const struct react_call *c, st
 		for (int i = 0; i < ns; i++) {
 			cJSON *x = cJSON_CreateObject();
 
+			char *sql = llm_policy_scrub_sql(a->policy, a->cat, sim[i].sql);
+
 			cJSON_AddStringToObject(x, "question", sim[i].question);
-			cJSON_AddStringToObject(x, "sql", sim[i].sql);
+			cJSON_AddStringToObject(x, "sql", sql ? sql : "");
+			free(sql);
 			cJSON_AddNumberToObject(x, "score", sim[i].score);
 			cJSON_AddStringToObject(x, "source", "verified");
 			if (sim[i].score > best)
@@ -419,7 +459,10 @@ static void t_find_similar_query(struct agent *a, const struct react_call *c, st
 		cJSON *x = cJSON_CreateObject();
 
 		cJSON_AddStringToObject(x, "question", a->state.question);
-		cJSON_AddStringToObject(x, "sql", cached);
+		char *sql = llm_policy_scrub_sql(a->policy, a->cat, cached);
+
+		cJSON_AddStringToObject(x, "sql", sql ? sql : "");
+		free(sql);
 		cJSON_AddNumberToObject(x, "score", 1.0);
 		cJSON_AddStringToObject(x, "source", "query cache");
 		cJSON_AddItemToArray(arr, x);
@@ -461,7 +504,7 @@ static void t_explain(struct agent *a, const struct react_call *c, struct tool_o
 	} else {
 		char *t = exec_error_text(&de);
 
-		fail(o, "%s", t ? t : err_str(rc));
+		fail_db(a, o, t ? t : err_str(rc), sql);
 		if (de.missing_column)
 			cJSON_AddStringToObject(o->result, "missing_column", de.missing_column);
 		if (de.suggested)
@@ -472,8 +515,33 @@ static void t_explain(struct agent *a, const struct react_call *c, struct tool_o
 	exec_error_free(&de);
 }
 
-static void rows_into(cJSON *res, struct exec_out *eo, int maxrows)
+/*
+ * rows_into: a result as the model reads it.  Under llm_data_policy rows: columns, at most
+ * maxrows rows, row_count.  Under schema and values the rows never leave: the columns with a
+ * coarse type, the row count and a note (the issue's "columns, types and row count").
+ */
+static void rows_into(struct agent *a, cJSON *res, struct exec_out *eo, int maxrows)
 {
+	if (a->policy != LLM_POLICY_ROWS && a->policy != LLM_POLICY_UNSET) {
+		cJSON *cols = cJSON_AddArrayToObject(res, "columns");
+		char note[160];
+
+		for (int i = 0; i < eo->r.ncols; i++) {
+			cJSON *c = cJSON_CreateObject();
+			const struct exec_col *ec = &eo->r.cols[i];
+
+			cJSON_AddStringToObject(c, "name", ec->name ? ec->name : "");
+			cJSON_AddStringToObject(c, "type", ec->is_bool ? "boolean" : ec->is_numeric ? "number"
+			                                   : ec->is_temporal ? "date/time" : "text");
+			cJSON_AddItemToArray(cols, c);
+		}
+		cJSON_AddNumberToObject(res, "row_count", (double)eo->r.nrows);
+		cJSON_AddBoolToObject(res, "truncated", eo->r.truncated);
+		snprintf(note, sizeof note, "rows are not shown to the model (llm_data_policy %s): judge the "
+		         "result by its columns and row count", llm_policy_name(a->policy));
+		cJSON_AddStringToObject(res, "rows_withheld", note);
+		return;
+	}
 	char *j = exec_result_json(&eo->r);
 	cJSON *x = j ? cJSON_Parse(j) : NULL, *rows;
 
@@ -490,9 +558,9 @@ static void rows_into(cJSON *res, struct exec_out *eo, int maxrows)
 	free(j);
 }
 
-static void exec_fail(struct tool_out *o, struct exec_out *eo)
+static void exec_fail(struct agent *a, struct tool_out *o, struct exec_out *eo, const char *sql)
 {
-	fail(o, "%s", eo->error);
+	fail_db(a, o, eo->error, sql);
 	if (eo->missing_column)
 		cJSON_AddStringToObject(o->result, "missing_column", eo->missing_column);
 	if (eo->missing_relation)
@@ -512,10 +580,10 @@ static void t_execute_sql_preview(struct agent *a, const struct react_call *c, s
 	}
 	executor_run(a, NULL, sql, 10, &eo);
 	if (eo.ok) {
-		rows_into(o->result, &eo, 10);
+		rows_into(a, o->result, &eo, 10);
 		o->ok = 1;
 	} else {
-		exec_fail(o, &eo);
+		exec_fail(a, o, &eo, sql);
 	}
 	exec_out_free(&eo);
 }
@@ -537,10 +605,10 @@ static void t_submit_sql(struct agent *a, const struct react_call *c, struct too
 		o->eo.ok = 0;
 	}
 	if (o->eo.ok) {
-		rows_into(o->result, &o->eo, 5);
+		rows_into(a, o->result, &o->eo, 5);
 		o->ok = o->terminal = 1;
 	} else {
-		exec_fail(o, &o->eo);
+		exec_fail(a, o, &o->eo, sql);
 	}
 }
 

@@ -87,6 +87,11 @@ struct retrieval_opts {
 	const char *hyde_text;  /* a hypothetical answer from an LLM (HyDE axis); NULL: axis off */
 	int whole_schema_tokens; /* the block is the whole schema when it fits this many tokens;
 	                          * 0: 5000 (conf context_whole_schema_tokens); < 0: never */
+	int llm_policy;         /* enum llm_policy (catalog/llm_policy.h) of the model the block is
+	                         * for: which stored values prompt_block may show (category values,
+	                         * dictionary labels, value mappings, value metadata, literals of
+	                         * verified queries); 0: every value (the offline planner, eval).
+	                         * Only the block is filtered: values, similar stay whole. */
 };
 
 /*

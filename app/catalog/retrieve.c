@@ -6,6 +6,7 @@
 #include <string.h>
 #include <cjson/cJSON.h>
 #include "catalog/catalog_int.h"
+#include "catalog/llm_policy.h"
 #include "catalog/embed.h"
 #include "catalog/text.h"
 #include "util/log.h"
@@ -818,6 +819,14 @@ struct pblock {
 	                                  * mandatory too); NULL: none */
 };
 
+/* the model the block is for may see column ci's stored values (retrieval_opts.llm_policy) */
+static int block_values_ok(const struct ctx *x, int ci)
+{
+	int p = x->o ? x->o->llm_policy : 0;
+
+	return llm_policy_values_ok(p, x->c, x->c->columns[ci].qname);
+}
+
 /* a text column's stored values as "A | B | C" when it has few (a code or category), or when
  * it is a dictionary label listed in a whole schema (x->listed) */
 #define CAT_MAX_VALUES 12
@@ -830,6 +839,8 @@ static const char *category_values(struct ctx *x, int ci)
 
 	if (!(x->listed && x->listed[ci]) &&
 	    (!col->textual || col->nvalues == 0 || col->nvalues > CAT_MAX_VALUES || col->idlike))
+		return NULL;
+	if (!block_values_ok(x, ci))
 		return NULL;
 	sb_init_arena(&sb, x->a);
 	for (int i = 0; i < c->nvalues && n < col->nvalues; i++)
@@ -912,6 +923,8 @@ static void prompt_block(struct ctx *x, const struct pblock *b)
 	for (int i = 0; i < r->nvalues; i++) {
 		const struct ret_value *v = &r->values[i];
 
+		if (!llm_policy_values_ok2(x->o ? x->o->llm_policy : 0, c, v->table, v->column))
+			continue;
 		pl_add(&p, S_VALUES, i < TERM_VALS ? MUST(4) : 40 + i, "- \"%s\" -> %s.%s = '%s' (%s)", v->phrase, v->table, v->column,
 		       v->value, v->how);
 	}
@@ -942,7 +955,7 @@ static void prompt_block(struct ctx *x, const struct pblock *b)
 		const struct cat_column *col = &c->columns[v->col];
 		char lo[32], hi[32];
 
-		if (!v->full_name)
+		if (!v->full_name || !block_values_ok(x, v->col))
 			continue;
 		fmt_num(lo, sizeof lo, v->lo);
 		fmt_num(hi, sizeof hi, v->hi);
@@ -954,8 +967,14 @@ static void prompt_block(struct ctx *x, const struct pblock *b)
 	}
 	if (c->hierarchy)
 		pl_add(&p, S_HIER, 50, "%s", c->hierarchy);
-	for (int i = 0; i < r->nsimilar; i++)
-		pl_add(&p, S_SIMILAR, 8, "- Q: %s\n  SQL: %s", r->similar[i].question, r->similar[i].sql);
+	for (int i = 0; i < r->nsimilar; i++) {
+		/* a verified query's literals are values of its columns (WHERE name = '...') */
+		char *sql = llm_policy_scrub_sql(x->o ? x->o->llm_policy : 0, c, r->similar[i].sql);
+
+		if (sql)
+			pl_add(&p, S_SIMILAR, 8, "- Q: %s\n  SQL: %s", r->similar[i].question, sql);
+		free(sql);
+	}
 
 	/* keep the mandatory lines, then the most important others that fit; print them in
 	 * section order */

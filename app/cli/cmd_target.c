@@ -1,7 +1,8 @@
-/* cmd_target.c: `askql target add|list|test|rm|default`: the registry of target databases (docs/targets.md). */
+/* cmd_target.c: `askql target add|list|test|rm|default|policy`: the registry of target databases (docs/targets.md). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "catalog/llm_policy.h"
 #include "cli/cli.h"
 #include "store/db.h"
 #include "store/target.h"
@@ -12,7 +13,8 @@ static void usage(void)
 	                "       askql target list\n"
 	                "       askql target test NAME|CONNINFO\n"
 	                "       askql target default NAME\n"
-	                "       askql target rm NAME\n");
+	                "       askql target rm NAME\n"
+	                "       askql target policy NAME [schema|values|rows|default]\n");
 }
 
 static int list(PGconn *app)
@@ -43,6 +45,29 @@ static int list(PGconn *app)
 	return 0;
 }
 
+/* policy: set (word given) or show the target's llm_data_policy, then print the effective one */
+static int policy(PGconn *app, const char *name, const char *word)
+{
+	struct target t;
+	char err[512];
+	const char *why;
+	enum llm_policy p;
+	enum err rc;
+
+	if (word && (rc = target_set_policy(app, name, word, err, sizeof err)) != OK) {
+		fprintf(stderr, "askql target policy: %s\n", err);
+		return rc == ERR_INPUT ? 2 : 1;
+	}
+	if (target_get(app, name, &t, err, sizeof err) != OK) {
+		fprintf(stderr, "askql target policy: %s\n", err);
+		return 1;
+	}
+	p = llm_policy_resolve(t.llm_data_policy, &why);
+	printf("%s: llm_data_policy %s (%s)\n", t.name, llm_policy_name(p), why);
+	target_free(&t);
+	return 0;
+}
+
 static int test(PGconn *app, const char *spec)
 {
 	struct target t;
@@ -66,6 +91,12 @@ static int test(PGconn *app, const char *spec)
 		printf("  read-only limits:     temp_file_limit %s, work_mem %s at login\n",
 		       !strcmp(c.ro_temp_file_limit, "-1") ? "none" : c.ro_temp_file_limit, c.ro_work_mem);
 	}
+	{
+		const char *why;
+		enum llm_policy p = llm_policy_resolve(t.llm_data_policy, &why);
+
+		printf("  llm data policy:      %s (%s)\n", llm_policy_name(p), why);
+	}
 	if (c.nwarnings)
 		fputs(c.warnings, stdout);
 	target_free(&t);
@@ -82,7 +113,8 @@ int cmd_target(int argc, char **argv)
 	enum err rc;
 
 	if (!*sub || (!strcmp(sub, "add") && argc != 4) || (!strcmp(sub, "list") && argc != 2) ||
-	    ((!strcmp(sub, "test") || !strcmp(sub, "rm") || !strcmp(sub, "default")) && argc != 3)) {
+	    ((!strcmp(sub, "test") || !strcmp(sub, "rm") || !strcmp(sub, "default")) && argc != 3) ||
+	    (!strcmp(sub, "policy") && argc != 3 && argc != 4)) {
 		usage();
 		return 2;
 	}
@@ -94,6 +126,8 @@ int cmd_target(int argc, char **argv)
 		return list(app);
 	if (!strcmp(sub, "test"))
 		return test(app, argv[2]);
+	if (!strcmp(sub, "policy"))
+		return policy(app, argv[2], argc == 4 ? argv[3] : NULL);
 	if (!strcmp(sub, "add"))
 		rc = target_add(app, argv[2], argv[3], ro, meta, docs, err, sizeof err);
 	else if (!strcmp(sub, "rm"))

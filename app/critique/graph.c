@@ -3,7 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cjson/cJSON.h>
+#include "catalog/llm_policy.h"
 #include "critique/critique.h"
+#include "store/target.h"
 #include "llm/llm.h"
 #include "store/db.h"
 #include "store/run.h"
@@ -257,7 +259,22 @@ enum err crit_critique(PGconn *app, const struct crit_request *rq, char **report
 	st.kb_app = app;
 	st.target = rq->target;
 	const char *prov = conf_get("llm_provider");
-	if (rq->use_llm && prov[0] && strcmp(prov, "builtin")) {
+	/* A case's chart is rows of the target: it goes to a model only under llm_data_policy rows
+	 * (a pasted chart text is the analyst's own and may).  Otherwise the graph runs offline. */
+	int rows_ok = 1;
+
+	if (rq->caseid > 0) {
+		struct target tg;
+		char terr[256];
+		int have = app && target_resolve(app, rq->target, &tg, terr, sizeof terr) == OK;
+
+		rows_ok = llm_policy_resolve(have ? tg.llm_data_policy : NULL, NULL) == LLM_POLICY_ROWS;
+		if (have)
+			target_free(&tg);
+		if (!rows_ok && rq->use_llm)
+			log_info("critique: case %lld runs without the LLM (llm_data_policy is not rows)", rq->caseid);
+	}
+	if (rq->use_llm && rows_ok && prov[0] && strcmp(prov, "builtin")) {
 		st.llm = llm_open(NULL, lerr, sizeof lerr);
 		if (!st.llm)
 			log_warn("critique: LLM unavailable (%s); running offline", lerr);

@@ -173,7 +173,8 @@ static char *dup_or_null(const char *s)
 	"t.name, t.conninfo, t.ro_conninfo, t.metadata_file, t.docs_dir, t.ident, t.is_default, t.from_conf, " \
 	"coalesce(c.version, 0), coalesce(to_char(c.indexed_at, 'YYYY-MM-DD HH24:MI:SS'), ''), " \
 	"(SELECT count(*) FROM askql.cat_tables x WHERE x.target = t.name), " \
-	"(SELECT count(*) FROM askql.cat_columns x WHERE x.target = t.name) " \
+	"(SELECT count(*) FROM askql.cat_columns x WHERE x.target = t.name), " \
+	"coalesce(t.llm_data_policy, '') " \
 	"FROM askql.targets t LEFT JOIN askql.cat_targets c ON c.name = t.name "
 
 static void from_row(PGresult *r, int i, struct target *t)
@@ -191,6 +192,7 @@ static void from_row(PGresult *r, int i, struct target *t)
 	snprintf(t->indexed_at, sizeof t->indexed_at, "%s", PQgetvalue(r, i, 9));
 	t->tables = atoi(PQgetvalue(r, i, 10));
 	t->columns = atoi(PQgetvalue(r, i, 11));
+	snprintf(t->llm_data_policy, sizeof t->llm_data_policy, "%s", PQgetvalue(r, i, 12));
 	/* the configured target's connections are the configuration's as it is now (a worker
 	 * started with another target_ro_db, a replica, sees that one), not as last synced */
 	if (t->from_conf && !strcmp(t->name, conf_get("target_name")) && *conf_get("target_db")) {
@@ -219,6 +221,30 @@ static enum err get_one(PGconn *app, const char *where, const char *p, struct ta
 	from_row(r, 0, out);
 	PQclear(r);
 	return out->conninfo ? OK : ERR_NOMEM;
+}
+
+enum err target_set_policy(PGconn *app, const char *name, const char *policy, char *err, size_t errlen)
+{
+	const char *p[2] = {name, NULL};
+	PGresult *r;
+	enum err rc = OK;
+
+	if (policy && *policy && strcmp(policy, "default")) {
+		if (strcmp(policy, "schema") && strcmp(policy, "values") && strcmp(policy, "rows")) {
+			err_set(err, errlen, "llm_data_policy must be schema, values, rows or default, not '%.40s'", policy);
+			return ERR_INPUT;
+		}
+		p[1] = policy;
+	}
+	if (!(r = db_query(app, "UPDATE askql.targets SET llm_data_policy = $2 WHERE name = $1 RETURNING name",
+	                   2, p, err, errlen)))
+		return ERR_DB;
+	if (PQntuples(r) == 0) {
+		err_set(err, errlen, "no target named '%s' (askql target list shows the registered ones)", name);
+		rc = ERR_NOTFOUND;
+	}
+	PQclear(r);
+	return rc;
 }
 
 enum err target_get(PGconn *app, const char *name, struct target *out, char *err, size_t errlen)

@@ -22,6 +22,8 @@ struct target {
 	long catalog_version;  /* 0: not indexed yet */
 	char indexed_at[40];   /* "" when not indexed */
 	int tables, columns;   /* of the current catalog (0 when not indexed) */
+	char llm_data_policy[8]; /* its own llm_data_policy ("schema", "values", "rows"); "": the
+	                          * global default (llm_policy_resolve, catalog/llm_policy.h) */
 };
 void target_free(struct target *t);
 /* target_exec_conninfo: the conninfo the executor uses for t (ro_conninfo, else conninfo). */
@@ -54,6 +56,12 @@ enum err target_set_default(PGconn *app, const char *name, char *err, size_t err
 /* target_list: every registered target, default first then by name; *out heap array of *n
  * (free each with target_free, then free(*out)).  ERR_DB. */
 enum err target_list(PGconn *app, struct target **out, int *n, char *err, size_t errlen);
+/*
+ * target_set_policy: set name's own llm_data_policy to policy ("schema", "values" or "rows"), or
+ * clear it (NULL or "default": the global default applies).  ERR_INPUT another word (err names
+ * the allowed ones), ERR_NOTFOUND no such target, ERR_DB.
+ */
+enum err target_set_policy(PGconn *app, const char *name, const char *policy, char *err, size_t errlen);
 /* target_get: the registered target called name.  ERR_NOTFOUND. */
 enum err target_get(PGconn *app, const char *name, struct target *out, char *err, size_t errlen);
 

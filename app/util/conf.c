@@ -45,6 +45,7 @@ static struct conf_item items[] = {
 	{"query_cache_ttl_s", "86400", 0, "lifetime of a query cache entry in seconds (0: cache off)", 0, 0},
 	{"query_cache_max", "1000", 0, "most entries kept in the query cache (least recently used dropped)", 0, 0},
 	{"llm_hyde", "0", 0, "1: ask the LLM for a hypothetical answer first and search with it too (HyDE axis)", 0, 0},
+	{"llm_data_policy", "auto", 0, "what text from a target's data the LLM may see, for targets without their own setting: schema (names and comments), values (plus values of columns that are not identifiers), rows (plus preview rows), auto (values when llm_base_url is not on this machine, else rows)", 0, 0},
 	{"llm_fallback_builtin", "0", 0, "1: when the LLM fails, fall back to the offline planner", 0, 0},
 	{"embed_provider", "builtin", 0, "builtin (hashed n-grams) or openai (/v1/embeddings)", 0, 0},
 	{"embed_dim", "256", 0, "embedding dimension", 0, 0},
@@ -106,6 +107,31 @@ static const struct {
 	{"target_wait_ms", 0, 60000},
 	{"history_undo_s", 60, 604800},
 };
+
+/* Settings that must be one of a few words ('|'-separated): a typo in a privacy setting must
+ * stop the program, not fall back to something that sends more than the admin meant. */
+static const struct {
+	const char *name;
+	const char *allowed;
+} words[] = {
+	{"llm_data_policy", "auto|schema|values|rows"},
+};
+
+/* one_of: 1 when v is one of the '|'-separated words of allowed */
+static int one_of(const char *v, const char *allowed)
+{
+	size_t n = strlen(v);
+
+	for (const char *p = allowed; n && *p;) {
+		const char *e = strchr(p, '|');
+		size_t k = e ? (size_t)(e - p) : strlen(p);
+
+		if (k == n && !strncmp(p, v, n))
+			return 1;
+		p += k + (e ? 1 : 0);
+	}
+	return 0;
+}
 
 static char *loaded_path;
 static char errbuf[256];
@@ -237,7 +263,16 @@ enum err conf_load(const char *path, const char **errmsg)
 		}
 	}
 	/* the effective values, whichever layer set them */
-	for (size_t i = 0; i < sizeof ranges / sizeof ranges[0]; i++) {
+	for (size_t i = 0; rc == OK && i < sizeof words / sizeof words[0]; i++) {
+		const struct conf_item *it = find(words[i].name);
+
+		if (!it || one_of(it->value, words[i].allowed))
+			continue;
+		snprintf(errbuf, sizeof errbuf, "%s = '%.32s' (%s): must be one of %s",
+		         it->name, it->value, it->source, words[i].allowed);
+		rc = ERR_INPUT;
+	}
+	for (size_t i = 0; rc == OK && i < sizeof ranges / sizeof ranges[0]; i++) {
 		const struct conf_item *it = find(ranges[i].name);
 
 		if (!it || in_range(it->value, ranges[i].min, ranges[i].max))

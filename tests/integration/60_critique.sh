@@ -270,6 +270,12 @@ try:
     tap(rep7 is not None and all(status(rep7, t, "tool") == "skipped" for t in ["lens_severity_risk", "lens_diagnostic_consistency", "lens_monitoring_response"]),
         "fake LLM: no tool selected, none run")
 
+    # llm_data_policy (docs/llm-policy.md): a case's chart is rows of the target; under values it never goes out
+    script([ans(nd) for nd in order])
+    rep10, r, _ = critique(["--case", "1"], dict(env, ASKQL_LLM_DATA_POLICY="values"))
+    tap(rep10 is not None and not requests() and rep10["structured_chart"]["findings"],
+        "llm_data_policy values: a case's critique runs offline, no request sent (%d)" % len(requests()), r.stderr[-300:])
+
     # the LLM fails: every node keeps its deterministic result
     script([{"status": 500, "body": {"error": {"message": "down"}}, "repeat": True}])
     rep8, r, _ = critique(["--case", "1"], env)

@@ -25,8 +25,10 @@ usage.  When the script runs out the server answers 500 {"error":{"message":"fak
 exhausted"}}.  A response {"repeat": true, ...} is never consumed (answers every later request).
 
 Every request received is appended to --requests as one JSON line:
-    {"n": 1, "path": "/v1/chat/completions", "headers": {...}, "body": {...parsed JSON...}}
-so tests can assert on the prompts sent (e.g. the retry block) and on the Authorization header.
+    {"n": 1, "path": "/v1/chat/completions", "headers": {...}, "body": {...parsed JSON...},
+     "raw": "the body exactly as received"}
+so tests can assert on the prompts sent (e.g. the retry block), on the Authorization header, and
+on what never went out (tests/integration/27_llm_policy.sh searches raw and body for values).
 
 Control endpoints (for one server shared by several tests):
     POST /__script    body: a JSON list (the new script) -> resets the position and the request log
@@ -63,7 +65,9 @@ def record(path, headers, body):
             parsed = json.loads(body) if body else None
         except ValueError:
             parsed = body.decode("utf-8", "replace")
-        entry = {"n": STATE["n"], "path": path, "headers": dict(headers), "body": parsed}
+        # raw: the bytes as they came, for tests that search every form a value could take
+        entry = {"n": STATE["n"], "path": path, "headers": dict(headers), "body": parsed,
+                 "raw": body.decode("utf-8", "replace") if body else ""}
         STATE["requests"].append(entry)
         if STATE["log"]:
             with open(STATE["log"], "a", encoding="utf-8") as f:

@@ -1,0 +1,327 @@
+/* llm_policy.c: what text derived from a target's data an LLM request may carry (llm_data_policy: schema, values, rows). */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "catalog/catalog_int.h"
+#include "catalog/llm_policy.h"
+#include "catalog/phi.h"
+#include "util/conf.h"
+#include "util/sb.h"
+
+/* What replaces a withheld literal or quoted value: visibly a gap, never a plausible value. */
+#define GAP "\xe2\x80\xa6"   /* U+2026 … */
+
+const char *llm_policy_name(enum llm_policy p)
+{
+	switch (p) {
+	case LLM_POLICY_SCHEMA: return "schema";
+	case LLM_POLICY_VALUES: return "values";
+	case LLM_POLICY_ROWS: return "rows";
+	default: return "unset";
+	}
+}
+
+int llm_policy_parse(const char *s, enum llm_policy *out)
+{
+	if (!s || !out)
+		return -1;
+	if (!strcmp(s, "schema"))
+		*out = LLM_POLICY_SCHEMA;
+	else if (!strcmp(s, "values"))
+		*out = LLM_POLICY_VALUES;
+	else if (!strcmp(s, "rows"))
+		*out = LLM_POLICY_ROWS;
+	else
+		return -1;
+	return 0;
+}
+
+/* 127.a.b.c written as four numbers (127.0.0.1.example.com is a name, not loopback) */
+static int loopback_v4(const char *h)
+{
+	int parts = 0;
+
+	if (strncmp(h, "127.", 4))
+		return 0;
+	for (const char *p = h; *p; parts++) {
+		const char *e = p;
+
+		while (isdigit((unsigned char)*e))
+			e++;
+		if (e == p || e - p > 3 || (*e && *e != '.'))
+			return 0;
+		p = *e ? e + 1 : e;
+	}
+	return parts == 4;
+}
+
+int llm_policy_hosted(const char *url)
+{
+	char host[256];
+	const char *p, *e;
+	size_t n;
+
+	if (!url || !*url)
+		return 0;
+	if (*url == '/')
+		return 0;   /* a unix socket path */
+	p = strstr(url, "://");
+	p = p ? p + 3 : url;
+	/* userinfo@ is not the host */
+	e = p + strcspn(p, "/?#");
+	for (const char *at = p; at < e; at++)
+		if (*at == '@')
+			p = at + 1;
+	if (*p == '[') {   /* [::1]:8000 */
+		const char *rb = strchr(p, ']');
+
+		if (!rb)
+			return 1;
+		n = (size_t)(rb - p - 1);
+		p++;
+	} else {
+		n = strcspn(p, ":/?#");
+	}
+	if (n == 0 || n >= sizeof host)
+		return n != 0;
+	memcpy(host, p, n);
+	host[n] = '\0';
+	if (!strcasecmp(host, "localhost") || !strcmp(host, "::1") || !strcmp(host, "0.0.0.0") ||
+	    loopback_v4(host))
+		return 0;
+	n = strlen(host);
+	if (n > 10 && !strcasecmp(host + n - 10, ".localhost"))
+		return 0;
+	return 1;
+}
+
+enum llm_policy llm_policy_default(const char **why)
+{
+	const char *v = conf_get("llm_data_policy");
+	enum llm_policy p;
+	const char *w;
+
+	if (!*v || !strcmp(v, "auto")) {
+		if (strcmp(conf_get("llm_provider"), "openai")) {
+			p = LLM_POLICY_ROWS;
+			w = "auto: the builtin provider sends nothing anywhere";
+		} else if (llm_policy_hosted(conf_get("llm_base_url"))) {
+			p = LLM_POLICY_VALUES;
+			w = "auto: llm_base_url is a hosted endpoint (not this machine)";
+		} else {
+			p = LLM_POLICY_ROWS;
+			w = "auto: llm_base_url is on this machine (loopback)";
+		}
+	} else if (llm_policy_parse(v, &p) == 0) {
+		w = "llm_data_policy setting";
+	} else {
+		p = LLM_POLICY_SCHEMA;   /* conf_load refuses other words; the strictest if one slips by */
+		w = "llm_data_policy unreadable: schema";
+	}
+	if (why)
+		*why = w;
+	return p;
+}
+
+enum llm_policy llm_policy_resolve(const char *target_setting, const char **why)
+{
+	enum llm_policy p;
+
+	if (target_setting && *target_setting && llm_policy_parse(target_setting, &p) == 0) {
+		if (why)
+			*why = "target setting";
+		return p;
+	}
+	return llm_policy_default(why);
+}
+
+/* the effective class of catalog column ci (PHI_UNCLASSIFIED counts as direct) allows values */
+static int class_ok(const struct catalog *cat, int ci)
+{
+	const struct cat_column *col = &cat->columns[ci];
+	enum phi_class c = col->phi_fixed ? (enum phi_class)col->phi_fixed : (enum phi_class)col->phi_auto;
+
+	return c == PHI_NONE || c == PHI_SENSITIVE;
+}
+
+int llm_policy_values_ok(enum llm_policy p, const struct catalog *cat, const char *column)
+{
+	int ci;
+
+	if (p == LLM_POLICY_UNSET || p == LLM_POLICY_ROWS)
+		return 1;
+	if (p != LLM_POLICY_VALUES || !cat || !column || strlen(column) > 512)
+		return 0;
+	if ((ci = cat_find_column(cat, column)) < 0)
+		return 0;
+	return class_ok(cat, ci);
+}
+
+int llm_policy_values_ok2(enum llm_policy p, const struct catalog *cat, const char *table, const char *column)
+{
+	char q[600];
+
+	if (p == LLM_POLICY_UNSET || p == LLM_POLICY_ROWS)
+		return 1;
+	if (!table || !column)
+		return 0;
+	snprintf(q, sizeof q, "%s.%s", table, column);
+	return llm_policy_values_ok(p, cat, q);
+}
+
+/* a stored value of the catalog in a column whose values p allows */
+static int allowed_value(enum llm_policy p, const struct catalog *cat, const char *v, size_t n)
+{
+	if (p != LLM_POLICY_VALUES || !cat)
+		return 0;
+	for (int i = 0; i < cat->nvalues; i++) {
+		const char *s = cat->values[i].value;
+
+		if (s && strlen(s) == n && !memcmp(s, v, n) && class_ok(cat, cat->values[i].col))
+			return 1;
+	}
+	return 0;
+}
+
+char *llm_policy_scrub_sql(enum llm_policy p, const struct catalog *cat, const char *sql)
+{
+	struct sb b = SB_INIT;
+	const char *s;
+
+	if (!sql)
+		return NULL;
+	if (p == LLM_POLICY_UNSET || p == LLM_POLICY_ROWS)
+		return strdup(sql);
+	for (s = sql; *s;) {
+		if (*s == '\'' ) {
+			/* a string literal ('' is a quote inside it); its text unescaped for the lookup */
+			struct sb v = SB_INIT;
+			const char *e = s + 1;
+
+			for (;;) {
+				if (!*e)
+					break;
+				if (*e == '\'' && e[1] == '\'') {
+					sb_putc(&v, '\'');
+					e += 2;
+					continue;
+				}
+				if (*e == '\'')
+					break;
+				sb_putc(&v, *e++);
+			}
+			if (allowed_value(p, cat, v.buf ? v.buf : "", v.len))
+				sb_printf(&b, "%.*s", (int)(e - s + (*e ? 1 : 0)), s);
+			else
+				sb_puts(&b, "'" GAP "'");
+			sb_free(&v);
+			s = *e ? e + 1 : e;
+		} else if (*s == '$' && (s == sql || !isalnum((unsigned char)s[-1]))) {
+			/* $tag$ ... $tag$ (a dollar-quoted body); $1 parameters stay */
+			const char *t = s + 1, *end;
+			char tag[64];
+
+			while (isalnum((unsigned char)*t) || *t == '_')
+				t++;
+			if (*t != '$' || (size_t)(t - s + 1) >= sizeof tag || isdigit((unsigned char)s[1])) {
+				sb_putc(&b, *s++);
+				continue;
+			}
+			snprintf(tag, sizeof tag, "%.*s", (int)(t - s + 1), s);
+			end = strstr(t + 1, tag);
+			sb_puts(&b, "'" GAP "'");
+			s = end ? end + strlen(tag) : t + strlen(t);
+		} else if (*s == '"') {
+			/* a quoted identifier: a name, kept */
+			const char *e = strchr(s + 1, '"');
+
+			e = e ? e + 1 : s + strlen(s);
+			sb_printf(&b, "%.*s", (int)(e - s), s);
+			s = e;
+		} else if (isdigit((unsigned char)*s) && (s == sql || !(isalnum((unsigned char)s[-1]) || s[-1] == '_'))) {
+			const char *e = s;
+
+			while (isdigit((unsigned char)*e))
+				e++;
+			/* six digits or more: a patient, registration or phone number, not a constant */
+			if (e - s >= 6 && !isalpha((unsigned char)*e) && *e != '_')
+				sb_putc(&b, '0');
+			else
+				sb_printf(&b, "%.*s", (int)(e - s), s);
+			s = e;
+		} else if (isalpha((unsigned char)*s) || *s == '_') {
+			/* a word, whole (its digits are part of a name) */
+			const char *e = s;
+
+			while (isalnum((unsigned char)*e) || *e == '_' || (unsigned char)*e >= 0x80)
+				e++;
+			sb_printf(&b, "%.*s", (int)(e - s), s);
+			s = e;
+		} else {
+			sb_putc(&b, *s++);
+		}
+	}
+	return sb_steal(&b);
+}
+
+/* 1 when w[0..n) occurs in sql as a whole word or a whole quoted text */
+static int in_sql(const char *sql, const char *w, size_t n)
+{
+	if (!sql || !n)
+		return 0;
+	for (const char *p = sql; *p; p++) {
+		if (strncmp(p, w, n))
+			continue;
+		int lb = p == sql || !(isalnum((unsigned char)p[-1]) || p[-1] == '_');
+		int rb = !(isalnum((unsigned char)p[n]) || p[n] == '_');
+
+		if (lb && rb)
+			return 1;
+	}
+	return 0;
+}
+
+/* 1 when w[0..n) is a table, a column, or table.column (schema.table.column) of cat */
+static int cat_name(const struct catalog *cat, const char *w, size_t n)
+{
+	char q[600];
+
+	if (!cat || !n || n >= sizeof q)
+		return 0;
+	memcpy(q, w, n);
+	q[n] = '\0';
+	if (cat_find_table(cat, q) >= 0 || cat_find_column(cat, q) >= 0)
+		return 1;
+	for (int i = 0; i < cat->ncolumns; i++)
+		if (cat->columns[i].name && !strcmp(cat->columns[i].name, q))
+			return 1;
+	return 0;
+}
+
+char *llm_policy_scrub_error(enum llm_policy p, const struct catalog *cat, const char *text, const char *sql)
+{
+	struct sb b = SB_INIT;
+
+	if (!text)
+		return NULL;
+	if (p == LLM_POLICY_UNSET || p == LLM_POLICY_ROWS)
+		return strdup(text);
+	for (const char *s = text; *s;) {
+		const char *e;
+
+		if ((*s == '"' || *s == '\'') && (e = strchr(s + 1, *s))) {
+			size_t n = (size_t)(e - s - 1);
+
+			if (in_sql(sql, s + 1, n) || cat_name(cat, s + 1, n))
+				sb_printf(&b, "%.*s", (int)(n + 2), s);
+			else
+				sb_printf(&b, "%c" GAP "%c", *s, *s);
+			s = e + 1;
+		} else {
+			sb_putc(&b, *s++);
+		}
+	}
+	return sb_steal(&b);
+}

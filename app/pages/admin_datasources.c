@@ -4,6 +4,7 @@
 #include <string.h>
 #include <cjson/cJSON.h>
 #include "catalog/catalog.h"
+#include "catalog/llm_policy.h"
 #include "pages/pages.h"
 #include "store/db.h"
 #include "store/target.h"
@@ -38,6 +39,16 @@ static cJSON *page_data(struct req *r, const char *error, const char *notice)
 		cJSON_AddStringToObject(o, "indexed_at", t[i].indexed_at);
 		cJSON_AddNumberToObject(o, "tables", t[i].tables);
 		cJSON_AddNumberToObject(o, "columns", t[i].columns);
+		{
+			/* what the model sees of this target's data (docs/llm-policy.md) */
+			enum llm_policy p = llm_policy_resolve(t[i].llm_data_policy, NULL);
+			char key[32];
+
+			snprintf(key, sizeof key, "llmpolicy.%s", llm_policy_name(p));
+			cJSON_AddStringToObject(o, "llm_policy", llm_policy_name(p));
+			cJSON_AddStringToObject(o, "llm_policy_text", view_t(r, key));
+			cJSON_AddBoolToObject(o, "llm_policy_own", t[i].llm_data_policy[0] != '\0');
+		}
 		cJSON_AddItemToArray(ts, o);
 		free(m);
 		free(rm);

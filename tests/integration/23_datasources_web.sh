@@ -57,6 +57,11 @@ check "a conninfo that does not parse: 400 with the reason" '[[ "$out" == *"does
 out=$(post --data-urlencode action=add --data-urlencode "name=$DB" --data-urlencode "conninfo=$H user=askql_app" \
 	--data-urlencode "ro_conninfo=$H user=${DB}_ro password=$PW")
 check "add: 303 back to the list" '[ "$(tail -1 <<<"$out")" = 303 ]' "$out"
+"$ASKQL" target policy "$DB" schema >/dev/null
+page=$(curl -s -b "$T/admin" "$BASE_URL/admin/datasources")
+check "the page says what the model sees per target: the target's own schema, the demo's default" \
+	'grep -q "data-policy=\"schema\"" <<<"$page" && grep -q "llm-policy" <<<"$page" &&
+	 [ "$(grep -c "data-policy=" <<<"$page")" -ge 2 ]' "$(grep -o "<span class=\"llm-policy[^<]*<strong>[^<]*</strong>[^<]*" <<<"$page")"
 out=$(post --data-urlencode action=add --data-urlencode "name=$DB" --data-urlencode "conninfo=$H user=askql_app")
 check "a duplicate name: 400 naming it" '[ "$(tail -1 <<<"$out")" = 400 ] && [[ "$out" == *"already registered"* ]]' "$(head -c 300 <<<"$out")"
 out=$(post --data-urlencode action=test --data-urlencode "name=$DB")

@@ -168,7 +168,7 @@ nreq() { grep -c chat/completions "$1"; }
 
 "$ASKQL" target policy "$DB" schema >/dev/null
 check "askql target policy shows the target's own setting" \
-	'"$ASKQL" target policy "$DB" | grep -q "llm_data_policy schema (target setting)"'
+	'grep -q "llm_data_policy schema (target setting)" <<<"$("$ASKQL" target policy "$DB")"'
 runs schema
 check "schema: the model was asked (extraction and ReAct requests recorded)" '[ "$(nreq "$WORK/schema.req.jsonl")" -ge 10 ]' \
 	"$(nreq "$WORK/schema.req.jsonl") requests; $(tail -5 "$WORK/stderr")"
@@ -208,9 +208,9 @@ check "values: the name column's value search says its values are withheld" \
 # the default: with this loopback fake the global auto policy is rows; a hosted URL makes it values
 "$ASKQL" target policy "$DB" default >/dev/null
 check "default policy: rows for a model on this machine" \
-	'"$ASKQL" target policy "$DB" | grep -q "llm_data_policy rows (auto: llm_base_url is on this machine"'
+	'grep -q "llm_data_policy rows (auto: llm_base_url is on this machine" <<<"$("$ASKQL" target policy "$DB")"'
 check "default policy: values for a hosted endpoint" \
-	'ASKQL_LLM_BASE_URL=https://api.example.com/v1 "$ASKQL" target policy "$DB" | grep -q "llm_data_policy values (auto"'
+	'grep -q "llm_data_policy values (auto" <<<"$(ASKQL_LLM_BASE_URL=https://api.example.com/v1 "$ASKQL" target policy "$DB")"'
 check "a word askql does not know is refused" '! "$ASKQL" target policy "$DB" everything 2>/dev/null'
 "$ASKQL" target policy "$DB" rows >/dev/null
 runs rows

@@ -7,6 +7,7 @@
 #include <cjson/cJSON.h>
 #include "pages/answer.h"
 #include "pages/chart.h"
+#include "pages/decline_words.h"
 #include "pages/pages.h"
 #include "pages/sqlfmt.h"
 #include "pages/step_words.h"
@@ -468,6 +469,14 @@ enum err run_load(struct req *r, long long id, cJSON **out)
 		add_str(d, "statistics", v);
 	}
 	add_str(d, "error", col(res, 0, "error"));
+	if ((v = col(res, 0, "error"))) {
+		struct sb t = SB_INIT;
+
+		/* a decline reason is stored in English; the raw text stays in d.error */
+		decline_words(r->lang, v, &t);
+		cJSON_AddStringToObject(d, "error_text", sb_cstr(&t));
+		sb_free(&t);
+	}
 	add_str(d, "created", col(res, 0, "created"));
 	add_str(d, "owner", col(res, 0, "owner"));
 	add_str(d, "fingerprint", col(res, 0, "fingerprint"));

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cjson/cJSON.h>
+#include "pages/decline_words.h"
 #include "pages/pages.h"
 #include "util/i18n.h"
 #include "util/sb.h"
@@ -404,8 +405,21 @@ void step_words(struct req *r, cJSON *s, const char *kind, const char *name, con
 	} else if (!strcmp(name, "planner")) {
 		const char *shape = js(out, "shape"), *missing = js(out, "missing");
 
-		if (missing)
-			say(r, s, "steps.planner.missing", (const char *const[]){"missing", missing, NULL});
+		if (missing) {
+			struct sb t = SB_INIT;
+			const char *why = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(s, "reasoning"));
+
+			/* the planner's reason is stored in English (decline_words.c) */
+			decline_words(r->lang, missing, &t);
+			say(r, s, "steps.planner.missing", (const char *const[]){"missing", sb_cstr(&t), NULL});
+			/* its explanation of a decline is the same reason */
+			if (why) {
+				sb_reset(&t);
+				decline_words(r->lang, why, &t);
+				cJSON_ReplaceItemInObjectCaseSensitive(s, "reasoning", cJSON_CreateString(sb_cstr(&t)));
+			}
+			sb_free(&t);
+		}
 		if (shape) {
 			snprintf(key, sizeof key, "steps.shape.%s", shape);
 			say(r, s, "steps.planner.shape", (const char *const[]){"shape", strcmp(view_t(r, key), key) ?
@@ -462,8 +476,11 @@ void step_words(struct req *r, cJSON *s, const char *kind, const char *name, con
 		    (const char *const[]){"n", a, NULL});
 	} else if (!strcmp(name, "cannot_answer")) {
 		const char *m = js(out, "missing") ? js(out, "missing") : js(in, "missing");
+		struct sb t = SB_INIT;
 
-		say(r, s, "steps.cannot_answer", (const char *const[]){"missing", m ? m : "", NULL});
+		decline_words(r->lang, m ? m : "", &t);
+		say(r, s, "steps.cannot_answer", (const char *const[]){"missing", sb_cstr(&t), NULL});
+		sb_free(&t);
 	} else if (!strcmp(name, "result_check")) {
 		say(r, s, "steps.result_check", NULL);
 	}

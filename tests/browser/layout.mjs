@@ -1,6 +1,7 @@
 // layout.mjs: small screens and keyboards, in Korean and English, at 390 px and on a desktop (TAP): the skip link
 // takes the keyboard to the question box, the question box has focus on arrival, Ctrl+Enter (Cmd+Enter) sends it,
-// Korean words are never broken across lines, long unbreakable strings wrap instead of pushing the page sideways.
+// Korean words are never broken across lines, long unbreakable strings wrap instead of pushing the page sideways, a
+// declined question's reason reads in the interface language (stored in English, translated when shown).
 // Screenshots: build/screenshots/layout-<what>-<lang>-<width>.png.
 import { BASE, ADMIN_USER, ADMIN_PASS, PHONE, DESKTOP, LANGS, ok, step, must, shot, requireEnv, launch, context,
   signIn, setLang, overflow, finish } from './lib.mjs';
@@ -146,20 +147,42 @@ try {
       if (phone) ok(await overflow(page) <= 1, `${tag}: the run page does not scroll sideways`, `${await overflow(page)} px`);
       await shot(page, `layout-run-${lang}-${w}`);
 
-      // a long unbreakable string wraps instead of overflowing
+      // a long unbreakable string wraps instead of overflowing; the planner declines the question
+      await page.goto(BASE + '/');
+      await page.fill('#question', `${lang === 'ko' ? '다음 열의 평균' : 'average of'} ${LONG}`);
+      await Promise.all([page.waitForURL(/\/runs\/\d+$/, { timeout: 60000 }), page.keyboard.press('Control+Enter')]);
+      await page.waitForLoadState('networkidle').catch(() => {});
       if (phone) {
-        await page.goto(BASE + '/');
-        await page.fill('#question', `${lang === 'ko' ? '다음 열의 평균' : 'average of'} ${LONG}`);
-        await Promise.all([page.waitForURL(/\/runs\/\d+$/, { timeout: 60000 }), page.keyboard.press('Control+Enter')]);
-        await page.waitForLoadState('networkidle').catch(() => {});
         await step(`${tag}: a long identifier in the question wraps instead of pushing the page sideways`, async () => {
           const o = await overflow(page);
           must(o <= 1, `${o} px wider than the window`);
           const hw = await page.evaluate(() => document.querySelector('h1.question').scrollWidth - document.querySelector('h1.question').clientWidth);
           must(hw <= 1, `the heading overflows by ${hw} px`);
         });
-        await shot(page, `layout-long-${lang}-${w}`);
       }
+      // the decline reason, stored in English, reads in the interface language on the run page and in the
+      // planner's step (its words shown, not the raw record)
+      await step(`${tag}: the planner's reason for declining is in the interface language, on the run page and in the steps`, async () => {
+        await page.waitForSelector('#run-error', { timeout: 60000 });
+        const shown = async (sel) => (await page.locator(sel).allInnerTexts()).join(' ').replace(/\s+/g, ' ');
+        const box = await shown('#run-error');
+        const planner = await shown('#steps li.step[data-name=planner] :is(.say, .reasoning, .err)');
+        must(planner.length > 0, 'no planner step in words');
+        if (lang === 'ko') {
+          for (const [where, text] of [['run page', box], ['planner step', planner]]) {
+            must(text.includes('이 데이터베이스로는 답할 수 없습니다'), `${where}: ${text.slice(0, 200)}`);
+            must(text.includes('에 해당하는 테이블, 컬럼, 저장된 값을 찾지 못했습니다'), `${where}: ${text.slice(0, 200)}`);
+            must(!/could not link|cannot answer|Found:/i.test(text), `${where} keeps English: ${text.slice(0, 300)}`);
+          }
+          // the question's own words are kept as they were written
+          must(box.includes("'다음'"), `the quoted word is not kept: ${box.slice(0, 200)}`);
+        } else {
+          must(box.includes('cannot answer from this database: could not link'), `run page: ${box.slice(0, 200)}`);
+          must(planner.includes('could not link'), `planner step: ${planner.slice(0, 200)}`);
+          must(!/[\uac00-\ud7a3]/.test(box + planner), `Korean in the English reason: ${box.slice(0, 200)}`);
+        }
+      });
+      await shot(page, `layout-long-${lang}-${w}`);
 
       // history: the Korean question listed whole
       await page.goto(BASE + '/history');

@@ -9,13 +9,14 @@
 #include "export/export.h"
 #include "store/access.h"
 #include "store/db.h"
+#include "store/level.h"
 #include "util/conf.h"
 
 static int usage(void)
 {
 	fprintf(stderr, "usage: askql export [--target CONNINFO] --sql \"SELECT ...\" "
 	                "--format csv|json|ndjson|xlsx [--question Q] [--bom] [--escape-formulas] [--max-rows N] "
-	                "[-o FILE|DIR|-]\n");
+	                "[--user NAME] [-o FILE|DIR|-]\n");
 	return 2;
 }
 
@@ -23,6 +24,8 @@ int cmd_export(int argc, char **argv)
 {
 	const char *target = cli_opt(&argc, argv, "--target");
 	const char *sql = cli_opt(&argc, argv, "--sql");
+	const char *user = cli_opt(&argc, argv, "--user");
+	char *level_ci = NULL;
 	const char *fmt = cli_opt(&argc, argv, "--format");
 	const char *question = cli_opt(&argc, argv, "--question");
 	const char *maxr = cli_opt(&argc, argv, "--max-rows");
@@ -54,6 +57,32 @@ int cmd_export(int argc, char **argv)
 			return 1;
 		o.conninfo = target_exec_conninfo(&t);
 		cli_use_catalog(t.name, &o.relation_ok, &o.relation_ctx);
+	}
+	if (user) {
+		/* as that user's access level would read it (store/level.h) */
+		const char *p[1] = {user};
+		PGresult *res;
+		long long uid = 0;
+
+		if (!target && cli_target("export", NULL, NULL, &t))
+			return 1;
+		if ((res = db_query(db_app(), "SELECT id FROM askql.users WHERE name = $1", 1, p, err, sizeof err))) {
+			uid = PQntuples(res) ? atoll(PQgetvalue(res, 0, 0)) : 0;
+			PQclear(res);
+		}
+		if (uid <= 0) {
+			fprintf(stderr, "askql export: no user named %s\n", user);
+			target_free(&t);
+			return 1;
+		}
+		if (level_conninfo(db_app(), &t, uid, &level_ci, NULL, err, sizeof err) != OK) {
+			fprintf(stderr, "askql export: %s\n", err);
+			target_free(&t);
+			return 1;
+		}
+		o.conninfo = level_ci;
+		if (!target)
+			cli_use_catalog(t.name, &o.relation_ok, &o.relation_ctx);
 	} else {
 		cli_use_catalog(conf_get("target_name"), &o.relation_ok, &o.relation_ctx);
 	}
@@ -115,5 +144,7 @@ out:
 		}
 	}
 	exec_error_free(&dberr);
+	free(level_ci);
+	target_free(&t);
 	return rc == OK ? 0 : 1;
 }

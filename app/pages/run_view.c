@@ -622,6 +622,14 @@ enum err run_steps_json(struct req *r, long long id, int after, cJSON **out)
 		cJSON_AddBoolToObject(s, "is_policy", !strcmp(col(res, i, "kind"), "policy"));
 		add_str(s, "rewrite", col(res, i, "rewrite"));
 		add_str(s, "error", col(res, i, "error"));
+		/* a column the user's access level withholds: said in words where it happened, also while
+		 * the run is still paused for the next attempt (store/level.h) */
+		if ((v = col(res, i, "error")) && (v = answer_error_key(v)) && !strncmp(v, "levels.", 7)) {
+			snprintf(key, sizeof key, "%s.title", v);
+			cJSON_AddStringToObject(s, "error_title", i18n_get(r->lang, key));
+			snprintf(key, sizeof key, "%s.help", v);
+			cJSON_AddStringToObject(s, "error_help", i18n_get(r->lang, key));
+		}
 		if ((v = col(res, i, "ms"))) {
 			char ms[32];
 
@@ -675,7 +683,7 @@ enum err run_steps_json(struct req *r, long long id, int after, cJSON **out)
 		 * error...): every name the step template uses is set, false when absent */
 		{
 			static const char *const keys[] = {"attempt", "attempt_of", "previous_error", "reasoning", "tool",
-			                                   "sql_html", "findings", "rewrite", "error", "detail", "ms", NULL};
+			                                   "sql_html", "findings", "rewrite", "error", "error_title", "error_help", "detail", "ms", NULL};
 
 			for (const char *const *k = keys; *k; k++)
 				if (!cJSON_GetObjectItemCaseSensitive(s, *k))

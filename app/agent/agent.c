@@ -245,8 +245,11 @@ enum err agent_start(PGconn *app, const struct agent_opts *o, const char *questi
 		a.conninfo = o->conninfo;
 	} else if (resolved) {
 		/* the user's access level decides the role the SQL runs as (store/level.h) */
-		if (level_conninfo(app, &tg, o->user_id, &a.owned_conninfo, NULL, lerr, sizeof lerr) != OK)
+		enum level lv = LEVEL_IDENTIFIED;
+
+		if (level_conninfo(app, &tg, o->user_id, &a.owned_conninfo, &lv, lerr, sizeof lerr) != OK)
 			level_bad = 1;   /* the run ends with the reason once its state exists */
+		a.restricted = lv != LEVEL_IDENTIFIED;
 		a.conninfo = a.owned_conninfo;
 	}
 	/* what the model may see of this target's data (an unregistered conninfo: the default) */
@@ -304,7 +307,7 @@ static int edit_refused(struct agent *a, const struct agent_decision *d, const c
 	int refused;
 
 	if (!a->cat)
-		a->cat = catalog_get(a->app, a->state.target, err, sizeof err);   /* NULL: the state's listing */
+		a->cat = catalog_get_level(a->app, a->state.target, a->restricted, err, sizeof err);   /* NULL: the state's listing */
 	refused = !executor_guard(a, d->sql, 0, &g);
 	if (!refused) {
 		guard_free(&g);
@@ -377,11 +380,13 @@ enum err agent_resume(PGconn *app, long long run_id, const struct agent_decision
 		/* the connection is never stored in the run: it comes from the registry again */
 		if (target_resolve(app, a.state.target, &tg, terr, sizeof terr) == OK) {
 			/* the level is read again: a level lowered while the run was paused applies at once */
-			enum err lrc = level_conninfo(app, &tg, user_id, &a.owned_conninfo, NULL, terr, sizeof terr);
+			enum level lv = LEVEL_IDENTIFIED;
+			enum err lrc = level_conninfo(app, &tg, user_id, &a.owned_conninfo, &lv, terr, sizeof terr);
 
 			/* the policy as it is now: an admin's stricter setting applies to paused runs too */
 			a.policy = llm_policy_resolve(tg.llm_data_policy, NULL);
 			target_free(&tg);
+			a.restricted = lv != LEVEL_IDENTIFIED;
 			if (lrc != OK) {
 				agent_end(&a, "error", terr);
 				agent_release(&a);

@@ -22,6 +22,8 @@ struct agent {
 	const char *conninfo;          /* target for exec: the registry's read-only connection of the
 	                                * run's target (owned_conninfo), or the caller's */
 	char *owned_conninfo;          /* heap copy from the registry; freed by agent_release */
+	int restricted;                /* the user's access level is limited or aggregate: the catalog
+	                                * the run sees omits the columns it may not read (store/level.h) */
 	llm_stream_fn on_text;
 	void *ctx;
 	void (*on_section)(void *ctx, const char *section, const char *text);

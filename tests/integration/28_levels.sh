@@ -165,6 +165,24 @@ else
 	nok "web: a step-mode run to edit (run ${R:-none} is $st)"
 fi
 
+# ---- the catalog a run sees: a limited user's retrieval, plan and prompts never offer an identifier ----
+I=$(signin "$T/idf" "lv_idf_$$" "lv-password-$$")
+askweb() {   # askweb JAR CSRF QUESTION: a run on the clinic target; prints its id
+	local loc
+	loc=$(curl -s -o /dev/null -w '%{redirect_url}' -b "$1" --data-urlencode "csrf=$2" --data-urlencode mode=auto \
+		--data-urlencode "target=$DB" --data-urlencode "question=$3" "$BASE_URL/runs"); loc=${loc##*/runs/}; echo "${loc%%[?#]*}"
+}
+offered() { q "SELECT count(*) FROM askql.steps WHERE run_id = ${1:-0} AND name IN ('inspector', 'planner', 'retrieve', 'llm')
+	AND (coalesce(input::text, '') || coalesce(output::text, '')) ~ 'ptnt_nm|jumin_no|\"phone\"|hwanja\\.phone'"; }
+RI=$(askweb "$T/idf" "$I" "patient names and phone numbers")
+RL=$(askweb "$T/lim" "$L" "patient names and phone numbers")
+for _ in $(seq 50); do [ "$(q "SELECT count(*) FROM askql.runs WHERE id IN (${RI:-0}, ${RL:-0}) AND status <> 'running'")" = 2 ] && break; sleep 0.2; done
+check "an identified user's run is offered the name and phone columns (run $RI)" '[ "$(offered "$RI")" -ge 1 ]' \
+	"$(q "SELECT name, left(output::text, 300) FROM askql.steps WHERE run_id = ${RI:-0} ORDER BY id")"
+check "a limited user's run is not: retrieval and the planner see no identifier column (run $RL)" '[ "$(offered "$RL")" = 0 ]' \
+	"$(q "SELECT name, left(output::text, 300) FROM askql.steps WHERE run_id = ${RL:-0} ORDER BY id")"
+check "and its SQL reads no identifier" '! q "SELECT coalesce(sql, '"''"') FROM askql.runs WHERE id = ${RL:-0}" | grep -q "ptnt_nm\|jumin_no\|phone"'
+
 # ---- Admin -> Users sets a level: audited, CSRF-checked, declared inputs ----
 A=$(signin "$T/admin" "$ADMIN_USER" "$ADMIN_PASS")
 IDF=$(q "SELECT id FROM askql.users WHERE name = 'lv_idf_$$'")

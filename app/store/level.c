@@ -224,6 +224,31 @@ enum err level_conninfo(PGconn *app, const struct target *t, long long user_id, 
 	return with_options(target_exec_conninfo(t), extra, out, err, errlen);
 }
 
+int level_conninfo_is_aggregate(const char *conninfo)
+{
+	char *perr = NULL;
+	PQconninfoOption *o, *x;
+	int yes = 0;
+
+	if (!conninfo || !strstr(conninfo, "_aggregate"))
+		return 0;   /* the common case, without parsing */
+	if (!(o = PQconninfoParse(conninfo, &perr))) {
+		PQfreemem(perr);
+		return 0;
+	}
+	for (x = o; x->keyword; x++) {
+		const char *r;
+
+		if (strcmp(x->keyword, "options") || !x->val || !(r = strstr(x->val, "-c role=askql_")))
+			continue;
+		r += strlen("-c role=");
+		size_t n = strcspn(r, " ");
+		yes = n > strlen("_aggregate") && !strncmp(r + n - strlen("_aggregate"), "_aggregate", strlen("_aggregate"));
+	}
+	PQconninfoFree(o);
+	return yes;
+}
+
 /* ---- setting up a target ------------------------------------------------------------ */
 
 /* run: one statement on c; its error into err */

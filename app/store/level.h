@@ -55,6 +55,10 @@ enum err level_set(PGconn *app, long long user_id, const char *target, enum leve
 enum err level_conninfo(PGconn *app, const struct target *t, long long user_id, char **out,
                         enum level *lv_out, char *err, size_t errlen);
 
+/* level_conninfo_is_aggregate: 1 when conninfo (as level_conninfo made it) logs in with the role
+ * of an aggregate level (options "-c role=askql_..._aggregate"); 0 otherwise or unparsable. */
+int level_conninfo_is_aggregate(const char *conninfo);
+
 /*
  * level_setup: create (or bring up to date) t's three roles with admin_conninfo (a role that
  * may CREATE ROLE and grant them to the read-only login; NULL: t's indexing connection), make

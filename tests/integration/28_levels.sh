@@ -54,10 +54,15 @@ INSERT INTO hwanja VALUES
  (3, '이철수', '020301-3123456', '010-9876-5432', '2002-03-21', 23, 'M'),
  (4, '박민수', '001231-4123459', '011-555-1234', '1931-12-31', 93, 'F'),
  (5, '최지우', '850505-1000001', '010-4444-8888', '1933-05-05', 92, 'F');
+-- 40 more patients, so that groups of at least 11 exist for the aggregate level
+INSERT INTO hwanja SELECT g, (ARRAY['정','강','조','윤','장'])[1 + g % 5] || (ARRAY['민준','서연','도윤','하은'])[1 + g % 4],
+	lpad((g * 37 % 100)::text, 2, '0') || '0101-1' || lpad(g::text, 6, '0'), '010-' || (1000 + g) || '-' || (2000 + g),
+	date '1950-01-01' + g * 300, 30 + g, CASE WHEN g % 2 = 0 THEN 'F' ELSE 'M' END FROM generate_series(6, 45) g;
 CREATE TABLE ipwon (ipwon_seq integer PRIMARY KEY, subject_id integer REFERENCES hwanja, ipwon_dt timestamp, ward_cd text);
 COMMENT ON COLUMN ipwon.ipwon_dt IS '입원일시';
-INSERT INTO ipwon SELECT g, 1 + g % 5, timestamp '2025-01-13 08:30' + g * interval '3 day', 'W' || (g % 3)
-	FROM generate_series(1, 20) g;
+-- wards W0 and W1 see about 43 patients each, W9 only patients 8 and 9: a small cell
+INSERT INTO ipwon SELECT g, 1 + g % 45, timestamp '2025-01-13 08:30' + g * interval '3 day',
+	CASE WHEN g % 45 IN (7, 8) THEN 'W9' ELSE 'W' || (g % 2) END FROM generate_series(1, 200) g;
 CREATE TABLE jindan (jindan_seq integer PRIMARY KEY, subject_id integer REFERENCES hwanja, sick_cd text, sick_nm text);
 COMMENT ON COLUMN jindan.sick_cd IS '상병코드(KCD)';
 INSERT INTO jindan VALUES (1, 1, 'I10', 'Essential hypertension'), (2, 2, 'E11.9', 'Type 2 diabetes'),
@@ -200,10 +205,58 @@ code=$(curl -s -o /dev/null -w '%{http_code}' -b "$T/admin" --data-urlencode "cs
 check "the admin sets aggregate ($code), audited with who did it" \
 	'[ "$(q "SELECT level FROM askql.user_levels WHERE user_id = $IDF")" = aggregate ] &&
 	 [ "$(q "SELECT count(*) FROM askql.audit WHERE action = '"'"'level.set'"'"' AND user_id IS NOT NULL AND detail->>'"'"'user_id'"'"' = '"'"'$IDF'"'"'")" = 1 ]'
-out=$("$ASKQL" export --target "$DB" --user "lv_idf_$$" --sql "SELECT ptnt_nm FROM hwanja" --format csv -o - 2>&1); rc=$?
+out=$("$ASKQL" export --target "$DB" --user "lv_idf_$$" --sql "SELECT ptnt_nm, count(*) FROM hwanja GROUP BY 1" --format csv -o - 2>&1); rc=$?
 check "at once, the former identified user gets permission denied for names" '[ $rc -eq 1 ] && grep -q 42501 <<<"$out"' "$out"
 code=$(curl -s -o /dev/null -w '%{http_code}' -b "$T/lim" --data-urlencode "csrf=$L" --data-urlencode action=level \
 	--data-urlencode "id=$IDF" --data-urlencode "target=$DB" --data-urlencode level=identified "$BASE_URL/admin/users")
 check "an analyst cannot change levels ($code)" '[ "$code" = 403 ] && [ "$(q "SELECT level FROM askql.user_levels WHERE user_id = $IDF")" = aggregate ]'
+
+# ---- the aggregate level (item 3): aggregates only, groups of fewer than 11 patients suppressed ----
+agg() { "$ASKQL" export --target "$DB" --user "lv_idf_$$" --sql "$1" --format "${2:-csv}" -o "${3:--}" 2>&1; }
+out=$(agg "SELECT subject_id, ward_cd FROM ipwon"); rc=$?
+check "aggregate: a row-level query is refused with the reason" \
+	'[ $rc -eq 1 ] && grep -q "only aggregate results may be read" <<<"$out" && ! grep -q "^[0-9]*,W" <<<"$out"' "$out"
+out=$(agg "SELECT ward_cd FROM ipwon UNION SELECT sex FROM hwanja"); rc=$?
+check "aggregate: a UNION at the top is refused" '[ $rc -eq 1 ] && grep -q "UNION" <<<"$out"' "$out"
+out=$(agg "SELECT count(*) FROM jindan d JOIN hwanja h USING (subject_id) WHERE h.sex = 'F' AND d.sick_cd LIKE 'F%'"); rc=$?
+check "aggregate: a count over fewer than 11 patients is suppressed (no row)" '[ $rc -eq 0 ] && [ "$(wc -l <<<"$out")" -le 1 ]' "$out"
+out=$(agg "SELECT ward_cd, count(*) AS admissions FROM ipwon GROUP BY ward_cd ORDER BY 1"); rc=$?
+check "aggregate CSV: the wards with at least 11 patients, not W9 (2 patients), no count column of ours" \
+	'[ $rc -eq 0 ] && grep -q "^ward_cd,admissions" <<<"$out" && grep -q "^W0," <<<"$out" && grep -q "^W1," <<<"$out" &&
+	 ! grep -q "W9\|askql_n" <<<"$out"' "$out"
+out=$(agg "SELECT ward_cd, count(*) FROM ipwon GROUP BY 1 ORDER BY 2 DESC, 1"); rc=$?
+check "aggregate: positional GROUP BY / ORDER BY still mean the user's columns" \
+	'[ $rc -eq 0 ] && [ "$(sed -n 2p <<<"$out" | cut -d, -f1)" = W0 ] && ! grep -q W9 <<<"$out"' "$out"
+out=$(agg "SELECT ward_cd, count(*) AS admissions FROM ipwon GROUP BY ward_cd" json); rc=$?
+check "aggregate JSON: W9 suppressed" '[ $rc -eq 0 ] && grep -q "\"W0\"" <<<"$out" && ! grep -q "W9\|askql_n" <<<"$out"' "$out"
+out=$(agg "SELECT ward_cd, count(*) AS admissions FROM ipwon GROUP BY ward_cd" xlsx "$T/agg.xlsx"); rc=$?
+x=$(python3 -c 'import zipfile,sys; z=zipfile.ZipFile(sys.argv[1]); print(" ".join(z.read(n).decode("utf-8","replace") for n in z.namelist() if n.endswith(".xml")))' "$T/agg.xlsx" 2>&1)
+check "aggregate XLSX: W9 suppressed" '[ $rc -eq 0 ] && grep -q "W0" <<<"$x" && ! grep -q "W9\|askql_n" <<<"$x"' "$out"
+out=$(agg "SELECT ptnt_nm, count(*) FROM hwanja GROUP BY ptnt_nm"); rc=$?
+check "aggregate: identifiers stay denied by PostgreSQL, grouped or not" '[ $rc -eq 1 ] && grep -q 42501 <<<"$out"' "$out"
+# the web: a step-mode run edited to a grouped count; the page, its chart data and the download
+loc=$(curl -s -o /dev/null -w '%{redirect_url}' -b "$T/idf" --data-urlencode "csrf=$I" --data-urlencode mode=step \
+	--data-urlencode "target=$DB" --data-urlencode "question=number of patients by sex" "$BASE_URL/runs"); RA=${loc##*/runs/}; RA=${RA%%[?#]*}
+for _ in 1 2 3; do
+	[ "$(q "SELECT status || ' ' || coalesce(state->'pause'->>'stage', '') FROM askql.runs WHERE id = ${RA:-0}")" = "paused plan" ] || break
+	curl -s -o /dev/null -b "$T/idf" --data-urlencode "csrf=$I" --data-urlencode action=approve "$BASE_URL/runs/$RA/step"
+done
+if [ "$(q "SELECT status FROM askql.runs WHERE id = ${RA:-0}")" = paused ]; then
+	curl -s -o /dev/null -b "$T/idf" --data-urlencode "csrf=$I" --data-urlencode action=run \
+		--data-urlencode "sql=SELECT ward_cd, count(DISTINCT subject_id) AS patients FROM ipwon GROUP BY ward_cd ORDER BY ward_cd" "$BASE_URL/runs/$RA/step"
+	for _ in $(seq 50); do [ "$(q "SELECT status FROM askql.runs WHERE id = $RA")" = running ] || break; sleep 0.2; done
+	PAGE=$(curl -s -b "$T/idf" "$BASE_URL/runs/$RA")
+	check "web: the aggregate run's page shows W0 and W1, not W9, and says 1 group was suppressed (run $RA)" \
+		'[ "$(q "SELECT status FROM askql.runs WHERE id = $RA")" = ok ] && grep -q "id=\"suppressed-note\"" <<<"$PAGE" &&
+		 grep -q "W0" <<<"$PAGE" && ! grep -q "W9" <<<"$PAGE" && ! q "SELECT preview::text FROM askql.runs WHERE id = $RA" | grep -q W9' \
+		"$(q "SELECT status || ' ' || coalesce(error, '') FROM askql.runs WHERE id = $RA"); $(grep -o 'suppressed[^<]*' <<<"$PAGE" | head -2)"
+	for f in csv json xlsx; do
+		curl -s -b "$T/idf" -o "$T/dl.$f" "$BASE_URL/runs/$RA/download?format=$f"
+		if [ "$f" = xlsx ]; then body=$(python3 -c 'import zipfile,sys; z=zipfile.ZipFile(sys.argv[1]); print(" ".join(z.read(n).decode("utf-8","replace") for n in z.namelist() if n.endswith(".xml")))' "$T/dl.$f" 2>&1); else body=$(cat "$T/dl.$f"); fi
+		check "web download $f of the aggregate run: W9 suppressed" 'grep -q W0 <<<"$body" && ! grep -q "W9\|askql_n" <<<"$body"' "$(head -c 400 <<<"$body")"
+	done
+else
+	nok "web: a step-mode run to edit at the aggregate level (run ${RA:-none})"
+fi
 
 echo "1..$n"

@@ -105,6 +105,9 @@ int cmd_export(int argc, char **argv)
 		rc = export_run(sql, &o, &out, &st, &dberr);
 		if (fflush(stdout) != 0 && rc == OK)
 			rc = ERR_IO;
+		if (rc == OK && st.suppressed > 0)
+			fprintf(stderr, "askql export: %lld groups of fewer than %ld patients suppressed (aggregate level)\n",
+			        st.suppressed, conf_get_int("suppress_k"));
 		if (rc != OK) {
 			char *t = dberr.message ? exec_error_text(&dberr) : NULL;
 
@@ -129,7 +132,10 @@ int cmd_export(int argc, char **argv)
 			fprintf(stderr, "askql export: at character %d\n", dberr.position);
 		goto out;
 	}
-	printf("%s\t%lld rows\t%.0f ms%s\n", path, st.rows, st.ms, st.truncated ? "\ttruncated" : "");
+	printf("%s\t%lld rows\t%.0f ms%s", path, st.rows, st.ms, st.truncated ? "\ttruncated" : "");
+	if (st.suppressed > 0)
+		printf("\t%lld groups suppressed (aggregate level)", st.suppressed);
+	putchar('\n');
 out:
 	if (rc != ERR_DENIED && rc != ERR_LIMIT) {
 		/* one audit row per export: no user, the OS user; a lost row is logged in full on stderr

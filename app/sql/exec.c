@@ -1150,6 +1150,7 @@ struct supp {
 	const struct exec_sink *inner;
 	long k;
 	long long dropped, passed;
+	long long *out;   /* opts->suppressed, set before the inner end (an export's summary says it) */
 };
 
 static enum err supp_begin(void *ctx, const struct exec_col *cols, int ncols)
@@ -1178,6 +1179,8 @@ static enum err supp_end(void *ctx, long long nrows, int truncated)
 {
 	struct supp *s = ctx;
 
+	if (s->out)
+		*s->out = s->dropped;
 	return s->inner->end ? s->inner->end(s->inner->ctx, s->passed, truncated) : OK;
 }
 
@@ -1227,6 +1230,7 @@ enum err exec_run(const char *sql, const struct exec_opts *opts, const struct ex
 		return rc == ERR_PARSE ? ERR_DENIED : rc;
 	}
 	sp.inner = sink;
+	sp.out = opts ? opts->suppressed : NULL;
 	sp.k = conf_get_int("suppress_k") > 0 ? conf_get_int("suppress_k") : 11;
 	rc = run_core(rewritten, opts, &wrapped, dberr);
 	if (opts && opts->suppressed)

@@ -219,7 +219,8 @@ check "aggregate: a row-level query is refused with the reason" \
 out=$(agg "SELECT ward_cd FROM ipwon UNION SELECT sex FROM hwanja"); rc=$?
 check "aggregate: a UNION at the top is refused" '[ $rc -eq 1 ] && grep -q "UNION" <<<"$out"' "$out"
 out=$(agg "SELECT count(*) FROM jindan d JOIN hwanja h USING (subject_id) WHERE h.sex = 'F' AND d.sick_cd LIKE 'F%'"); rc=$?
-check "aggregate: a count over fewer than 11 patients is suppressed (no row)" '[ $rc -eq 0 ] && [ "$(wc -l <<<"$out")" -le 1 ]' "$out"
+check "aggregate: a count over fewer than 11 patients is suppressed (no row), and the CLI says so" \
+	'[ $rc -eq 0 ] && [ "$(grep -vc "^askql export" <<<"$out")" -le 1 ] && grep -q "1 groups of fewer than 11 patients suppressed" <<<"$out"' "$out"
 out=$(agg "SELECT ward_cd, count(*) AS admissions FROM ipwon GROUP BY ward_cd ORDER BY 1"); rc=$?
 check "aggregate CSV: the wards with at least 11 patients, not W9 (2 patients), no count column of ours" \
 	'[ $rc -eq 0 ] && grep -q "^ward_cd,admissions" <<<"$out" && grep -q "^W0," <<<"$out" && grep -q "^W1," <<<"$out" &&
@@ -228,10 +229,13 @@ out=$(agg "SELECT ward_cd, count(*) FROM ipwon GROUP BY 1 ORDER BY 2 DESC, 1"); 
 check "aggregate: positional GROUP BY / ORDER BY still mean the user's columns" \
 	'[ $rc -eq 0 ] && [ "$(sed -n 2p <<<"$out" | cut -d, -f1)" = W0 ] && ! grep -q W9 <<<"$out"' "$out"
 out=$(agg "SELECT ward_cd, count(*) AS admissions FROM ipwon GROUP BY ward_cd" json); rc=$?
-check "aggregate JSON: W9 suppressed" '[ $rc -eq 0 ] && grep -q "\"W0\"" <<<"$out" && ! grep -q "W9\|askql_n" <<<"$out"' "$out"
+check "aggregate JSON: W9 suppressed, and the summary says one group was" \
+	'[ $rc -eq 0 ] && grep -q "\"W0\"" <<<"$out" && ! grep -q "W9\|askql_n" <<<"$out" && grep -q "\"suppressed_groups\":1" <<<"$out"' "$out"
 out=$(agg "SELECT ward_cd, count(*) AS admissions FROM ipwon GROUP BY ward_cd" xlsx "$T/agg.xlsx"); rc=$?
 x=$(python3 -c 'import zipfile,sys; z=zipfile.ZipFile(sys.argv[1]); print(" ".join(z.read(n).decode("utf-8","replace") for n in z.namelist() if n.endswith(".xml")))' "$T/agg.xlsx" 2>&1)
-check "aggregate XLSX: W9 suppressed" '[ $rc -eq 0 ] && grep -q "W0" <<<"$x" && ! grep -q "W9\|askql_n" <<<"$x"' "$out"
+check "aggregate XLSX: W9 suppressed, the provenance sheet says so" \
+	'[ $rc -eq 0 ] && grep -q "W0" <<<"$x" && ! grep -q "W9\|askql_n" <<<"$x" && grep -q "groups suppressed" <<<"$out" &&
+	 grep -q "1 (groups of fewer patients" <<<"$x"' "$out"
 out=$(agg "SELECT ptnt_nm, count(*) FROM hwanja GROUP BY ptnt_nm"); rc=$?
 check "aggregate: identifiers stay denied by PostgreSQL, grouped or not" '[ $rc -eq 1 ] && grep -q 42501 <<<"$out"' "$out"
 # the web: a step-mode run edited to a grouped count; the page, its chart data and the download

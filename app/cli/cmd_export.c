@@ -26,6 +26,7 @@ int cmd_export(int argc, char **argv)
 	const char *sql = cli_opt(&argc, argv, "--sql");
 	const char *user = cli_opt(&argc, argv, "--user");
 	char *level_ci = NULL;
+	long long uid = 0;          /* --user: that user's id (their level, and the audit row's user) */
 	const char *fmt = cli_opt(&argc, argv, "--format");
 	const char *question = cli_opt(&argc, argv, "--question");
 	const char *maxr = cli_opt(&argc, argv, "--max-rows");
@@ -62,7 +63,6 @@ int cmd_export(int argc, char **argv)
 		/* as that user's access level would read it (store/level.h) */
 		const char *p[1] = {user};
 		PGresult *res;
-		long long uid = 0;
 
 		if (!target && cli_target("export", NULL, NULL, &t))
 			return 1;
@@ -86,7 +86,7 @@ int cmd_export(int argc, char **argv)
 	} else {
 		cli_use_catalog(conf_get("target_name"), &o.relation_ok, &o.relation_ctx);
 	}
-	tname = target ? t.name : conf_get("target_name");
+	tname = target || user ? t.name : conf_get("target_name");
 	/* no rows leave unless their audit row can be written (fail closed, like the web) */
 	if (!access_ready(db_app())) {
 		fprintf(stderr, "askql export: refused: the access audit (askql.access_audit in app_db) cannot be written\n");
@@ -142,7 +142,8 @@ out:
 		 * and the exit status says so */
 		struct access_rec ar = {.kind = ACCESS_EXPORT, .channel = ACCESS_CLI, .target = tname, .sql = sql,
 		                        .rows = rc == OK ? st.rows : -1, .format = export_ext(o.format),
-		                        .failed = rc != OK, .cat = o.relation_ctx};
+		                        .failed = rc != OK, .cat = o.relation_ctx,
+		                        .user_id = uid, .user_name = uid > 0 ? user : NULL};
 
 		if (access_record(db_app(), &ar, err, sizeof err) != OK) {
 			fprintf(stderr, "askql export: %s\n", err);

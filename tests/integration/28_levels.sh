@@ -130,6 +130,9 @@ out=$("$ASKQL" export --target "$DB" --user "lv_lim_$$" --sql "SELECT ptnt_nm, b
 check "limited: the base table by its schema is permission denied too" \
 	'[ $rc -eq 1 ] && grep -q "42501" <<<"$out" && ! grep -q "홍길동" <<<"$out"' "$out"
 
+check "the access audit records the limited user's exports at level limited" \
+	'[ "$(q "SELECT count(*) FROM askql.access_audit WHERE target = '"'"'$DB'"'"' AND user_name = '"'"'lv_lim_$$'"'"' AND access_level = '"'"'limited'"'"'")" -ge 3 ]'
+
 # ---- no way out of the role by SQL ----
 for s in "SET ROLE askql_reader" "RESET ROLE" "SET SESSION AUTHORIZATION askql_reader" \
          "SELECT set_config('role', 'askql_reader', false)" "SELECT set_config('search_path', 'public', true), ptnt_nm FROM hwanja" \

@@ -201,6 +201,7 @@ enum err agent_start(PGconn *app, const struct agent_opts *o, const char *questi
 	struct target tg;
 	char err[512], lerr[512], tname[TARGET_NAME_MAX], scope[64];
 	int resolved, level_bad = 0;
+	enum level run_level = LEVEL_IDENTIFIED;
 	enum err rc;
 
 	memset(res, 0, sizeof *res);
@@ -245,11 +246,9 @@ enum err agent_start(PGconn *app, const struct agent_opts *o, const char *questi
 		a.conninfo = o->conninfo;
 	} else if (resolved) {
 		/* the user's access level decides the role the SQL runs as (store/level.h) */
-		enum level lv = LEVEL_IDENTIFIED;
-
-		if (level_conninfo(app, &tg, o->user_id, &a.owned_conninfo, &lv, lerr, sizeof lerr) != OK)
+		if (level_conninfo(app, &tg, o->user_id, &a.owned_conninfo, &run_level, lerr, sizeof lerr) != OK)
 			level_bad = 1;   /* the run ends with the reason once its state exists */
-		a.restricted = lv != LEVEL_IDENTIFIED;
+		a.restricted = run_level != LEVEL_IDENTIFIED;
 		a.conninfo = a.owned_conninfo;
 	}
 	/* what the model may see of this target's data (an unregistered conninfo: the default) */
@@ -266,6 +265,13 @@ enum err agent_start(PGconn *app, const struct agent_opts *o, const char *questi
 	a.state.step_mode = o->step_mode ? 1 : 0;
 	a.state.no_cache = o->no_cache || o->parent_id > 0 ? 1 : 0;
 	agent_scope(app, o->user_id, scope, sizeof scope);
+	/* the access level is part of the cache's scope: an answer read at one level is never served
+	 * at another (store/level.h) */
+	if (run_level != LEVEL_IDENTIFIED) {
+		size_t l = strlen(scope);
+
+		snprintf(scope + l, sizeof scope - l, ":%s", level_name(run_level));
+	}
 	run_state_set(&a.state.scope, scope);
 	if (conf_get_int("max_retries") > 0)
 		a.state.max_retries = (int)conf_get_int("max_retries");

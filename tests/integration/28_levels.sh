@@ -189,6 +189,9 @@ check "an identified user's run is offered the name and phone columns (run $RI)"
 	"$(q "SELECT name, left(output::text, 300) FROM askql.steps WHERE run_id = ${RI:-0} ORDER BY id")"
 check "a limited user's run is not: retrieval and the planner see no identifier column (run $RL)" '[ "$(offered "$RL")" = 0 ]' \
 	"$(q "SELECT name, left(output::text, 300) FROM askql.steps WHERE run_id = ${RL:-0} ORDER BY id")"
+check "the query cache keeps the levels apart (the run's scope names its level)" \
+	'[ "$(q "SELECT state->>'"'"'scope'"'"' FROM askql.runs WHERE id = ${RL:-0}")" = "analyst:limited" ] &&
+	 [ "$(q "SELECT state->>'"'"'scope'"'"' FROM askql.runs WHERE id = ${RI:-0}")" = "analyst" ]'
 check "and its SQL reads no identifier" '! q "SELECT coalesce(sql, '"''"') FROM askql.runs WHERE id = ${RL:-0}" | grep -q "ptnt_nm\|jumin_no\|phone"'
 
 # ---- Admin -> Users sets a level: audited, CSRF-checked, declared inputs ----

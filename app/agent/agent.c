@@ -10,6 +10,7 @@
 #include "sql/guard.h"
 #include "llm/llm.h"
 #include "store/db.h"
+#include "store/level.h"
 #include "store/target.h"
 #include "catalog/llm_policy.h"
 #include "util/conf.h"
@@ -198,8 +199,9 @@ enum err agent_start(PGconn *app, const struct agent_opts *o, const char *questi
 	const char *now = o->now && *o->now ? o->now : conf_get("now");
 	const char *target;
 	struct target tg;
-	char err[512], tname[TARGET_NAME_MAX], scope[64];
-	int resolved;
+	char err[512], lerr[512], tname[TARGET_NAME_MAX], scope[64];
+	int resolved, level_bad = 0;
+	enum level run_level = LEVEL_IDENTIFIED;
 	enum err rc;
 
 	memset(res, 0, sizeof *res);
@@ -243,7 +245,10 @@ enum err agent_start(PGconn *app, const struct agent_opts *o, const char *questi
 	if (o->conninfo) {
 		a.conninfo = o->conninfo;
 	} else if (resolved) {
-		a.owned_conninfo = strdup(target_exec_conninfo(&tg));
+		/* the user's access level decides the role the SQL runs as (store/level.h) */
+		if (level_conninfo(app, &tg, o->user_id, &a.owned_conninfo, &run_level, lerr, sizeof lerr) != OK)
+			level_bad = 1;   /* the run ends with the reason once its state exists */
+		a.restricted = run_level != LEVEL_IDENTIFIED;
 		a.conninfo = a.owned_conninfo;
 	}
 	/* what the model may see of this target's data (an unregistered conninfo: the default) */
@@ -260,10 +265,22 @@ enum err agent_start(PGconn *app, const struct agent_opts *o, const char *questi
 	a.state.step_mode = o->step_mode ? 1 : 0;
 	a.state.no_cache = o->no_cache || o->parent_id > 0 ? 1 : 0;
 	agent_scope(app, o->user_id, scope, sizeof scope);
+	/* the access level is part of the cache's scope: an answer read at one level is never served
+	 * at another (store/level.h) */
+	if (run_level != LEVEL_IDENTIFIED) {
+		size_t l = strlen(scope);
+
+		snprintf(scope + l, sizeof scope - l, ":%s", level_name(run_level));
+	}
 	run_state_set(&a.state.scope, scope);
 	if (conf_get_int("max_retries") > 0)
 		a.state.max_retries = (int)conf_get_int("max_retries");
 	load_parent(&a, o->parent_id);
+	if (level_bad) {
+		agent_end(&a, "error", lerr);
+		agent_release(&a);
+		return OK;
+	}
 	/* A misconfigured provider is an unrecoverable error: say so on the run. */
 	if (!agent_llm(&a, err, sizeof err)) {
 		struct step s = {.kind = "llm", .name = "provider", .status = "error", .error = err, .ms = 0};
@@ -296,7 +313,7 @@ static int edit_refused(struct agent *a, const struct agent_decision *d, const c
 	int refused;
 
 	if (!a->cat)
-		a->cat = catalog_get(a->app, a->state.target, err, sizeof err);   /* NULL: the state's listing */
+		a->cat = catalog_get_level(a->app, a->state.target, a->restricted, err, sizeof err);   /* NULL: the state's listing */
 	refused = !executor_guard(a, d->sql, 0, &g);
 	if (!refused) {
 		guard_free(&g);
@@ -335,6 +352,7 @@ enum err agent_resume(PGconn *app, long long run_id, const struct agent_decision
 	char *ins;
 	enum err rc;
 	struct step s = {0};
+	long long user_id = 0;
 
 	memset(res, 0, sizeof *res);
 	memset(&a, 0, sizeof a);
@@ -350,6 +368,7 @@ enum err agent_resume(PGconn *app, long long run_id, const struct agent_decision
 	a.t0_us = a.heartbeat_us = agent_now_us();
 	res->run_id = run_id;
 	rc = run_state_load(rr.state_json, &a.state);
+	user_id = rr.user_id;
 	run_row_free(&rr);
 	if (rc != OK || a.state.stage == RUN_STAGE_NONE) {
 		/* nothing to resume: put it back as it was found */
@@ -366,11 +385,20 @@ enum err agent_resume(PGconn *app, long long run_id, const struct agent_decision
 
 		/* the connection is never stored in the run: it comes from the registry again */
 		if (target_resolve(app, a.state.target, &tg, terr, sizeof terr) == OK) {
-			a.owned_conninfo = strdup(target_exec_conninfo(&tg));
-			a.conninfo = a.owned_conninfo;
+			/* the level is read again: a level lowered while the run was paused applies at once */
+			enum level lv = LEVEL_IDENTIFIED;
+			enum err lrc = level_conninfo(app, &tg, user_id, &a.owned_conninfo, &lv, terr, sizeof terr);
+
 			/* the policy as it is now: an admin's stricter setting applies to paused runs too */
 			a.policy = llm_policy_resolve(tg.llm_data_policy, NULL);
 			target_free(&tg);
+			a.restricted = lv != LEVEL_IDENTIFIED;
+			if (lrc != OK) {
+				agent_end(&a, "error", terr);
+				agent_release(&a);
+				return OK;
+			}
+			a.conninfo = a.owned_conninfo;
 		} else {
 			log_warn("agent_resume run %lld: %s", run_id, terr);
 			agent_end(&a, "error", "the run's target database is no longer registered");

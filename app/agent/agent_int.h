@@ -22,6 +22,8 @@ struct agent {
 	const char *conninfo;          /* target for exec: the registry's read-only connection of the
 	                                * run's target (owned_conninfo), or the caller's */
 	char *owned_conninfo;          /* heap copy from the registry; freed by agent_release */
+	int restricted;                /* the user's access level is limited or aggregate: the catalog
+	                                * the run sees omits the columns it may not read (store/level.h) */
 	llm_stream_fn on_text;
 	void *ctx;
 	void (*on_section)(void *ctx, const char *section, const char *text);
@@ -102,6 +104,7 @@ struct exec_out {
 	char *error;                /* one line when !ok */
 	char *missing_column, *missing_relation, *suggested;
 	int refused;                /* the guard refused it */
+	long long suppressed;       /* groups the aggregate access level suppressed (sql/suppress.h) */
 };
 /* result_check (result_check.c): NULL when the result fits the question, else a finding (heap)
  * naming the failed check; the loop retries with it as feedback or declines.  patient_col: the

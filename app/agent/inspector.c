@@ -153,7 +153,7 @@ static int retrieve(struct agent *a, int with_hyde, char *err, size_t errlen)
 	char *q, *hy = NULL;
 	enum err rc;
 
-	if (!a->cat && !(a->cat = catalog_get(a->app, a->state.target, err, errlen)))
+	if (!a->cat && !(a->cat = catalog_get_level(a->app, a->state.target, a->restricted, err, errlen)))
 		return -1;
 	q = retrieval_text(a);
 	if (with_hyde && (hy = hyde(a)))

@@ -110,7 +110,14 @@ static float *vec_or_null(struct catalog *c, const char *s)
 	return cat_parse_vec(s, v, c->dim) ? NULL : v;
 }
 
-static struct catalog *load(PGconn *app, const char *target, PGresult *tr, char *err, size_t errlen)
+/* The columns the limited and aggregate levels read: level.c's readable() and generalised() in SQL */
+#define LEVEL_COLUMNS \
+	"AND c.schema_name = 'public' AND (coalesce(k.class, c.phi_class) IN ('none', 'sensitive') OR " \
+	"(coalesce(k.class, c.phi_class) = 'quasi' AND (c.type = 'date' OR c.type LIKE 'timestamp%' OR " \
+	"(c.phi_rule = 'age' AND (c.type IN ('integer', 'smallint', 'bigint', 'real', 'double precision') " \
+	"OR c.type LIKE 'numeric%'))))) "
+
+static struct catalog *load(PGconn *app, const char *target, int restricted, PGresult *tr, char *err, size_t errlen)
 {
 	const char *p[3] = {target, NULL, NULL};
 	PGresult *rt = NULL, *rc = NULL, *rv = NULL, *rf = NULL, *rk = NULL, *rq = NULL;
@@ -127,10 +134,22 @@ static struct catalog *load(PGconn *app, const char *target, PGresult *tr, char 
 	c->now_ref = val(tr, 0, 4) ? arena_strdup(&c->mem, val(tr, 0, 4)) : NULL;
 	c->hierarchy = val(tr, 0, 5) ? arena_strdup(&c->mem, val(tr, 0, 5)) : NULL;
 	c->metadata = val(tr, 0, 6) ? arena_strdup(&c->mem, val(tr, 0, 6)) : NULL;
-	if (!(rt = db_query(app, "SELECT schema_name, name, row_estimate, comment, full_name, concept, "
-	                    "synonyms, embedding, description_ko FROM askql.cat_tables WHERE target = $1 "
-	                    "ORDER BY schema_name COLLATE \"C\", name COLLATE \"C\"", 1, p, err, errlen)) ||
-	    !(rc = db_query(app, "SELECT c.schema_name, c.table_name, c.name, c.type, c.nullable, c.is_pk, c.indexed, "
+	c->restricted = restricted;
+	if (!(rt = db_query(app, restricted
+	                    ? "SELECT schema_name, name, row_estimate, comment, full_name, concept, "
+	                      "synonyms, embedding, description_ko FROM askql.cat_tables WHERE target = $1 AND schema_name = 'public' "
+	                      "ORDER BY schema_name COLLATE \"C\", name COLLATE \"C\""
+	                    : "SELECT schema_name, name, row_estimate, comment, full_name, concept, "
+	                      "synonyms, embedding, description_ko FROM askql.cat_tables WHERE target = $1 "
+	                      "ORDER BY schema_name COLLATE \"C\", name COLLATE \"C\"", 1, p, err, errlen)) ||
+	    !(rc = db_query(app, restricted ? "SELECT c.schema_name, c.table_name, c.name, c.type, c.nullable, c.is_pk, c.indexed, "
+	                    "c.comment, c.full_name, c.description, c.unit, c.range_lo, c.range_hi, c.synonyms, c.embedding, "
+	                    "c.is_unique, c.is_flag, c.description_ko, c.phi_class, c.phi_rule, c.phi_evidence, k.class, k.reason "
+	                    "FROM askql.cat_columns c LEFT JOIN askql.phi_corrections k ON k.target = c.target AND "
+	                    "k.schema_name = c.schema_name AND k.table_name = c.table_name AND k.column_name = c.name "
+	                    "WHERE c.target = $1 " LEVEL_COLUMNS
+	                    "ORDER BY c.schema_name COLLATE \"C\", c.table_name COLLATE \"C\", c.ordinal"
+	                    : "SELECT c.schema_name, c.table_name, c.name, c.type, c.nullable, c.is_pk, c.indexed, "
 	                    "c.comment, c.full_name, c.description, c.unit, c.range_lo, c.range_hi, c.synonyms, c.embedding, "
 	                    "c.is_unique, c.is_flag, c.description_ko, c.phi_class, c.phi_rule, c.phi_evidence, k.class, k.reason "
 	                    "FROM askql.cat_columns c LEFT JOIN askql.phi_corrections k ON k.target = c.target AND "
@@ -287,6 +306,11 @@ fail:
 
 struct catalog *catalog_get(PGconn *app, const char *target, char *err, size_t errlen)
 {
+	return catalog_get_level(app, target, 0, err, errlen);
+}
+
+struct catalog *catalog_get_level(PGconn *app, const char *target, int restricted, char *err, size_t errlen)
+{
 	const char *p[1] = {target};
 	PGresult *tr;
 	struct catalog *c = NULL;
@@ -313,7 +337,7 @@ struct catalog *catalog_get(PGconn *app, const char *target, char *err, size_t e
 		goto out;
 	}
 	for (int i = 0; i < MAXCACHED; i++) {
-		if (cached[i] && !strcmp(cached[i]->target, target)) {
+		if (cached[i] && !strcmp(cached[i]->target, target) && cached[i]->restricted == (restricted != 0)) {
 			slot = i;
 			if (cached[i]->version == atol(PQgetvalue(tr, 0, 0)) &&
 			    cached[i]->verified_version == atol(PQgetvalue(tr, 0, 1))) {
@@ -322,7 +346,7 @@ struct catalog *catalog_get(PGconn *app, const char *target, char *err, size_t e
 			}
 		}
 	}
-	if (!(c = load(app, target, tr, err, errlen)))
+	if (!(c = load(app, target, restricted != 0, tr, err, errlen)))
 		goto out;
 	if (slot < 0) {
 		for (int i = 0; i < MAXCACHED && slot < 0; i++)

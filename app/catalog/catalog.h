@@ -39,6 +39,12 @@ struct catalog;
  * when askql.cat_targets.version changed).  Owned by the cache; valid until the next
  * catalog_get call in this process.  NULL with err when the target is not indexed. */
 struct catalog *catalog_get(PGconn *app, const char *target, char *err, size_t errlen);
+/* catalog_get_level: catalog_get, or with restricted = 1 the catalog as the limited and aggregate
+ * access levels see it (store/level.h): tables of schema public (the ones with views), without
+ * the columns those levels may not read (direct identifiers, unclassified columns,
+ * quasi-identifiers without a generalisation) and so without their values and join edges.
+ * Retrieval, prompts and the planner then never offer such a column.  Cached apart. */
+struct catalog *catalog_get_level(PGconn *app, const char *target, int restricted, char *err, size_t errlen);
 
 /* Does the catalog know relation schema.name (schema may be NULL)? For guard_opts.relation_ok. */
 int catalog_relation_ok(void *catalog, const char *schema, const char *name);

@@ -83,6 +83,8 @@ struct strmap { char **keys; int *vals; size_t cap, n; };
 
 struct catalog {
 	char *target;
+	int restricted;              /* 1: only the columns the limited and aggregate levels may read
+	                              * (store/level.h), tables of schema public only */
 	long version, verified_version;
 	char *embed_provider;
 	int dim;

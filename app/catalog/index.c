@@ -355,7 +355,8 @@ static enum err read_edits(struct run *x)
 #define REL_FILTER \
 	"c.relkind IN ('r','v','m','p','f') AND NOT c.relispartition " \
 	"AND n.nspname NOT IN ('pg_catalog','information_schema') " \
-	"AND n.nspname NOT LIKE 'pg_toast%' AND n.nspname NOT LIKE 'pg_temp%' "
+	"AND n.nspname NOT LIKE 'pg_toast%' AND n.nspname NOT LIKE 'pg_temp%' " \
+	"AND n.nspname <> 'askql_limited' "   /* the access levels' own views (store/level.h) */
 
 static const char *Q_TABLES =
 	"SELECT n.nspname, c.relname, c.relkind, greatest(c.reltuples, -1)::bigint, "

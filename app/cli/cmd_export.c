@@ -9,13 +9,14 @@
 #include "export/export.h"
 #include "store/access.h"
 #include "store/db.h"
+#include "store/level.h"
 #include "util/conf.h"
 
 static int usage(void)
 {
 	fprintf(stderr, "usage: askql export [--target CONNINFO] --sql \"SELECT ...\" "
 	                "--format csv|json|ndjson|xlsx [--question Q] [--bom] [--escape-formulas] [--max-rows N] "
-	                "[-o FILE|DIR|-]\n");
+	                "[--user NAME] [-o FILE|DIR|-]\n");
 	return 2;
 }
 
@@ -23,6 +24,9 @@ int cmd_export(int argc, char **argv)
 {
 	const char *target = cli_opt(&argc, argv, "--target");
 	const char *sql = cli_opt(&argc, argv, "--sql");
+	const char *user = cli_opt(&argc, argv, "--user");
+	char *level_ci = NULL;
+	long long uid = 0;          /* --user: that user's id (their level, and the audit row's user) */
 	const char *fmt = cli_opt(&argc, argv, "--format");
 	const char *question = cli_opt(&argc, argv, "--question");
 	const char *maxr = cli_opt(&argc, argv, "--max-rows");
@@ -54,10 +58,35 @@ int cmd_export(int argc, char **argv)
 			return 1;
 		o.conninfo = target_exec_conninfo(&t);
 		cli_use_catalog(t.name, &o.relation_ok, &o.relation_ctx);
+	}
+	if (user) {
+		/* as that user's access level would read it (store/level.h) */
+		const char *p[1] = {user};
+		PGresult *res;
+
+		if (!target && cli_target("export", NULL, NULL, &t))
+			return 1;
+		if ((res = db_query(db_app(), "SELECT id FROM askql.users WHERE name = $1", 1, p, err, sizeof err))) {
+			uid = PQntuples(res) ? atoll(PQgetvalue(res, 0, 0)) : 0;
+			PQclear(res);
+		}
+		if (uid <= 0) {
+			fprintf(stderr, "askql export: no user named %s\n", user);
+			target_free(&t);
+			return 1;
+		}
+		if (level_conninfo(db_app(), &t, uid, &level_ci, NULL, err, sizeof err) != OK) {
+			fprintf(stderr, "askql export: %s\n", err);
+			target_free(&t);
+			return 1;
+		}
+		o.conninfo = level_ci;
+		if (!target)
+			cli_use_catalog(t.name, &o.relation_ok, &o.relation_ctx);
 	} else {
 		cli_use_catalog(conf_get("target_name"), &o.relation_ok, &o.relation_ctx);
 	}
-	tname = target ? t.name : conf_get("target_name");
+	tname = target || user ? t.name : conf_get("target_name");
 	/* no rows leave unless their audit row can be written (fail closed, like the web) */
 	if (!access_ready(db_app())) {
 		fprintf(stderr, "askql export: refused: the access audit (askql.access_audit in app_db) cannot be written\n");
@@ -76,6 +105,9 @@ int cmd_export(int argc, char **argv)
 		rc = export_run(sql, &o, &out, &st, &dberr);
 		if (fflush(stdout) != 0 && rc == OK)
 			rc = ERR_IO;
+		if (rc == OK && st.suppressed > 0)
+			fprintf(stderr, "askql export: %lld groups of fewer than %ld patients suppressed (aggregate level)\n",
+			        st.suppressed, conf_get_int("suppress_k"));
 		if (rc != OK) {
 			char *t = dberr.message ? exec_error_text(&dberr) : NULL;
 
@@ -100,14 +132,18 @@ int cmd_export(int argc, char **argv)
 			fprintf(stderr, "askql export: at character %d\n", dberr.position);
 		goto out;
 	}
-	printf("%s\t%lld rows\t%.0f ms%s\n", path, st.rows, st.ms, st.truncated ? "\ttruncated" : "");
+	printf("%s\t%lld rows\t%.0f ms%s", path, st.rows, st.ms, st.truncated ? "\ttruncated" : "");
+	if (st.suppressed > 0)
+		printf("\t%lld groups suppressed (aggregate level)", st.suppressed);
+	putchar('\n');
 out:
 	if (rc != ERR_DENIED && rc != ERR_LIMIT) {
 		/* one audit row per export: no user, the OS user; a lost row is logged in full on stderr
 		 * and the exit status says so */
 		struct access_rec ar = {.kind = ACCESS_EXPORT, .channel = ACCESS_CLI, .target = tname, .sql = sql,
 		                        .rows = rc == OK ? st.rows : -1, .format = export_ext(o.format),
-		                        .failed = rc != OK, .cat = o.relation_ctx};
+		                        .failed = rc != OK, .cat = o.relation_ctx,
+		                        .user_id = uid, .user_name = uid > 0 ? user : NULL};
 
 		if (access_record(db_app(), &ar, err, sizeof err) != OK) {
 			fprintf(stderr, "askql export: %s\n", err);
@@ -115,5 +151,7 @@ out:
 		}
 	}
 	exec_error_free(&dberr);
+	free(level_ci);
+	target_free(&t);
 	return rc == OK ? 0 : 1;
 }

@@ -5,6 +5,7 @@
 #include "catalog/catalog.h"
 #include "cli/cli.h"
 #include "store/db.h"
+#include "store/level.h"
 #include "store/target.h"
 #include "util/conf.h"
 
@@ -145,6 +146,18 @@ int cmd_index(int argc, char **argv)
 	} else if (ro) {
 		fprintf(stderr, "askql index: --ro is only used when registering; %s is already registered "
 		        "(askql target rm and add to change it)\n", t.name);
+	}
+	{
+		/* the levels' views follow the new catalog and its PHI classes (store/level.h) */
+		int done = 0;
+
+		if (!fresh && level_refresh(app, &t, &done, err, sizeof err) != OK) {
+			fprintf(stderr, "askql index: indexed, but the access levels' views were not refreshed: %s\n", err);
+			target_free(&t);
+			return 1;
+		}
+		if (done && !quiet)
+			printf("access levels of %s: views and grants refreshed\n", t.name);
 	}
 	if (!quiet)
 		printf("indexed %s: version %ld (%s), %d tables, %d columns, %d values, %d join edges "

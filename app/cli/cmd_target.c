@@ -1,11 +1,13 @@
-/* cmd_target.c: `askql target add|list|test|rm|default|policy`: the registry of target databases (docs/targets.md). */
+/* cmd_target.c: `askql target add|list|test|rm|default|policy|levels`: the registry of target databases (docs/targets.md). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "catalog/llm_policy.h"
 #include "cli/cli.h"
 #include "store/db.h"
+#include "store/level.h"
 #include "store/target.h"
+#include "util/sb.h"
 
 static void usage(void)
 {
@@ -14,7 +16,8 @@ static void usage(void)
 	                "       askql target test NAME|CONNINFO\n"
 	                "       askql target default NAME\n"
 	                "       askql target rm NAME\n"
-	                "       askql target policy NAME [schema|values|rows|default]\n");
+	                "       askql target policy NAME [schema|values|rows|default]\n"
+	                "       askql target levels NAME [--as CONNINFO]   (roles, views and grants of the access levels)\n");
 }
 
 static int list(PGconn *app)
@@ -99,21 +102,56 @@ static int test(PGconn *app, const char *spec)
 	}
 	if (c.nwarnings)
 		fputs(c.warnings, stdout);
+	if (c.ro_ok) {
+		/* the access levels' roles, views and grants, as each level's session sees them */
+		struct sb out = SB_INIT;
+		int nwarn = 0;
+
+		if (level_test(app, &t, &out, &nwarn, err, sizeof err) != OK)
+			printf("WARNING: access levels could not be checked: %s\n", err);
+		fputs(sb_cstr(&out), stdout);
+		sb_free(&out);
+	}
 	target_free(&t);
 	return rc == OK && c.index_ok ? 0 : 1;
+}
+
+/* levels: create or bring up to date the access levels' roles, views and grants of spec */
+static int levels(PGconn *app, const char *spec, const char *as)
+{
+	struct target t;
+	char err[1024], prefix[64];
+	enum err rc;
+
+	if (target_resolve(app, spec, &t, err, sizeof err) != OK) {
+		fprintf(stderr, "askql target levels: %s\n", err);
+		return 1;
+	}
+	rc = level_setup(app, &t, as, err, sizeof err);
+	if (rc != OK) {
+		fprintf(stderr, "askql target levels: %s\n", err);
+		target_free(&t);
+		return 1;
+	}
+	level_role_prefix(t.name, prefix, sizeof prefix);
+	printf("access levels of %s: roles %s_identified, %s_limited, %s_aggregate; views in %s; "
+	       "next: askql target test %s\n", t.name, prefix, prefix, prefix, LEVEL_VIEW_SCHEMA, t.name);
+	target_free(&t);
+	return 0;
 }
 
 int cmd_target(int argc, char **argv)
 {
 	const char *ro = cli_opt(&argc, argv, "--ro"), *meta = cli_opt(&argc, argv, "--metadata");
 	const char *docs = cli_opt(&argc, argv, "--docs");
+	const char *as = cli_opt(&argc, argv, "--as");
 	const char *sub = argc > 1 ? argv[1] : "";
 	char err[1024];
 	PGconn *app;
 	enum err rc;
 
 	if (!*sub || (!strcmp(sub, "add") && argc != 4) || (!strcmp(sub, "list") && argc != 2) ||
-	    ((!strcmp(sub, "test") || !strcmp(sub, "rm") || !strcmp(sub, "default")) && argc != 3) ||
+	    ((!strcmp(sub, "test") || !strcmp(sub, "rm") || !strcmp(sub, "levels") || !strcmp(sub, "default")) && argc != 3) ||
 	    (!strcmp(sub, "policy") && argc != 3 && argc != 4)) {
 		usage();
 		return 2;
@@ -128,6 +166,8 @@ int cmd_target(int argc, char **argv)
 		return test(app, argv[2]);
 	if (!strcmp(sub, "policy"))
 		return policy(app, argv[2], argc == 4 ? argv[3] : NULL);
+	if (!strcmp(sub, "levels"))
+		return levels(app, argv[2], as);
 	if (!strcmp(sub, "add"))
 		rc = target_add(app, argv[2], argv[3], ro, meta, docs, err, sizeof err);
 	else if (!strcmp(sub, "rm"))

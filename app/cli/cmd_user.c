@@ -1,10 +1,11 @@
-/* cmd_user.c: askql user add NAME analyst|admin --password-file F [--if-missing] | user token NAME. */
+/* cmd_user.c: askql user add NAME analyst|admin --password-file F [--if-missing] | user token NAME | user level NAME TARGET LEVEL. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
 #include "http/http.h"
 #include "store/db.h"
+#include "store/level.h"
 #include "util/conf.h"
 #include "util/sha256.h"
 
@@ -102,6 +103,39 @@ static int token(int argc, char **argv, PGconn *c)
 	return 0;
 }
 
+/* askql user level NAME TARGET identified|limited|aggregate: set NAME's access level (audited) */
+static int level(int argc, char **argv, PGconn *c)
+{
+	char err[512];
+	const char *p[1];
+	PGresult *res;
+	enum level lv;
+	long long uid;
+
+	if (argc != 5 || level_parse(argv[4], &lv) != 0) {
+		fprintf(stderr, "usage: askql user level NAME TARGET identified|limited|aggregate\n");
+		return 2;
+	}
+	p[0] = argv[2];
+	if (!(res = db_query(c, "SELECT id FROM askql.users WHERE name = $1", 1, p, err, sizeof err))) {
+		fprintf(stderr, "askql user: %s\n", err);
+		return 1;
+	}
+	if (!PQntuples(res)) {
+		PQclear(res);
+		fprintf(stderr, "askql user level: no user named %s\n", argv[2]);
+		return 1;
+	}
+	uid = atoll(PQgetvalue(res, 0, 0));
+	PQclear(res);
+	if (level_set(c, uid, argv[3], lv, 0, err, sizeof err) != OK) {
+		fprintf(stderr, "askql user level: %s\n", err);
+		return 1;
+	}
+	printf("%s reads %s at level %s\n", argv[2], argv[3], level_name(lv));
+	return 0;
+}
+
 int cmd_user(int argc, char **argv)
 {
 	char err[512];
@@ -120,6 +154,8 @@ int cmd_user(int argc, char **argv)
 		rc = add(argc, argv, c);
 	else if (!strcmp(argv[1], "token"))
 		rc = token(argc, argv, c);
+	else if (!strcmp(argv[1], "level"))
+		rc = level(argc, argv, c);
 	else {
 		fprintf(stderr, "askql user: unknown action '%s'\n", argv[1]);
 		rc = 2;

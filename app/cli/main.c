@@ -26,7 +26,7 @@ static const struct cmd cmds[] = {
 	{"ask", cmd_ask, "ask [--target URL] [--provider builtin|openai] [--mode extract|react] [--now TS] [--json] \"question\""},
 	{"eval", cmd_eval, "eval [--target URL] [--now TS] FILE.jsonl"},
 	{"critique", cmd_critique, "critique --case ID [--json] | --text FILE"},
-	{"target", cmd_target, "target add NAME CONNINFO [--ro CONNINFO] [--metadata F] | list | test NAME | default NAME | rm NAME"},
+	{"target", cmd_target, "target add NAME CONNINFO [--ro CONNINFO] [--metadata F] | list | test NAME | default NAME | rm NAME | levels NAME [--as CONNINFO]"},
 	{"phi", cmd_phi, "phi list [--target T] [--table TABLE] [--json] | set [--target T] TABLE.COLUMN CLASS --reason TEXT [--by ADMIN] | clear ... | check [FILE]"},
 	{"render", cmd_render, "render TEMPLATE DATA.json   render a template to stdout"},
 };

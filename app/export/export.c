@@ -242,6 +242,7 @@ static enum err run_to(const char *sql, const struct export_opts *o, const struc
 	st->started = time(NULL);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	exec_opts_for(o, &xo);
+	xo.suppressed = &st->suppressed;   /* set before the sink's end: the summary can say it */
 	e.o = o;
 	e.out = out;
 	e.sql = sql;

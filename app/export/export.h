@@ -58,6 +58,8 @@ struct export_stats {
 	long long rows;             /* data rows written */
 	int truncated;              /* 1: stopped by max_rows (or the XLSX sheet limit) */
 	size_t bytes_out;           /* bytes handed to out->write so far */
+	long long suppressed;       /* result groups the aggregate access level left out (fewer than
+	                             * conf suppress_k patients; sql/suppress.h); 0 at other levels */
 	time_t started;
 	double ms;
 };

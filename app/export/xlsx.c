@@ -427,7 +427,7 @@ static void finish_writer(struct xstate *x)
 static void write_provenance(struct xstate *x)
 {
 	struct exp *e = x->e;
-	char ts[32], te[32], n[32], rid[32];
+	char ts[32], te[32], n[32], rid[32], sup[96];
 	const char *rows[][2] = {
 		{"question", e->o->question ? e->o->question : ""},
 		{"sql", e->sql},
@@ -439,11 +439,15 @@ static void write_provenance(struct xstate *x)
 		{"target", e->o->target ? e->o->target : ""},
 		{"run_id", rid},
 		{"generator", "askql"},
+		{"suppressed_groups", sup},
 	};
 
 	exp_iso_time(e->st->started, ts, sizeof ts);
 	exp_iso_time(time(NULL), te, sizeof te);
 	snprintf(n, sizeof n, "%lld", x->nrows);
+	/* the aggregate access level's small cells (sql/suppress.h) */
+	snprintf(sup, sizeof sup, e->st->suppressed > 0 ? "%lld (groups of fewer patients than suppress_k left out)" : "0",
+	         e->st->suppressed);
 	if (e->o->run_id > 0)
 		snprintf(rid, sizeof rid, "%lld", e->o->run_id);
 	else

@@ -93,10 +93,11 @@ static const struct route routes[] = {
 	 PARAMS(CSRF_P, {"name", P_WORD, 63})},
 	{M_GET,  "/admin/users", page_admin_users, R_AUTH | R_ADMIN,
 	 PARAMS({"notice", P_WORD, 16}, {"id", P_INT, 19})},
-	/* action: add, role, disable, enable, reset (a temporary password, shown once) */
+	/* action: add, role, disable, enable, reset (a temporary password, shown once), level (an
+	 * access level on one target: identified, limited, aggregate; store/level.h) */
 	{M_POST, "/admin/users", page_admin_user_save, R_AUTH | R_ADMIN | R_CSRF,
 	 PARAMS(CSRF_P, {"action", P_WORD, 16}, {"name", P_TEXT, 64}, {"role", P_WORD, 8},
-	        {"password", P_TEXT, 256}, {"id", P_INT, 19})},
+	        {"password", P_TEXT, 256}, {"id", P_INT, 19}, {"target", P_WORD, 63}, {"level", P_WORD, 10})},
 	{M_GET,  "/admin/audit", page_admin_audit, R_AUTH | R_ADMIN, PARAMS({"page", P_INT, 6})},
 	/* the audit of data access (admin_access.c): filters kept on every link; the CSV is audited too */
 	{M_GET,  "/admin/audit/access", page_admin_access, R_AUTH | R_ADMIN, PARAMS(ACCESS_FILTERS, {"page", P_INT, 6})},

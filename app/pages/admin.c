@@ -5,6 +5,7 @@
 #include <cjson/cJSON.h>
 #include "http/http.h"
 #include "pages/pages.h"
+#include "store/level.h"
 #include "store/db.h"
 #include "util/arena.h"
 #include "util/conf.h"
@@ -52,6 +53,64 @@ struct users_view {
 	const char *notice_key, *error_key, *name, *role;
 };
 
+/* levels_data: the access levels' table: "level_targets" (each registered target, with whether its
+ * levels are set up) and "level_users" (each user with one cell per target: the level, with the
+ * three options marked).  A user with no stored level is identified (store/level.h). */
+static void levels_data(struct req *r, cJSON *d)
+{
+	PGresult *t = db_query(db_app(), "SELECT t.name, EXISTS (SELECT 1 FROM askql.target_levels l WHERE l.target = t.name) "
+	                       "FROM askql.targets t ORDER BY t.is_default DESC, t.name", 0, NULL, NULL, 0);
+	PGresult *u = db_query(db_app(), "SELECT u.id, u.name, t.name, coalesce(l.level, 'identified') FROM askql.users u "
+	                       "CROSS JOIN askql.targets t LEFT JOIN askql.user_levels l ON l.user_id = u.id AND l.target = t.name "
+	                       "ORDER BY u.name, t.is_default DESC, t.name", 0, NULL, NULL, 0);
+	cJSON *ta, *ua, *row = NULL;
+	const char *last = "";
+
+	if (!t || !u || !PQntuples(t))
+		goto out;
+	cJSON_AddBoolToObject(d, "has_levels", 1);
+	ta = cJSON_AddArrayToObject(d, "level_targets");
+	for (int i = 0; i < PQntuples(t); i++) {
+		cJSON *o = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(o, "name", PQgetvalue(t, i, 0));
+		cJSON_AddBoolToObject(o, "ready", PQgetvalue(t, i, 1)[0] == 't');
+		cJSON_AddItemToArray(ta, o);
+	}
+	ua = cJSON_AddArrayToObject(d, "level_users");
+	for (int i = 0; i < PQntuples(u); i++) {
+		cJSON *c = cJSON_CreateObject(), *opts;
+		enum level lv = LEVEL_IDENTIFIED;
+
+		if (strcmp(last, PQgetvalue(u, i, 0))) {
+			row = cJSON_CreateObject();
+			cJSON_AddStringToObject(row, "id", PQgetvalue(u, i, 0));
+			cJSON_AddStringToObject(row, "name", PQgetvalue(u, i, 1));
+			cJSON_AddArrayToObject(row, "cells");
+			cJSON_AddItemToArray(ua, row);
+			last = PQgetvalue(u, i, 0);
+		}
+		level_parse(PQgetvalue(u, i, 3), &lv);
+		cJSON_AddStringToObject(c, "target", PQgetvalue(u, i, 2));
+		cJSON_AddStringToObject(c, "level", level_name(lv));
+		opts = cJSON_AddArrayToObject(c, "options");
+		for (int k = 0; k < LEVEL__MAX; k++) {
+			cJSON *o = cJSON_CreateObject();
+			char key[48];
+
+			snprintf(key, sizeof key, "levels.level.%s", level_name((enum level)k));
+			cJSON_AddStringToObject(o, "value", level_name((enum level)k));
+			cJSON_AddStringToObject(o, "text", view_t(r, key));
+			cJSON_AddBoolToObject(o, "selected", k == (int)lv);
+			cJSON_AddItemToArray(opts, o);
+		}
+		cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(row, "cells"), c);
+	}
+out:
+	PQclear(t);
+	PQclear(u);
+}
+
 static enum err users_page(struct req *r, int status, const struct users_view *v)
 {
 	PGresult *res = db_query(db_app(), "SELECT id, name, role, lang, disabled, "
@@ -87,6 +146,7 @@ static enum err users_page(struct req *r, int status, const struct users_view *v
 		cJSON_AddItemToArray(a, o);
 	}
 	PQclear(res);
+	levels_data(r, d);
 	cJSON_AddNumberToObject(d, "min_password", (double)conf_get_int("password_min_length"));
 	if (v && v->reset_name) {
 		cJSON *o = cJSON_AddObjectToObject(d, "reset");
@@ -124,6 +184,7 @@ static const struct {
 	{"same", "users.notice_same"},
 	{"disabled", "users.notice_disabled"},
 	{"enabled", "users.notice_enabled"},
+	{"level", "levels.notice.saved"},
 };
 
 enum err page_admin_users(struct req *r)
@@ -240,6 +301,25 @@ enum err page_admin_user_save(struct req *r)
 		return ERR_INPUT;
 	if (!strcmp(action, "reset"))
 		return id ? reset_password(r, id) : ERR_INPUT;
+	if (!strcmp(action, "level")) {
+		/* level_set writes the audit row (level.set, with the previous level) in its transaction */
+		const char *tg = req_param(r, "target");
+		enum level lv;
+		char err[256];
+
+		if (!id || !tg || level_parse(req_param(r, "level"), &lv) != 0)
+			return ERR_INPUT;
+		if ((e = level_set(db_app(), who, tg, lv, r->user.id, err, sizeof err)) != OK) {
+			log_info("level of user %lld on %s not set: %s", who, tg, err);
+			return e == ERR_NOTFOUND ? ERR_INPUT : e;
+		}
+		{
+			char to[80];
+
+			snprintf(to, sizeof to, "/admin/users?notice=level&id=%lld", who);
+			return resp_redirect(r, to);
+		}
+	}
 	if (!strcmp(action, "add")) {
 		int taken = 0;
 

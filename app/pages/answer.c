@@ -939,6 +939,10 @@ const char *answer_error_key(const char *error)
 {
 	if (!error)
 		return NULL;
+	/* a column of a view of askql_limited the user's access level withholds (store/level.h);
+	 * the step's text may carry the SQLSTATE or not */
+	if (strstr(error, "permission denied for view"))
+		return "levels.err.permission";
 	/* the first "XXXXX: " token (the agent writes "...; last error: 57014: canceling ...") */
 	for (const char *p = error; *p; p++) {
 		if ((p != error && p[-1] != ' ') || strlen(p) < 7 || p[5] != ':' || p[6] != ' ')

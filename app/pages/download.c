@@ -8,6 +8,8 @@
 #include "pages/pages.h"
 #include "store/access.h"
 #include "store/db.h"
+#include "store/level.h"
+#include "store/target.h"
 #include "util/conf.h"
 #include "util/log.h"
 
@@ -76,7 +78,7 @@ static enum err download(struct req *r, long long id, const char *fmt)
 	struct export_out out = {to_resp, &dl};
 	struct export_stats st;
 	struct exec_error dberr;
-	char fname[96], disp[160], base[96];
+	char fname[96], disp[160], base[96], *conninfo = NULL;
 	enum err e;
 
 	if ((e = run_load(r, id, &run)) != OK)
@@ -109,6 +111,23 @@ static enum err download(struct req *r, long long id, const char *fmt)
 	o.timeout_ms = conf_get_int("export_timeout_ms");
 	o.cancelled = client_gone;
 	o.cancel_ctx = r;
+	/* the file is read with the downloader's access level on the run's target, never with more */
+	{
+		struct target t;
+		char terr[512];
+		enum err le;
+
+		if ((le = target_resolve(db_app(), o.target, &t, terr, sizeof terr)) == OK) {
+			le = level_conninfo(db_app(), &t, r->user.id, &conninfo, NULL, terr, sizeof terr);
+			target_free(&t);
+		}
+		if (le != OK) {
+			log_warn("download of run %lld refused: %s", id, terr);
+			cJSON_Delete(run);
+			return le == ERR_DENIED ? page_notice(r, 403, "levels.not_set_up", NULL, 0) : ERR_NOTFOUND;
+		}
+		o.conninfo = conninfo;
+	}
 	export_filename(f, time(NULL), fname, sizeof fname);
 	/* the CSV inside a zip is named as the zip is */
 	snprintf(base, sizeof base, "%.*s", (int)(strrchr(fname, '.') - fname), fname);
@@ -119,6 +138,7 @@ static enum err download(struct req *r, long long id, const char *fmt)
 	 * append-only); no stream starts unless that row can be written (fail closed) */
 	if (!access_ready(db_app())) {
 		log_error("download of run %lld refused: the access audit cannot be written", id);
+		free(conninfo);
 		cJSON_Delete(run);
 		return page_notice(r, 503, "audit.unavailable", NULL, 0);
 	}
@@ -127,6 +147,7 @@ static enum err download(struct req *r, long long id, const char *fmt)
 	if (e != ERR_DENIED && e != ERR_LIMIT)
 		view_access(r, run, ACCESS_DOWNLOAD, export_ext(f), e == OK ? st.rows : (st.rows > 0 ? st.rows : -1),
 		            e != OK);
+	free(conninfo);
 	if (e != OK) {
 		char *msg = exec_error_text(&dberr);
 
@@ -137,8 +158,13 @@ static enum err download(struct req *r, long long id, const char *fmt)
 			log_error("download of run %lld failed after %zu bytes, %.0f ms: %s", id, st.bytes_out, st.ms,
 			          msg ? msg : err_str(e));
 		free(msg);
-		exec_error_free(&dberr);
 		cJSON_Delete(run);
+		if (st.bytes_out == 0 && !r->began && e == ERR_DB && !strcmp(dberr.sqlstate, "42501")) {
+			/* a column the downloader's level may not read (PostgreSQL said so) */
+			exec_error_free(&dberr);
+			return page_notice(r, 403, "levels.err.permission.title", NULL, 0);
+		}
+		exec_error_free(&dberr);
 		if (st.bytes_out == 0 && !r->began)
 			return failed(r, e, o.timeout_ms);
 		r->abort_conn = 1;    /* the stream is cut short; the client sees an incomplete transfer */

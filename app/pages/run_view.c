@@ -13,6 +13,7 @@
 #include "pages/step_words.h"
 #include "store/db.h"
 #include "util/arena.h"
+#include "util/conf.h"
 #include "util/i18n.h"
 #include "util/log.h"
 #include "util/sha256.h"
@@ -407,6 +408,29 @@ static void add_error(struct req *r, cJSON *d, const char *status, const char *e
 	cJSON_AddStringToObject(d, "error_kind", stem + strlen("result.err."));
 }
 
+/* add_suppressed: the aggregate access level's note: how many groups of fewer than suppress_k
+ * patients the last successful execution left out (sql/suppress.h) */
+static void add_suppressed(struct req *r, cJSON *d, const char *run_id)
+{
+	const char *p[1] = {run_id};
+	PGresult *res;
+	char n[24], k[24];
+
+	if (!run_id || !(res = db_query(db_app(), "SELECT output->>'suppressed' FROM askql.steps WHERE run_id = $1::bigint "
+	                                "AND name = 'executor' AND status = 'ok' ORDER BY id DESC LIMIT 1", 1, p, NULL, 0)))
+		return;
+	if (PQntuples(res) && !PQgetisnull(res, 0, 0) && atoll(PQgetvalue(res, 0, 0)) > 0) {
+		struct sb m;
+
+		snprintf(n, sizeof n, "%s", PQgetvalue(res, 0, 0));
+		snprintf(k, sizeof k, "%ld", conf_get_int("suppress_k") > 0 ? conf_get_int("suppress_k") : 11);
+		sb_init_arena(&m, r->a);
+		i18n_format(&m, r->lang, "levels.suppressed", (const char *const[]){"n", n, "k", k, NULL});
+		cJSON_AddStringToObject(d, "suppressed_note", sb_cstr(&m));
+	}
+	PQclear(res);
+}
+
 enum err run_load(struct req *r, long long id, cJSON **out)
 {
 	char ids[24], uid[24];
@@ -506,6 +530,7 @@ enum err run_load(struct req *r, long long id, cJSON **out)
 		add_result(r, d, col(res, 0, "columns"), col(res, 0, "preview"), id, &x);
 	}
 	add_error(r, d, status, col(res, 0, "error"));
+	add_suppressed(r, d, col(res, 0, "id"));
 	PQclear(res);
 	*out = d;
 	return OK;
@@ -622,6 +647,14 @@ enum err run_steps_json(struct req *r, long long id, int after, cJSON **out)
 		cJSON_AddBoolToObject(s, "is_policy", !strcmp(col(res, i, "kind"), "policy"));
 		add_str(s, "rewrite", col(res, i, "rewrite"));
 		add_str(s, "error", col(res, i, "error"));
+		/* a column the user's access level withholds: said in words where it happened, also while
+		 * the run is still paused for the next attempt (store/level.h) */
+		if ((v = col(res, i, "error")) && (v = answer_error_key(v)) && !strncmp(v, "levels.", 7)) {
+			snprintf(key, sizeof key, "%s.title", v);
+			cJSON_AddStringToObject(s, "error_title", i18n_get(r->lang, key));
+			snprintf(key, sizeof key, "%s.help", v);
+			cJSON_AddStringToObject(s, "error_help", i18n_get(r->lang, key));
+		}
 		if ((v = col(res, i, "ms"))) {
 			char ms[32];
 
@@ -675,7 +708,7 @@ enum err run_steps_json(struct req *r, long long id, int after, cJSON **out)
 		 * error...): every name the step template uses is set, false when absent */
 		{
 			static const char *const keys[] = {"attempt", "attempt_of", "previous_error", "reasoning", "tool",
-			                                   "sql_html", "findings", "rewrite", "error", "detail", "ms", NULL};
+			                                   "sql_html", "findings", "rewrite", "error", "error_title", "error_help", "detail", "ms", NULL};
 
 			for (const char *const *k = keys; *k; k++)
 				if (!cJSON_GetObjectItemCaseSensitive(s, *k))

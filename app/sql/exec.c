@@ -8,6 +8,8 @@
 #include <time.h>
 #include "sql/exec.h"
 #include "sql/guard.h"
+#include "sql/suppress.h"
+#include "store/level.h"
 #include "store/db.h"
 #include "util/conf.h"
 #include "util/log.h"
@@ -690,8 +692,8 @@ static size_t fetch_budget(const struct exec_opts *opts)
 	return v > 0 ? (size_t)v : (size_t)8 << 20;
 }
 
-enum err exec_run(const char *sql, const struct exec_opts *opts, const struct exec_sink *sink,
-                  struct exec_error *dberr)
+static enum err run_core(const char *sql, const struct exec_opts *opts, const struct exec_sink *sink,
+                         struct exec_error *dberr)
 {
 	struct exec_opts dflt = {0};
 	struct guard_opts go = {0};
@@ -1140,4 +1142,101 @@ char *exec_result_json(const struct exec_result *res)
 		return NULL;
 	}
 	return sb_steal(&sb);
+}
+
+/* ---- the aggregate access level: small-cell suppression (sql/suppress.h) ---------------- */
+
+struct supp {
+	const struct exec_sink *inner;
+	long k;
+	long long dropped, passed;
+	long long *out;   /* opts->suppressed, set before the inner end (an export's summary says it) */
+};
+
+static enum err supp_begin(void *ctx, const struct exec_col *cols, int ncols)
+{
+	struct supp *s = ctx;
+
+	/* the rewrite put the count first; anything else means the statement is not ours */
+	if (ncols < 2 || strcmp(cols[0].name, SUPPRESS_COLUMN))
+		return ERR_INTERNAL;
+	return s->inner->begin ? s->inner->begin(s->inner->ctx, cols + 1, ncols - 1) : OK;
+}
+
+static enum err supp_row(void *ctx, const char *const *vals, const int *lens, int ncols)
+{
+	struct supp *s = ctx;
+
+	if (!vals[0] || atol(vals[0]) < s->k) {
+		s->dropped++;
+		return OK;
+	}
+	s->passed++;
+	return s->inner->row ? s->inner->row(s->inner->ctx, vals + 1, lens + 1, ncols - 1) : OK;
+}
+
+static enum err supp_end(void *ctx, long long nrows, int truncated)
+{
+	struct supp *s = ctx;
+
+	if (s->out)
+		*s->out = s->dropped;
+	return s->inner->end ? s->inner->end(s->inner->ctx, s->passed, truncated) : OK;
+}
+
+/* col_exists: may this session read column col of table (as its search path finds it)? */
+static int col_exists(void *ctx, const char *table, const char *col)
+{
+	const char *p[2] = {table, col};
+	PGresult *r = PQexecParams(ctx, "SELECT 1 FROM information_schema.columns WHERE table_name = $1 AND "
+	                                "column_name = $2 AND table_schema = ANY (current_schemas(false)) LIMIT 1",
+	                           2, NULL, p, NULL, NULL, 0);
+	int y = PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1;
+
+	PQclear(r);
+	return y;
+}
+
+enum err exec_run(const char *sql, const struct exec_opts *opts, const struct exec_sink *sink,
+                  struct exec_error *dberr)
+{
+	const char *ci = opts && opts->conninfo ? opts->conninfo : exec_conninfo();
+	char keys_buf[512], reason[512], cerr[512], *keys[16], *save = NULL, *rewritten = NULL;
+	struct supp sp = {0};
+	struct exec_sink wrapped = {supp_begin, supp_row, supp_end, &sp};
+	PGconn *c;
+	int nkeys = 0;
+	enum err rc;
+
+	if (opts && opts->suppressed)
+		*opts->suppressed = 0;
+	if (!level_conninfo_is_aggregate(ci))
+		return run_core(sql, opts, sink, dberr);
+	if (dberr)
+		exec_error_free(dberr);
+	snprintf(keys_buf, sizeof keys_buf, "%s", conf_get("suppress_patient_keys"));
+	for (char *k = strtok_r(keys_buf, ", ", &save); k && nkeys < 16; k = strtok_r(NULL, ", ", &save))
+		keys[nkeys++] = k;
+	if (!(c = exec_pool_get(ci, cerr, sizeof cerr))) {
+		set_msg(dberr, "%s", cerr);
+		return ERR_NET;
+	}
+	rc = suppress_rewrite(sql ? sql : "", (const char *const *)keys, nkeys, col_exists, c, &rewritten,
+	                      reason, sizeof reason);
+	exec_pool_put(c, PQstatus(c) != CONNECTION_OK);
+	if (rc != OK) {
+		/* a refusal says why, as the guard's do */
+		set_msg(dberr, "%s", reason);
+		return rc == ERR_PARSE ? ERR_DENIED : rc;
+	}
+	sp.inner = sink;
+	sp.out = opts ? opts->suppressed : NULL;
+	sp.k = conf_get_int("suppress_k") > 0 ? conf_get_int("suppress_k") : 11;
+	rc = run_core(rewritten, opts, &wrapped, dberr);
+	if (opts && opts->suppressed)
+		*opts->suppressed = sp.dropped;
+	if (sp.dropped)
+		log_info("aggregate level: %lld group(s) under %ld patients suppressed", sp.dropped, sp.k);
+	free(rewritten);
+	return rc;
 }

@@ -58,6 +58,8 @@ struct exec_opts {
 	                               * and between rows; non-zero (the reader went away) cancels the
 	                               * statement and rolls back: ERR_IO */
 	void *cancel_ctx;
+	long long *suppressed;  /* when non-NULL: how many result groups the aggregate access level
+	                         * suppressed (fewer than conf suppress_k distinct patients) */
 };
 
 /* How often exec_run looks at the clock and opts->cancelled while it waits for the server. */
@@ -82,6 +84,11 @@ struct exec_opts {
  */
 enum err exec_run(const char *sql, const struct exec_opts *opts, const struct exec_sink *sink,
                   struct exec_error *dberr);
+/* At the aggregate access level (opts->conninfo logs in with role=askql_*_aggregate, store/level.h)
+ * exec_run first rewrites sql (sql/suppress.h: ERR_DENIED with the reason for a query that is not
+ * an aggregate or reads no table with a patient key), then passes the sink only the groups of at
+ * least conf suppress_k distinct patients, without the count column it added, and counts the rest
+ * in *opts->suppressed.  The sink's end gets the rows it was given. */
 /* Errors of exec_run besides ERR_DB/ERR_DENIED: ERR_NET (cannot connect; message in dberr),
  * ERR_LIMIT (no target slot came free in time; message in dberr), ERR_TIMEOUT
  * (opts->timeout_ms passed), ERR_IO (opts->cancelled said so), or whatever a sink callback

@@ -208,9 +208,12 @@ enum err access_record(PGconn *app, const struct access_rec *a, char *err, size_
 		snprintf(e, sizeof e, "no connection to the app database");
 		rc = ERR_DB;
 	} else {
+		/* the level is the user's on that target now (askql.user_levels, store/level.h): what the
+		 * executor ran under, as it reads the same row when it connects */
 		rc = db_exec(app, "INSERT INTO askql.access_audit (kind, channel, user_id, user_name, os_user, target, run_id, "
-		             "sql_fingerprint, sql_text, columns, classes, row_count, format, ok, detail) "
-		             "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11::text[], $12, $13, $14, $15::jsonb)",
+		             "sql_fingerprint, sql_text, columns, classes, row_count, format, ok, detail, access_level) "
+		             "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11::text[], $12, $13, $14, $15::jsonb, "
+		             "coalesce((SELECT level FROM askql.user_levels WHERE user_id = $3::bigint AND target = $6), 'identified'))",
 		             15, p, e, sizeof e);
 	}
 	if (rc != OK) {

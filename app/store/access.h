@@ -38,7 +38,7 @@ struct access_rec {
 
 /*
  * access_record: write a as one askql.access_audit row over app: user (or none and the OS user for
- * the CLI), target, access level ('identified' for everyone until access levels exist), the SQL's
+ * the CLI), target, access level (the user's on that target in askql.user_levels, else 'identified'), the SQL's
  * fingerprint (the guard's, as history uses) and text, the catalog columns it reads with their PHI
  * class (phi_column_class; a column the catalog does not know has no class), row count, format and
  * time.  A failure never loses the record silently: it is logged at error level as one line

@@ -269,4 +269,12 @@ else
 	nok "web: a step-mode run to edit at the aggregate level (run ${RA:-none})"
 fi
 
+# ---- Admin -> Audit -> Data access lists these accesses with their level ----
+AP=$(curl -s -b "$T/admin" "$BASE_URL/admin/audit/access?target=$DB")
+check "the data-access audit page lists this target's accesses at the limited and the aggregate level" \
+	'grep -q " · \(limited\|제한\)" <<<"$AP" && grep -q " · \(aggregate\|집계만\)" <<<"$AP" && grep -q "<code>$DB</code>" <<<"$AP"' \
+	"$(grep -o "access-meta.\{0,200\}" <<<"$AP" | head -3)"
+check "an UPDATE of these accesses' audit rows fails (refused whoever asks; the app role is tested in 27_access_audit)" \
+	'! q "UPDATE askql.access_audit SET row_count = 0 WHERE target = '"'"'$DB'"'"'" >/dev/null 2>&1'
+
 echo "1..$n"

@@ -147,25 +147,6 @@ static char *slurp(const char *path, size_t max, size_t *len, char *why, size_t 
 	return buf;
 }
 
-/* byte offset of the first invalid UTF-8 sequence or NUL, -1 when valid */
-static long bad_utf8(const char *s, size_t n)
-{
-	const unsigned char *p = (const unsigned char *)s;
-
-	for (size_t i = 0; i < n;) {
-		int len = p[i] < 0x80 ? 1 : (p[i] & 0xE0) == 0xC0 ? 2 : (p[i] & 0xF0) == 0xE0 ? 3 :
-		          (p[i] & 0xF8) == 0xF0 ? 4 : 0;
-
-		if (!len || p[i] == 0 || i + (size_t)len > n || (len == 2 && p[i] < 0xC2))
-			return (long)i;
-		for (int k = 1; k < len; k++)
-			if ((p[i + k] & 0xC0) != 0x80)
-				return (long)i;
-		i += (size_t)len;
-	}
-	return -1;
-}
-
 static const char *const meta_types[][2] = {
 	{"tables", "object"}, {"columns", "object"}, {"values", "array"}, {"relationships", "array"},
 	{"concepts", "array"}, {"hierarchy", "array"}, {"abbreviations", "object"},
@@ -280,7 +261,7 @@ static enum err read_doc_dir(struct run *x, const char *dir, const char *sub, co
 			rc = fail(x, ERR_IO, "doc %s: %s", full, why);
 			break;
 		}
-		if ((bad = bad_utf8(body, n)) >= 0) {
+		if ((bad = text_bad_utf8(body, n)) >= 0) {
 			rc = fail(x, ERR_PARSE, "doc %s: invalid UTF-8 or NUL byte at offset %ld", full, bad);
 		} else {
 			const char *p = body;

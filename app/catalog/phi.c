@@ -109,25 +109,6 @@ uint64_t phi_rules_hash(const struct phi_rules *r)
 	return r ? r->hash : 0;
 }
 
-/* byte offset of the first invalid UTF-8 sequence or NUL in s[0..n), -1 when valid */
-static long bad_utf8(const char *s, size_t n)
-{
-	const unsigned char *p = (const unsigned char *)s;
-
-	for (size_t i = 0; i < n;) {
-		int len = p[i] < 0x80 ? 1 : (p[i] & 0xE0) == 0xC0 ? 2 : (p[i] & 0xF0) == 0xE0 ? 3 :
-		          (p[i] & 0xF8) == 0xF0 ? 4 : 0;
-
-		if (!len || p[i] == 0 || i + (size_t)len > n || (len == 2 && p[i] < 0xC2))
-			return (long)i;
-		for (int k = 1; k < len; k++)
-			if ((p[i + k] & 0xC0) != 0x80)
-				return (long)i;
-		i += (size_t)len;
-	}
-	return -1;
-}
-
 static int ascii_only(const char *s)
 {
 	for (; *s; s++)
@@ -201,7 +182,7 @@ enum err phi_rules_load(const char *path, struct phi_rules **out, char *err, siz
 		phi_rules_free(r);
 		return ERR_IO;
 	}
-	if ((bad = bad_utf8(r->buf, len)) >= 0) {
+	if ((bad = text_bad_utf8(r->buf, len)) >= 0) {
 		err_set(err, errlen, "PHI rules %s: invalid UTF-8 or NUL byte at offset %ld", path, bad);
 		goto fail;
 	}
@@ -1100,7 +1081,7 @@ enum err phi_correct(PGconn *app, const char *target, const char *column, enum p
 		return ERR_INPUT;
 	}
 	if (!reason || strlen(reason) > PHI_REASON_MAX ||
-	    bad_utf8(reason, strlen(reason)) >= 0) {
+	    text_bad_utf8(reason, strlen(reason)) >= 0) {
 		err_set(err, errlen, "a reason is required: 1 to %d bytes of UTF-8 text", PHI_REASON_MAX);
 		return ERR_INPUT;
 	}

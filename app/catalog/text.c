@@ -308,3 +308,21 @@ double text_trgm_sim(const uint32_t *a, int na, const uint32_t *b, int nb)
 	}
 	return (double)both / (double)(na + nb - both);
 }
+
+long text_bad_utf8(const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	for (size_t i = 0; i < n;) {
+		int len = p[i] < 0x80 ? 1 : (p[i] & 0xE0) == 0xC0 ? 2 : (p[i] & 0xF0) == 0xE0 ? 3 :
+		          (p[i] & 0xF8) == 0xF0 ? 4 : 0;
+
+		if (!len || p[i] == 0 || i + (size_t)len > n || (len == 2 && p[i] < 0xC2))
+			return (long)i;
+		for (int k = 1; k < len; k++)
+			if ((p[i + k] & 0xC0) != 0x80)
+				return (long)i;
+		i += (size_t)len;
+	}
+	return -1;
+}

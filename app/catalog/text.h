@@ -42,4 +42,8 @@ uint64_t text_hash(const void *p, size_t n, uint64_t seed);
 int text_trigrams(const char *s, uint32_t *out, int max);
 double text_trgm_sim(const uint32_t *a, int na, const uint32_t *b, int nb);
 
+/* text_bad_utf8: byte offset of the first invalid UTF-8 sequence or NUL in s[0..n), -1 when
+ * valid (files the catalog reads: docs, PHI rules, admins' reasons) */
+long text_bad_utf8(const char *s, size_t n);
+
 #endif

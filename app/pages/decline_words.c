@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "pages/decline_words.h"
-#include "util/conf.h"
 #include "util/i18n.h"
 #include "util/log.h"
 
@@ -232,10 +231,7 @@ enum err decline_words_load(const char *dir, char *err, size_t errlen)
 	enum err e = OK;
 
 	memset(fresh, 0, sizeof fresh);
-	if (!dir || !*dir)
-		dir = conf_get("i18n_dir");
-	if (!*dir)
-		dir = "conf/i18n";
+	dir = i18n_dir(dir);
 	/* English is what runs store: it has no table */
 	for (size_t i = 1; i < NLANGS && e == OK; i++) {
 		snprintf(path, sizeof path, "%s/%s.decline.tsv", dir, langs[i]);

@@ -154,6 +154,13 @@ static void drop(struct table *t)
 	}
 }
 
+const char *i18n_dir(const char *dir)
+{
+	if (!dir || !*dir)
+		dir = conf_get("i18n_dir");
+	return *dir ? dir : "conf/i18n";
+}
+
 enum err i18n_load(const char *dir, char *err, size_t errlen)
 {
 	struct table fresh[NLANGS];
@@ -161,10 +168,7 @@ enum err i18n_load(const char *dir, char *err, size_t errlen)
 	enum err e = OK;
 
 	memset(fresh, 0, sizeof fresh);
-	if (!dir || !*dir)
-		dir = conf_get("i18n_dir");
-	if (!*dir)
-		dir = "conf/i18n";
+	dir = i18n_dir(dir);
 	for (size_t i = 0; i < NLANGS; i++) {
 		const cJSON *it;
 

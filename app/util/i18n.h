@@ -30,6 +30,10 @@
  */
 enum err i18n_load(const char *dir, char *err, size_t errlen);
 
+/* i18n_dir: the directory of the interface's language files: dir when given, else conf
+ * "i18n_dir", else conf/i18n (for other per-language files kept beside them) */
+const char *i18n_dir(const char *dir);
+
 /* i18n_get: the text of key in lang; English if lang lacks it; the key
  * itself if English lacks it too (never NULL).  Valid until i18n_load/i18n_free. */
 const char *i18n_get(const char *lang, const char *key);

@@ -3,12 +3,11 @@
 // read and their class; the filters (user, class, date) narrow it; the CSV export downloads; the tabs lead back to the
 // admin actions; nothing scrolls sideways on a phone; an analyst is refused.
 // Screenshots build/screenshots/audit-<what>-<lang>-<width>.png.
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { BASE, ADMIN_USER, ADMIN_PASS, PHONE, DESKTOP, LANGS, step, must, shot, requireEnv, launch, context,
-         signIn, setLang, overflow, ask, finish } from './lib.mjs';
+         signIn, setLang, overflow, addUser, ask, finish } from './lib.mjs';
 
 requireEnv();
 const browser = await launch();
@@ -101,10 +100,7 @@ for (const vp of [PHONE, DESKTOP]) {
 
 await step('an analyst cannot reach the data access log (403)', async () => {
   const user = `auditan_${stamp}`, pass = `pw-${stamp}-secret`;
-  const pwfile = path.join(os.tmpdir(), `audit-${stamp}.pw`);
-  fs.writeFileSync(pwfile, pass + '\n', { mode: 0o600 });
-  try { execFileSync(process.env.ASKQL, ['user', 'add', user, 'analyst', '--password-file', pwfile], { stdio: 'ignore' }); }
-  finally { fs.rmSync(pwfile, { force: true }); }
+  addUser(user, 'analyst', pass);
   const actx = await context(browser, DESKTOP);
   const an = await signIn(actx, user, pass);
   let r = await an.goto(BASE + '/admin/audit/access');

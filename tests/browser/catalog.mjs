@@ -3,11 +3,8 @@
 // a value mapping each added, edited and removed through the page's forms, with the outcome read on the
 // page; an analyst is refused. Screenshots build/screenshots/catalog-<what>-<lang>-<width>.png.
 import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { BASE, TOP, ADMIN_USER, ADMIN_PASS, PHONE, DESKTOP, LANGS, ok, step, must, shot, requireEnv, launch, context,
-         signIn, setLang, overflow, finish } from './lib.mjs';
+         signIn, setLang, overflow, addUser, finish } from './lib.mjs';
 
 requireEnv();
 const browser = await launch();
@@ -167,10 +164,7 @@ for (const vp of [PHONE, DESKTOP]) {
 
 await step('an analyst cannot reach the catalog (403)', async () => {
   const user = `catan_${stamp}`, pass = `pw-${stamp}-secret`;
-  const pwfile = path.join(os.tmpdir(), `catalog-${stamp}.pw`);
-  fs.writeFileSync(pwfile, pass + '\n', { mode: 0o600 });
-  try { execFileSync(process.env.ASKQL, ['user', 'add', user, 'analyst', '--password-file', pwfile], { stdio: 'ignore' }); }
-  finally { fs.rmSync(pwfile, { force: true }); }
+  addUser(user, 'analyst', pass);
   const actx = await context(browser, DESKTOP);
   const an = await signIn(actx, user, pass);
   const r = await an.goto(BASE + '/admin/catalog');

@@ -1,7 +1,9 @@
 // lib.mjs: what every browser test shares: TAP lines, Chromium launch, sign-in, language switch, phone/desktop
 // contexts, screenshots under build/screenshots. Not a test itself: tests/run.sh skips it.
 import { chromium } from 'playwright-core';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -75,6 +77,16 @@ export async function signIn(ctx, user, pass) {
   await page.fill('#password', pass);
   await Promise.all([page.waitForNavigation(), page.click('form[action="/signin"] button[type=submit]')]);
   return page;
+}
+
+// addUser: create an account with bin/askql (the password through a private file, never argv); returns
+// { user, pass }
+export function addUser(user, role, pass) {
+  const pwfile = path.join(os.tmpdir(), `${user}.pw`);
+  fs.writeFileSync(pwfile, pass + '\n', { mode: 0o600 });
+  try { execFileSync(process.env.ASKQL, ['user', 'add', user, role, '--password-file', pwfile], { stdio: 'ignore' }); }
+  finally { fs.rmSync(pwfile, { force: true }); }
+  return { user, pass };
 }
 
 // setLang: switch the signed-in user's interface to lang ('ko' or 'en') with the header switch, if not already

@@ -35,21 +35,7 @@ static const char *nonempty(const char *s)
 /* The page's URL (path) with the current filters and page (0: none), into the arena. */
 static char *link(struct req *r, const char *path, long long page)
 {
-	struct sb s;
-
-	sb_init_arena(&s, r->a);
-	sb_puts(&s, path);
-	if (page > 0)
-		sb_printf(&s, "?page=%lld", page);
-	for (const char *const *k = keep; *k; k++) {
-		const char *v = req_param(r, *k);
-
-		if (v && *v) {
-			sb_printf(&s, "%c%s=", strchr(sb_cstr(&s), '?') ? '&' : '?', *k);
-			sb_url(&s, v);
-		}
-	}
-	return (char *)sb_cstr(&s);
+	return view_link(r, path, page, keep);
 }
 
 /* The filtered log, newest first: limit rows from offset.  The who column is the user's name, or

@@ -28,21 +28,7 @@ static int flag(struct req *r, const char *name)
 /* The history URL with the current filters and page (0: none), into the arena. */
 static char *link(struct req *r, long long page)
 {
-	struct sb s;
-
-	sb_init_arena(&s, r->a);
-	sb_puts(&s, "/history");
-	if (page > 0)
-		sb_printf(&s, "?page=%lld", page);
-	for (const char *const *k = keep; *k; k++) {
-		const char *v = req_param(r, *k);
-
-		if (v && *v) {
-			sb_printf(&s, "%c%s=", strchr(sb_cstr(&s), '?') ? '&' : '?', *k);
-			sb_url(&s, v);
-		}
-	}
-	return (char *)sb_cstr(&s);
+	return view_link(r, "/history", page, keep);
 }
 
 /* d.keep: the filters (and page) as hidden inputs for the action forms. */

@@ -78,6 +78,10 @@ void view_targets(struct cJSON *d, const char *chosen);
 /* view_rows: the rows of res as a new list of objects keyed by column name (all text; NULL
  * columns left out, so a template section on them is false); an empty list for a NULL res. */
 struct cJSON *view_rows(struct pg_result *res);
+/* view_link: path with the request's non-empty parameters named in keep (NULL-ended) and the page
+ * (0: none) as its query, URL-encoded, in the request's arena: a list page's links that keep its
+ * filters. */
+char *view_link(struct req *r, const char *path, long long page, const char *const *keep);
 /* view_audit: record an admin or security action in askql.audit (detail JSON text or NULL). */
 void view_audit(struct req *r, const char *action, const char *detail_json);
 /* view_access: record that the signed-in user read rows of run (as run_load returns it: its target

@@ -157,3 +157,22 @@ struct cJSON *view_rows(struct pg_result *res)
 	}
 	return a;
 }
+
+char *view_link(struct req *r, const char *path, long long page, const char *const *keep)
+{
+	struct sb s;
+
+	sb_init_arena(&s, r->a);
+	sb_puts(&s, path);
+	if (page > 0)
+		sb_printf(&s, "?page=%lld", page);
+	for (const char *const *k = keep; *k; k++) {
+		const char *v = req_param(r, *k);
+
+		if (v && *v) {
+			sb_printf(&s, "%c%s=", strchr(sb_cstr(&s), '?') ? '&' : '?', *k);
+			sb_url(&s, v);
+		}
+	}
+	return (char *)sb_cstr(&s);
+}

@@ -485,8 +485,7 @@ enum err catalog_verified_remove(PGconn *app, const char *target, const char *qu
 	               "WHERE name = $1 AND EXISTS (SELECT 1 FROM gone)", 3, p, err, errlen);
 }
 
-/* split "a.b.c" / "b.c" into schema, table, column */
-static int split3(const char *s, char *sch, char *tab, char *col, size_t n)
+int catalog_split3(const char *s, char *sch, char *tab, char *col, size_t n)
 {
 	const char *d1 = strchr(s, '.'), *d2 = d1 ? strchr(d1 + 1, '.') : NULL;
 
@@ -516,7 +515,7 @@ enum err catalog_fk_decide(PGconn *app, const char *target, const char *from_col
 		snprintf(err, errlen, "decision must be confirmed or removed");
 		return ERR_INPUT;
 	}
-	if (split3(from_col, a[0], a[1], a[2], 256) || split3(to_col, b[0], b[1], b[2], 256)) {
+	if (catalog_split3(from_col, a[0], a[1], a[2], 256) || catalog_split3(to_col, b[0], b[1], b[2], 256)) {
 		snprintf(err, errlen, "columns are written table.column or schema.table.column");
 		return ERR_INPUT;
 	}

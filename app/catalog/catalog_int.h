@@ -156,4 +156,8 @@ void rrf_add(double *score, const int *list, int n, int k);
 /* rrf_addw: the same with the axis weighted by w (weighted RRF) */
 void rrf_addw(double *score, const int *list, int n, int k, double w);
 
+/* catalog_split3: split "s.t.c" / "t.c" into schema (public when none), table and column, each
+ * cut to n bytes; -1 when s has no dot (after the second dot everything is the column) */
+int catalog_split3(const char *s, char *sch, char *tab, char *col, size_t n);
+
 #endif

@@ -1023,19 +1023,9 @@ enum err phi_column_class(const struct catalog *cat, const char *column, struct 
 /* split "s.t.c" / "t.c" into schema, table, column (public when no schema); 0 on success */
 static int split_col(const char *s, char *sch, char *tab, char *col, size_t n)
 {
-	const char *d1 = strchr(s, '.'), *d2 = d1 ? strchr(d1 + 1, '.') : NULL;
-
-	if (!d1 || (d2 && strchr(d2 + 1, '.')))
+	/* no third dot, and no part empty */
+	if (catalog_split3(s, sch, tab, col, n) || strchr(col, '.'))
 		return -1;
-	if (d2) {
-		snprintf(sch, n, "%.*s", (int)(d1 - s), s);
-		snprintf(tab, n, "%.*s", (int)(d2 - d1 - 1), d1 + 1);
-		snprintf(col, n, "%s", d2 + 1);
-	} else {
-		snprintf(sch, n, "public");
-		snprintf(tab, n, "%.*s", (int)(d1 - s), s);
-		snprintf(col, n, "%s", d1 + 1);
-	}
 	return *sch && *tab && *col ? 0 : -1;
 }
 

@@ -149,6 +149,11 @@ void exp_provenance_json(struct exp *e, struct sb *sb)
 		sb_printf(sb, ",\"run_id\":%lld", e->o->run_id);
 	else
 		sb_puts(sb, ",\"run_id\":null");
+	/* marked for release: groups of fewer patients than k were left out (the summary counts them) */
+	if (e->o->release)
+		sb_printf(sb, ",\"for_release\":true,\"suppress_k\":%ld", exec_suppress_k());
+	else
+		sb_puts(sb, ",\"for_release\":false");
 }
 
 const char *exp_type_name(unsigned int oid)
@@ -193,6 +198,7 @@ static void exec_opts_for(const struct export_opts *o, struct exec_opts *xo)
 	xo->timeout_ms = o->timeout_ms;
 	xo->cancelled = o->cancelled;
 	xo->cancel_ctx = o->cancel_ctx;
+	xo->release = o->release;
 }
 
 /* tmp_path: a fresh temporary file beside path (or in dir when path is NULL); *fd open. */
@@ -330,8 +336,11 @@ static enum err run_zip(const char *sql, const struct export_opts *o, const stru
 	exp_provenance_json(&e, &sb);
 	sb_printf(&sb, ",\"file\":");
 	sb_json_str(&sb, name);
-	sb_printf(&sb, "},\n \"summary\":{\"row_count\":%lld,\"truncated\":%s,\"finished_at\":\"%s\",\"complete\":true}\n}\n",
-	          st->rows, st->truncated ? "true" : "false", ts);
+	sb_printf(&sb, "},\n \"summary\":{\"row_count\":%lld,\"truncated\":%s,\"finished_at\":\"%s\",", st->rows,
+	          st->truncated ? "true" : "false", ts);
+	if (st->suppressed > 0 || co.release)
+		sb_printf(&sb, "\"suppressed_groups\":%lld,", st->suppressed);
+	sb_puts(&sb, "\"complete\":true}\n}\n");
 	if (!sb_ok(&sb)) {
 		rc = ERR_NOMEM;
 		goto out;

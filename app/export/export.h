@@ -52,14 +52,17 @@ struct export_opts {
 	int (*cancelled)(void *ctx);  /* the reader went away (exec_opts.cancelled): ERR_IO; NULL: never */
 	void *cancel_ctx;
 	int chunk_rows;             /* rows per FETCH; 0: 5000 */
+	int release;                /* 1: marked for release: only an aggregate result, groups of fewer
+	                             * than conf suppress_k patients left out (exec_opts.release); the
+	                             * provenance says so in every format */
 };
 
 struct export_stats {
 	long long rows;             /* data rows written */
 	int truncated;              /* 1: stopped by max_rows (or the XLSX sheet limit) */
 	size_t bytes_out;           /* bytes handed to out->write so far */
-	long long suppressed;       /* result groups the aggregate access level left out (fewer than
-	                             * conf suppress_k patients; sql/suppress.h); 0 at other levels */
+	long long suppressed;       /* result groups the aggregate access level or release left out
+	                             * (fewer than conf suppress_k patients; sql/suppress.h); else 0 */
 	time_t started;
 	double ms;
 };

@@ -33,6 +33,7 @@ enum err exp_put(struct exp *e, const char *p, size_t n);
 void exp_iso_time(time_t t, char *buf, size_t n);
 /* exp_provenance_json: the provenance fields (no braces) "question":..,"sql":..,... */
 void exp_provenance_json(struct exp *e, struct sb *sb);
+
 /* exp_type_name: a short type name for a column ("integer", "numeric", "timestamp", ...). */
 const char *exp_type_name(unsigned int oid);
 

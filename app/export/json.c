@@ -185,7 +185,7 @@ enum err json_end(void *ctx, long long nrows, int truncated)
 	sb_printf(&sb, "%s\"summary\":{\"row_count\":%lld,\"truncated\":%s,\"finished_at\":\"%s\",",
 	          ndjson(e) ? "{" : "\n],", nrows, truncated ? "true" : "false", ts);
 	/* the aggregate access level's small cells: how many groups are not in rows */
-	if (e->st->suppressed > 0)
+	if (e->st->suppressed > 0 || e->o->release)
 		sb_printf(&sb, "\"suppressed_groups\":%lld,", e->st->suppressed);
 	sb_puts(&sb, "\"complete\":true}}\n");
 	rc = sb_ok(&sb) ? exp_put(e, sb.buf, sb.len) : ERR_NOMEM;

@@ -427,7 +427,7 @@ static void finish_writer(struct xstate *x)
 static void write_provenance(struct xstate *x)
 {
 	struct exp *e = x->e;
-	char ts[32], te[32], n[32], rid[32], sup[96];
+	char ts[32], te[32], n[32], rid[32], sup[96], rel[96];
 	const char *rows[][2] = {
 		{"question", e->o->question ? e->o->question : ""},
 		{"sql", e->sql},
@@ -440,6 +440,7 @@ static void write_provenance(struct xstate *x)
 		{"run_id", rid},
 		{"generator", "askql"},
 		{"suppressed_groups", sup},
+		{"for_release", rel},
 	};
 
 	exp_iso_time(e->st->started, ts, sizeof ts);
@@ -448,6 +449,10 @@ static void write_provenance(struct xstate *x)
 	/* the aggregate access level's small cells (sql/suppress.h) */
 	snprintf(sup, sizeof sup, e->st->suppressed > 0 ? "%lld (groups of fewer patients than suppress_k left out)" : "0",
 	         e->st->suppressed);
+	if (e->o->release)
+		snprintf(rel, sizeof rel, "yes: aggregates only, groups of fewer than %ld patients left out", exec_suppress_k());
+	else
+		snprintf(rel, sizeof rel, "no");
 	if (e->o->run_id > 0)
 		snprintf(rid, sizeof rid, "%lld", e->o->run_id);
 	else

@@ -56,7 +56,7 @@ static const struct route routes[] = {
 	        {"include_mapping", P_TEXT, 400})},
 	{M_POST, "/runs/:id/action", page_run_action, R_AUTH | R_CSRF,
 	 PARAMS(CSRF_P, {"action", P_WORD, 16}, {"next", P_PATH, 200})},
-	{M_GET,  "/runs/:id/download", page_download, R_AUTH, PARAMS({"format", P_WORD, 5})},
+	{M_GET,  "/runs/:id/download", page_download, R_AUTH, PARAMS({"format", P_WORD, 5}, {"release", P_INT, 1})},
 	{M_GET,  "/history", page_history, R_AUTH,
 	 PARAMS(HISTORY_FILTERS, {"done", P_WORD, 16}, {"id", P_INT, 19})},
 	/* action: delete (undoable for a while), undo, verify; the filters come back unchanged */
@@ -112,7 +112,7 @@ static const struct route routes[] = {
 	 PARAMS({"question", P_TEXT, 2000}, {"mode", P_WORD, 8}, {"kind", P_WORD, 8}, {"parent", P_INT, 19})},
 	{M_GET,  "/api/runs/:id", api_run, R_AUTH | R_API, NONE},
 	{M_GET,  "/api/runs/:id/steps", api_run_steps, R_AUTH | R_API, PARAMS({"after", P_INT, 9})},
-	{M_GET,  "/api/runs/:id/download", api_run_download, R_AUTH | R_API, PARAMS({"format", P_WORD, 5})},
+	{M_GET,  "/api/runs/:id/download", api_run_download, R_AUTH | R_API, PARAMS({"format", P_WORD, 5}, {"release", P_INT, 1})},
 };
 #define NROUTES (sizeof routes / sizeof routes[0])
 

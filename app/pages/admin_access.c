@@ -6,6 +6,7 @@
 #include "pages/pages.h"
 #include "store/access.h"
 #include "store/db.h"
+#include "util/i18n.h"
 #include "util/log.h"
 #include "util/sb.h"
 
@@ -91,6 +92,25 @@ static void columns_text(struct req *r, const char *json, struct sb *out)
 	cJSON_Delete(a);
 }
 
+/* release_badge: a download marked for release says so, with k and the groups left out (its detail) */
+static void release_badge(struct req *r, cJSON *o, const char *detail)
+{
+	cJSON *d = detail ? cJSON_Parse(detail) : NULL;
+
+	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(d, "for_release"))) {
+		char k[24], n[24];
+		struct sb m = SB_INIT;
+
+		snprintf(k, sizeof k, "%.0f", cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(d, "suppress_k")));
+		snprintf(n, sizeof n, "%.0f", cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(d, "suppressed_groups")));
+		i18n_format(&m, r->lang, "release.audit_badge", (const char *const[]){"k", k, "n", n, NULL});
+		if (sb_ok(&m))
+			cJSON_AddStringToObject(o, "release", sb_cstr(&m));
+		sb_free(&m);
+	}
+	cJSON_Delete(d);
+}
+
 enum err page_admin_access(struct req *r)
 {
 	long long page = req_param_int(r, "page", 1);
@@ -152,6 +172,7 @@ enum err page_admin_access(struct req *r)
 		if ((v = val(res, i, 14)))
 			cJSON_AddStringToObject(o, "format", v);
 		cJSON_AddBoolToObject(o, "failed", strcmp(val(res, i, 15), "t") != 0);
+		release_badge(r, o, val(res, i, 16));
 		cJSON_AddItemToArray(list, o);
 	}
 	PQclear(res);
@@ -209,7 +230,7 @@ enum err page_admin_access_export(struct req *r)
 {
 	static const char *const head[] = {"id", "at", "kind", "channel", "who", "target", "access_level", "run_id",
 	                                   "sql_fingerprint", "sql_text", "columns", "classes", "row_count", "format",
-	                                   "ok", NULL};
+	                                   "ok", "detail", NULL};
 	PGresult *res;
 	struct sb out = SB_INIT, det = SB_INIT;
 	int n, cols = 0;
@@ -251,10 +272,11 @@ enum err page_admin_access_export(struct req *r)
 		csv_field(&out, head[c], !head[c + 1]);
 	for (int i = 0; i < n && e == OK; i++) {
 		/* the query's columns in the header's order: who (4), then 6.. skipping cli (5) */
-		static const int pick[] = {0, 1, 2, 3, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+		static const int pick[] = {0, 1, 2, 3, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
+		const int npick = (int)(sizeof pick / sizeof pick[0]);
 
-		for (int c = 0; c < 15; c++)
-			csv_field(&out, val(res, i, pick[c]), c == 14);
+		for (int c = 0; c < npick; c++)
+			csv_field(&out, val(res, i, pick[c]), c == npick - 1);
 		if (!sb_ok(&out)) {
 			e = ERR_NOMEM;
 			break;

@@ -67,8 +67,19 @@ static enum err failed(struct req *r, enum err e, long timeout_ms)
 	}
 }
 
-/* Stream run id's result as format; ERR_NOTFOUND unless owner or admin and the run has SQL. */
-static enum err download(struct req *r, long long id, const char *fmt)
+/* release_detail: the audit row's detail of a download marked for release (k and the groups left
+ * out), into buf; NULL when the download is not one. */
+static const char *release_detail(int release, const struct export_stats *st, long k, char *buf, size_t n)
+{
+	if (!release)
+		return NULL;
+	snprintf(buf, n, "{\"for_release\":true,\"suppress_k\":%ld,\"suppressed_groups\":%lld}", k, st->suppressed);
+	return buf;
+}
+
+/* Stream run id's result as format; ERR_NOTFOUND unless owner or admin and the run has SQL.
+ * release: marked for release (exec_opts.release): aggregates only, small groups left out. */
+static enum err download(struct req *r, long long id, const char *fmt, int release)
 {
 	cJSON *run = NULL;
 	const char *sql, *q;
@@ -78,7 +89,7 @@ static enum err download(struct req *r, long long id, const char *fmt)
 	struct export_out out = {to_resp, &dl};
 	struct export_stats st;
 	struct exec_error dberr;
-	char fname[96], disp[160], base[96], *conninfo = NULL;
+	char fname[112], disp[176], base[96], detail[160], *conninfo = NULL;
 	enum err e;
 
 	if ((e = run_load(r, id, &run)) != OK)
@@ -111,6 +122,7 @@ static enum err download(struct req *r, long long id, const char *fmt)
 	o.timeout_ms = conf_get_int("export_timeout_ms");
 	o.cancelled = client_gone;
 	o.cancel_ctx = r;
+	o.release = release;
 	/* the file is read with the downloader's access level on the run's target, never with more */
 	{
 		struct target t;
@@ -129,8 +141,10 @@ static enum err download(struct req *r, long long id, const char *fmt)
 		o.conninfo = conninfo;
 	}
 	export_filename(f, time(NULL), fname, sizeof fname);
-	/* the CSV inside a zip is named as the zip is */
-	snprintf(base, sizeof base, "%.*s", (int)(strrchr(fname, '.') - fname), fname);
+	/* the CSV inside a zip is named as the zip is; a file for release says so in its name */
+	snprintf(base, sizeof base, "%.*s%s", (int)(strrchr(fname, '.') - fname), fname, release ? "_release" : "");
+	if (release)
+		snprintf(fname, sizeof fname, "%s.%s", base, export_ext(f));
 	o.basename = base;
 	snprintf(disp, sizeof disp, "attachment; filename=\"%s\"", fname);
 	dl.disp = disp;   /* not now: an error page must not arrive as an attachment named .xlsx */
@@ -145,8 +159,8 @@ static enum err download(struct req *r, long long id, const char *fmt)
 	e = export_run(sql, &o, &out, &st, &dberr);
 	/* a download the guard refused or the target's slots turned away read nothing */
 	if (e != ERR_DENIED && e != ERR_LIMIT)
-		view_access(r, run, ACCESS_DOWNLOAD, export_ext(f), e == OK ? st.rows : (st.rows > 0 ? st.rows : -1),
-		            e != OK);
+		view_access_detail(r, run, ACCESS_DOWNLOAD, export_ext(f), e == OK ? st.rows : (st.rows > 0 ? st.rows : -1),
+		                   e != OK, release_detail(release, &st, exec_suppress_k(), detail, sizeof detail));
 	free(conninfo);
 	if (e != OK) {
 		char *msg = exec_error_text(&dberr);
@@ -159,6 +173,14 @@ static enum err download(struct req *r, long long id, const char *fmt)
 			          msg ? msg : err_str(e));
 		free(msg);
 		cJSON_Delete(run);
+		if (st.bytes_out == 0 && !r->began && e == ERR_DENIED && release) {
+			/* a result that is no aggregate cannot be released: say why, in the page's words */
+			const char *why = dberr.message ? dberr.message : "";
+			enum err pe = page_notice(r, 422, "release.refused", (const char *const[]){"reason", why, NULL}, 0);
+
+			exec_error_free(&dberr);
+			return pe;
+		}
 		if (st.bytes_out == 0 && !r->began && e == ERR_DB && !strcmp(dberr.sqlstate, "42501")) {
 			/* a column the downloader's level may not read (PostgreSQL said so) */
 			exec_error_free(&dberr);
@@ -178,7 +200,7 @@ static enum err download(struct req *r, long long id, const char *fmt)
 
 static enum err download_this(struct req *r)
 {
-	return download(r, r->arg_id, req_param(r, "format"));
+	return download(r, r->arg_id, req_param(r, "format"), req_param_int(r, "release", 0) == 1);
 }
 
 enum err page_download(struct req *r)

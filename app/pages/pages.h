@@ -90,6 +90,10 @@ void view_audit(struct req *r, const char *action, const char *detail_json);
  * OK, or ERR_DB when the row could not be written (already logged in full by access_record). */
 enum err view_access(struct req *r, const struct cJSON *run, int kind, const char *format,
                      long long rows, int failed);
+/* view_access_detail: view_access with a JSON object kept in the row's detail (a download for
+ * release: {"for_release":true,"suppress_k":K,"suppressed_groups":N}); NULL: none. */
+enum err view_access_detail(struct req *r, const struct cJSON *run, int kind, const char *format,
+                            long long rows, int failed, const char *detail_json);
 
 /* ---- admin_access.c: Admin -> Audit -> Data access (askql.access_audit) ---- */
 /* page_admin_access: the log filtered by user, target, class, from, to; 50 a page (page). */

@@ -11,6 +11,8 @@
 #include "pages/pages.h"
 #include "pages/sqlfmt.h"
 #include "pages/step_words.h"
+#include "sql/exec.h"
+#include "sql/suppress.h"
 #include "store/db.h"
 #include "util/arena.h"
 #include "util/conf.h"
@@ -417,18 +419,42 @@ static void add_suppressed(struct req *r, cJSON *d, const char *run_id)
 	char n[24], k[24];
 
 	if (!run_id || !(res = db_query(db_app(), "SELECT output->>'suppressed' FROM askql.steps WHERE run_id = $1::bigint "
-	                                "AND name = 'executor' AND status = 'ok' ORDER BY id DESC LIMIT 1", 1, p, NULL, 0)))
+	                                "AND name IN ('executor', 'submit_sql') AND status = 'ok' ORDER BY id DESC LIMIT 1", 1, p, NULL, 0)))
 		return;
 	if (PQntuples(res) && !PQgetisnull(res, 0, 0) && atoll(PQgetvalue(res, 0, 0)) > 0) {
 		struct sb m;
 
 		snprintf(n, sizeof n, "%s", PQgetvalue(res, 0, 0));
-		snprintf(k, sizeof k, "%ld", conf_get_int("suppress_k") > 0 ? conf_get_int("suppress_k") : 11);
+		snprintf(k, sizeof k, "%ld", exec_suppress_k());
 		sb_init_arena(&m, r->a);
 		i18n_format(&m, r->lang, "levels.suppressed", (const char *const[]){"n", n, "k", k, NULL});
 		cJSON_AddStringToObject(d, "suppressed_note", sb_cstr(&m));
 	}
 	PQclear(res);
+}
+
+/* any_col: the release offer's stand-in for "does this table have that column" (the download asks
+ * the database; the page only asks whether the SQL aggregates) */
+static int any_col(void *ctx, const char *table, const char *col)
+{
+	return 1;
+}
+
+/* add_release: downloads for release are offered for a result that aggregates (sql/suppress.h); the
+ * download itself checks the patient key in the database and refuses clearly without one */
+static void add_release(struct req *r, cJSON *d, const char *sql)
+{
+	const char *const keys[1] = {"key"};
+	char reason[256], k[24], *rewritten = NULL;
+	struct sb m;
+
+	if (!sql || !*sql || suppress_rewrite(sql, keys, 1, any_col, NULL, &rewritten, reason, sizeof reason) != OK)
+		return;
+	free(rewritten);
+	snprintf(k, sizeof k, "%ld", exec_suppress_k());
+	sb_init_arena(&m, r->a);
+	i18n_format(&m, r->lang, "release.help", (const char *const[]){"k", k, NULL});
+	cJSON_AddStringToObject(d, "release_help", sb_cstr(&m));
 }
 
 enum err run_load(struct req *r, long long id, cJSON **out)
@@ -531,6 +557,8 @@ enum err run_load(struct req *r, long long id, cJSON **out)
 	}
 	add_error(r, d, status, col(res, 0, "error"));
 	add_suppressed(r, d, col(res, 0, "id"));
+	if (status && !strcmp(status, "ok"))
+		add_release(r, d, col(res, 0, "sql"));
 	PQclear(res);
 	*out = d;
 	return OK;

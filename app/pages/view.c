@@ -104,6 +104,12 @@ void view_audit(struct req *r, const char *action, const char *detail_json)
 enum err view_access(struct req *r, const cJSON *run, int kind, const char *format,
                      long long rows, int failed)
 {
+	return view_access_detail(r, run, kind, format, rows, failed, NULL);
+}
+
+enum err view_access_detail(struct req *r, const cJSON *run, int kind, const char *format,
+                            long long rows, int failed, const char *detail_json)
+{
 	const cJSON *id = cJSON_GetObjectItemCaseSensitive(run, "id");
 	struct access_rec a = {
 		.kind = (enum access_kind)kind, .channel = r->via_token ? ACCESS_API : ACCESS_WEB,
@@ -111,7 +117,7 @@ enum err view_access(struct req *r, const cJSON *run, int kind, const char *form
 		.target = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(run, "target")),
 		.run_id = cJSON_IsNumber(id) ? (long long)id->valuedouble : 0,
 		.sql = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(run, "sql")),
-		.rows = rows, .format = format, .failed = failed,
+		.rows = rows, .format = format, .failed = failed, .detail_json = detail_json,
 	};
 	char err[256];
 

@@ -1184,6 +1184,11 @@ static enum err supp_end(void *ctx, long long nrows, int truncated)
 	return s->inner->end ? s->inner->end(s->inner->ctx, s->passed, truncated) : OK;
 }
 
+long exec_suppress_k(void)
+{
+	return conf_get_int("suppress_k") > 0 ? conf_get_int("suppress_k") : 11;
+}
+
 /* col_exists: may this session read column col of table (as its search path finds it)? */
 static int col_exists(void *ctx, const char *table, const char *col)
 {
@@ -1205,12 +1210,12 @@ enum err exec_run(const char *sql, const struct exec_opts *opts, const struct ex
 	struct supp sp = {0};
 	struct exec_sink wrapped = {supp_begin, supp_row, supp_end, &sp};
 	PGconn *c;
-	int nkeys = 0;
+	int nkeys = 0, aggregate = level_conninfo_is_aggregate(ci);
 	enum err rc;
 
 	if (opts && opts->suppressed)
 		*opts->suppressed = 0;
-	if (!level_conninfo_is_aggregate(ci))
+	if (!aggregate && !(opts && opts->release))
 		return run_core(sql, opts, sink, dberr);
 	if (dberr)
 		exec_error_free(dberr);
@@ -1225,18 +1230,22 @@ enum err exec_run(const char *sql, const struct exec_opts *opts, const struct ex
 	                      reason, sizeof reason);
 	exec_pool_put(c, PQstatus(c) != CONNECTION_OK);
 	if (rc != OK) {
-		/* a refusal says why, as the guard's do */
-		set_msg(dberr, "%s", reason);
+		/* a refusal says why, as the guard's do, and whose rule it is */
+		char msg[600];
+
+		snprintf(msg, sizeof msg, "%s: %s", aggregate ? "at the aggregate level" : "for release", reason);
+		set_msg(dberr, "%s", msg);
 		return rc == ERR_PARSE ? ERR_DENIED : rc;
 	}
 	sp.inner = sink;
 	sp.out = opts ? opts->suppressed : NULL;
-	sp.k = conf_get_int("suppress_k") > 0 ? conf_get_int("suppress_k") : 11;
+	sp.k = exec_suppress_k();
 	rc = run_core(rewritten, opts, &wrapped, dberr);
 	if (opts && opts->suppressed)
 		*opts->suppressed = sp.dropped;
 	if (sp.dropped)
-		log_info("aggregate level: %lld group(s) under %ld patients suppressed", sp.dropped, sp.k);
+		log_info("%s: %lld group(s) under %ld patients suppressed", aggregate ? "aggregate level" : "release",
+		         sp.dropped, sp.k);
 	free(rewritten);
 	return rc;
 }

@@ -59,7 +59,10 @@ struct exec_opts {
 	                               * statement and rolls back: ERR_IO */
 	void *cancel_ctx;
 	long long *suppressed;  /* when non-NULL: how many result groups the aggregate access level
-	                         * suppressed (fewer than conf suppress_k distinct patients) */
+	                         * (or release, below) suppressed (fewer than conf suppress_k distinct
+	                         * patients) */
+	int release;            /* 1: an export marked for release: small-cell suppression as at the
+	                         * aggregate level, whatever the connection's level */
 };
 
 /* How often exec_run looks at the clock and opts->cancelled while it waits for the server. */
@@ -85,10 +88,13 @@ struct exec_opts {
 enum err exec_run(const char *sql, const struct exec_opts *opts, const struct exec_sink *sink,
                   struct exec_error *dberr);
 /* At the aggregate access level (opts->conninfo logs in with role=askql_*_aggregate, store/level.h)
- * exec_run first rewrites sql (sql/suppress.h: ERR_DENIED with the reason for a query that is not
- * an aggregate or reads no table with a patient key), then passes the sink only the groups of at
- * least conf suppress_k distinct patients, without the count column it added, and counts the rest
- * in *opts->suppressed.  The sink's end gets the rows it was given. */
+ * and for an export marked for release (opts->release) exec_run first rewrites sql
+ * (sql/suppress.h: ERR_DENIED with the reason, opening "at the aggregate level: " or "for release: ",
+ * for a query that is not an aggregate or reads no table with a patient key), then passes the sink
+ * only the groups of at least conf suppress_k distinct patients, without the count column it added,
+ * and counts the rest in *opts->suppressed.  The sink's end gets the rows it was given. */
+/* exec_suppress_k: the k of small-cell suppression: conf suppress_k, or 11 when it is not positive. */
+long exec_suppress_k(void);
 /* Errors of exec_run besides ERR_DB/ERR_DENIED: ERR_NET (cannot connect; message in dberr),
  * ERR_LIMIT (no target slot came free in time; message in dberr), ERR_TIMEOUT
  * (opts->timeout_ms passed), ERR_IO (opts->cancelled said so), or whatever a sink callback

@@ -171,22 +171,22 @@ enum err suppress_rewrite(const char *sql, const char *const *keys, int nkeys,
 	stmts = get(root, "stmts");
 	sel = get(get(cJSON_GetArrayItem(stmts, 0), "stmt"), "SelectStmt");
 	if (cJSON_GetArraySize(stmts) != 1 || !sel) {
-		snprintf(reason, reasonlen, "at the aggregate level only one SELECT may run");
+		snprintf(reason, reasonlen, "only one SELECT may run");
 		goto out;
 	}
 	if (get(sel, "larg") || get(sel, "valuesLists")) {
-		snprintf(reason, reasonlen, "at the aggregate level only aggregate results may be read: "
+		snprintf(reason, reasonlen, "only aggregate results may be read: "
 		         "a UNION, INTERSECT, EXCEPT or VALUES at the top is not one; aggregate in a single SELECT");
 		goto out;
 	}
 	if (!get(sel, "groupClause") && !has_agg(get(sel, "targetList"))) {
-		snprintf(reason, reasonlen, "at the aggregate level only aggregate results may be read: "
+		snprintf(reason, reasonlen, "only aggregate results may be read: "
 		         "count or summarise the rows (count, avg, sum, min, max ...), by groups with GROUP BY, "
 		         "instead of listing them");
 		goto out;
 	}
 	if (!find_key(get(sel, "fromClause"), keys, nkeys, has_col, ctx, qual, sizeof qual, key, sizeof key)) {
-		snprintf(reason, reasonlen, "at the aggregate level a query must read a table with the patient key "
+		snprintf(reason, reasonlen, "a query must read a table with the patient key "
 		         "(%s%s) so that groups of few patients can be suppressed", nkeys ? keys[0] : "none configured",
 		         nkeys > 1 ? ", ..." : "");
 		goto out;
@@ -194,7 +194,7 @@ enum err suppress_rewrite(const char *sql, const char *const *keys, int nkeys,
 	first = get(cJSON_GetArrayItem(get(sel, "targetList"), 0), "ResTarget");
 	loc = first ? (int)cJSON_GetNumberValue(get(first, "location")) : -1;
 	if (loc < 0 || (size_t)loc > strlen(sql)) {
-		snprintf(reason, reasonlen, "at the aggregate level the select list must name what it computes");
+		snprintf(reason, reasonlen, "the select list must name what it computes");
 		goto out;
 	}
 	ne = positional(get(sel, "groupClause"), sql, e, ne, 63);
@@ -207,7 +207,7 @@ enum err suppress_rewrite(const char *sql, const char *const *keys, int nkeys,
 	                           q1, q2) >= (int)sizeof e[ne].ins) {
 		free(q1);
 		free(q2);
-		snprintf(reason, reasonlen, "at the aggregate level the patient key's table name is too long");
+		snprintf(reason, reasonlen, "the patient key's table name is too long");
 		goto out;
 	}
 	free(q1);

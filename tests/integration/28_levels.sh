@@ -194,6 +194,69 @@ check "the query cache keeps the levels apart (the run's scope names its level)"
 	 [ "$(q "SELECT state->>'"'"'scope'"'"' FROM askql.runs WHERE id = ${RI:-0}")" = "analyst" ]'
 check "and its SQL reads no identifier" '! q "SELECT coalesce(sql, '"''"') FROM askql.runs WHERE id = ${RL:-0}" | grep -q "ptnt_nm\|jumin_no\|phone"'
 
+# ---- exports marked for release (item 3): any level, aggregates only, small groups left out ----
+rel() { "$ASKQL" export --target "$DB" --user "lv_idf_$$" --release --sql "$1" --format "${2:-csv}" -o - 2>&1; }
+out=$(rel "SELECT subject_id, ward_cd FROM ipwon"); rc=$?
+check "release (CLI, identified user): a row-level query is refused with the reason" \
+	'[ $rc -eq 1 ] && grep -q "for release: only aggregate results may be read" <<<"$out" && ! grep -q "^[0-9]*,W" <<<"$out"' "$out"
+out=$("$ASKQL" export --target "$DB" --user "lv_idf_$$" --sql "SELECT ward_cd, count(*) FROM ipwon GROUP BY 1 ORDER BY 1" --format csv -o - 2>&1); rc=$?
+check "without --release the identified user's grouped count has the small ward W9" '[ $rc -eq 0 ] && grep -q "^W9," <<<"$out"' "$out"
+out=$(rel "SELECT ward_cd, count(*) FROM ipwon GROUP BY 1 ORDER BY 1"); rc=$?
+check "with --release W9 (2 patients) is left out, and the CLI says so" \
+	'[ $rc -eq 0 ] && grep -q "^W0," <<<"$out" && ! grep -q "W9\|askql_n" <<<"$out" && grep -q "1 groups of fewer than 11 patients suppressed (for release)" <<<"$out"' "$out"
+out=$(rel "SELECT ward_cd, count(*) FROM ipwon GROUP BY 1" json); rc=$?
+check "release JSON: the provenance says for_release with k, the summary counts the group left out" \
+	'[ $rc -eq 0 ] && grep -q "\"for_release\":true,\"suppress_k\":11" <<<"$out" && grep -q "\"suppressed_groups\":1" <<<"$out" && ! grep -q W9 <<<"$out"' "$out"
+check "the CLI release export is audited with its detail" \
+	'[ "$(q "SELECT count(*) FROM askql.access_audit WHERE target = '"'"'$DB'"'"' AND kind = '"'"'export'"'"' AND (detail->>'"'"'for_release'"'"')::boolean AND detail->>'"'"'suppressed_groups'"'"' = '"'"'1'"'"'")" -ge 1 ]'
+
+steprun() {   # steprun JAR CSRF SQL: a step-mode run whose SQL is edited to SQL; prints its id once done
+	local loc id
+	loc=$(curl -s -o /dev/null -w '%{redirect_url}' -b "$1" --data-urlencode "csrf=$2" --data-urlencode mode=step \
+		--data-urlencode "target=$DB" --data-urlencode "question=number of patients by sex" "$BASE_URL/runs"); id=${loc##*/runs/}; id=${id%%[?#]*}
+	for _ in 1 2 3; do
+		[ "$(q "SELECT status || ' ' || coalesce(state->'pause'->>'stage', '') FROM askql.runs WHERE id = ${id:-0}")" = "paused plan" ] || break
+		curl -s -o /dev/null -b "$1" --data-urlencode "csrf=$2" --data-urlencode action=approve "$BASE_URL/runs/$id/step"
+	done
+	[ "$(q "SELECT status FROM askql.runs WHERE id = ${id:-0}")" = paused ] || { echo "${id:-0}"; return; }
+	curl -s -o /dev/null -b "$1" --data-urlencode "csrf=$2" --data-urlencode action=run --data-urlencode "sql=$3" "$BASE_URL/runs/$id/step"
+	for _ in $(seq 50); do [ "$(q "SELECT status FROM askql.runs WHERE id = $id")" = running ] || break; sleep 0.2; done
+	echo "$id"
+}
+xlsx_text() { python3 -c 'import zipfile,sys; z=zipfile.ZipFile(sys.argv[1]); print(" ".join(z.read(n).decode("utf-8","replace") for n in z.namelist() if n.endswith(".xml") or n.endswith(".json") or n.endswith(".csv")))' "$1" 2>&1; }
+RR=$(steprun "$T/idf" "$I" "SELECT ward_cd, count(DISTINCT subject_id) AS patients FROM ipwon GROUP BY ward_cd ORDER BY ward_cd")
+PAGE=$(curl -s -b "$T/idf" "$BASE_URL/runs/$RR")
+check "web: the identified user's grouped run shows W9, and offers downloads for release with k (run $RR)" \
+	'[ "$(q "SELECT status FROM askql.runs WHERE id = $RR")" = ok ] && grep -q "W9" <<<"$PAGE" && grep -q "id=\"release\"" <<<"$PAGE" &&
+	 grep -q "download?format=csv&amp;release=1" <<<"$PAGE" && grep -q "fewer than 11 patients\|11명 미만" <<<"$PAGE"' \
+	"$(q "SELECT status || ' ' || coalesce(error, '') FROM askql.runs WHERE id = ${RR:-0}")"
+curl -s -b "$T/idf" -o "$T/plain.csv" "$BASE_URL/runs/$RR/download?format=csv"
+check "its plain CSV download keeps W9 (identified, not for release)" 'grep -q W9 "$T/plain.csv"' "$(head -c 300 "$T/plain.csv")"
+for f in csv json xlsx zip; do
+	hdr=$(curl -s -D - -b "$T/idf" -o "$T/rel.$f" "$BASE_URL/runs/$RR/download?format=$f&release=1")
+	case $f in xlsx|zip) body=$(xlsx_text "$T/rel.$f") ;; *) body=$(cat "$T/rel.$f") ;; esac
+	check "web download $f for release: W9 left out, the file named _release" \
+		'grep -q W0 <<<"$body" && ! grep -q "W9\|askql_n" <<<"$body" && grep -qi "^content-disposition:.*_release\.$f" <<<"$hdr"' \
+		"$(head -c 400 <<<"$body"; grep -i disposition <<<"$hdr")"
+	case $f in
+	json|zip) check "$f for release: the provenance says so, the summary counts the group" \
+		'grep -q "\"for_release\":true" <<<"$body" && grep -q "\"suppressed_groups\":1" <<<"$body"' "$(tail -c 400 <<<"$body")" ;;
+	xlsx) check "xlsx for release: the provenance sheet says so" 'grep -q "yes: aggregates only, groups of fewer than 11 patients left out" <<<"$body"' ;;
+	esac
+done
+check "the release downloads are audited: four rows with for_release and the group left out" \
+	'[ "$(q "SELECT count(*) FROM askql.access_audit WHERE run_id = $RR AND kind = '"'"'download'"'"' AND (detail->>'"'"'for_release'"'"')::boolean AND detail->>'"'"'suppressed_groups'"'"' = '"'"'1'"'"'")" = 4 ]'
+RW=$(steprun "$T/idf" "$I" "SELECT subject_id, ward_cd FROM ipwon ORDER BY 1 LIMIT 5")
+PAGE=$(curl -s -b "$T/idf" "$BASE_URL/runs/$RW")
+check "web: a row-level run offers no download for release (run $RW)" \
+	'[ "$(q "SELECT status FROM askql.runs WHERE id = $RW")" = ok ] && grep -q "download?format=csv" <<<"$PAGE" && ! grep -q "release=1" <<<"$PAGE"'
+body=$(curl -s -w '\n%{http_code}' -b "$T/idf" "$BASE_URL/runs/$RW/download?format=csv&release=1")
+check "and asked for one anyway, it is refused (422) with the reason, and no row leaves" \
+	'[ "$(tail -1 <<<"$body")" = 422 ] && grep -q "cannot be exported for release\|반출용으로 내려받을 수 없습니다" <<<"$body" &&
+	 grep -q "only aggregate results may be read" <<<"$body" && ! grep -q "^[0-9]*,W" <<<"$body"' "$(head -c 600 <<<"$body")"
+code=$(curl -s -o /dev/null -w '%{http_code}' -b "$T/idf" "$BASE_URL/runs/$RR/download?format=csv&release=yes")
+check "a release parameter that is not a digit is a clear 400 ($code)" '[ "$code" = 400 ]'
+
 # ---- Admin -> Users sets a level: audited, CSRF-checked, declared inputs ----
 A=$(signin "$T/admin" "$ADMIN_USER" "$ADMIN_PASS")
 IDF=$(q "SELECT id FROM askql.users WHERE name = 'lv_idf_$$'")
@@ -274,6 +337,9 @@ AP=$(curl -s -b "$T/admin" "$BASE_URL/admin/audit/access?target=$DB")
 check "the data-access audit page lists this target's accesses at the limited and the aggregate level" \
 	'grep -q " · \(limited\|제한\)" <<<"$AP" && grep -q " · \(aggregate\|집계만\)" <<<"$AP" && grep -q "<code>$DB</code>" <<<"$AP"' \
 	"$(grep -o "access-meta.\{0,200\}" <<<"$AP" | head -3)"
+check "the audit page marks the downloads for release with the groups left out" \
+	'grep -q "access-release\">\(for release: 1 group(s) under 11 patients left out\|반출용: 환자 11명 미만 그룹 1개 제외\)" <<<"$AP"' \
+	"$(grep -o "access-release.\{0,120\}" <<<"$AP" | head -2)"
 check "an UPDATE of these accesses' audit rows fails (refused whoever asks; the app role is tested in 27_access_audit)" \
 	'! q "UPDATE askql.access_audit SET row_count = 0 WHERE target = '"'"'$DB'"'"'" >/dev/null 2>&1'
 

@@ -287,6 +287,10 @@ static const char *generalised(const char *type, const char *rule)
 	    (!strcmp(type, "integer") || !strcmp(type, "smallint") || !strcmp(type, "bigint") ||
 	     !strncmp(type, "numeric", 7) || !strcmp(type, "real") || !strcmp(type, "double precision")))
 		return "CASE WHEN %s > 89 THEN 90 ELSE %s END";
+	/* a postcode keeps its first three characters: the district (docs/privacy.md) */
+	if (rule && !strcmp(rule, "postcode") &&
+	    (!strcmp(type, "text") || !strncmp(type, "character", 9) || !strncmp(type, "varchar", 7)))
+		return "left(%s, 3)";
 	return NULL;
 }
 

@@ -43,21 +43,24 @@ CREATE TABLE hwanja (
 	phone      text,
 	brth_dt    date,
 	age        integer,
-	sex        text
+	sex        text,
+	zip_cd     text
 );
 COMMENT ON COLUMN hwanja.subject_id IS 'de-identified subject key';
 COMMENT ON COLUMN hwanja.ptnt_nm IS '환자명';
 COMMENT ON COLUMN hwanja.brth_dt IS '생년월일';
+COMMENT ON COLUMN hwanja.zip_cd IS '우편번호';
 INSERT INTO hwanja VALUES
- (1, '홍길동', '800101-1234560', '010-1234-5678', '1980-01-17', 45, 'M'),
- (2, '김영희', '950715-2345678', '010-2222-3333', '1995-07-15', 30, 'F'),
- (3, '이철수', '020301-3123456', '010-9876-5432', '2002-03-21', 23, 'M'),
- (4, '박민수', '001231-4123459', '011-555-1234', '1931-12-31', 93, 'F'),
- (5, '최지우', '850505-1000001', '010-4444-8888', '1933-05-05', 92, 'F');
+ (1, '홍길동', '800101-1234560', '010-1234-5678', '1980-01-17', 45, 'M', '03187'),
+ (2, '김영희', '950715-2345678', '010-2222-3333', '1995-07-15', 30, 'F', '06236'),
+ (3, '이철수', '020301-3123456', '010-9876-5432', '2002-03-21', 23, 'M', '48058'),
+ (4, '박민수', '001231-4123459', '011-555-1234', '1931-12-31', 93, 'F', '61452'),
+ (5, '최지우', '850505-1000001', '010-4444-8888', '1933-05-05', 92, 'F', '03187');
 -- 40 more patients, so that groups of at least 11 exist for the aggregate level
 INSERT INTO hwanja SELECT g, (ARRAY['정','강','조','윤','장'])[1 + g % 5] || (ARRAY['민준','서연','도윤','하은'])[1 + g % 4],
 	lpad((g * 37 % 100)::text, 2, '0') || '0101-1' || lpad(g::text, 6, '0'), '010-' || (1000 + g) || '-' || (2000 + g),
-	date '1950-01-01' + g * 300, 30 + g, CASE WHEN g % 2 = 0 THEN 'F' ELSE 'M' END FROM generate_series(6, 45) g;
+	date '1950-01-01' + g * 300, 30 + g, CASE WHEN g % 2 = 0 THEN 'F' ELSE 'M' END, lpad((g * 1373 % 63000)::text, 5, '0')
+	FROM generate_series(6, 45) g;
 CREATE TABLE ipwon (ipwon_seq integer PRIMARY KEY, subject_id integer REFERENCES hwanja, ipwon_dt timestamp, ward_cd text);
 COMMENT ON COLUMN ipwon.ipwon_dt IS '입원일시';
 -- wards W0 and W1 see about 43 patients each, W9 only patients 8 and 9: a small cell
@@ -78,7 +81,7 @@ check "the classifier marks names, registration numbers, phones direct; birth da
 	'grep -Eq "^hwanja\.ptnt_nm +direct" <<<"$out" && grep -Eq "^hwanja\.jumin_no +direct" <<<"$out" &&
 	 grep -Eq "^hwanja\.phone +direct" <<<"$out" && grep -Eq "^hwanja\.brth_dt +quasi" <<<"$out" &&
 	 grep -Eq "^hwanja\.age +quasi" <<<"$out" && grep -Eq "^ipwon\.ipwon_dt +quasi" <<<"$out" &&
-	 grep -Eq "^jindan\.sick_cd +sensitive" <<<"$out"' "$out"
+	 grep -Eq "^jindan\.sick_cd +sensitive" <<<"$out" && grep -Eq "^hwanja\.zip_cd +quasi" <<<"$out"' "$out"
 
 # ---- before setup: a limited user is refused, not let through ----
 printf 'lv-password-%s\n' $$ > "$T/pw"
@@ -117,6 +120,13 @@ check "an identified user (no level set: the default) reads names, numbers, phon
 out=$("$ASKQL" export --target "$DB" --user "lv_lim_$$" --sql "SELECT subject_id, brth_dt, age, sex FROM hwanja ORDER BY subject_id" --format csv -o - 2>&1); rc=$?
 check "a limited user gets birth dates truncated to the month and 90 for ages over 89" \
 	'[ $rc -eq 0 ] && grep -q "^1,1980-01-01,45,M" <<<"$out" && grep -q "^4,1931-12-01,90,F" <<<"$out" && grep -q "^5,1933-05-01,90,F" <<<"$out"' "$out"
+out=$("$ASKQL" export --target "$DB" --user "lv_lim_$$" --sql "SELECT subject_id, zip_cd FROM hwanja WHERE subject_id IN (1, 3) ORDER BY 1" --format csv -o - 2>&1); rc=$?
+o2=$(tr -d '\r' <<<"$out")
+check "and postcodes to their first three digits (the district)" '[ $rc -eq 0 ] && grep -qx "1,031" <<<"$o2" && grep -qx "3,480" <<<"$o2" && ! grep -q "03187\|48058" <<<"$out"' \
+	"$out $("$ASKQL" phi list --target "$DB" --table hwanja 2>&1 | grep zip_cd) $(psql -X -tA -d "$DB" -c "SELECT grantee FROM information_schema.column_privileges WHERE table_schema = 'askql_limited' AND column_name = 'zip_cd'")"
+out=$("$ASKQL" export --target "$DB" --user "lv_idf_$$" --sql "SELECT zip_cd FROM hwanja WHERE subject_id = 1" --format csv -o - 2>&1)
+o2=$(tr -d '\r' <<<"$out")
+check "while the identified user reads the whole postcode" 'grep -qx "03187" <<<"$o2"' "$out"
 out=$("$ASKQL" export --target "$DB" --user "lv_lim_$$" --sql "SELECT min(ipwon_dt) FROM ipwon" --format csv -o - 2>&1); rc=$?
 check "and admission timestamps truncated to the month" '[ $rc -eq 0 ] && grep -q "2025-01-01 00:00:00" <<<"$out"' "$out"
 out=$("$ASKQL" export --target "$DB" --user "lv_lim_$$" --sql "SELECT sick_cd, count(*) FROM jindan GROUP BY 1 ORDER BY 1" --format json -o - 2>&1); rc=$?

@@ -379,7 +379,7 @@ static enum err from_db(struct crit_state *st, cJSON *chart, char *err, size_t e
 	int i;
 
 	snprintf(sql, sizeof sql, "SELECT * FROM " T_CASE " WHERE caseid = %lld", st->caseid);
-	rows = crit_sql_fetch(st->conninfo, sql, err, errlen);
+	rows = crit_sql_fetch(st, sql, err, errlen);
 	if (!rows)
 		return ERR_DB;
 	if (cJSON_GetArraySize(rows) == 0) {
@@ -420,7 +420,7 @@ static enum err from_db(struct crit_state *st, cJSON *chart, char *err, size_t e
 	if (cJSON_GetObjectItem(patient, "subjectid")) {
 		snprintf(sql, sizeof sql, "SELECT code, name FROM diagnosis_table WHERE subject_id = %lld ORDER BY code",
 		         (long long)crit_num(patient, "subjectid", 0));
-		rows = crit_sql_fetch(st->conninfo, sql, err, errlen);
+		rows = crit_sql_fetch(st, sql, err, errlen);
 		if (!rows) {
 			cJSON_AddItemToArray(notes, cJSON_CreateString(err));
 		} else {
@@ -443,7 +443,7 @@ static enum err from_db(struct crit_state *st, cJSON *chart, char *err, size_t e
 	/* labs */
 	snprintf(sql, sizeof sql, "SELECT dt, name, result FROM " T_LAB " WHERE caseid = %lld ORDER BY dt, name",
 	         st->caseid);
-	rows = crit_sql_fetch(st->conninfo, sql, err, errlen);
+	rows = crit_sql_fetch(st, sql, err, errlen);
 	if (!rows) {
 		cJSON_AddItemToArray(notes, cJSON_CreateString(err));
 	} else {
@@ -469,7 +469,7 @@ static enum err from_db(struct crit_state *st, cJSON *chart, char *err, size_t e
 
 	/* vitals: every numeric column but the keys is a series */
 	snprintf(sql, sizeof sql, "SELECT * FROM " T_VIT " WHERE caseid = %lld ORDER BY dt", st->caseid);
-	rows = crit_sql_fetch(st->conninfo, sql, err, errlen);
+	rows = crit_sql_fetch(st, sql, err, errlen);
 	if (!rows) {
 		cJSON_AddItemToArray(notes, cJSON_CreateString(err));
 	} else {
@@ -498,7 +498,7 @@ static enum err from_db(struct crit_state *st, cJSON *chart, char *err, size_t e
 
 	/* medications */
 	snprintf(sql, sizeof sql, "SELECT * FROM " T_MED " WHERE caseid = %lld ORDER BY dt", st->caseid);
-	rows = crit_sql_fetch(st->conninfo, sql, err, errlen);
+	rows = crit_sql_fetch(st, sql, err, errlen);
 	if (!rows) {
 		cJSON_AddItemToArray(notes, cJSON_CreateString(err));
 	} else {

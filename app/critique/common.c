@@ -12,6 +12,7 @@
 #include "llm/prompt.h"
 #include "sql/exec.h"
 #include "sql/guard.h"
+#include "store/access.h"
 #include "store/run.h"
 #include "util/conf.h"
 #include "util/file.h"
@@ -490,20 +491,33 @@ char *crit_sql_quote(const char *s)
 	return sb_steal(&sb);
 }
 
-cJSON *crit_sql_fetch(const char *conninfo, const char *sql, char *err, size_t errlen)
+cJSON *crit_sql_fetch(const struct crit_state *st, const char *sql, char *err, size_t errlen)
 {
 	struct guard_opts go = { .limit = 0 };
 	struct guard_result gr = {0};
-	struct exec_opts eo = { .conninfo = conninfo, .max_rows = 20000 };
+	struct exec_opts eo = { .conninfo = st->conninfo, .max_rows = 20000 };
 	struct exec_result res = {0};
 	struct exec_error de = {0};
 	cJSON *rows = NULL;
+	enum err rc;
 
 	if (guard_check(sql, &go, &gr) != OK || !gr.allowed) {
 		snprintf(err, errlen, "guard refused: %s", gr.reason ? gr.reason : "check failed");
 		goto out;
 	}
-	if (exec_fetch(gr.sql, &eo, &res, &de) != OK) {
+	rc = exec_fetch(gr.sql, &eo, &res, &de);
+	if (st->app) {
+		/* a case's chart is data access like any run's statement (store/access.h): the run's
+		 * owner, its target, the SQL and the rows read */
+		struct access_rec ar = {.kind = ACCESS_RUN, .channel = ACCESS_WEB, .user_from_run = 1,
+		                        .target = st->target ? st->target : conf_get("target_name"),
+		                        .run_id = st->run_id, .sql = gr.sql, .rows = rc == OK ? res.nrows : -1,
+		                        .failed = rc != OK};
+		char ae[256];
+
+		access_record(st->app, &ar, ae, sizeof ae);
+	}
+	if (rc != OK) {
 		char *t = exec_error_text(&de);
 		snprintf(err, errlen, "%s", t ? t : (de.message ? de.message : "query failed"));
 		free(t);

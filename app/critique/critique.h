@@ -145,9 +145,10 @@ struct cJSON *crit_ranges_load(const char *metadata_file);
 /* crit_range: lo/hi/unit for a parameter name (case-insensitive); 0 when unknown. */
 int crit_range(const struct cJSON *ranges, const char *name, double *lo, double *hi, const char **unit);
 
-/* crit_sql_fetch: guard + exec_fetch; returns an array of row objects (column -> string or
- * null) or NULL with err.  conninfo NULL: conf default. */
-struct cJSON *crit_sql_fetch(const char *conninfo, const char *sql, char *err, size_t errlen);
+/* crit_sql_fetch: guard + exec_fetch with st->conninfo (NULL: conf default; crit_critique sets
+ * the requester's access level); returns an array of row objects (column -> string or null) or
+ * NULL with err.  When st->app is set, one askql.access_audit row per statement (run st->run_id). */
+struct cJSON *crit_sql_fetch(const struct crit_state *st, const char *sql, char *err, size_t errlen);
 /* crit_sql_quote: sql string literal of s into a heap string ('' doubled). */
 char *crit_sql_quote(const char *s);
 

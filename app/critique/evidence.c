@@ -123,7 +123,7 @@ static cJSON *similar_cases(struct crit_state *st, char *err, size_t errlen)
 		          "ORDER BY abs(coalesce(c.age, 0) - %g) + 10 * abs(coalesce(c.asa, 0) - %g), c.caseid LIMIT %d",
 		          st->caseid, qo, pass == 0 ? " AND c.dx = " : "", pass == 0 ? qd : "",
 		          crit_num(pt, "age", 0), crit_num(pt, "asa", 0), k);
-		rows = crit_sql_fetch(st->conninfo, sb_cstr(&sql), err, errlen);
+		rows = crit_sql_fetch(st, sb_cstr(&sql), err, errlen);
 		sb_free(&sql);
 		if (rows) {
 			cJSON *r;

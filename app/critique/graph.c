@@ -8,6 +8,7 @@
 #include "store/target.h"
 #include "llm/llm.h"
 #include "store/db.h"
+#include "store/level.h"
 #include "store/run.h"
 #include "util/conf.h"
 #include "util/log.h"
@@ -225,12 +226,34 @@ cJSON *crit_report_json(const struct crit_state *st)
 
 /* ---- the whole job ---- */
 
+/* level_for: the connection rq's user reads the target with (*ci heap); ERR_DENIED with the reason
+ * when a case id is asked at a level below identified, or the level cannot be set up */
+static enum err level_for(PGconn *app, const struct crit_request *rq, char **ci, char *err, size_t errlen)
+{
+	struct target t;
+	enum level lv = LEVEL_IDENTIFIED;
+	enum err rc;
+
+	if ((rc = target_resolve(app, rq->target, &t, err, errlen)) != OK)
+		return rc;
+	rc = level_conninfo(app, &t, rq->user_id, ci, &lv, err, errlen);
+	if (rc == OK && rq->caseid > 0 && lv != LEVEL_IDENTIFIED) {
+		snprintf(err, errlen, "a case review reads one patient's whole chart, so it needs the identified "
+		         "access level on %s; yours is %s", t.name, level_name(lv));
+		free(*ci);
+		*ci = NULL;
+		rc = ERR_DENIED;
+	}
+	target_free(&t);
+	return rc;
+}
+
 enum err crit_critique(PGconn *app, const struct crit_request *rq, char **report_json,
                        long long *run_id, long long *report_id, char *err, size_t errlen)
 {
 	struct crit_state st;
 	enum err rc;
-	char q[200], lerr[256] = "";
+	char q[200], lerr[256] = "", *level_ci = NULL;
 	cJSON *rep = NULL;
 
 	*report_json = NULL;
@@ -258,6 +281,13 @@ enum err crit_critique(PGconn *app, const struct crit_request *rq, char **report
 	st.case_ref = strdup(rq->caseid > 0 ? q : "text");
 	st.kb_app = app;
 	st.target = rq->target;
+	/* the chart is read at the requester's access level (store/level.h); a case's chart is one
+	 * patient's rows with their dates, so it needs the identified level */
+	if (app && (rc = level_for(app, rq, &level_ci, err, errlen)) != OK) {
+		crit_state_free(&st);
+		return rc;
+	}
+	st.conninfo = level_ci;
 	const char *prov = conf_get("llm_provider");
 	/* A case's chart is rows of the target: it goes to a model only under llm_data_policy rows
 	 * (a pasted chart text is the analyst's own and may).  Otherwise the graph runs offline. */
@@ -328,5 +358,6 @@ out:
 	if (st.llm)
 		llm_close(st.llm);
 	crit_state_free(&st);
+	free(level_ci);
 	return rc;
 }

@@ -12,7 +12,8 @@
 
 #define PER_PAGE 25
 
-static enum err list(struct req *r, const char *error)
+/* list_status: the reports page, with error (NULL: none) shown above the form, answered with status */
+static enum err list_status(struct req *r, const char *error, int status)
 {
 	long long page = req_param_int(r, "page", 1);
 	char uid[24], lim[16], off[24], err[256], nb[24];
@@ -61,7 +62,13 @@ static enum err list(struct req *r, const char *error)
 	PQclear(res);
 	if (error)
 		cJSON_AddStringToObject(d, "error", error);
-	return view_render(r, error ? 400 : 200, "reports", d);
+	return view_render(r, status, "reports", d);
+}
+
+/* list: the page, 400 with error when there is one */
+static enum err list(struct req *r, const char *error)
+{
+	return list_status(r, error, error ? 400 : 200);
 }
 
 enum err page_reports(struct req *r)
@@ -76,6 +83,7 @@ enum err page_report_post(struct req *r)
 	struct crit_request rq = { .user_id = r->user.id, .use_llm = 1 };
 	char err[512] = "", *out = NULL, to[64];
 	long long run_id = 0, report_id = 0;
+	enum err e;
 
 	while (cas && *cas == ' ')
 		cas++;
@@ -93,9 +101,10 @@ enum err page_report_post(struct req *r)
 	} else {
 		return list(r, "Give a case id or paste the chart text.");
 	}
-	if (crit_critique(db_app(), &rq, &out, &run_id, &report_id, err, sizeof err) != OK) {
+	if ((e = crit_critique(db_app(), &rq, &out, &run_id, &report_id, err, sizeof err)) != OK) {
 		free(out);
-		return list(r, err[0] ? err : "The critique failed.");
+		/* a level below identified is refused, with the level named (critique/graph.c) */
+		return list_status(r, err[0] ? err : "The critique failed.", e == ERR_DENIED ? 403 : 400);
 	}
 	free(out);
 	if (report_id <= 0)

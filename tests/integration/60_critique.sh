@@ -9,7 +9,7 @@ export FAKE_LLM=${FAKE_LLM:-$TOP/tests/lib/fake_llm.py}
 export APPDB=${APPDB:-askql} DEMODB=${DEMODB:-demo}
 export BASE_URL=${BASE_URL:-}
 exec python3 - "$@" <<'PY'
-import http.cookiejar, json, os, re, subprocess, sys, tempfile, time, urllib.parse, urllib.request
+import http.cookiejar, json, os, re, subprocess, sys, tempfile, time, urllib.error, urllib.parse, urllib.request
 
 ASKQL, FAKE = os.environ["ASKQL"], os.environ["FAKE_LLM"]
 n = 0
@@ -319,6 +319,35 @@ if os.environ.get("BASE_URL") and os.environ.get("ADMIN_USER"):
             tap('href="/reports/%s"' % rid in html, "web: the new report is listed")
             with open(os.path.join(os.environ.get("TOP", "."), "build", "report-id"), "w") as fh:
                 fh.write(rid)
+            # the chart the critique read is data access: one audit row per statement, the admin's
+            run = sql("askql", "SELECT run_id FROM askql.reports WHERE id = %s" % rid)
+            reads = sql("askql", "SELECT count(*) FROM askql.access_audit WHERE run_id = %s AND kind = 'run' "
+                                 "AND user_name = '%s' AND ok AND row_count >= 0" % (run or 0, os.environ["ADMIN_USER"]))
+            tap(bool(run) and int(reads or 0) >= 3, "web: the case critique's reads of the chart are in the access audit (%s rows)" % reads,
+                sql("askql", "SELECT kind, user_name, row_count FROM askql.access_audit WHERE run_id = %s" % (run or 0)))
+        # a user below the identified level gets no case's chart through a critique
+        tname = sql("askql", "SELECT name FROM askql.targets WHERE is_default")
+        uname = "crit_lim_%d" % os.getpid()
+        with tempfile.NamedTemporaryFile("w", delete=False) as pw:
+            pw.write("crit-password-%d\n" % os.getpid())
+        try:
+            subprocess.run([ASKQL, "user", "add", uname, "analyst", "--password-file", pw.name], capture_output=True)
+            subprocess.run([ASKQL, "user", "level", uname, tname, "limited"], capture_output=True)
+            before = sql("askql", "SELECT count(*) FROM askql.reports")
+            cj.clear()
+            _, _, html, _ = get("/signin")
+            post("/signin", {"csrf": csrf(html), "name": uname, "password": "crit-password-%d" % os.getpid(), "next": "/reports"})
+            st, _, html, _ = get("/reports")
+            try:
+                st, _, page, url = post("/reports", {"csrf": csrf(html), "case": "1"})
+            except urllib.error.HTTPError as he:
+                st, page, url = he.code, he.read().decode("utf-8", "replace"), he.geturl()
+            tap(st == 403 and not re.search(r"/reports/\d+$", url) and sql("askql", "SELECT count(*) FROM askql.reports") == before
+                and ("access level" in page or "접근 등급" in page),
+                "web: a limited user's case critique is refused with the access level named, and no report made", url + " " + page[-400:])
+        finally:
+            sql("askql", "DELETE FROM askql.users WHERE name = '%s'" % uname)
+            os.unlink(pw.name)
     except Exception as e:  # noqa: BLE001 - any failure here is one failed check
         tap(False, "web: report pages", repr(e))
 PY

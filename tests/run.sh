@@ -101,7 +101,8 @@ if [ "$ONLY" != unit ]; then
 		[ -n "$PICK" ] && [[ "$(basename "$t")" != *"$PICK"* ]] && continue
 		log=$LOGDIR/$(basename "$t").log
 		(cd "$TOP" && timeout 600 bash "$t") >"$log" 2>&1
-		count_tap "integration/$(basename "$t")" "$log" $?
+		rc=$?   # taken at once: a command substitution in count_tap's arguments would reset $?
+		count_tap "integration/$(basename "$t")" "$log" $rc
 		echo "    (at $(( $(date +%s) - T0 )) s)"
 	done
 
@@ -113,7 +114,8 @@ if [ "$ONLY" != unit ]; then
 			[ -n "$PICK" ] && [[ "$(basename "$t")" != *"$PICK"* ]] && continue
 			log=$LOGDIR/$(basename "$t").log
 			(cd "$TOP/tests/browser" && timeout 600 node "$t") >"$log" 2>&1
-			count_tap "browser/$(basename "$t")" "$log" $?
+			rc=$?
+			count_tap "browser/$(basename "$t")" "$log" $rc
 		done
 	else
 		fail "browser tests: playwright-core not installed (npm install in tests/browser failed)"

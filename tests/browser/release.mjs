@@ -1,0 +1,76 @@
+// release.mjs: downloads marked for release (issue 16 item 3) on the run page, in ko and en, at 390 px and desktop:
+// a grouped result offers them under "For release" with k in the help text; the file is named _release and its
+// provenance says for_release with k; a row-level result offers none, and asking anyway is refused with the reason.
+import fs from 'node:fs';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import {
+  ok, step, must, shot, requireEnv, launch, context, signIn, setLang, overflow, ask, finish,
+  BASE, ADMIN_USER, ADMIN_PASS, PHONE, DESKTOP, DL,
+} from './lib.mjs';
+
+requireEnv();
+
+const Q = {
+  group: { ko: '진료과별 환자 수', en: 'number of patients by department' },
+  rows: { ko: '수술 목록', en: 'list all cases' },
+};
+const W = {
+  ko: { title: '외부 반출용', help: /11명 미만인 그룹은 모두 빠집니다/, refused: /반출용으로 내려받을 수 없습니다/ },
+  en: { title: 'For release', help: /fewer than 11 patients is left out/, refused: /cannot be exported for release/ },
+};
+
+const browser = await launch();
+try {
+  for (const [vp, vpName] of [[DESKTOP, 'desktop'], [PHONE, '390']]) {
+    const ctx = await context(browser, vp);
+    const page = await signIn(ctx, ADMIN_USER, ADMIN_PASS);
+    for (const lang of ['ko', 'en']) {
+      const tag = `${lang}-${vpName}`;
+      await page.goto(BASE + '/');   // not the refusal page: the language switch returns to where it was
+      await setLang(page, lang);
+      let grouped = 0, rows = 0;
+      await step(`${tag}: a grouped result offers downloads for release, with k said`, async () => {
+        grouped = await ask(page, Q.group[lang], 'auto');
+        must(await page.getAttribute('#run', 'data-status') === 'ok', 'run status');
+        const rel = page.locator('details#release');
+        must(await rel.count() === 1, 'no release section');
+        must((await rel.locator('summary').textContent()).trim() === W[lang].title, 'summary text');
+        await rel.locator('summary').click();
+        must(W[lang].help.test(await rel.locator('p').textContent()), 'help: ' + await rel.locator('p').textContent());
+        must(await rel.locator('a[href$="format=csv&release=1"]').isVisible(), 'csv link not visible once opened');
+        must(await overflow(page) <= 1, `sideways overflow ${await overflow(page)} px`);
+        await shot(page, `release-offer-${tag}`);
+      });
+      await step(`${tag}: the release zip is named _release and its provenance says for_release with k`, async () => {
+        const link = page.locator('details#release a[href$="format=zip&release=1"]');
+        const [dl] = await Promise.all([page.waitForEvent('download'), link.click()]);
+        must(/^extraction_\d{8}_\d{6}_release\.zip$/.test(dl.suggestedFilename()), 'file name ' + dl.suggestedFilename());
+        const file = path.join(DL, `release-${tag}.zip`);
+        await dl.saveAs(file);
+        const p = JSON.parse(execFileSync('unzip', ['-p', file, 'provenance.json']).toString());
+        must(p.provenance.for_release === true && p.provenance.suppress_k === 11, 'provenance ' + JSON.stringify(p.provenance));
+        must(p.provenance.run_id === grouped && typeof p.summary.suppressed_groups === 'number', 'summary ' + JSON.stringify(p.summary));
+        fs.rmSync(file, { force: true });
+      });
+      await step(`${tag}: a row-level result offers none, and a release download of it is refused with the reason`, async () => {
+        rows = await ask(page, Q.rows[lang], 'auto');
+        must(await page.getAttribute('#run', 'data-status') === 'ok', 'run status');
+        must(await page.locator('details#release').count() === 0, 'a release section on a row-level result');
+        must(await page.locator('.downloads a[href$="format=csv"]').count() === 1, 'the plain downloads are gone');
+        const resp = await page.goto(`${BASE}/runs/${rows}/download?format=csv&release=1`);
+        must(resp.status() === 422, 'status ' + resp.status());
+        const body = await page.locator('main').textContent();
+        must(W[lang].refused.test(body) && /only aggregate results may be read/.test(body), 'refusal: ' + body.slice(0, 300));
+        must(await overflow(page) <= 1, `sideways overflow ${await overflow(page)} px`);
+        await shot(page, `release-refused-${tag}`);
+      });
+    }
+    await ctx.close();
+  }
+} catch (e) {
+  ok(false, 'release walk', e.stack);
+} finally {
+  await browser.close();
+}
+finish();

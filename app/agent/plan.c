@@ -74,9 +74,11 @@ static void plan_lists_block(struct sb *b, const struct agent *a, const struct r
 		sb_puts(b, "\n[VERIFIED EXAMPLES]\n");
 		for (int i = 0; i < p->nexamples; i++) {
 			char *sql = llm_policy_scrub_sql(a->policy, a->cat, p->examples[i].sql);
+			char *q = llm_policy_scrub_text(a->policy, p->examples[i].question);
 
-			sb_printf(b, "Q: %s\nSQL: %s\n", p->examples[i].question, sql ? sql : "");
+			sb_printf(b, "Q: %s\nSQL: %s\n", q ? q : "", sql ? sql : "");
 			free(sql);
+			free(q);
 		}
 	}
 }

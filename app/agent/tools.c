@@ -444,8 +444,10 @@ static void t_find_similar_query(struct agent *a, const struct react_call *c, st
 			cJSON *x = cJSON_CreateObject();
 
 			char *sql = llm_policy_scrub_sql(a->policy, a->cat, sim[i].sql);
+			char *sq = llm_policy_scrub_text(a->policy, sim[i].question);
 
-			cJSON_AddStringToObject(x, "question", sim[i].question);
+			cJSON_AddStringToObject(x, "question", sq ? sq : "");
+			free(sq);
 			cJSON_AddStringToObject(x, "sql", sql ? sql : "");
 			free(sql);
 			cJSON_AddNumberToObject(x, "score", sim[i].score);

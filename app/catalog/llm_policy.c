@@ -325,3 +325,56 @@ char *llm_policy_scrub_error(enum llm_policy p, const struct catalog *cat, const
 	}
 	return sb_steal(&b);
 }
+
+/* ---- text of other people's questions (verified examples) ---------------------------- */
+
+/* an ASCII run that may hold an identifier: letters, digits and . @ + _ - (and *, a masked digit) */
+static int id_byte(unsigned char c)
+{
+	return isalnum(c) || c == '.' || c == '@' || c == '+' || c == '_' || c == '-' || c == '*';
+}
+
+/* withheld: does the token w[0..n) look like a registration number, telephone number, e-mail
+ * address or a long number (a patient or record number)? */
+static int withheld(const char *w, size_t n)
+{
+	char t[128];
+	size_t digits = 0;
+
+	while (n && (w[n - 1] == '.' || w[n - 1] == '-'))   /* the end of a sentence, a dash */
+		n--;
+	if (n == 0 || n >= sizeof t)
+		return n >= sizeof t;   /* 128 bytes of one token: withheld rather than inspected */
+	memcpy(t, w, n);
+	t[n] = '\0';
+	for (size_t i = 0; i < n; i++)
+		digits += isdigit((unsigned char)t[i]) != 0;
+	if (digits == n && n >= 6)
+		return 1;
+	return phi_rrn(t) || phi_rrn_masked(t) || phi_phone(t) || phi_email(t);
+}
+
+char *llm_policy_scrub_text(enum llm_policy p, const char *text)
+{
+	struct sb b = SB_INIT;
+	const char *s = text ? text : "";
+
+	if (p != LLM_POLICY_SCHEMA && p != LLM_POLICY_VALUES)
+		return strdup(s);
+	while (*s) {
+		size_t n = 0;
+
+		while (id_byte((unsigned char)s[n]))
+			n++;
+		if (n == 0) {
+			sb_putc(&b, *s++);
+			continue;
+		}
+		if (withheld(s, n))
+			sb_puts(&b, "…");
+		else
+			sb_append(&b, s, n);
+		s += n;
+	}
+	return sb_steal(&b);
+}

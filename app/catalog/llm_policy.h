@@ -74,4 +74,14 @@ char *llm_policy_scrub_sql(enum llm_policy p, const struct catalog *cat, const c
  */
 char *llm_policy_scrub_error(enum llm_policy p, const struct catalog *cat, const char *text, const char *sql);
 
+/*
+ * llm_policy_scrub_text: the question of a verified example (asked by someone else, shown to the
+ * model beside its SQL) as the model may see it (heap; NULL only without memory).  ROWS/UNSET: a
+ * copy.  SCHEMA and VALUES: every ASCII run of letters, digits and . @ + _ - * that is a registration
+ * number (masked or not), a telephone number, an e-mail address or 6 or more digits (a patient
+ * or record number) becomes "…"; the rest, Korean text included, is kept.  A name written in the
+ * question is not recognised (common words would be taken for names).
+ */
+char *llm_policy_scrub_text(enum llm_policy p, const char *text);
+
 #endif

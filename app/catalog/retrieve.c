@@ -970,10 +970,12 @@ static void prompt_block(struct ctx *x, const struct pblock *b)
 	for (int i = 0; i < r->nsimilar; i++) {
 		/* a verified query's literals are values of its columns (WHERE name = '...') */
 		char *sql = llm_policy_scrub_sql(x->o ? x->o->llm_policy : 0, c, r->similar[i].sql);
+		char *q = llm_policy_scrub_text(x->o ? x->o->llm_policy : 0, r->similar[i].question);
 
-		if (sql)
-			pl_add(&p, S_SIMILAR, 8, "- Q: %s\n  SQL: %s", r->similar[i].question, sql);
+		if (sql && q)
+			pl_add(&p, S_SIMILAR, 8, "- Q: %s\n  SQL: %s", q, sql);
 		free(sql);
+		free(q);
 	}
 
 	/* keep the mandatory lines, then the most important others that fit; print them in

@@ -161,6 +161,33 @@ static void test_scrub_sql(void **state)
 	cat_free(c);
 }
 
+static void test_scrub_text(void **state)
+{
+	const char *q = "환자 800101-1234560의 입원, 전화 010-1234-5678, mail kim@example.com, 환자번호 12345678. "
+	                "masked 800101-1******; top 3 wards in 2025-01-13, ward W9, 4,489명";
+	char *s;
+
+	(void)state;
+	s = llm_policy_scrub_text(LLM_POLICY_SCHEMA, q);
+	assert_null(strstr(s, "800101"));
+	assert_null(strstr(s, "010-1234"));
+	assert_null(strstr(s, "kim@"));
+	assert_null(strstr(s, "12345678"));
+	assert_non_null(strstr(s, "환자 …의 입원"));
+	assert_non_null(strstr(s, "환자번호 …"));
+	assert_non_null(strstr(s, "top 3 wards in 2025-01-13, ward W9, 4,489명"));
+	free(s);
+	s = llm_policy_scrub_text(LLM_POLICY_VALUES, q);
+	assert_null(strstr(s, "800101"));
+	free(s);
+	s = llm_policy_scrub_text(LLM_POLICY_ROWS, q);
+	assert_string_equal(s, q);
+	free(s);
+	s = llm_policy_scrub_text(LLM_POLICY_SCHEMA, NULL);
+	assert_string_equal(s, "");
+	free(s);
+}
+
 static void test_scrub_error(void **state)
 {
 	struct catalog *c = small_catalog();
@@ -232,6 +259,7 @@ int main(void)
 		cmocka_unit_test(test_default),
 		cmocka_unit_test(test_values_ok),
 		cmocka_unit_test(test_scrub_sql),
+		cmocka_unit_test(test_scrub_text),
 		cmocka_unit_test(test_scrub_error),
 		cmocka_unit_test(test_block),
 	};

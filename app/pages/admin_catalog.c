@@ -189,6 +189,7 @@ static int table_view(struct req *r, cJSON *d, const char *tname, const char *ta
 	cJSON_AddStringToObject(to, "form_table", table);
 	cJSON_AddStringToObject(to, "form_column", "");
 	add_str(to, "full_name", val(t, 0, 5));
+	catphi_counts(r, to, phi, table);
 	add_desc(r, to, val(t, 0, 3), val(t, 0, 4));
 	{
 		struct listctx lc = {cJSON_AddArrayToObject(to, "synonyms")};

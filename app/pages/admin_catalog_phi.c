@@ -156,6 +156,7 @@ int catphi_counts(struct req *r, cJSON *o, const struct catphi *p, const char *t
 		total += n[counted[k]];
 	}
 	cJSON_AddBoolToObject(o, "phi_any", total > 0);
+	cJSON_AddBoolToObject(o, "phi_warn", n[PHI_UNCLASSIFIED] > 0);
 	return total;
 }
 

@@ -40,7 +40,8 @@ void catphi_add(struct req *r, cJSON *o, const struct catphi_col *c);
 /* catphi_options: o.phi_options [{value, label, selected}] for the correction form of c. */
 void catphi_options(struct req *r, cJSON *o, const struct catphi_col *c);
 /* catphi_counts: o.phi_counts [{cls, label, n}] of table's columns that are not none (NULL table:
- * the whole target), non-zero classes only, unclassified first, and o.phi_any; returns how many. */
+ * the whole target), non-zero classes only, unclassified first, o.phi_any, and o.phi_warn when a
+ * column is unclassified; returns how many. */
 int catphi_counts(struct req *r, cJSON *o, const struct catphi *p, const char *table);
 /* catphi_review: d.review [{table, column, phi...}] of every column of p whose class is not none. */
 void catphi_review(struct req *r, cJSON *d, const struct catphi *p);

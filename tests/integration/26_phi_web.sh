@@ -105,6 +105,10 @@ p=$(page "&table=ipwon")
 check "a column indexed before classification is shown as unclassified, with a warning" \
 	'grep -A3 "data-column=\"ward_cd\"" <<<"$p" | grep -q "data-phi=\"unclassified\" title=\"[^\"]*직접 식별자로 취급[^\"]*\">⚠ 미분류<" &&
 	 grep -A3 "data-column=\"ipwon_no\"" <<<"$p" | grep -q "data-phi=\"none\">해당 없음<"' "$(grep -A3 'data-column="ward_cd"' <<<"$p")"
+check "... and its table's page and the review say that such columns are treated as direct identifiers; a fully classified table's page does not" \
+	'grep -q "class=\"alert small phi-warn\">아직 분류되지 않은 열(⚠)이 있습니다" <<<"$p" &&
+	 grep -q "class=\"alert small phi-warn\">아직 분류되지 않은 열" <<<"$(page "&phi=review")" && ! grep -q "phi-warn" <<<"$(page "&table=hwanja")"' \
+	"$(grep -n 'phi-warn' <<<"$p")"
 p=$(page "&phi=review")
 check "the review lists every column that is not none with its evidence, and no column that is none" \
 	'grep -q "data-column=\"hwanja.jumin_no\"" <<<"$p" && grep -q "data-column=\"jindan.sick_cd\"" <<<"$p" &&

@@ -75,12 +75,16 @@ static const struct route routes[] = {
 	/* the catalog of one target: its tables, a table's columns, a column's values and edits;
 	 * table and column names are text (any identifier), looked up in the catalog, never spliced */
 	{M_GET,  "/admin/catalog", page_admin_catalog, R_AUTH | R_ADMIN,
-	 PARAMS({"table", P_TEXT, 128}, {"column", P_TEXT, 128}, {"notice", P_WORD, 16}, {"target", P_WORD, 63})},
-	/* action: reindex, syn_add|syn_edit|syn_remove, map_add|map_edit|map_remove, desc_set|desc_remove */
+	 PARAMS({"table", P_TEXT, 128}, {"column", P_TEXT, 128}, {"notice", P_WORD, 16}, {"target", P_WORD, 63},
+	        {"phi", P_WORD, 8})},
+	/* action: reindex, syn_add|syn_edit|syn_remove, map_add|map_edit|map_remove, desc_set|desc_remove,
+	 * phi_set|phi_clear (a PHI class correction; the reason's 500-byte limit is checked by the page,
+	 * so that a longer one gets a notice, not a 400) */
 	{M_POST, "/admin/catalog", page_admin_catalog_save, R_AUTH | R_ADMIN | R_CSRF,
 	 PARAMS(CSRF_P, {"action", P_WORD, 16}, {"table", P_TEXT, 128}, {"column", P_TEXT, 128},
 	        {"phrase", P_TEXT, 200}, {"value", P_TEXT, 200}, {"old_phrase", P_TEXT, 200},
-	        {"old_value", P_TEXT, 200}, {"text", P_TEXT, 2000}, {"lang", P_WORD, 2}, {"target", P_WORD, 63})},
+	        {"old_value", P_TEXT, 200}, {"text", P_TEXT, 2000}, {"lang", P_WORD, 2}, {"target", P_WORD, 63},
+	        {"class", P_WORD, 16}, {"reason", P_TEXT, 4000})},
 	{M_GET,  "/admin/verified", page_admin_verified, R_AUTH | R_ADMIN, NONE},
 	{M_POST, "/admin/verified", page_admin_verified_save, R_AUTH | R_ADMIN | R_CSRF,
 	 PARAMS(CSRF_P, {"action", P_WORD, 16}, {"id", P_INT, 19})},

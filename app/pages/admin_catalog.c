@@ -1,4 +1,4 @@
-/* admin_catalog.c: the catalog of one target as a model: its tables, a table's columns, a column's values, synonyms, mappings and descriptions, edited by admins. */
+/* admin_catalog.c: the catalog of one target as a model: its tables, a table's columns, a column's values, synonyms, mappings and descriptions, edited by admins (PHI classes: admin_catalog_phi.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -6,6 +6,7 @@
 #include <cjson/cJSON.h>
 #include "agent/planner_int.h"
 #include "catalog/catalog.h"
+#include "pages/admin_catalog_phi.h"
 #include "pages/pages.h"
 #include "store/db.h"
 #include "store/target.h"
@@ -130,8 +131,9 @@ static void add_entities(struct req *r, cJSON *o, const struct entkeys *k, PGres
 	}
 }
 
-/* the table list of the target (every table, with what an admin wants to see first) */
-static void tables_list(struct req *r, cJSON *d, const char *tname, const char *current)
+/* the table list of the target (every table, with what an admin wants to see first, its PHI
+ * classes among them: phi holds the whole target's) */
+static void tables_list(struct req *r, cJSON *d, const char *tname, const char *current, const struct catphi *phi)
 {
 	const char *p[1] = {tname};
 	PGresult *res = db_query(db_app(),
@@ -157,14 +159,17 @@ static void tables_list(struct req *r, cJSON *d, const char *tname, const char *
 		add_str(o, "full_name", val(res, i, 4));
 		add_desc(r, o, val(res, i, 2), val(res, i, 3));
 		cJSON_AddBoolToObject(o, "current", current && !strcmp(current, PQgetvalue(res, i, 0)));
+		catphi_counts(r, o, phi, PQgetvalue(res, i, 0));
 		cJSON_AddItemToArray(ts, o);
 	}
 	cJSON_AddBoolToObject(d, "available", res && PQntuples(res) > 0);
 	PQclear(res);
 }
 
-/* one table: its description, synonyms and columns; 0 when the target has no such table */
-static int table_view(struct req *r, cJSON *d, const char *tname, const char *table, const char *column)
+/* one table: its description, synonyms and columns, each with its PHI class (phi: the target's);
+ * 0 when the target has no such table */
+static int table_view(struct req *r, cJSON *d, const char *tname, const char *table, const char *column,
+                      const struct catphi *phi)
 {
 	const char *p[2] = {tname, table};
 	PGresult *t = db_query(db_app(),
@@ -184,6 +189,7 @@ static int table_view(struct req *r, cJSON *d, const char *tname, const char *ta
 	cJSON_AddStringToObject(to, "form_table", table);
 	cJSON_AddStringToObject(to, "form_column", "");
 	add_str(to, "full_name", val(t, 0, 5));
+	catphi_counts(r, to, phi, table);
 	add_desc(r, to, val(t, 0, 3), val(t, 0, 4));
 	{
 		struct listctx lc = {cJSON_AddArrayToObject(to, "synonyms")};
@@ -217,6 +223,9 @@ static int table_view(struct req *r, cJSON *d, const char *tname, const char *ta
 		const char *cn = PQgetvalue(cs, i, 0);
 		const char *en = val(cs, i, 3) ? val(cs, i, 3) : val(cs, i, 2);
 		long nvals = atol(PQgetvalue(cs, i, 9));
+		const struct catphi_col *pc = catphi_find(phi, table, cn);
+		/* a direct identifier's values are not in the value index; none is shown, whatever is stored */
+		int hide = catphi_hides_values(pc);
 
 		cJSON_AddStringToObject(o, "name", cn);
 		cJSON_AddStringToObject(o, "type", PQgetvalue(cs, i, 1));
@@ -236,8 +245,8 @@ static int table_view(struct req *r, cJSON *d, const char *tname, const char *ta
 		{
 			struct sb s = SB_INIT;
 
-			sb_puts(&s, val(cs, i, 10) ? val(cs, i, 10) : "");
-			if (nvals > 3)
+			sb_puts(&s, val(cs, i, 10) && !hide ? val(cs, i, 10) : "");
+			if (nvals > 3 && !hide)
 				sb_printf(&s, " … (%ld)", nvals);
 			cJSON_AddStringToObject(o, "samples", sb_cstr(&s));
 			sb_free(&s);
@@ -250,11 +259,12 @@ static int table_view(struct req *r, cJSON *d, const char *tname, const char *ta
 		}
 		cJSON_AddNumberToObject(o, "nmap", atol(PQgetvalue(cs, i, 11)));
 		add_entities(r, o, &k, fks, table, cn);
+		catphi_add(r, o, pc);
 		cJSON_AddBoolToObject(o, "current", column && !strcmp(column, cn));
 		if (column && !strcmp(column, cn)) {
 			/* the chosen column in full: its stored values with their mappings */
 			const char *q[4] = {tname, PQgetvalue(t, 0, 0), PQgetvalue(t, 0, 1), cn};
-			PGresult *vs = db_query(db_app(),
+			PGresult *vs = hide ? NULL : db_query(db_app(),
 				"SELECT value, full_name, synonyms, cardinality(synonyms) > 0 AS mapped FROM askql.cat_values "
 				"WHERE target = $1 AND schema_name = $2 AND table_name = $3 AND column_name = $4 "
 				"ORDER BY mapped DESC, value LIMIT 1000", 4, q, NULL, 0);
@@ -284,9 +294,11 @@ static int table_view(struct req *r, cJSON *d, const char *tname, const char *ta
 					cJSON_AddItemToArray(maps, cJSON_DetachItemFromArray(lc.arr, 0));
 				cJSON_Delete(lc.arr);
 			}
-			cJSON_AddNumberToObject(co, "nvalues", nvals);
-			cJSON_AddBoolToObject(co, "more_values", nvals > SAMPLE_MAX);
-			cJSON_AddBoolToObject(co, "has_values", nvals > 0);
+			cJSON_AddNumberToObject(co, "nvalues", hide ? 0 : nvals);
+			cJSON_AddBoolToObject(co, "more_values", !hide && nvals > SAMPLE_MAX);
+			cJSON_AddBoolToObject(co, "has_values", !hide && nvals > 0);
+			cJSON_AddBoolToObject(co, "values_hidden", hide);
+			catphi_options(r, co, pc);
 			PQclear(vs);
 			cJSON_AddItemToObject(d, "column", co);
 		}
@@ -316,8 +328,11 @@ static int in_list(const char *const *l, const char *s)
 enum err page_admin_catalog(struct req *r)
 {
 	const char *table = req_param(r, "table"), *column = req_param(r, "column"), *n = req_param(r, "notice");
+	const char *view = req_param(r, "phi"), *key;
 	cJSON *d = view_data(r, "admin.catalog");
 	char tname[TARGET_NAME_MAX];
+	struct catphi phi;
+	int review, bad = 0;
 
 	pick_target(r, tname, sizeof tname);
 	/* one target at a time: a selector of the registered ones */
@@ -334,6 +349,9 @@ enum err page_admin_catalog(struct req *r)
 		snprintf(key, sizeof key, !strcmp(n, "reindexed") || !strcmp(n, "reindex_failed") ? "web.%s" : "catalog.notice_%s", n);
 		cJSON_AddStringToObject(d, "notice", view_t(r, key));
 		cJSON_AddBoolToObject(d, "notice_bad", in_list(bad_notices, n));
+	} else if ((key = catphi_notice(n, &bad))) {
+		cJSON_AddStringToObject(d, "notice", view_t(r, key));
+		cJSON_AddBoolToObject(d, "notice_bad", bad);
 	}
 	{
 		const char *p[1] = {tname};
@@ -346,15 +364,28 @@ enum err page_admin_catalog(struct req *r)
 		}
 		PQclear(v);
 	}
-	tables_list(r, d, tname, table);
-	if (table && !table_view(r, d, tname, table, column)) {
+	/* the classes of every column, read once: the table list counts them, the table and column
+	 * views show them, the review lists those that are not none */
+	catphi_load(r, tname, NULL, &phi);
+	tables_list(r, d, tname, table, &phi);
+	if (table && !table_view(r, d, tname, table, column, &phi)) {
 		/* an unknown name is said plainly; the target's tables are still listed */
 		cJSON_AddStringToObject(d, "missing", table);
 		table = NULL;
 	}
 	if (column && !cJSON_GetObjectItemCaseSensitive(d, "column"))
 		cJSON_AddStringToObject(d, "missing", column);
-	cJSON_AddBoolToObject(d, "show_tables", !table);
+	review = !table && view && !strcmp(view, "review");
+	{
+		cJSON *sum = cJSON_AddObjectToObject(d, "phi_summary");
+
+		catphi_counts(r, sum, &phi, NULL);
+		cJSON_AddBoolToObject(sum, "classified", phi.n > 0);
+	}
+	if (review)
+		catphi_review(r, d, &phi);
+	cJSON_AddBoolToObject(d, "show_review", review);
+	cJSON_AddBoolToObject(d, "show_tables", !table && !review);
 	cJSON_AddBoolToObject(d, "show_table", table && !cJSON_GetObjectItemCaseSensitive(d, "column"));
 	cJSON_AddBoolToObject(d, "can_index", 1);
 	return view_render(r, 200, "admin_catalog", d);
@@ -438,6 +469,13 @@ enum err page_admin_catalog_save(struct req *r)
 		return ERR_INPUT;
 	if (!strcmp(action, "reindex"))
 		return reindex(r);
+	if (!strcmp(action, "phi_set") || !strcmp(action, "phi_clear")) {
+		pick_target(r, tname, sizeof tname);
+		if (req_param(r, "target") && *req_param(r, "target") && strcmp(req_param(r, "target"), tname))
+			return back(r, tname, NULL, NULL, "not_indexed");
+		/* back to the column's page, with the outcome (an unknown column: to its table, or the list) */
+		return back(r, tname, table, column, catphi_correct(r, tname, table, column, !strcmp(action, "phi_clear")));
+	}
 	for (i = 0; i < sizeof actions / sizeof actions[0] && strcmp(actions[i].action, action); i++)
 		;
 	if (i == sizeof actions / sizeof actions[0])

@@ -419,6 +419,7 @@ struct shape {
 	int measure;   /* the last numeric column that measures something, -1 */
 	int time;      /* the first date/time column, -1 */
 	int any_agg;   /* some column is an aggregate */
+	int nlabels;   /* text columns that name a row together (department / sex: 2) */
 	long limit;    /* the SQL's own LIMIT when it ranks (ORDER BY ... LIMIT n), 0 */
 	char subject[512], group[128];
 };
@@ -811,6 +812,11 @@ static void group_of(struct shape *s)
 	int ko = !strcmp(s->in->lang, "ko");
 	char w[96] = "";
 
+	/* rows named by two columns (department and sex) are groups of both, not departments */
+	if (s->nlabels > 1) {
+		snprintf(s->group, sizeof s->group, "%s", i18n_get(s->in->lang, "result.groups"));
+		return;
+	}
 	if (ko && (p = strstr(q, "별"))) {
 		const char *b = p;
 
@@ -895,6 +901,8 @@ enum answer_kind answer_sentence(struct sb *out, const struct answer_in *in)
 			s.time = c;
 		if (col->fmt == FMT_TEXT && !is_temporal(col) && s.label < 0)
 			s.label = c;
+		if (col->fmt == FMT_TEXT && !is_temporal(col))
+			s.nlabels++;
 		if (col->fmt == FMT_ID && idl < 0)
 			idl = c;
 		if (col->fmt == FMT_COUNT || col->fmt == FMT_AVG || col->fmt == FMT_PCT || col->fmt == FMT_REAL)

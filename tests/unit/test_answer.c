@@ -72,6 +72,19 @@ static void test_group(void **st)
 		         "[[\"A\",1200],[\"B\",35]]", 2, 0);
 		assert_string_equal(b, "진료과별 수술 건수: A 1,200건으로 가장 높고 B 35건으로 가장 낮습니다 (2개 진료과)");
 	}
+	/* two groupings: the rows are department and sex together, so they are counted as groups */
+	{
+		struct answer_col c3[] = {{.name = "department", .type = "text"}, {.name = "sex", .type = "text"},
+		                          {.name = "n", .type = "number", .agg = "count"}};
+		const char *rows = "[[\"A\",\"F\",120],[\"A\",\"M\",35],[\"B\",\"F\",80]]";
+
+		sentence(b, sizeof b, "ko", "진료과별 성별 환자 수", "SELECT department, sex, count(*) AS n FROM t GROUP BY 1, 2", c3, 3,
+		         rows, 3, 0);
+		assert_string_equal(b, "진료과별 성별 환자 수: A / F 120건으로 가장 높고 A / M 35건으로 가장 낮습니다 (3개 그룹)");
+		sentence(b, sizeof b, "en", "patients by department and sex", "SELECT department, sex, count(*) AS n FROM t GROUP BY 1, 2",
+		         c3, 3, rows, 3, 0);
+		assert_non_null(strstr(b, "(3 groups)"));
+	}
 }
 
 static void test_value(void **st)

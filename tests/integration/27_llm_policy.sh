@@ -166,6 +166,11 @@ PY
 }
 nreq() { grep -c chat/completions "$1"; }
 
+# a verified pair whose question (another analyst's words) names a patient by number and phone
+VQ="how many patients are on each ward for patient 770707-1234567"
+printf '%s\n' 770707-1234567 >"$WORK/vqvals"
+out=$("$ASKQL" search --target "$DB" --add-verified "SELECT ward, count(*) AS n FROM patient GROUP BY ward" "$VQ" 2>&1); rc=$?
+check "a verified pair naming a registration number in its question is recorded" '[ $rc -eq 0 ]' "$out"
 "$ASKQL" target policy "$DB" schema >/dev/null
 check "askql target policy shows the target's own setting" \
 	'grep -q "llm_data_policy schema (target setting)" <<<"$("$ASKQL" target policy "$DB")"'
@@ -183,6 +188,9 @@ h=$(found "$WORK/schema.req.jsonl" "$WORK/idvals")
 check "schema: no identifier value in any request body" '[ -z "$h" ]' "$h"
 h=$(found "$WORK/schema.req.jsonl" "$WORK/allvals")
 check "schema: no stored value of any column in any request body" '[ -z "$h" ]' "$h"
+h=$(found "$WORK/schema.req.jsonl" "$WORK/vqvals")
+check "schema: the verified question reached the model without its registration number" \
+	'[ -z "$h" ] && grep -q "how many patients are on each ward for patient …" "$WORK/schema.req.jsonl"' "$h"
 check "schema: the preview told the model columns and row count instead of rows" \
 	'grep -q "rows_withheld" "$WORK/schema.req.jsonl" && grep -q "row_count" "$WORK/schema.req.jsonl"'
 check "schema: the database error reached the model with its value withheld" \
@@ -204,6 +212,8 @@ check "values: values of ordinary columns do reach the model (ward, department)"
 	'grep -q WESTWING7 <<<"$h" && grep -q CARDIOLOGY-OPD <<<"$h"' "$h"
 check "values: the name column's value search says its values are withheld" \
 	'grep -q "values_withheld" "$WORK/values.req.jsonl"'
+h=$(found "$WORK/values.req.jsonl" "$WORK/vqvals")
+check "values: nor the verified question's registration number" '[ -z "$h" ]' "$h"
 
 # the default: with this loopback fake the global auto policy is rows; a hosted URL makes it values
 "$ASKQL" target policy "$DB" default >/dev/null
@@ -226,6 +236,9 @@ for line in open(sys.argv[1], encoding="utf-8"):
         print(m.group(1))
 PY
 }
+h=$(found "$WORK/rows.req.jsonl" "$WORK/vqvals")
+check "rows: the verified question reaches the model as written (the check above can fail)" \
+	'grep -qx 770707-1234567 <<<"$h"' "$h"
 check "rows: the answer sentence is asked of the model with the aggregate's rows" \
 	'[ "$(astep "$(jget run_id <"$WORK/rows.extract.json")")" = 1 ]'
 q=$(quoted "$WORK/rows.req.jsonl")

@@ -40,5 +40,8 @@ int cli_target(const char *cmd, const char *spec, const char *name, struct targe
 /* cli_use_catalog: point ok and ctx at the catalog of target name so the guard refuses
  * relations it does not know; leaves them untouched when the target is not indexed. */
 void cli_use_catalog(const char *target_name, int (**ok)(void *, const char *, const char *), void **ctx);
+/* cli_user_id: the askql.users id of name (a command's --user: that user's access level, the audit
+ * row's user); 0 after printing "askql CMD: no user named NAME" when there is none. */
+long long cli_user_id(const char *cmd, const char *name);
 
 #endif

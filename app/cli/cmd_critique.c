@@ -1,4 +1,4 @@
-/* cmd_critique.c: askql critique [--target URL] --case ID | --text FILE [--json] [--offline] [--html FILE]: the critique report. */
+/* cmd_critique.c: askql critique [--target URL] [--user NAME] --case ID | --text FILE [--json] [--offline] [--html FILE]: the critique report. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +40,7 @@ int cmd_critique(int argc, char **argv)
 	const char *html = cli_opt(&argc, argv, "--html");
 	const char *target = cli_opt(&argc, argv, "--target");
 	const char *lang = cli_opt(&argc, argv, "--lang");
+	const char *user = cli_opt(&argc, argv, "--user");   /* read the chart at that user's access level */
 	char tname[128] = "";
 	int json = cli_flag(&argc, argv, "--json"), offline = cli_flag(&argc, argv, "--offline");
 	int nostore = cli_flag(&argc, argv, "--no-store");
@@ -47,8 +48,9 @@ int cmd_critique(int argc, char **argv)
 	long long run_id = 0, report_id = 0;
 	int rc = 1;
 
-	if ((!cas && !tf) || (cas && tf) || argc > 1) {
-		fprintf(stderr, "usage: askql critique [--target URL] --case ID | --text FILE|- [--json] [--offline] "
+	/* a user's level is looked up in the app database, which --no-store leaves alone */
+	if ((!cas && !tf) || (cas && tf) || argc > 1 || (user && nostore)) {
+		fprintf(stderr, "usage: askql critique [--target URL] [--user NAME] --case ID | --text FILE|- [--json] [--offline] "
 		        "[--html FILE [--lang ko|en]] [--no-store]\n");
 		return 2;
 	}
@@ -70,6 +72,10 @@ int cmd_critique(int argc, char **argv)
 	}
 	struct crit_request rq = { .caseid = cas ? atoll(cas) : 0, .text = text, .use_llm = !offline,
 	                           .target = tname[0] ? tname : NULL };
+	if (user && (rq.user_id = cli_user_id("critique", user)) <= 0) {
+		free(text);
+		return 1;
+	}
 	if (cas && rq.caseid <= 0) {
 		fprintf(stderr, "askql critique: bad case id %s\n", cas);
 		free(text);

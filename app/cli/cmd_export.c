@@ -64,17 +64,9 @@ int cmd_export(int argc, char **argv)
 	}
 	if (user) {
 		/* as that user's access level would read it (store/level.h) */
-		const char *p[1] = {user};
-		PGresult *res;
-
 		if (!target && cli_target("export", NULL, NULL, &t))
 			return 1;
-		if ((res = db_query(db_app(), "SELECT id FROM askql.users WHERE name = $1", 1, p, err, sizeof err))) {
-			uid = PQntuples(res) ? atoll(PQgetvalue(res, 0, 0)) : 0;
-			PQclear(res);
-		}
-		if (uid <= 0) {
-			fprintf(stderr, "askql export: no user named %s\n", user);
+		if ((uid = cli_user_id("export", user)) <= 0) {
 			target_free(&t);
 			return 1;
 		}

@@ -1,5 +1,6 @@
 /* main.c: bin/askql, the command-line front end sharing the workers' code. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "catalog/catalog.h"
 #include "cli/cli.h"
@@ -109,6 +110,23 @@ void cli_use_catalog(const char *target_name, int (**ok)(void *, const char *, c
 		return;
 	*ok = catalog_relation_ok;
 	*ctx = cat;
+}
+
+/* cli_user_id: see cli.h. */
+long long cli_user_id(const char *cmd, const char *name)
+{
+	const char *p[1] = {name};
+	char err[256];
+	long long id = 0;
+	PGresult *res;
+
+	if (name && (res = db_query(db_app(), "SELECT id FROM askql.users WHERE name = $1", 1, p, err, sizeof err))) {
+		id = PQntuples(res) ? atoll(PQgetvalue(res, 0, 0)) : 0;
+		PQclear(res);
+	}
+	if (id <= 0)
+		fprintf(stderr, "askql %s: no user named %s\n", cmd, name ? name : "(none)");
+	return id;
 }
 
 int main(int argc, char **argv)

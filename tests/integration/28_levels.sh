@@ -143,6 +143,13 @@ check "limited: the base table by its schema is permission denied too" \
 check "the access audit records the limited user's exports at level limited" \
 	'[ "$(q "SELECT count(*) FROM askql.access_audit WHERE target = '"'"'$DB'"'"' AND user_name = '"'"'lv_lim_$$'"'"' AND access_level = '"'"'limited'"'"'")" -ge 3 ]'
 
+# ---- a case review reads one patient's chart: identified only ----
+out=$("$ASKQL" critique --target "$DB" --user "lv_lim_$$" --case 1 --offline --json 2>&1); rc=$?
+check "a limited user's case critique is refused with the level named, before any chart is read" \
+	'[ $rc -eq 1 ] && grep -q "needs the identified access level on $DB; yours is limited" <<<"$out" && ! grep -q "홍길동\|800101" <<<"$out"' "$out"
+out=$("$ASKQL" critique --target "$DB" --user nosuchuser_$$ --case 1 --offline 2>&1); rc=$?
+check "an unknown --user is a clear error" '[ $rc -eq 1 ] && grep -q "no user named nosuchuser_$$" <<<"$out"' "$out"
+
 # ---- no way out of the role by SQL ----
 for s in "SET ROLE askql_reader" "RESET ROLE" "SET SESSION AUTHORIZATION askql_reader" \
          "SELECT set_config('role', 'askql_reader', false)" "SELECT set_config('search_path', 'public', true), ptnt_nm FROM hwanja" \

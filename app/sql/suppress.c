@@ -1,4 +1,4 @@
-/* suppress.c: the aggregate level's rewrite: refuse rows that are not aggregates, count each group's distinct patients (issue 16 item 3). */
+/* suppress.c: the small-cell rewrite (aggregate level, exports for release): refuse rows that are not aggregates, count each group's distinct patients (issue 16 item 3). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

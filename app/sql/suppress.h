@@ -1,4 +1,4 @@
-/* suppress.h: small-cell suppression for the aggregate access level: only aggregate queries, and each result group counts its distinct patients so groups under k are dropped (issue 16 item 3). */
+/* suppress.h: small-cell suppression for the aggregate access level and exports for release: only aggregate queries, and each result group counts its distinct patients so groups under k are dropped (issue 16 item 3; docs/privacy.md). */
 #ifndef ASKQL_SUPPRESS_H
 #define ASKQL_SUPPRESS_H
 
@@ -9,8 +9,9 @@
 #define SUPPRESS_COLUMN "askql_n"
 
 /*
- * suppress_rewrite: sql (one SELECT, not yet guarded) for the aggregate level.  Refuses (ERR_DENIED,
- * reason set) a query whose result is not aggregated: a UNION/INTERSECT/EXCEPT at the top, or a
+ * suppress_rewrite: sql (one SELECT, not yet guarded) for the aggregate level or release.  Refuses
+ * (ERR_DENIED, reason set, worded without the caller's scope: exec_run puts "at the aggregate level: "
+ * or "for release: " before it) a query whose result is not aggregated: a UNION/INTERSECT/EXCEPT at the top, or a
  * SELECT with neither GROUP BY nor an aggregate call (count, sum, avg, min, max, ...) in its select
  * list; and one that reads no table holding a patient key (has_col(ctx, table, key) for each FROM
  * table, as written, and each key of keys, in order).  Otherwise *out (heap, caller frees) is sql

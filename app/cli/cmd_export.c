@@ -139,13 +139,8 @@ out:
 		struct access_rec ar = {.kind = ACCESS_EXPORT, .channel = ACCESS_CLI, .target = tname, .sql = sql,
 		                        .rows = rc == OK ? st.rows : -1, .format = export_ext(o.format),
 		                        .failed = rc != OK, .cat = o.relation_ctx,
-		                        .user_id = uid, .user_name = uid > 0 ? user : NULL, .detail_json = NULL};
-
-		if (release) {
-			snprintf(detail, sizeof detail, "{\"for_release\":true,\"suppress_k\":%ld,\"suppressed_groups\":%lld}",
-			         exec_suppress_k(), st.suppressed);
-			ar.detail_json = detail;
-		}
+		                        .user_id = uid, .user_name = uid > 0 ? user : NULL,
+		                        .detail_json = export_release_detail(&o, &st, detail, sizeof detail)};
 
 		if (access_record(db_app(), &ar, err, sizeof err) != OK) {
 			fprintf(stderr, "askql export: %s\n", err);

@@ -234,6 +234,15 @@ static enum err copy_file(const char *path, const struct export_out *out, struct
 	return rc;
 }
 
+const char *export_release_detail(const struct export_opts *o, const struct export_stats *st, char *buf, size_t n)
+{
+	if (!o->release)
+		return NULL;
+	snprintf(buf, n, "{\"for_release\":true,\"suppress_k\":%ld,\"suppressed_groups\":%lld}", exec_suppress_k(),
+	         st->suppressed);
+	return buf;
+}
+
 /* run_to: the export proper; xlsx_path is where an XLSX workbook is built. */
 static enum err run_to(const char *sql, const struct export_opts *o, const struct export_out *out,
                        const char *xlsx_path, struct export_stats *st, struct exec_error *dberr)

@@ -92,6 +92,11 @@ enum err export_run(const char *sql, const struct export_opts *o, const struct e
  * renamed over path only on success (a failed export leaves no file).  err receives
  * a one-line message on any failure (including the database error text).
  */
+/* export_release_detail: the access-audit detail of an export marked for release,
+ * {"for_release":true,"suppress_k":K,"suppressed_groups":N}, into buf; NULL (buf untouched) when
+ * o->release is 0. */
+const char *export_release_detail(const struct export_opts *o, const struct export_stats *st, char *buf, size_t n);
+
 enum err export_file(const char *sql, const struct export_opts *o, const char *path,
                      struct export_stats *st, struct exec_error *dberr, char *err, size_t errlen);
 

@@ -67,16 +67,6 @@ static enum err failed(struct req *r, enum err e, long timeout_ms)
 	}
 }
 
-/* release_detail: the audit row's detail of a download marked for release (k and the groups left
- * out), into buf; NULL when the download is not one. */
-static const char *release_detail(int release, const struct export_stats *st, long k, char *buf, size_t n)
-{
-	if (!release)
-		return NULL;
-	snprintf(buf, n, "{\"for_release\":true,\"suppress_k\":%ld,\"suppressed_groups\":%lld}", k, st->suppressed);
-	return buf;
-}
-
 /* Stream run id's result as format; ERR_NOTFOUND unless owner or admin and the run has SQL.
  * release: marked for release (exec_opts.release): aggregates only, small groups left out. */
 static enum err download(struct req *r, long long id, const char *fmt, int release)
@@ -160,7 +150,7 @@ static enum err download(struct req *r, long long id, const char *fmt, int relea
 	/* a download the guard refused or the target's slots turned away read nothing */
 	if (e != ERR_DENIED && e != ERR_LIMIT)
 		view_access_detail(r, run, ACCESS_DOWNLOAD, export_ext(f), e == OK ? st.rows : (st.rows > 0 ? st.rows : -1),
-		                   e != OK, release_detail(release, &st, exec_suppress_k(), detail, sizeof detail));
+		                   e != OK, export_release_detail(&o, &st, detail, sizeof detail));
 	free(conninfo);
 	if (e != OK) {
 		char *msg = exec_error_text(&dberr);

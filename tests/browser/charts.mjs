@@ -6,6 +6,7 @@
 // axis titles that are the table's headers in the user's language.
 import { BASE, ADMIN_USER, ADMIN_PASS, PHONE, DESKTOP, LANGS, requireEnv, launch, context, signIn, setLang, shot,
   ask, overflow, step, must, finish } from './lib.mjs';
+import { execFileSync } from 'node:child_process';
 
 requireEnv();
 
@@ -97,9 +98,17 @@ async function openRun(page, id, query = '') {
   must(await page.getAttribute('#run', 'data-status') === 'ok', 'run not ok: ' + await page.getAttribute('#run', 'data-status'));
 }
 
+// clearCache: forget cached answers, so that step mode pauses again on a question asked before (as journey.mjs)
+function clearCache() {
+  try { execFileSync('psql', ['-X', '-q', '-d', 'askql', '-c', 'DELETE FROM askql.query_cache'], { stdio: 'ignore' }); }
+  catch (e) { /* without psql the step below says what it found */ }
+}
+
 // askSql: ask question in step mode, approve the plan, replace the SQL with sql; returns the run id
 async function askSql(page, question, sql) {
+  clearCache();
   const id = await ask(page, question, 'step');
+  must(await page.getAttribute('#run', 'data-status') === 'paused', 'not paused: ' + await page.getAttribute('#run', 'data-status'));
   if (!(await page.isVisible('#edit-sql')))
     await Promise.all([page.waitForNavigation(), page.click('#plan-form button.primary')]);
   must(await page.isVisible('#edit-sql'), 'no SQL to edit');
@@ -201,7 +210,10 @@ for (const lang of LANGS) {
       const c = await chartOf(page);
       common(c, vp);
       must(await page.$('figure.chart-line'), 'not a line chart');
-      for (const m of ['sbp', 'dbp', 'mbp', 'hr', 'spo2', 'bt', 'rr']) must(c.legend.includes(m), `legend lacks ${m}: ${c.legend.join(', ')}`);
+      // one line per vital sign, named in the legend as the table's header of its column
+      const h = await headers(page);
+      for (const m of ['sbp', 'dbp', 'mbp', 'hr', 'spo2', 'bt', 'rr']) must(c.legend.includes(h[m]), `legend lacks ${m} (${h[m]}): ${c.legend.join(', ')}`);
+      must(lang !== 'ko' || c.legend.every((t) => HANGUL.test(t)), `legend ${c.legend.join(', ')}`);
       must(c.lines.length === 7, `${c.lines.length} lines`);
       for (const l of c.lines) must(l.xs.every((x, i) => !i || l.xs[i - 1] <= x), `${l.name} goes back in time`);
       must(c.panels.includes('mmHg') && c.panels.includes('bpm') && c.panels.includes('°C'), `panels ${c.panels.join(', ')}`);

@@ -590,6 +590,12 @@ out:
 	return n;
 }
 
+int chart_entity_is_person(const char *name)
+{
+	return name && (strcasestr(name, "subject") || strcasestr(name, "patient") || strcasestr(name, "person") ||
+	                strcasestr(name, "mrn"));
+}
+
 int chart_entity_param(const char *v, int n)
 {
 	long k = 0;

@@ -56,7 +56,8 @@ void chart_roles(struct chart_col *cols, int ncols);
  * chart_roles first) and its rows ([[..],..], read for distinct values): CHART_NONE for a single
  * value, a plain list, identifiers only or too many categories; CHART_LINE for a time column and
  * measures; CHART_BAR for one category column and its measures (each category once; every measure,
- * up to 8, is drawn: chart_bar_panels); CHART_GROUPED_BAR for two category columns and a measure.  pick (may be NULL) receives the columns to draw.
+ * up to 8, is drawn: chart_bar_panels); CHART_GROUPED_BAR for two category columns and a measure.
+ * pick (may be NULL) receives the columns to draw.
  */
 enum chart_kind chart_choose(const struct chart_col *cols, int ncols, const struct cJSON *rows,
                              struct chart_pick *pick);
@@ -77,6 +78,10 @@ int chart_entities(const struct cJSON *rows, int col, struct chart_entity *out, 
  * leading '+' or zeros allowed), or 0 (the first) for anything else: NULL, empty, text, 0, a
  * negative, a number beyond n, more than 9 digits.  Never fails. */
 int chart_entity_param(const char *v, int n);
+
+/* chart_entity_is_person: 1 when an identifier column names people (subjectid, patient_no, mrn),
+ * whom Korean counts with 명 rather than 개 (cases, admissions). */
+int chart_entity_is_person(const char *name);
 
 /* What a drawn chart is, for what the page shows around it. */
 struct chart_info {

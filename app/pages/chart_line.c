@@ -258,7 +258,8 @@ int chart_draw_line(struct chart_draw *d)
 				/* the entity column as the table's header names it ("환자 번호 100001 (2 / 3)") */
 				snprintf(nb, sizeof nb, "%d", nent);
 				snprintf(kb, sizeof kb, "%d", kent + 1);
-				i18n_format(&note, d->o->lang ? d->o->lang : "en", "chart.note_entity",
+				i18n_format(&note, d->o->lang ? d->o->lang : "en",
+				            chart_entity_is_person(d->cols[pk->entity].name) ? "chart.note_person" : "chart.note_entity",
 				            (const char *[]){"name", CTITLE(&d->cols[pk->entity]), "value", ent, "k", kb, "n", nb, NULL});
 			}
 			if (dropped) {

@@ -208,12 +208,12 @@ static void describe(struct req *r, const struct run_ctx *x, const cJSON *cjcols
  * (GET patient=k, the k-th in the result's order; no identifier goes into the URL), listing each with
  * its row count, and keeping the table's sorting and page.  Works without JavaScript. */
 static void add_chart_chooser(struct req *r, cJSON *d, const cJSON *rows, const struct chart_info *ci,
-                              long long sortc, const char *dir, long long page)
+                              int truncated, long long sortc, const char *dir, long long page)
 {
 	struct chart_entity *ev = calloc(CHART_MAXENTITIES, sizeof *ev);
 	int n = chart_entities(rows, ci->entity_col, ev, CHART_MAXENTITIES);
 	cJSON *ch, *opts, *hid;
-	char num[24], kb[24];
+	char num[24], kb[24], key[64];
 	struct sb t = SB_INIT;
 
 	if (!ev)
@@ -224,8 +224,11 @@ static void add_chart_chooser(struct req *r, cJSON *d, const cJSON *rows, const 
 	cJSON_AddStringToObject(ch, "name", ci->entity_name ? ci->entity_name : "");
 	snprintf(num, sizeof num, "%d", n);
 	sb_reset(&t);
-	i18n_format(&t, r->lang, n > CHART_MAXENTITIES ? "chart.choose_more" : "chart.choose_count",
-	            (const char *[]){"n", num, "max", (snprintf(kb, sizeof kb, "%d", CHART_MAXENTITIES), kb), NULL});
+	/* "in the result", or "in the preview" when the stored rows are the first of more; 명 for people */
+	snprintf(key, sizeof key, "chart.choose_%s%s%s", n > CHART_MAXENTITIES ? "more" : "count",
+	         truncated ? "_preview" : "", chart_entity_is_person(ci->entity_name) ? "_people" : "");
+	snprintf(kb, sizeof kb, "%d", CHART_MAXENTITIES);
+	i18n_format(&t, r->lang, key, (const char *[]){"n", num, "max", kb, NULL});
 	cJSON_AddStringToObject(ch, "count", sb_cstr(&t));
 	opts = cJSON_AddArrayToObject(ch, "options");
 	for (int k = 0; k < n && k < CHART_MAXENTITIES; k++) {
@@ -356,7 +359,7 @@ static void add_result(struct req *r, cJSON *d, const char *columns_json, const 
 		cJSON_AddStringToObject(d, "chart_svg", sb_cstr(&svg));
 		cJSON_AddStringToObject(d, "chart_kind", chart.kind);
 		if (chart.entity_col >= 0 && chart.nentities > 1) {
-			add_chart_chooser(r, d, rows, &chart, sortc, dir, page);
+			add_chart_chooser(r, d, rows, &chart, x->truncated, sortc, dir, page);
 			if (chart.entity > 0)
 				snprintf(keep, sizeof keep, "&patient=%d", chart.entity + 1);
 		}

@@ -135,7 +135,7 @@ async function chooser(page) {
       beforeChart: !!(f.compareDocumentPosition(document.querySelector('figure.chart-wrap')) & Node.DOCUMENT_POSITION_FOLLOWING),
       options: [...sel.options].map((o) => ({ value: o.value, text: o.textContent.trim(), selected: o.selected })),
       hidden: Object.fromEntries([...f.querySelectorAll('input[type=hidden]')].map((i) => [i.name, i.value])),
-      right: box.right, winWidth: window.innerWidth,
+      right: box.right, winWidth: window.innerWidth, count: f.querySelector('small').textContent.trim(),
     };
   });
 }
@@ -255,7 +255,7 @@ for (const lang of LANGS) {
       const h = await headers(page);
       must(note.includes(h.subjectid) && note.includes(lang === 'ko' ? '표시' : 'Showing'), `note "${note}" (header "${h.subjectid}")`);
       must(c.note.k === 1 && c.note.n >= 2, `note says ${c.note.k} of ${c.note.n}`);
-      must(lang !== 'ko' || note.includes(`${c.note.n}개 중 1번째`), `note "${note}"`);
+      must(lang !== 'ko' || note.includes(`${c.note.n}명 중 1번째`), `note "${note}"`);   // patients are counted with 명
       must(lang !== 'en' || note.includes(`(1 of ${c.note.n})`), `note "${note}"`);
       must(await overflow(page) <= 1, 'sideways overflow');
     });
@@ -276,6 +276,11 @@ for (const lang of LANGS) {
       must(c.note.text.includes(ch.options[0].text.split(' ')[0]), `note "${c.note.text}" does not name "${ch.options[0].text}"`);
       must(ch.label.includes((await headers(page)).subjectid), `label "${ch.label}"`);
       must(ch.right <= ch.winWidth, `chooser ${ch.right} px in a ${ch.winWidth} px window`);
+      // how many patients, said for the rows shown when the stored rows are the first of a longer result
+      const truncated = (await page.textContent('#row-count')).includes('+');
+      const want = lang === 'ko' ? (truncated ? `표시된 행에 ${ch.options.length}명` : `결과에 ${ch.options.length}명`)
+        : (truncated ? `${ch.options.length} in the rows shown` : `${ch.options.length} in the result`);
+      must(ch.count.includes(want), `count "${ch.count}", wanted "${want}"`);
       first = c;
     });
 
@@ -291,7 +296,7 @@ for (const lang of LANGS) {
       must(c.note.k === 2 && c.note.n === first.note.n, `note says ${c.note.k} of ${c.note.n}`);
       must(c.note.text.includes(ch.options[1].text.split(' ')[0]), `note "${c.note.text}" does not name "${ch.options[1].text}"`);
       must(!c.note.text.includes(ch.options[0].text.split(' ')[0]), `note "${c.note.text}" still names the first`);
-      must(lang !== 'ko' || c.note.text.includes(`${c.note.n}개 중 2번째`), `note "${c.note.text}"`);
+      must(lang !== 'ko' || c.note.text.includes(`${c.note.n}명 중 2번째`), `note "${c.note.text}"`);
       must(lang !== 'en' || c.note.text.includes(`(2 of ${c.note.n})`), `note "${c.note.text}"`);
       must(ch2.options[1].selected, 'the chooser does not show the second as chosen');
       must(c.lines.length >= 1 && c.lines.every((l) => !IDENT.test(l.name)), `lines ${c.lines.map((l) => l.name).join(', ')}`);

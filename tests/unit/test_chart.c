@@ -436,8 +436,17 @@ static void test_timeline_entity_chosen(void **st)
 	o.entity = 2;
 	svg = svg_opts(PP_COLS, PP_ROWS, &o);
 	assert_non_null(svg);
-	assert_non_null(strstr(svg, "환자 번호 100003만 표시 (3개 중 3번째)"));
+	assert_non_null(strstr(svg, "환자 번호 100003만 표시 (3명 중 3번째)"));    /* people are counted with 명 */
 	free(svg);
+	svg = svg_opts("[{\"name\":\"caseid\",\"type\":\"number\",\"label\":\"케이스 번호\"},{\"name\":\"dt\",\"type\":\"datetime\"},"
+	               "{\"name\":\"sbp\",\"type\":\"number\"},{\"name\":\"hr\",\"type\":\"number\"}]", PP_ROWS, &o);
+	assert_non_null(svg);
+	assert_non_null(strstr(svg, "케이스 번호 100003만 표시 (3개 중 3번째)"));   /* cases with 개 */
+	free(svg);
+	assert_true(chart_entity_is_person("subjectid"));
+	assert_true(chart_entity_is_person("patient_no"));
+	assert_false(chart_entity_is_person("caseid"));
+	assert_false(chart_entity_is_person("hadm_id"));
 	/* out of range: the first, as without a choice */
 	o.lang = "en";
 	o.entity = 7;

@@ -142,6 +142,7 @@ async function chooser(page) {
 const HANGUL = /[\uac00-\ud7a3]/;
 
 const browser = await launch();
+const perpatientIds = {};
 const desk = await signIn(await context(browser, DESKTOP), ADMIN_USER, ADMIN_PASS);
 const phone = await signIn(await context(browser, PHONE), ADMIN_USER, ADMIN_PASS);
 
@@ -156,6 +157,7 @@ for (const lang of LANGS) {
       must(ids[what] > 0, 'no run page');
     });
   }
+  perpatientIds[lang] = ids.perpatient;
   for (const [what, sql] of Object.entries(SQL2)) {
     await step(`${lang}: two measures per department through an edited SQL (${what})`, async () => {
       ids[what] = await askSql(desk, Q.bar[lang], sql);
@@ -373,6 +375,23 @@ for (const lang of LANGS) {
     });
   }
 }
+
+// without JavaScript: the chooser is a plain GET form, so choosing still works
+await step('no JavaScript: choosing the second patient still draws it', async () => {
+  const ctx = await browser.newContext({ viewport: PHONE, javaScriptEnabled: false });
+  const page = await signIn(ctx, ADMIN_USER, ADMIN_PASS);
+  await setLang(page, 'en');
+  const id = perpatientIds.en;
+  must(id > 0, 'no per-patient run');
+  await openRun(page, id);
+  must(await page.getAttribute('svg.chart-narrow text.note', 'data-entity') === '1', 'not the first by default');
+  await page.selectOption('#chart-entity', '2');
+  await Promise.all([page.waitForNavigation(), page.click('#chart-chooser button[type=submit]')]);
+  must(/[?&]patient=2(&|#|$)/.test(page.url()), `url ${page.url()}`);
+  must(await page.getAttribute('svg.chart-narrow text.note', 'data-entity') === '2', 'not the second');
+  await shot(page, 'charts-nojs-en-390');
+  await ctx.close();
+});
 
 await browser.close();
 finish();

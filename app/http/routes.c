@@ -41,7 +41,9 @@ static const struct route routes[] = {
 	 PARAMS(CSRF_P, {"question", P_TEXT, 2000}, {"mode", P_WORD, 8}, {"kind", P_WORD, 8},
 	        {"parent", P_INT, 19}, {"target", P_WORD, 63})},
 	{M_GET,  "/runs/:id", page_run, R_AUTH,
-	 PARAMS({"page", P_INT, 9}, {"sort", P_INT, 4}, {"dir", P_WORD, 4}, {"notice", P_WORD, 16})},
+	 PARAMS({"page", P_INT, 9}, {"sort", P_INT, 4}, {"dir", P_WORD, 4}, {"notice", P_WORD, 16},
+	        /* the timeline's patient (the k-th; run_view.c): text, so that a bad value is the default */
+	        {"patient", P_TEXT, 100})},
 	{M_GET,  "/runs/:id/events", page_run_events, R_AUTH, PARAMS({"after", P_INT, 9})},
 	{M_GET,  "/runs/:id/stream", page_run_stream, R_AUTH, NONE},
 	{M_POST, "/runs/:id/stream", page_run_stream_start, R_AUTH | R_CSRF,

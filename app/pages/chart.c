@@ -191,7 +191,8 @@ enum chart_kind chart_choose(const struct chart_col *cols, int ncols, const cJSO
 		if (nm >= 2 && mea[0] == 0 && nrow <= CHART_MAXBARS && integral_distinct(rows, mea[0])) {
 			p.x = mea[0];
 			p.ordinal = 1;
-			p.measures[p.nmeasures++] = mea[1];
+			for (int k = 1; k < nm && p.nmeasures < CHART_MAXSERIES; k++)
+				p.measures[p.nmeasures++] = mea[k];
 			p.kind = CHART_BAR;
 		}
 		goto out;
@@ -200,7 +201,10 @@ enum chart_kind chart_choose(const struct chart_col *cols, int ncols, const cJSO
 		if (nrow > CHART_MAXBARS || distinct(rows, lab[0], nrow) != nrow)
 			goto out;    /* too many to read, or the label repeats: a list, not a grouping */
 		p.x = lab[0];
-		p.measures[p.nmeasures++] = mea[0];
+		/* every measure is drawn (count and average per department): chart_bar.c groups them or
+		 * gives each a panel */
+		for (int k = 0; k < nm && p.nmeasures < CHART_MAXSERIES; k++)
+			p.measures[p.nmeasures++] = mea[k];
 		p.ordinal = dated(rows, lab[0]);    /* months as text ('2025-01') keep their order */
 		p.kind = CHART_BAR;
 		goto out;
@@ -483,30 +487,45 @@ int chart_parse_cols(const cJSON *columns, struct chart_col *cols)
 }
 
 int chart_draw_cols(struct sb *out, struct chart_col *cols, int ncols, const cJSON *rows,
-                     const struct chart_opts *o, const char **kind)
+                     const struct chart_opts *o, struct chart_info *info)
 {
 	static const struct chart_opts none = {0};
 	struct chart_pick p;
+	struct chart_opts oo = o ? *o : none;
 	struct sb tmp = SB_INIT;
-	int ok = 0;
+	int ok = 0, nent = 0;
 
 	if (!cJSON_IsArray(rows) || ncols < 2)
 		return 0;
 	chart_roles(cols, ncols);
 	if (chart_choose(cols, ncols, rows, &p) == CHART_NONE || !kinds[p.kind].draw)
 		return 0;
+	/* the entity asked for, kept in range, so that the note and the page's chooser agree */
+	if (p.entity >= 0) {
+		nent = chart_entities(rows, p.entity, NULL, 0);
+		if (oo.entity < 0 || oo.entity >= nent || oo.entity >= CHART_MAXENTITIES)
+			oo.entity = 0;
+	} else {
+		oo.entity = 0;
+	}
 	/* the same chart laid out twice: wide for a desktop, 360 units for a phone (CSS shows one),
 	 * so that text stays legible instead of shrinking with the drawing */
 	for (int narrow = 0; narrow <= 1; narrow++) {
 		struct chart_draw d = {.out = &tmp, .cols = cols, .ncols = ncols, .rows = rows, .pick = &p,
-		                       .o = o ? o : &none, .w = narrow ? 360 : 720, .narrow = narrow};
+		                       .o = &oo, .w = narrow ? 360 : 720, .narrow = narrow};
 		if (!(ok = kinds[p.kind].draw(&d)))
 			break;
 	}
 	if (ok && sb_ok(&tmp)) {
 		sb_puts(out, sb_cstr(&tmp));
-		if (kind)
-			*kind = kinds[p.kind].name;
+		if (info) {
+			info->kind = kinds[p.kind].name;
+			info->entity_col = p.entity;
+			info->entity = oo.entity;
+			info->nentities = nent;
+			info->entity_title = p.entity >= 0 ? CTITLE(&cols[p.entity]) : NULL;
+			info->entity_name = p.entity >= 0 ? cols[p.entity].name : NULL;
+		}
 	} else {
 		ok = 0;
 	}
@@ -519,5 +538,93 @@ int chart_svg(struct sb *out, const cJSON *columns, const cJSON *rows, const str
 	struct chart_col cols[CHART_MAXCOLS];
 	int n = cJSON_IsArray(columns) ? chart_parse_cols(columns, cols) : -1;
 
-	return n < 0 ? 0 : chart_draw_cols(out, cols, n, rows, o, kind);
+	struct chart_info info = {0};
+	int r = n < 0 ? 0 : chart_draw_cols(out, cols, n, rows, o, &info);
+
+	if (r && kind)
+		*kind = info.kind;
+	return r;
+}
+
+/* ---- entities (patients, cases) of a timeline ---- */
+
+int chart_entities(const cJSON *rows, int col, struct chart_entity *out, int max)
+{
+	int nrow = cJSON_GetArraySize(rows), n = 0, cap = 64;
+	char (*seen)[64] = malloc((size_t)cap * sizeof *seen);
+	int *cnt = malloc((size_t)cap * sizeof *cnt);
+	char buf[64];
+
+	if (!seen || !cnt)
+		goto out;
+	for (int i = 0; i < nrow; i++) {
+		const char *v = chart_text(cJSON_GetArrayItem(cJSON_GetArrayItem(rows, i), col), buf, sizeof buf);
+		int k = 0;
+
+		for (; k < n; k++)
+			if (!strncmp(seen[k], v, sizeof seen[k] - 1))
+				break;
+		if (k == n) {
+			if (n == cap) {
+				void *a = realloc(seen, (size_t)cap * 2 * sizeof *seen), *b;
+				if (a)
+					seen = a;
+				b = a ? realloc(cnt, (size_t)cap * 2 * sizeof *cnt) : NULL;
+				if (!b)
+					goto out;
+				cnt = b;
+				cap *= 2;
+			}
+			snprintf(seen[n], sizeof seen[n], "%s", v);
+			cnt[n++] = 0;
+		}
+		cnt[k]++;
+	}
+	for (int k = 0; out && k < n && k < max; k++) {
+		snprintf(out[k].value, sizeof out[k].value, "%s", seen[k]);
+		out[k].rows = cnt[k];
+	}
+out:
+	free(seen);
+	free(cnt);
+	return n;
+}
+
+int chart_entity_is_person(const char *name)
+{
+	return name && (strcasestr(name, "subject") || strcasestr(name, "patient") || strcasestr(name, "person") ||
+	                strcasestr(name, "mrn"));
+}
+
+int chart_entity_param(const char *v, int n)
+{
+	long k = 0;
+	size_t len;
+
+	if (!v)
+		return 0;
+	if (*v == '+')
+		v++;
+	len = strlen(v);
+	/* digits only, and few of them: anything else is the default, never an error */
+	if (!len || len > 9 || strspn(v, "0123456789") != len)
+		return 0;
+	k = strtol(v, NULL, 10);
+	return k >= 1 && k <= n && k <= CHART_MAXENTITIES ? (int)k - 1 : 0;
+}
+
+void chart_col_title(struct sb *out, const struct chart_col *c, const char *unit)
+{
+	sb_html(out, CTITLE(c));
+	if (unit && *unit) {
+		sb_puts(out, " (");
+		sb_html(out, unit);
+		sb_puts(out, ")");
+	}
+	/* the SQL name on hover, when the title is a translated header */
+	if (c->name && strcmp(c->name, CTITLE(c))) {
+		sb_puts(out, "<title>");
+		sb_html(out, c->name);
+		sb_puts(out, "</title>");
+	}
 }

@@ -20,6 +20,7 @@ enum chart_role {
 
 #define CHART_MAXCOLS 32
 #define CHART_MAXMEASURES 8
+#define CHART_MAXENTITIES 200    /* patients (cases...) a timeline's chooser lists at most */
 
 struct chart_col {
 	const char *name;        /* the result's column name */
@@ -54,11 +55,50 @@ void chart_roles(struct chart_col *cols, int ncols);
  * chart_choose: the one decision of which chart fits a result, from its columns' roles (set them with
  * chart_roles first) and its rows ([[..],..], read for distinct values): CHART_NONE for a single
  * value, a plain list, identifiers only or too many categories; CHART_LINE for a time column and
- * measures; CHART_BAR for one category column and a measure (each category once); CHART_GROUPED_BAR
- * for two category columns and a measure.  pick (may be NULL) receives the columns to draw.
+ * measures; CHART_BAR for one category column and its measures (each category once; every measure,
+ * up to 8, is drawn: chart_bar_panels); CHART_GROUPED_BAR for two category columns and a measure.
+ * pick (may be NULL) receives the columns to draw.
  */
 enum chart_kind chart_choose(const struct chart_col *cols, int ncols, const struct cJSON *rows,
                              struct chart_pick *pick);
+
+/* One entity (patient, case...) of a timeline: its identifier as the table shows it and its rows. */
+struct chart_entity {
+	char value[64];
+	int rows;
+};
+
+/*
+ * chart_entities: the different values of column col of rows, in order of first appearance, with
+ * how many rows each has; at most max go to out (may be NULL).  Returns how many there are in all.
+ */
+int chart_entities(const struct cJSON *rows, int col, struct chart_entity *out, int max);
+
+/* chart_entity_param: the 0-based entity a page parameter names ("1".."n", the k-th of n; a
+ * leading '+' or zeros allowed), or 0 (the first) for anything else: NULL, empty, text, 0, a
+ * negative, a number beyond n, more than 9 digits.  Never fails. */
+int chart_entity_param(const char *v, int n);
+
+/* chart_entity_is_person: 1 when an identifier column names people (subjectid, patient_no, mrn),
+ * whom Korean counts with 명 rather than 개 (cases, admissions). */
+int chart_entity_is_person(const char *name);
+
+/* What a drawn chart is, for what the page shows around it. */
+struct chart_info {
+	const char *kind;        /* chart_kind_name */
+	int entity_col;          /* LINE: the column holding several entities (one drawn), else -1 */
+	int entity;              /* the entity drawn, 0-based (chart_opts.entity, kept in range) */
+	int nentities;           /* how many different entities the result holds */
+	const char *entity_title;/* the entity column's label ("환자 번호"), else its name */
+	const char *entity_name; /* the entity column's SQL name */
+};
+
+/*
+ * chart_bar_panels: how a BAR pick of several measures is drawn: 1 when they share an axis (one unit,
+ * or none known for all, and their largest values within a factor of ten: grouped bars with a
+ * legend), else pick->nmeasures (one panel per measure).  One measure: 1.
+ */
+int chart_bar_panels(const struct chart_col *cols, const struct chart_pick *p, const struct cJSON *rows);
 
 /* chart_kind_name: "none", "bar", "grouped-bar", "line". */
 const char *chart_kind_name(enum chart_kind k);
@@ -73,6 +113,8 @@ int chart_nice_ticks(double lo, double hi, int target, double *first, double *st
 /* Options of one chart.  Everything may be zero. */
 struct chart_opts {
 	const char *lang;        /* "ko" or "en" (notes and legends); NULL: "en" */
+	int entity;              /* LINE with several entities: which is drawn, 0-based in order of first
+	                          * appearance (chart_entities); out of range: the first */
 	/* the unit of a measure named by a value of a long result ('k' -> "mmol/L"), NULL if unknown */
 	const char *(*unit_of)(void *ctx, const char *measure);
 	void *unit_ctx;
@@ -103,10 +145,11 @@ const char *chart_catalog_unit(void *cat, const char *measure);
 
 /*
  * chart_for_run: chart_svg for a stored run, with units and identifiers from target's catalog
- * (loaded through the app database; without it the chart is drawn from names alone).
- * Same return and ownership as chart_svg.
+ * (loaded through the app database; without it the chart is drawn from names alone), drawing
+ * entity (0-based; chart_opts.entity) of a timeline of several.  Same return and ownership as
+ * chart_svg; info (may be NULL) receives what was drawn (its strings point into columns).
  */
 int chart_for_run(struct sb *out, const struct cJSON *columns, const struct cJSON *rows,
-                  const char *target, const char *sql, const char *lang, const char **kind);
+                  const char *target, const char *sql, const char *lang, int entity, struct chart_info *info);
 
 #endif

@@ -44,21 +44,33 @@ static int value_decimals(double v)
 	return a >= 100 ? 0 : a >= 10 ? 1 : 2;
 }
 
-/* draw: nc categories of ns series (names), bars horizontal */
-static int draw(struct chart_draw *d, struct cat *c, int nc, const char (*sname)[128], int ns)
+/* band: the height of one category's row; ns series share it */
+static int band_h(int ns)
 {
-	const struct chart_col *mc = &d->cols[d->pick->measures[0]], *xc = &d->cols[d->pick->x];
+	return ns > 1 ? ns * 12 + 10 : 26;
+}
+
+/* panel_h: the height of a panel of nc categories: bars, tick labels, axis title */
+static int panel_h(int nc, int ns)
+{
+	return nc * band_h(ns) + 20 + 22;
+}
+
+/* panel: from y = top, nc categories of ns series (values v[vi..vi+ns-1], names sname) as horizontal
+ * bars on one value axis titled by the nm measure columns mcs and unit; returns the height used */
+static int panel(struct chart_draw *d, struct cat *c, int nc, const char (*sname)[128], int ns, int vi,
+                 const struct chart_col *const *mcs, int nm, const char *unit, int top)
+{
 	double lo = 0, hi = 0, first, step, maxlab = 0;
-	int n, dec, font = CHART_FONT, legend_h = 0, top, band, barh, height, lw, x0, x1;
-	char buf[64], title[512];
-	const char *names[CHART_MAXSERIES];
+	int n, dec, font = CHART_FONT, band = band_h(ns), barh = ns > 1 ? 11 : 18, lw, x0, x1;
+	char buf[64];
 	struct sb *o = d->out;
 
 	for (int i = 0; i < nc; i++)
 		for (int s = 0; s < ns; s++)
-			if (c[i].has[s]) {
-				if (c[i].v[s] < lo) lo = c[i].v[s];
-				if (c[i].v[s] > hi) hi = c[i].v[s];
+			if (c[i].has[vi + s]) {
+				if (c[i].v[vi + s] < lo) lo = c[i].v[vi + s];
+				if (c[i].v[vi + s] > hi) hi = c[i].v[vi + s];
 			}
 	for (int i = 0; i < nc; i++) {
 		double w = chart_text_px(c[i].name, font);
@@ -82,30 +94,6 @@ static int draw(struct chart_draw *d, struct cat *c, int nc, const char (*sname)
 	}
 	lo = first;
 	hi = first + step * (n - 1);
-	band = ns > 1 ? ns * 12 + 10 : 26;
-	barh = ns > 1 ? 11 : 18;
-	snprintf(title, sizeof title, "%s: %s", CTITLE(mc), CTITLE(xc));
-	top = 8;
-	/* measure the legend first by drawing it into a scratch builder */
-	if (ns > 1) {
-		struct sb scratch = SB_INIT;
-		struct sb *keep = d->out;
-
-		for (int s = 0; s < ns; s++)
-			names[s] = sname[s];
-		d->out = &scratch;
-		legend_h = chart_legend(d, names, ns, 0, 0);
-		d->out = keep;
-		sb_free(&scratch);
-	}
-	height = top + legend_h + (legend_h ? 6 : 0) + nc * band + 20 + 22;
-	chart_svg_open(d, height, title);
-	if (ns > 1) {
-		sb_puts(o, "<g class=\"legend\">");
-		chart_legend(d, names, ns, top, 0);
-		sb_puts(o, "</g>");
-		top += legend_h + 6;
-	}
 	/* value axis: gridlines and round ticks */
 	for (int t = 0; t < n; t++) {
 		double v = first + step * t, x = x0 + (x1 - x0) * (v - lo) / (hi - lo);
@@ -115,9 +103,32 @@ static int draw(struct chart_draw *d, struct cat *c, int nc, const char (*sname)
 		sb_printf(o, "<text class=\"tick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" font-size=\"%d\" fill=\"#555\">%s</text>",
 		          x, top + nc * band + 14, font - 1, chart_fmt(buf, sizeof buf, v, dec));
 	}
+	/* the axis title: the measures as the table's headers name them, the unit, their SQL names on hover */
 	sb_printf(o, "<text class=\"axis-title\" x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-size=\"%d\" fill=\"#222\">",
 	          (x0 + x1) / 2, top + nc * band + 34, font);
-	chart_axis_title(o, CTITLE(mc), mc->unit);
+	if (nm == 1) {
+		chart_col_title(o, mcs[0], unit);
+	} else {
+		struct sb t = SB_INIT, q = SB_INIT;
+
+		for (int m = 0; m < nm; m++) {
+			sb_puts(&t, m ? ", " : "");
+			sb_puts(&t, CTITLE(mcs[m]));
+			sb_puts(&q, m ? ", " : "");
+			sb_puts(&q, mcs[m]->name);
+		}
+		chart_label(o, sb_cstr(&t), x1 - x0, font);
+		if (unit && *unit) {
+			sb_puts(o, " (");
+			sb_html(o, unit);
+			sb_puts(o, ")");
+		}
+		sb_puts(o, "<title>");
+		sb_html(o, strcmp(sb_cstr(&t), sb_cstr(&q)) ? sb_cstr(&q) : sb_cstr(&t));
+		sb_puts(o, "</title>");
+		sb_free(&t);
+		sb_free(&q);
+	}
 	sb_puts(o, "</text>");
 	/* the bars */
 	for (int i = 0; i < nc; i++) {
@@ -136,9 +147,9 @@ static int draw(struct chart_draw *d, struct cat *c, int nc, const char (*sname)
 		}
 		sb_puts(o, "</text>");
 		for (int s = 0; s < ns; s++) {
-			double v = c[i].v[s], vx, bx, by = y + (band - ns * barh) / 2.0 + s * barh;
+			double v = c[i].v[vi + s], vx, bx, by = y + (band - ns * barh) / 2.0 + s * barh;
 
-			if (!c[i].has[s])
+			if (!c[i].has[vi + s])
 				continue;
 			vx = x0 + (x1 - x0) * (v - lo) / (hi - lo);
 			bx = v < 0 ? vx : zx;
@@ -157,13 +168,132 @@ static int draw(struct chart_draw *d, struct cat *c, int nc, const char (*sname)
 		}
 		sb_puts(o, "</g>");
 	}
+	return panel_h(nc, ns);
+}
+
+/* legend_height: the height the legend of names takes, measured by drawing it into a scratch builder */
+static int legend_height(struct chart_draw *d, const char *const *names, int n)
+{
+	struct sb scratch = SB_INIT, *keep = d->out;
+	int h;
+
+	d->out = &scratch;
+	h = chart_legend(d, names, n, 0, 0);
+	d->out = keep;
+	sb_free(&scratch);
+	return h;
+}
+
+/* draw: nc categories of ns series (names) of the first measure, bars horizontal, one axis */
+static int draw(struct chart_draw *d, struct cat *c, int nc, const char (*sname)[128], int ns)
+{
+	const struct chart_col *mc = &d->cols[d->pick->measures[0]], *xc = &d->cols[d->pick->x];
+	int legend_h = 0, top = 8;
+	char title[512];
+	const char *names[CHART_MAXSERIES];
+	struct sb *o = d->out;
+
+	snprintf(title, sizeof title, "%s: %s", CTITLE(mc), CTITLE(xc));
+	if (ns > 1) {
+		for (int s = 0; s < ns; s++)
+			names[s] = sname[s];
+		legend_h = legend_height(d, names, ns);
+	}
+	chart_svg_open(d, top + legend_h + (legend_h ? 6 : 0) + panel_h(nc, ns), title);
+	if (ns > 1) {
+		sb_puts(o, "<g class=\"legend\">");
+		chart_legend(d, names, ns, top, 0);
+		sb_puts(o, "</g>");
+		top += legend_h + 6;
+	}
+	panel(d, c, nc, sname, ns, 0, &mc, 1, mc->unit, top);
 	chart_svg_close(d);
+	return 1;
+}
+
+int chart_bar_panels(const struct chart_col *cols, const struct chart_pick *p, const cJSON *rows)
+{
+	int nrow = cJSON_GetArraySize(rows), ok;
+	double lo = 0, hi = 0;
+
+	if (p->nmeasures <= 1)
+		return p->nmeasures;
+	for (int m = 0; m < p->nmeasures; m++) {
+		const char *u0 = cols[p->measures[0]].unit, *u = cols[p->measures[m]].unit;
+		double mx = 0;
+
+		/* one unit: both the same text, or neither known (two counts) */
+		if ((u0 && *u0) != (u && *u) || (u0 && *u0 && strcmp(u0, u)))
+			return p->nmeasures;
+		for (int i = 0; i < nrow; i++) {
+			double v = chart_num(cJSON_GetArrayItem(cJSON_GetArrayItem(rows, i), p->measures[m]), &ok);
+			if (ok && fabs(v) > mx)
+				mx = fabs(v);
+		}
+		if (!m || mx < lo) lo = mx;
+		if (!m || mx > hi) hi = mx;
+	}
+	/* one scale: the largest values within a factor of ten (else the smaller measure's bars vanish) */
+	return lo > 0 && hi / lo <= 10 ? 1 : p->nmeasures;
+}
+
+/* draw_measures: several measures per category: grouped bars with a legend on one axis when they
+ * share a unit and scale, else one panel per measure, all in the first measure's order */
+static int draw_measures(struct chart_draw *d, struct cat *c, int nc)
+{
+	const struct chart_pick *pk = d->pick;
+	const struct chart_col *mcs[CHART_MAXSERIES], *xc = &d->cols[pk->x];
+	char (*sname)[128] = calloc(CHART_MAXSERIES, 128), title[512];
+	const char *names[CHART_MAXSERIES];
+	int nm = pk->nmeasures, npanel = chart_bar_panels(d->cols, pk, d->rows), top = 8, legend_h = 0, height;
+	struct sb *o = d->out;
+
+	if (!sname)
+		return 0;
+	for (int m = 0; m < nm; m++) {
+		mcs[m] = &d->cols[pk->measures[m]];
+		snprintf(sname[m], 128, "%s", CTITLE(mcs[m]));
+		names[m] = sname[m];
+	}
+	snprintf(title, sizeof title, "%s: %s", sname[0], CTITLE(xc));
+	for (int m = 1; m < nm; m++)
+		snprintf(title + strlen(title), sizeof title - strlen(title), m == 1 ? " · %s" : ", %s", sname[m]);
+	if (npanel == 1) {
+		legend_h = legend_height(d, names, nm);
+		height = top + legend_h + 6 + panel_h(nc, nm);
+		chart_svg_open(d, height, title);
+		sb_puts(o, "<g class=\"legend\">");
+		chart_legend(d, names, nm, top, 0);
+		sb_puts(o, "</g>");
+		top += legend_h + 6;
+		sb_puts(o, "<g class=\"bar-panel\" data-measures=\"");
+		sb_printf(o, "%d\">", nm);
+		panel(d, c, nc, (const char (*)[128])sname, nm, 0, mcs, nm, mcs[0]->unit, top);
+		sb_puts(o, "</g>");
+	} else {
+		/* small multiples: each panel its own axis; the title above each panel names its measure */
+		height = top;
+		for (int m = 0; m < nm; m++)
+			height += 20 + panel_h(nc, 1) + 10;
+		chart_svg_open(d, height, title);
+		for (int m = 0; m < nm; m++) {
+			sb_printf(o, "<g class=\"bar-panel\" data-measures=\"1\"><text class=\"panel-title\" x=\"8\" y=\"%d\" "
+			          "font-size=\"%d\" font-weight=\"600\" fill=\"#222\">", top + CHART_FONT, CHART_FONT);
+			chart_col_title(o, mcs[m], mcs[m]->unit);
+			sb_puts(o, "</text>");
+			top += 20;
+			top += panel(d, c, nc, (const char (*)[128])sname + m, 1, m, &mcs[m], 1, mcs[m]->unit, top) + 10;
+			sb_puts(o, "</g>");
+		}
+	}
+	chart_svg_close(d);
+	free(sname);
 	return 1;
 }
 
 int chart_draw_bar(struct chart_draw *d)
 {
-	int nrow = cJSON_GetArraySize(d->rows), nc = 0, ok, m = d->pick->measures[0];
+	int nrow = cJSON_GetArraySize(d->rows), nc = 0, ok, nm = d->pick->nmeasures;
 	struct cat *c = calloc((size_t)nrow + 1, sizeof *c);
 	static const char one[1][128] = {""};
 	char buf[64];
@@ -173,20 +303,32 @@ int chart_draw_bar(struct chart_draw *d)
 		return 0;
 	for (int i = 0; i < nrow; i++) {
 		const cJSON *row = cJSON_GetArrayItem(d->rows, i);
-		double v = chart_num(cJSON_GetArrayItem(row, m), &ok);
+		int any = 0;
 
-		if (!ok)
+		/* a category is drawn when one of its measures is a number */
+		for (int m = 0; m < nm && m < CHART_MAXSERIES; m++) {
+			double v = chart_num(cJSON_GetArrayItem(row, d->pick->measures[m]), &ok);
+
+			if (!ok)
+				continue;
+			c[nc].v[m] = v;
+			c[nc].has[m] = 1;
+			any = 1;
+		}
+		if (!any || (nm == 1 && !c[nc].has[0])) {
+			memset(&c[nc], 0, sizeof c[nc]);
 			continue;
+		}
 		snprintf(c[nc].name, sizeof c[nc].name, "%s", chart_text(cJSON_GetArrayItem(row, d->pick->x), buf, sizeof buf));
-		c[nc].v[0] = c[nc].key = v;
-		c[nc].has[0] = 1;
+		c[nc].key = c[nc].has[0] ? c[nc].v[0] : -HUGE_VAL;
 		c[nc].order = nc;
 		nc++;
 	}
 	if (nc >= 2) {
-		/* one grouping reads best largest first; a numeric category (ASA 1, 2, 3) keeps its order */
+		/* one grouping reads best largest first (by the first measure); a numeric category (ASA 1, 2, 3)
+		 * keeps its order */
 		qsort(c, (size_t)nc, sizeof *c, d->pick->ordinal ? by_order : by_key);
-		r = draw(d, c, nc, one, 1);
+		r = nm > 1 ? draw_measures(d, c, nc) : draw(d, c, nc, one, 1);
 	}
 	free(c);
 	return r;

@@ -150,13 +150,13 @@ const char *chart_catalog_unit(void *ctx, const char *measure)
 }
 
 int chart_for_run(struct sb *out, const cJSON *columns, const cJSON *rows, const char *target, const char *sql,
-                  const char *lang, const char **kind)
+                  const char *lang, int entity, struct chart_info *info)
 {
 	struct chart_col cols[CHART_MAXCOLS];
 	struct catalog *cat = NULL;
 	char err[200];
 	int n = cJSON_IsArray(columns) ? chart_parse_cols(columns, cols) : -1;
-	struct chart_opts o = {.lang = lang};
+	struct chart_opts o = {.lang = lang, .entity = entity};
 	PGconn *app;
 
 	if (n < 2)
@@ -167,5 +167,5 @@ int chart_for_run(struct sb *out, const cJSON *columns, const cJSON *rows, const
 		o.unit_of = chart_catalog_unit;
 		o.unit_ctx = cat;
 	}
-	return chart_draw_cols(out, cols, n, rows, &o, kind);
+	return chart_draw_cols(out, cols, n, rows, &o, info);
 }

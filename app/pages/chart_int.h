@@ -59,9 +59,12 @@ void chart_axis_title(struct sb *out, const char *name, const char *unit);
 /* chart_parse_cols: cols[] from the result's columns JSON (strings point into it); -1 when there
  * are more than CHART_MAXCOLS. */
 int chart_parse_cols(const cJSON *columns, struct chart_col *cols);
-/* chart_draw_cols: chart_svg over parsed columns (roles are set here). */
+/* chart_draw_cols: chart_svg over parsed columns (roles are set here); info may be NULL. */
 int chart_draw_cols(struct sb *out, struct chart_col *cols, int ncols, const cJSON *rows,
-                    const struct chart_opts *o, const char **kind);
+                    const struct chart_opts *o, struct chart_info *info);
+/* chart_col_title: write a column's title escaped, with its SQL name as a <title> when they differ
+ * (for hover); then " (unit)" when unit is set. */
+void chart_col_title(struct sb *out, const struct chart_col *c, const char *unit);
 /* chart_t: interface string of the chart in the options' language. */
 const char *chart_t(const struct chart_draw *d, const char *key);
 

@@ -13,6 +13,7 @@ struct pt { double t, v; };
 struct series {
 	char name[128];
 	const char *unit;
+	const char *sql;         /* the column's SQL name when each measure is a column, else NULL */
 	struct pt *p;
 	int n, cap;
 	int panel;
@@ -137,29 +138,28 @@ int chart_draw_line(struct chart_draw *d)
 	struct series *sv = NULL;
 	char keys[MAXPANELS][96], buf[160], ent[128] = "", title[256];
 	double t0 = 0, t1 = 0;
-	int have_t = 0, nent = 0, has_date = 0;
+	int have_t = 0, nent = 0, kent = 0, has_date = 0;
 	struct sb *o = d->out;
 	const char *names[CHART_MAXSERIES];
 
-	/* the entity drawn: the first one (the note says which, and of how many) */
+	/* the entity drawn: the one asked for (chart_opts.entity, kept in range by chart_draw_cols);
+	 * the note says which, and of how many */
 	if (pk->entity >= 0 && nrow > 0) {
-		snprintf(ent, sizeof ent, "%s", chart_text(cJSON_GetArrayItem(cJSON_GetArrayItem(d->rows, 0), pk->entity), buf, sizeof buf));
-		for (int i = 0; i < nrow; i++) {
-			const char *e = chart_text(cJSON_GetArrayItem(cJSON_GetArrayItem(d->rows, i), pk->entity), buf, sizeof buf);
-			int seen = 0;
-			for (int k = 0; k < i && !seen; k++) {
-				char b2[160];
-				seen = !strcmp(chart_text(cJSON_GetArrayItem(cJSON_GetArrayItem(d->rows, k), pk->entity), b2, sizeof b2), e);
-			}
-			nent += !seen;
-		}
+		struct chart_entity *ev = calloc(CHART_MAXENTITIES, sizeof *ev);
+
+		if (!ev)
+			goto out;
+		nent = chart_entities(d->rows, pk->entity, ev, CHART_MAXENTITIES);
+		kent = d->o->entity >= 0 && d->o->entity < nent && d->o->entity < CHART_MAXENTITIES ? d->o->entity : 0;
+		snprintf(ent, sizeof ent, "%s", ev[kent].value);
+		free(ev);
 	}
 	for (int i = 0; i < nrow; i++) {
 		const cJSON *row = cJSON_GetArrayItem(d->rows, i);
 		const char *ts = cJSON_GetStringValue(cJSON_GetArrayItem(row, pk->x));
 		double t;
 
-		if (pk->entity >= 0 && strcmp(chart_text(cJSON_GetArrayItem(row, pk->entity), buf, sizeof buf), ent))
+		if (pk->entity >= 0 && strncmp(chart_text(cJSON_GetArrayItem(row, pk->entity), buf, sizeof buf), ent, 63))
 			continue;
 		if (!parse_time(ts, &t))
 			continue;
@@ -181,6 +181,7 @@ int chart_draw_line(struct chart_draw *d)
 				if (!(s = series_get(&sv, &ns, &cap, CTITLE(mc))))
 					goto out;
 				s->unit = mc->unit;
+				s->sql = mc->name;
 			}
 			if (!add_pt(s, t, v))
 				goto out;
@@ -251,12 +252,15 @@ int chart_draw_line(struct chart_draw *d)
 		chart_svg_open(d, height, title);
 		if (note_h) {
 			struct sb note = SB_INIT;
-			char nb[24], sb1[24], sb2[24];
+			char nb[24], kb[24], sb1[24], sb2[24];
 
 			if (ent[0]) {
+				/* the entity column as the table's header names it ("환자 번호 100001 (2 / 3)") */
 				snprintf(nb, sizeof nb, "%d", nent);
-				i18n_format(&note, d->o->lang ? d->o->lang : "en", "chart.note_entity",
-				            (const char *[]){"name", d->cols[pk->entity].name, "value", ent, "n", nb, NULL});
+				snprintf(kb, sizeof kb, "%d", kent + 1);
+				i18n_format(&note, d->o->lang ? d->o->lang : "en",
+				            chart_entity_is_person(d->cols[pk->entity].name) ? "chart.note_person" : "chart.note_entity",
+				            (const char *[]){"name", CTITLE(&d->cols[pk->entity]), "value", ent, "k", kb, "n", nb, NULL});
 			}
 			if (dropped) {
 				snprintf(sb1, sizeof sb1, "%d", shown);
@@ -266,7 +270,8 @@ int chart_draw_line(struct chart_draw *d)
 				i18n_format(&note, d->o->lang ? d->o->lang : "en", "chart.note_series",
 				            (const char *[]){"shown", sb1, "n", sb2, NULL});
 			}
-			sb_printf(o, "<text class=\"note\" x=\"8\" y=\"%d\" font-size=\"%d\" fill=\"#555\">", top + font, font - 1);
+			sb_printf(o, "<text class=\"note\" data-entity=\"%d\" data-entities=\"%d\" x=\"8\" y=\"%d\" "
+			          "font-size=\"%d\" fill=\"#555\">", ent[0] ? kent + 1 : 0, ent[0] ? nent : 0, top + font, font - 1);
 			chart_label(o, sb_cstr(&note), d->w - 16, font - 1);
 			sb_puts(o, "</text>");
 			sb_free(&note);
@@ -280,15 +285,22 @@ int chart_draw_line(struct chart_draw *d)
 			int py = top + p * (ph + ptitle + 8) + ptitle, n, dec;
 			double lo = 0, hi = 0, first, step;
 			int any = 0;
-			struct sb pt = SB_INIT;
+			struct sb pt = SB_INIT, sqln = SB_INIT;
 			const char *unit = NULL;
+			int cut;
 
-			/* the panel's title: its measures and their unit */
+			/* the panel's title: its measures (as the table's headers name them) and their unit;
+			 * their SQL names on hover */
 			for (int i = 0; i < shown; i++)
 				if (sv[i].panel == p) {
 					if (pt.len)
 						sb_puts(&pt, ", ");
 					sb_puts(&pt, sv[i].name);
+					if (sv[i].sql && strcmp(sv[i].sql, sv[i].name)) {
+						if (sqln.len)
+							sb_puts(&sqln, ", ");
+						sb_puts(&sqln, sv[i].sql);
+					}
 					unit = sv[i].unit;
 					for (int k = 0; k < sv[i].n; k++) {
 						double v = sv[i].p[k].v;
@@ -302,17 +314,23 @@ int chart_draw_line(struct chart_draw *d)
 			sb_printf(o, "<g class=\"panel\" data-unit=\"");
 			sb_html(o, unit ? unit : "");
 			sb_printf(o, "\"><text class=\"axis-title\" x=\"%d\" y=\"%d\" font-size=\"%d\" fill=\"#222\">", 8, py - 12, font);
-			if (chart_label(o, sb_cstr(&pt), d->w * 0.6, font)) {
-				sb_puts(o, "<title>");
-				sb_html(o, sb_cstr(&pt));
-				sb_puts(o, "</title>");
-			}
+			cut = chart_label(o, sb_cstr(&pt), d->w * 0.6, font);
 			if (unit) {
 				sb_puts(o, " (");
 				sb_html(o, unit);
 				sb_puts(o, ")");
 			}
+			if (cut || sqln.len) {
+				sb_puts(o, "<title>");
+				if (cut)
+					sb_html(o, sb_cstr(&pt));
+				if (cut && sqln.len)
+					sb_puts(o, " — ");
+				sb_html(o, sb_cstr(&sqln));
+				sb_puts(o, "</title>");
+			}
 			sb_puts(o, "</text>");
+			sb_free(&sqln);
 			sb_free(&pt);
 			dec = chart_nice_ticks(lo, hi, d->narrow ? 3 : 4, &first, &step, &n);
 			lo = first;
@@ -365,7 +383,7 @@ int chart_draw_line(struct chart_draw *d)
 		}
 		sb_printf(o, "<text class=\"axis-title\" x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-size=\"%d\" fill=\"#222\">",
 		          (x0 + x1) / 2, height - 6, font);
-		sb_html(o, CTITLE(&d->cols[pk->x]));
+		chart_col_title(o, &d->cols[pk->x], NULL);
 		sb_puts(o, "</text>");
 		chart_svg_close(d);
 		r = 1;

@@ -204,6 +204,72 @@ static void describe(struct req *r, const struct run_ctx *x, const cJSON *cjcols
 	sb_free(&names);
 }
 
+/* add_chart_chooser: above a timeline of several patients (cases...), a form that names the one drawn
+ * (GET patient=k, the k-th in the result's order; no identifier goes into the URL), listing each with
+ * its row count, and keeping the table's sorting and page.  Works without JavaScript. */
+static void add_chart_chooser(struct req *r, cJSON *d, const cJSON *rows, const struct chart_info *ci,
+                              int truncated, long long sortc, const char *dir, long long page)
+{
+	struct chart_entity *ev = calloc(CHART_MAXENTITIES, sizeof *ev);
+	int n = chart_entities(rows, ci->entity_col, ev, CHART_MAXENTITIES);
+	cJSON *ch, *opts, *hid;
+	char num[24], kb[24], key[64];
+	struct sb t = SB_INIT;
+
+	if (!ev)
+		return;
+	ch = cJSON_AddObjectToObject(d, "chart_chooser");
+	i18n_format(&t, r->lang, "chart.choose_label", (const char *[]){"name", ci->entity_title, NULL});
+	cJSON_AddStringToObject(ch, "label", sb_cstr(&t));
+	cJSON_AddStringToObject(ch, "name", ci->entity_name ? ci->entity_name : "");
+	snprintf(num, sizeof num, "%d", n);
+	sb_reset(&t);
+	/* "in the result", or "in the preview" when the stored rows are the first of more; 명 for people */
+	snprintf(key, sizeof key, "chart.choose_%s%s%s", n > CHART_MAXENTITIES ? "more" : "count",
+	         truncated ? "_preview" : "", chart_entity_is_person(ci->entity_name) ? "_people" : "");
+	snprintf(kb, sizeof kb, "%d", CHART_MAXENTITIES);
+	i18n_format(&t, r->lang, key, (const char *[]){"n", num, "max", kb, NULL});
+	cJSON_AddStringToObject(ch, "count", sb_cstr(&t));
+	opts = cJSON_AddArrayToObject(ch, "options");
+	for (int k = 0; k < n && k < CHART_MAXENTITIES; k++) {
+		cJSON *o = cJSON_CreateObject();
+
+		sb_reset(&t);
+		snprintf(num, sizeof num, "%d", ev[k].rows);
+		i18n_format(&t, r->lang, ev[k].rows == 1 ? "chart.entity_rows_one" : "chart.entity_rows",
+		            (const char *[]){"value", ev[k].value, "n", num, NULL});
+		cJSON_AddNumberToObject(o, "k", k + 1);
+		cJSON_AddStringToObject(o, "text", sb_cstr(&t));
+		if (k == ci->entity)
+			cJSON_AddBoolToObject(o, "selected", 1);
+		cJSON_AddItemToArray(opts, o);
+	}
+	/* the table's sorting and page go along with the choice */
+	hid = cJSON_AddArrayToObject(ch, "hidden");
+	if (sortc >= 0) {
+		cJSON *h = cJSON_CreateObject();
+
+		snprintf(num, sizeof num, "%lld", sortc);
+		cJSON_AddStringToObject(h, "name", "sort");
+		cJSON_AddStringToObject(h, "value", num);
+		cJSON_AddItemToArray(hid, h);
+		h = cJSON_CreateObject();
+		cJSON_AddStringToObject(h, "name", "dir");
+		cJSON_AddStringToObject(h, "value", dir && !strcmp(dir, "desc") ? "desc" : "asc");
+		cJSON_AddItemToArray(hid, h);
+	}
+	if (page > 1) {
+		cJSON *h = cJSON_CreateObject();
+
+		snprintf(num, sizeof num, "%lld", page);
+		cJSON_AddStringToObject(h, "name", "page");
+		cJSON_AddStringToObject(h, "value", num);
+		cJSON_AddItemToArray(hid, h);
+	}
+	sb_free(&t);
+	free(ev);
+}
+
 /* The result table: one page of the stored preview, sorted as asked, plus the chart. */
 static void add_result(struct req *r, cJSON *d, const char *columns_json, const char *preview_json, long long id,
                        const struct run_ctx *x)
@@ -219,7 +285,8 @@ static void add_result(struct req *r, cJSON *d, const char *columns_json, const 
 	struct answer_col *acols = NULL;
 	struct col_words *words = NULL;
 	struct sb svg = SB_INIT;
-	const char *kind = NULL;
+	struct chart_info chart = {0};
+	char keep[32] = "";     /* the timeline's patient, kept by the sort and paging links */
 
 	/* preview may be {"rows": [...]} or the bare list of rows */
 	if (cJSON_IsObject(prev))
@@ -277,10 +344,25 @@ static void add_result(struct req *r, cJSON *d, const char *columns_json, const 
 		cJSON_Delete(llm);
 		sb_free(&a);
 	}
+	/* the chart: axes and legends named as the table's headers (the columns' SQL names on hover) */
+	for (int c = 0; c < ncol; c++) {
+		cJSON *ci = cJSON_GetArrayItem(cols, c);
+
+		if (cJSON_IsObject(ci) && acols[c].label && *acols[c].label) {
+			cJSON_DeleteItemFromObjectCaseSensitive(ci, "label");
+			cJSON_AddStringToObject(ci, "label", acols[c].label);
+		}
+	}
 	if (chart_for_run(&svg, cols, rows, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(d, "target")),
-	                  cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(d, "sql")), r->lang, &kind)) {
+	                  cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(d, "sql")), r->lang,
+	                  chart_entity_param(req_param(r, "patient"), CHART_MAXENTITIES), &chart)) {
 		cJSON_AddStringToObject(d, "chart_svg", sb_cstr(&svg));
-		cJSON_AddStringToObject(d, "chart_kind", kind);
+		cJSON_AddStringToObject(d, "chart_kind", chart.kind);
+		if (chart.entity_col >= 0 && chart.nentities > 1) {
+			add_chart_chooser(r, d, rows, &chart, x->truncated, sortc, dir, page);
+			if (chart.entity > 0)
+				snprintf(keep, sizeof keep, "&patient=%d", chart.entity + 1);
+		}
 	}
 	/* sort a copy of the row pointers, then page */
 	if (nrow > 0 && (arr = calloc((size_t)nrow, sizeof *arr))) {
@@ -309,7 +391,7 @@ static void add_result(struct req *r, cJSON *d, const char *columns_json, const 
 		cJSON_AddStringToObject(o, "label", acols[c].label);
 		add_str(o, "type", type);
 		cJSON_AddBoolToObject(o, "num", is_numeric_type(type));
-		snprintf(href, sizeof href, "/runs/%lld?sort=%d&dir=%s", id, c, cur && !desc ? "desc" : "asc");
+		snprintf(href, sizeof href, "/runs/%lld?sort=%d&dir=%s%s", id, c, cur && !desc ? "desc" : "asc", keep);
 		cJSON_AddStringToObject(o, "sort_href", href);
 		cJSON_AddStringToObject(o, "sort_mark", cur ? (desc ? "▼" : "▲") : "");
 		cJSON_AddItemToArray(tcols, o);
@@ -371,15 +453,15 @@ static void add_result(struct req *r, cJSON *d, const char *columns_json, const 
 
 		cJSON_AddBoolToObject(pages, "many", 1);
 		if (page > 1) {
-			snprintf(href, sizeof href, "/runs/%lld?page=%lld", id, page - 1);
+			snprintf(href, sizeof href, "/runs/%lld?page=%lld%s", id, page - 1, keep);
 			if (sortc >= 0)
-				snprintf(href, sizeof href, "/runs/%lld?page=%lld&sort=%lld&dir=%s", id, page - 1, sortc, dir ? dir : "asc");
+				snprintf(href, sizeof href, "/runs/%lld?page=%lld&sort=%lld&dir=%s%s", id, page - 1, sortc, dir ? dir : "asc", keep);
 			cJSON_AddStringToObject(pages, "prev", href);
 		}
 		if (page < npages) {
-			snprintf(href, sizeof href, "/runs/%lld?page=%lld", id, page + 1);
+			snprintf(href, sizeof href, "/runs/%lld?page=%lld%s", id, page + 1, keep);
 			if (sortc >= 0)
-				snprintf(href, sizeof href, "/runs/%lld?page=%lld&sort=%lld&dir=%s", id, page + 1, sortc, dir ? dir : "asc");
+				snprintf(href, sizeof href, "/runs/%lld?page=%lld&sort=%lld&dir=%s%s", id, page + 1, sortc, dir ? dir : "asc", keep);
 			cJSON_AddStringToObject(pages, "next", href);
 		}
 	}

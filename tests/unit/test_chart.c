@@ -1,4 +1,4 @@
-/* test_chart.c: the chart kind chosen per result shape, round ticks, identifiers never on an axis, legends, time order, escaping. */
+/* test_chart.c: the chart kind chosen per result shape, round ticks, identifiers never on an axis, legends, time order, escaping, the patient a timeline draws, bars of several measures, translated titles. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -238,7 +238,7 @@ static void test_bars_sorted(void **st)
 	svg = svg_of("[{\"name\":\"department\",\"type\":\"text\"},{\"name\":\"avg\",\"type\":\"number\",\"unit\":\"years\",\"label\":\"평균 나이\"}]",
 	             "[[\"a\",1],[\"b\",2]]", NULL);
 	assert_non_null(svg);
-	assert_non_null(strstr(svg, ">평균 나이 (years)</text>"));
+	assert_non_null(strstr(svg, ">평균 나이 (years)<title>avg</title></text>"));
 	free(svg);
 }
 
@@ -351,6 +351,238 @@ static void test_no_chart_no_frame(void **st)
 	cJSON_Delete(rj);
 }
 
+/* count: how many times needle occurs in hay */
+static int count(const char *hay, const char *needle)
+{
+	int n = 0;
+
+	for (const char *p = hay; (p = strstr(p, needle)); p++)
+		n++;
+	return n;
+}
+
+static char *svg_opts(const char *cols_json, const char *rows_json, const struct chart_opts *o)
+{
+	cJSON *cj = cJSON_Parse(cols_json), *rj = cJSON_Parse(rows_json);
+	struct sb s = SB_INIT;
+	char *out = NULL;
+
+	if (chart_svg(&s, cj, rj, o, NULL))
+		out = strdup(sb_cstr(&s));
+	sb_free(&s);
+	cJSON_Delete(cj);
+	cJSON_Delete(rj);
+	return out;
+}
+
+#define PP_COLS "[{\"name\":\"subjectid\",\"type\":\"number\",\"label\":\"환자 번호\"},{\"name\":\"dt\",\"type\":\"datetime\"}," \
+	"{\"name\":\"sbp\",\"type\":\"number\"},{\"name\":\"hr\",\"type\":\"number\"}]"
+/* three patients, the second with an sbp of 177 and an hr of 155 nobody else has */
+#define PP_ROWS "[[100001,\"2025-12-31 09:00:00\",120,80],[100002,\"2025-12-31 08:00:00\",177,155]," \
+	"[100001,\"2025-12-31 08:30:00\",100,70],[100003,\"2025-12-31 07:00:00\",130,90],[100002,\"2025-12-31 10:00:00\",170,150]]"
+
+static void test_timeline_entity_chosen(void **st)
+{
+	cJSON *rj = cJSON_Parse(PP_ROWS);
+	struct chart_entity ev[4];
+	struct chart_opts o = {.lang = "en"};
+	char *svg;
+
+	(void)st;
+	/* the patients in order of first appearance, with their rows */
+	assert_int_equal(chart_entities(rj, 0, ev, 4), 3);
+	assert_string_equal(ev[0].value, "100001");
+	assert_int_equal(ev[0].rows, 2);
+	assert_string_equal(ev[1].value, "100002");
+	assert_int_equal(ev[1].rows, 2);
+	assert_string_equal(ev[2].value, "100003");
+	assert_int_equal(ev[2].rows, 1);
+	assert_int_equal(chart_entities(rj, 0, ev, 1), 3);     /* fewer listed, all counted */
+	cJSON_Delete(rj);
+	/* the page parameter: the k-th of n, anything else the first, never an error */
+	assert_int_equal(chart_entity_param("2", 3), 1);
+	assert_int_equal(chart_entity_param("3", 3), 2);
+	assert_int_equal(chart_entity_param("+2", 3), 1);
+	assert_int_equal(chart_entity_param("002", 3), 1);
+	assert_int_equal(chart_entity_param("4", 3), 0);
+	assert_int_equal(chart_entity_param("0", 3), 0);
+	assert_int_equal(chart_entity_param("-1", 3), 0);
+	assert_int_equal(chart_entity_param("100002", 3), 0);   /* an identifier is not an index */
+	assert_int_equal(chart_entity_param("abc", 3), 0);
+	assert_int_equal(chart_entity_param("2 OR 1=1", 3), 0);
+	assert_int_equal(chart_entity_param("", 3), 0);
+	assert_int_equal(chart_entity_param(NULL, 3), 0);
+	assert_int_equal(chart_entity_param("0000000000000000000000000000000000000000000000000002", 3), 0);
+	/* by default the first patient: its values, not the second's */
+	svg = svg_opts(PP_COLS, PP_ROWS, &o);
+	assert_non_null(svg);
+	assert_non_null(strstr(svg, "data-entity=\"1\" data-entities=\"3\""));
+	assert_non_null(strstr(svg, "Showing 환자 번호 100001 (1 of 3)"));
+	assert_null(strstr(svg, ": 177</title>"));
+	free(svg);
+	/* the second asked for: its measures, and the note names it */
+	o.entity = 1;
+	svg = svg_opts(PP_COLS, PP_ROWS, &o);
+	assert_non_null(svg);
+	assert_int_equal(count(svg, "data-entity=\"2\" data-entities=\"3\""), 2);   /* both drawings */
+	assert_non_null(strstr(svg, "Showing 환자 번호 100002 (2 of 3)"));
+	assert_non_null(strstr(svg, ": 177</title>"));
+	assert_non_null(strstr(svg, ": 155</title>"));
+	assert_null(strstr(svg, ": 120</title>"));
+	assert_null(strstr(svg, "100001"));
+	free(svg);
+	/* in Korean */
+	o.lang = "ko";
+	o.entity = 2;
+	svg = svg_opts(PP_COLS, PP_ROWS, &o);
+	assert_non_null(svg);
+	assert_non_null(strstr(svg, "환자 번호 100003만 표시 (3명 중 3번째)"));    /* people are counted with 명 */
+	free(svg);
+	svg = svg_opts("[{\"name\":\"caseid\",\"type\":\"number\",\"label\":\"케이스 번호\"},{\"name\":\"dt\",\"type\":\"datetime\"},"
+	               "{\"name\":\"sbp\",\"type\":\"number\"},{\"name\":\"hr\",\"type\":\"number\"}]", PP_ROWS, &o);
+	assert_non_null(svg);
+	assert_non_null(strstr(svg, "케이스 번호 100003만 표시 (3개 중 3번째)"));   /* cases with 개 */
+	free(svg);
+	assert_true(chart_entity_is_person("subjectid"));
+	assert_true(chart_entity_is_person("patient_no"));
+	assert_false(chart_entity_is_person("caseid"));
+	assert_false(chart_entity_is_person("hadm_id"));
+	/* out of range: the first, as without a choice */
+	o.lang = "en";
+	o.entity = 7;
+	svg = svg_opts(PP_COLS, PP_ROWS, &o);
+	assert_non_null(svg);
+	assert_non_null(strstr(svg, "data-entity=\"1\" data-entities=\"3\""));
+	free(svg);
+	o.entity = -3;
+	svg = svg_opts(PP_COLS, PP_ROWS, &o);
+	assert_non_null(svg);
+	assert_non_null(strstr(svg, "(1 of 3)"));
+	free(svg);
+}
+
+/* pick_of: chart_choose's pick with units from the columns JSON */
+static int panels_of(const char *cols_json, const char *rows_json, struct chart_pick *p)
+{
+	cJSON *cj = cJSON_Parse(cols_json), *rj = cJSON_Parse(rows_json), *c;
+	struct chart_col cols[CHART_MAXCOLS];
+	int n = 0, r = -1;
+
+	cJSON_ArrayForEach(c, cj) {
+		memset(&cols[n], 0, sizeof cols[n]);
+		cols[n].name = cJSON_GetObjectItem(c, "name")->valuestring;
+		cols[n].type = cJSON_GetObjectItem(c, "type")->valuestring;
+		cols[n].unit = cJSON_GetStringValue(cJSON_GetObjectItem(c, "unit"));
+		n++;
+	}
+	chart_roles(cols, n);
+	if (chart_choose(cols, n, rj, p) == CHART_BAR)
+		r = chart_bar_panels(cols, p, rj);
+	cJSON_Delete(cj);
+	cJSON_Delete(rj);
+	return r;
+}
+
+#define CNT_AVG_COLS "[{\"name\":\"department\",\"type\":\"text\",\"label\":\"진료과\"},{\"name\":\"n\",\"type\":\"number\",\"label\":\"케이스 수\"}," \
+	"{\"name\":\"avg_age\",\"type\":\"number\",\"unit\":\"years\",\"label\":\"평균 나이\"}]"
+#define CNT_AVG_ROWS "[[\"Urology\",400,61.5],[\"General surgery\",4839,55.2],[\"Gynecology\",502,44.1]]"
+#define TWO_CNT_COLS "[{\"name\":\"department\",\"type\":\"text\"},{\"name\":\"cases\",\"type\":\"number\",\"label\":\"Cases\"}," \
+	"{\"name\":\"patients\",\"type\":\"number\",\"label\":\"Patients\"}]"
+#define TWO_CNT_ROWS "[[\"Urology\",400,380],[\"General surgery\",4839,4500],[\"Gynecology\",502,470]]"
+
+static void test_bars_of_several_measures(void **st)
+{
+	struct chart_pick p;
+	char *svg;
+	const char *kind = NULL, *a, *b;
+
+	(void)st;
+	/* every measure is picked; a count and an average (another unit): a panel each */
+	assert_int_equal(panels_of(CNT_AVG_COLS, CNT_AVG_ROWS, &p), 2);
+	assert_int_equal(p.nmeasures, 2);
+	assert_int_equal(p.measures[0], 1);
+	assert_int_equal(p.measures[1], 2);
+	/* two counts of one scale: one axis, grouped */
+	assert_int_equal(panels_of(TWO_CNT_COLS, TWO_CNT_ROWS, &p), 1);
+	/* two counts a hundred times apart: a panel each, else the small one's bars vanish */
+	assert_int_equal(panels_of(TWO_CNT_COLS, "[[\"a\",4000,3],[\"b\",5000,4],[\"c\",3000,2]]", &p), 2);
+	/* one measure: as before */
+	assert_int_equal(panels_of("[{\"name\":\"department\",\"type\":\"text\"},{\"name\":\"avg\",\"type\":\"number\"}]",
+	                           "[[\"a\",1.5],[\"b\",2]]", &p), 1);
+	assert_int_equal(p.nmeasures, 1);
+	/* (asa, count, avg): the measures after the numeric category */
+	assert_int_equal(panels_of("[{\"name\":\"asa\",\"type\":\"number\"},{\"name\":\"n\",\"type\":\"number\"},{\"name\":\"los\",\"type\":\"number\",\"unit\":\"days\"}]",
+	                           "[[1,10,2.5],[2,40,3.1],[3,30,6.2]]", &p), 2);
+	assert_int_equal(p.x, 0);
+	assert_int_equal(p.nmeasures, 2);
+
+	/* the panels drawn: two per drawing, each titled by its header and unit, categories in one order */
+	svg = svg_of(CNT_AVG_COLS, CNT_AVG_ROWS, &kind);
+	assert_non_null(svg);
+	assert_string_equal(kind, "bar");
+	assert_int_equal(count(svg, "class=\"bar-panel\" data-measures=\"1\""), 4);
+	assert_int_equal(count(svg, "class=\"legend-item\""), 0);
+	assert_non_null(strstr(svg, ">케이스 수<title>n</title></text>"));
+	assert_non_null(strstr(svg, ">평균 나이 (years)<title>avg_age</title></text>"));
+	assert_int_equal(count(svg, "<rect class=\"bar\""), 12);     /* 3 departments x 2 measures x 2 drawings */
+	a = strstr(svg, "data-label=\"General surgery\"");
+	b = strstr(svg, "data-label=\"Gynecology\"");
+	assert_true(a && b && a < b && b < strstr(svg, "data-label=\"Urology\""));   /* by the count, in both panels */
+	a = strstr(strstr(svg, ">평균 나이"), "data-label=\"General surgery\"");
+	assert_true(a && a < strstr(strstr(svg, ">평균 나이"), "data-label=\"Urology\""));
+	free(svg);
+
+	/* grouped: one panel with both measures, a legend of their headers */
+	svg = svg_of(TWO_CNT_COLS, TWO_CNT_ROWS, &kind);
+	assert_non_null(svg);
+	assert_int_equal(count(svg, "class=\"bar-panel\" data-measures=\"2\""), 2);
+	assert_int_equal(count(svg, "class=\"legend-item\" data-name=\"Cases\""), 2);
+	assert_int_equal(count(svg, "class=\"legend-item\" data-name=\"Patients\""), 2);
+	assert_int_equal(count(svg, "data-series=\"1\""), 6);
+	assert_non_null(strstr(svg, ">Cases, Patients<title>cases, patients</title></text>"));
+	free(svg);
+
+	/* one measure keeps its drawing: no panel, no legend */
+	svg = svg_of("[{\"name\":\"department\",\"type\":\"text\"},{\"name\":\"avg\",\"type\":\"number\"}]", "[[\"a\",1.5],[\"b\",2]]", NULL);
+	assert_non_null(svg);
+	assert_null(strstr(svg, "bar-panel"));
+	assert_null(strstr(svg, "legend"));
+	assert_non_null(strstr(svg, ">avg</text>"));
+	free(svg);
+}
+
+static void test_titles_are_headers(void **st)
+{
+	/* a wide timeline with the table's headers: legends and panel titles use them, the SQL names on hover */
+	char *svg = svg_of("[{\"name\":\"dt\",\"type\":\"datetime\",\"label\":\"측정 시각\"},"
+	                   "{\"name\":\"sbp\",\"type\":\"number\",\"unit\":\"mmHg\",\"label\":\"수축기 혈압\"},"
+	                   "{\"name\":\"dbp\",\"type\":\"number\",\"unit\":\"mmHg\",\"label\":\"이완기 혈압\"}]",
+	                   "[[\"2025-01-01 10:00:00\",120,80],[\"2025-01-01 09:00:00\",110,70]]", NULL);
+
+	(void)st;
+	assert_non_null(svg);
+	assert_non_null(strstr(svg, "class=\"legend-item\" data-name=\"수축기 혈압\""));
+	assert_non_null(strstr(svg, "data-series=\"이완기 혈압\""));
+	assert_non_null(strstr(svg, ">수축기 혈압, 이완기 혈압 (mmHg)<title>sbp, dbp</title></text>"));
+	assert_non_null(strstr(svg, ">측정 시각<title>dt</title></text>"));
+	assert_null(strstr(svg, "data-name=\"sbp\""));
+	assert_null(strstr(svg, ">sbp ("));
+	free(svg);
+	/* without labels: the SQL names, and no hover title repeating them */
+	svg = svg_of("[{\"name\":\"dt\",\"type\":\"datetime\"},{\"name\":\"sbp\",\"type\":\"number\",\"unit\":\"mmHg\"}]",
+	             "[[\"2025-01-01 10:00:00\",120],[\"2025-01-01 09:00:00\",110]]", NULL);
+	assert_non_null(svg);
+	assert_non_null(strstr(svg, ">sbp (mmHg)</text>"));
+	assert_non_null(strstr(svg, ">dt</text>"));
+	free(svg);
+	/* a bar's axis, escaped, the SQL name on hover */
+	svg = svg_of("[{\"name\":\"department\",\"type\":\"text\"},{\"name\":\"a<b\",\"type\":\"number\",\"label\":\"A & B\"}]",
+	             "[[\"a\",1],[\"b\",2]]", NULL);
+	assert_non_null(svg);
+	assert_non_null(strstr(svg, ">A &amp; B<title>a&lt;b</title></text>"));
+	free(svg);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -358,7 +590,8 @@ int main(void)
 		cmocka_unit_test(test_ticks_round),          cmocka_unit_test(test_grouped_bars_legend),
 		cmocka_unit_test(test_bars_sorted),          cmocka_unit_test(test_timeline_time_ordered),
 		cmocka_unit_test(test_small_multiples_by_unit), cmocka_unit_test(test_svg_escapes_and_truncates),
-		cmocka_unit_test(test_no_chart_no_frame),
+		cmocka_unit_test(test_no_chart_no_frame),   cmocka_unit_test(test_timeline_entity_chosen),
+		cmocka_unit_test(test_bars_of_several_measures), cmocka_unit_test(test_titles_are_headers),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

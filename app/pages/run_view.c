@@ -211,13 +211,14 @@ static void add_chart_chooser(struct req *r, cJSON *d, const cJSON *rows, const 
                               int truncated, long long sortc, const char *dir, long long page)
 {
 	struct chart_entity *ev = calloc(CHART_MAXENTITIES, sizeof *ev);
-	int n = chart_entities(rows, ci->entity_col, ev, CHART_MAXENTITIES);
 	cJSON *ch, *opts, *hid;
 	char num[24], kb[24], key[64];
 	struct sb t = SB_INIT;
+	int n;
 
 	if (!ev)
 		return;
+	n = chart_entities(rows, ci->entity_col, ev, CHART_MAXENTITIES);
 	ch = cJSON_AddObjectToObject(d, "chart_chooser");
 	i18n_format(&t, r->lang, "chart.choose_label", (const char *[]){"name", ci->entity_title, NULL});
 	cJSON_AddStringToObject(ch, "label", sb_cstr(&t));

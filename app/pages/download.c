@@ -190,7 +190,12 @@ static enum err download(struct req *r, long long id, const char *fmt, int relea
 
 static enum err download_this(struct req *r)
 {
-	return download(r, r->arg_id, req_param(r, "format"), req_param_int(r, "release", 0) == 1);
+	long long rel = req_param_int(r, "release", 0);
+
+	/* release=2 must not quietly become a download that is not for release */
+	if (rel != 0 && rel != 1)
+		return ERR_INPUT;
+	return download(r, r->arg_id, req_param(r, "format"), rel == 1);
 }
 
 enum err page_download(struct req *r)

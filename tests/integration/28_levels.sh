@@ -273,6 +273,10 @@ check "and asked for one anyway, it is refused (422) with the reason, and no row
 	 grep -q "only aggregate results may be read" <<<"$body" && ! grep -q "^[0-9]*,W" <<<"$body"' "$(head -c 600 <<<"$body")"
 code=$(curl -s -o /dev/null -w '%{http_code}' -b "$T/idf" "$BASE_URL/runs/$RR/download?format=csv&release=yes")
 check "a release parameter that is not a digit is a clear 400 ($code)" '[ "$code" = 400 ]'
+body=$(curl -s -w '\n%{http_code}' -b "$T/idf" "$BASE_URL/runs/$RR/download?format=csv&release=2")
+check "release=2 is a 400 too, never a download that is not for release" '[ "$(tail -1 <<<"$body")" = 400 ] && ! grep -q W9 <<<"$body"' "$(head -c 300 <<<"$body")"
+code=$(curl -s -o /dev/null -w '%{http_code}' -b "$T/idf" "$BASE_URL/runs/$RR/download?format=csv&release=0")
+check "release=0 is the plain download ($code)" '[ "$code" = 200 ]'
 
 # ---- Admin -> Users sets a level: audited, CSRF-checked, declared inputs ----
 A=$(signin "$T/admin" "$ADMIN_USER" "$ADMIN_PASS")

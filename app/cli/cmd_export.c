@@ -81,7 +81,20 @@ int cmd_export(int argc, char **argv)
 	} else {
 		cli_use_catalog(conf_get("target_name"), &o.relation_ok, &o.relation_ctx);
 	}
-	tname = target || user ? t.name : conf_get("target_name");
+	if (release) {
+		/* a file for release reads at least through the limited level's views (store/level.h) */
+		if (!target && !user && cli_target("export", NULL, NULL, &t))
+			return 1;
+		free(level_ci);
+		level_ci = NULL;
+		if (level_conninfo_release(db_app(), &t, uid, &level_ci, NULL, err, sizeof err) != OK) {
+			fprintf(stderr, "askql export: refused: %s\n", err);
+			target_free(&t);
+			return 1;
+		}
+		o.conninfo = level_ci;
+	}
+	tname = target || user || release ? t.name : conf_get("target_name");
 	/* no rows leave unless their audit row can be written (fail closed, like the web) */
 	if (!access_ready(db_app())) {
 		fprintf(stderr, "askql export: refused: the access audit (askql.access_audit in app_db) cannot be written\n");

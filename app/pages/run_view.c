@@ -14,6 +14,7 @@
 #include "sql/exec.h"
 #include "sql/suppress.h"
 #include "store/db.h"
+#include "store/level.h"
 #include "util/arena.h"
 #include "util/conf.h"
 #include "util/i18n.h"
@@ -523,9 +524,11 @@ static int any_col(void *ctx, const char *table, const char *col)
 	return 1;
 }
 
-/* add_release: downloads for release are offered for a result that aggregates (sql/suppress.h); the
- * download itself checks the patient key in the database and refuses clearly without one */
-static void add_release(struct req *r, cJSON *d, const char *sql)
+/* add_release: downloads for release are offered for a result that aggregates (sql/suppress.h) on a
+ * target set up for access levels (they read through the limited level's views; otherwise the
+ * section says what is missing); the download itself checks the patient key in the database and
+ * refuses clearly without one */
+static void add_release(struct req *r, cJSON *d, const char *sql, const char *target)
 {
 	const char *const keys[1] = {"key"};
 	char reason[256], k[24], *rewritten = NULL;
@@ -538,6 +541,7 @@ static void add_release(struct req *r, cJSON *d, const char *sql)
 	sb_init_arena(&m, r->a);
 	i18n_format(&m, r->lang, "release.help", (const char *const[]){"k", k, NULL});
 	cJSON_AddStringToObject(d, "release_help", sb_cstr(&m));
+	cJSON_AddBoolToObject(d, "release_ready", level_ready(db_app(), target));
 }
 
 enum err run_load(struct req *r, long long id, cJSON **out)
@@ -641,7 +645,7 @@ enum err run_load(struct req *r, long long id, cJSON **out)
 	add_error(r, d, status, col(res, 0, "error"));
 	add_suppressed(r, d, col(res, 0, "id"));
 	if (status && !strcmp(status, "ok"))
-		add_release(r, d, col(res, 0, "sql"));
+		add_release(r, d, col(res, 0, "sql"), col(res, 0, "target"));
 	PQclear(res);
 	*out = d;
 	return OK;

@@ -17,15 +17,53 @@ static const char *const aggs[] = {
 	"jsonb_agg", "json_object_agg", "jsonb_object_agg", "bit_and", "bit_or", "bit_xor", NULL,
 };
 
+/* Aggregates whose result lists the rows' own values: a group of 500 patients still hands out each
+ * one's value, so they are no aggregate result here (docs/privacy.md). */
+static const char *const row_aggs[] = {
+	"array_agg", "string_agg", "json_agg", "jsonb_agg", "json_object_agg", "jsonb_object_agg", "xmlagg",
+	"json_arrayagg", "json_objectagg", NULL,
+};
+
 static cJSON *get(const cJSON *o, const char *k)
 {
 	return o ? cJSON_GetObjectItemCaseSensitive(o, k) : NULL;
 }
 
+/* call_name: the last part of a FuncCall's name ("pg_catalog.string_agg" -> "string_agg"), or NULL */
+static const char *call_name(const cJSON *fc)
+{
+	const cJSON *last = NULL, *n;
+
+	cJSON_ArrayForEach(n, get(fc, "funcname"))
+		last = n;
+	return last ? cJSON_GetStringValue(get(get(last, "String"), "sval")) : NULL;
+}
+
+/* row_agg: the name of a row-listing aggregate called anywhere in node (subqueries included), or NULL */
+static const char *row_agg(const cJSON *node)
+{
+	const cJSON *c;
+	const char *hit;
+
+	if (!node)
+		return NULL;
+	if (cJSON_IsObject(node) && get(node, "FuncCall")) {
+		const char *name = call_name(get(node, "FuncCall"));
+
+		for (int i = 0; name && row_aggs[i]; i++)
+			if (!strcasecmp(name, row_aggs[i]))
+				return row_aggs[i];
+	}
+	if (cJSON_IsObject(node) || cJSON_IsArray(node))
+		cJSON_ArrayForEach(c, node)
+			if ((hit = row_agg(c)))
+				return hit;
+	return NULL;
+}
+
 /* is_agg_call: a FuncCall node that aggregates (not a window function) */
 static int is_agg_call(const cJSON *fc)
 {
-	const cJSON *names = get(fc, "funcname"), *last = NULL, *n;
 	const char *name;
 
 	if (get(fc, "over"))
@@ -33,9 +71,7 @@ static int is_agg_call(const cJSON *fc)
 	if (cJSON_IsTrue(get(fc, "agg_star")) || cJSON_IsTrue(get(fc, "agg_distinct")) ||
 	    cJSON_IsTrue(get(fc, "agg_within_group")) || get(fc, "agg_filter"))
 		return 1;
-	cJSON_ArrayForEach(n, names)
-		last = n;
-	name = last ? cJSON_GetStringValue(get(get(last, "String"), "sval")) : NULL;
+	name = call_name(fc);
 	for (int i = 0; name && aggs[i]; i++)
 		if (!strcasecmp(name, aggs[i]))
 			return 1;
@@ -156,6 +192,7 @@ enum err suppress_rewrite(const char *sql, const char *const *keys, int nkeys,
 	cJSON *root = NULL, *stmts, *sel, *first;
 	struct edit e[64];
 	char qual[128], key[128], *q1, *q2;
+	const char *hit;
 	int ne = 0, loc;
 	enum err rc = ERR_DENIED;
 	struct sb s = SB_INIT;
@@ -177,6 +214,11 @@ enum err suppress_rewrite(const char *sql, const char *const *keys, int nkeys,
 	if (get(sel, "larg") || get(sel, "valuesLists")) {
 		snprintf(reason, reasonlen, "only aggregate results may be read: "
 		         "a UNION, INTERSECT, EXCEPT or VALUES at the top is not one; aggregate in a single SELECT");
+		goto out;
+	}
+	if ((hit = row_agg(sel))) {
+		snprintf(reason, reasonlen, "only aggregate results may be read: %s lists each row's value, "
+		         "whatever the size of the group; count or summarise instead", hit);
 		goto out;
 	}
 	if (!get(sel, "groupClause") && !has_agg(get(sel, "targetList"))) {

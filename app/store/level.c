@@ -190,6 +190,13 @@ static enum err setup_prefix(PGconn *app, const char *target, char *out, size_t 
 	return OK;
 }
 
+int level_ready(PGconn *app, const char *target)
+{
+	char prefix[64], err[128];
+
+	return target && setup_prefix(app, target, prefix, sizeof prefix, err, sizeof err) == OK && *prefix;
+}
+
 /* level_extra: the startup options of a level's sessions */
 static void level_extra(const char *prefix, enum level lv, char *buf, size_t n)
 {
@@ -219,6 +226,32 @@ enum err level_conninfo(PGconn *app, const struct target *t, long long user_id, 
 		}
 		*out = strdup(target_exec_conninfo(t));
 		return *out ? OK : ERR_NOMEM;
+	}
+	level_extra(prefix, lv, extra, sizeof extra);
+	return with_options(target_exec_conninfo(t), extra, out, err, errlen);
+}
+
+enum err level_conninfo_release(PGconn *app, const struct target *t, long long user_id, char **out,
+                                enum level *lv_out, char *err, size_t errlen)
+{
+	enum level lv;
+	char prefix[64], extra[256];
+	enum err rc;
+
+	*out = NULL;
+	if ((rc = level_of(app, user_id, t->name, &lv, err, errlen)) != OK)
+		return rc;
+	if (lv < LEVEL_LIMITED)
+		lv = LEVEL_LIMITED;
+	if (lv_out)
+		*lv_out = lv;
+	if ((rc = setup_prefix(app, t->name, prefix, sizeof prefix, err, errlen)) != OK)
+		return rc;
+	if (!*prefix) {
+		snprintf(err, errlen, "an export for release is read through the de-identified views of the limited "
+		         "level, and access levels are not set up for %s yet (an administrator runs: askql target "
+		         "levels %s)", t->name, t->name);
+		return ERR_DENIED;
 	}
 	level_extra(prefix, lv, extra, sizeof extra);
 	return with_options(target_exec_conninfo(t), extra, out, err, errlen);

@@ -55,6 +55,20 @@ enum err level_set(PGconn *app, long long user_id, const char *target, enum leve
 enum err level_conninfo(PGconn *app, const struct target *t, long long user_id, char **out,
                         enum level *lv_out, char *err, size_t errlen);
 
+/*
+ * level_conninfo_release: the connection an export for release reads with: user_id's level, but
+ * at least limited, so the file is built from the generalising views (no direct identifier, dates
+ * to the month) whatever the user may read otherwise; identifiers cannot leave inside an aggregate
+ * (string_agg of names, min of a birth date).  ERR_DENIED (err says run askql target levels) when
+ * t is not set up for levels; otherwise as level_conninfo (*lv_out: the level used).
+ */
+enum err level_conninfo_release(PGconn *app, const struct target *t, long long user_id, char **out,
+                                enum level *lv_out, char *err, size_t errlen);
+
+/* level_ready: 1 when target is set up for access levels (askql target levels), 0 when not or the
+ * app database cannot say. */
+int level_ready(PGconn *app, const char *target);
+
 /* level_conninfo_is_aggregate: 1 when conninfo (as level_conninfo made it) logs in with the role
  * of an aggregate level (options "-c role=askql_..._aggregate"); 0 otherwise or unparsable. */
 int level_conninfo_is_aggregate(const char *conninfo);

@@ -98,6 +98,9 @@ check "levels not set up: a limited user's SQL is refused (not run as the read-o
 	'[ $rc -eq 1 ] && grep -q "access levels are not set up" <<<"$out"' "$out"
 out=$("$ASKQL" target test "$DB" 2>&1)
 check "target test says levels are not set up" 'grep -q "access levels: not set up" <<<"$out"' "$out"
+out=$("$ASKQL" export --target "$DB" --release --sql "SELECT sex, count(*) FROM hwanja GROUP BY sex" --format csv -o - 2>&1); rc=$?
+check "levels not set up: an export for release is refused (it reads through the limited views)" \
+	'[ $rc -eq 1 ] && grep -q "export for release is read through the de-identified views" <<<"$out" && ! grep -q "^[FM]," <<<"$out"' "$out"
 
 # ---- setup and test ----
 out=$("$ASKQL" target levels "$DB" 2>&1); rc=$?
@@ -221,6 +224,15 @@ check "without --release the identified user's grouped count has the small ward 
 out=$(rel "SELECT ward_cd, count(*) FROM ipwon GROUP BY 1 ORDER BY 1"); rc=$?
 check "with --release W9 (2 patients) is left out, and the CLI says so" \
 	'[ $rc -eq 0 ] && grep -q "^W0," <<<"$out" && ! grep -q "W9\|askql_n" <<<"$out" && grep -q "1 groups of fewer than 11 patients suppressed (for release)" <<<"$out"' "$out"
+out=$(rel "SELECT sex, string_agg(ptnt_nm, ',') FROM hwanja GROUP BY sex"); rc=$?
+check "release: a list of each row's values inside an aggregate (string_agg of names) is refused" \
+	'[ $rc -eq 1 ] && grep -q "string_agg lists each row" <<<"$out" && ! grep -q "홍길동" <<<"$out"' "$out"
+out=$(rel "SELECT sex, min(ptnt_nm), min(brth_dt) FROM hwanja GROUP BY sex"); rc=$?
+check "release reads through the limited views even for an identified user: min(name) is permission denied" \
+	'[ $rc -eq 1 ] && grep -q 42501 <<<"$out" && ! grep -q "홍길동" <<<"$out"' "$out"
+out=$(rel "SELECT sex, min(brth_dt) FROM hwanja GROUP BY sex"); rc=$?
+check "and min(birth date) comes out truncated to the month" \
+	'[ $rc -eq 0 ] && grep -Eq "^[FM],[0-9]{4}-[0-9]{2}-01" <<<"$out" && ! grep -q "1931-12-31" <<<"$out"' "$out"
 out=$(rel "SELECT ward_cd, count(*) FROM ipwon GROUP BY 1" json); rc=$?
 check "release JSON: the provenance says for_release with k, the summary counts the group left out" \
 	'[ $rc -eq 0 ] && grep -q "\"for_release\":true,\"suppress_k\":11" <<<"$out" && grep -q "\"suppressed_groups\":1" <<<"$out" && ! grep -q W9 <<<"$out"' "$out"

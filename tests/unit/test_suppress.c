@@ -60,6 +60,11 @@ static void test_refusals(void **state)
 	rw("SELECT sex, count(*) OVER () FROM hwanja", ERR_DENIED, reason, sizeof reason);   /* a window is not a group */
 	rw("SELECT sex FROM hwanja UNION SELECT ward_cd FROM ipwon", ERR_DENIED, reason, sizeof reason);
 	assert_non_null(strstr(reason, "UNION"));
+	rw("SELECT sex, string_agg(name, ',') FROM hwanja GROUP BY sex", ERR_DENIED, reason, sizeof reason);
+	assert_non_null(strstr(reason, "string_agg lists each row's value"));
+	rw("SELECT sex, count(*), (SELECT array_agg(x) FROM hwanja) FROM hwanja GROUP BY sex", ERR_DENIED, reason, sizeof reason);
+	assert_non_null(strstr(reason, "array_agg"));
+	rw("SELECT sex, pg_catalog.json_agg(h) FROM hwanja h GROUP BY sex", ERR_DENIED, reason, sizeof reason);
 	rw("SELECT count(*) FROM cm_kcd", ERR_DENIED, reason, sizeof reason);
 	assert_non_null(strstr(reason, "patient key (patient_id, ...)"));
 	rw("SELECT count(*) FROM (SELECT * FROM hwanja) q", ERR_DENIED, reason, sizeof reason);  /* no table of its own */

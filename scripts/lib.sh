@@ -395,6 +395,21 @@ stack_up() {
 	nginx_start "$var" "$port"
 }
 
+# demo_levels VAR PORT: access levels on the demo target (roles, generalising views; README "Privacy"),
+# so that limited, aggregate and release work out of the box.  The views are built as the demo's
+# indexing role (askql_app), which gets a schema of its own and the right to pass SELECT on; the roles
+# are made by the superuser.  A failure is a warning: every user stays identified.
+demo_levels() {
+	local var=$1 port=$2
+	if psql_su "$var" "$port" demo -c "GRANT CREATE ON DATABASE demo TO askql_app" \
+		-c "GRANT SELECT ON ALL TABLES IN SCHEMA public TO askql_app WITH GRANT OPTION" >/dev/null 2>>"$var/log/levels.log" &&
+	   PGPASSFILE=$var/pgpass.admin ASKQL_CONF="$var/askql.conf" "$TOP/bin/askql" target levels demo \
+		--as "host=$var/run port=$port dbname=demo user=$PGSU" >>"$var/log/levels.log" 2>&1; then
+		return 0
+	fi
+	echo "warning: access levels on the demo were not set up (see $var/log/levels.log)" >&2
+}
+
 stack_down() {
 	local var=$1
 	nginx_stop "$var"

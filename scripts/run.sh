@@ -5,6 +5,7 @@ TOP=$(cd "$(dirname "$0")/.." && pwd)
 . "$TOP/scripts/lib.sh"
 VAR=$TOP/var PORT=${PORT:-8080} PGPORT=${PGPORT:-54329} WORKERS=${WORKERS:-4}
 stack_up "$VAR" "$PORT" "$PGPORT" "$WORKERS"
+demo_levels "$VAR" "$PGPORT"
 echo "askql is running: http://127.0.0.1:$PORT/"
 echo "first admin: user 'admin', password in $VAR/admin.password (readable by root only)"
 echo "psql and bin/askql against this instance: . var/env.sh"

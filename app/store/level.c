@@ -204,8 +204,10 @@ static void level_extra(const char *prefix, enum level lv, char *buf, size_t n)
 	         lv == LEVEL_IDENTIFIED ? "" : " -c search_path=" LEVEL_VIEW_SCHEMA ",public");
 }
 
-enum err level_conninfo(PGconn *app, const struct target *t, long long user_id, char **out,
-                        enum level *lv_out, char *err, size_t errlen)
+/* conninfo_at_least: level_conninfo with user_id's level raised to at least floor (an export for
+ * release asks for LEVEL_LIMITED; level_conninfo for none, LEVEL_IDENTIFIED) */
+static enum err conninfo_at_least(PGconn *app, const struct target *t, long long user_id, enum level floor,
+                                  char **out, enum level *lv_out, char *err, size_t errlen)
 {
 	enum level lv;
 	char prefix[64], extra[256];
@@ -214,11 +216,19 @@ enum err level_conninfo(PGconn *app, const struct target *t, long long user_id, 
 	*out = NULL;
 	if ((rc = level_of(app, user_id, t->name, &lv, err, errlen)) != OK)
 		return rc;
+	if (lv < floor)
+		lv = floor;
 	if (lv_out)
 		*lv_out = lv;
 	if ((rc = setup_prefix(app, t->name, prefix, sizeof prefix, err, errlen)) != OK)
 		return rc;
 	if (!*prefix) {
+		if (floor > LEVEL_IDENTIFIED) {
+			snprintf(err, errlen, "an export for release is read through the de-identified views of the limited "
+			         "level, and access levels are not set up for %s yet (an administrator runs: askql target "
+			         "levels %s)", t->name, t->name);
+			return ERR_DENIED;
+		}
 		if (lv != LEVEL_IDENTIFIED) {
 			snprintf(err, errlen, "your access level on %s is %s, but access levels are not set up for this "
 			         "database yet (an administrator runs: askql target levels %s)", t->name, level_name(lv), t->name);
@@ -231,30 +241,16 @@ enum err level_conninfo(PGconn *app, const struct target *t, long long user_id, 
 	return with_options(target_exec_conninfo(t), extra, out, err, errlen);
 }
 
+enum err level_conninfo(PGconn *app, const struct target *t, long long user_id, char **out,
+                        enum level *lv_out, char *err, size_t errlen)
+{
+	return conninfo_at_least(app, t, user_id, LEVEL_IDENTIFIED, out, lv_out, err, errlen);
+}
+
 enum err level_conninfo_release(PGconn *app, const struct target *t, long long user_id, char **out,
                                 enum level *lv_out, char *err, size_t errlen)
 {
-	enum level lv;
-	char prefix[64], extra[256];
-	enum err rc;
-
-	*out = NULL;
-	if ((rc = level_of(app, user_id, t->name, &lv, err, errlen)) != OK)
-		return rc;
-	if (lv < LEVEL_LIMITED)
-		lv = LEVEL_LIMITED;
-	if (lv_out)
-		*lv_out = lv;
-	if ((rc = setup_prefix(app, t->name, prefix, sizeof prefix, err, errlen)) != OK)
-		return rc;
-	if (!*prefix) {
-		snprintf(err, errlen, "an export for release is read through the de-identified views of the limited "
-		         "level, and access levels are not set up for %s yet (an administrator runs: askql target "
-		         "levels %s)", t->name, t->name);
-		return ERR_DENIED;
-	}
-	level_extra(prefix, lv, extra, sizeof extra);
-	return with_options(target_exec_conninfo(t), extra, out, err, errlen);
+	return conninfo_at_least(app, t, user_id, LEVEL_LIMITED, out, lv_out, err, errlen);
 }
 
 int level_conninfo_is_aggregate(const char *conninfo)

@@ -93,7 +93,7 @@ enum err api_runs_start(struct req *r)
 static void strip(cJSON *run)
 {
 	static const char *const drop[] = {"sql_html", "chart_svg", "columns", "rows", "paging", "status_text",
-	                                   "has_result", "preview_rows", "chart_kind", "chart_chooser", "release_help", "release_ready", "error_text", NULL};
+	                                   "has_result", "preview_rows", "chart_kind", "chart_chooser", "error_text", NULL};
 
 	for (const char *const *k = drop; *k; k++)
 		cJSON_DeleteItemFromObjectCaseSensitive(run, *k);

@@ -127,6 +127,11 @@ enum err page_busy(struct req *r, const char *key, long max);
 /* run_load: the run r->arg_id if the current user may see it (owner or admin), as cJSON;
  * ERR_NOTFOUND otherwise (never says whether it exists). Caller owns *out. */
 enum err run_load(struct req *r, long long id, struct cJSON **out);
+/* run_release_offer: for the run page only (a SQL parse and a query of the app database, which the
+ * other users of run_load need not pay): when run (as run_load made it) ended ok with SQL that
+ * aggregates (sql/suppress.h), adds release_help (the help text with k) and release_ready (the
+ * target is set up for access levels, so files for release can be read through its limited views). */
+void run_release_offer(struct req *r, struct cJSON *run);
 /* run_steps_json: the steps of a run with seq > after, formatted for templates/SSE. */
 enum err run_steps_json(struct req *r, long long id, int after, struct cJSON **out);
 

@@ -38,6 +38,7 @@ enum err page_run(struct req *r)
 			cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(steps, n - 1), "seq")) : 0);
 	}
 	run_pause_data(r, d, run);     /* step mode: run_pause.c */
+	run_release_offer(r, run);     /* downloads for release: run_view.c */
 	cJSON_AddBoolToObject(d, "can_edit", cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(run, "paused")));
 	/* rows shown are an access: audited before they are, and not shown when that fails (fail
 	 * closed: the stored rows stay where they are, nothing is lost by refusing the page) */

@@ -524,17 +524,19 @@ static int any_col(void *ctx, const char *table, const char *col)
 	return 1;
 }
 
-/* add_release: downloads for release are offered for a result that aggregates (sql/suppress.h) on a
- * target set up for access levels (they read through the limited level's views; otherwise the
- * section says what is missing); the download itself checks the patient key in the database and
- * refuses clearly without one */
-static void add_release(struct req *r, cJSON *d, const char *sql, const char *target)
+/* run_release_offer: see pages.h.  The download itself checks the patient key in the database and
+ * refuses clearly without one. */
+void run_release_offer(struct req *r, cJSON *d)
 {
 	const char *const keys[1] = {"key"};
+	const char *sql = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(d, "sql"));
+	const char *status = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(d, "status"));
+	const char *target = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(d, "target"));
 	char reason[256], k[24], *rewritten = NULL;
 	struct sb m;
 
-	if (!sql || !*sql || suppress_rewrite(sql, keys, 1, any_col, NULL, &rewritten, reason, sizeof reason) != OK)
+	if (!status || strcmp(status, "ok") || !sql || !*sql ||
+	    suppress_rewrite(sql, keys, 1, any_col, NULL, &rewritten, reason, sizeof reason) != OK)
 		return;
 	free(rewritten);
 	snprintf(k, sizeof k, "%ld", exec_suppress_k());
@@ -644,8 +646,6 @@ enum err run_load(struct req *r, long long id, cJSON **out)
 	}
 	add_error(r, d, status, col(res, 0, "error"));
 	add_suppressed(r, d, col(res, 0, "id"));
-	if (status && !strcmp(status, "ok"))
-		add_release(r, d, col(res, 0, "sql"), col(res, 0, "target"));
 	PQclear(res);
 	*out = d;
 	return OK;

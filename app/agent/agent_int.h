@@ -114,6 +114,10 @@ struct exec_out {
 char *result_check(const char *question, const struct exec_out *eo, const char *patient_col,
                    const char *patient_table);
 char *result_check_run(struct agent *a, const struct exec_out *eo);
+/* coverage_run (result_check.c): every word accounted for (docs/coverage.md): NULL when sql uses
+ * what the run's question's words were linked to, else a finding (heap) naming the word; run on
+ * SQL from every source (planner, model, cache, verified query), not on SQL the analyst shaped */
+char *coverage_run(struct agent *a, const char *sql);
 /* executor_run: guard then run sql for a preview (max_rows rows), recorded as step name. */
 void executor_run(struct agent *a, const char *name, const char *sql, long max_rows,
                   struct exec_out *out);

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "agent/coverage.h"
 #include "agent/planner.h"
 #include "agent/planner_front.h"
 #include "catalog/catalog.h"
@@ -218,6 +219,22 @@ static enum err emit_sql(struct planner *p, const struct planner_ctx *ctx, struc
 	return OK;
 }
 
+/* cover: every word accounted for (docs/coverage.md): a plan that leaves a linked word, a
+ * breakdown or a number unused, or reads a rate's denominator the wrong way round, answers
+ * another question; it is declined naming the word */
+static void cover(struct planner *p, struct planner_out *out)
+{
+	struct cov_finding f[8];
+	int n = 0;
+	if (coverage_check(out->reading, out->sql, f, 8, &n) != OK || !n)
+		return;
+	char *say = coverage_say(out->reading, f, n);
+	pf_decline(p, "%s", say ? arena_strdup(&p->a, say) : "the plan does not use every word of the question");
+	free(say);
+	free(out->sql);
+	out->sql = NULL;
+}
+
 /* decline_reason: out->reason (the decline and what was found) and out->confidence */
 static void decline_reason(struct planner *p, struct planner_out *out)
 {
@@ -332,6 +349,10 @@ static enum err plan_once(struct catalog *cat, const struct retrieval *r, const 
 		abstain(p);
 	if (!p->decline && (rc = emit_sql(p, ctx, out)) != OK)
 		goto out;
+	if (p->tk.n)
+		out->reading = pf_reading(p);
+	if (!p->decline && out->sql && out->reading)
+		cover(p, out);
 	sb_putc(&p->dec, ']');
 	decline_reason(p, out);
 	out->explanation = explain(p, out, tdesc);
@@ -432,6 +453,7 @@ void planner_out_free(struct planner_out *out)
 	free(out->explanation);
 	free(out->decisions_json);
 	free(out->intent);
+	coverage_reading_free(out->reading);
 	memset(out, 0, sizeof *out);
 }
 

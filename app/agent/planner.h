@@ -43,6 +43,7 @@ struct planner_ctx {
 	const struct planner_edit *edits; int nedits;
 };
 
+struct cov_reading;
 struct planner_out {
 	char *sql;             /* heap; NULL when unanswerable */
 	int unanswerable;      /* 1: declined; reason says what is missing */
@@ -52,6 +53,8 @@ struct planner_out {
 	char *intent;          /* heap; "aggregation", "ranking", ... */
 	double confidence;     /* 0..1: the shape's prior times how surely its words were linked */
 	const char *shape;     /* static: the question shape that framed the plan, NULL when none did */
+	struct cov_reading *reading;   /* heap: what the question's words ask of any SQL (agent/coverage.h),
+	                                * NULL when the question was not linked */
 };
 
 /*

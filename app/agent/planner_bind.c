@@ -777,6 +777,19 @@ static int bind_column(struct planner *p, struct plink_item *it, const char *sp,
 		pf_decide(p, sp, "time_column", pf_cfq(p, col), it->why, it->score);
 		return 0;
 	}
+	if (p->s->c[col].flag && f->ncond < MAXF && it - p->pl.v == f->rate_link && !f->rate_n) {
+		/* "여자 중 당뇨 있는 환자 비율": a yes/no attribute as the numerator of a share */
+		f->rate_from = f->ncond;
+		f->rate_n = 1;
+		f->cond[f->ncond].col = col;
+		f->cond[f->ncond].op = "=";
+		f->cond[f->ncond].lit = "1";
+		f->cond[f->ncond].num = 1;
+		f->cond[f->ncond++].lit2 = NULL;
+		pf_need(p, p->s->c[col].table);
+		pf_decide(p, sp, "rate", arena_printf(&p->a, "share of rows where %s = 1", pf_cfq(p, col)), it->why, it->score);
+		return 0;
+	}
 	if (p->s->c[col].flag && f->ncond < MAXF) {
 		/* "사망한 환자", "patients with diabetes": a yes/no attribute is a filter */
 		f->cond[f->ncond].col = col;
@@ -831,9 +844,7 @@ int pf_bind_links(struct planner *p)
 		struct plink_item *it = &p->pl.v[l];
 		const char *sp = pf_span_text(p, it->t0, it->t1);
 		/* (환자 기본정보 기준): "based on the patients' table" names the source, not a breakdown */
-		int per = (it->t0 > 0 && p->tk.v[it->t0 - 1].role == R_PER) || p->tk.v[it->t1 - 1].group ||
-		          (it->t1 < p->tk.n && p->tk.v[it->t1].role == R_PER && p->tk.v[it->t1].hangul &&
-		           !(it->kind == PL_TABLE && !strcmp(p->tk.v[it->t1].text, "기준")));
+		int per = pf_link_per(p, it);
 		int rc = 0;
 		if (it->kind == PL_VALUE)
 			rc = bind_value(p, it, sp, per);

@@ -486,6 +486,11 @@ static int build_aggregate(struct planner *p, struct squery *q)
 		                           sx_num(&p->a, "100"));
 		q->sel[q->nsel].e = sx_func(&p->a, "ROUND", r, sx_num(&p->a, "2"));   /* 12.34 (%) */
 		q->sel[q->nsel++].as = "rate_percent";
+		/* the two counts beside it: how many of how many (docs/coverage.md, "Rates") */
+		q->sel[q->nsel].e = sx_agg(&p->a, "SUM", 0, sx_cast(&p->a, num, "int"));
+		q->sel[q->nsel++].as = "numerator";
+		q->sel[q->nsel].e = sx_agg(&p->a, "COUNT", 0, sx_star(&p->a));
+		q->sel[q->nsel++].as = "denominator";
 	} else {
 		agg_item(p, q, f->agg);
 	}

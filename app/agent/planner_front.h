@@ -241,6 +241,16 @@ void pf_ranking_cues(struct planner *p, struct cues *c);
  * 0 with p->f framed and p->shape set, -1 declined (p->decline says why). */
 int pf_structure(struct planner *p);
 
+/* planner_reading.c: pf_reading: the question's reading for the coverage check (agent/coverage.h),
+ * heap (coverage_reading_free), NULL on no memory; pf_share_word: t asks for a share or a rate */
+struct cov_reading *pf_reading(struct planner *p);
+int pf_share_word(const struct ptok *t);
+/* pf_link_per: the link is a breakdown (X별, by X and Y, 진료과와 성별에 따른, 성별 환자 수) */
+int pf_link_per(struct planner *p, const struct plink_item *it);
+/* pf_rate_part: in "A 중 B 비율", "share of A with B": the link of B (the numerator), -1 when the
+ * question says no base and part */
+int pf_rate_part(struct planner *p);
+
 /* planner_screen.c: pf_screen: decline what no shape builds (future, negation, a number or a word
  * nothing could place, a reference to an earlier answer); 0 or -1 declined. */
 int pf_screen(struct planner *p);

@@ -3,6 +3,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include "agent/planner_int.h"
 #include "catalog/lexicon.h"
 
@@ -78,7 +79,7 @@ static const struct lex lexicon[] = {
 	{"times", R_TIMES, 0}, {"번", R_TIMES, 0},
 	/* shapes the planner does not build: it declines instead of guessing */
 	{"percentile", R_UNSUP, 0}, {"difference", R_UNSUP, 0}, {"differ", R_UNSUP, 0}, {"change", R_UNSUP, 0},
-	{"ratio", R_UNSUP, 0}, {"percentage", R_UNSUP, 0}, {"percent", R_UNSUP, 0}, {"proportion", R_UNSUP, 0},
+	{"ratio", R_UNSUP, 0}, {"percentage", R_UNSUP, 0}, {"percent", R_UNSUP, 0}, {"proportion", R_UNSUP, 0}, {"share", R_UNSUP, 0},
 	{"rate", R_NONE, 0}, {"second", R_UNSUP, 0}, {"third", R_UNSUP, 0}, {"same", R_UNSUP, 0},
 	{"compar", R_UNSUP, 0}, {"compare", R_UNSUP, 0}, {"versus", R_UNSUP, 0}, {"vs", R_UNSUP, 0},
 	{"long", R_UNSUP, 0}, {"length", R_UNSUP, 0}, {"duration", R_UNSUP, 0}, {"passed", R_UNSUP, 0},
@@ -268,6 +269,14 @@ static void add_terms(const char ***v, int *n, int *cap, const char *const *t, i
 	}
 }
 
+/* short_code_ok: a code of two letters that names its entry: a department's (GS, OS, TS), how
+ * wards and clinics name it, unless it spells an English word */
+static int short_code_ok(const struct lex_entry *x, const char *t)
+{
+	return !strcmp(x->category, "department") && strlen(t) == 2 && strcasecmp(t, "an") && strcasecmp(t, "id") &&
+	       strcasecmp(t, "pm");
+}
+
 static int entry_has(const struct lex_entry *x, const char *t)
 {
 	char st[128];
@@ -281,7 +290,7 @@ static int entry_has(const struct lex_entry *x, const char *t)
 		if (!strcmp(x->ko[k], t))
 			return 1;
 	for (int k = 0; k < x->ncodes; k++)
-		if (strlen(x->codes[k]) > 2 && !strcmp(x->codes[k], t))
+		if ((strlen(x->codes[k]) > 2 || short_code_ok(x, x->codes[k])) && !strcmp(x->codes[k], t))
 			return 1;
 	return 0;
 }
@@ -308,7 +317,7 @@ static void build_syns(void)
 			continue;   /* structure words, not names of things */
 		for (int w = 0; w < x->nen + x->nko + x->ncodes; w++) {
 			const char *t = w < x->nen ? x->en[w] : w < x->nen + x->nko ? x->ko[w - x->nen] : x->codes[w - x->nen - x->nko];
-			if (w >= x->nen + x->nko && strlen(t) <= 2)
+			if (w >= x->nen + x->nko && strlen(t) <= 2 && !short_code_ok(x, t))
 				continue;   /* a short code ("k", "na") is weak evidence of the entry */
 			if (compound_of(x, t) && !planner_ends_with(t, "자"))
 				continue;   /* 환자수, 수술 건: the structure word after the noun is the tokenizer's

@@ -220,8 +220,15 @@ static void link_values(struct arena *a, const struct psnap *s, struct ptoks *tk
 					if (planner_term_table_score(s, ti, tk->v[i].stem) >= 0.9)
 						is_table = 1;
 				double csc;
-				if (planner_link_term(a, s, tk->v[i].stem, NULL, NULL, colmin, &csc) >= 0)
-					is_table = 1;   /* "gender": a column's own name, not a value */
+				int named_col = planner_link_term(a, s, tk->v[i].stem, NULL, NULL, colmin, &csc);
+				/* "gender": a column's own name, not a value; but a word that is at once a synonym
+				 * of a column and of one of that column's stored values (복강경: approach and
+				 * 'Videoscopic') names the value, unless said per it */
+				int own_value = 0;
+				for (int q = 0; q < cnt && named_col >= 0 && !per; q++)
+					own_value |= s->v[first + q].col == named_col;
+				if (named_col >= 0 && !own_value)
+					is_table = 1;
 				const char *const *sy = planner_lex_syn(tk->v[i].stem);
 				if (!sy)
 					sy = planner_lex_syn(tk->v[i].text);

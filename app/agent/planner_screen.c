@@ -16,11 +16,27 @@ static int share_word(const struct ptok *t)
  * death", "고혈압 환자 중 사망 비율"), or -1 */
 static int share_value(struct planner *p)
 {
-	int best = -1;
+	int best = pf_rate_part(p);   /* "A 중 B 비율": B, whatever the order of the words */
+	if (best >= 0)
+		return best;
 	for (int l = 0; l < p->pl.n; l++)
 		if (p->pl.v[l].kind == PL_VALUE && (best < 0 || p->pl.v[l].t0 > p->pl.v[best].t0))
 			best = l;
+	/* "진료과별 당뇨 비율": else the last yes/no attribute named, not said per it */
+	for (int l = 0; l < p->pl.n && best < 0; l++)
+		if (p->pl.v[l].kind == PL_COLUMN && p->s->c[p->pl.v[l].cols[0]].flag && !pf_link_per(p, &p->pl.v[l]))
+			best = l;
 	return best;
+}
+
+/* capitals: the len bytes at w are ASCII capital letters (two at least) */
+static int capitals(const char *w, int len)
+{
+	int n = 0;
+	for (int i = 0; i < len; i++, n++)
+		if (w[i] < 'A' || w[i] > 'Z')
+			return 0;
+	return n >= 2;
 }
 
 int pf_screen(struct planner *p)
@@ -108,7 +124,9 @@ int pf_screen(struct planner *p)
 			if (t->used || t->kind != TK_WORD || t->role != R_NONE || planner_lex_generic(t->stem) ||
 			    planner_lex_generic(t->text))
 				continue;
-			if (strlen(t->text) < 3 && !t->hangul)
+			/* a two-letter word is glue ("of", "in") unless written in capitals (GS, OS, ER):
+			 * an abbreviation, which must be linked or said */
+			if (strlen(t->text) < 3 && !t->hangul && !capitals(p->question + t->off, t->len))
 				continue;
 			if (u.len)
 				sb_puts(&u, "', '");

@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "agent/agent_int.h"
+#include "agent/coverage.h"
+#include "agent/planner.h"
 #include "agent/planner_int.h"
 #include "util/arena.h"
 
@@ -139,8 +141,34 @@ char *result_check(const char *question, const struct exec_out *eo, const char *
 	return b[0] ? strdup(b) : NULL;
 }
 
+char *coverage_run(struct agent *a, const char *sql)
+{
+	if (!sql || !*sql || a->state.edited)
+		return NULL;
+	struct planner_ctx ctx = {.now = *a->state.now ? a->state.now : NULL, .conninfo = a->conninfo,
+	                          .prev_question = a->state.parent.id ? a->state.parent.question : NULL,
+	                          .prev_sql = a->state.parent.id ? a->state.parent.sql : NULL};
+	struct planner_out po;
+	char *finding = NULL;
+	if (planner_plan(a->cat, NULL, a->state.question, &ctx, &po) == OK && po.reading) {
+		struct cov_finding f[8];
+		int n = 0;
+		if (coverage_check(po.reading, sql, f, 8, &n) == OK && n) {
+			char *say = coverage_say(po.reading, f, n);
+			if (say && asprintf(&finding, "coverage check: %s", say) < 0)
+				finding = NULL;
+			free(say);
+		}
+	}
+	planner_out_free(&po);
+	return finding;
+}
+
 char *result_check_run(struct agent *a, const struct exec_out *eo)
 {
+	char *cov = coverage_run(a, eo->sql);
+	if (cov)
+		return cov;
 	char *tab = NULL;
 	char *pk = planner_entity_key(a->cat, a->conninfo, ENT_PATIENT, &tab);
 	char *f = result_check(a->state.question, eo, pk, tab);

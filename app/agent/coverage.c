@@ -1,0 +1,507 @@
+/* coverage.c: every word accounted for: the SQL's parse tree read for where each column is compared, grouped and aggregated, then held against the question's reading (issue 26; docs/coverage.md). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <cjson/cJSON.h>
+#include <pg_query.h>
+#include "agent/coverage.h"
+#include "util/sb.h"
+
+#define F_WHERE 1u   /* under a WHERE, a JOIN's ON or a HAVING */
+#define F_AGG 2u     /* inside an aggregate's arguments or its FILTER */
+
+#define NAMELEN 64
+#define LITLEN 160
+#define MAXREF 256
+#define MAXCMP 128
+#define MAXLIT 96
+#define MAXGRP 24
+
+/* What the statement does with its columns and literals. */
+struct facts {
+	struct { char col[NAMELEN]; unsigned flags; } ref[MAXREF];
+	int nref;
+	struct { char col[NAMELEN]; char lit[LITLEN]; unsigned flags; } cmp[MAXCMP];
+	int ncmp;
+	char lit[MAXLIT][LITLEN];      /* every literal, as text */
+	int nlit;
+	char group[MAXGRP][NAMELEN];   /* columns under any GROUP BY (bands included) */
+	int ngroup;
+	char top_group[MAXGRP][NAMELEN];  /* ... under the outermost SELECT's GROUP BY */
+	int ntop_group;
+	char shown[MAXGRP * 2][NAMELEN];  /* columns of the outermost target list and ORDER BY */
+	int nshown;
+	int aggregates;                /* any aggregate call */
+};
+
+static const char *const agg_names[] = {
+	"count", "sum", "avg", "min", "max", "bool_and", "bool_or", "every", "stddev", "stddev_pop", "stddev_samp",
+	"variance", "var_pop", "var_samp", "percentile_cont", "percentile_disc", "mode", "array_agg", "string_agg",
+	"json_agg", "jsonb_agg", "median", NULL};
+
+static int is_agg(const char *name)
+{
+	for (int i = 0; agg_names[i]; i++)
+		if (!strcasecmp(agg_names[i], name))
+			return 1;
+	return 0;
+}
+
+/* body: the one member of a node object ({"ColumnRef": {...}}), its type in *type */
+static const cJSON *body(const cJSON *n, const char **type)
+{
+	if (!cJSON_IsObject(n) || !n->child || n->child->next)
+		return NULL;
+	*type = n->child->string;
+	return n->child;
+}
+
+/* last_sval: the last String of a list of names (a column's or a function's own name) */
+static const char *last_sval(const cJSON *list)
+{
+	const char *v = NULL;
+	const cJSON *e;
+	cJSON_ArrayForEach(e, list) {
+		const cJSON *s = cJSON_GetObjectItemCaseSensitive(e, "String");
+		const cJSON *sv = s ? cJSON_GetObjectItemCaseSensitive(s, "sval") : NULL;
+		if (cJSON_IsString(sv))
+			v = sv->valuestring;
+	}
+	return v;
+}
+
+/* const_text: an A_Const's value as text into out; 0 when it holds none (NULL) */
+static int const_text(const cJSON *b, char *out, size_t cap)
+{
+	const cJSON *x;
+	if ((x = cJSON_GetObjectItemCaseSensitive(b, "sval"))) {
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(x, "sval");
+		snprintf(out, cap, "%s", cJSON_IsString(v) ? v->valuestring : "");
+		return 1;
+	}
+	if ((x = cJSON_GetObjectItemCaseSensitive(b, "ival"))) {
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(x, "ival");   /* protobuf elides 0 */
+		snprintf(out, cap, "%lld", cJSON_IsNumber(v) ? (long long)v->valuedouble : 0LL);
+		return 1;
+	}
+	if ((x = cJSON_GetObjectItemCaseSensitive(b, "fval"))) {
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(x, "fval");
+		snprintf(out, cap, "%s", cJSON_IsString(v) ? v->valuestring : "0");
+		return 1;
+	}
+	if ((x = cJSON_GetObjectItemCaseSensitive(b, "boolval"))) {
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(x, "boolval");
+		snprintf(out, cap, "%s", cJSON_IsTrue(v) ? "true" : "false");
+		return 1;
+	}
+	return 0;
+}
+
+/* gather: the column names and literals of a subtree, not entering subqueries */
+struct bag { const char *col[16]; int ncol; char lit[16][LITLEN]; int nlit; };
+
+static void gather(const cJSON *n, struct bag *b)
+{
+	const char *type;
+	const cJSON *bd = body(n, &type), *e;
+	if (bd && !strcmp(type, "SelectStmt"))
+		return;
+	if (bd && !strcmp(type, "ColumnRef")) {
+		const char *c = last_sval(cJSON_GetObjectItemCaseSensitive(bd, "fields"));
+		if (c && b->ncol < 16)
+			b->col[b->ncol++] = c;
+		return;
+	}
+	if (bd && !strcmp(type, "A_Const")) {
+		if (b->nlit < 16 && const_text(bd, b->lit[b->nlit], LITLEN))
+			b->nlit++;
+		return;
+	}
+	if (cJSON_IsArray(n) || cJSON_IsObject(n))
+		cJSON_ArrayForEach(e, n)
+			gather(e, b);
+}
+
+static void add_ref(struct facts *f, const char *col, unsigned flags)
+{
+	if (f->nref < MAXREF) {
+		snprintf(f->ref[f->nref].col, NAMELEN, "%s", col);
+		f->ref[f->nref++].flags = flags;
+	}
+}
+
+static void add_name(char (*list)[NAMELEN], int *n, int max, const char *col)
+{
+	for (int i = 0; i < *n; i++)
+		if (!strcasecmp(list[i], col))
+			return;
+	if (*n < max)
+		snprintf(list[(*n)++], NAMELEN, "%s", col);
+}
+
+/* comparison: an expression's columns on one side paired with the literals on the other */
+static void comparison(const cJSON *e, unsigned flags, struct facts *f)
+{
+	struct bag l = {0}, r = {0};
+	gather(cJSON_GetObjectItemCaseSensitive(e, "lexpr"), &l);
+	gather(cJSON_GetObjectItemCaseSensitive(e, "rexpr"), &r);
+	for (int side = 0; side < 2; side++) {
+		const struct bag *c = side ? &r : &l, *v = side ? &l : &r;
+		for (int i = 0; i < c->ncol; i++)
+			for (int k = 0; k < v->nlit && f->ncmp < MAXCMP; k++) {
+				snprintf(f->cmp[f->ncmp].col, NAMELEN, "%s", c->col[i]);
+				snprintf(f->cmp[f->ncmp].lit, LITLEN, "%s", v->lit[k]);
+				f->cmp[f->ncmp++].flags = flags;
+			}
+	}
+}
+
+static void walk(const cJSON *n, unsigned flags, struct facts *f, int top);
+
+/* group_item: the columns one GROUP BY item stands for (a position or an output name resolved
+ * through the target list) */
+static void group_item(const cJSON *g, const cJSON *targets, struct facts *f, int top)
+{
+	const char *type;
+	const cJSON *bd = body(g, &type);
+	const cJSON *use = g;
+	if (bd && !strcmp(type, "A_Const")) {
+		char t[32];
+		if (const_text(bd, t, sizeof t)) {
+			int pos = atoi(t);
+			const cJSON *rt = cJSON_GetArrayItem(targets, pos - 1);
+			const cJSON *rb = rt ? body(rt, &type) : NULL;
+			if (rb)
+				use = cJSON_GetObjectItemCaseSensitive(rb, "val");
+		}
+	} else if (bd && !strcmp(type, "ColumnRef")) {
+		const cJSON *fields = cJSON_GetObjectItemCaseSensitive(bd, "fields");
+		const char *c = last_sval(fields);
+		const cJSON *rt;
+		if (c && cJSON_GetArraySize(fields) == 1)
+			cJSON_ArrayForEach(rt, targets) {
+				const cJSON *rb = body(rt, &type);
+				const cJSON *nm = rb ? cJSON_GetObjectItemCaseSensitive(rb, "name") : NULL;
+				if (cJSON_IsString(nm) && !strcasecmp(nm->valuestring, c)) {
+					use = cJSON_GetObjectItemCaseSensitive(rb, "val");
+					add_name(f->group, &f->ngroup, MAXGRP, c);
+				}
+			}
+	}
+	struct bag b = {0};
+	gather(use, &b);
+	for (int i = 0; i < b.ncol; i++) {
+		add_name(f->group, &f->ngroup, MAXGRP, b.col[i]);
+		if (top)
+			add_name(f->top_group, &f->ntop_group, MAXGRP, b.col[i]);
+	}
+}
+
+static void walk_select(const cJSON *s, struct facts *f, int top)
+{
+	const cJSON *targets = cJSON_GetObjectItemCaseSensitive(s, "targetList"), *g;
+	const cJSON *larg = cJSON_GetObjectItemCaseSensitive(s, "larg");
+	if (larg) {   /* a set operation: each arm is a statement of its own, the first one outermost */
+		const char *type;
+		const cJSON *lb = body(larg, &type), *rb = body(cJSON_GetObjectItemCaseSensitive(s, "rarg"), &type);
+		if (lb)
+			walk_select(lb, f, top);
+		if (rb)
+			walk_select(rb, f, 0);
+	}
+	walk(targets, 0, f, 0);
+	walk(cJSON_GetObjectItemCaseSensitive(s, "fromClause"), 0, f, 0);
+	walk(cJSON_GetObjectItemCaseSensitive(s, "whereClause"), F_WHERE, f, 0);
+	walk(cJSON_GetObjectItemCaseSensitive(s, "havingClause"), F_WHERE, f, 0);
+	walk(cJSON_GetObjectItemCaseSensitive(s, "withClause"), 0, f, 0);
+	walk(cJSON_GetObjectItemCaseSensitive(s, "sortClause"), 0, f, 0);
+	walk(cJSON_GetObjectItemCaseSensitive(s, "limitCount"), 0, f, 0);
+	walk(cJSON_GetObjectItemCaseSensitive(s, "limitOffset"), 0, f, 0);
+	walk(cJSON_GetObjectItemCaseSensitive(s, "distinctClause"), 0, f, 0);
+	cJSON_ArrayForEach(g, cJSON_GetObjectItemCaseSensitive(s, "groupClause")) {
+		group_item(g, targets, f, top);
+		walk(g, 0, f, 0);
+	}
+	if (top) {
+		struct bag b = {0};
+		gather(targets, &b);
+		gather(cJSON_GetObjectItemCaseSensitive(s, "sortClause"), &b);
+		for (int i = 0; i < b.ncol; i++)
+			add_name(f->shown, &f->nshown, MAXGRP * 2, b.col[i]);
+	}
+}
+
+static void walk(const cJSON *n, unsigned flags, struct facts *f, int top)
+{
+	const char *type;
+	const cJSON *bd, *e;
+	if (!n)
+		return;
+	if (cJSON_IsArray(n)) {
+		cJSON_ArrayForEach(e, n)
+			walk(e, flags, f, 0);
+		return;
+	}
+	if (!cJSON_IsObject(n))
+		return;
+	if (!(bd = body(n, &type))) {
+		cJSON_ArrayForEach(e, n)
+			walk(e, flags, f, 0);
+		return;
+	}
+	if (!strcmp(type, "SelectStmt")) {
+		walk_select(bd, f, top);
+		return;
+	}
+	if (!strcmp(type, "ColumnRef")) {
+		const char *c = last_sval(cJSON_GetObjectItemCaseSensitive(bd, "fields"));
+		if (c)
+			add_ref(f, c, flags);
+		return;
+	}
+	if (!strcmp(type, "A_Const")) {
+		if (f->nlit < MAXLIT && const_text(bd, f->lit[f->nlit], LITLEN))
+			f->nlit++;
+		return;
+	}
+	if (!strcmp(type, "FuncCall")) {
+		const char *fn = last_sval(cJSON_GetObjectItemCaseSensitive(bd, "funcname"));
+		unsigned inner = flags;
+		if (fn && is_agg(fn) && !cJSON_GetObjectItemCaseSensitive(bd, "over")) {
+			inner |= F_AGG;
+			f->aggregates = 1;
+		}
+		cJSON_ArrayForEach(e, bd)
+			walk(e, inner, f, 0);
+		return;
+	}
+	if (!strcmp(type, "A_Expr"))
+		comparison(bd, flags, f);
+	if (!strcmp(type, "JoinExpr")) {
+		walk(cJSON_GetObjectItemCaseSensitive(bd, "larg"), flags, f, 0);
+		walk(cJSON_GetObjectItemCaseSensitive(bd, "rarg"), flags, f, 0);
+		walk(cJSON_GetObjectItemCaseSensitive(bd, "quals"), flags | F_WHERE, f, 0);
+		return;
+	}
+	cJSON_ArrayForEach(e, bd)
+		walk(e, flags, f, 0);
+}
+
+/* ---- the checks ---- */
+
+static int col_in(const struct cov_item *it, const char *col)
+{
+	for (int i = 0; i < it->ncolumns; i++)
+		if (it->columns[i] && !strcasecmp(it->columns[i], col))
+			return 1;
+	return 0;
+}
+
+static int lit_matches(const struct cov_item *it, const char *lit)
+{
+	for (int i = 0; i < it->nvalues; i++) {
+		if (!it->values[i])
+			continue;
+		if (!strcasecmp(it->values[i], lit) || (it->contains && strcasestr(lit, it->values[i])))
+			return 1;
+	}
+	return 0;
+}
+
+/* uses: how often the statement compares (or, for an item without values, refers to) the item's
+ * column with flags set in `want`: want 0 counts every use */
+static int uses(const struct facts *f, const struct cov_item *it, unsigned want, int exact_flags)
+{
+	int n = 0;
+	if (it->nvalues) {
+		for (int i = 0; i < f->ncmp; i++)
+			if (col_in(it, f->cmp[i].col) && lit_matches(it, f->cmp[i].lit) &&
+			    (!want || (exact_flags ? f->cmp[i].flags == want : (f->cmp[i].flags & want))))
+				n++;
+	} else {
+		for (int i = 0; i < f->nref; i++)
+			if (col_in(it, f->ref[i].col) && (!want || (exact_flags ? f->ref[i].flags == want : (f->ref[i].flags & want))))
+				n++;
+	}
+	return n;
+}
+
+static int in_names(const char (*list)[NAMELEN], int n, const struct cov_item *it)
+{
+	for (int i = 0; i < n; i++)
+		if (col_in(it, list[i]))
+			return 1;
+	return 0;
+}
+
+/* number_used: a literal of that value, or a string literal that writes it ("interval '3 days'") */
+static int number_used(const struct facts *f, double num)
+{
+	char txt[64];
+	snprintf(txt, sizeof txt, "%g", num);
+	for (int i = 0; i < f->nlit; i++) {
+		char *end;
+		double v = strtod(f->lit[i], &end);
+		if (end != f->lit[i] && !*end && fabs(v - num) <= 1e-9 * (fabs(num) + 1))
+			return 1;
+		/* a number of the question written inside a text literal: a date, an interval */
+		const char *hit = strstr(f->lit[i], txt);
+		size_t tl = strlen(txt);
+		if (hit && (hit == f->lit[i] || !(hit[-1] >= '0' && hit[-1] <= '9')) && !(hit[tl] >= '0' && hit[tl] <= '9'))
+			return 1;
+	}
+	return 0;
+}
+
+static int add_finding(struct cov_finding *out, int max, int *n, enum cov_drop d, int item, const char *col)
+{
+	if (*n < max)
+		out[(*n)++] = (struct cov_finding){.drop = d, .item = item, .column = col};
+	return 1;
+}
+
+enum err coverage_check(const struct cov_reading *r, const char *sql, struct cov_finding *out, int max, int *nfound)
+{
+	if (!r || !sql || !out || !nfound)
+		return ERR_INPUT;
+	*nfound = 0;
+	PgQueryParseResult pr = pg_query_parse(sql);
+	cJSON *root = pr.error ? NULL : cJSON_Parse(pr.parse_tree);
+	pg_query_free_parse_result(pr);
+	const cJSON *stmts = root ? cJSON_GetObjectItemCaseSensitive(root, "stmts") : NULL;
+	if (!root || cJSON_GetArraySize(stmts) != 1) {
+		cJSON_Delete(root);
+		return ERR_PARSE;
+	}
+	struct facts *f = calloc(1, sizeof *f);
+	if (!f) {
+		cJSON_Delete(root);
+		return ERR_NOMEM;
+	}
+	walk(cJSON_GetObjectItemCaseSensitive(stmts->child, "stmt"), 0, f, 1);
+
+	for (int i = 0; i < r->n; i++) {
+		const struct cov_item *it = &r->v[i];
+		switch (it->need) {
+		case COV_VALUE:
+			if (!uses(f, it, 0, 0)) {
+				/* two values of one column and that column grouped: both are shown, each its group */
+				int sibling = 0;
+				for (int k = 0; k < r->n; k++)
+					if (k != i && r->v[k].need == COV_VALUE && r->v[k].ncolumns && col_in(it, r->v[k].columns[0]))
+						sibling = 1;
+				if (!(sibling && in_names((const char (*)[NAMELEN])f->group, f->ngroup, it)))
+					add_finding(out, max, nfound, DROP_VALUE, i, NULL);
+			}
+			break;
+		case COV_COLUMN:
+			if (!uses(f, it, 0, 0))
+				add_finding(out, max, nfound, DROP_COLUMN, i, NULL);
+			break;
+		case COV_GROUP:
+			if (!in_names((const char (*)[NAMELEN])f->group, f->ngroup, it) &&
+			    !(!f->aggregates && in_names((const char (*)[NAMELEN])f->shown, f->nshown, it)))
+				add_finding(out, max, nfound, DROP_GROUP, i, NULL);
+			break;
+		case COV_NUMBER:
+			if (!number_used(f, it->num))
+				add_finding(out, max, nfound, DROP_NUMBER, i, NULL);
+			break;
+		case COV_RATE_BASE: {
+			int w = uses(f, it, F_WHERE, 0), a = uses(f, it, F_AGG, 0);
+			if (!w && !a)
+				add_finding(out, max, nfound, DROP_VALUE, i, NULL);
+			else if (!w)
+				add_finding(out, max, nfound, DROP_DENOMINATOR, i, NULL);
+			break;
+		}
+		case COV_RATE_PART: {
+			int w = uses(f, it, F_WHERE, 0), a = uses(f, it, F_AGG, 0), wb = -1;
+			for (int k = 0; k < r->n; k++)
+				if (r->v[k].need == COV_RATE_BASE) {
+					int x = uses(f, &r->v[k], F_WHERE, 0);
+					wb = wb < 0 || x < wb ? x : wb;
+				}
+			if (!w && !a)
+				add_finding(out, max, nfound, DROP_VALUE, i, NULL);
+			else if (!a && wb >= 0 && w >= wb) {
+				/* the part filters every row the base does: the share is of B, not of A */
+				int dup = 0;
+				for (int k = 0; k < *nfound; k++)
+					dup |= out[k].drop == DROP_DENOMINATOR;
+				if (!dup)
+					add_finding(out, max, nfound, DROP_DENOMINATOR, i, NULL);
+			}
+			break;
+		}
+		}
+	}
+	if (!r->entity_grouping_asked && f->aggregates)
+		for (int k = 0; k < r->nkeys; k++)
+			for (int g = 0; g < f->ntop_group; g++)
+				if (r->entity_keys[k] && !strcasecmp(r->entity_keys[k], f->top_group[g]))
+					add_finding(out, max, nfound, DROP_ENTITY_GROUPED, -1, r->entity_keys[k]);
+	free(f);
+	cJSON_Delete(root);
+	return OK;
+}
+
+const char *coverage_drop_name(enum cov_drop d)
+{
+	switch (d) {
+	case DROP_NONE: return "none";
+	case DROP_VALUE: return "value";
+	case DROP_COLUMN: return "column";
+	case DROP_GROUP: return "group";
+	case DROP_NUMBER: return "number";
+	case DROP_DENOMINATOR: return "denominator";
+	case DROP_ENTITY_GROUPED: return "identifier_grouped";
+	}
+	return "?";
+}
+
+char *coverage_say(const struct cov_reading *r, const struct cov_finding *f, int n)
+{
+	struct sb sb = SB_INIT;
+	for (int i = 0; i < n; i++) {
+		const struct cov_item *it = f[i].item >= 0 && f[i].item < r->n ? &r->v[f[i].item] : NULL;
+		const char *w = it && it->span ? it->span : "";
+		const char *c = it && it->ncolumns ? it->columns[0] : f[i].column ? f[i].column : "";
+		if (i)
+			sb_puts(&sb, "; ");
+		switch (f[i].drop) {
+		case DROP_VALUE:
+			sb_printf(&sb, "the SQL does not filter on '%s' (%s = '%s')", w, c, it && it->nvalues ? it->values[0] : "?");
+			break;
+		case DROP_COLUMN:
+			sb_printf(&sb, "the SQL does not use '%s' (%s)", w, c);
+			break;
+		case DROP_GROUP:
+			sb_printf(&sb, "the SQL does not group by '%s' (%s)", w, c);
+			break;
+		case DROP_NUMBER:
+			sb_printf(&sb, "the SQL does not use the number '%s'", w);
+			break;
+		case DROP_DENOMINATOR:
+			sb_printf(&sb, "the rate's denominator is wrong: '%s' must be the group the share is of (in WHERE), "
+			               "and the other condition the part counted", w);
+			break;
+		case DROP_ENTITY_GROUPED:
+			sb_printf(&sb, "the SQL groups by the identifier %s, which the question does not ask per", c);
+			break;
+		case DROP_NONE:
+			break;
+		}
+	}
+	return sb_ok(&sb) ? sb_steal(&sb) : (sb_free(&sb), NULL);
+}
+
+void coverage_reading_free(struct cov_reading *r)
+{
+	if (!r)
+		return;
+	arena_free(&r->a);
+	free(r);
+}

@@ -1,0 +1,79 @@
+/* coverage.h: every word accounted for: a check, on the parse tree, that a SQL statement uses what the question's words were linked to (issue 26; docs/coverage.md). */
+#ifndef ASKQL_COVERAGE_H
+#define ASKQL_COVERAGE_H
+
+#include <stddef.h>
+#include "util/arena.h"
+#include "util/err.h"
+
+/* What one linked word (or phrase) of the question asks of the SQL. */
+enum cov_need {
+	COV_VALUE,        /* a stored value: the column compared with one of values[] somewhere */
+	COV_COLUMN,       /* a column named: referenced somewhere */
+	COV_GROUP,        /* a breakdown (X별, by X): the column (or a band of it) in a GROUP BY */
+	COV_NUMBER,       /* a number (a threshold, a limit): a literal of that value somewhere */
+	COV_RATE_BASE,    /* the denominator of a rate (A of "A 중 B 비율"): filtered in a WHERE */
+	COV_RATE_PART     /* its numerator (B): inside the aggregate, or in fewer WHEREs than A */
+};
+
+#define COV_MAXVAL 4
+struct cov_item {
+	enum cov_need need;
+	const char *span;                   /* the question's words, for the message */
+	const char *columns[COV_MAXVAL];    /* unqualified column names, any one of which serves */
+	int ncolumns;
+	const char *values[COV_MAXVAL];     /* COV_VALUE / COV_RATE_*: stored values, any one serves */
+	int nvalues;
+	int contains;                       /* values are parts of stored labels (ILIKE '%v%') */
+	double num;                         /* COV_NUMBER */
+};
+
+#define COV_MAXITEMS 32
+#define COV_MAXKEYS 4
+/* The question's reading, as the coverage check needs it: independent of who wrote the SQL. */
+struct cov_reading {
+	struct cov_item v[COV_MAXITEMS];
+	int n;
+	const char *entity_keys[COV_MAXKEYS]; /* identifier columns (patient, case, encounter) */
+	int nkeys;
+	int entity_grouping_asked;            /* 환자별, per patient: an identifier may be grouped */
+	struct arena a;                       /* owns the strings above (coverage_reading_free) */
+};
+
+/* coverage_reading_free: the reading's strings and the reading itself (heap; NULL is fine). */
+void coverage_reading_free(struct cov_reading *r);
+
+/* Why a statement does not answer the whole question. */
+enum cov_drop {
+	DROP_NONE,
+	DROP_VALUE,          /* a linked value filters nothing */
+	DROP_COLUMN,         /* a named column is not used */
+	DROP_GROUP,          /* a breakdown word's column is not grouped */
+	DROP_NUMBER,         /* a number of the question is in no literal */
+	DROP_DENOMINATOR,    /* a rate's denominator and numerator are the wrong way round */
+	DROP_ENTITY_GROUPED  /* an identifier is grouped though no one asked per patient/case */
+};
+
+struct cov_finding {
+	enum cov_drop drop;
+	int item;            /* index into the reading's v, -1 for DROP_ENTITY_GROUPED */
+	const char *column;  /* DROP_ENTITY_GROUPED: the identifier grouped (points into the reading) */
+};
+
+/*
+ * coverage_check: findings (at most max, *nfound set) of sql against r.  OK with *nfound 0 when
+ * every item is used; OK with findings otherwise; ERR_PARSE when sql does not parse as one
+ * statement (no finding then: the guard reports it); ERR_INPUT for NULL arguments.
+ */
+enum err coverage_check(const struct cov_reading *r, const char *sql, struct cov_finding *out, int max, int *nfound);
+
+/* coverage_drop_name: a stable name for a kind of drop ("value", "group", "denominator", ...). */
+const char *coverage_drop_name(enum cov_drop d);
+
+/*
+ * coverage_say: one English sentence (heap, NULL on no memory) naming the word each finding is
+ * about: what the planner declines with, and the feedback an LLM gets for its next attempt.
+ */
+char *coverage_say(const struct cov_reading *r, const struct cov_finding *f, int n);
+
+#endif

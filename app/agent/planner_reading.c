@@ -1,0 +1,244 @@
+/* planner_reading.c: the question's reading for the coverage check: what each linked word, breakdown word, number and rate asks of any SQL, whoever wrote it (issue 26; docs/coverage.md). */
+#include <stdlib.h>
+#include <string.h>
+#include "agent/coverage.h"
+#include "agent/planner_front.h"
+
+/* share_tok: a word asking for a share or a rate: 비율, percentage, %, 사망률 */
+int pf_share_word(const struct ptok *t)
+{
+	static const char *const w[] = {"percentage", "percent", "proportion", "share", "fraction", "rate", "ratio",
+	                                "비율", "백분율", "%", NULL};
+	return planner_in_list(w, t->text) || t->unsup_rate;
+}
+
+/* said_per: the link's own words say per it: X별, X마다, by X, per X, X에 따른 */
+static int said_per(struct planner *p, const struct plink_item *it)
+{
+	return (it->t0 > 0 && p->tk.v[it->t0 - 1].role == R_PER) || p->tk.v[it->t1 - 1].group ||
+	       (it->t1 < p->tk.n && p->tk.v[it->t1].role == R_PER && p->tk.v[it->t1].hangul &&
+	        strcmp(p->tk.v[it->t1].text, "기준"));
+}
+
+/* joiner: token i joins two breakdowns: and, ',', ×, x, &, 및 (와/과 end the word before) */
+static int joiner(const struct ptok *t)
+{
+	static const char *const w[] = {"and", ",", "×", "x", "&", "및", "그리고", NULL};
+	return planner_in_list(w, t->text);
+}
+
+/* korean_and: the word ends in the particle 와/과 (진료과와 성별에 따른) */
+static int korean_and(const struct ptok *t)
+{
+	const char *raw = t->raw ? t->raw : t->text;
+	size_t rl = strlen(raw);
+	return t->hangul && rl > 3 && strcmp(t->text, raw) && (!strcmp(raw + rl - 3, "와") || !strcmp(raw + rl - 3, "과"));
+}
+
+static const struct plink_item *link_at(struct planner *p, int t0, int t1)
+{
+	for (int l = 0; l < p->pl.n; l++)
+		if ((t0 < 0 || p->pl.v[l].t0 == t0) && (t1 < 0 || p->pl.v[l].t1 == t1) &&
+		    (p->pl.v[l].kind == PL_COLUMN || p->pl.v[l].kind == PL_TABLE))
+			return &p->pl.v[l];
+	return NULL;
+}
+
+/* pf_link_per: the link is a breakdown: said per it (X별, by X, X에 따른), joined by and/와 to a
+ * breakdown next to it ("by department and sex", "진료과와 성별에 따른"), or a Korean column word
+ * that itself ends in 별 (성별) in a question that counts or averages and names none of its values */
+int pf_link_per(struct planner *p, const struct plink_item *it)
+{
+	if (said_per(p, it))
+		return 1;
+	if (it->kind != PL_COLUMN && it->kind != PL_TABLE)
+		return 0;
+	/* joined to the breakdown after it: X와 Y별, X and Y에 따른 */
+	const struct plink_item *nx = NULL;
+	if (korean_and(&p->tk.v[it->t1 - 1]))
+		nx = link_at(p, it->t1, -1);
+	else if (it->t1 + 1 < p->tk.n && joiner(&p->tk.v[it->t1]))
+		nx = link_at(p, it->t1 + 1, -1);
+	if (nx && said_per(p, nx))
+		return 1;
+	/* joined to the breakdown before it: by X and Y */
+	const struct plink_item *pv = NULL;
+	if (it->t0 >= 2 && joiner(&p->tk.v[it->t0 - 1]))
+		pv = link_at(p, -1, it->t0 - 1);
+	if (pv && said_per(p, pv))
+		return 1;
+	if (it->kind != PL_COLUMN)
+		return 0;
+	const struct ptok *t = &p->tk.v[it->t1 - 1];
+	const char *raw = t->raw ? t->raw : t->text;
+	size_t rl = strlen(raw);
+	if (rl <= 3 || strcmp(raw + rl - 3, "별") || !p->s->c[it->cols[0]].nvalues)
+		return 0;
+	for (int l = 0; l < p->pl.n; l++)
+		if (p->pl.v[l].kind == PL_VALUE && p->pl.v[l].ncols && p->pl.v[l].cols[0] == it->cols[0])
+			return 0;   /* 성별이 여자인: the column names its value */
+	return pf_has_role(p, R_COUNT) || pf_has_role(p, R_AVG) || pf_has_role(p, R_SUM) || pf_has_role(p, R_MAX) ||
+	       pf_has_role(p, R_MIN);
+}
+
+static struct cov_item *add_item(struct cov_reading *r, enum cov_need need, const char *span)
+{
+	if (r->n >= COV_MAXITEMS)
+		return NULL;
+	struct cov_item *it = &r->v[r->n++];
+	memset(it, 0, sizeof *it);
+	it->need = need;
+	it->span = arena_strdup(&r->a, span ? span : "");
+	return it;
+}
+
+static void add_col(struct cov_reading *r, struct cov_item *it, const char *name)
+{
+	if (it && name && it->ncolumns < COV_MAXVAL)
+		it->columns[it->ncolumns++] = arena_strdup(&r->a, name);
+}
+
+/* link_item: one link as an item of need (its columns and values copied) */
+static struct cov_item *link_item(struct planner *p, struct cov_reading *r, const struct plink_item *it, enum cov_need need)
+{
+	struct cov_item *ci = add_item(r, need, pf_span_text(p, it->t0, it->t1));
+	if (!ci)
+		return NULL;
+	for (int k = 0; k < it->ncols && k < COV_MAXVAL; k++) {
+		add_col(r, ci, p->s->c[it->cols[k]].name);
+		if (it->kind == PL_VALUE && it->vals[k] && ci->nvalues < COV_MAXVAL)
+			ci->values[ci->nvalues++] = arena_strdup(&r->a, it->vals[k]);
+	}
+	ci->contains = it->contains;
+	return ci;
+}
+
+/* rate_sides: for a share question, which links are the base (the denominator's group) and which
+ * the part: side[l] 1 base, 2 part, 0 neither.  "A 중 B 비율", "B 비율 (A 중)", "share / percentage /
+ * proportion of A with (who, that, had) B", "among A, ... B".  0 when the question has no share
+ * word or one side is empty. */
+static int rate_sides(struct planner *p, int *side)
+{
+	int s = -1, m = -1, among = 0;
+	for (int i = 0; i < p->tk.n; i++) {
+		const struct ptok *t = &p->tk.v[i];
+		if (s < 0 && pf_share_word(t))
+			s = i;
+		if (m < 0 && (!strcmp(t->text, "중") || !strcmp(t->text, "가운데") || !strcmp(t->text, "among")))
+			m = i, among = !strcmp(t->text, "among");
+	}
+	if (s < 0)
+		return 0;
+	int base_lo = 0, base_hi = 0, part_lo = 0, part_hi = 0;
+	if (m >= 0 && among) {
+		int end = m + 1;
+		while (end < p->tk.n && p->tk.v[end].kind != TK_PUNCT && end != s)
+			end++;
+		base_lo = m + 1, base_hi = end, part_lo = end, part_hi = p->tk.n;
+	} else if (m >= 0 && m < s) {
+		base_lo = 0, base_hi = m, part_lo = m + 1, part_hi = s;
+	} else if (m > s) {
+		base_lo = s + 1, base_hi = m, part_lo = 0, part_hi = s;
+	} else if (s + 1 < p->tk.n && !strcmp(p->tk.v[s + 1].text, "of")) {
+		static const char *const rel[] = {"that", "who", "which", "with", "had", "have", "has", "having", "were", "was",
+		                                  "did", "got", "received", "whose", NULL};
+		int k = s + 2;
+		while (k < p->tk.n && !planner_in_list(rel, p->tk.v[k].text))
+			k++;
+		if (k >= p->tk.n)
+			return 0;
+		base_lo = s + 2, base_hi = k, part_lo = k + 1, part_hi = p->tk.n;
+	} else {
+		return 0;
+	}
+	int nb = 0, np = 0;
+	for (int l = 0; l < p->pl.n; l++) {
+		const struct plink_item *it = &p->pl.v[l];
+		side[l] = 0;
+		int value = it->kind == PL_VALUE || (it->kind == PL_COLUMN && p->s->c[it->cols[0]].flag);
+		if (!value || it->role == PL_ROLE_IGNORED || pf_link_per(p, it))
+			continue;
+		if (it->t0 >= base_lo && it->t1 <= base_hi)
+			side[l] = 1, nb++;
+		else if (it->t0 >= part_lo && it->t1 <= part_hi)
+			side[l] = 2, np++;
+	}
+	return nb && np;
+}
+
+/* entity_asked: the question asks per patient, case or stay, or about one of them, or for rows
+ * of each (a timeline, a having count): an identifier may then be grouped */
+static int entity_asked(struct planner *p)
+{
+	const struct frame *f = &p->f;
+	if (f->entity_val || f->having_op || f->timeline || f->multi || f->pair || f->rank_n)
+		return 1;
+	for (int i = 0; i < p->tk.n; i++) {
+		const struct ptok *t = &p->tk.v[i];
+		if (pf_tok_ent(t) < 0)
+			continue;
+		if (t->group || (i > 0 && (!strcmp(p->tk.v[i - 1].text, "each") || !strcmp(p->tk.v[i - 1].text, "각") ||
+		                           !strcmp(p->tk.v[i - 1].text, "every") ||
+		                           (p->tk.v[i - 1].role == R_PER && !p->tk.v[i - 1].hangul))))
+			return 1;
+	}
+	return 0;
+}
+
+int pf_rate_part(struct planner *p)
+{
+	int side[PL_MAX] = {0}, part = -1;
+	if (!rate_sides(p, side))
+		return -1;
+	for (int l = 0; l < p->pl.n; l++)
+		if (side[l] == 2 && (part < 0 || p->pl.v[l].t0 > p->pl.v[part].t0))
+			part = l;
+	return part;
+}
+
+struct cov_reading *pf_reading(struct planner *p)
+{
+	struct cov_reading *r = calloc(1, sizeof *r);
+	if (!r)
+		return NULL;
+	int side[PL_MAX] = {0};
+	int rate = rate_sides(p, side);
+	for (int l = 0; l < p->pl.n; l++) {
+		const struct plink_item *it = &p->pl.v[l];
+		if (it->role == PL_ROLE_IGNORED || it->t1 <= it->t0)
+			continue;   /* a generic word, or a mapping the analyst added (no words of its own) */
+		if (rate && side[l]) {
+			link_item(p, r, it, side[l] == 1 ? COV_RATE_BASE : COV_RATE_PART);
+			continue;
+		}
+		int per = pf_link_per(p, it);
+		if (it->kind == PL_VALUE && !per) {
+			link_item(p, r, it, COV_VALUE);
+		} else if (it->kind == PL_COLUMN && per) {
+			struct cov_item *ci = link_item(p, r, it, COV_GROUP);
+			int edge, lc = pf_dict_label(p, it->cols[0], &edge);
+			if (lc >= 0)
+				add_col(r, ci, p->s->c[lc].name);
+		} else if (it->kind == PL_COLUMN && it->role != 2 && p->s->c[it->cols[0]].type != PT_TIME) {
+			link_item(p, r, it, COV_COLUMN);
+		}
+	}
+	/* numbers: a threshold, a count, a limit; not a time span (3개월), a date or an ordinal */
+	for (int i = 0; i < p->tk.n; i++) {
+		const struct ptok *t = &p->tk.v[i];
+		if (t->kind != TK_NUM || t->num == 1 || (t->unit && strchr("hdwmy", t->unit)))
+			continue;
+		if (i + 1 < p->tk.n && (!strcmp(p->tk.v[i + 1].text, "번째") || !strcmp(p->tk.v[i + 1].text, "째") ||
+		                        p->tk.v[i + 1].role == R_UNIT))
+			continue;
+		struct cov_item *ci = add_item(r, COV_NUMBER, pf_span_text(p, i, i + 1));
+		if (ci)
+			ci->num = t->num;
+	}
+	const char *keys[3] = {p->s->entity_patient, p->s->entity_case, p->s->entity_encounter};
+	for (int k = 0; k < 3; k++)
+		if (keys[k] && r->nkeys < COV_MAXKEYS)
+			r->entity_keys[r->nkeys++] = arena_strdup(&r->a, keys[k]);
+	r->entity_grouping_asked = entity_asked(p);
+	return r;
+}

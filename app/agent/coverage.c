@@ -34,6 +34,8 @@ struct facts {
 	char shown[MAXGRP * 2][NAMELEN];  /* columns of the outermost target list and ORDER BY */
 	int nshown;
 	int aggregates;                /* any aggregate call */
+	char table[MAXGRP][NAMELEN];   /* tables read (FROM, JOIN, subqueries) */
+	int ntable;
 };
 
 static const char *const agg_names[] = {
@@ -201,15 +203,13 @@ static void group_item(const cJSON *g, const cJSON *targets, struct facts *f, in
 
 static void walk_select(const cJSON *s, struct facts *f, int top)
 {
+	if (!s)
+		return;
 	const cJSON *targets = cJSON_GetObjectItemCaseSensitive(s, "targetList"), *g;
 	const cJSON *larg = cJSON_GetObjectItemCaseSensitive(s, "larg");
-	if (larg) {   /* a set operation: each arm is a statement of its own, the first one outermost */
-		const char *type;
-		const cJSON *lb = body(larg, &type), *rb = body(cJSON_GetObjectItemCaseSensitive(s, "rarg"), &type);
-		if (lb)
-			walk_select(lb, f, top);
-		if (rb)
-			walk_select(rb, f, 0);
+	if (larg) {   /* a set operation: each arm (a SelectStmt's body itself) a statement of its own */
+		walk_select(larg, f, top);
+		walk_select(cJSON_GetObjectItemCaseSensitive(s, "rarg"), f, 0);
 	}
 	walk(targets, 0, f, 0);
 	walk(cJSON_GetObjectItemCaseSensitive(s, "fromClause"), 0, f, 0);
@@ -275,6 +275,12 @@ static void walk(const cJSON *n, unsigned flags, struct facts *f, int top)
 		}
 		cJSON_ArrayForEach(e, bd)
 			walk(e, inner, f, 0);
+		return;
+	}
+	if (!strcmp(type, "RangeVar")) {
+		const cJSON *rel = cJSON_GetObjectItemCaseSensitive(bd, "relname");
+		if (cJSON_IsString(rel))
+			add_name(f->table, &f->ntable, MAXGRP, rel->valuestring);
 		return;
 	}
 	if (!strcmp(type, "A_Expr"))
@@ -392,14 +398,20 @@ enum err coverage_check(const struct cov_reading *r, const char *sql, struct cov
 				for (int k = 0; k < r->n; k++)
 					if (k != i && r->v[k].need == COV_VALUE && r->v[k].ncolumns && col_in(it, r->v[k].columns[0]))
 						sibling = 1;
-				if (!(sibling && in_names((const char (*)[NAMELEN])f->group, f->ngroup, it)))
+				/* ... or shown ("recorded as male or female?": the column is the answer) */
+				if (!(sibling && (in_names((const char (*)[NAMELEN])f->group, f->ngroup, it) ||
+				                  in_names((const char (*)[NAMELEN])f->shown, f->nshown, it))))
 					add_finding(out, max, nfound, DROP_VALUE, i, NULL);
 			}
 			break;
-		case COV_COLUMN:
-			if (!uses(f, it, 0, 0))
+		case COV_COLUMN: {
+			int table_read = 0;
+			for (int k = 0; it->table && k < f->ntable; k++)
+				table_read |= !strcasecmp(f->table[k], it->table);
+			if (!uses(f, it, 0, 0) && !table_read)
 				add_finding(out, max, nfound, DROP_COLUMN, i, NULL);
 			break;
+		}
 		case COV_GROUP:
 			if (!in_names((const char (*)[NAMELEN])f->group, f->ngroup, it) &&
 			    !(!f->aggregates && in_names((const char (*)[NAMELEN])f->shown, f->nshown, it)))

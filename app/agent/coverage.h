@@ -9,7 +9,7 @@
 /* What one linked word (or phrase) of the question asks of the SQL. */
 enum cov_need {
 	COV_VALUE,        /* a stored value: the column compared with one of values[] somewhere */
-	COV_COLUMN,       /* a column named: referenced somewhere */
+	COV_COLUMN,       /* a column named: referenced somewhere, or its table read */
 	COV_GROUP,        /* a breakdown (X별, by X): the column (or a band of it) in a GROUP BY */
 	COV_NUMBER,       /* a number (a threshold, a limit): a literal of that value somewhere */
 	COV_RATE_BASE,    /* the denominator of a rate (A of "A 중 B 비율"): filtered in a WHERE */
@@ -26,6 +26,9 @@ struct cov_item {
 	int nvalues;
 	int contains;                       /* values are parts of stored labels (ILIKE '%v%') */
 	double num;                         /* COV_NUMBER */
+	const char *table;                  /* COV_COLUMN: the column's table; a word that names a column
+	                                     * may name the table's rows ("drugs", "surgical cases"), so
+	                                     * reading that table uses it; NULL: the column itself */
 };
 
 #define COV_MAXITEMS 32

@@ -17,7 +17,7 @@ static int said_per(struct planner *p, const struct plink_item *it)
 {
 	return (it->t0 > 0 && p->tk.v[it->t0 - 1].role == R_PER) || p->tk.v[it->t1 - 1].group ||
 	       (it->t1 < p->tk.n && p->tk.v[it->t1].role == R_PER && p->tk.v[it->t1].hangul &&
-	        strcmp(p->tk.v[it->t1].text, "기준"));
+	        !(it->kind == PL_TABLE && !strcmp(p->tk.v[it->t1].text, "기준")));   /* (환자 기본정보 기준): the source */
 }
 
 /* joiner: token i joins two breakdowns: and, ',', ×, x, &, 및 (와/과 end the word before) */
@@ -220,7 +220,9 @@ struct cov_reading *pf_reading(struct planner *p)
 			if (lc >= 0)
 				add_col(r, ci, p->s->c[lc].name);
 		} else if (it->kind == PL_COLUMN && it->role != 2 && p->s->c[it->cols[0]].type != PT_TIME) {
-			link_item(p, r, it, COV_COLUMN);
+			struct cov_item *ci = link_item(p, r, it, COV_COLUMN);
+			if (ci)
+				ci->table = arena_strdup(&r->a, pf_tname(p, it->cols[0]));
 		}
 	}
 	/* numbers: a threshold, a count, a limit; not a time span (3개월), a date or an ordinal */

@@ -1,0 +1,166 @@
+/* test_coverage.c: the coverage check (agent/coverage.h) per kind of drop, on the SQL the offline planner wrote before the check existed (issue 26) and on the right SQL. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+#include "agent/coverage.h"
+
+static struct cov_item *item(struct cov_reading *r, enum cov_need need, const char *span, const char *col,
+                             const char *val)
+{
+	struct cov_item *it = &r->v[r->n++];
+	memset(it, 0, sizeof *it);
+	it->need = need;
+	it->span = span;
+	it->columns[it->ncolumns++] = col;
+	if (val)
+		it->values[it->nvalues++] = val;
+	return it;
+}
+
+/* findings of sql against r: the number, the first kind in *first */
+static int check(const struct cov_reading *r, const char *sql, enum cov_drop *first)
+{
+	struct cov_finding f[8];
+	int n = -1;
+	assert_int_equal(coverage_check(r, sql, f, 8, &n), OK);
+	*first = n ? f[0].drop : DROP_NONE;
+	return n;
+}
+
+/* 복강경 수술 건수: the value was linked (approach = 'Videoscopic') and then not used */
+static void test_linked_value_unused(void **state)
+{
+	struct cov_reading r = {0};
+	enum cov_drop d;
+	item(&r, COV_VALUE, "복강경", "approach", "Videoscopic");
+	assert_int_equal(check(&r, "SELECT COUNT(DISTINCT clinical_data_table.caseid) AS count FROM clinical_data_table", &d), 1);
+	assert_int_equal(d, DROP_VALUE);
+	assert_int_equal(check(&r, "SELECT COUNT(*) FROM clinical_data_table WHERE approach = 'Videoscopic'", &d), 0);
+	/* case and qualification do not matter; an IN list and a join's ON count as filters */
+	assert_int_equal(check(&r, "SELECT count(*) FROM clinical_data_table c WHERE c.APPROACH IN ('Robotic', 'videoscopic')", &d), 0);
+	assert_int_equal(check(&r, "SELECT count(*) FROM t JOIN clinical_data_table c ON c.caseid = t.caseid AND c.approach = 'Videoscopic'", &d), 0);
+	/* the value on another column is not this value */
+	assert_int_equal(check(&r, "SELECT count(*) FROM clinical_data_table WHERE opname = 'Videoscopic'", &d), 1);
+	/* a part of stored labels: ILIKE '%v%' */
+	struct cov_reading c = {0};
+	item(&c, COV_VALUE, "심부전", "label", "heart failure")->contains = 1;
+	assert_int_equal(check(&c, "SELECT count(*) FROM d WHERE label ILIKE '%heart failure%'", &d), 0);
+	assert_int_equal(check(&c, "SELECT count(*) FROM d", &d), 1);
+}
+
+/* 진료과별 성별 환자 수: the second breakdown was dropped */
+static void test_lost_grouping(void **state)
+{
+	struct cov_reading r = {0};
+	enum cov_drop d;
+	item(&r, COV_GROUP, "진료과별", "department", NULL);
+	item(&r, COV_GROUP, "성별", "sex", NULL);
+	assert_int_equal(check(&r, "SELECT clinical_data_table.department, COUNT(DISTINCT clinical_data_table.subjectid) AS count "
+	                           "FROM clinical_data_table GROUP BY clinical_data_table.department", &d), 1);
+	assert_int_equal(d, DROP_GROUP);
+	assert_int_equal(check(&r, "SELECT department, sex, count(DISTINCT subjectid) FROM clinical_data_table GROUP BY department, sex", &d), 0);
+	/* by position and by output name */
+	assert_int_equal(check(&r, "SELECT department, sex AS s, count(*) FROM clinical_data_table GROUP BY 1, s", &d), 0);
+	/* a band of the column groups it */
+	struct cov_reading b = {0};
+	item(&b, COV_GROUP, "월별", "opstart", NULL);
+	assert_int_equal(check(&b, "SELECT date_trunc('month', opstart) AS m, count(*) FROM c GROUP BY 1 ORDER BY 1", &d), 0);
+	/* a list with no aggregate shows each row of the column: no GROUP BY needed */
+	assert_int_equal(check(&b, "SELECT opstart, caseid FROM c ORDER BY opstart", &d), 0);
+	assert_int_equal(check(&b, "SELECT count(*) FROM c", &d), 1);
+}
+
+/* 여자 환자 중 당뇨 있는 환자 비율: AVG(sex = 'F') WHERE preop_dm = 1 is the share of diabetics who are women */
+static void test_inverted_denominator(void **state)
+{
+	struct cov_reading r = {0};
+	enum cov_drop d;
+	item(&r, COV_RATE_BASE, "여자", "sex", "F");
+	item(&r, COV_RATE_PART, "당뇨", "preop_dm", NULL);
+	assert_int_equal(check(&r, "SELECT ROUND((AVG(CAST(clinical_data_table.sex = 'F' AS int)) * 100), 2) AS rate_percent "
+	                           "FROM clinical_data_table WHERE clinical_data_table.preop_dm = 1", &d), 1);
+	assert_int_equal(d, DROP_DENOMINATOR);
+	assert_int_equal(check(&r, "SELECT ROUND(AVG(CAST(preop_dm = 1 AS int)) * 100, 2) FROM clinical_data_table WHERE sex = 'F'", &d), 0);
+	/* FILTER and two scalar subqueries are the same shape */
+	assert_int_equal(check(&r, "SELECT 100.0 * count(*) FILTER (WHERE preop_dm = 1) / count(*) FROM c WHERE sex = 'F'", &d), 0);
+	assert_int_equal(check(&r, "SELECT 100.0 * (SELECT count(*) FROM c WHERE sex = 'F' AND preop_dm = 1) / "
+	                           "(SELECT count(*) FROM c WHERE sex = 'F')", &d), 0);
+	/* both only filtered: a count of women with diabetes, no share at all */
+	assert_int_equal(check(&r, "SELECT count(*) FROM c WHERE sex = 'F' AND preop_dm = 1", &d), 1);
+	assert_int_equal(d, DROP_DENOMINATOR);
+	/* the base missing altogether */
+	assert_int_equal(check(&r, "SELECT AVG(CAST(preop_dm = 1 AS int)) FROM c", &d), 1);
+	assert_int_equal(d, DROP_VALUE);
+}
+
+/* 칼륨 5.5 이상인 여자 환자: a threshold put on another column still uses the number; a number
+ * nowhere is a drop */
+static void test_number_unused(void **state)
+{
+	struct cov_reading r = {0};
+	enum cov_drop d;
+	r.v[r.n].need = COV_NUMBER;
+	r.v[r.n].span = "65";
+	r.v[r.n++].num = 65;
+	assert_int_equal(check(&r, "SELECT count(*) FROM c WHERE age >= 65", &d), 0);
+	assert_int_equal(check(&r, "SELECT count(*) FROM c WHERE age >= 65.0", &d), 0);
+	assert_int_equal(check(&r, "SELECT count(*) FROM c WHERE t > now() - interval '65 days'", &d), 0);
+	assert_int_equal(check(&r, "SELECT count(*) FROM c WHERE age >= 650", &d), 1);
+	assert_int_equal(d, DROP_NUMBER);
+	assert_int_equal(check(&r, "SELECT count(*) FROM c LIMIT 65", &d), 0);
+}
+
+/* 진료과와 성별에 따른 환자 수: grouped by sex and the patient id, 1,000+ groups of 1 */
+static void test_identifier_grouped(void **state)
+{
+	struct cov_reading r = {0};
+	enum cov_drop d;
+	r.entity_keys[r.nkeys++] = "subjectid";
+	r.entity_keys[r.nkeys++] = "caseid";
+	item(&r, COV_GROUP, "성별", "sex", NULL);
+	assert_int_equal(check(&r, "SELECT sex, subjectid, COUNT(*) FROM clinical_data_table GROUP BY sex, subjectid", &d), 1);
+	assert_int_equal(d, DROP_ENTITY_GROUPED);
+	/* asked per patient: allowed; inside a subquery (patients with 3 cases or more): allowed */
+	r.entity_grouping_asked = 1;
+	assert_int_equal(check(&r, "SELECT sex, subjectid, COUNT(*) FROM clinical_data_table GROUP BY sex, subjectid", &d), 0);
+	r.entity_grouping_asked = 0;
+	assert_int_equal(check(&r, "SELECT sex, count(*) FROM (SELECT sex, subjectid FROM c GROUP BY sex, subjectid "
+	                           "HAVING count(*) >= 3) x GROUP BY sex", &d), 0);
+}
+
+/* a named column not used; bad input */
+static void test_column_and_errors(void **state)
+{
+	struct cov_reading r = {0};
+	enum cov_drop d;
+	struct cov_finding f[2];
+	int n;
+	item(&r, COV_COLUMN, "마취 시간", "anend", NULL);
+	assert_int_equal(check(&r, "SELECT avg(hr) FROM v", &d), 1);
+	assert_int_equal(d, DROP_COLUMN);
+	assert_int_equal(check(&r, "SELECT avg(anend - anstart) FROM c", &d), 0);
+	assert_int_equal(coverage_check(&r, "SELEC nothing", f, 2, &n), ERR_PARSE);
+	assert_int_equal(coverage_check(&r, "SELECT 1; SELECT 2", f, 2, &n), ERR_PARSE);
+	assert_int_equal(coverage_check(NULL, "SELECT 1", f, 2, &n), ERR_INPUT);
+	/* the sentence names the word and the column */
+	assert_int_equal(coverage_check(&r, "SELECT 1", f, 2, &n), OK);
+	char *s = coverage_say(&r, f, n);
+	assert_non_null(strstr(s, "'마취 시간'"));
+	assert_non_null(strstr(s, "anend"));
+	free(s);
+	assert_string_equal(coverage_drop_name(DROP_DENOMINATOR), "denominator");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_linked_value_unused), cmocka_unit_test(test_lost_grouping),
+		cmocka_unit_test(test_inverted_denominator), cmocka_unit_test(test_number_unused),
+		cmocka_unit_test(test_identifier_grouped), cmocka_unit_test(test_column_and_errors),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -27,6 +27,7 @@ static enum err planner_open(struct planner *p, struct catalog *cat, const struc
 	p->f.dur_start = p->f.dur_end = -1;
 	p->f.rate_link = -1;
 	p->f.count_col = -1;
+	p->f.band_col = -1;
 	p->f.episode = -1;
 	p->f.rank_key = -1;
 	p->f.entity_key = -1;
@@ -69,6 +70,30 @@ static enum err planner_open(struct planner *p, struct catalog *cat, const struc
 	return OK;
 }
 
+/* replace_followed_values: in a follow-up read with its parent ("남자 환자 수" + "여자만"), a stored
+ * value the follow-up names replaces the parent's value of the same column: women replace men */
+static void replace_followed_values(struct planner *p)
+{
+	if (!p->follow_off)
+		return;
+	for (int l = 0; l < p->pl.n; l++) {
+		const struct plink_item *it = &p->pl.v[l];
+		if (it->kind != PL_VALUE || it->t1 <= it->t0 || p->tk.v[it->t0].off >= p->follow_off)
+			continue;
+		int newer = 0;
+		for (int m = 0; m < p->pl.n; m++) {
+			const struct plink_item *o = &p->pl.v[m];
+			newer |= o->kind == PL_VALUE && o->t1 > o->t0 && p->tk.v[o->t0].off >= p->follow_off &&
+			         o->ncols && it->ncols && o->cols[0] == it->cols[0];
+		}
+		if (newer) {
+			pf_decide(p, pf_span_text(p, it->t0, it->t1), "replaced", pf_cfq(p, it->cols[0]),
+			          "the follow-up names another value of this column", 1);
+			p->pl.v[l--] = p->pl.v[--p->pl.n];
+		}
+	}
+}
+
 /* link_question: the question linked to the catalog, with the analyst's added and removed
  * mappings, entities found after linking, comparisons, then the structure pass */
 static void link_question(struct planner *p, const struct planner_ctx *ctx)
@@ -106,8 +131,10 @@ static void link_question(struct planner *p, const struct planner_ctx *ctx)
 				p->pl.v[l--] = p->pl.v[--p->pl.n];
 		}
 	}
+	replace_followed_values(p);
 	pf_find_entities(p, 1);
 	pf_pair_words(p);
+	pf_band_words(p);
 	if (pf_comparisons(p) == 0 && pf_structure(p) == 0)
 		pf_unread_comparison(p);
 }
@@ -317,7 +344,7 @@ static char *explain(struct planner *p, const struct planner_out *out, const cha
 }
 
 static enum err plan_once(struct catalog *cat, const struct retrieval *r, const char *question,
-                          const struct planner_ctx *ctx, struct planner_out *out)
+                          const struct planner_ctx *ctx, struct planner_out *out, int follow_off)
 {
 	struct planner *p;
 	enum err rc;
@@ -343,6 +370,7 @@ static enum err plan_once(struct catalog *cat, const struct retrieval *r, const 
 		                                      p->f.win.to[0] ? p->f.win.to : "+inf"),
 		       "relative to the reference time", 1);
 	}
+	p->follow_off = follow_off;
 	if (!p->decline)
 		link_question(p, ctx);
 	if (!p->decline)
@@ -371,13 +399,21 @@ out:
 	return rc;
 }
 
+/* follow_off: where the follow-up's words start in merged (the previous question's text then
+ * the follow-up's, pf_follow_up), or 0 when merged does not start with prev */
+static int follow_off(const char *prev, const char *merged)
+{
+	size_t n = prev ? strlen(prev) : 0;
+	return n && merged && !strncmp(prev, merged, n) ? (int)n : 0;
+}
+
 enum err planner_plan(struct catalog *cat, const struct retrieval *r, const char *question,
                       const struct planner_ctx *ctx, struct planner_out *out)
 {
 	if (ctx && ctx->amend && ctx->prev_question && *ctx->prev_question && question && *question) {
 		/* an analyst's change to the question: read with it first ("케이스 3의 랩 추이" + 칼륨만) */
 		char *merged = pf_follow_up(ctx->prev_question, question);
-		if (merged && plan_once(cat, NULL, merged, ctx, out) == OK && !out->unanswerable && out->sql) {
+		if (merged && plan_once(cat, NULL, merged, ctx, out, follow_off(ctx->prev_question, merged)) == OK && !out->unanswerable && out->sql) {
 			char *ex = NULL;
 			if (asprintf(&ex, "Read with the change: \"%s\". %s", merged, out->explanation ? out->explanation : "") >= 0) {
 				free(out->explanation);
@@ -390,7 +426,7 @@ enum err planner_plan(struct catalog *cat, const struct retrieval *r, const char
 			planner_out_free(out);
 		free(merged);
 	}
-	enum err rc = plan_once(cat, r, question, ctx, out);
+	enum err rc = plan_once(cat, r, question, ctx, out, 0);
 	if (rc == OK && out->unanswerable && ctx && ctx->nattempts && out->reason &&
 	    !strncmp(out->reason, "the same SQL already failed", 27)) {
 		/* self-correction: the next candidate, without the table the failed plan was built on */
@@ -404,7 +440,7 @@ enum err planner_plan(struct catalog *cat, const struct retrieval *r, const char
 			ed[ctx->nedits] = (struct planner_edit){.op = PLAN_REMOVE_TABLE, .table = table};
 			c2.edits = ed;
 			c2.nedits = ctx->nedits + 1;
-			if (plan_once(cat, r, question, &c2, &o2) == OK && !o2.unanswerable && o2.sql) {
+			if (plan_once(cat, r, question, &c2, &o2, 0) == OK && !o2.unanswerable && o2.sql) {
 				char *ex = NULL;
 				if (asprintf(&ex, "The previous plan on %s failed; next candidate: %s", table,
 				             o2.explanation ? o2.explanation : "") < 0)
@@ -427,7 +463,7 @@ enum err planner_plan(struct catalog *cat, const struct retrieval *r, const char
 	struct planner_out o2;
 	if (getenv("ASKQL_PLANNER_DEBUG"))
 		fprintf(stderr, "planner: follow-up read as [%s]\n", merged ? merged : "");
-	if (merged && plan_once(cat, NULL, merged, ctx, &o2) == OK && !o2.unanswerable && o2.sql) {
+	if (merged && plan_once(cat, NULL, merged, ctx, &o2, follow_off(ctx->prev_question, merged)) == OK && !o2.unanswerable && o2.sql) {
 		char *ex = NULL;
 		if (asprintf(&ex, "Follow-up read as: \"%s\". %s", merged, o2.explanation ? o2.explanation : "") < 0)
 			ex = NULL;

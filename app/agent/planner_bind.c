@@ -862,6 +862,22 @@ int pf_bind_links(struct planner *p)
 	return 0;
 }
 
+void pf_band_words(struct planner *p)
+{
+	static const char *const ko[] = {"연령대", "나이대", "연령층", "연령군", NULL};
+	static const char *const en[] = {"group", "groups", "band", "bands", "bracket", "brackets", "decade", "decades", NULL};
+	for (int i = 0; i < p->tk.n; i++) {
+		struct ptok *t = &p->tk.v[i];
+		if (planner_in_list(ko, t->text)) {
+			p->f.age_band = 1;
+			t->used = 1;
+		} else if (pf_age_word(t) && i + 1 < p->tk.n && planner_in_list(en, p->tk.v[i + 1].text)) {
+			p->f.age_band = 1;
+			p->tk.v[i + 1].used = 1;   /* "age" itself stays for the linker: its column is banded */
+		}
+	}
+}
+
 /* pf_bind_rest: what the links leave: comparisons without a named column (the measure, else the
  * patients' age), the entity grouped (환자별), time buckets (월별); 0 or -1 declined */
 int pf_bind_rest(struct planner *p)
@@ -893,6 +909,19 @@ int pf_bind_rest(struct planner *p)
 		f->cond[i].col = col;
 		pf_decide(p, "", "filter", arena_printf(&p->a, "%s %s %s", pf_cfq(p, col), f->cond[i].op, f->cond[i].lit),
 		       "numeric comparison with the measured value", 0.8);
+	}
+	/* age bands: the age column grouped in 10-year bands (a birth date is not banded here) */
+	if (f->age_band) {
+		int fb = 0, col = pf_age_col(p, &fb);
+		if (col < 0 || fb)
+			return pf_decline(p, "%s", "age bands need an age column, which the question's table does not have");
+		int have = 0;
+		for (int i = 0; i < f->ngroup; i++)
+			have |= f->group[i] == col;
+		if (!have && f->ngroup < 3)
+			f->group[f->ngroup++] = col;
+		f->band_col = col;
+		pf_decide(p, "", "group", arena_printf(&p->a, "floor(%s / 10) * 10", pf_cfq(p, col)), "10-year age bands", 1);
 	}
 	/* the entity grouped: "환자별", "per patient" */
 	if (f->entity_group && f->entity_col) {

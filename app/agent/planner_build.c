@@ -579,17 +579,42 @@ int pf_build(struct planner *p, struct squery *q)
 			struct sexpr *b = f->bucket == 'm' && one_year_window(f)
 			                  ? sx_cast(&p->a, sx_func(&p->a, "date_part", sx_lit(&p->a, "month"), pf_col(p, f->time_col)), "int")
 			                  : sx_func(&p->a, "date_trunc", sx_lit(&p->a, u), pf_col(p, f->time_col));
+			if (b->kind == SX_CAST) {
+				/* the month's number comes with its year: "2025년 3월", never a bare 3 */
+				struct sexpr *y = sx_cast(&p->a, sx_func(&p->a, "date_part", sx_lit(&p->a, "year"), pf_col(p, f->time_col)), "int");
+				q->sel[q->nsel].e = y;
+				q->sel[q->nsel++].as = "year";
+				q->group[q->ngroup++] = y;
+			}
 			q->sel[q->nsel].e = b;
 			q->sel[q->nsel++].as = u;
 			q->group[q->ngroup++] = b;
 		}
 		for (int i = 0; i < f->ngroup; i++) {
 			pf_need(p, p->s->c[f->group[i]].table);
+			if (f->age_band && f->group[i] == f->band_col) {
+				/* 10-year bands: 20 for 20-29 (20대) */
+				struct sexpr *band = sx_cast(&p->a, sx_arith(&p->a, "*", sx_func(&p->a, "floor", sx_arith(&p->a, "/",
+				                             pf_col(p, f->group[i]), sx_num(&p->a, "10")), NULL), sx_num(&p->a, "10")), "int");
+				q->sel[q->nsel].e = band;
+				q->sel[q->nsel++].as = "age_group";
+				q->group[q->ngroup++] = band;
+				continue;
+			}
 			q->sel[q->nsel++].e = pf_col(p, f->group[i]);
 			q->group[q->ngroup++] = pf_col(p, f->group[i]);
 		}
 		if (f->agg ? build_aggregate(p, q) < 0 : build_rows(p, q) < 0)
 			return -1;
+		/* a series over time or over age bands reads in order: earliest (youngest) first */
+		if ((f->bucket || f->age_band) && !q->norder && q->ngroup) {
+			int nb = f->bucket ? (q->sel[0].as && !strcmp(q->sel[0].as, "year") ? 2 : 1) : 0;
+			for (int i = 0; i < nb && q->norder < 6; i++)
+				q->order[q->norder++] = (struct sorder){.e = q->group[i], .desc = 0};
+			for (int i = 0; f->age_band && i < q->ngroup && q->norder < 6; i++)
+				if (q->sel[i].as && !strcmp(q->sel[i].as, "age_group"))
+					q->order[q->norder++] = (struct sorder){.e = q->group[i], .desc = 0};
+		}
 		if (f->having_op) {
 			q->having = sx_cmp(&p->a, f->having_op, sx_agg(&p->a, "COUNT", 0, sx_star(&p->a)), sx_num(&p->a, f->having_n));
 			q->count_wrap = f->having_count;

@@ -110,6 +110,16 @@ static char *drop_grouping(const char *prev)
 	return sb_steal(&sb);
 }
 
+/* says_instead: the follow-up asks to replace, not add ("대신 성별로", "by sex instead") */
+static int says_instead(const char *q)
+{
+	static const char *const w[] = {"대신", "말고", "instead", "rather than", NULL};
+	for (int i = 0; w[i]; i++)
+		if (strcasestr(q, w[i]))
+			return 1;
+	return 0;
+}
+
 /* follow_up: the previous question with this one's numbered patient/case put in, or both joined
  * ("케이스 5의 심박수 추이" then "케이스 6은?" -> case 6; "only women?" -> the previous plus a filter) */
 char *pf_follow_up(const char *prev, const char *q)
@@ -141,7 +151,9 @@ char *pf_follow_up(const char *prev, const char *q)
 		char *qq = strip_markers(q), *pp = NULL;
 		struct sb sb = SB_INIT;
 
-		if (qq && has_grouping(qq))
+		/* a new grouping is added to the previous question's ("남자 환자 수" + "연령대별로"); it
+		 * replaces it only when the analyst says so (대신, instead: conf/lexicon/followup.txt) */
+		if (qq && has_grouping(qq) && says_instead(q))
 			pp = drop_grouping(prev);
 		sb_printf(&sb, "%s %s", pp ? pp : prev, qq ? qq : q);
 		res = sb_ok(&sb) ? sb_steal(&sb) : NULL;

@@ -48,6 +48,8 @@ struct frame {
 	int having_count;            /* ... and the patients or stays counted, not listed */
 	struct { int dir, off; } pick[2];
 	int bucket;                  /* group by a time bucket: 'h','d','w','m','y' or 0 */
+	int age_band;                /* 연령대별, by age group: the age grouped in 10-year bands */
+	int band_col;                /* ... the age column so banded (-1 none) */
 	long limit;
 	long rank_n;                 /* ranking by frequency (ties kept) */
 	int rank_col;                /* the column ranked */
@@ -103,6 +105,8 @@ struct planner {
 	const char *question;
 	char *decline;
 	const struct shape *shape;   /* the question shape that framed the plan, NULL before */
+	int follow_off;              /* a follow-up read with its parent: the byte where its own words
+	                              * start in question (0: not a follow-up) */
 };
 
 /* What the question's words say beyond its links, read while the structure pass runs: the slots
@@ -228,6 +232,9 @@ const char *pf_tname(struct planner *p, int col);
 
 /* planner_fact.c: pf_fact: the fact table, its time column and measure; 0 or -1 declined */
 int pf_fact(struct planner *p, const struct cues *c);
+/* planner_bind.c: pf_band_words: read "연령대별", "by age group", "age band" into f->age_band,
+ * marking the words; before the screen.  Never declines. */
+void pf_band_words(struct planner *p);
 /* planner_bind.c: pf_bind_links: links -> filters, groups, projections; pf_bind_rest: comparisons
  * without a named column, the entity grouped, time buckets; 0 or -1 declined */
 int pf_bind_links(struct planner *p);

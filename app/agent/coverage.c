@@ -5,8 +5,8 @@
 #include <string.h>
 #include <strings.h>
 #include <cjson/cJSON.h>
-#include <pg_query.h>
 #include "agent/coverage.h"
+#include "sql/pgtree.h"
 #include "util/sb.h"
 
 #define F_WHERE 1u   /* under a WHERE, a JOIN's ON or a HAVING */
@@ -51,73 +51,23 @@ static int is_agg(const char *name)
 	return 0;
 }
 
-/* body: the one member of a node object ({"ColumnRef": {...}}), its type in *type */
-static const cJSON *body(const cJSON *n, const char **type)
-{
-	if (!cJSON_IsObject(n) || !n->child || n->child->next)
-		return NULL;
-	*type = n->child->string;
-	return n->child;
-}
-
-/* last_sval: the last String of a list of names (a column's or a function's own name) */
-static const char *last_sval(const cJSON *list)
-{
-	const char *v = NULL;
-	const cJSON *e;
-	cJSON_ArrayForEach(e, list) {
-		const cJSON *s = cJSON_GetObjectItemCaseSensitive(e, "String");
-		const cJSON *sv = s ? cJSON_GetObjectItemCaseSensitive(s, "sval") : NULL;
-		if (cJSON_IsString(sv))
-			v = sv->valuestring;
-	}
-	return v;
-}
-
-/* const_text: an A_Const's value as text into out; 0 when it holds none (NULL) */
-static int const_text(const cJSON *b, char *out, size_t cap)
-{
-	const cJSON *x;
-	if ((x = cJSON_GetObjectItemCaseSensitive(b, "sval"))) {
-		const cJSON *v = cJSON_GetObjectItemCaseSensitive(x, "sval");
-		snprintf(out, cap, "%s", cJSON_IsString(v) ? v->valuestring : "");
-		return 1;
-	}
-	if ((x = cJSON_GetObjectItemCaseSensitive(b, "ival"))) {
-		const cJSON *v = cJSON_GetObjectItemCaseSensitive(x, "ival");   /* protobuf elides 0 */
-		snprintf(out, cap, "%lld", cJSON_IsNumber(v) ? (long long)v->valuedouble : 0LL);
-		return 1;
-	}
-	if ((x = cJSON_GetObjectItemCaseSensitive(b, "fval"))) {
-		const cJSON *v = cJSON_GetObjectItemCaseSensitive(x, "fval");
-		snprintf(out, cap, "%s", cJSON_IsString(v) ? v->valuestring : "0");
-		return 1;
-	}
-	if ((x = cJSON_GetObjectItemCaseSensitive(b, "boolval"))) {
-		const cJSON *v = cJSON_GetObjectItemCaseSensitive(x, "boolval");
-		snprintf(out, cap, "%s", cJSON_IsTrue(v) ? "true" : "false");
-		return 1;
-	}
-	return 0;
-}
-
 /* gather: the column names and literals of a subtree, not entering subqueries */
 struct bag { const char *col[16]; int ncol; char lit[16][LITLEN]; int nlit; };
 
 static void gather(const cJSON *n, struct bag *b)
 {
 	const char *type;
-	const cJSON *bd = body(n, &type), *e;
+	const cJSON *bd = pgt_body(n, &type), *e;
 	if (bd && !strcmp(type, "SelectStmt"))
 		return;
 	if (bd && !strcmp(type, "ColumnRef")) {
-		const char *c = last_sval(cJSON_GetObjectItemCaseSensitive(bd, "fields"));
+		const char *c = pgt_last_sval(cJSON_GetObjectItemCaseSensitive(bd, "fields"));
 		if (c && b->ncol < 16)
 			b->col[b->ncol++] = c;
 		return;
 	}
 	if (bd && !strcmp(type, "A_Const")) {
-		if (b->nlit < 16 && const_text(bd, b->lit[b->nlit], LITLEN))
+		if (b->nlit < 16 && pgt_const_text(bd, b->lit[b->nlit], LITLEN))
 			b->nlit++;
 		return;
 	}
@@ -167,24 +117,24 @@ static void walk(const cJSON *n, unsigned flags, struct facts *f, int top);
 static void group_item(const cJSON *g, const cJSON *targets, struct facts *f, int top)
 {
 	const char *type;
-	const cJSON *bd = body(g, &type);
+	const cJSON *bd = pgt_body(g, &type);
 	const cJSON *use = g;
 	if (bd && !strcmp(type, "A_Const")) {
 		char t[32];
-		if (const_text(bd, t, sizeof t)) {
+		if (pgt_const_text(bd, t, sizeof t)) {
 			int pos = atoi(t);
 			const cJSON *rt = cJSON_GetArrayItem(targets, pos - 1);
-			const cJSON *rb = rt ? body(rt, &type) : NULL;
+			const cJSON *rb = rt ? pgt_body(rt, &type) : NULL;
 			if (rb)
 				use = cJSON_GetObjectItemCaseSensitive(rb, "val");
 		}
 	} else if (bd && !strcmp(type, "ColumnRef")) {
 		const cJSON *fields = cJSON_GetObjectItemCaseSensitive(bd, "fields");
-		const char *c = last_sval(fields);
+		const char *c = pgt_last_sval(fields);
 		const cJSON *rt;
 		if (c && cJSON_GetArraySize(fields) == 1)
 			cJSON_ArrayForEach(rt, targets) {
-				const cJSON *rb = body(rt, &type);
+				const cJSON *rb = pgt_body(rt, &type);
 				const cJSON *nm = rb ? cJSON_GetObjectItemCaseSensitive(rb, "name") : NULL;
 				if (cJSON_IsString(nm) && !strcasecmp(nm->valuestring, c)) {
 					use = cJSON_GetObjectItemCaseSensitive(rb, "val");
@@ -246,7 +196,7 @@ static void walk(const cJSON *n, unsigned flags, struct facts *f, int top)
 	}
 	if (!cJSON_IsObject(n))
 		return;
-	if (!(bd = body(n, &type))) {
+	if (!(bd = pgt_body(n, &type))) {
 		cJSON_ArrayForEach(e, n)
 			walk(e, flags, f, 0);
 		return;
@@ -256,18 +206,18 @@ static void walk(const cJSON *n, unsigned flags, struct facts *f, int top)
 		return;
 	}
 	if (!strcmp(type, "ColumnRef")) {
-		const char *c = last_sval(cJSON_GetObjectItemCaseSensitive(bd, "fields"));
+		const char *c = pgt_last_sval(cJSON_GetObjectItemCaseSensitive(bd, "fields"));
 		if (c)
 			add_ref(f, c, flags);
 		return;
 	}
 	if (!strcmp(type, "A_Const")) {
-		if (f->nlit < MAXLIT && const_text(bd, f->lit[f->nlit], LITLEN))
+		if (f->nlit < MAXLIT && pgt_const_text(bd, f->lit[f->nlit], LITLEN))
 			f->nlit++;
 		return;
 	}
 	if (!strcmp(type, "FuncCall")) {
-		const char *fn = last_sval(cJSON_GetObjectItemCaseSensitive(bd, "funcname"));
+		const char *fn = pgt_last_sval(cJSON_GetObjectItemCaseSensitive(bd, "funcname"));
 		unsigned inner = flags;
 		if (fn && is_agg(fn) && !cJSON_GetObjectItemCaseSensitive(bd, "over")) {
 			inner |= F_AGG;
@@ -373,14 +323,11 @@ enum err coverage_check(const struct cov_reading *r, const char *sql, struct cov
 	if (!r || !sql || !out || !nfound)
 		return ERR_INPUT;
 	*nfound = 0;
-	PgQueryParseResult pr = pg_query_parse(sql);
-	cJSON *root = pr.error ? NULL : cJSON_Parse(pr.parse_tree);
-	pg_query_free_parse_result(pr);
-	const cJSON *stmts = root ? cJSON_GetObjectItemCaseSensitive(root, "stmts") : NULL;
-	if (!root || cJSON_GetArraySize(stmts) != 1) {
-		cJSON_Delete(root);
+	const cJSON *stmt;
+	cJSON *root = pgt_parse_one(sql, &stmt);
+	if (!root)
 		return ERR_PARSE;
-	}
+	const cJSON *stmts = cJSON_GetObjectItemCaseSensitive(root, "stmts");
 	struct facts *f = calloc(1, sizeof *f);
 	if (!f) {
 		cJSON_Delete(root);

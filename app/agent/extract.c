@@ -60,6 +60,7 @@ static int inspect_stage(struct agent *a, int step_mode)
 		cJSON_Delete(o);
 		run_state_set(&a->state.pending_sql, cached);
 		a->state.from_cache = 1;
+		a->state.analyst_sql = 0;
 		a->state.attempt = 1;
 		a->state.next = NEXT_EXEC;
 		free(cached);
@@ -151,6 +152,7 @@ static int plan_stage(struct agent *a, int step_mode)
 		return 0;
 	}
 	run_state_set(&a->state.pending_sql, po.sql);
+	a->state.analyst_sql = 0;
 	a->state.next = NEXT_EXEC;
 	plan_out_free(&po);
 	if (step_mode) {
@@ -174,7 +176,8 @@ static int exec_stage(struct agent *a)
 	executor_run(a, "executor", sql, conf_get_int("preview_limit"), &eo);
 	/* a cached answer was checked when it was made, but every word is checked again: an entry
 	 * made before a check existed may leave one out */
-	char *finding = !eo.ok ? NULL : a->state.from_cache ? coverage_run(a, eo.sql) : result_check_run(a, &eo);
+	char *finding = !eo.ok || a->state.analyst_sql ? NULL
+	              : a->state.from_cache ? coverage_run(a, eo.sql) : result_check_run(a, &eo);
 	if (finding) {
 		/* it ran, but it does not answer the question asked: another attempt, with the reason */
 		struct step s = {.kind = "policy", .name = "result_check", .status = "error", .error = finding, .ms = 0};
@@ -275,6 +278,7 @@ enum err extract_decide(struct agent *a, const struct agent_decision *d)
 			a->state.attempt = a->state.attempt + 1;
 			a->state.from_cache = 0;
 			run_state_set(&a->state.pending_sql, d->sql);
+			a->state.analyst_sql = 1;
 			a->state.next = NEXT_EXEC;
 		} else if (!agent_plan_decide(a, d)) {
 			return ERR_INPUT;
@@ -285,6 +289,7 @@ enum err extract_decide(struct agent *a, const struct agent_decision *d)
 			break;
 		case AGENT_EDIT:
 			run_state_set(&a->state.pending_sql, d->sql);
+			a->state.analyst_sql = 1;
 			break;
 		case AGENT_REJECT: {
 			struct sb m = SB_INIT;

@@ -150,6 +150,8 @@ struct run_state {
 	                         * its SQL is never shared (docs/shared-memory.md) */
 	int attempt, max_retries;
 	int from_cache;         /* pending_sql came from the query cache */
+	int analyst_sql;        /* pending_sql is the analyst's own edit: run as written, its words not
+	                         * second-guessed by the result checks (docs/coverage.md) */
 	enum run_next next;
 	enum run_stage stage;
 	char *pending_sql;      /* the SQL about to run; never NULL ("" when none) */

@@ -290,6 +290,7 @@ static void scalars_json(cJSON *j, const struct run_state *s, int *ok)
 	add_num(j, "attempt", s->attempt, ok);
 	add_num(j, "max_retries", s->max_retries, ok);
 	add_num(j, "from_cache", s->from_cache, ok);
+	add_num(j, "analyst_sql", s->analyst_sql, ok);
 	add_str(j, "next", rs_next_names[s->next], ok);
 	if (s->stage)
 		add_str(j, "stage", run_stage_name(s->stage), ok);
@@ -525,6 +526,7 @@ static int load_scalars(struct run_state *s, const cJSON *j)
 	s->attempt = jint(j, "attempt");
 	s->max_retries = jint(j, "max_retries");
 	s->from_cache = jint(j, "from_cache");
+	s->analyst_sql = jint(j, "analyst_sql");
 	s->next = !next ? NEXT_INSPECT : !strcmp(next, "exec") ? NEXT_EXEC : !strcmp(next, "plan") ? NEXT_PLAN
 	                                                                                           : NEXT_INSPECT;
 	s->stage = run_stage_of(json_str(j, "stage"));

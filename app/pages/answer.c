@@ -568,10 +568,35 @@ static void say_yesno(struct sb *out, const struct shape *s)
 	    (const char *[]){"subject", s->subject, "yesno", i18n_get(s->in->lang, yes ? "result.yes" : "result.no"), NULL});
 }
 
+/* col_named: the index of the result column called name, -1 */
+static int col_named(const struct shape *s, const char *name)
+{
+	for (int c = 0; c < s->in->ncols; c++)
+		if (s->in->cols[c].name && !strcmp(s->in->cols[c].name, name))
+			return c;
+	return -1;
+}
+
 static void say_value(struct sb *out, const struct shape *s)
 {
 	struct sb v = SB_INIT;
 	int nmeasure = 0;
+	int pc = col_named(s, "rate_percent"), nc = col_named(s, "numerator"), dc = col_named(s, "denominator");
+
+	if (pc >= 0 && nc >= 0 && dc >= 0) {
+		/* a share with how many of how many: "15.5% (3,555건 중 551건)" */
+		struct sb p = SB_INIT, n = SB_INIT, d = SB_INIT;
+		say(&p, s, 0, pc);
+		answer_value(&n, cJSON_GetArrayItem(cJSON_GetArrayItem(s->in->rows, 0), nc), FMT_COUNT, s->in->lang);
+		answer_value(&d, cJSON_GetArrayItem(cJSON_GetArrayItem(s->in->rows, 0), dc), FMT_COUNT, s->in->lang);
+		fmt(&v, s, "result.answer.rate_counts", (const char *[]){"value", sb_cstr(&p), "num", sb_cstr(&n), "den", sb_cstr(&d), NULL});
+		fmt(out, s, "result.answer.value", (const char *[]){"subject", s->subject, "value", sb_cstr(&v), NULL});
+		sb_free(&p);
+		sb_free(&n);
+		sb_free(&d);
+		sb_free(&v);
+		return;
+	}
 
 	for (int c = 0; c < s->in->ncols; c++)
 		nmeasure += s->in->cols[c].fmt != FMT_TEXT && s->in->cols[c].fmt != FMT_ID;
@@ -913,7 +938,10 @@ enum answer_kind answer_sentence(struct sb *out, const struct answer_in *in)
 	if (s.label == s.measure)
 		s.label = -1;
 	s.limit = limit_of(in->question, in->sql);
-	subject_of(s.subject, sizeof s.subject, in->question, in->lang);
+	if (in->subject && *in->subject)
+		snprintf(s.subject, sizeof s.subject, "%s", in->subject);   /* the SQL's reading said back */
+	else
+		subject_of(s.subject, sizeof s.subject, in->question, in->lang);
 	group_of(&s);
 	for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
 		if (kinds[i].fits(&s)) {

@@ -37,6 +37,8 @@ struct answer_in {
 	const cJSON *rows;
 	long long total;     /* rows of the whole result (the preview's size when truncated) */
 	int truncated;       /* the result has more rows than the preview */
+	const char *subject; /* what the SQL computes said back (pages/restate.h), the sentence's
+	                      * subject; NULL: the question, trimmed (callers without the SQL's reading) */
 };
 
 /* The shapes a sentence can take; answer.c declares them in one table (a row each). */
@@ -48,7 +50,7 @@ enum answer_kind {
 /* answer_kind_name: "empty", "yesno", "value", "top_n", "timeline", "group", "list" (static). */
 const char *answer_kind_name(enum answer_kind k);
 
-/* answer_sentence: append the answer to in->question, in in->lang, built from the result's shape
+/* answer_sentence: append the answer to in->subject (else in->question), in in->lang, built from the result's shape
  * (the first kind in the table that fits); returns that kind.  Plain text (escape it for HTML). */
 enum answer_kind answer_sentence(struct sb *out, const struct answer_in *in);
 

@@ -132,6 +132,10 @@ enum err run_load(struct req *r, long long id, struct cJSON **out);
  * aggregates (sql/suppress.h), adds release_help (the help text with k) and release_ready (the
  * target is set up for access levels, so files for release can be read through its limited views). */
 void run_release_offer(struct req *r, struct cJSON *run);
+/* run_view_restate: append what sql computes, said back in r->lang with target's catalog names
+ * (pages/restate.h; docs/coverage.md): the answer's subject and the reading shown at the SQL pause. */
+struct sb;
+void run_view_restate(struct req *r, const char *target, const char *sql, struct sb *out);
 /* run_steps_json: the steps of a run with seq > after, formatted for templates/SSE. */
 enum err run_steps_json(struct req *r, long long id, int after, struct cJSON **out);
 

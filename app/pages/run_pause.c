@@ -141,6 +141,15 @@ void run_pause_data(struct req *r, cJSON *d, cJSON *run)
 		else
 			cJSON_AddFalseToObject(p, "sql");
 	}
+	/* the SQL in words, so the analyst approves a reading, not only a query (docs/coverage.md) */
+	if (js(p, "sql")) {
+		struct sb rd = SB_INIT;
+		run_view_restate(r, js(run, "target"), js(p, "sql"), &rd);
+		cJSON_AddStringToObject(p, "reading", sb_cstr(&rd));
+		sb_free(&rd);
+	} else {
+		cJSON_AddFalseToObject(p, "reading");
+	}
 	/* every list the plan form reads is set (an empty list is false), so a name never falls
 	 * through to the run's own (its result "columns") */
 	plan_data(r, p, cJSON_GetObjectItemCaseSensitive(pause, "plan"), steps);

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <cjson/cJSON.h>
 #include "pages/answer.h"
+#include "pages/restate.h"
 #include "pages/chart.h"
 #include "pages/decline_words.h"
 #include "pages/pages.h"
@@ -127,6 +128,55 @@ static const struct cat_col *cat_find(const struct cat_col *cc, int n, const cha
 		if (cc[i].name && !strcasecmp(cc[i].name, name))
 			return &cc[i];
 	return NULL;
+}
+
+/* The catalog's headers for the restatement (pages/restate.h): looked up in cc, in the language. */
+struct restate_ctx { const struct cat_col *cc; int n; int ko; };
+
+static const char *restate_label(void *ctx, const char *col)
+{
+	const struct restate_ctx *rc = ctx;
+	const struct cat_col *k = cat_find(rc->cc, rc->n, col);
+	return k ? (rc->ko ? k->ko : k->en) : NULL;
+}
+
+void run_view_restate(struct req *r, const char *target, const char *sql, struct sb *out)
+{
+	struct sql_reading rd;
+	struct sb names = SB_INIT, tables = SB_INIT;
+	int ncc = 0;
+
+	sql_reading_of(sql, &rd);
+	for (int i = 0; i < rd.ntables; i++)
+		sb_printf(&tables, "%s%s", i ? ", " : "", rd.tables[i]);
+	struct run_ctx tx = {.target = target, .tables = sb_cstr(&tables)};
+	const struct run_ctx *x = &tx;
+	for (int i = 0; i < rd.nfilter; i++)
+		sb_printf(&names, "%s%s", names.len ? "," : "", rd.filter[i].col);
+	for (int i = 0; i < rd.nnum; i++)
+		sb_printf(&names, "%s%s", names.len ? "," : "", rd.num[i].col);
+	for (int i = 0; i < rd.ngroup; i++)
+		sb_printf(&names, "%s%s", names.len ? "," : "", rd.group[i].col);
+	if (rd.agg_col[0] && strcmp(rd.agg_col, "*"))
+		sb_printf(&names, "%s%s", names.len ? "," : "", rd.agg_col);
+	for (int i = 0; i < rd.ncols; i++)
+		sb_printf(&names, "%s%s", names.len ? "," : "", rd.cols[i]);
+	struct cat_col *cc = catalog_cols(x, &names, &ncc);
+	struct restate_ctx rc = {cc, ncc, r->lang && !strcmp(r->lang, "ko")};
+	const struct cat_col *ak = cat_find(cc, ncc, rd.agg_col);
+	/* counting the patient identifier counts patients (as the column headers say) */
+	int patients = strcasestr(rd.agg_col, "subject") || strcasestr(rd.agg_col, "patient") || (ak && !strcmp(ak->ko, "환자"));
+	struct restate_names nm = {restate_label, &rc, patients ? rd.agg_col : NULL};
+	restate(out, r->lang, &rd, &nm);
+	for (int i = 0; cc && i < ncc; i++) {
+		free(cc[i].name);
+		free(cc[i].en);
+		free(cc[i].ko);
+		free(cc[i].unit);
+	}
+	free(cc);
+	sb_free(&names);
+	sb_free(&tables);
 }
 
 /* The words of one result column: its header (catalog, else humanised), aggregate, unit. */
@@ -329,9 +379,11 @@ static void add_result(struct req *r, cJSON *d, const char *columns_json, const 
 	}
 	/* the answer in words, for a run that ended with a result */
 	if (x->status && !strcmp(x->status, "ok")) {
-		struct sb a = SB_INIT;
+		struct sb a = SB_INIT, said_back = SB_INIT;
+		run_view_restate(r, x->target, x->sql, &said_back);
+		cJSON_AddStringToObject(d, "reading", sb_cstr(&said_back));
 		struct answer_in in = {r->lang, x->question, x->sql, acols, ncol, rows,
-		                       x->row_count >= 0 ? x->row_count : nrow, x->truncated};
+		                       x->row_count >= 0 ? x->row_count : nrow, x->truncated, sb_cstr(&said_back)};
 		enum answer_kind k = answer_sentence(&a, &in);
 		/* the model's sentence, when the packager stored one (answer_llm_rows), in this language */
 		cJSON *llm = x->stored_answer && x->stored_answer[0] == '{' ? cJSON_Parse(x->stored_answer) : NULL;
@@ -345,6 +397,7 @@ static void add_result(struct req *r, cJSON *d, const char *columns_json, const 
 			cJSON_AddStringToObject(d, "answer_note", view_t(r, "result.answer.llm"));
 		cJSON_Delete(llm);
 		sb_free(&a);
+		sb_free(&said_back);
 	}
 	/* the chart: axes and legends named as the table's headers (the columns' SQL names on hover) */
 	for (int c = 0; c < ncol; c++) {

@@ -14,28 +14,29 @@ const psql = (sql) => execFileSync('psql', ['-X', '-q', '-tA', '-v', 'ON_ERROR_S
 // one question per shape and language, and what its answer must say
 const SHAPES = {
   group: {
-    ko: ['진료과별 평균 나이', /^진료과별 평균 나이: .+ \d+\.\d세로 가장 높고 .+ \d+\.\d세로 가장 낮습니다 \(4개 진료과\)$/],
-    en: ['average age by department', /^Average age by department: .+ is highest at \d+\.\d years and .+ lowest at \d+\.\d years \(4 departments\)$/],
+    // the subject is what the SQL computes, with the catalog's names (issue 26), not the question
+    ko: ['진료과별 평균 나이', /^진료과\(department\)별 평균 나이\(age\): .+ \d+\.\d세로 가장 높고 .+ \d+\.\d세로 가장 낮습니다 \(4개 진료과\)$/],
+    en: ['average age by department', /^Average .*\(age\) by .*\(department\): .+ is highest at \d+\.\d years and .+ lowest at \d+\.\d years \(4 departments\)$/],
   },
   value: {
     ko: ['환자 수', /^환자 수: \d{1,3}(,\d{3})*명$/],
-    en: ['how many patients are there', /^How many patients are there: \d{1,3}(,\d{3})* patients$/],
+    en: ['how many patients are there', /^Number of patients: \d{1,3}(,\d{3})* patients$/],
   },
   top_n: {
-    ko: ['수술 건수 상위 3개 진료과', /^수술 건수 상위 3개 진료과: (.+ \d{1,3}(,\d{3})*건, ){2}.+ \d{1,3}(,\d{3})*건 \(상위 3개\)$/],
-    en: ['top 3 departments by number of cases', /^Top 3 departments by number of cases: (.+ \d{1,3}(,\d{3})*, ){2}.+ \d{1,3}(,\d{3})* \(top 3\)$/],
+    ko: ['수술 건수 상위 3개 진료과', /^진료과\(department\)별 건수, 상위 3개: (.+ \d{1,3}(,\d{3})*건, ){2}.+ \d{1,3}(,\d{3})*건 \(상위 3개\)$/],
+    en: ['top 3 departments by number of cases', /^Number of rows by .*\(department\), top 3: (.+ \d{1,3}(,\d{3})*, ){2}.+ \d{1,3}(,\d{3})* \(top 3\)$/],
   },
   yesno: {
-    ko: ['사망한 환자가 있나요?', /^사망한 환자가 있나요: (예|아니요)$/],
-    en: ['are there any patients who died in hospital?', /^Are there any patients who died in hospital: (Yes|No)\.$/],
+    ko: ['사망한 환자가 있나요?', /^.*\(death_inhosp\) = 1인 기록이 있는지: (예|아니요)$/],
+    en: ['are there any patients who died in hospital?', /^Whether any row has .*\(death_inhosp\) = 1: (Yes|No)\.$/],
   },
   list: {
-    ko: ['수술 목록', /^수술 목록: 1,000행 이상 \(\d+, \d+, \d+, …\)$/],
-    en: ['list all cases', /^All cases: more than 1,000 rows \(\d+, \d+, \d+, …\)$/],
+    ko: ['수술 목록', /^.*\(caseid\) 목록: 1,000행 이상 \(\d+, \d+, \d+, …\)$/],
+    en: ['list all cases', /^List of .*caseid\)?: more than 1,000 rows \(\d+, \d+, \d+, …\)$/],
   },
   timeline: {
-    ko: ['케이스 1의 심박수', /^케이스 1의 심박수: \S+ \S+부터 \S+ \S+까지 [\d.]+시간 동안 \d+건의 기록$/],
-    en: ['heart rate of case 1', /^Heart rate of case 1: \d+ records over [\d.]+ hours, from \S+ \S+ to \S+ \S+$/],
+    ko: ['케이스 1의 심박수', /^.*\(caseid\) = 1인 .+ 목록: \S+ \S+부터 \S+ \S+까지 [\d.]+시간 동안 \d+건의 기록$/],
+    en: ['heart rate of case 1', /^List of .+, where .*caseid\)? = 1: \d+ records over [\d.]+ hours, from \S+ \S+ to \S+ \S+$/],
   },
 };
 // what the header says of the whole result's size

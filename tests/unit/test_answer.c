@@ -35,7 +35,7 @@ static enum answer_kind sentence(char *out, size_t len, const char *lang, const 
 {
 	cJSON *r = cJSON_Parse(rows);
 	struct sb s = SB_INIT;
-	struct answer_in in = {lang, q, sql, cols, ncols, r, total, truncated};
+	struct answer_in in = {lang, q, sql, cols, ncols, r, total, truncated, NULL};
 	enum answer_kind k;
 
 	assert_non_null(r);

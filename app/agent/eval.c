@@ -4,7 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <cjson/cJSON.h>
+#include "sql/reading.h"
 #include "agent/eval.h"
 #include "sql/exec.h"
 #include "util/sb.h"
@@ -292,4 +294,56 @@ char *eval_report(const struct eval_stats *s, const char *file, const char *targ
 	          pct(s->n[EV_DECLINED_OK], una));
 	sb_printf(&sb, "   RS(0) %.3f   RS(5) %.3f   RS(10) %.3f\n", eval_rs(s, 0), eval_rs(s, 5), eval_rs(s, 10));
 	return sb_ok(&sb) ? sb_steal(&sb) : NULL;
+}
+
+/* has_filter_col: r filters (or counts, in a share's numerator) on column col */
+static int has_cond_col(const struct rd_cond *c, int n, const char *col)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcasecmp(c[i].col, col))
+			return 1;
+	return 0;
+}
+
+static int has_group_col(const struct sql_reading *r, const char *col)
+{
+	for (int i = 0; i < r->ngroup; i++)
+		if (!strcasecmp(r->group[i].col, col))
+			return 1;
+	return 0;
+}
+
+const char *eval_wrong_kind(const char *gold_sql, const char *pred_sql)
+{
+	struct sql_reading *g = calloc(2, sizeof *g), *p;
+	const char *k = "other";
+	if (!g)
+		return k;
+	p = g + 1;
+	if (sql_reading_of(gold_sql, g) != OK || sql_reading_of(pred_sql, p) != OK) {
+		free(g);
+		return k;
+	}
+	/* a share read the wrong way round: the gold's base counted as the part, or the reverse */
+	for (int i = 0; i < g->nfilter && !strcmp(k, "other"); i++)
+		if (has_cond_col(p->num, p->nnum, g->filter[i].col) && !has_cond_col(p->filter, p->nfilter, g->filter[i].col))
+			k = "denominator";
+	for (int i = 0; i < g->nfilter && !strcmp(k, "other"); i++)
+		if (!has_cond_col(p->filter, p->nfilter, g->filter[i].col) && !has_cond_col(p->num, p->nnum, g->filter[i].col))
+			k = "filter_dropped";
+	for (int i = 0; i < g->ngroup && !strcmp(k, "other"); i++)
+		if (!has_group_col(p, g->group[i].col))
+			k = "grouping_dropped";
+	for (int i = 0; i < p->ngroup && !strcmp(k, "other"); i++)
+		if (!has_group_col(g, p->group[i].col))
+			k = "grouping_added";
+	if (!strcmp(k, "other") && strcasecmp(g->agg, p->agg))
+		k = "wrong_aggregate";
+	if (!strcmp(k, "other") && g->agg_col[0] && strcasecmp(g->agg_col, p->agg_col))
+		k = "wrong_column";
+	for (int i = 0; i < p->nfilter && !strcmp(k, "other"); i++)
+		if (!has_cond_col(g->filter, g->nfilter, p->filter[i].col) && !has_cond_col(g->num, g->nnum, p->filter[i].col))
+			k = "filter_added";
+	free(g);
+	return k;
 }

@@ -31,6 +31,13 @@ enum eval_outcome eval_judge(int answerable, int declined, int ran, const struct
                              const struct eval_rows *pred, const char *question);
 
 struct eval_stats { int n[6]; };
+
+/*
+ * eval_wrong_kind: why a wrong answer is wrong, from a diff of what the gold and the predicted SQL
+ * compute (sql/reading.h): "filter_dropped", "filter_added", "grouping_dropped", "grouping_added",
+ * "denominator", "wrong_column", "wrong_aggregate", or "other" (static).  No question text is read.
+ */
+const char *eval_wrong_kind(const char *gold_sql, const char *pred_sql);
 void eval_count(struct eval_stats *s, enum eval_outcome o);
 /* eval_rs: EHRSQL reliability score RS(c), averaged over all questions. */
 double eval_rs(const struct eval_stats *s, double c);

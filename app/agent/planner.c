@@ -255,9 +255,34 @@ static void cover(struct planner *p, struct planner_out *out)
 	int n = 0;
 	if (coverage_check(out->reading, out->sql, f, 8, &n) != OK || !n)
 		return;
-	char *say = coverage_say(out->reading, f, n);
-	pf_decline(p, "%s", say ? arena_strdup(&p->a, say) : "the plan does not use every word of the question");
-	free(say);
+	/* the first finding, named in words the Korean table reads (conf/i18n/ko.decline.tsv) */
+	const struct cov_item *it = f[0].item >= 0 ? &out->reading->v[f[0].item] : NULL;
+	const char *col = it && it->ncolumns ? it->columns[0] : f[0].column ? f[0].column : "?";
+	const char *word = it && it->span ? it->span : "";
+	switch (f[0].drop) {
+	case DROP_VALUE:
+		pf_decline(p, "the plan does not filter on %s, which the question names",
+		           arena_printf(&p->a, "'%s' (%s = '%s')", word, col, it && it->nvalues ? it->values[0] : "1"));
+		break;
+	case DROP_COLUMN:
+		pf_decline(p, "the question names %s, which the plan does not use", arena_printf(&p->a, "'%s' (%s)", word, col));
+		break;
+	case DROP_GROUP:
+		pf_decline(p, "the question asks per %s, which the plan does not group by", arena_printf(&p->a, "'%s' (%s)", word, col));
+		break;
+	case DROP_NUMBER:
+		pf_decline(p, "the plan does not use the number %s of the question", arena_printf(&p->a, "'%s'", word));
+		break;
+	case DROP_DENOMINATOR:
+		pf_decline(p, "a share among %s was asked, but the plan counts it as the part, not the base",
+		           arena_printf(&p->a, "'%s' (%s)", word, col));
+		break;
+	case DROP_ENTITY_GROUPED:
+		pf_decline(p, "the plan groups by the identifier %s, which the question does not ask per", col);
+		break;
+	case DROP_NONE:
+		break;
+	}
 	free(out->sql);
 	out->sql = NULL;
 }

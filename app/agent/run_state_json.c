@@ -290,7 +290,8 @@ static void scalars_json(cJSON *j, const struct run_state *s, int *ok)
 	add_num(j, "attempt", s->attempt, ok);
 	add_num(j, "max_retries", s->max_retries, ok);
 	add_num(j, "from_cache", s->from_cache, ok);
-	add_num(j, "analyst_sql", s->analyst_sql, ok);
+	if (s->analyst_sql)   /* only when set: states saved before it existed read back unchanged */
+		add_num(j, "analyst_sql", s->analyst_sql, ok);
 	add_str(j, "next", rs_next_names[s->next], ok);
 	if (s->stage)
 		add_str(j, "stage", run_stage_name(s->stage), ok);

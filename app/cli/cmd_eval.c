@@ -96,13 +96,30 @@ static void plan_shape(struct catalog *cat, const char *question, const char *no
 	planner_out_free(&po);
 }
 
+/* ask_parent: a follow-up's parent question asked through the pipeline first (not scored): its
+ * run id, 0 when it did not run */
+static long long ask_parent(PGconn *app, const char *target_name, const char *conninfo, const char *question,
+                            const char *now, const char *provider)
+{
+	struct agent_opts o = {.target = target_name, .conninfo = conninfo, .mode = "extract",
+	                       .provider = provider, .no_cache = 1, .now = now};
+	struct agent_result res;
+	long long id = 0;
+	memset(&res, 0, sizeof res);
+	if (app && agent_start(app, &o, question, &res) == OK)
+		id = res.run_id;
+	agent_result_free(&res);
+	return id;
+}
+
 static enum err ask(PGconn *app, struct catalog *cat, const char *target_name, const char *conninfo,
-                    const char *question, const char *now, int use_agent, const char *provider, struct answer *ans)
+                    const char *question, const char *now, int use_agent, const char *provider, long long parent,
+                    struct answer *ans)
 {
 	memset(ans, 0, sizeof *ans);
 	if (use_agent && app) {
 		struct agent_opts o = {.target = target_name, .conninfo = conninfo, .mode = "extract",
-		                       .provider = provider, .no_cache = 1, .now = now};
+		                       .provider = provider, .no_cache = 1, .now = now, .parent_id = parent};
 		struct agent_result res;
 		memset(&res, 0, sizeof res);
 		enum err rc = agent_start(app, &o, question, &res);
@@ -380,6 +397,8 @@ int cmd_eval(int argc, char **argv)
 		return 1;
 	}
 	int use_agent = !direct && cat;
+	struct wrong_kind { const char *name; int n; } kinds[8];
+	int nkinds = 0;
 	struct calib *cal = NULL;
 	int ncal = 0;
 	memset(&st, 0, sizeof st);
@@ -430,7 +449,13 @@ int cmd_eval(int argc, char **argv)
 		}
 		struct answer ans;
 		double ms0 = now_ms();
-		ask(app, cat, name, target, q->valuestring, cJSON_IsString(qnow) ? qnow->valuestring : now, use_agent, provider, &ans);
+		/* a follow-up: its parent asked first, then the follow-up continues that run */
+		const cJSON *pq = cJSON_GetObjectItem(j, "parent_question");
+		long long parent = cJSON_IsString(pq) && use_agent
+		                   ? ask_parent(app, name, target, pq->valuestring, cJSON_IsString(qnow) ? qnow->valuestring : now, provider)
+		                   : 0;
+		ask(app, cat, name, target, q->valuestring, cJSON_IsString(qnow) ? qnow->valuestring : now, use_agent, provider,
+		    parent, &ans);
 		int ran = 0;
 		if (!ans.declined && ans.sql)
 			ran = run_sql(target, ans.sql, &pred, &perr) == OK;
@@ -438,6 +463,17 @@ int cmd_eval(int argc, char **argv)
 		enum eval_outcome oc = eval_judge(answerable, ans.declined || !ans.sql, ran,
 		                                  have_gold ? &gold : NULL, &pred, q->valuestring);
 		eval_count(&st, oc);
+		if ((oc == EV_WRONG || oc == EV_ERROR) && cJSON_IsString(gs) && ans.sql) {
+			/* why it is wrong, by kind (never the question: halves are held out) */
+			const char *wk = eval_wrong_kind(gs->valuestring, ans.sql);
+			int k = 0;
+			while (k < nkinds && strcmp(kinds[k].name, wk))
+				k++;
+			if (k == nkinds && nkinds < 8)
+				kinds[nkinds++] = (struct wrong_kind){wk, 0};
+			if (k < nkinds)
+				kinds[k].n++;
+		}
 		if (!ans.declined && ans.sql) {
 			struct calib *nc = realloc(cal, (size_t)(ncal + 1) * sizeof *cal);
 			if (nc) {
@@ -461,6 +497,11 @@ int cmd_eval(int argc, char **argv)
 				cJSON_AddStringToObject(o, "error", perr);
 			if (ran)
 				cJSON_AddNumberToObject(o, "rows", (double)pred.nrows);
+			if ((oc == EV_WRONG || oc == EV_ERROR) && cJSON_IsString(gs) && ans.sql)
+				cJSON_AddStringToObject(o, "wrong_kind", eval_wrong_kind(gs->valuestring, ans.sql));
+			const cJSON *kind = cJSON_GetObjectItem(j, "kind");
+			if (cJSON_IsString(kind))
+				cJSON_AddStringToObject(o, "kind", kind->valuestring);
 			if (ans.shape) {
 				cJSON_AddStringToObject(o, "shape", ans.shape);
 				cJSON_AddNumberToObject(o, "confidence", round(ans.confidence * 1000) / 1000);
@@ -489,6 +530,10 @@ int cmd_eval(int argc, char **argv)
 	                        now_ms() - t0);
 	fputs(rep ? rep : "out of memory\n", stdout);
 	free(rep);
+	printf("   wrong answers by kind (a diff of what the gold and the answer's SQL compute):");
+	for (int k = 0; k < nkinds; k++)
+		printf("%s %s %d", k ? "," : "", kinds[k].name, kinds[k].n);
+	printf("%s\n", nkinds ? "" : " none");
 	calibration_report(cal, ncal, &st);
 	free(cal);
 	rc = 0;

@@ -16,7 +16,7 @@ const SHAPES = {
   group: {
     // the subject is what the SQL computes, with the catalog's names (issue 26), not the question
     ko: ['진료과별 평균 나이', /^진료과\(department\)별 평균 나이\(age\): .+ \d+\.\d세로 가장 높고 .+ \d+\.\d세로 가장 낮습니다 \(4개 진료과\)$/],
-    en: ['average age by department', /^Average .*\(age\) by .*\(department\): .+ is highest at \d+\.\d years and .+ lowest at \d+\.\d years \(4 departments\)$/],
+    en: ['average age by department', /^Average .*age.* by .*\(department\): .+ is highest at \d+\.\d years and .+ lowest at \d+\.\d years \(4 departments\)$/],
   },
   value: {
     ko: ['환자 수', /^환자 수: \d{1,3}(,\d{3})*명$/],

@@ -311,6 +311,15 @@ static int number_used(const struct facts *f, double num)
 	return 0;
 }
 
+/* table_read: the statement reads table (NULL: no) */
+static int table_read(const struct facts *f, const char *table)
+{
+	for (int k = 0; table && k < f->ntable; k++)
+		if (!strcasecmp(f->table[k], table))
+			return 1;
+	return 0;
+}
+
 static int add_finding(struct cov_finding *out, int max, int *n, enum cov_drop d, int item, const char *col)
 {
 	if (*n < max)
@@ -339,7 +348,7 @@ enum err coverage_check(const struct cov_reading *r, const char *sql, struct cov
 		const struct cov_item *it = &r->v[i];
 		switch (it->need) {
 		case COV_VALUE:
-			if (!uses(f, it, 0, 0)) {
+			if (!uses(f, it, 0, 0) && !table_read(f, it->table)) {
 				/* two values of one column and that column grouped: both are shown, each its group */
 				int sibling = 0;
 				for (int k = 0; k < r->n; k++)
@@ -351,14 +360,10 @@ enum err coverage_check(const struct cov_reading *r, const char *sql, struct cov
 					add_finding(out, max, nfound, DROP_VALUE, i, NULL);
 			}
 			break;
-		case COV_COLUMN: {
-			int table_read = 0;
-			for (int k = 0; it->table && k < f->ntable; k++)
-				table_read |= !strcasecmp(f->table[k], it->table);
-			if (!uses(f, it, 0, 0) && !table_read)
+		case COV_COLUMN:
+			if (!uses(f, it, 0, 0) && !table_read(f, it->table))
 				add_finding(out, max, nfound, DROP_COLUMN, i, NULL);
 			break;
-		}
 		case COV_GROUP:
 			if (!in_names((const char (*)[NAMELEN])f->group, f->ngroup, it) &&
 			    !(!f->aggregates && in_names((const char (*)[NAMELEN])f->shown, f->nshown, it)))

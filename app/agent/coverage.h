@@ -28,7 +28,9 @@ struct cov_item {
 	double num;                         /* COV_NUMBER */
 	const char *table;                  /* COV_COLUMN: the column's table; a word that names a column
 	                                     * may name the table's rows ("drugs", "surgical cases"), so
-	                                     * reading that table uses it; NULL: the column itself */
+	                                     * reading that table uses it.  COV_VALUE: a table the word
+	                                     * also names ("prescriptions": domain 'Drug' and the drug
+	                                     * table).  NULL: none */
 };
 
 #define COV_MAXITEMS 32

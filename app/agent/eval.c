@@ -242,6 +242,53 @@ int eval_question_ordered(const char *q)
 static const char *const names[] = {"correct", "wrong", "error", "declined", "declined_ok", "answered_unanswerable"};
 const char *eval_outcome_name(enum eval_outcome o) { return names[o]; }
 
+/* calendar_start: v is the first instant of a month ("2025-03-01 00:00:00", or the date alone):
+ * its year and month; 0 when not */
+static int calendar_start(const char *v, int *y, int *m)
+{
+	int d, n = 0;
+	if (!v || sscanf(v, "%4d-%2d-%2d%n", y, m, &d, &n) != 3 || d != 1)
+		return 0;
+	return !v[n] || !strcmp(v + n, " 00:00:00") || !strcmp(v + n, "T00:00:00");
+}
+
+/* with_calendar: p with, for each column whose every value starts a month (a date_trunc bucket),
+ * two more columns: its year and its month as whole numbers.  A month given as the instant it
+ * starts and as (year, month) numbers is one answer (docs/eval/README.md, "Calendar buckets").
+ * Heap rows in *out (eval_rows_free), or 0 when p has no such column (out untouched). */
+static int with_calendar(const struct eval_rows *p, struct eval_rows *out)
+{
+	int cal[16], ncal = 0, y, m;
+	for (int c = 0; c < p->ncols && c < 16 && p->nrows; c++) {
+		int all = 1;
+		for (int r = 0; r < p->nrows && all; r++)
+			all = calendar_start(p->rows[r][c], &y, &m);
+		if (all && p->ncols + 2 * (ncal + 1) <= 16)
+			cal[ncal++] = c;
+	}
+	if (!ncal)
+		return 0;
+	out->ncols = p->ncols + 2 * ncal;
+	out->nrows = p->nrows;
+	out->rows = calloc((size_t)p->nrows, sizeof *out->rows);
+	for (int r = 0; out->rows && r < p->nrows; r++) {
+		char **row = out->rows[r] = calloc((size_t)out->ncols, sizeof *row);
+		if (!row)
+			break;
+		for (int c = 0; c < p->ncols; c++)
+			row[c] = strdup(p->rows[r][c] ? p->rows[r][c] : "");
+		for (int k = 0; k < ncal; k++) {
+			char b[16];
+			calendar_start(p->rows[r][cal[k]], &y, &m);
+			snprintf(b, sizeof b, "%d", y);
+			row[p->ncols + 2 * k] = strdup(b);
+			snprintf(b, sizeof b, "%d", m);
+			row[p->ncols + 2 * k + 1] = strdup(b);
+		}
+	}
+	return 1;
+}
+
 enum eval_outcome eval_judge(int answerable, int declined, int ran, const struct eval_rows *gold,
                              const struct eval_rows *pred, const char *question)
 {
@@ -251,7 +298,13 @@ enum eval_outcome eval_judge(int answerable, int declined, int ran, const struct
 		return EV_DECLINED;
 	if (!ran)
 		return EV_ERROR;
-	return eval_same(gold, pred, eval_question_ordered(question)) ? EV_CORRECT : EV_WRONG;
+	int ordered = eval_question_ordered(question);
+	if (eval_same(gold, pred, ordered))
+		return EV_CORRECT;
+	struct eval_rows cal = {0};
+	int same = with_calendar(pred, &cal) && eval_same(gold, &cal, ordered);
+	eval_rows_free(&cal);
+	return same ? EV_CORRECT : EV_WRONG;
 }
 
 void eval_count(struct eval_stats *s, enum eval_outcome o) { s->n[o]++; }

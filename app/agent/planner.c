@@ -70,6 +70,31 @@ static enum err planner_open(struct planner *p, struct catalog *cat, const struc
 	return OK;
 }
 
+/* rate_words: "mortality rate", "ICU admission rate": an English "rate" right after a thing that
+ * holds or not (a stored value, a yes/no attribute, a concept) asks for its share, not for a
+ * measure named rate (heart rate is linked as one phrase before this) */
+static void rate_words(struct planner *p)
+{
+	for (int l = 0; l < p->pl.n; l++) {
+		const struct plink_item *it = &p->pl.v[l];
+		struct ptok *t = &p->tk.v[it->t0];
+		if (it->kind != PL_COLUMN || it->t1 != it->t0 + 1 || it->t0 == 0 || (strcmp(t->text, "rate") && strcmp(t->text, "rates")))
+			continue;
+		int held = 0;
+		for (int m = 0; m < p->pl.n; m++) {
+			const struct plink_item *o = &p->pl.v[m];
+			held |= o->t1 == it->t0 && (o->kind == PL_VALUE || (o->kind == PL_CONCEPT && o->con >= 0) ||
+			                            (o->kind == PL_COLUMN && p->s->c[o->cols[0]].flag));
+		}
+		if (!held)
+			continue;
+		t->role = R_UNSUP;
+		t->used = 0;
+		pf_decide(p, t->text, "rate", "share", "a rate of the thing named before it, not a measure", 1);
+		p->pl.v[l--] = p->pl.v[--p->pl.n];
+	}
+}
+
 /* replace_followed_values: in a follow-up read with its parent ("남자 환자 수" + "여자만"), a stored
  * value the follow-up names replaces the parent's value of the same column: women replace men */
 static void replace_followed_values(struct planner *p)
@@ -131,6 +156,7 @@ static void link_question(struct planner *p, const struct planner_ctx *ctx)
 				p->pl.v[l--] = p->pl.v[--p->pl.n];
 		}
 	}
+	rate_words(p);
 	replace_followed_values(p);
 	pf_find_entities(p, 1);
 	pf_pair_words(p);

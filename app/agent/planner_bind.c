@@ -295,6 +295,8 @@ int pf_comparisons(struct planner *p)
 			struct plink_item *it = &p->pl.v[l];
 			if (it->kind != PL_COLUMN || p->s->c[it->cols[0]].type != PT_NUM || pf_is_keyish(p, it->cols[0]))
 				continue;   /* a number is not compared with an identifier or a code's key */
+			if (p->s->c[it->cols[0]].flag && n->num != 0 && n->num != 1)
+				continue;   /* nor a threshold (1.5) with a yes/no attribute (0/1): 당뇨 is a filter */
 			int d = it->t1 <= i ? i - it->t1 : it->t0 - num;
 			if (d < 0)
 				d = -d;
@@ -642,7 +644,7 @@ static int bind_concept_meta(struct planner *p, struct plink_item *it, const cha
 	/* a concept defined in the metadata: its conditions as written there */
 	const struct pconcept *pc = &p->s->con[it->con];
 	if (f->agg && !strcmp(f->agg, "RATE") && !f->rate_n) {
-		int rl = -1;
+		int rl = f->rate_link;   /* "70세 이상 중 ICU 입실 비율": the concept named as the part */
 		for (int k = it->t0; k < it->t1 && rl < 0; k++)
 			if (p->tk.v[k].unsup_rate)
 				rl = pf_rate_link(p, k);
@@ -723,6 +725,23 @@ static int same_subject(const char *a, const char *b)
 		if (*a == ' ' && ++words == 3)
 			return 1;
 	return 0;
+}
+
+int pf_group_alternatives(struct planner *p, int col, int *out, int max)
+{
+	int n = 0, edge, lc;
+	if (n < max)
+		out[n++] = col;
+	if ((lc = pf_dict_label(p, col, &edge)) >= 0 && n < max)
+		out[n++] = lc;
+	const struct ptab *t = &p->s->t[p->s->c[col].table];
+	for (int ci = t->c0; ci < t->c0 + t->nc && n < max; ci++)
+		if (ci != col && same_subject(p->s->c[ci].comment, p->s->c[col].comment) && (lc = pf_dict_label(p, ci, &edge)) >= 0) {
+			out[n++] = ci;
+			if (n < max)
+				out[n++] = lc;
+		}
+	return n;
 }
 
 /* bind_column: a column: a group (per X), the time the question is about, a yes/no filter, or a
@@ -865,16 +884,48 @@ int pf_bind_links(struct planner *p)
 void pf_band_words(struct planner *p)
 {
 	static const char *const ko[] = {"연령대", "나이대", "연령층", "연령군", NULL};
-	static const char *const en[] = {"group", "groups", "band", "bands", "bracket", "brackets", "decade", "decades", NULL};
+	static const char *const band[] = {"band", "bands", "bracket", "brackets", "구간", NULL};
+	static const char *const grp[] = {"group", "groups", "decade", "decades", NULL};
+	static const char *const wide[] = {"단위", "wide", "year", "years", "간격", NULL};
 	for (int i = 0; i < p->tk.n; i++) {
 		struct ptok *t = &p->tk.v[i];
 		if (planner_in_list(ko, t->text)) {
 			p->f.age_band = 1;
 			t->used = 1;
-		} else if (pf_age_word(t) && i + 1 < p->tk.n && planner_in_list(en, p->tk.v[i + 1].text)) {
-			p->f.age_band = 1;
-			p->tk.v[i + 1].used = 1;   /* "age" itself stays for the linker: its column is banded */
+		} else if (i > 0 && (planner_in_list(band, t->text) || (planner_in_list(grp, t->text) && pf_age_word(&p->tk.v[i - 1])))) {
+			/* "age group", "BMI band", "체중 구간": the number named just before, in bands */
+			for (int l = 0; l < p->pl.n; l++) {
+				const struct plink_item *it = &p->pl.v[l];
+				if (it->kind == PL_COLUMN && it->t1 == i && p->s->c[it->cols[0]].type == PT_NUM) {
+					p->f.age_band = 1;
+					p->f.band_col = pf_age_word(&p->tk.v[i - 1]) ? -1 : it->cols[0];
+					t->used = 1;
+				}
+			}
+			if (!p->f.age_band && pf_age_word(&p->tk.v[i - 1])) {
+				p->f.age_band = 1;
+				t->used = 1;
+			}
 		}
+	}
+	/* the width: "10세 단위", "5 kg/m2 wide", "5-year bands", "간격 5" */
+	for (int i = 0; p->f.age_band && i < p->tk.n; i++) {
+		struct ptok *t = &p->tk.v[i];
+		if (t->kind != TK_NUM || t->used || t->num < 1 || t->num > 100)
+			continue;
+		int k = i + 1;
+		while (k < p->tk.n && k <= i + 5 && !planner_in_list(wide, p->tk.v[k].text) && p->tk.v[k].kind != TK_NUM &&
+		       (p->tk.v[k].role != R_NONE || p->tk.v[k].used || p->tk.v[k].kind == TK_PUNCT))
+			k++;   /* units between (kg/m2, linked to the column they measure) */
+		int said = (k < p->tk.n && k <= i + 5 && planner_in_list(wide, p->tk.v[k].text)) || (t->unit == 'a' && i + 1 < p->tk.n &&
+		           planner_in_list(wide, p->tk.v[i + 1].text)) || (i > 0 && !strcmp(p->tk.v[i - 1].text, "간격"));
+		if (!said)
+			continue;
+		p->f.band_width = (int)t->num;
+		for (int x = i; x <= k && x < p->tk.n; x++)
+			if (x == i || planner_in_list(wide, p->tk.v[x].text) || p->tk.v[x].role != R_NONE || x < k)
+				p->tk.v[x].used = 1;
+		break;
 	}
 }
 
@@ -912,16 +963,19 @@ int pf_bind_rest(struct planner *p)
 	}
 	/* age bands: the age column grouped in 10-year bands (a birth date is not banded here) */
 	if (f->age_band) {
-		int fb = 0, col = pf_age_col(p, &fb);
+		int fb = 0, col = f->band_col >= 0 ? f->band_col : pf_age_col(p, &fb);
 		if (col < 0 || fb)
 			return pf_decline(p, "%s", "age bands need an age column, which the question's table does not have");
+		if (!f->band_width)
+			f->band_width = 10;
 		int have = 0;
 		for (int i = 0; i < f->ngroup; i++)
 			have |= f->group[i] == col;
 		if (!have && f->ngroup < 3)
 			f->group[f->ngroup++] = col;
 		f->band_col = col;
-		pf_decide(p, "", "group", arena_printf(&p->a, "floor(%s / 10) * 10", pf_cfq(p, col)), "10-year age bands", 1);
+		pf_decide(p, "", "group", arena_printf(&p->a, "floor(%s / %d) * %d", pf_cfq(p, col), f->band_width, f->band_width),
+		          "bands of a number", 1);
 	}
 	/* the entity grouped: "환자별", "per patient" */
 	if (f->entity_group && f->entity_col) {

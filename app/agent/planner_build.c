@@ -243,17 +243,6 @@ static struct sexpr *cond_rhs(struct planner *p, int i)
 	return f->cond[i].num ? sx_num(&p->a, f->cond[i].lit) : sx_lit(&p->a, f->cond[i].lit);
 }
 
-/* one_year_window: the question's time window starts and ends inside one calendar year (its end
- * may be the next year's first instant) */
-static int one_year_window(const struct frame *f)
-{
-	if (!f->has_win || !f->win.from[0] || !f->win.to[0])
-		return 0;
-	if (!strncmp(f->win.from, f->win.to, 4))
-		return 1;
-	return atoi(f->win.to) == atoi(f->win.from) + 1 && !strcmp(f->win.to + 4, "-01-01 00:00:00");
-}
-
 /* a metadata literal is printed as written: only numbers, quoted strings and lists of them */
 static int lit_ok(const char *s)
 {
@@ -473,6 +462,17 @@ static int build_aggregate(struct planner *p, struct squery *q)
 			return pf_decline(p, "%s", "a share among patients chosen through another table is not a shape the offline planner builds");
 		if (!pf_holds_entity(p, f->fact))
 			return pf_decline(p, "a share over the rows of %s, which holds no patient or stay, is not an answer", p->s->t[f->fact].name);
+		/* the part in a table of many rows per case (a drug given) and the base in another (female
+		 * cases): the rows joined are not the cases, so the share would be of rows */
+		for (int i = 0; i < f->ncond; i++)
+			if ((i < f->rate_from || i >= f->rate_from + f->rate_n) && f->cond[i].col >= 0 && f->rate_n &&
+			    p->s->c[f->cond[i].col].table != p->s->c[f->cond[f->rate_from].col].table)
+				return pf_decline(p, "a share whose base (%s) and part sit in different tables is not a shape the offline planner builds",
+				                  pf_cfq(p, f->cond[i].col));
+		for (int k = 0; k < f->nin && f->rate_n; k++)
+			if (p->s->c[f->in[k].col].table != p->s->c[f->cond[f->rate_from].col].table)
+				return pf_decline(p, "a share whose base (%s) and part sit in different tables is not a shape the offline planner builds",
+				                  pf_cfq(p, f->in[k].col));
 		/* ROUND(AVG(CAST((numerator) AS int)) * 100, 2): the share in percent */
 		struct sexpr *num = NULL;
 		for (int i = f->rate_from; i < f->rate_from + f->rate_n; i++) {
@@ -575,29 +575,25 @@ int pf_build(struct planner *p, struct squery *q)
 		if (f->bucket) {
 			const char *u = f->bucket == 'h' ? "hour" : f->bucket == 'd' ? "day" : f->bucket == 'w' ? "week"
 			              : f->bucket == 'm' ? "month" : "year";
-			/* months of a window inside one calendar year ("2025년 월별"): the month's number, 1-12 */
-			struct sexpr *b = f->bucket == 'm' && one_year_window(f)
-			                  ? sx_cast(&p->a, sx_func(&p->a, "date_part", sx_lit(&p->a, "month"), pf_col(p, f->time_col)), "int")
-			                  : sx_func(&p->a, "date_trunc", sx_lit(&p->a, u), pf_col(p, f->time_col));
-			if (b->kind == SX_CAST) {
-				/* the month's number comes with its year: "2025년 3월", never a bare 3 */
-				struct sexpr *y = sx_cast(&p->a, sx_func(&p->a, "date_part", sx_lit(&p->a, "year"), pf_col(p, f->time_col)), "int");
-				q->sel[q->nsel].e = y;
-				q->sel[q->nsel++].as = "year";
-				q->group[q->ngroup++] = y;
+			/* each bucket as the instant it starts (date_trunc): a month is a calendar month of its
+			 * year ("2025-03"), never a bare 3 that mixes the Marches of several years; it reads as
+			 * time in the table, the answer and the chart */
+			struct sexpr *b = sx_func(&p->a, "date_trunc", sx_lit(&p->a, u), pf_col(p, f->time_col));
+			if (b) {
+				q->sel[q->nsel].e = b;
+				q->sel[q->nsel++].as = u;
+				q->group[q->ngroup++] = b;
 			}
-			q->sel[q->nsel].e = b;
-			q->sel[q->nsel++].as = u;
-			q->group[q->ngroup++] = b;
 		}
 		for (int i = 0; i < f->ngroup; i++) {
 			pf_need(p, p->s->c[f->group[i]].table);
 			if (f->age_band && f->group[i] == f->band_col) {
-				/* 10-year bands: 20 for 20-29 (20대) */
+				/* bands: 20 for 20-29 (20대) in 10-year bands; the lower bound of each band */
+				const char *w = arena_printf(&p->a, "%d", f->band_width ? f->band_width : 10);
 				struct sexpr *band = sx_cast(&p->a, sx_arith(&p->a, "*", sx_func(&p->a, "floor", sx_arith(&p->a, "/",
-				                             pf_col(p, f->group[i]), sx_num(&p->a, "10")), NULL), sx_num(&p->a, "10")), "int");
+				                             pf_col(p, f->group[i]), sx_num(&p->a, w)), NULL), sx_num(&p->a, w)), "int");
 				q->sel[q->nsel].e = band;
-				q->sel[q->nsel++].as = "age_group";
+				q->sel[q->nsel++].as = pf_age_col_is(p, f->group[i]) ? "age_group" : "band";
 				q->group[q->ngroup++] = band;
 				continue;
 			}
@@ -608,11 +604,11 @@ int pf_build(struct planner *p, struct squery *q)
 			return -1;
 		/* a series over time or over age bands reads in order: earliest (youngest) first */
 		if ((f->bucket || f->age_band) && !q->norder && q->ngroup) {
-			int nb = f->bucket ? (q->sel[0].as && !strcmp(q->sel[0].as, "year") ? 2 : 1) : 0;
+			int nb = f->bucket ? 1 : 0;   /* the bucket first */
 			for (int i = 0; i < nb && q->norder < 6; i++)
 				q->order[q->norder++] = (struct sorder){.e = q->group[i], .desc = 0};
 			for (int i = 0; f->age_band && i < q->ngroup && q->norder < 6; i++)
-				if (q->sel[i].as && !strcmp(q->sel[i].as, "age_group"))
+				if (q->sel[i].as && (!strcmp(q->sel[i].as, "age_group") || !strcmp(q->sel[i].as, "band")))
 					q->order[q->norder++] = (struct sorder){.e = q->group[i], .desc = 0};
 		}
 		if (f->having_op) {

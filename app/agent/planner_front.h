@@ -48,8 +48,9 @@ struct frame {
 	int having_count;            /* ... and the patients or stays counted, not listed */
 	struct { int dir, off; } pick[2];
 	int bucket;                  /* group by a time bucket: 'h','d','w','m','y' or 0 */
-	int age_band;                /* 연령대별, by age group: the age grouped in 10-year bands */
-	int band_col;                /* ... the age column so banded (-1 none) */
+	int age_band;                /* 연령대별, by age group, "BMI band": a number grouped in bands */
+	int band_col;                /* ... the column so banded (-1: the age, found once the table is) */
+	int band_width;              /* ... their width (10 unless the question says: "5세 단위", "5 wide") */
 	long limit;
 	long rank_n;                 /* ranking by frequency (ties kept) */
 	int rank_col;                /* the column ranked */
@@ -181,6 +182,8 @@ int pf_rate_link(struct planner *p, int i);
 int pf_age_word(const struct ptok *t);
 /* pf_age_col: the column an age is read from (age, else a birth date: *from_birth 1); -1 none */
 int pf_age_col(struct planner *p, int *from_birth);
+/* pf_age_col_is: col is the age column (pf_age_col) */
+int pf_age_col_is(struct planner *p, int col);
 int pf_unread_comparison(struct planner *p);
 /* pf_stay_word: token i (and the words after it, *n in all) names a length of stay (재원일수,
  * "length of stay", LOS); 0 when not */
@@ -232,6 +235,10 @@ const char *pf_tname(struct planner *p, int col);
 
 /* planner_fact.c: pf_fact: the fact table, its time column and measure; 0 or -1 declined */
 int pf_fact(struct planner *p, const struct cues *c);
+/* planner_bind.c: pf_group_alternatives: the columns a breakdown by col may group by (col, the label
+ * of the dictionary it references, a column of the same subject and its label), at most max into
+ * out; their number */
+int pf_group_alternatives(struct planner *p, int col, int *out, int max);
 /* planner_bind.c: pf_band_words: read "연령대별", "by age group", "age band" into f->age_band,
  * marking the words; before the screen.  Never declines. */
 void pf_band_words(struct planner *p);

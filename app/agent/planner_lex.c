@@ -5,6 +5,8 @@
 #include <string.h>
 #include <strings.h>
 #include "agent/planner_int.h"
+#include "util/conf.h"
+#include "util/file.h"
 #include "catalog/lexicon.h"
 
 struct lex { const char *w; enum role r; int unit; };
@@ -145,6 +147,24 @@ int planner_lex_generic(const char *stem)
 	return planner_in_list(generic, stem);
 }
 
+/* function words of conf function_words_file (conf/lexicon/function_words.txt), loaded once */
+static char **fwords;
+static int nfwords;
+static pthread_once_t fwords_once = PTHREAD_ONCE_INIT;
+
+static void load_fwords(void)
+{
+	char *buf = file_read(conf_get("function_words_file"), 65536, NULL), *save = NULL;
+	for (char *l = buf ? strtok_r(buf, "\n", &save) : NULL; l; l = strtok_r(NULL, "\n", &save)) {
+		char **nw;
+		l[strcspn(l, "\r\t ")] = 0;
+		if (*l == '#' || !*l || !(nw = realloc(fwords, (size_t)(nfwords + 1) * sizeof *nw)))
+			continue;
+		fwords = nw;
+		fwords[nfwords++] = l;   /* buf stays for the process */
+	}
+}
+
 enum role planner_lex_role(const char *text, const char *stem, int *unit)
 {
 	*unit = 0;
@@ -154,6 +174,10 @@ enum role planner_lex_role(const char *text, const char *stem, int *unit)
 			return l->r;
 		}
 	}
+	pthread_once(&fwords_once, load_fwords);
+	for (int i = 0; i < nfwords; i++)
+		if (!strcmp(fwords[i], text) || !strcmp(fwords[i], stem))
+			return R_STOP;
 	return R_NONE;
 }
 

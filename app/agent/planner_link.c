@@ -181,6 +181,12 @@ static void link_values(struct arena *a, const struct psnap *s, struct ptoks *tk
 				int ns = terms_of(a, tk, i, j, syn, KEYS_MAX);
 				for (int q = 1; q < ns && nk < KEYS_MAX; q++)
 					keys[nk++] = syn[q];
+				/* a Korean compound of a stored value and what it qualifies: 로봇수술 is 로봇 (a
+				 * value) + 수술 (not 당뇨환자: the patients are what is counted there) */
+				static const char *const heads[] = {"수술", "검사", NULL};
+				for (int h = 0; heads[h] && tk->v[i].hangul && nk < KEYS_MAX; h++)
+					if (planner_ends_with(tk->v[i].text, heads[h]) && strlen(tk->v[i].text) >= strlen(heads[h]) + 6)
+						keys[nk++] = arena_strndup(a, tk->v[i].text, strlen(tk->v[i].text) - strlen(heads[h]));
 			}
 			for (int q = 0; q < nk && first < 0; q++) {
 				if (!keys[q] || !*keys[q])
@@ -804,6 +810,8 @@ enum err planner_link(struct arena *a, const struct psnap *s, struct ptoks *tk, 
 	for (int i = 1; i < tk->n; i++)
 		if (!strcmp(tk->v[i].text, "단위") && tk->v[i - 1].role == R_UNIT)
 			tk->v[i].used = tk->v[i - 1].used = 1;
+		else if (!strcmp(tk->v[i].text, "단위") && tk->v[i - 1].kind == TK_NUM)
+			tk->v[i].used = 1;   /* "10세 단위": a band's width (the number is read by the bands) */
 	link_phrases(a, s, tk, pl, banned_tables);
 	link_values(a, s, tk, pl, r);
 	link_concepts(a, tk, pl);

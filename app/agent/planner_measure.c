@@ -461,3 +461,9 @@ void pf_ranking_cues(struct planner *p, struct cues *c)
 			c->asc = 1;
 	c->n = n;
 }
+
+int pf_age_col_is(struct planner *p, int col)
+{
+	int fb = 0;
+	return col >= 0 && pf_age_col(p, &fb) == col && !fb;
+}

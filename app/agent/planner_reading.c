@@ -104,6 +104,8 @@ static struct cov_item *link_item(struct planner *p, struct cov_reading *r, cons
 	struct cov_item *ci = add_item(r, need, pf_span_text(p, it->t0, it->t1));
 	if (!ci)
 		return NULL;
+	for (int k = 0; it->kind == PL_CONCEPT && it->con >= 0 && k < p->s->con[it->con].nc; k++)
+		add_col(r, ci, p->s->c[p->s->con[it->con].c[k].col].name);   /* a metadata concept: its conditions' columns */
 	for (int k = 0; k < it->ncols && k < COV_MAXVAL; k++) {
 		add_col(r, ci, p->s->c[it->cols[k]].name);
 		if (it->kind == PL_VALUE && it->vals[k] && ci->nvalues < COV_MAXVAL)
@@ -139,15 +141,17 @@ static int rate_sides(struct planner *p, int *side)
 		base_lo = 0, base_hi = m, part_lo = m + 1, part_hi = s;
 	} else if (m > s) {
 		base_lo = s + 1, base_hi = m, part_lo = 0, part_hi = s;
-	} else if (s + 1 < p->tk.n && !strcmp(p->tk.v[s + 1].text, "of")) {
+	} else if (s + 1 < p->tk.n && (!strcmp(p->tk.v[s + 1].text, "of") || !strcmp(p->tk.v[s + 1].text, "for") ||
+	                               !strcmp(p->tk.v[s + 1].text, "in") || !strcmp(p->tk.v[s + 1].text, "among"))) {
 		static const char *const rel[] = {"that", "who", "which", "with", "had", "have", "has", "having", "were", "was",
 		                                  "did", "got", "received", "whose", NULL};
 		int k = s + 2;
 		while (k < p->tk.n && !planner_in_list(rel, p->tk.v[k].text))
 			k++;
-		if (k >= p->tk.n)
-			return 0;
-		base_lo = s + 2, base_hi = k, part_lo = k + 1, part_hi = p->tk.n;
+		if (k < p->tk.n)   /* "percentage of A who had B" */
+			base_lo = s + 2, base_hi = k, part_lo = k + 1, part_hi = p->tk.n;
+		else               /* "mortality rate of (for, in, among) A": B named before the rate word */
+			base_lo = s + 2, base_hi = p->tk.n, part_lo = 0, part_hi = s;
 	} else {
 		return 0;
 	}
@@ -155,7 +159,8 @@ static int rate_sides(struct planner *p, int *side)
 	for (int l = 0; l < p->pl.n; l++) {
 		const struct plink_item *it = &p->pl.v[l];
 		side[l] = 0;
-		int value = it->kind == PL_VALUE || (it->kind == PL_COLUMN && p->s->c[it->cols[0]].flag);
+		int value = it->kind == PL_VALUE || (it->kind == PL_COLUMN && p->s->c[it->cols[0]].flag) ||
+		            (it->kind == PL_CONCEPT && it->con >= 0);
 		if (!value || it->role == PL_ROLE_IGNORED || pf_link_per(p, it))
 			continue;
 		if (it->t0 >= base_lo && it->t1 <= base_hi)
@@ -213,12 +218,17 @@ struct cov_reading *pf_reading(struct planner *p)
 		}
 		int per = pf_link_per(p, it);
 		if (it->kind == PL_VALUE && !per) {
-			link_item(p, r, it, COV_VALUE);
+			struct cov_item *ci = link_item(p, r, it, COV_VALUE);
+			/* "prescriptions" is a stored value (domain 'Drug') and the name of a table: reading
+			 * that table uses the word */
+			for (int ti = 0; ci && ti < p->s->nt && it->t1 == it->t0 + 1; ti++)
+				if (p->s->c[it->cols[0]].table != ti && planner_term_table_score(p->s, ti, p->tk.v[it->t0].stem) >= 0.5)
+					ci->table = arena_strdup(&r->a, p->s->t[ti].name);
 		} else if (it->kind == PL_COLUMN && per) {
 			struct cov_item *ci = link_item(p, r, it, COV_GROUP);
-			int edge, lc = pf_dict_label(p, it->cols[0], &edge);
-			if (lc >= 0)
-				add_col(r, ci, p->s->c[lc].name);
+			int alt[COV_MAXVAL], na = pf_group_alternatives(p, it->cols[0], alt, COV_MAXVAL);
+			for (int k = 1; ci && k < na; k++)
+				add_col(r, ci, p->s->c[alt[k]].name);
 		} else if (it->kind == PL_COLUMN && it->role != 2 && p->s->c[it->cols[0]].type != PT_TIME) {
 			struct cov_item *ci = link_item(p, r, it, COV_COLUMN);
 			if (ci)

@@ -8,7 +8,8 @@
 /* a word asking for a share: percentage, proportion, 비율 (사망률 is a rate of a named thing) */
 static int share_word(const struct ptok *t)
 {
-	static const char *const w[] = {"percentage", "percent", "proportion", "share", "fraction", "비율", "백분율", NULL};
+	static const char *const w[] = {"percentage", "percent", "proportion", "share", "fraction", "rate", "rates", "비율",
+	                                "백분율", NULL};
 	return planner_in_list(w, t->text);
 }
 
@@ -21,6 +22,10 @@ static int share_value(struct planner *p)
 		return best;
 	for (int l = 0; l < p->pl.n; l++)
 		if (p->pl.v[l].kind == PL_VALUE && (best < 0 || p->pl.v[l].t0 > p->pl.v[best].t0))
+			best = l;
+	/* "ICU 입실 비율": else the last concept of the metadata named */
+	for (int l = 0; l < p->pl.n && best < 0; l++)
+		if (p->pl.v[l].kind == PL_CONCEPT && p->pl.v[l].con >= 0)
 			best = l;
 	/* "진료과별 당뇨 비율": else the last yes/no attribute named, not said per it */
 	for (int l = 0; l < p->pl.n && best < 0; l++)

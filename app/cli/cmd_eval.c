@@ -463,9 +463,9 @@ int cmd_eval(int argc, char **argv)
 		enum eval_outcome oc = eval_judge(answerable, ans.declined || !ans.sql, ran,
 		                                  have_gold ? &gold : NULL, &pred, q->valuestring);
 		eval_count(&st, oc);
-		if ((oc == EV_WRONG || oc == EV_ERROR) && cJSON_IsString(gs) && ans.sql) {
+		if ((oc == EV_WRONG || oc == EV_ERROR) && ans.sql) {
 			/* why it is wrong, by kind (never the question: halves are held out) */
-			const char *wk = eval_wrong_kind(gs->valuestring, ans.sql);
+			const char *wk = cJSON_IsString(gs) ? eval_wrong_kind(gs->valuestring, ans.sql) : "no_gold_sql";
 			int k = 0;
 			while (k < nkinds && strcmp(kinds[k].name, wk))
 				k++;

@@ -71,7 +71,7 @@ static void conds(struct sb *out, const char *lang, const struct rd_cond *c, int
 static const char *band_key(enum rd_band b)
 {
 	switch (b) {
-	case RD_AGE10: return "restate.band.age10";
+	case RD_BAND: return "restate.band.width";
 	case RD_YEAR: return "restate.band.year";
 	case RD_QUARTER: return "restate.band.quarter";
 	case RD_MONTH: return "restate.band.month";
@@ -161,8 +161,10 @@ void restate(struct sb *out, const char *lang, const struct sql_reading *rd, con
 		}
 		if (g.len)
 			sb_puts(&g, i18n_get(lang, "restate.times"));
+		char w[16];
+		snprintf(w, sizeof w, "%d", rd->group[i].width);
 		if (bk)
-			i18n_format(&g, lang, bk, (const char *[]){"col", sb_cstr(&col), NULL});
+			i18n_format(&g, lang, bk, (const char *[]){"col", sb_cstr(&col), "n", w, NULL});
 		else
 			sb_puts(&g, sb_cstr(&col));
 		sb_free(&col);

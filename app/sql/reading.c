@@ -196,30 +196,34 @@ static const cJSON *find_agg(const cJSON *n)
 	return NULL;
 }
 
-/* is_ten: the (cast) constant 10 */
-static int is_ten(const cJSON *n)
+/* int_of: a (cast) whole constant's value, 0 when n is none */
+static int int_of(const cJSON *n)
 {
 	char v[16];
-	return literal_of(n, v, sizeof v) && !strcmp(v, "10");
+	return literal_of(n, v, sizeof v) ? atoi(v) : 0;
 }
 
-/* ten_year_band: floor(col / 10) * 10 (either side of the product): the column; else NULL */
-static const char *ten_year_band(const cJSON *mul)
+/* band_width: floor(col / w) * w (either side of the product): the column and *w; else NULL */
+static const char *band_width(const cJSON *mul, int *w)
 {
 	const char *type, *op = pgt_last_sval(cJSON_GetObjectItemCaseSensitive(mul, "name"));
 	const cJSON *l = cJSON_GetObjectItemCaseSensitive(mul, "lexpr"), *r = cJSON_GetObjectItemCaseSensitive(mul, "rexpr");
 	if (!op || strcmp(op, "*"))
 		return NULL;
-	const cJSON *fl = is_ten(r) ? l : is_ten(l) ? r : NULL;
+	*w = int_of(r) ? int_of(r) : int_of(l);
+	const cJSON *fl = int_of(r) ? l : int_of(l) ? r : NULL;
 	const cJSON *fb = fl ? pgt_body(unwrap(fl), &type) : NULL;
-	if (!fb || strcmp(type, "FuncCall") ||
-	    strcasecmp(pgt_last_sval(cJSON_GetObjectItemCaseSensitive(fb, "funcname")) ? pgt_last_sval(cJSON_GetObjectItemCaseSensitive(fb, "funcname")) : "", "floor"))
+	/* (age / 10) * 10 with integer division, or floor(age / 10) * 10 */
+	if (fb && !strcmp(type, "FuncCall")) {
+		const char *fn = pgt_last_sval(cJSON_GetObjectItemCaseSensitive(fb, "funcname"));
+		if (!fn || strcasecmp(fn, "floor"))
+			return NULL;
+		fb = pgt_body(unwrap(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(fb, "args"), 0)), &type);
+	}
+	const char *dop = fb && !strcmp(type, "A_Expr") ? pgt_last_sval(cJSON_GetObjectItemCaseSensitive(fb, "name")) : NULL;
+	if (!dop || strcmp(dop, "/") || int_of(cJSON_GetObjectItemCaseSensitive(fb, "rexpr")) != *w)
 		return NULL;
-	const cJSON *div = pgt_body(unwrap(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(fb, "args"), 0)), &type);
-	const char *dop = div && !strcmp(type, "A_Expr") ? pgt_last_sval(cJSON_GetObjectItemCaseSensitive(div, "name")) : NULL;
-	if (!dop || strcmp(dop, "/") || !is_ten(cJSON_GetObjectItemCaseSensitive(div, "rexpr")))
-		return NULL;
-	return column_of(cJSON_GetObjectItemCaseSensitive(div, "lexpr"));
+	return column_of(cJSON_GetObjectItemCaseSensitive(fb, "lexpr"));
 }
 
 /* band_of: a GROUP BY expression as a column and its band */
@@ -250,9 +254,11 @@ static int band_of(const cJSON *n, struct rd_group *g)
 			return 1;
 		}
 	}
-	if (!strcmp(type, "A_Expr") && (col = ten_year_band(b))) {
+	int w = 0;
+	if (!strcmp(type, "A_Expr") && (col = band_width(b, &w)) && w > 0) {
 		snprintf(g->col, sizeof g->col, "%s", col);
-		g->band = RD_AGE10;
+		g->band = RD_BAND;
+		g->width = w;
 		return 1;
 	}
 	return 0;

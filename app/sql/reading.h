@@ -17,8 +17,8 @@ struct rd_cond {
 };
 
 /* One grouping: a column, or a band of it. */
-enum rd_band { RD_PLAIN, RD_AGE10, RD_YEAR, RD_QUARTER, RD_MONTH, RD_MONTH_NO, RD_WEEK, RD_DAY, RD_HOUR };
-struct rd_group { char col[RD_NAME]; enum rd_band band; };
+enum rd_band { RD_PLAIN, RD_BAND, RD_YEAR, RD_QUARTER, RD_MONTH, RD_MONTH_NO, RD_WEEK, RD_DAY, RD_HOUR };
+struct rd_group { char col[RD_NAME]; enum rd_band band; int width; /* RD_BAND: floor(col / width) * width */ };
 
 struct sql_reading {
 	char agg[16];                  /* the first aggregate of the select list: count, avg, sum, min,

@@ -66,6 +66,7 @@ static struct conf_item items[] = {
 	{"lexicon_file", "conf/lexicon/clinical_ko_en.tsv", 0, "Korean-English clinical lexicon applied to every target at indexing", 0, 0},
 	{"phi_rules_file", "conf/phi/rules.tsv", 0, "PHI classification rules (identifiers, quasi-identifiers, sensitive diagnoses) applied to every column at indexing", 0, 0},
 	{"followup_file", "conf/lexicon/followup.txt", 0, "words that mark a follow-up question for the offline planner", 0, 0},
+	{"function_words_file", "conf/lexicon/function_words.txt", 0, "words the offline planner reads as function words: how an answer is worded or laid out (decimal, 순서대로), casual speech (좀, 했어)", 0, 0},
 	{"entities_file", "conf/lexicon/entities.tsv", 0, "how questions name patients, cases and encounters, and how their identifier columns are recognised", 0, 0},
 	{"metadata_file", "conf/metadata/demo.json", 0, "column metadata / ontology for the default target", 0, 0},
 	{"drug_classes_file", "conf/critique/drug_classes.tsv", 0, "critique: drug classes of medications (opioid, hypnotic, neuromuscular blocker, antibiotic, colloid, ...) with their Korean and English names and sources", 0, 0},

@@ -53,7 +53,8 @@ static void test_reading(void **state)
 	assert_true(rd.rate);
 	assert_string_equal(rd.num[0].col, "preop_dm");
 	assert_int_equal(sql_reading_of("SELECT CAST(floor(age / 10) * 10 AS int), count(*) FROM c GROUP BY 1", &rd), OK);
-	assert_int_equal(rd.group[0].band, RD_AGE10);
+	assert_int_equal(rd.group[0].band, RD_BAND);
+	assert_int_equal(rd.group[0].width, 10);
 	assert_string_equal(rd.group[0].col, "age");
 	assert_int_equal(sql_reading_of("SELECT count(*) FROM c WHERE caseid IN (SELECT caseid FROM l WHERE name = 'k')", &rd), OK);
 	assert_false(rd.complete);
@@ -80,7 +81,7 @@ static void test_said_back(void **state)
 	assert_string_equal(say("en", "SELECT sex, department, avg(age) FROM c GROUP BY sex, department"),
 	                    "Average age by sex × department");
 	assert_string_equal(say("ko", "SELECT CAST(floor(age / 10) * 10 AS int) AS g, count(*) FROM c WHERE sex = 'M' GROUP BY 1 ORDER BY 1"),
-	                    "성별(sex) = M인 나이(age) 10세 단위 구간별 건수");
+	                    "성별(sex) = M인 나이(age) 10 단위 구간별 건수");
 	assert_string_equal(say("en", "SELECT CAST(date_part('year', casestart) AS int), CAST(date_part('month', casestart) AS int), count(*) "
 	                              "FROM c GROUP BY 1, 2 ORDER BY 1, 2"), "Number of rows by month of casestart");
 	/* a yes/no, a list, a timeline */

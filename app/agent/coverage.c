@@ -402,6 +402,18 @@ enum err coverage_check(const struct cov_reading *r, const char *sql, struct cov
 		}
 		}
 	}
+	/* a share of what is already filtered ("mortality rate ... WHERE death = 1"): 100% or 0% by
+	 * construction, whatever the question's words */
+	for (int i = 0; i < f->ncmp; i++)
+		for (int k = 0; (f->cmp[i].flags & F_AGG) && k < f->ncmp; k++)
+			if (f->cmp[k].flags == F_WHERE && !strcasecmp(f->cmp[k].col, f->cmp[i].col) &&
+			    !strcmp(f->cmp[k].lit, f->cmp[i].lit)) {
+				int dup = 0;
+				for (int x = 0; x < *nfound; x++)
+					dup |= out[x].drop == DROP_DENOMINATOR;
+				if (!dup)
+					add_finding(out, max, nfound, DROP_DENOMINATOR, -1, f->cmp[i].col);
+			}
 	if (!r->entity_grouping_asked && f->aggregates)
 		for (int k = 0; k < r->nkeys; k++)
 			for (int g = 0; g < f->ntop_group; g++)

@@ -301,7 +301,7 @@ static void cover(struct planner *p, struct planner_out *out)
 		break;
 	case DROP_DENOMINATOR:
 		pf_decline(p, "a share among %s was asked, but the plan counts it as the part, not the base",
-		           arena_printf(&p->a, "'%s' (%s)", word, col));
+		           *word ? arena_printf(&p->a, "'%s' (%s)", word, col) : col);
 		break;
 	case DROP_ENTITY_GROUPED:
 		pf_decline(p, "the plan groups by the identifier %s, which the question does not ask per", col);

@@ -323,6 +323,12 @@ static int build_where(struct planner *p, struct squery *q)
 		pf_need(p, p->s->c[f->cond[i].col].table);
 		if (f->rate_n && i >= f->rate_from && i < f->rate_from + f->rate_n)
 			continue;   /* the rate's numerator: in the projection, not a filter */
+		int again = 0;   /* the part named again ("mortality rate (deaths / cases)"): not the base,
+		                  * or every share would be 100% */
+		for (int k = f->rate_from; f->rate_n && k < f->rate_from + f->rate_n; k++)
+			again |= f->cond[k].col == f->cond[i].col;
+		if (again)
+			continue;
 		struct sexpr *lhs = f->cond[i].num == 4 ? age_expr(p, f->cond[i].col) : pf_col(p, f->cond[i].col);
 		if (f->cond[i].num == 2) {
 			q->where[q->nwhere++] = sx_null(&p->a, lhs, 1);
@@ -492,6 +498,27 @@ static int build_aggregate(struct planner *p, struct squery *q)
 		q->sel[q->nsel].e = sx_agg(&p->a, "COUNT", 0, sx_star(&p->a));
 		q->sel[q->nsel++].as = "denominator";
 	} else {
+		/* an average or total of an attribute of the one side (a case's ICU days) over rows of the
+		 * many side (its medications, its labs) counts each case once per row joined */
+		int edges[8], mt = f->measure >= 0 ? p->s->c[f->measure].table : -1;
+		/* a breakdown by a column of such a many side (a medication's dose unit for 병동) is no
+		 * dimension of what is measured: the word that named it is said */
+		for (int g = 0; g < f->ngroup && mt >= 0; g++) {
+			int gt = p->s->c[f->group[g]].table;
+			if (gt != mt && pf_path(p, gt, mt, edges, 4) > 0) {
+				const char *w = pf_cfq(p, f->group[g]);
+				for (int l = 0; l < p->pl.n; l++)
+					if (p->pl.v[l].kind == PL_COLUMN && p->pl.v[l].cols[0] == f->group[g])
+						w = arena_printf(&p->a, "'%s' (%s)", pf_span_text(p, p->pl.v[l].t0, p->pl.v[l].t1), pf_cfq(p, f->group[g]));
+				return pf_decline(p, "the breakdown %s is not a dimension of what is measured: the database has no such "
+				                     "grouping for it", w);
+			}
+		}
+		if ((!strcmp(f->agg, "AVG") || !strcmp(f->agg, "SUM")) && mt >= 0 && mt != f->fact &&
+		    pf_path(p, f->fact, mt, edges, 4) > 0)
+			return pf_decline(p, "an average or total of %s over the rows of another table (each counted once per row "
+			                     "joined) is not a shape the offline planner builds",
+			                  arena_printf(&p->a, "%s (%s)", pf_cfq(p, f->measure), p->s->t[f->fact].name));
 		agg_item(p, q, f->agg);
 	}
 	if (f->ngroup && f->order) {

@@ -92,6 +92,12 @@ static void test_inverted_denominator(void **state)
 	/* both only filtered: a count of women with diabetes, no share at all */
 	assert_int_equal(check(&r, "SELECT count(*) FROM c WHERE sex = 'F' AND preop_dm = 1", &d), 1);
 	assert_int_equal(d, DROP_DENOMINATOR);
+	/* the part filtered as well: a share that is 100% whatever the data (the reading need not know) */
+	struct cov_reading none = {0};
+	assert_int_equal(check(&none, "SELECT department, AVG(CAST(death_inhosp = 1 AS int)) FROM c WHERE death_inhosp = 1 "
+	                              "GROUP BY department", &d), 1);
+	assert_int_equal(d, DROP_DENOMINATOR);
+	assert_int_equal(check(&none, "SELECT department, AVG(CAST(death_inhosp = 1 AS int)) FROM c GROUP BY department", &d), 0);
 	/* the base missing altogether */
 	assert_int_equal(check(&r, "SELECT AVG(CAST(preop_dm = 1 AS int)) FROM c", &d), 1);
 	assert_int_equal(d, DROP_VALUE);

@@ -249,7 +249,13 @@ static int calendar_start(const char *v, int *y, int *m)
 	int d, n = 0;
 	if (!v || sscanf(v, "%4d-%2d-%2d%n", y, m, &d, &n) != 3 || d != 1)
 		return 0;
-	return !v[n] || !strcmp(v + n, " 00:00:00") || !strcmp(v + n, "T00:00:00");
+	const char *t = v + n;
+	if (!*t)
+		return 1;
+	if (strncmp(t, " 00:00:00", 9) && strncmp(t, "T00:00:00", 9))
+		return 0;
+	t += 9;   /* a zone after it: date_trunc of a date is a timestamp with time zone (+00, +09:00) */
+	return !*t || ((*t == '+' || *t == '-') && strspn(t + 1, "0123456789:") == strlen(t + 1));
 }
 
 /* with_calendar: p with, for each column whose every value starts a month (a date_trunc bucket),

@@ -470,13 +470,16 @@ static int build_aggregate(struct planner *p, struct squery *q)
 			return pf_decline(p, "a share over the rows of %s, which holds no patient or stay, is not an answer", p->s->t[f->fact].name);
 		/* the part in a table of many rows per case (a drug given) and the base in another (female
 		 * cases): the rows joined are not the cases, so the share would be of rows */
+		/* (a base in a dictionary, a ward's name for admissions, joins one row each: that is fine) */
 		for (int i = 0; i < f->ncond; i++)
 			if ((i < f->rate_from || i >= f->rate_from + f->rate_n) && f->cond[i].col >= 0 && f->rate_n &&
-			    p->s->c[f->cond[i].col].table != p->s->c[f->cond[f->rate_from].col].table)
+			    p->s->c[f->cond[i].col].table != p->s->c[f->cond[f->rate_from].col].table &&
+			    pf_holds_entity(p, p->s->c[f->cond[i].col].table))
 				return pf_decline(p, "a share whose base (%s) and part sit in different tables is not a shape the offline planner builds",
 				                  pf_cfq(p, f->cond[i].col));
 		for (int k = 0; k < f->nin && f->rate_n; k++)
-			if (p->s->c[f->in[k].col].table != p->s->c[f->cond[f->rate_from].col].table)
+			if (p->s->c[f->in[k].col].table != p->s->c[f->cond[f->rate_from].col].table &&
+			    pf_holds_entity(p, p->s->c[f->in[k].col].table))
 				return pf_decline(p, "a share whose base (%s) and part sit in different tables is not a shape the offline planner builds",
 				                  pf_cfq(p, f->in[k].col));
 		/* ROUND(AVG(CAST((numerator) AS int)) * 100, 2): the share in percent */

@@ -222,7 +222,8 @@ struct cov_reading *pf_reading(struct planner *p)
 			/* "prescriptions" is a stored value (domain 'Drug') and the name of a table: reading
 			 * that table uses the word */
 			for (int ti = 0; ci && ti < p->s->nt && it->t1 == it->t0 + 1; ti++)
-				if (p->s->c[it->cols[0]].table != ti && planner_term_table_score(p->s, ti, p->tk.v[it->t0].stem) >= 0.5)
+				if (p->s->c[it->cols[0]].table != ti && (planner_term_table_score(p->s, ti, p->tk.v[it->t0].stem) >= 0.5 ||
+				                                          planner_term_table_score(p->s, ti, p->tk.v[it->t0].text) >= 0.5))
 					ci->table = arena_strdup(&r->a, p->s->t[ti].name);
 		} else if (it->kind == PL_COLUMN && per) {
 			struct cov_item *ci = link_item(p, r, it, COV_GROUP);

@@ -237,6 +237,12 @@ void pf_find_visits(struct planner *p)
 			int vt = pf_visit_table(p, icu);
 			int prevwhich = i > 0 && (p->tk.v[i - 1].role == R_FIRST || p->tk.v[i - 1].role == R_LAST ||
 			                          p->tk.v[i - 1].role == R_THIS || p->tk.v[i - 1].role == R_CURRENT);
+			if (vt < 0 && !icu && !p->s->entity_encounter && pf_is_visit_word(t)) {
+				/* "입원 건수" on a database of operations: its cases are not admissions */
+				pf_decline(p, "the question asks about hospital admissions or visits ('%s'), which this database does not record",
+				           t->text);
+				return;
+			}
 			if (vt >= 0 && !prevwhich && !(i > 1 && (p->tk.v[i - 2].role == R_FIRST || p->tk.v[i - 2].role == R_LAST ||
 			                                         p->tk.v[i - 2].role == R_THIS || p->tk.v[i - 2].role == R_CURRENT))) {
 				f->visit_mention = vt;

@@ -47,25 +47,11 @@ static const struct plink_item *link_at(struct planner *p, int t0, int t1)
 /* pf_link_per: the link is a breakdown: said per it (X별, by X, X에 따른), joined by and/와 to a
  * breakdown next to it ("by department and sex", "진료과와 성별에 따른"), or a Korean column word
  * that itself ends in 별 (성별) in a question that counts or averages and names none of its values */
-int pf_link_per(struct planner *p, const struct plink_item *it)
+/* own_per: the link's own words make it a breakdown: said per it, or a Korean column word that
+ * itself ends in 별 (성별) in a question that counts or averages and names none of its values */
+static int own_per(struct planner *p, const struct plink_item *it)
 {
 	if (said_per(p, it))
-		return 1;
-	if (it->kind != PL_COLUMN && it->kind != PL_TABLE)
-		return 0;
-	/* joined to the breakdown after it: X와 Y별, X and Y에 따른 */
-	const struct plink_item *nx = NULL;
-	if (korean_and(&p->tk.v[it->t1 - 1]))
-		nx = link_at(p, it->t1, -1);
-	else if (it->t1 + 1 < p->tk.n && joiner(&p->tk.v[it->t1]))
-		nx = link_at(p, it->t1 + 1, -1);
-	if (nx && said_per(p, nx))
-		return 1;
-	/* joined to the breakdown before it: by X and Y */
-	const struct plink_item *pv = NULL;
-	if (it->t0 >= 2 && joiner(&p->tk.v[it->t0 - 1]))
-		pv = link_at(p, -1, it->t0 - 1);
-	if (pv && said_per(p, pv))
 		return 1;
 	if (it->kind != PL_COLUMN)
 		return 0;
@@ -79,6 +65,27 @@ int pf_link_per(struct planner *p, const struct plink_item *it)
 			return 0;   /* 성별이 여자인: the column names its value */
 	return pf_has_role(p, R_COUNT) || pf_has_role(p, R_AVG) || pf_has_role(p, R_SUM) || pf_has_role(p, R_MAX) ||
 	       pf_has_role(p, R_MIN);
+}
+
+int pf_link_per(struct planner *p, const struct plink_item *it)
+{
+	if (own_per(p, it))
+		return 1;
+	if (it->kind != PL_COLUMN && it->kind != PL_TABLE)
+		return 0;
+	/* joined to the breakdown after it: X와 Y별, X and Y에 따른, X × Y별 */
+	const struct plink_item *nx = NULL;
+	if (korean_and(&p->tk.v[it->t1 - 1]))
+		nx = link_at(p, it->t1, -1);
+	else if (it->t1 + 1 < p->tk.n && joiner(&p->tk.v[it->t1]))
+		nx = link_at(p, it->t1 + 1, -1);
+	if (nx && own_per(p, nx))
+		return 1;
+	/* joined to the breakdown before it: by X and Y */
+	const struct plink_item *pv = NULL;
+	if (it->t0 >= 2 && joiner(&p->tk.v[it->t0 - 1]))
+		pv = link_at(p, -1, it->t0 - 1);
+	return pv && own_per(p, pv);
 }
 
 static struct cov_item *add_item(struct cov_reading *r, enum cov_need need, const char *span)

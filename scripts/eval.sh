@@ -171,6 +171,18 @@ for set in "${SETS[@]}"; do
 		done
 	done
 done
+# the blind everyday sets on the demo database (tests/data/eval_demo, issue 26: written from
+# docs/eval/brief_demo_everyday.md by engineers who had read neither the planner nor other sets;
+# follow-ups carry their parent question): halves as always
+for SETF in "$TOP"/tests/data/eval_demo/everyday_*.jsonl; do
+	[ -f "$SETF" ] || continue
+	tag=$(basename "$SETF" .jsonl)
+	for h in 1 2; do
+		echo
+		echo "-- demo $tag, half $h ($(half_name $h))"
+		"$ASKQL" eval --target demo --half $h --out "$OUT/demo_${tag}_outcomes_half$h.jsonl" "$SETF"
+	done
+done
 # paraphrases of those sets' development halves (tests/data/eval_probe/SET_dev_paraphrases.jsonl)
 for set in "${SETS[@]}"; do
 	PROBE=$TOP/tests/data/eval_probe/${set}_dev_paraphrases.jsonl

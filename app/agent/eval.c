@@ -260,7 +260,7 @@ static int calendar_start(const char *v, int *y, int *m)
 
 /* with_calendar: p with, for each column whose every value starts a month (a date_trunc bucket),
  * two more columns: its year and its month as whole numbers.  A month given as the instant it
- * starts and as (year, month) numbers is one answer (docs/eval/README.md, "Calendar buckets").
+ * starts and as (year, month) numbers is one answer (docs/coverage.md, "Measuring it").
  * Heap rows in *out (eval_rows_free), or 0 when p has no such column (out untouched). */
 static int with_calendar(const struct eval_rows *p, struct eval_rows *out)
 {

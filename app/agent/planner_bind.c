@@ -735,6 +735,9 @@ int pf_group_alternatives(struct planner *p, int col, int *out, int max)
 	if ((lc = pf_dict_label(p, col, &edge)) >= 0 && n < max)
 		out[n++] = lc;
 	const struct ptab *t = &p->s->t[p->s->c[col].table];
+	int via;   /* a table's own key (병동별 -> care_site_id): its rows told apart by their label */
+	if (p->s->c[col].unique && pf_is_keyish(p, col) && (lc = pf_label_col(p, p->s->c[col].table, &via)) >= 0 && n < max)
+		out[n++] = lc;
 	for (int ci = t->c0; ci < t->c0 + t->nc && n < max; ci++)
 		if (ci != col && same_subject(p->s->c[ci].comment, p->s->c[col].comment) && (lc = pf_dict_label(p, ci, &edge)) >= 0) {
 			out[n++] = ci;

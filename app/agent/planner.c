@@ -161,6 +161,7 @@ static void link_question(struct planner *p, const struct planner_ctx *ctx)
 	pf_find_entities(p, 1);
 	pf_pair_words(p);
 	pf_band_words(p);
+	pf_precision_words(p);
 	if (pf_comparisons(p) == 0 && pf_structure(p) == 0)
 		pf_unread_comparison(p);
 }

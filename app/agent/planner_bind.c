@@ -932,6 +932,25 @@ void pf_band_words(struct planner *p)
 	}
 }
 
+void pf_precision_words(struct planner *p)
+{
+	static const char *const en[] = {"decimal", "decimals", NULL};
+	static const char *const ko[][2] = {{"첫째자리", "1"}, {"둘째자리", "2"}, {"셋째자리", "3"}, {NULL, NULL}};
+	for (int i = 0; i < p->tk.n; i++) {
+		struct ptok *t = &p->tk.v[i];
+		if (planner_in_list(en, t->text) && i > 0 && p->tk.v[i - 1].kind == TK_NUM && p->tk.v[i - 1].num >= 0 &&
+		    p->tk.v[i - 1].num <= 4) {
+			p->f.decimals = 1 + (int)p->tk.v[i - 1].num;   /* "1 decimal", "to 2 decimals" */
+			p->tk.v[i - 1].used = t->used = 1;
+		}
+		for (int k = 0; ko[k][0]; k++)
+			if (!strcmp(t->text, ko[k][0]) || (planner_ends_with(t->text, ko[k][0]) && !strncmp(t->text, "소수", 6))) {
+				p->f.decimals = 1 + atoi(ko[k][1]);   /* 소수 첫째자리(까지) */
+				t->used = 1;
+			}
+	}
+}
+
 /* pf_bind_rest: what the links leave: comparisons without a named column (the measure, else the
  * patients' age), the entity grouped (환자별), time buckets (월별); 0 or -1 declined */
 int pf_bind_rest(struct planner *p)

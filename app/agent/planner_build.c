@@ -448,6 +448,9 @@ static void agg_item(struct planner *p, struct squery *q, const char *agg)
 		arg = f->measure_age ? age_expr(p, f->measure) : pf_col(p, f->measure);
 	}
 	q->sel[q->nsel].e = sx_agg(&p->a, agg, distinct, arg);
+	if (f->decimals && strcmp(agg, "COUNT"))   /* "1 decimal": ROUND(AVG(x)::numeric, 1) */
+		q->sel[q->nsel].e = sx_func(&p->a, "ROUND", sx_cast(&p->a, q->sel[q->nsel].e, "numeric"),
+		                            sx_num(&p->a, arena_printf(&p->a, "%d", f->decimals - 1)));
 	char *as = arena_printf(&p->a, f->measure < 0 && f->dur_start >= 0 ? (f->dur_days ? "%s_days" : "%s_minutes") : "%s", agg);
 	for (char *c = as; c && *c; c++)
 		*c = (char)tolower((unsigned char)*c);
@@ -493,7 +496,7 @@ static int build_aggregate(struct planner *p, struct squery *q)
 		}
 		struct sexpr *r = sx_arith(&p->a, "*", sx_agg(&p->a, "AVG", 0, sx_cast(&p->a, num, "int")),
 		                           sx_num(&p->a, "100"));
-		q->sel[q->nsel].e = sx_func(&p->a, "ROUND", r, sx_num(&p->a, "2"));   /* 12.34 (%) */
+		q->sel[q->nsel].e = sx_func(&p->a, "ROUND", r, sx_num(&p->a, f->decimals ? arena_printf(&p->a, "%d", f->decimals - 1) : "2"));   /* 12.34 (%) */
 		q->sel[q->nsel++].as = "rate_percent";
 		/* the two counts beside it: how many of how many (docs/coverage.md, "Rates") */
 		q->sel[q->nsel].e = sx_agg(&p->a, "SUM", 0, sx_cast(&p->a, num, "int"));

@@ -51,6 +51,8 @@ struct frame {
 	int age_band;                /* 연령대별, by age group, "BMI band": a number grouped in bands */
 	int band_col;                /* ... the column so banded (-1: the age, found once the table is) */
 	int band_width;              /* ... their width (10 unless the question says: "5세 단위", "5 wide") */
+	int decimals;                /* 1 + the decimals asked for ("1 decimal", 소수 첫째자리): averages and
+	                              * shares rounded so; 0: not said */
 	long limit;
 	long rank_n;                 /* ranking by frequency (ties kept) */
 	int rank_col;                /* the column ranked */
@@ -239,6 +241,9 @@ int pf_fact(struct planner *p, const struct cues *c);
  * of the dictionary it references, a column of the same subject and its label), at most max into
  * out; their number */
 int pf_group_alternatives(struct planner *p, int col, int *out, int max);
+/* planner_bind.c: pf_precision_words: read "1 decimal", "소수 첫째자리" into f->decimals, marking
+ * the words; before the screen.  Never declines. */
+void pf_precision_words(struct planner *p);
 /* planner_bind.c: pf_band_words: read "연령대별", "by age group", "age band" into f->age_band,
  * marking the words; before the screen.  Never declines. */
 void pf_band_words(struct planner *p);

@@ -632,7 +632,16 @@ static void say_top_n(struct sb *out, const struct shape *s)
 		fmt(&items, s, "result.and_more", (const char *[]){"n", sb_cstr(&more), NULL});
 	}
 	sb_printf(&n, "%ld", s->limit);
-	fmt(out, s, "result.answer.top_n", (const char *[]){"subject", s->subject, "items", sb_cstr(&items), "n", sb_cstr(&n), NULL});
+	if (s->nrows > s->limit) {
+		/* ties at the cut-off are kept: N rows and the ones tied with the last */
+		struct sb k = SB_INIT;
+		sb_printf(&k, "%ld", (long)s->nrows - s->limit);
+		fmt(out, s, "result.answer.top_n_ties", (const char *[]){"subject", s->subject, "items", sb_cstr(&items),
+		                                                         "n", sb_cstr(&n), "k", sb_cstr(&k), NULL});
+		sb_free(&k);
+	} else {
+		fmt(out, s, "result.answer.top_n", (const char *[]){"subject", s->subject, "items", sb_cstr(&items), "n", sb_cstr(&n), NULL});
+	}
 	sb_free(&items);
 	sb_free(&n);
 	sb_free(&more);

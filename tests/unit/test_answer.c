@@ -116,6 +116,14 @@ static void test_top_n(void **st)
 	assert_string_equal(b, "수술 건수 상위 3개 진료과: General surgery 4,012건, Thoracic surgery 1,033건, Urology 228건 (상위 3개)");
 	sentence(b, sizeof b, "en", "top 3 departments by number of cases", sql, cols, 2, rows, 3, 0);
 	assert_string_equal(b, "Top 3 departments by number of cases: General surgery 4,012, Thoracic surgery 1,033, Urology 228 (top 3)");
+	/* ties at the cut-off are kept and said */
+	const char *tied = "[[\"General surgery\",4012],[\"Thoracic surgery\",1033],[\"Urology\",228],[\"Gynecology\",228]]";
+	sentence(b, sizeof b, "ko", "수술 건수 상위 3개 진료과", sql, cols, 2, tied, 4, 0);
+	assert_string_equal(b, "수술 건수 상위 3개 진료과: General surgery 4,012건, Thoracic surgery 1,033건, Urology 228건, Gynecology 228건 "
+	                       "(상위 3개, 공동 순위 1개 포함)");
+	sentence(b, sizeof b, "en", "top 3 departments by number of cases", sql, cols, 2, tied, 4, 0);
+	assert_string_equal(b, "Top 3 departments by number of cases: General surgery 4,012, Thoracic surgery 1,033, Urology 228, "
+	                       "Gynecology 228 (top 3, including 1 tied)");
 }
 
 static void test_yesno(void **st)

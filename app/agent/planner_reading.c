@@ -237,7 +237,8 @@ struct cov_reading *pf_reading(struct planner *p)
 			int alt[COV_MAXVAL], na = pf_group_alternatives(p, it->cols[0], alt, COV_MAXVAL);
 			for (int k = 1; ci && k < na; k++)
 				add_col(r, ci, p->s->c[alt[k]].name);
-		} else if (it->kind == PL_COLUMN && it->role != 2 && p->s->c[it->cols[0]].type != PT_TIME) {
+		} else if (it->kind == PL_COLUMN && it->role != 2 && p->s->c[it->cols[0]].type != PT_TIME && it->score >= 0.75) {
+			/* (a weak link, a word found in a comment, is no requirement: "rate" is not the dose unit) */
 			struct cov_item *ci = link_item(p, r, it, COV_COLUMN);
 			if (ci)
 				ci->table = arena_strdup(&r->a, pf_tname(p, it->cols[0]));

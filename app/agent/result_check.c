@@ -166,13 +166,11 @@ char *coverage_run(struct agent *a, const char *sql)
 
 char *result_check_run(struct agent *a, const struct exec_out *eo)
 {
-	char *cov = coverage_run(a, eo->sql);
-	if (cov)
-		return cov;
 	char *tab = NULL;
 	char *pk = planner_entity_key(a->cat, a->conninfo, ENT_PATIENT, &tab);
 	char *f = result_check(a->state.question, eo, pk, tab);
 	free(pk);
 	free(tab);
-	return f;
+	/* the shape checks first (their findings are the more specific), then every word */
+	return f ? f : coverage_run(a, eo->sql);
 }

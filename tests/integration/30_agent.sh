@@ -73,6 +73,21 @@ script "[$(resp "$(jsql "SELECT count(DISTINCT caseid) FROM clinical_data_table 
 ask --mode extract "65세 이상 환자는 몇 명"
 check "result check: patients counted as cases is retried; attempt 2 counts subjectid" \
 	'[ "$(echo "$OUT" | jget status)" = ok ] && [ "$(echo "$OUT" | jget attempts)" = 2 ] && [[ "$(step_field result_check error)" == *"patient identifier subjectid"* ]]' "$OUT $(steps)"
+# 2c. every word accounted for (docs/coverage.md): the model's SQL leaves out a value the question's
+# word was linked to (복강경 -> approach = 'Videoscopic'); the coverage finding is the next attempt's
+# feedback, in both loops
+script "[$(resp "$(jsql "SELECT count(*) FROM clinical_data_table")"), $(resp "$(jsql "SELECT count(*) FROM clinical_data_table WHERE approach = 'Videoscopic'")")]"
+ask --mode extract "복강경 수술 건수"
+check "coverage: a linked value left out of the model's SQL is retried; attempt 2 filters on it" \
+	'[ "$(echo "$OUT" | jget status)" = ok ] && [ "$(echo "$OUT" | jget attempts)" = 2 ] && [[ "$(step_field result_check error)" == *"coverage check"*"복강경"*"Videoscopic"* ]] && [[ "$(requests)" == *"coverage check: the SQL does not filter on"* ]]' "$OUT $(steps)"
+script "[$(resp "$(jsql "SELECT ROUND(AVG(CAST(sex = 'F' AS int)) * 100, 2) FROM clinical_data_table WHERE preop_dm = 1")"), $(resp "$(jsql "SELECT ROUND(AVG(CAST(preop_dm = 1 AS int)) * 100, 2) FROM clinical_data_table WHERE sex = 'F'")")]"
+ask --mode extract "여자 환자 중 당뇨 있는 환자 비율"
+check "coverage: a share read the wrong way round by the model is retried with the finding" \
+	'[ "$(echo "$OUT" | jget status)" = ok ] && [ "$(echo "$OUT" | jget attempts)" = 2 ] && [[ "$(step_field result_check error)" == *"denominator"* ]]' "$OUT $(steps)"
+script "[$(resp "$(call explain sql "SELECT department, count(*) FROM clinical_data_table GROUP BY department")"), $(resp "$(call submit_sql sql "SELECT department, count(*) FROM clinical_data_table GROUP BY department")"), $(resp "$(call submit_sql sql "SELECT department, sex, count(*) FROM clinical_data_table GROUP BY department, sex")")]"
+ask --mode react "진료과별 성별 수술 건수"
+check "coverage (react): a breakdown left out of submit_sql is an error the model corrects" \
+	'[ "$(echo "$OUT" | jget status)" = ok ] && [[ "$(steps)" == *"submit_sql:error"*"submit_sql:ok"* ]] && [[ "$(requests)" == *"does not group by"* ]]' "$OUT $(steps)"
 # the same check on ReAct's submit_sql: an error result the model reads, then a good submit
 script "[$(resp "$(call explain sql "SELECT count(*) FROM clinical_data_table WHERE age >= 65")"), $(resp "$(call submit_sql sql "SELECT count(*) FROM clinical_data_table WHERE age >= 65")"), $(resp "$(call submit_sql sql "SELECT count(DISTINCT subjectid) FROM clinical_data_table WHERE age >= 65")")]"
 ask --mode react "how many patients are 65 or older"
@@ -119,8 +134,8 @@ check "react last call: preview rewritten to submit_sql" \
 unset ASKQL_REACT_MAX_CALLS
 
 # 6. malformed XML: each recovery path
-MAL_REPRINT="<reasoning>a < b</reasoning><tool_call><name>explain</name><parameters><sql>SELECT caseid FROM lab_data_table WHERE result < 2 LIMIT 3</sql></parameters></tool_call>"
-script "[$(resp "$MAL_REPRINT"), $(resp "$(call explain sql "SELECT caseid FROM lab_data_table WHERE result < 2 LIMIT 3")"), $(resp "$(call submit_sql sql "SELECT caseid FROM lab_data_table WHERE result < 2 LIMIT 3")")]"
+MAL_REPRINT="<reasoning>a < b</reasoning><tool_call><name>explain</name><parameters><sql>SELECT caseid FROM lab_data_table WHERE name = 'k' AND result < 2 LIMIT 3</sql></parameters></tool_call>"
+script "[$(resp "$MAL_REPRINT"), $(resp "$(call explain sql "SELECT caseid FROM lab_data_table WHERE name = 'k' AND result < 2 LIMIT 3")"), $(resp "$(call submit_sql sql "SELECT caseid FROM lab_data_table WHERE name = 'k' AND result < 2 LIMIT 3")")]"
 ask --mode react "xml reprint path: potassium lab results"
 check "xml reprint: reprint step ok, then explain and submit" \
 	'[[ "$(steps)" == *"xml_reprint:ok explain:ok submit_sql:ok"* ]] && [ "$(echo "$OUT" | jget status)" = ok ]' "$(steps)"
@@ -279,11 +294,12 @@ check "react step mode: the approved submit runs; ok" \
 unset ASKQL_REACT_MAX_CALLS
 
 # 15. query cache: the second identical question reuses the SQL (no LLM call)
-Q="Average potassium per case, cache test $$"
+TAG=$(tr '0-9' 'a-j' <<<"$$")   # letters: a number of the question would have to be in the SQL (docs/coverage.md)
+Q="Average potassium per case, cache test $TAG"
 script "[$(resp "$(jsql "$GOOD")")]"
 "$ASKQL" ask --json --mode extract "$Q" >/dev/null 2>>"$WORK/stderr"
 script "[]"
-OUT=$("$ASKQL" ask --json --mode extract "  average potassium per case, CACHE test $$?" 2>>"$WORK/stderr"); RUN=$(echo "$OUT" | jget run_id)
+OUT=$("$ASKQL" ask --json --mode extract "  average potassium per case, CACHE test $TAG?" 2>>"$WORK/stderr"); RUN=$(echo "$OUT" | jget run_id)
 check "query cache: normalised question hits, planner skipped" \
 	'[[ "$(steps)" == *"cache:ok executor:ok packager:ok"* ]] && [[ "$(steps)" != *planner* ]] && [ "$(echo "$OUT" | jget status)" = ok ]' "$(steps)"
 check "query cache: no LLM request made on a hit" '[ "$(requests)" = "[]" ]'
@@ -316,12 +332,17 @@ check "search_column_values: 칼륨 finds the stored code k through the lexicon"
 check "search_column_values: nothing matched gives the most frequent values to choose from" \
 	'python3 -c "import json,sys; d=json.loads(sys.argv[1]); d=d.get(\"result\",d); assert not d[\"values\"] and len(d[\"most_frequent\"]) >= 3 and d[\"most_frequent\"][0][\"rows\"] > 0, d" "$o2"' "$o2"
 
-# offline planner follow-ups: "같은 걸 X별로" regroups the parent's question, "이번엔 X만" filters it
+# offline planner follow-ups: "같은 걸 X별로" adds X to the parent's grouping (issue 26: never replaces
+# it unless the analyst says instead, "대신 X별로"), "이번엔 X만" filters it
 ask --provider builtin --mode extract "진료과별 평균 나이"
 P2=$RUN
 ask --provider builtin --mode extract --parent "$P2" "같은 걸 성별로"
 s1=$(echo "$OUT" | jget sql)
-check "follow-up 같은 걸 성별로: the parent's average, grouped by sex instead" \
+check "follow-up 같은 걸 성별로: the parent's average, by department and sex" \
+	'[[ "$s1" == *"AVG(clinical_data_table.age)"* && "$s1" == *"GROUP BY clinical_data_table.department, clinical_data_table.sex"* ]]' "$OUT"
+ask --provider builtin --mode extract --parent "$P2" "대신 성별로"
+s1=$(echo "$OUT" | jget sql)
+check "follow-up 대신 성별로: the parent's average, grouped by sex instead" \
 	'[[ "$s1" == *"AVG(clinical_data_table.age)"* && "$s1" == *"GROUP BY clinical_data_table.sex"* && "$s1" != *department* ]]' "$OUT"
 ask --provider builtin --mode extract --parent "$P2" "이번엔 여성만"
 s2=$(echo "$OUT" | jget sql)
@@ -329,7 +350,7 @@ check "follow-up 이번엔 여성만: the parent's question filtered to women" \
 	'[[ "$s2" == *"GROUP BY clinical_data_table.department"* && "$s2" == *"sex = '"'F'"'"* ]]' "$OUT"
 ask --provider builtin --mode extract --parent "$P2" "the same by sex"
 s3=$(echo "$OUT" | jget sql)
-check "follow-up 'the same by sex' (English)" '[[ "$s3" == *"GROUP BY clinical_data_table.sex"* ]]' "$OUT"
+check "follow-up 'the same by sex' (English): sex added" '[[ "$s3" == *"GROUP BY clinical_data_table.department, clinical_data_table.sex"* ]]' "$OUT"
 
 # prompt files askql ships in a new text reach an installed database at start (prompt_sync): the
 # next version, active unless an admin's own edit is active

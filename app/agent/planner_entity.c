@@ -209,6 +209,28 @@ int pf_visit_table(struct planner *p, int icu)
 	return bs > 1.5 ? best : -1;
 }
 
+/* names_something: a table or column of the target is named by t or a lexicon synonym of it
+ * (admissions -> 입원 in a Korean comment): the word has a home here even without a visit table */
+static int names_something(struct planner *p, const struct ptok *t)
+{
+	const char *terms[12] = {t->text, t->stem};
+	int n = 2;
+	const char *const *syn = planner_lex_syn(t->text);
+	if (!syn)
+		syn = planner_lex_syn(t->stem);
+	for (; syn && *syn && n < 12; syn++)
+		terms[n++] = *syn;
+	for (int k = 0; k < n; k++) {
+		double sc;
+		for (int ti = 0; ti < p->s->nt; ti++)
+			if (planner_term_table_score(p->s, ti, terms[k]) >= 0.5)
+				return 1;
+		if (planner_link_term(&p->a, p->s, terms[k], NULL, NULL, 0.75, &sc) >= 0)
+			return 1;
+	}
+	return 0;
+}
+
 void pf_find_visits(struct planner *p)
 {
 	struct frame *f = &p->f;
@@ -237,7 +259,7 @@ void pf_find_visits(struct planner *p)
 			int vt = pf_visit_table(p, icu);
 			int prevwhich = i > 0 && (p->tk.v[i - 1].role == R_FIRST || p->tk.v[i - 1].role == R_LAST ||
 			                          p->tk.v[i - 1].role == R_THIS || p->tk.v[i - 1].role == R_CURRENT);
-			if (vt < 0 && !icu && !p->s->entity_encounter && pf_is_visit_word(t)) {
+			if (vt < 0 && !icu && !p->s->entity_encounter && pf_is_visit_word(t) && !names_something(p, t)) {
 				/* "입원 건수" on a database of operations: its cases are not admissions */
 				pf_decline(p, "the question asks about hospital admissions or visits ('%s'), which this database does not record",
 				           t->text);

@@ -11,6 +11,7 @@
 #include "agent/planner.h"
 #include "llm/prompt.h"
 #include "catalog/catalog.h"
+#include "agent/coverage.h"
 #include "cli/cli.h"
 #include "sql/exec.h"
 #include "store/db.h"
@@ -325,7 +326,7 @@ static int usage(void)
 {
 	fprintf(stderr, "usage: askql eval [--target NAME|CONNINFO] [--now TS] [--out FILE] [--half 1|2]\n"
 	                "                  [--direct | --provider builtin|openai] [--verbose] FILE.jsonl\n"
-	                "       askql eval [--target NAME|CONNINFO] [--now TS] --plan \"question\"\n"
+	                "       askql eval [--target NAME|CONNINFO] [--now TS] --plan \"question\" [--sql \"SQL to check\"]\n"
 	                "       askql eval [--target NAME|CONNINFO] [--half 1|2] [--verbose] --context FILE.jsonl\n");
 	return 2;
 }
@@ -338,6 +339,7 @@ int cmd_eval(int argc, char **argv)
 	const char *outpath = cli_opt(&argc, argv, "--out");
 	const char *half = cli_opt(&argc, argv, "--half");
 	const char *plan = cli_opt(&argc, argv, "--plan");
+	const char *check_sql = cli_opt(&argc, argv, "--sql");
 	int direct = cli_flag(&argc, argv, "--direct");
 	/* --provider: whose answers the pipeline runs (default builtin, the offline planner); any other
 	 * is the configured LLM (docs/eval.md, "Measuring a model through the relay") */
@@ -381,6 +383,15 @@ int cmd_eval(int argc, char **argv)
 		printf("sql: %s\nreason: %s\nintent: %s\nexplanation: %s\ndecisions: %s\n", po.sql ? po.sql : "",
 		       po.reason ? po.reason : "", po.intent ? po.intent : "", po.explanation ? po.explanation : "",
 		       po.decisions_json ? po.decisions_json : "");
+		if (check_sql && po.reading) {
+			/* what the coverage check says of another SQL for this question (docs/coverage.md) */
+			struct cov_finding f[8];
+			int nf = 0;
+			enum err ce = coverage_check(po.reading, check_sql, f, 8, &nf);
+			char *say = ce == OK && nf ? coverage_say(po.reading, f, nf) : NULL;
+			printf("coverage: %s\n", ce != OK ? err_str(ce) : say ? say : "every word used");
+			free(say);
+		}
 		planner_out_free(&po);
 		return e == OK ? 0 : 1;
 	}

@@ -93,7 +93,9 @@ status_of() { sq "SELECT status FROM askql.runs WHERE id = ${1:-0}"; }
 
 # ---- 1. a worker killed in the middle of a request ----
 script "$(answer 3000 "$GOOD")"
-Q1="potassium results above 6.5 per case, fault kill $$ $RANDOM"
+# a question made unique by letters: a number of the question would have to be in the SQL (docs/coverage.md)
+uniq() { tr '0-9' 'a-j' <<<"$$$RANDOM"; }
+Q1="potassium results above 6.5 per case, fault kill $(uniq)"
 start_run kill "$Q1"; CURL1=$!
 RUN1=$(wait_run_row "$Q1")
 WPID=$(sq "SELECT worker_pid FROM askql.runs WHERE id = ${RUN1:-0}")
@@ -127,7 +129,7 @@ fi
 hist_before=$(sq "SELECT count(*) || ':' || coalesce(max(id), 0) FROM askql.runs")
 steps_before=$(sq "SELECT count(*) FROM askql.steps")
 script "$(answer 2500 "$GOOD")"
-Q2="potassium results above 6.5 per case, fault pg restart $$ $RANDOM"
+Q2="potassium results above 6.5 per case, fault pg restart $(uniq)"
 start_run pg "$Q2"; CURL2=$!
 RUN2=$(wait_run_row "$Q2")
 sleep 0.5
@@ -154,7 +156,7 @@ check "committed steps intact" "[ \$(sq 'SELECT count(*) FROM askql.steps') -ge 
 
 # ---- 3. the LLM slow or down: never a hung worker ----
 script "$(answer 4000 "$GOOD")"
-Q3="potassium results above 6.5 per case, fault slow llm $$ $RANDOM"
+Q3="potassium results above 6.5 per case, fault slow llm $(uniq)"
 start_run slow "$Q3"; CURL3=$!
 wait_run_row "$Q3" >/dev/null
 t=$(curl -s -o /dev/null -m 10 -w '%{http_code} %{time_total}' -b "$W/cj" "$B/")
@@ -168,7 +170,7 @@ check "the slow run is ok" "[ '$(status_of "$RUN3")' = ok ]"
 # down: stop the fake; the run fails with a clear message and the worker lives
 kill "$FAKE_PID"; wait "$FAKE_PID" 2>/dev/null; FAKE_PID=
 pids_before=$(workers)
-Q4="potassium results above 6.5 per case, fault llm down $$ $RANDOM"
+Q4="potassium results above 6.5 per case, fault llm down $(uniq)"
 t0=$(date +%s.%N)
 c=$(curl -s -o /dev/null -m 60 -w '%{http_code}' -b "$W/cj" --data-urlencode "csrf=$CSRF" \
 	--data-urlencode "question=$Q4" "$B/runs")

@@ -453,11 +453,27 @@ static void intersect(struct ptime *w, const struct ptime *x)
 
 /* planner_time: find the question's time expressions and combine them into one window.
  * Tokens used are marked.  Returns 0 none, 1 a window, -1 an expression it cannot place. */
+/* whole_year_span: "Jan through Dec", "January to December", "1월부터 12월까지" beside a year the
+ * question names: the whole of that year, said twice; its words are marked as read */
+static void whole_year_span(struct ptoks *tk)
+{
+	static const char *const first[] = {"jan", "january", NULL}, *const last[] = {"dec", "december", NULL};
+	static const char *const to[] = {"to", "through", "thru", "till", "until", "-", "~", NULL};
+	int year = 0;
+	for (int i = 0; i < tk->n; i++)
+		year |= year_tok(&tk->v[i]);
+	for (int i = 0; year && i + 2 < tk->n; i++)
+		if (planner_in_list(first, tk->v[i].text) && planner_in_list(to, tk->v[i + 1].text) &&
+		    planner_in_list(last, tk->v[i + 2].text))
+			tk->v[i].used = tk->v[i + 1].used = tk->v[i + 2].used = 1;
+}
+
 int planner_time(struct ptoks *tk, const struct tm *now, struct ptime *w, char *desc, size_t dn)
 {
 	int found = 0;
 	memset(w, 0, sizeof *w);
 	desc[0] = 0;
+	whole_year_span(tk);
 	for (int i = 0; i < tk->n; i++) {
 		struct texpr e;
 		int r;

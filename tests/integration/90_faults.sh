@@ -34,7 +34,7 @@ FAKE_PID=$!
 for _ in $(seq 50); do [ -s "$W/fake.port" ] && break; sleep 0.1; done
 FAKE=http://127.0.0.1:$(cat "$W/fake.port")
 script() { curl -s -XPOST --data-binary "$1" "$FAKE/__script" >/dev/null; }
-GOOD="SELECT caseid, result FROM lab_data_table WHERE name = 'k' ORDER BY caseid LIMIT 5"
+GOOD="SELECT caseid, result FROM lab_data_table WHERE name = 'k' AND result > 6.5 ORDER BY caseid LIMIT 5"   # every word of the questions used (docs/coverage.md)
 answer() { # answer DELAY_MS SQL: a fake reply repeated for every request
 	python3 -c 'import json,sys; print(json.dumps([{"repeat": True, "delay_ms": int(sys.argv[1]),
 	  "text": json.dumps({"reasoning": "r", "sql": sys.argv[2]})}]))' "$1" "$2"

@@ -1382,9 +1382,10 @@ enum err exec_run(const char *sql, const struct exec_opts *opts, const struct ex
 		return rc;
 	sp.inner = sink;
 	sp.k = so.k;
-	rc = run_core(rewritten, opts, &wrapped, dberr);
+	/* said before the sink's end, so an export's summary can say it */
 	if (opts && opts->suppress_k)
 		*opts->suppress_k = so.k;
+	rc = run_core(rewritten, opts, &wrapped, dberr);
 	free(rewritten);
 	return rc;
 }

@@ -29,15 +29,16 @@
 #define T_DESC 385
 #define T_DISTINCT 390
 #define T_FETCH 418
+#define T_FIRST 421
 #define T_FOR 424
 #define T_FROM 429
 #define T_GROUP 438
 #define T_HAVING 442
+#define T_LAST 483
 #define T_LIMIT 491
 #define T_NULLS 535
 #define T_OFFSET 540
 #define T_ORDER 549
-#define T_USING 697
 #define T_WINDOW 715
 #define T_WITHIN 717
 #define T_NULLS_LA 738
@@ -219,6 +220,12 @@ static int loc(const cJSON *n)
 		if ((v = loc(c)) >= 0)
 			return v;
 	return -1;
+}
+
+/* num: a number member's value, dflt when it is absent (libpg_query leaves out a zero) */
+static int num(const cJSON *n, int dflt)
+{
+	return cJSON_IsNumber(n) ? n->valueint : dflt;
 }
 
 static int in_list(const char *name, const char *const *list)
@@ -772,7 +779,7 @@ static void groups(struct sx *s)
 		}
 		if (ac && cJSON_IsObject(get(ac, "ival"))) {
 			/* GROUP BY 2: the select list's second item */
-			int n = (int)cJSON_GetNumberValue(get(get(ac, "ival"), "ival"));
+			int n = num(get(get(ac, "ival"), "ival"), 0);
 			const cJSON *t = cJSON_GetArrayItem(s->targets, n - 1);
 
 			if (n < 1 || !t) {
@@ -863,11 +870,13 @@ static double fraction(const cJSON *n)
 		n = get(get(n, "TypeCast"), "arg");
 	if (!(ac = get(n, "A_Const")))
 		return -1;
-	if (get(ac, "fval"))
-		return atof(cJSON_GetStringValue(get(get(ac, "fval"), "fval")) ? cJSON_GetStringValue(get(get(ac, "fval"), "fval")) : "-1");
+	if (get(ac, "fval")) {
+		const char *f = cJSON_GetStringValue(get(get(ac, "fval"), "fval"));
+
+		return f ? atof(f) : -1;
+	}
 	if (cJSON_IsObject(get(ac, "ival")))
-		return cJSON_GetNumberValue(get(get(ac, "ival"), "ival")) == cJSON_GetNumberValue(get(get(ac, "ival"), "ival"))
-		       ? cJSON_GetNumberValue(get(get(ac, "ival"), "ival")) : 0;
+		return num(get(get(ac, "ival"), "ival"), 0);
 	return -1;
 }
 
@@ -1063,13 +1072,17 @@ static char *span_text(const struct sx *s, int a, int z)
  * WITHIN GROUP (ORDER BY ...) expression (without ASC, DESC, NULLS, USING); heap, NULL if unsure */
 static char *agg_arg(const struct sx *s, const struct agg *a)
 {
-	int close, open = call_parens(s, loc(a->fc), &close), i, d = 0, e;
+	int close, open = call_parens(s, loc(a->fc), &close), i, e;
 
 	if (open < 0)
 		return NULL;
 	if (!strncasecmp(call_name(body(a->fc)), "percentile_", 11)) {
-		/* ... ) WITHIN GROUP ( ORDER BY expr [ASC|DESC] [NULLS ...] ) */
+		/* ... ) WITHIN GROUP ( ORDER BY expr [ASC|DESC] [NULLS FIRST|LAST] ): the sort's own words
+		 * are dropped from the end as the parse tree says they are there (a column may be called
+		 * desc: "x.desc" is no direction) */
 		static const int want[] = {T_WITHIN, T_GROUP, T_LPAREN, T_ORDER, T_BY};
+		const cJSON *sb = get(cJSON_GetArrayItem(get(body(a->fc), "agg_order"), 0), "SortBy");
+		const char *dir = cJSON_GetStringValue(get(sb, "sortby_dir")), *nulls = cJSON_GetStringValue(get(sb, "sortby_nulls"));
 
 		i = close + 1;
 		for (int w = 0; w < 5; w++) {
@@ -1082,15 +1095,26 @@ static char *agg_arg(const struct sx *s, const struct agg *a)
 		}
 		if ((close = closing(s, open)) < 0)
 			return NULL;
-		for (e = i; e < close; e++) {
-			int tk = s->toks[e].token;
-
-			if (tk == T_LPAREN)
-				d++;
-			else if (tk == T_RPAREN)
-				d--;
-			else if (!d && (tk == T_ASC || tk == T_DESC || tk == T_NULLS || tk == T_NULLS_LA || tk == T_USING))
-				break;
+		e = close;
+		if (nulls && strcmp(nulls, "SORTBY_NULLS_DEFAULT")) {
+			/* NULLS FIRST / NULLS LAST: two words */
+			for (int w = 0; w < 2; w++) {
+				do
+					e--;
+				while (e > i && !real(&s->toks[e]));
+				if (e <= i || (w == 0 ? s->toks[e].token != T_FIRST && s->toks[e].token != T_LAST
+				                      : s->toks[e].token != T_NULLS && s->toks[e].token != T_NULLS_LA))
+					return NULL;
+			}
+		}
+		if (dir && (!strcmp(dir, "SORTBY_ASC") || !strcmp(dir, "SORTBY_DESC"))) {
+			do
+				e--;
+			while (e > i && !real(&s->toks[e]));
+			if (e <= i || (s->toks[e].token != T_ASC && s->toks[e].token != T_DESC))
+				return NULL;
+		} else if (dir && strcmp(dir, "SORTBY_DEFAULT")) {
+			return NULL;   /* USING an operator: not worth reading */
 		}
 		return span_text(s, i, e);
 	}
@@ -1100,11 +1124,49 @@ static char *agg_arg(const struct sx *s, const struct agg *a)
 	return span_text(s, i, close);
 }
 
+/* word: a character that would glue two tokens together (x + "count" -> one identifier) */
+static int word(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '$' ||
+	       c == '"' || c == '\'' || (unsigned char)c >= 0x80;
+}
+
+/* add_edit: at byte pos, replace del bytes with ins (taken); a blank goes on either side where the
+ * text around would otherwise run into it ("SELECT@x", "count(*)from") */
 static int add_edit(struct sx *s, int pos, int del, char *ins)
 {
+	size_t n;
+
 	if (!ins) {
 		s->err = ERR_NOMEM;
 		return -1;
+	}
+	n = strlen(ins);
+	if (n && (word(ins[0]) || ins[0] == '(') && pos > 0 && word(s->sql[pos - 1]) && ins[0] != ' ') {
+		char *t = malloc(n + 2);
+
+		if (!t) {
+			free(ins);
+			s->err = ERR_NOMEM;
+			return -1;
+		}
+		t[0] = ' ';
+		memcpy(t + 1, ins, n + 1);
+		free(ins);
+		ins = t;
+		n++;
+	}
+	if (n && word(ins[n - 1]) && word(s->sql[pos + del])) {
+		char *t = realloc(ins, n + 2);
+
+		if (!t) {
+			free(ins);
+			s->err = ERR_NOMEM;
+			return -1;
+		}
+		ins = t;
+		ins[n] = ' ';
+		ins[n + 1] = '\0';
 	}
 	if (s->nedits >= MAX_EDITS) {
 		free(ins);
@@ -1131,7 +1193,7 @@ static void positional(struct sx *s, const cJSON *list)
 	cJSON_ArrayForEach(it, list) {
 		const cJSON *n = get(it, "SortBy") ? get(get(it, "SortBy"), "node") : it;
 		const cJSON *ac = get(n, "A_Const"), *iv = get(get(ac, "ival"), "ival");
-		int at = (int)cJSON_GetNumberValue(get(ac, "location")), len = 0;
+		int at = num(get(ac, "location"), -1), len = 0;
 		char buf[24];
 
 		if (!ac || !cJSON_IsNumber(iv) || at < 0)
@@ -1140,7 +1202,7 @@ static void positional(struct sx *s, const cJSON *list)
 			len++;
 		if (!len)
 			continue;
-		snprintf(buf, sizeof buf, "%d", iv->valueint + 1);
+		snprintf(buf, sizeof buf, "%lld", (long long)iv->valueint + 1);
 		add_edit(s, at, len, strdup(buf));
 	}
 }

@@ -137,6 +137,9 @@ static void test_rewrite_counts_and_having(void **state)
 	ok_is("(SELECT sex, count(*) FROM hwanja GROUP BY sex)",
 	      "(SELECT " H " AS askql_n, sex, count(*) FROM hwanja GROUP BY sex HAVING " H " >= 11)");
 	ok_has("SELECT sex, count(*) FROM hwanja GROUP BY sex LIMIT 5", "GROUP BY sex HAVING " H " >= 11 LIMIT 5");
+	/* found by fuzzing: nothing glues to the text around it */
+	ok_has("SELECT@ count(age) FROM hwanja", "SELECT LEAST(");
+	ok_has("SELECT sex, count(*) FROM hwanja GROUP BY(sex)LIMIT 5", "GROUP BY(sex) HAVING " H " >= 11 LIMIT 5");
 }
 
 static void test_rewrite_every_reference_counted(void **state)
@@ -152,6 +155,9 @@ static void test_rewrite_every_reference_counted(void **state)
 	       "LEAST(" H ", count(DISTINCT CASE WHEN (age) IS NOT NULL THEN \"hwanja\".\"subject_id\" END))");
 	ok_has("SELECT sex, percentile_cont(0.5) WITHIN GROUP (ORDER BY age DESC NULLS LAST) FROM hwanja GROUP BY sex",
 	       "count(DISTINCT CASE WHEN (age) IS NOT NULL THEN \"hwanja\".\"subject_id\" END)");
+	/* a column called desc is no direction (found by fuzzing) */
+	ok_has("SELECT sex, percentile_cont(0.5) WITHIN GROUP (ORDER BY h. desc) FROM hwanja h GROUP BY sex",
+	       "CASE WHEN (h. desc) IS NOT NULL");
 	ok_has("SELECT sex, count(DISTINCT zip_cd) FROM hwanja GROUP BY sex",
 	       "count(DISTINCT CASE WHEN (zip_cd) IS NOT NULL THEN");
 	/* a table without a patient key, joined on a counted table's unique key, has its patients */
@@ -183,6 +189,10 @@ static void test_rewrite_round_for_release(void **state)
 	             5, OK, SUPP_OK, NULL);
 	assert_non_null(strstr(s, "round(100.0 * (round(count(*)::numeric / 5) * 5)::bigint / 45, 1) AS pct, avg(age)"));
 	assert_non_null(strstr(s, "HAVING ((round(count(*)::numeric / 5) * 5)::bigint > 3) AND"));
+	free(s);
+	s = rw_round("select sex, count(*)from hwanja group by 1", 5, OK, SUPP_OK, NULL);
+	assert_non_null(strstr(s, "(round(count(*)::numeric / 5) * 5)::bigint "));
+	assert_non_null(strstr(s, " AS count from hwanja"));
 	free(s);
 	s = rw_round("SELECT sex, count(*)::int FROM hwanja GROUP BY sex", 5, OK, SUPP_OK, NULL);
 	assert_non_null(strstr(s, "(round(count(*)::numeric / 5) * 5)::bigint::int AS count FROM"));

@@ -1199,7 +1199,7 @@ long exec_release_round(void)
 #define SUPP_TABLES 32
 struct supp_table {
 	char *schema, *table;   /* as asked (schema "" for the search path) */
-	char **cols;            /* the columns the session may read, in order */
+	char **cols;            /* its columns, in order (granted to the session or not) */
 	unsigned char *uniq;    /* cols[i] is unique in the table (or the table a level's view shows) */
 	int ncols, tied;
 };
@@ -1210,8 +1210,8 @@ struct supp_db {
 	int nt;
 };
 
-/* supp_load: the table's readable columns, which are unique, and whether its rows are persons'.
- * A table the session cannot see (or past SUPP_TABLES) has no columns. */
+/* supp_load: the table's columns, which are unique, and whether its rows are persons'.  A table
+ * that is not there (or past SUPP_TABLES) has no columns. */
 static const struct supp_table *supp_load(struct supp_db *d, const char *schema, const char *table)
 {
 	static const struct supp_table none = {0};
@@ -1226,19 +1226,20 @@ static const struct supp_table *supp_load(struct supp_db *d, const char *schema,
 		return &none;
 	t = &d->t[d->nt];
 	memset(t, 0, sizeof *t);
-	/* the first schema of the search path holding the table, as PostgreSQL finds it; unique by a
-	 * one-column unique index there or in public (a limited view shows public's table) */
+	/* the relation as PostgreSQL finds it (the search path, or the schema named) and all its columns,
+	 * granted or not: a column withheld at this level (a patient's name) still ties the rows to
+	 * persons, and reading it fails in PostgreSQL anyway.  Unique by a one-column unique index of the
+	 * relation or, for a generalising view of the limited level, of public's table of that name. */
 	r = PQexecParams(d->c,
-	                 "WITH c AS (SELECT c.table_schema::text AS s, c.column_name::text AS col, c.ordinal_position AS o "
-	                 "FROM information_schema.columns c WHERE c.table_name = $1 AND CASE WHEN $2 = '' "
-	                 "THEN c.table_schema::name = ANY (current_schemas(false)) ELSE c.table_schema = $2 END), "
-	                 "s AS (SELECT s FROM c ORDER BY array_position(current_schemas(false), s::name), s LIMIT 1) "
-	                 "SELECT c.col, EXISTS (SELECT 1 FROM pg_catalog.pg_index i "
+	                 "WITH r AS (SELECT c.oid, c.relname FROM pg_catalog.pg_class c WHERE c.oid = to_regclass("
+	                 "CASE WHEN $2 = '' THEN quote_ident($1) ELSE quote_ident($2) || '.' || quote_ident($1) END)) "
+	                 "SELECT a.attname::text, EXISTS (SELECT 1 FROM pg_catalog.pg_index i "
 	                 "JOIN pg_catalog.pg_class t ON t.oid = i.indrelid JOIN pg_catalog.pg_namespace n ON n.oid = t.relnamespace "
-	                 "JOIN pg_catalog.pg_attribute a ON a.attrelid = t.oid AND a.attnum = i.indkey[0] "
-	                 "WHERE i.indisunique AND i.indnkeyatts = 1 AND i.indpred IS NULL AND t.relname = $1 "
-	                 "AND n.nspname IN (c.s, 'public') AND a.attname = c.col) "
-	                 "FROM c JOIN s USING (s) ORDER BY c.o",
+	                 "JOIN pg_catalog.pg_attribute ia ON ia.attrelid = t.oid AND ia.attnum = i.indkey[0] "
+	                 "WHERE i.indisunique AND i.indnkeyatts = 1 AND i.indpred IS NULL AND t.relname = r.relname "
+	                 "AND (t.oid = r.oid OR n.nspname = 'public') AND ia.attname = a.attname) "
+	                 "FROM r JOIN pg_catalog.pg_attribute a ON a.attrelid = r.oid AND a.attnum > 0 AND NOT a.attisdropped "
+	                 "ORDER BY a.attnum",
 	                 2, NULL, p, NULL, NULL, 0);
 	t->schema = strdup(p[1]);
 	t->table = strdup(table);

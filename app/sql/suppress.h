@@ -56,11 +56,11 @@ struct suppress_refusal {
 /*
  * What the rewrite asks of the target database about the tables of a FROM clause.  schema is NULL
  * when the SQL did not name one (the session's search path decides); names are as parsed (folded
- * to lower case unless quoted).  Each returns 1 or 0; a table the session cannot read has no
- * columns.  The executor answers from the target's catalogue and the PHI rules (exec.c).
+ * to lower case unless quoted).  Each returns 1 or 0; a table that is not there has no columns.
+ * The executor answers from the target's catalogue and the PHI rules (exec.c).
  */
 struct suppress_db {
-	/* the table has column col and the session may read it */
+	/* the table has column col (reading it may still be denied at the session's level) */
 	int (*has_col)(void *ctx, const char *schema, const char *table, const char *col);
 	/* col is unique in the table: a one-column primary key or unique index, of the table or (for a
 	 * generalising view of the limited level) of the table it shows */

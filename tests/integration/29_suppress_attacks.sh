@@ -40,6 +40,7 @@ trap cleanup EXIT
 #   ward W9: patients 8 and 9 only          diagnosis X70 (self-harm): patient 5 only (age 35)
 #   department PSY: subjects 6 and 7 only   lab result 777.7: case 101 (PSY) only
 #   the oldest patient: 4, aged 93          admissions: 200 in all, 10 of them in W9
+#   operation 7's result REOP, in a log that names patients but has no key
 psql -X -q -d postgres -c "CREATE DATABASE $DB" >/dev/null
 psql -X -q -d "$DB" -v ON_ERROR_STOP=1 >/dev/null <<'SQL'
 CREATE TABLE hwanja (subject_id integer PRIMARY KEY, ptnt_nm text, age integer, sex text);
@@ -63,6 +64,10 @@ CREATE TABLE labs (caseid integer NOT NULL REFERENCES cases, dt timestamp, name 
 INSERT INTO labs SELECT c.caseid, timestamp '2025-03-01' + c.caseid * interval '1 hour', n, 1 + (c.caseid % 7) * 0.5
 	FROM cases c, unnest(ARRAY['lac', 'k']) n WHERE c.department = 'GS';
 INSERT INTO labs VALUES (101, '2025-03-09 10:00', 'lac', 777.7), (102, '2025-03-09 11:00', 'lac', 2.5);
+-- an operation log tied to patients only by their names (withheld below identified): one row says REOP
+CREATE TABLE op_log (op_seq integer PRIMARY KEY, surgeon text, ptnt_nm text, op_result text);
+COMMENT ON COLUMN op_log.ptnt_nm IS '환자명';
+INSERT INTO op_log SELECT g, 'Dr ' || (g % 3), '정민준', CASE WHEN g = 7 THEN 'REOP' ELSE 'OK' END FROM generate_series(1, 30) g;
 GRANT SELECT ON ALL TABLES IN SCHEMA public TO askql_reader;
 SQL
 URL="host=$PGHOST port=$PGPORT dbname=$DB user=${PGUSER:-askql}"
@@ -124,6 +129,7 @@ json_agg	refuse	X70	SELECT sex, json_agg(sick_cd) FROM jindan JOIN hwanja USING 
 group_by_patient	refuse	^5,	SELECT subject_id, count(*) FROM jindan GROUP BY subject_id ORDER BY 1
 group_by_case	refuse	PSY	SELECT caseid, department, count(*) FROM cases GROUP BY caseid, department
 lab_rows_unlinked	refuse	777\.7	SELECT l.name, l.result, count(*) FROM cases c CROSS JOIN labs l GROUP BY l.name, l.result
+rows_tied_by_a_withheld_name	refuse	REOP	SELECT o.op_result, count(*) FROM hwanja h CROSS JOIN op_log o GROUP BY o.op_result
 lab_rows_linked	hide	PSY	SELECT c.department, l.name, avg(l.result) FROM labs l JOIN cases c ON c.caseid = l.caseid GROUP BY 1, 2
 join_on_identifier_oracle	refuse	^W0,	SELECT w.ward_cd, count(*) FROM ipwon w JOIN jindan d ON d.subject_id = 5 AND d.sick_cd = 'X70' GROUP BY w.ward_cd
 where_identifier	refuse	^M,	SELECT sex, count(*) FROM hwanja WHERE subject_id IN (1, 3, 5) GROUP BY sex

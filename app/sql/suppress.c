@@ -922,6 +922,11 @@ static void aggregate(struct sx *s, const cJSON *n)
 		}
 		arg = cJSON_GetArrayItem(get(fc, "args"), 0);
 	}
+	/* sum(1) is a count that release rounding would not see */
+	if (arg && !strcasecmp(name, "sum") && !has_col_ref(arg)) {
+		refuse(s, SUPP_AGG_OTHER, loc(n), "sum of a constant");
+		return;
+	}
 	/* count(key) and count(DISTINCT key) count patients; anything else of an identifier is
 	 * one patient's (sum(subject_id), avg(CASE WHEN caseid = 1 THEN age END)) */
 	if (arg && !(count && is(arg, "ColumnRef")))

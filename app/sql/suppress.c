@@ -1182,12 +1182,12 @@ static int add_edit(struct sx *s, int pos, int del, char *ins)
 	return 0;
 }
 
-static int by_pos_desc(const void *a, const void *b)
+static int by_pos(const void *a, const void *b)
 {
 	const struct edit *x = a, *y = b;
 
-	/* at one position, the replacement first: an insertion there then goes before it */
-	return x->pos != y->pos ? y->pos - x->pos : y->del - x->del;
+	/* at one position, an insertion before the replacement that starts there */
+	return x->pos != y->pos ? x->pos - y->pos : x->del - y->del;
 }
 
 /* positional: an integer constant directly in a GROUP BY / ORDER BY list moves up by one */
@@ -1388,44 +1388,23 @@ out:
 	free(n);
 }
 
-/* apply: the text with every edit, from the end backwards so earlier positions stay valid */
+/* apply: the text with every edit, built front to back */
 static char *apply(struct sx *s)
 {
 	struct sb b = SB_INIT;
-	int upto;
+	int at = 0;
 
-	qsort(s->edits, (size_t)s->nedits, sizeof s->edits[0], by_pos_desc);
-	/* built front to back: the edits in ascending order, each applied at its place */
-	upto = (int)strlen(s->sql);
-	{
-		/* collect pieces from the back, then join them reversed */
-		const char **piece = calloc((size_t)s->nedits * 2 + 1, sizeof *piece);
-		int *plen = calloc((size_t)s->nedits * 2 + 1, sizeof *plen), np = 0;
+	qsort(s->edits, (size_t)s->nedits, sizeof s->edits[0], by_pos);
+	for (int i = 0; i < s->nedits; i++) {
+		const struct edit *e = &s->edits[i];
 
-		if (!piece || !plen) {
-			free(piece);
-			free(plen);
-			return NULL;
-		}
-		for (int i = 0; i < s->nedits; i++) {
-			const struct edit *e = &s->edits[i];
-			int tail = e->pos + e->del;
-
-			if (tail > upto)   /* overlapping edits: never made by rewrite */
-				tail = upto;
-			piece[np] = s->sql + tail;
-			plen[np++] = upto - tail;
-			piece[np] = e->ins;
-			plen[np++] = (int)strlen(e->ins);
-			upto = e->pos < upto ? e->pos : upto;
-		}
-		piece[np] = s->sql;
-		plen[np++] = upto;
-		for (int i = np - 1; i >= 0; i--)
-			sb_append(&b, piece[i], (size_t)(plen[i] > 0 ? plen[i] : 0));
-		free(piece);
-		free(plen);
+		if (e->pos > at)
+			sb_append(&b, s->sql + at, (size_t)(e->pos - at));
+		sb_puts(&b, e->ins);
+		if (e->pos + e->del > at)
+			at = e->pos + e->del;
 	}
+	sb_puts(&b, s->sql + at);
 	return sb_ok(&b) ? sb_steal(&b) : (sb_free(&b), NULL);
 }
 
@@ -1455,7 +1434,8 @@ enum err suppress_rewrite(const char *sql, const struct suppress_opts *o, char *
 		goto out;
 	}
 	if (!(root = cJSON_Parse(pr.parse_tree))) {
-		rc = ERR_NOMEM;
+		/* cJSON stops at 1000 levels of nesting: no analyst query is that deep */
+		refuse(s, SUPP_TOO_LARGE, -1, "nested expressions");
 		goto out;
 	}
 	stmts = get(root, "stmts");

@@ -104,7 +104,8 @@ struct exec_out {
 	char *error;                /* one line when !ok */
 	char *missing_column, *missing_relation, *suggested;
 	int refused;                /* the guard refused it */
-	long long suppressed;       /* groups the aggregate access level suppressed (sql/suppress.h) */
+	long suppress_k;            /* the k groups of fewer patients were left out with (aggregate
+	                             * access level, sql/suppress.h); 0: none */
 };
 /* result_check (result_check.c): NULL when the result fits the question, else a finding (heap)
  * naming the failed check; the loop retries with it as feedback or declines.  patient_col: the

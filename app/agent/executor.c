@@ -95,7 +95,7 @@ void executor_run(struct agent *a, const char *name, const char *sql, long max_r
 	eo.max_bytes = (size_t)conf_get_int("max_page_bytes");
 	eo.relation_ok = inspector_relation_ok;
 	eo.relation_ctx = a;
-	eo.suppressed = &o->suppressed;
+	eo.suppress_k = &o->suppress_k;
 	rc = exec_fetch(o->sql, &eo, &o->r, &de);
 	{
 		/* every statement that reached the target is audited (README "Privacy"); the rows stay in
@@ -110,8 +110,8 @@ void executor_run(struct agent *a, const char *name, const char *sql, long max_r
 	}
 	if (rc == OK) {
 		o->ok = 1;
-		if (o->suppressed)
-			cJSON_AddNumberToObject(outj, "suppressed", (double)o->suppressed);
+		if (o->suppress_k)
+			cJSON_AddNumberToObject(outj, "suppress_k", (double)o->suppress_k);
 		cJSON_AddNumberToObject(outj, "row_count", (double)o->r.nrows);
 		cJSON_AddBoolToObject(outj, "truncated", o->r.truncated);
 		cJSON_AddNumberToObject(outj, "db_ms", o->r.ms);

@@ -524,9 +524,10 @@ static void t_explain(struct agent *a, const struct react_call *c, struct tool_o
  */
 static void rows_into(struct agent *a, cJSON *res, struct exec_out *eo, int maxrows)
 {
-	/* the aggregate level's small cells: the model and the run page (run_view.c) learn how many */
-	if (eo->suppressed > 0)
-		cJSON_AddNumberToObject(res, "suppressed", (double)eo->suppressed);
+	/* the aggregate level's small cells: the model and the run page (run_view.c) learn that groups
+	 * of fewer than k patients were left out (never how many: PostgreSQL dropped them) */
+	if (eo->suppress_k > 0)
+		cJSON_AddNumberToObject(res, "suppress_k", (double)eo->suppress_k);
 	if (a->policy != LLM_POLICY_ROWS && a->policy != LLM_POLICY_UNSET) {
 		cJSON *cols = cJSON_AddArrayToObject(res, "columns");
 		char note[160];

@@ -659,10 +659,44 @@ static int rule_hit(const struct phi_rules *r, int id, const struct words *ws, c
 	return t != NULL;
 }
 
+/* col_ties: whether a column's name (words in ws) ties its row to a person or an episode of care:
+ * a person or episode key (caseid, subject_id, hadm_id) or a direct identifier by name; the rule's
+ * term into *term, the rule into *rule (-1 for a key) */
+static int col_ties(const struct phi_rules *r, const struct words *ws, const char **term, int *rule)
+{
+	static const int direct[] = {R_RRN, R_MRN, R_PERSON_NAME, R_UNIQUE_ID};
+
+	if ((*term = first_name_hit(&r->name[R_PERSON_KEY], ws)) && (keyish(ws) || !strcmp(ws->whole, *term))) {
+		*rule = -1;
+		return 1;
+	}
+	for (int k = 0; k < 4; k++)
+		if ((*term = first_name_hit(&r->name[direct[k]], ws))) {
+			*rule = direct[k];
+			return 1;
+		}
+	return 0;
+}
+
+int phi_column_ties(const struct phi_rules *r, const char *column)
+{
+	struct words *ws;
+	const char *term;
+	int rule, y;
+
+	if (!r || !column || strlen(column) > PHI_TEXT_MAX || !(ws = malloc(sizeof *ws)))
+		return 1;   /* unsure: an identifier, so callers that enforce refuse */
+	words_of(column, ws);
+	y = col_ties(r, ws, &term, &rule);
+	free(ws);
+	return y;
+}
+
 void phi_table_context(const struct phi_rules *r, const struct phi_table_in *t, struct phi_context *ctx)
 {
 	struct words *ws = malloc(sizeof *ws);
 	const char *term;
+	int rule;
 
 	memset(ctx, 0, sizeof *ctx);
 	if (!r || !t || !ws) {
@@ -676,20 +710,15 @@ void phi_table_context(const struct phi_rules *r, const struct phi_table_in *t, 
 	}
 	for (int i = 0; i < t->ncols && !ctx->person_linked; i++) {
 		words_of(t->colnames[i], ws);
-		if ((term = first_name_hit(&r->name[R_PERSON_KEY], ws)) && (keyish(ws) || !strcmp(ws->whole, term))) {
-			ctx->person_linked = 1;
+		if (!col_ties(r, ws, &term, &rule))
+			continue;
+		ctx->person_linked = 1;
+		if (rule < 0)
 			snprintf(ctx->why, sizeof ctx->why, "rows tied to a person or episode of care by key %.60s", t->colnames[i]);
-			break;
-		}
-		/* a direct identifier by name also ties rows to persons */
-		static const int direct[] = {R_RRN, R_MRN, R_PERSON_NAME, R_UNIQUE_ID};
-		for (int k = 0; k < 4; k++)
-			if ((term = first_name_hit(&r->name[direct[k]], ws))) {
-				ctx->person_linked = 1;
-				snprintf(ctx->why, sizeof ctx->why, "rows tied to persons by %.60s (%s)", t->colnames[i],
-				         rules_def[direct[k]].what);
-				break;
-			}
+		else
+			/* a direct identifier by name also ties rows to persons */
+			snprintf(ctx->why, sizeof ctx->why, "rows tied to persons by %.60s (%s)", t->colnames[i],
+			         rules_def[rule].what);
 	}
 	free(ws);
 }

@@ -80,6 +80,15 @@ struct phi_verdict {
  */
 void phi_table_context(const struct phi_rules *r, const struct phi_table_in *t, struct phi_context *ctx);
 /*
+ * phi_column_ties: 1 when a column's name alone ties its row to a person or an episode of care,
+ * as phi_table_context reads names: a key of a patient, case, admission or visit (caseid,
+ * subject_id, hadm_id, ipwon_seq) or a direct identifier by name (registration, record or chart
+ * number, a person's name, a passport number); 0 otherwise.  1 as well when r or column is NULL
+ * or column is over PHI_TEXT_MAX bytes (callers enforcing a rule treat unsure as an identifier).
+ * Pure.
+ */
+int phi_column_ties(const struct phi_rules *r, const char *column);
+/*
  * phi_classify: the class of one column with its evidence.  The most restrictive rule that
  * matches wins (direct > quasi > sensitive); the evidence names it and mentions others that
  * matched.  ERR_INPUT (verdict PHI_UNCLASSIFIED, evidence says why) for a NULL argument or a

@@ -17,7 +17,8 @@ static int usage(void)
 	fprintf(stderr, "usage: askql export [--target CONNINFO] --sql \"SELECT ...\" "
 	                "--format csv|json|ndjson|xlsx [--question Q] [--bom] [--escape-formulas] [--max-rows N] "
 	                "[--user NAME] [--release] [-o FILE|DIR|-]\n"
-	                "  --release: for release: aggregate results only, groups of fewer than suppress_k patients left out\n");
+	                "  --release: for release: the safe aggregate form only, groups of fewer than suppress_k\n"
+	                "             patients left out by the database, counts rounded to release_round\n");
 	return 2;
 }
 
@@ -114,9 +115,11 @@ int cmd_export(int argc, char **argv)
 		rc = export_run(sql, &o, &out, &st, &dberr);
 		if (fflush(stdout) != 0 && rc == OK)
 			rc = ERR_IO;
-		if (rc == OK && (st.suppressed > 0 || release))
-			fprintf(stderr, "askql export: %lld groups of fewer than %ld patients suppressed (%s)\n",
-			        st.suppressed, exec_suppress_k(), release ? "for release" : "aggregate level");
+		if (rc == OK && st.suppress_k > 0)
+			fprintf(stderr, "askql export: groups of fewer than %ld patients left out (%s)\n", st.suppress_k,
+			        release ? "for release" : "aggregate level");
+		if (rc == OK && release && exec_release_round() > 1)
+			fprintf(stderr, "askql export: counts rounded to a multiple of %ld (for release)\n", exec_release_round());
 		if (rc != OK) {
 			char *t = dberr.message ? exec_error_text(&dberr) : NULL;
 
@@ -142,8 +145,10 @@ int cmd_export(int argc, char **argv)
 		goto out;
 	}
 	printf("%s\t%lld rows\t%.0f ms%s", path, st.rows, st.ms, st.truncated ? "\ttruncated" : "");
-	if (st.suppressed > 0 || release)
-		printf("\t%lld groups suppressed (%s)", st.suppressed, release ? "for release" : "aggregate level");
+	if (st.suppress_k > 0)
+		printf("\tgroups under %ld patients left out (%s)", st.suppress_k, release ? "for release" : "aggregate level");
+	if (release && exec_release_round() > 1)
+		printf("\tcounts rounded to %ld", exec_release_round());
 	putchar('\n');
 out:
 	if (rc != ERR_DENIED && rc != ERR_LIMIT) {

@@ -151,7 +151,8 @@ void exp_provenance_json(struct exp *e, struct sb *sb)
 		sb_puts(sb, ",\"run_id\":null");
 	/* marked for release: groups of fewer patients than k were left out (the summary counts them) */
 	if (e->o->release)
-		sb_printf(sb, ",\"for_release\":true,\"suppress_k\":%ld", exec_suppress_k());
+		sb_printf(sb, ",\"for_release\":true,\"suppress_k\":%ld,\"release_round\":%ld", exec_suppress_k(),
+		          exec_release_round());
 	else
 		sb_puts(sb, ",\"for_release\":false");
 }
@@ -238,8 +239,8 @@ const char *export_release_detail(const struct export_opts *o, const struct expo
 {
 	if (!o->release)
 		return NULL;
-	snprintf(buf, n, "{\"for_release\":true,\"suppress_k\":%ld,\"suppressed_groups\":%lld}", exec_suppress_k(),
-	         st->suppressed);
+	snprintf(buf, n, "{\"for_release\":true,\"suppress_k\":%ld,\"release_round\":%ld}", exec_suppress_k(),
+	         exec_release_round());
 	return buf;
 }
 
@@ -257,7 +258,7 @@ static enum err run_to(const char *sql, const struct export_opts *o, const struc
 	st->started = time(NULL);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	exec_opts_for(o, &xo);
-	xo.suppressed = &st->suppressed;   /* set before the sink's end: the summary can say it */
+	xo.suppress_k = &st->suppress_k;   /* set before the sink's end: the summary can say it */
 	e.o = o;
 	e.out = out;
 	e.sql = sql;
@@ -347,8 +348,8 @@ static enum err run_zip(const char *sql, const struct export_opts *o, const stru
 	sb_json_str(&sb, name);
 	sb_printf(&sb, "},\n \"summary\":{\"row_count\":%lld,\"truncated\":%s,\"finished_at\":\"%s\",", st->rows,
 	          st->truncated ? "true" : "false", ts);
-	if (st->suppressed > 0 || co.release)
-		sb_printf(&sb, "\"suppressed_groups\":%lld,", st->suppressed);
+	if (st->suppress_k > 0)
+		sb_printf(&sb, "\"small_groups_left_out_under\":%ld,", st->suppress_k);
 	sb_puts(&sb, "\"complete\":true}\n}\n");
 	if (!sb_ok(&sb)) {
 		rc = ERR_NOMEM;

@@ -52,17 +52,18 @@ struct export_opts {
 	int (*cancelled)(void *ctx);  /* the reader went away (exec_opts.cancelled): ERR_IO; NULL: never */
 	void *cancel_ctx;
 	int chunk_rows;             /* rows per FETCH; 0: 5000 */
-	int release;                /* 1: marked for release: only an aggregate result, groups of fewer
-	                             * than conf suppress_k patients left out (exec_opts.release); the
-	                             * provenance says so in every format */
+	int release;                /* 1: marked for release: only the safe aggregate form, groups of
+	                             * fewer than conf suppress_k patients left out, counts rounded to
+	                             * conf release_round (exec_opts.release); the provenance says so in
+	                             * every format */
 };
 
 struct export_stats {
 	long long rows;             /* data rows written */
 	int truncated;              /* 1: stopped by max_rows (or the XLSX sheet limit) */
 	size_t bytes_out;           /* bytes handed to out->write so far */
-	long long suppressed;       /* result groups the aggregate access level or release left out
-	                             * (fewer than conf suppress_k patients; sql/suppress.h); else 0 */
+	long suppress_k;            /* the k the aggregate access level or release left groups of fewer
+	                             * patients out with (sql/suppress.h); 0: no suppression */
 	time_t started;
 	double ms;
 };
@@ -93,7 +94,7 @@ enum err export_run(const char *sql, const struct export_opts *o, const struct e
  * a one-line message on any failure (including the database error text).
  */
 /* export_release_detail: the access-audit detail of an export marked for release,
- * {"for_release":true,"suppress_k":K,"suppressed_groups":N}, into buf; NULL (buf untouched) when
+ * {"for_release":true,"suppress_k":K,"release_round":R}, into buf; NULL (buf untouched) when
  * o->release is 0. */
 const char *export_release_detail(const struct export_opts *o, const struct export_stats *st, char *buf, size_t n);
 

@@ -184,9 +184,10 @@ enum err json_end(void *ctx, long long nrows, int truncated)
 	/* the summary closes the output: without it a reader knows the export is incomplete */
 	sb_printf(&sb, "%s\"summary\":{\"row_count\":%lld,\"truncated\":%s,\"finished_at\":\"%s\",",
 	          ndjson(e) ? "{" : "\n],", nrows, truncated ? "true" : "false", ts);
-	/* the aggregate access level's small cells: how many groups are not in rows */
-	if (e->st->suppressed > 0 || e->o->release)
-		sb_printf(&sb, "\"suppressed_groups\":%lld,", e->st->suppressed);
+	/* the aggregate access level's small cells: groups of fewer patients than this are not in
+	 * rows (how many is not known: the database left them out) */
+	if (e->st->suppress_k > 0)
+		sb_printf(&sb, "\"small_groups_left_out_under\":%ld,", e->st->suppress_k);
 	sb_puts(&sb, "\"complete\":true}}\n");
 	rc = sb_ok(&sb) ? exp_put(e, sb.buf, sb.len) : ERR_NOMEM;
 	sb_free(&sb);

@@ -427,7 +427,7 @@ static void finish_writer(struct xstate *x)
 static void write_provenance(struct xstate *x)
 {
 	struct exp *e = x->e;
-	char ts[32], te[32], n[32], rid[32], sup[96], rel[96];
+	char ts[32], te[32], n[32], rid[32], sup[96], rel[128];
 	const char *rows[][2] = {
 		{"question", e->o->question ? e->o->question : ""},
 		{"sql", e->sql},
@@ -439,18 +439,21 @@ static void write_provenance(struct xstate *x)
 		{"target", e->o->target ? e->o->target : ""},
 		{"run_id", rid},
 		{"generator", "askql"},
-		{"suppressed_groups", sup},
+		{"small_groups", sup},
 		{"for_release", rel},
 	};
 
 	exp_iso_time(e->st->started, ts, sizeof ts);
 	exp_iso_time(time(NULL), te, sizeof te);
 	snprintf(n, sizeof n, "%lld", x->nrows);
-	/* the aggregate access level's small cells (sql/suppress.h) */
-	snprintf(sup, sizeof sup, e->st->suppressed > 0 ? "%lld (groups of fewer patients than suppress_k left out)" : "0",
-	         e->st->suppressed);
+	/* the aggregate access level's small cells (sql/suppress.h): never how many */
+	if (e->st->suppress_k > 0)
+		snprintf(sup, sizeof sup, "groups of fewer than %ld patients left out by the database", e->st->suppress_k);
+	else
+		snprintf(sup, sizeof sup, "none left out");
 	if (e->o->release)
-		snprintf(rel, sizeof rel, "yes: aggregates only, groups of fewer than %ld patients left out", exec_suppress_k());
+		snprintf(rel, sizeof rel, "yes: aggregates only, groups of fewer than %ld patients left out, counts rounded to %ld",
+		         exec_suppress_k(), exec_release_round());
 	else
 		snprintf(rel, sizeof rel, "no");
 	if (e->o->run_id > 0)

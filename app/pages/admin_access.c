@@ -92,18 +92,21 @@ static void columns_text(struct req *r, const char *json, struct sb *out)
 	cJSON_Delete(a);
 }
 
-/* release_badge: a download marked for release says so, with k and the groups left out (its detail) */
+/* release_badge: a download marked for release says so, with k and the rounding base (its detail;
+ * rows from before rounding have none, and say k only) */
 static void release_badge(struct req *r, cJSON *o, const char *detail)
 {
 	cJSON *d = detail ? cJSON_Parse(detail) : NULL;
 
 	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(d, "for_release"))) {
-		char k[24], n[24];
+		char k[24], rr[24];
 		struct sb m = SB_INIT;
+		const cJSON *round = cJSON_GetObjectItemCaseSensitive(d, "release_round");
 
 		snprintf(k, sizeof k, "%.0f", cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(d, "suppress_k")));
-		snprintf(n, sizeof n, "%.0f", cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(d, "suppressed_groups")));
-		i18n_format(&m, r->lang, "release.audit_badge", (const char *const[]){"k", k, "n", n, NULL});
+		snprintf(rr, sizeof rr, "%.0f", cJSON_GetNumberValue(round));
+		i18n_format(&m, r->lang, cJSON_IsNumber(round) ? "release.audit_badge" : "release.audit_badge_k",
+		            (const char *const[]){"k", k, "r", rr, NULL});
 		if (sb_ok(&m))
 			cJSON_AddStringToObject(o, "release", sb_cstr(&m));
 		sb_free(&m);

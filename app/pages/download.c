@@ -5,6 +5,7 @@
 #include <time.h>
 #include <cjson/cJSON.h>
 #include "export/export.h"
+#include "pages/decline_words.h"
 #include "pages/pages.h"
 #include "store/access.h"
 #include "store/db.h"
@@ -169,9 +170,14 @@ static enum err download(struct req *r, long long id, const char *fmt, int relea
 		free(msg);
 		cJSON_Delete(run);
 		if (st.bytes_out == 0 && !r->began && e == ERR_DENIED && release) {
-			/* a result that is no aggregate cannot be released: say why, in the page's words */
-			const char *why = dberr.message ? dberr.message : "";
-			enum err pe = page_notice(r, 422, "release.refused", (const char *const[]){"reason", why, NULL}, 0);
+			/* a result outside the safe aggregate form cannot be released: say why, in the page's
+			 * words (the reason comes in English; ko.decline.tsv has it in Korean) */
+			struct sb why;
+			enum err pe;
+
+			sb_init_arena(&why, r->a);
+			decline_words(r->lang, dberr.message ? dberr.message : "", &why);
+			pe = page_notice(r, 422, "release.refused", (const char *const[]){"reason", sb_cstr(&why), NULL}, 0);
 
 			exec_error_free(&dberr);
 			return pe;

@@ -91,7 +91,7 @@ void view_audit(struct req *r, const char *action, const char *detail_json);
 enum err view_access(struct req *r, const struct cJSON *run, int kind, const char *format,
                      long long rows, int failed);
 /* view_access_detail: view_access with a JSON object kept in the row's detail (a download for
- * release: {"for_release":true,"suppress_k":K,"suppressed_groups":N}); NULL: none. */
+ * release: {"for_release":true,"suppress_k":K,"release_round":R}); NULL: none. */
 enum err view_access_detail(struct req *r, const struct cJSON *run, int kind, const char *format,
                             long long rows, int failed, const char *detail_json);
 

@@ -547,54 +547,58 @@ static void add_error(struct req *r, cJSON *d, const char *status, const char *e
 	cJSON_AddStringToObject(d, "error_kind", stem + strlen("result.err."));
 }
 
-/* add_suppressed: the aggregate access level's note: how many groups of fewer than suppress_k
- * patients the last successful execution left out (sql/suppress.h) */
+/* add_suppressed: the aggregate access level's note: the last successful execution left out the
+ * groups of fewer than k patients (sql/suppress.h; steps before issue 27 said how many instead) */
 static void add_suppressed(struct req *r, cJSON *d, const char *run_id)
 {
 	const char *p[1] = {run_id};
 	PGresult *res;
-	char n[24], k[24];
+	char k[24];
 
-	if (!run_id || !(res = db_query(db_app(), "SELECT output->>'suppressed' FROM askql.steps WHERE run_id = $1::bigint "
-	                                "AND name IN ('executor', 'submit_sql') AND status = 'ok' ORDER BY id DESC LIMIT 1", 1, p, NULL, 0)))
+	if (!run_id || !(res = db_query(db_app(), "SELECT coalesce(output->>'suppress_k', "
+	                                "CASE WHEN (output->>'suppressed')::bigint > 0 THEN '0' END) FROM askql.steps "
+	                                "WHERE run_id = $1::bigint AND name IN ('executor', 'submit_sql') AND status = 'ok' "
+	                                "ORDER BY id DESC LIMIT 1", 1, p, NULL, 0)))
 		return;
-	if (PQntuples(res) && !PQgetisnull(res, 0, 0) && atoll(PQgetvalue(res, 0, 0)) > 0) {
+	if (PQntuples(res) && !PQgetisnull(res, 0, 0)) {
 		struct sb m;
+		long kk = atol(PQgetvalue(res, 0, 0));
 
-		snprintf(n, sizeof n, "%s", PQgetvalue(res, 0, 0));
-		snprintf(k, sizeof k, "%ld", exec_suppress_k());
+		snprintf(k, sizeof k, "%ld", kk > 0 ? kk : exec_suppress_k());
 		sb_init_arena(&m, r->a);
-		i18n_format(&m, r->lang, "levels.suppressed", (const char *const[]){"n", n, "k", k, NULL});
+		i18n_format(&m, r->lang, "levels.suppressed", (const char *const[]){"k", k, NULL});
 		cJSON_AddStringToObject(d, "suppressed_note", sb_cstr(&m));
 	}
 	PQclear(res);
 }
 
-/* any_col: the release offer's stand-in for "does this table have that column" (the download asks
- * the database; the page only asks whether the SQL aggregates) */
-static int any_col(void *ctx, const char *table, const char *col)
-{
-	return 1;
-}
-
-/* run_release_offer: see pages.h.  The download itself checks the patient key in the database and
- * refuses clearly without one. */
+/* run_release_offer: see pages.h.  The SQL alone must be in the safe aggregate form; the download
+ * itself asks the database (patient keys, identifiers, links) and refuses clearly otherwise. */
 void run_release_offer(struct req *r, cJSON *d)
 {
-	const char *const keys[1] = {"key"};
 	const char *sql = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(d, "sql"));
 	const char *status = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(d, "status"));
 	const char *target = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(d, "target"));
-	char reason[256], k[24], *rewritten = NULL;
+	char keys_buf[512], *keys[16], *save = NULL, k[24], rr[24];
+	struct suppress_opts so = {0};
+	struct suppress_refusal why;
 	struct sb m;
+	int nkeys = 0;
 
-	if (!status || strcmp(status, "ok") || !sql || !*sql ||
-	    suppress_rewrite(sql, keys, 1, any_col, NULL, &rewritten, reason, sizeof reason) != OK)
+	if (!status || strcmp(status, "ok") || !sql || !*sql)
 		return;
-	free(rewritten);
+	snprintf(keys_buf, sizeof keys_buf, "%s", conf_get("suppress_patient_keys"));
+	for (char *t = strtok_r(keys_buf, ", ", &save); t && nkeys < 16; t = strtok_r(NULL, ", ", &save))
+		keys[nkeys++] = t;
+	so.keys = (const char *const *)keys;
+	so.nkeys = nkeys;
+	so.k = exec_suppress_k();
+	if (suppress_rewrite(sql, &so, NULL, &why) != OK)
+		return;
 	snprintf(k, sizeof k, "%ld", exec_suppress_k());
+	snprintf(rr, sizeof rr, "%ld", exec_release_round());
 	sb_init_arena(&m, r->a);
-	i18n_format(&m, r->lang, "release.help", (const char *const[]){"k", k, NULL});
+	i18n_format(&m, r->lang, "release.help", (const char *const[]){"k", k, "r", rr, NULL});
 	cJSON_AddStringToObject(d, "release_help", sb_cstr(&m));
 	cJSON_AddBoolToObject(d, "release_ready", level_ready(db_app(), target));
 }

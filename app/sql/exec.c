@@ -9,6 +9,7 @@
 #include "sql/exec.h"
 #include "sql/guard.h"
 #include "sql/suppress.h"
+#include "catalog/phi.h"
 #include "store/level.h"
 #include "store/db.h"
 #include "util/conf.h"
@@ -1144,13 +1145,14 @@ char *exec_result_json(const struct exec_result *res)
 	return sb_steal(&sb);
 }
 
-/* ---- the aggregate access level: small-cell suppression (sql/suppress.h) ---------------- */
+/* ---- the aggregate access level and release: the safe aggregate form (sql/suppress.h) ---------- */
 
+/* The rewritten statement's rows: its first column is the group's patients (the statement's own
+ * HAVING has already left out every group under k); the sink gets the rest. */
 struct supp {
 	const struct exec_sink *inner;
 	long k;
-	long long dropped, passed;
-	long long *out;   /* opts->suppressed, set before the inner end (an export's summary says it) */
+	long long passed;
 };
 
 static enum err supp_begin(void *ctx, const struct exec_col *cols, int ncols)
@@ -1167,8 +1169,9 @@ static enum err supp_row(void *ctx, const char *const *vals, const int *lens, in
 {
 	struct supp *s = ctx;
 
+	/* never true: PostgreSQL's HAVING said so already.  A second wall, should the rewrite be wrong. */
 	if (!vals[0] || atol(vals[0]) < s->k) {
-		s->dropped++;
+		log_error("suppress: a group of %s patients came back past HAVING; left out", vals[0] ? vals[0] : "NULL");
 		return OK;
 	}
 	s->passed++;
@@ -1179,8 +1182,6 @@ static enum err supp_end(void *ctx, long long nrows, int truncated)
 {
 	struct supp *s = ctx;
 
-	if (s->out)
-		*s->out = s->dropped;
 	return s->inner->end ? s->inner->end(s->inner->ctx, s->passed, truncated) : OK;
 }
 
@@ -1189,63 +1190,203 @@ long exec_suppress_k(void)
 	return conf_get_int("suppress_k") > 0 ? conf_get_int("suppress_k") : 11;
 }
 
-/* col_exists: may this session read column col of table (as its search path finds it)? */
-static int col_exists(void *ctx, const char *table, const char *col)
+long exec_release_round(void)
 {
-	const char *p[2] = {table, col};
-	PGresult *r = PQexecParams(ctx, "SELECT 1 FROM information_schema.columns WHERE table_name = $1 AND "
-	                                "column_name = $2 AND table_schema = ANY (current_schemas(false)) LIMIT 1",
-	                           2, NULL, p, NULL, NULL, 0);
-	int y = PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1;
+	return conf_get_int("release_round") > 1 ? conf_get_int("release_round") : 1;
+}
 
+/* What suppress_rewrite learns of the target's tables, asked once per table and statement. */
+#define SUPP_TABLES 32
+struct supp_table {
+	char *schema, *table;   /* as asked (schema "" for the search path) */
+	char **cols;            /* its columns, in order (granted to the session or not) */
+	unsigned char *uniq;    /* cols[i] is unique in the table (or the table a level's view shows) */
+	int ncols, tied;
+};
+struct supp_db {
+	PGconn *c;
+	const struct phi_rules *rules;   /* NULL: the rules could not be loaded (every table tied) */
+	struct supp_table t[SUPP_TABLES];
+	int nt;
+};
+
+/* supp_load: the table's columns, which are unique, and whether its rows are persons'.  A table
+ * that is not there (or past SUPP_TABLES) has no columns. */
+static const struct supp_table *supp_load(struct supp_db *d, const char *schema, const char *table)
+{
+	static const struct supp_table none = {0};
+	const char *p[2] = {table, schema ? schema : ""};
+	struct supp_table *t;
+	PGresult *r;
+
+	for (int i = 0; i < d->nt; i++)
+		if (!strcmp(d->t[i].table, table) && !strcmp(d->t[i].schema, p[1]))
+			return &d->t[i];
+	if (d->nt >= SUPP_TABLES)
+		return &none;
+	t = &d->t[d->nt];
+	memset(t, 0, sizeof *t);
+	/* the relation as PostgreSQL finds it (the search path, or the schema named) and all its columns,
+	 * granted or not: a column withheld at this level (a patient's name) still ties the rows to
+	 * persons, and reading it fails in PostgreSQL anyway.  Unique by a one-column unique index of the
+	 * relation or, for a generalising view of the limited level, of public's table of that name. */
+	r = PQexecParams(d->c,
+	                 "WITH r AS (SELECT c.oid, c.relname FROM pg_catalog.pg_class c WHERE c.oid = to_regclass("
+	                 "CASE WHEN $2 = '' THEN quote_ident($1) ELSE quote_ident($2) || '.' || quote_ident($1) END)) "
+	                 "SELECT a.attname::text, EXISTS (SELECT 1 FROM pg_catalog.pg_index i "
+	                 "JOIN pg_catalog.pg_class t ON t.oid = i.indrelid JOIN pg_catalog.pg_namespace n ON n.oid = t.relnamespace "
+	                 "JOIN pg_catalog.pg_attribute ia ON ia.attrelid = t.oid AND ia.attnum = i.indkey[0] "
+	                 "WHERE i.indisunique AND i.indnkeyatts = 1 AND i.indpred IS NULL AND t.relname = r.relname "
+	                 "AND (t.oid = r.oid OR n.nspname = 'public') AND ia.attname = a.attname) "
+	                 "FROM r JOIN pg_catalog.pg_attribute a ON a.attrelid = r.oid AND a.attnum > 0 AND NOT a.attisdropped "
+	                 "ORDER BY a.attnum",
+	                 2, NULL, p, NULL, NULL, 0);
+	t->schema = strdup(p[1]);
+	t->table = strdup(table);
+	if (!t->schema || !t->table) {
+		free(t->schema);
+		free(t->table);
+		PQclear(r);
+		return &none;
+	}
+	d->nt++;
+	if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) > 0) {
+		int n = PQntuples(r);
+
+		t->cols = calloc((size_t)n, sizeof *t->cols);
+		t->uniq = calloc((size_t)n, 1);
+		for (int i = 0; t->cols && t->uniq && i < n; i++) {
+			if (!(t->cols[i] = strdup(PQgetvalue(r, i, 0))))
+				break;
+			t->uniq[i] = PQgetvalue(r, i, 1)[0] == 't';
+			t->ncols++;
+		}
+		if (!d->rules) {
+			t->tied = 1;
+		} else {
+			struct phi_table_in in = {table, NULL, (const char *const *)t->cols, NULL, t->ncols};
+			struct phi_context pc;
+
+			phi_table_context(d->rules, &in, &pc);
+			t->tied = pc.person_linked;
+		}
+	} else if (PQresultStatus(r) != PGRES_TUPLES_OK) {
+		log_error("suppress: columns of %s: %s", table, PQerrorMessage(d->c));
+	}
 	PQclear(r);
-	return y;
+	return t;
+}
+
+static int supp_col(const struct supp_table *t, const char *col)
+{
+	for (int i = 0; i < t->ncols; i++)
+		if (!strcmp(t->cols[i], col))
+			return i;
+	return -1;
+}
+
+static int supp_has_col(void *ctx, const char *schema, const char *table, const char *col)
+{
+	return supp_col(supp_load(ctx, schema, table), col) >= 0;
+}
+
+static int supp_unique(void *ctx, const char *schema, const char *table, const char *col)
+{
+	const struct supp_table *t = supp_load(ctx, schema, table);
+	int i = supp_col(t, col);
+
+	return i >= 0 && t->uniq[i];
+}
+
+static int supp_tied(void *ctx, const char *schema, const char *table)
+{
+	return supp_load(ctx, schema, table)->tied;
+}
+
+static int supp_ident_name(void *ctx, const char *col)
+{
+	return phi_column_ties(((struct supp_db *)ctx)->rules, col);
+}
+
+static void supp_db_free(struct supp_db *d)
+{
+	for (int i = 0; i < d->nt; i++) {
+		for (int j = 0; j < d->t[i].ncols; j++)
+			free(d->t[i].cols[j]);
+		free(d->t[i].cols);
+		free(d->t[i].uniq);
+		free(d->t[i].schema);
+		free(d->t[i].table);
+	}
+	d->nt = 0;
 }
 
 enum err exec_run(const char *sql, const struct exec_opts *opts, const struct exec_sink *sink,
                   struct exec_error *dberr)
 {
 	const char *ci = opts && opts->conninfo ? opts->conninfo : exec_conninfo();
-	char keys_buf[512], reason[512], cerr[512], *keys[16], *save = NULL, *rewritten = NULL;
+	char keys_buf[512], cerr[512], *keys[16], *save = NULL, *rewritten = NULL;
 	struct supp sp = {0};
 	struct exec_sink wrapped = {supp_begin, supp_row, supp_end, &sp};
+	struct supp_db *sd;
+	struct suppress_refusal why;
+	struct suppress_db db = {supp_has_col, supp_unique, supp_tied, supp_ident_name, NULL};
+	struct suppress_opts so = {0};
 	PGconn *c;
-	int nkeys = 0, aggregate = level_conninfo_is_aggregate(ci);
+	int nkeys = 0, aggregate = level_conninfo_is_aggregate(ci), release = opts && opts->release;
 	enum err rc;
 
-	if (opts && opts->suppressed)
-		*opts->suppressed = 0;
-	if (!aggregate && !(opts && opts->release))
+	if (opts && opts->suppress_k)
+		*opts->suppress_k = 0;
+	if (!aggregate && !release)
 		return run_core(sql, opts, sink, dberr);
 	if (dberr)
 		exec_error_free(dberr);
 	snprintf(keys_buf, sizeof keys_buf, "%s", conf_get("suppress_patient_keys"));
 	for (char *k = strtok_r(keys_buf, ", ", &save); k && nkeys < 16; k = strtok_r(NULL, ", ", &save))
 		keys[nkeys++] = k;
+	if (!(sd = calloc(1, sizeof *sd)))
+		return ERR_NOMEM;
 	if (!(c = exec_pool_get(ci, cerr, sizeof cerr))) {
+		free(sd);
 		set_msg(dberr, "%s", cerr);
 		return ERR_NET;
 	}
-	rc = suppress_rewrite(sql ? sql : "", (const char *const *)keys, nkeys, col_exists, c, &rewritten,
-	                      reason, sizeof reason);
+	sd->c = c;
+	sd->rules = phi_rules_get(cerr, sizeof cerr);
+	if (!sd->rules)
+		log_error("suppress: PHI rules: %s (every table is taken as persons' rows, every column name as an identifier)", cerr);
+	db.ctx = sd;
+	so.keys = (const char *const *)keys;
+	so.nkeys = nkeys;
+	so.db = &db;
+	so.k = exec_suppress_k();
+	so.round = release ? exec_release_round() : 0;
+	rc = suppress_rewrite(sql ? sql : "", &so, &rewritten, &why);
+	supp_db_free(sd);
+	free(sd);
 	exec_pool_put(c, PQstatus(c) != CONNECTION_OK);
-	if (rc != OK) {
-		/* a refusal says why, as the guard's do, and whose rule it is */
-		char msg[600];
+	if (rc != OK && rc != ERR_NOMEM) {
+		/* a refusal says why, as the guard's do, and whose rule it is (English, the record's
+		 * language; ko.decline.tsv words it in Korean where it is shown) */
+		struct sb m = SB_INIT;
 
-		snprintf(msg, sizeof msg, "%s: %s", aggregate ? "at the aggregate level" : "for release", reason);
-		set_msg(dberr, "%s", msg);
-		return rc == ERR_PARSE ? ERR_DENIED : rc;
+		sb_puts(&m, aggregate ? "at the aggregate level: " : "for release: ");
+		suppress_reason(&why, &m);
+		set_msg(dberr, "%s", sb_cstr(&m));
+		if (dberr)
+			dberr->position = why.position;
+		sb_free(&m);
+		return ERR_DENIED;
 	}
+	if (rc != OK)
+		return rc;
 	sp.inner = sink;
-	sp.out = opts ? opts->suppressed : NULL;
-	sp.k = exec_suppress_k();
+	sp.k = so.k;
+	/* said before the sink's end, so an export's summary can say it */
+	if (opts && opts->suppress_k)
+		*opts->suppress_k = so.k;
 	rc = run_core(rewritten, opts, &wrapped, dberr);
-	if (opts && opts->suppressed)
-		*opts->suppressed = sp.dropped;
-	if (sp.dropped)
-		log_info("%s: %lld group(s) under %ld patients suppressed", aggregate ? "aggregate level" : "release",
-		         sp.dropped, sp.k);
 	free(rewritten);
 	return rc;
 }

@@ -58,11 +58,13 @@ struct exec_opts {
 	                               * and between rows; non-zero (the reader went away) cancels the
 	                               * statement and rolls back: ERR_IO */
 	void *cancel_ctx;
-	long long *suppressed;  /* when non-NULL: how many result groups the aggregate access level
-	                         * (or release, below) suppressed (fewer than conf suppress_k distinct
-	                         * patients) */
-	int release;            /* 1: an export marked for release: small-cell suppression as at the
-	                         * aggregate level, whatever the connection's level */
+	long *suppress_k;       /* when non-NULL: set to the k the statement left smaller groups out
+	                         * with (aggregate access level or release, below), 0 when it did not.
+	                         * How many groups were left out is not known, on purpose: PostgreSQL
+	                         * drops them (HAVING), and the number would tell of the patients */
+	int release;            /* 1: an export marked for release: the safe aggregate form as at the
+	                         * aggregate level, whatever the connection's level, and counts
+	                         * rounded to conf release_round */
 };
 
 /* How often exec_run looks at the clock and opts->cancelled while it waits for the server. */
@@ -88,13 +90,19 @@ struct exec_opts {
 enum err exec_run(const char *sql, const struct exec_opts *opts, const struct exec_sink *sink,
                   struct exec_error *dberr);
 /* At the aggregate access level (opts->conninfo logs in with role=askql_*_aggregate, store/level.h)
- * and for an export marked for release (opts->release) exec_run first rewrites sql
- * (sql/suppress.h: ERR_DENIED with the reason, opening "at the aggregate level: " or "for release: ",
- * for a query that is not an aggregate or reads no table with a patient key), then passes the sink
- * only the groups of at least conf suppress_k distinct patients, without the count column it added,
- * and counts the rest in *opts->suppressed.  The sink's end gets the rows it was given. */
+ * and for an export marked for release (opts->release) exec_run first checks sql against the safe
+ * aggregate form and rewrites it (sql/suppress.h: the target's tables are asked for their columns,
+ * unique keys and PHI context): a statement outside the form is ERR_DENIED with the reason in
+ * dberr->message, opening "at the aggregate level: " or "for release: ", and dberr->position.  The
+ * rewritten statement's HAVING leaves out every group of fewer than conf suppress_k patients (each
+ * reference to a table with a patient key counted, and the patients behind each aggregate's values),
+ * so no small group leaves the database; for release its counts are rounded to conf
+ * release_round.  The sink gets the user's columns only (not the count column). */
 /* exec_suppress_k: the k of small-cell suppression: conf suppress_k, or 11 when it is not positive. */
 long exec_suppress_k(void);
+/* exec_release_round: the base counts in a file for release are rounded to: conf release_round, or
+ * 1 (not rounded) when it is below 2. */
+long exec_release_round(void);
 /* Errors of exec_run besides ERR_DB/ERR_DENIED: ERR_NET (cannot connect; message in dberr),
  * ERR_LIMIT (no target slot came free in time; message in dberr), ERR_TIMEOUT
  * (opts->timeout_ms passed), ERR_IO (opts->cancelled said so), or whatever a sink callback

@@ -86,8 +86,6 @@ static const struct { const char *node, *text; } stmt_names[] = {
 	{"SecLabelStmt", "SECURITY LABEL"}, {"CreateSchemaStmt", "CREATE SCHEMA"},
 };
 
-struct tok { int start, end, token; };
-
 struct strlist { char **v; int n, cap; };
 
 /* A FROM item visible to column references: alias -> relation (NULL: subquery/function). */
@@ -105,7 +103,7 @@ struct scope {
 struct gctx {
 	const char *sql;
 	const struct guard_opts *opts;
-	struct tok *toks; int ntoks;
+	struct guard_tok *toks; int ntoks;
 	int refused;
 	char *reason;
 	int loc;                    /* byte offset of the problem, -1 unknown */
@@ -277,7 +275,7 @@ static int skipfield(const unsigned char **p, const unsigned char *e, int w)
  * a wrong end (the scanner's state change), so find the closing quote: a doubled quote
  * is part of the text, no other escape can hide one.  Returns t->end when unsure.
  */
-static int u_end(const char *sql, const struct tok *t)
+static int u_end(const char *sql, const struct guard_tok *t)
 {
 	const char *p = sql + t->start;
 	char q;
@@ -314,7 +312,7 @@ static enum err scan(struct gctx *g)
 	while (p < e) {
 		uint64_t key, len;
 		const unsigned char *q, *qe;
-		struct tok t = {0, 0, 0};
+		struct guard_tok t = {0, 0, 0};
 
 		if (!varint(&p, e, &key)) { rc = ERR_PARSE; goto out; }
 		if ((key >> 3) != 2 || (key & 7) != 2) {
@@ -343,7 +341,7 @@ static enum err scan(struct gctx *g)
 		}
 		if (g->ntoks == cap) {
 			int ncap = cap ? cap * 2 : 64;
-			struct tok *nt = realloc(g->toks, (size_t)ncap * sizeof *nt);
+			struct guard_tok *nt = realloc(g->toks, (size_t)ncap * sizeof *nt);
 
 			if (!nt) { rc = ERR_NOMEM; goto out; }
 			g->toks = nt;
@@ -358,7 +356,25 @@ out:
 	return rc;
 }
 
-static int real_tok(const struct tok *t)
+enum err guard_scan(const char *sql, struct guard_tok **toks, int *ntoks)
+{
+	struct gctx g;
+	enum err rc;
+
+	memset(&g, 0, sizeof g);
+	g.sql = sql;
+	rc = scan(&g);
+	if (rc != OK) {
+		free(g.toks);
+		g.toks = NULL;
+		g.ntoks = 0;
+	}
+	*toks = g.toks;
+	*ntoks = g.ntoks;
+	return rc;
+}
+
+static int real_tok(const struct guard_tok *t)
 {
 	return t->token != TOK_SQL_COMMENT && t->token != TOK_C_COMMENT && t->token != TOK_SEMI;
 }
@@ -1246,7 +1262,7 @@ static enum err check(const char *sql, const struct guard_opts *opts, struct gua
 		 * guard read as a literal would run as SQL.  E'...' and $$...$$ read the same way
 		 * in both modes, so only plain literals with a backslash are refused. */
 		for (int i = 0; i < g.ntoks; i++) {
-			const struct tok *t = &g.toks[i];
+			const struct guard_tok *t = &g.toks[i];
 
 			if (t->token == TOK_SCONST && sql[t->start] == '\'' &&
 			    memchr(sql + t->start, '\\', (size_t)(t->end - t->start))) {

@@ -57,6 +57,17 @@ struct guard_result {
 enum err guard_check(const char *sql, const struct guard_opts *opts, struct guard_result *res);
 void guard_free(struct guard_result *res);
 
+/* One token of PostgreSQL's scanner (libpg_query pg_query_scan): bytes [start, end) of the text
+ * and its token code (pg_query.proto enum Token: 40 '(', 41 ')', 44 ',', 59 ';', 275 and 276
+ * comments, keywords by their own codes). */
+struct guard_tok { int start, end, token; };
+/*
+ * guard_scan: the tokens of sql, comments included, in order, into *toks (heap, caller frees) and
+ * *ntoks.  OK; ERR_PARSE when the scanner fails (an unterminated string or comment), ERR_NOMEM;
+ * on error *toks is NULL and *ntoks 0.
+ */
+enum err guard_scan(const char *sql, struct guard_tok **toks, int *ntoks);
+
 /* guard_result_json: res as a JSON object string (heap, caller frees). */
 char *guard_result_json(const struct guard_result *res);
 

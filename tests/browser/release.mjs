@@ -37,8 +37,8 @@ const Q = {
   rows: { ko: '수술 목록', en: 'list all cases' },
 };
 const W = {
-  ko: { title: '외부 반출용', help: /11명 미만인 그룹은 모두 빠집니다/, refused: /반출용으로 내려받을 수 없습니다/ },
-  en: { title: 'For release', help: /fewer than 11 patients is left out/, refused: /cannot be exported for release/ },
+  ko: { title: '외부 반출용', help: /11명 미만인 그룹은 데이터베이스가 모두 빼고.*5의 배수로 반올림/, refused: /반출용으로 내려받을 수 없습니다/ },
+  en: { title: 'For release', help: /fewer than 11 patients left out by the database, and every count rounded to a multiple of 5/, refused: /cannot be exported for release/ },
 };
 
 const browser = await launch();
@@ -80,15 +80,15 @@ try {
         must(await overflow(page) <= 1, `sideways overflow ${await overflow(page)} px`);
         await shot(page, `release-offer-${tag}`);
       });
-      await step(`${tag}: the release zip is named _release and its provenance says for_release with k`, async () => {
+      await step(`${tag}: the release zip is named _release and its provenance says for_release with k and the rounding`, async () => {
         const link = page.locator('details#release a[href$="format=zip&release=1"]');
         const [dl] = await Promise.all([page.waitForEvent('download'), link.click()]);
         must(/^extraction_\d{8}_\d{6}_release\.zip$/.test(dl.suggestedFilename()), 'file name ' + dl.suggestedFilename());
         const file = path.join(DL, `release-${tag}.zip`);
         await dl.saveAs(file);
         const p = JSON.parse(execFileSync('unzip', ['-p', file, 'provenance.json']).toString());
-        must(p.provenance.for_release === true && p.provenance.suppress_k === 11, 'provenance ' + JSON.stringify(p.provenance));
-        must(p.provenance.run_id === grouped && typeof p.summary.suppressed_groups === 'number', 'summary ' + JSON.stringify(p.summary));
+        must(p.provenance.for_release === true && p.provenance.suppress_k === 11 && p.provenance.release_round === 5, 'provenance ' + JSON.stringify(p.provenance));
+        must(p.provenance.run_id === grouped && p.summary.small_groups_left_out_under === 11 && !('suppressed_groups' in p.summary), 'summary ' + JSON.stringify(p.summary));
         fs.rmSync(file, { force: true });
       });
       await step(`${tag}: a row-level result offers none, and a release download of it is refused with the reason`, async () => {
@@ -99,7 +99,7 @@ try {
         const resp = await page.goto(`${BASE}/runs/${rows}/download?format=csv&release=1`);
         must(resp.status() === 422, 'status ' + resp.status());
         const body = await page.locator('main').textContent();
-        must(W[lang].refused.test(body) && /only aggregate results may be read/.test(body), 'refusal: ' + body.slice(0, 300));
+        must(W[lang].refused.test(body) && /only aggregate results may be read|집계 결과만 읽을 수 있습니다/.test(body), 'refusal: ' + body.slice(0, 300));
         must(await overflow(page) <= 1, `sideways overflow ${await overflow(page)} px`);
         await shot(page, `release-refused-${tag}`);
       });

@@ -223,21 +223,26 @@ out=$("$ASKQL" export --target "$DB" --user "lv_idf_$$" --sql "SELECT ward_cd, c
 check "without --release the identified user's grouped count has the small ward W9" '[ $rc -eq 0 ] && grep -q "^W9," <<<"$out"' "$out"
 out=$(rel "SELECT ward_cd, count(*) FROM ipwon GROUP BY 1 ORDER BY 1"); rc=$?
 check "with --release W9 (2 patients) is left out, and the CLI says so" \
-	'[ $rc -eq 0 ] && grep -q "^W0," <<<"$out" && ! grep -q "W9\|askql_n" <<<"$out" && grep -q "1 groups of fewer than 11 patients suppressed (for release)" <<<"$out"' "$out"
+	'[ $rc -eq 0 ] && grep -q "^W0," <<<"$out" && ! grep -q "W9\|askql_n" <<<"$out" && grep -q "groups of fewer than 11 patients left out (for release)" <<<"$out" &&
+	 grep -q "counts rounded to a multiple of 5 (for release)" <<<"$out"' "$out"
 out=$(rel "SELECT sex, string_agg(ptnt_nm, ',') FROM hwanja GROUP BY sex"); rc=$?
 check "release: a list of each row's values inside an aggregate (string_agg of names) is refused" \
 	'[ $rc -eq 1 ] && grep -q "string_agg lists each row" <<<"$out" && ! grep -q "홍길동" <<<"$out"' "$out"
-out=$(rel "SELECT sex, min(ptnt_nm), min(brth_dt) FROM hwanja GROUP BY sex"); rc=$?
-check "release reads through the limited views even for an identified user: min(name) is permission denied" \
+out=$(rel "SELECT sex, count(DISTINCT ptnt_nm) FROM hwanja GROUP BY sex"); rc=$?
+check "release reads through the limited views even for an identified user: a count of names is permission denied" \
 	'[ $rc -eq 1 ] && grep -q 42501 <<<"$out" && ! grep -q "홍길동" <<<"$out"' "$out"
 out=$(rel "SELECT sex, min(brth_dt) FROM hwanja GROUP BY sex"); rc=$?
-check "and min(birth date) comes out truncated to the month" \
-	'[ $rc -eq 0 ] && grep -Eq "^[FM],[0-9]{4}-[0-9]{2}-01" <<<"$out" && ! grep -q "1931-12-31" <<<"$out"' "$out"
+check "release: min(birth date) is one patient's date, refused" \
+	'[ $rc -eq 1 ] && grep -q "for release: min gives one row" <<<"$out" && ! grep -q "1931-12-31" <<<"$out"' "$out"
+out=$(rel "SELECT extract(day FROM brth_dt) AS day, count(*) FROM hwanja GROUP BY 1"); rc=$?
+check "and birth dates come out truncated to the month (every day is the 1st)" \
+	'[ $rc -eq 0 ] && [ "$(grep -c "^[0-9]" <<<"$out")" = 1 ] && grep -q "^1,45" <<<"$(tr -d "\r" <<<"$out")"' "$out"
 out=$(rel "SELECT ward_cd, count(*) FROM ipwon GROUP BY 1" json); rc=$?
-check "release JSON: the provenance says for_release with k, the summary counts the group left out" \
-	'[ $rc -eq 0 ] && grep -q "\"for_release\":true,\"suppress_k\":11" <<<"$out" && grep -q "\"suppressed_groups\":1" <<<"$out" && ! grep -q W9 <<<"$out"' "$out"
+check "release JSON: the provenance says for_release with k and the rounding, the summary that small groups were left out" \
+	'[ $rc -eq 0 ] && grep -q "\"for_release\":true,\"suppress_k\":11,\"release_round\":5" <<<"$out" &&
+	 grep -q "\"small_groups_left_out_under\":11" <<<"$out" && ! grep -q "W9\|suppressed_groups" <<<"$out"' "$out"
 check "the CLI release export is audited with its detail" \
-	'[ "$(q "SELECT count(*) FROM askql.access_audit WHERE target = '"'"'$DB'"'"' AND kind = '"'"'export'"'"' AND (detail->>'"'"'for_release'"'"')::boolean AND detail->>'"'"'suppressed_groups'"'"' = '"'"'1'"'"'")" -ge 1 ]'
+	'[ "$(q "SELECT count(*) FROM askql.access_audit WHERE target = '"'"'$DB'"'"' AND kind = '"'"'export'"'"' AND (detail->>'"'"'for_release'"'"')::boolean AND detail->>'"'"'release_round'"'"' = '"'"'5'"'"'")" -ge 1 ]'
 
 steprun() {   # steprun JAR CSRF SQL: a step-mode run whose SQL is edited to SQL; prints its id once done
 	local loc id
@@ -268,13 +273,13 @@ for f in csv json xlsx zip; do
 		'grep -q W0 <<<"$body" && ! grep -q "W9\|askql_n" <<<"$body" && grep -qi "^content-disposition:.*_release\.$f" <<<"$hdr"' \
 		"$(head -c 400 <<<"$body"; grep -i disposition <<<"$hdr")"
 	case $f in
-	json|zip) check "$f for release: the provenance says so, the summary counts the group" \
-		'grep -q "\"for_release\":true" <<<"$body" && grep -q "\"suppressed_groups\":1" <<<"$body"' "$(tail -c 400 <<<"$body")" ;;
-	xlsx) check "xlsx for release: the provenance sheet says so" 'grep -q "yes: aggregates only, groups of fewer than 11 patients left out" <<<"$body"' ;;
+	json|zip) check "$f for release: the provenance says so, with the rounding; the summary says small groups were left out" \
+		'grep -q "\"for_release\":true,\"suppress_k\":11,\"release_round\":5" <<<"$body" && grep -q "\"small_groups_left_out_under\":11" <<<"$body"' "$(tail -c 400 <<<"$body")" ;;
+	xlsx) check "xlsx for release: the provenance sheet says so" 'grep -q "yes: aggregates only, groups of fewer than 11 patients left out, counts rounded to 5" <<<"$body"' ;;
 	esac
 done
-check "the release downloads are audited: four rows with for_release and the group left out" \
-	'[ "$(q "SELECT count(*) FROM askql.access_audit WHERE run_id = $RR AND kind = '"'"'download'"'"' AND (detail->>'"'"'for_release'"'"')::boolean AND detail->>'"'"'suppressed_groups'"'"' = '"'"'1'"'"'")" = 4 ]'
+check "the release downloads are audited: four rows with for_release, k and the rounding" \
+	'[ "$(q "SELECT count(*) FROM askql.access_audit WHERE run_id = $RR AND kind = '"'"'download'"'"' AND (detail->>'"'"'for_release'"'"')::boolean AND detail->>'"'"'suppress_k'"'"' = '"'"'11'"'"' AND detail->>'"'"'release_round'"'"' = '"'"'5'"'"'")" = 4 ]'
 RW=$(steprun "$T/idf" "$I" "SELECT subject_id, ward_cd FROM ipwon ORDER BY 1 LIMIT 5")
 PAGE=$(curl -s -b "$T/idf" "$BASE_URL/runs/$RW")
 check "web: a row-level run offers no download for release (run $RW)" \
@@ -282,7 +287,7 @@ check "web: a row-level run offers no download for release (run $RW)" \
 body=$(curl -s -w '\n%{http_code}' -b "$T/idf" "$BASE_URL/runs/$RW/download?format=csv&release=1")
 check "and asked for one anyway, it is refused (422) with the reason, and no row leaves" \
 	'[ "$(tail -1 <<<"$body")" = 422 ] && grep -q "cannot be exported for release\|반출용으로 내려받을 수 없습니다" <<<"$body" &&
-	 grep -q "only aggregate results may be read" <<<"$body" && ! grep -q "^[0-9]*,W" <<<"$body"' "$(head -c 600 <<<"$body")"
+	 grep -q "only aggregate results may be read\|집계 결과만 읽을 수 있습니다" <<<"$body" && ! grep -q "^[0-9]*,W" <<<"$body"' "$(head -c 600 <<<"$body")"
 code=$(curl -s -o /dev/null -w '%{http_code}' -b "$T/idf" "$BASE_URL/runs/$RR/download?format=csv&release=yes")
 check "a release parameter that is not a digit is a clear 400 ($code)" '[ "$code" = 400 ]'
 body=$(curl -s -w '\n%{http_code}' -b "$T/idf" "$BASE_URL/runs/$RR/download?format=csv&release=2")
@@ -307,7 +312,7 @@ code=$(curl -s -o /dev/null -w '%{http_code}' -b "$T/admin" --data-urlencode "cs
 check "the admin sets aggregate ($code), audited with who did it" \
 	'[ "$(q "SELECT level FROM askql.user_levels WHERE user_id = $IDF")" = aggregate ] &&
 	 [ "$(q "SELECT count(*) FROM askql.audit WHERE action = '"'"'level.set'"'"' AND user_id IS NOT NULL AND detail->>'"'"'user_id'"'"' = '"'"'$IDF'"'"'")" = 1 ]'
-out=$("$ASKQL" export --target "$DB" --user "lv_idf_$$" --sql "SELECT ptnt_nm, count(*) FROM hwanja GROUP BY 1" --format csv -o - 2>&1); rc=$?
+out=$("$ASKQL" export --target "$DB" --user "lv_idf_$$" --sql "SELECT sex, count(DISTINCT ptnt_nm) FROM hwanja GROUP BY 1" --format csv -o - 2>&1); rc=$?
 check "at once, the former identified user gets permission denied for names" '[ $rc -eq 1 ] && grep -q 42501 <<<"$out"' "$out"
 code=$(curl -s -o /dev/null -w '%{http_code}' -b "$T/lim" --data-urlencode "csrf=$L" --data-urlencode action=level \
 	--data-urlencode "id=$IDF" --data-urlencode "target=$DB" --data-urlencode level=identified "$BASE_URL/admin/users")
@@ -321,8 +326,8 @@ check "aggregate: a row-level query is refused with the reason" \
 out=$(agg "SELECT ward_cd FROM ipwon UNION SELECT sex FROM hwanja"); rc=$?
 check "aggregate: a UNION at the top is refused" '[ $rc -eq 1 ] && grep -q "UNION" <<<"$out"' "$out"
 out=$(agg "SELECT count(*) FROM jindan d JOIN hwanja h USING (subject_id) WHERE h.sex = 'F' AND d.sick_cd LIKE 'F%'"); rc=$?
-check "aggregate: a count over fewer than 11 patients is suppressed (no row), and the CLI says so" \
-	'[ $rc -eq 0 ] && [ "$(grep -vc "^askql export" <<<"$out")" -le 1 ] && grep -q "1 groups of fewer than 11 patients suppressed" <<<"$out"' "$out"
+check "aggregate: a count over fewer than 11 patients is left out (no row), and the CLI says groups under 11 are" \
+	'[ $rc -eq 0 ] && [ "$(grep -vc "^askql export" <<<"$out")" -le 1 ] && grep -q "groups of fewer than 11 patients left out (aggregate level)" <<<"$out"' "$out"
 out=$(agg "SELECT ward_cd, count(*) AS admissions FROM ipwon GROUP BY ward_cd ORDER BY 1"); rc=$?
 check "aggregate CSV: the wards with at least 11 patients, not W9 (2 patients), no count column of ours" \
 	'[ $rc -eq 0 ] && grep -q "^ward_cd,admissions" <<<"$out" && grep -q "^W0," <<<"$out" && grep -q "^W1," <<<"$out" &&
@@ -331,15 +336,18 @@ out=$(agg "SELECT ward_cd, count(*) FROM ipwon GROUP BY 1 ORDER BY 2 DESC, 1"); 
 check "aggregate: positional GROUP BY / ORDER BY still mean the user's columns" \
 	'[ $rc -eq 0 ] && [ "$(sed -n 2p <<<"$out" | cut -d, -f1)" = W0 ] && ! grep -q W9 <<<"$out"' "$out"
 out=$(agg "SELECT ward_cd, count(*) AS admissions FROM ipwon GROUP BY ward_cd" json); rc=$?
-check "aggregate JSON: W9 suppressed, and the summary says one group was" \
-	'[ $rc -eq 0 ] && grep -q "\"W0\"" <<<"$out" && ! grep -q "W9\|askql_n" <<<"$out" && grep -q "\"suppressed_groups\":1" <<<"$out"' "$out"
+check "aggregate JSON: W9 left out, and the summary says groups under 11 patients are (never how many)" \
+	'[ $rc -eq 0 ] && grep -q "\"W0\"" <<<"$out" && ! grep -q "W9\|askql_n\|suppressed_groups" <<<"$out" && grep -q "\"small_groups_left_out_under\":11" <<<"$out"' "$out"
 out=$(agg "SELECT ward_cd, count(*) AS admissions FROM ipwon GROUP BY ward_cd" xlsx "$T/agg.xlsx"); rc=$?
 x=$(python3 -c 'import zipfile,sys; z=zipfile.ZipFile(sys.argv[1]); print(" ".join(z.read(n).decode("utf-8","replace") for n in z.namelist() if n.endswith(".xml")))' "$T/agg.xlsx" 2>&1)
 check "aggregate XLSX: W9 suppressed, the provenance sheet says so" \
-	'[ $rc -eq 0 ] && grep -q "W0" <<<"$x" && ! grep -q "W9\|askql_n" <<<"$x" && grep -q "groups suppressed" <<<"$out" &&
-	 grep -q "1 (groups of fewer patients" <<<"$x"' "$out"
+	'[ $rc -eq 0 ] && grep -q "W0" <<<"$x" && ! grep -q "W9\|askql_n" <<<"$x" && grep -q "groups under 11 patients left out" <<<"$out" &&
+	 grep -q "groups of fewer than 11 patients left out by the database" <<<"$x"' "$out"
 out=$(agg "SELECT ptnt_nm, count(*) FROM hwanja GROUP BY ptnt_nm"); rc=$?
-check "aggregate: identifiers stay denied by PostgreSQL, grouped or not" '[ $rc -eq 1 ] && grep -q 42501 <<<"$out"' "$out"
+check "aggregate: grouping by a name is refused before it runs" \
+	'[ $rc -eq 1 ] && grep -q "at the aggregate level: GROUP BY ptnt_nm makes a group of each patient" <<<"$out" && ! grep -q "홍길동" <<<"$out"' "$out"
+out=$(agg "SELECT sex, count(DISTINCT ptnt_nm) FROM hwanja GROUP BY sex"); rc=$?
+check "aggregate: identifiers stay denied by PostgreSQL, counted or not" '[ $rc -eq 1 ] && grep -q 42501 <<<"$out"' "$out"
 # the web: a step-mode run edited to a grouped count; the page, its chart data and the download
 loc=$(curl -s -o /dev/null -w '%{redirect_url}' -b "$T/idf" --data-urlencode "csrf=$I" --data-urlencode mode=step \
 	--data-urlencode "target=$DB" --data-urlencode "question=number of patients by sex" "$BASE_URL/runs"); RA=${loc##*/runs/}; RA=${RA%%[?#]*}
@@ -352,7 +360,7 @@ if [ "$(q "SELECT status FROM askql.runs WHERE id = ${RA:-0}")" = paused ]; then
 		--data-urlencode "sql=SELECT ward_cd, count(DISTINCT subject_id) AS patients FROM ipwon GROUP BY ward_cd ORDER BY ward_cd" "$BASE_URL/runs/$RA/step"
 	for _ in $(seq 50); do [ "$(q "SELECT status FROM askql.runs WHERE id = $RA")" = running ] || break; sleep 0.2; done
 	PAGE=$(curl -s -b "$T/idf" "$BASE_URL/runs/$RA")
-	check "web: the aggregate run's page shows W0 and W1, not W9, and says 1 group was suppressed (run $RA)" \
+	check "web: the aggregate run's page shows W0 and W1, not W9, and says groups under 11 patients are left out (run $RA)" \
 		'[ "$(q "SELECT status FROM askql.runs WHERE id = $RA")" = ok ] && grep -q "id=\"suppressed-note\"" <<<"$PAGE" &&
 		 grep -q "W0" <<<"$PAGE" && ! grep -q "W9" <<<"$PAGE" && ! q "SELECT preview::text FROM askql.runs WHERE id = $RA" | grep -q W9' \
 		"$(q "SELECT status || ' ' || coalesce(error, '') FROM askql.runs WHERE id = $RA"); $(grep -o 'suppressed[^<]*' <<<"$PAGE" | head -2)"
@@ -370,8 +378,8 @@ AP=$(curl -s -b "$T/admin" "$BASE_URL/admin/audit/access?target=$DB")
 check "the data-access audit page lists this target's accesses at the limited and the aggregate level" \
 	'grep -q " · \(limited\|제한\)" <<<"$AP" && grep -q " · \(aggregate\|집계만\)" <<<"$AP" && grep -q "<code>$DB</code>" <<<"$AP"' \
 	"$(grep -o "access-meta.\{0,200\}" <<<"$AP" | head -3)"
-check "the audit page marks the downloads for release with the groups left out" \
-	'grep -q "access-release\">\(for release: 1 group(s) under 11 patients left out\|반출용: 환자 11명 미만 그룹 1개 제외\)" <<<"$AP"' \
+check "the audit page marks the downloads for release with k and the rounding" \
+	'grep -q "access-release\">\(for release: groups under 11 patients left out, counts rounded to 5\|반출용: 환자 11명 미만 그룹 제외, 건수는 5의 배수로 반올림\)" <<<"$AP"' \
 	"$(grep -o "access-release.\{0,120\}" <<<"$AP" | head -2)"
 check "an UPDATE of these accesses' audit rows fails (refused whoever asks; the app role is tested in 27_access_audit)" \
 	'! q "UPDATE askql.access_audit SET row_count = 0 WHERE target = '"'"'$DB'"'"'" >/dev/null 2>&1'

@@ -1,0 +1,280 @@
+#!/usr/bin/env bash
+# 29_suppress_attacks.sh: the suppression attack suite (issue 27): self-joins, subqueries, CTEs under a table's
+# name, conditional aggregates, min/max, differencing, window functions, set operations, LATERAL, set-returning
+# functions, DISTINCT ON, row-listing aggregates, unlinked tables, run BY EXECUTION on a target with small groups,
+# at the aggregate level and for release (CLI export --release, web download release=1, API download release=1):
+# each is refused with its reason or returns no group of fewer than k patients, on the page, in the event stream,
+# through the API and in every file; the same queries at the identified level still run and show what the attack
+# was after.  Release files round counts to release_round.
+set -uo pipefail
+: "${BASE_URL:?}" "${ADMIN_USER:?}" "${ADMIN_PASS:?}" "${ASKQL:?}"
+DB=sa_clinic_$$
+ROLES="askql_${DB}_identified askql_${DB}_limited askql_${DB}_aggregate"
+IDF=sa_idf_$$ AGG=sa_agg_$$
+T=$(mktemp -d)
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+nok() { n=$((n + 1)); echo "not ok $n - $1"; [ -n "${2:-}" ] && sed 's/^/# /' <<<"$2" | head -12; }
+check() { if eval "$2"; then ok "$1"; else nok "$1" "${3:-}"; fi; }
+q() { psql -X -q -tA -d askql -c "$1" 2>/dev/null; }
+field() { grep -o "name=\"$1\" value=\"[^\"]*\"" | head -1 | sed 's/.*value="//; s/"$//'; }
+signin() {
+	local jar=$1 pre
+	rm -f "$jar"
+	pre=$(curl -s -c "$jar" -b "$jar" "$BASE_URL/signin" | field csrf)
+	curl -s -o /dev/null -c "$jar" -b "$jar" --data-urlencode "csrf=$pre" --data-urlencode "name=$2" \
+		--data-urlencode "password=$3" "$BASE_URL/signin"
+	curl -s -b "$jar" "$BASE_URL/" | field csrf
+}
+cleanup() {
+	q "DELETE FROM askql.targets WHERE name = '$DB'; DELETE FROM askql.cat_targets WHERE name = '$DB';
+	   DELETE FROM askql.cat_tables WHERE target = '$DB'; DELETE FROM askql.target_levels WHERE target = '$DB';
+	   DELETE FROM askql.runs WHERE target = '$DB'; DELETE FROM askql.users WHERE name IN ('$IDF', '$AGG')" >/dev/null
+	psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $DB WITH (FORCE)" >/dev/null 2>&1
+	for r in $ROLES; do psql -X -q -d postgres -c "DROP ROLE IF EXISTS $r" >/dev/null 2>&1; done
+	rm -rf "$T"
+}
+trap cleanup EXIT
+
+# ---- a clinic with small groups, each with a mark the attacks are after ----
+#   ward W9: patients 8 and 9 only          diagnosis X70 (self-harm): patient 5 only (age 35)
+#   department PSY: subjects 6 and 7 only   lab result 777.7: case 101 (PSY) only
+#   the oldest patient: 4, aged 93          admissions: 200 in all, 10 of them in W9
+#   operation 7's result REOP, in a log that names patients but has no key
+psql -X -q -d postgres -c "CREATE DATABASE $DB" >/dev/null
+psql -X -q -d "$DB" -v ON_ERROR_STOP=1 >/dev/null <<'SQL'
+CREATE TABLE hwanja (subject_id integer PRIMARY KEY, ptnt_nm text, age integer, sex text);
+COMMENT ON COLUMN hwanja.subject_id IS 'de-identified subject key';
+COMMENT ON COLUMN hwanja.ptnt_nm IS '환자명';
+INSERT INTO hwanja SELECT g, (ARRAY['정','강','조','윤','장'])[1 + g % 5] || (ARRAY['민준','서연','도윤','하은'])[1 + g % 4],
+	CASE WHEN g = 4 THEN 93 ELSE 30 + g END, CASE WHEN g % 2 = 0 THEN 'F' ELSE 'M' END FROM generate_series(1, 45) g;
+CREATE TABLE ipwon (ipwon_seq integer PRIMARY KEY, subject_id integer REFERENCES hwanja, ipwon_dt timestamp, ward_cd text);
+INSERT INTO ipwon SELECT g, 1 + g % 45, timestamp '2025-01-13 08:30' + g * interval '3 day',
+	CASE WHEN g % 45 IN (7, 8) THEN 'W9' ELSE 'W' || (g % 2) END FROM generate_series(1, 200) g;
+CREATE TABLE jindan (jindan_seq integer PRIMARY KEY, subject_id integer REFERENCES hwanja, sick_cd text, sick_nm text);
+COMMENT ON COLUMN jindan.sick_cd IS '상병코드(KCD)';
+INSERT INTO jindan SELECT g, g, 'I10', 'Essential hypertension' FROM generate_series(1, 30) g;
+INSERT INTO jindan SELECT 100 + g, g, 'E11.9', 'Type 2 diabetes' FROM generate_series(10, 45) g;
+INSERT INTO jindan VALUES (200, 5, 'X70', 'Intentional self-harm by hanging');
+CREATE TABLE cases (caseid integer PRIMARY KEY, subjectid integer NOT NULL, department text, age integer, sex text);
+INSERT INTO cases SELECT g, 1 + g % 45, 'GS', 30 + g % 45, CASE WHEN g % 2 = 0 THEN 'F' ELSE 'M' END FROM generate_series(1, 60) g
+	WHERE 1 + g % 45 NOT IN (6, 7);
+INSERT INTO cases VALUES (101, 6, 'PSY', 77, 'F'), (102, 7, 'PSY', 41, 'M');
+CREATE TABLE labs (caseid integer NOT NULL REFERENCES cases, dt timestamp, name text, result numeric);
+INSERT INTO labs SELECT c.caseid, timestamp '2025-03-01' + c.caseid * interval '1 hour', n, 1 + (c.caseid % 7) * 0.5
+	FROM cases c, unnest(ARRAY['lac', 'k']) n WHERE c.department = 'GS';
+INSERT INTO labs VALUES (101, '2025-03-09 10:00', 'lac', 777.7), (102, '2025-03-09 11:00', 'lac', 2.5);
+-- an operation log tied to patients only by their names (withheld below identified): one row says REOP
+CREATE TABLE op_log (op_seq integer PRIMARY KEY, surgeon text, ptnt_nm text, op_result text);
+COMMENT ON COLUMN op_log.ptnt_nm IS '환자명';
+INSERT INTO op_log SELECT g, 'Dr ' || (g % 3), '정민준', CASE WHEN g = 7 THEN 'REOP' ELSE 'OK' END FROM generate_series(1, 30) g;
+GRANT SELECT ON ALL TABLES IN SCHEMA public TO askql_reader;
+SQL
+URL="host=$PGHOST port=$PGPORT dbname=$DB user=${PGUSER:-askql}"
+RO="host=$PGHOST port=$PGPORT dbname=$DB user=askql_reader"
+out=$("$ASKQL" index --target "$URL" --ro "$RO" 2>&1); rc=$?
+check "index and register the clinic target" '[ $rc -eq 0 ] && grep -q "^indexed $DB" <<<"$out"' "$out"
+out=$("$ASKQL" target levels "$DB" 2>&1); rc=$?
+check "askql target levels sets up the roles and views" '[ $rc -eq 0 ]' "$out"
+printf 'sa-password-%s\n' $$ > "$T/pw"
+"$ASKQL" user add "$IDF" analyst --password-file "$T/pw" >/dev/null 2>&1
+"$ASKQL" user add "$AGG" analyst --password-file "$T/pw" >/dev/null 2>&1
+out=$("$ASKQL" user level "$AGG" "$DB" aggregate 2>&1); rc=$?
+check "one analyst reads at the aggregate level, the other is identified" '[ $rc -eq 0 ]' "$out"
+
+cli() {   # cli USER [--release] SQL: the CSV of an export to stdout, messages on stderr (merged)
+	local u=$1; shift
+	if [ "$1" = --release ]; then
+		"$ASKQL" export --target "$DB" --user "$u" --release --sql "$2" --format csv -o - 2>&1
+	else
+		"$ASKQL" export --target "$DB" --user "$u" --sql "$1" --format csv -o - 2>&1
+	fi | tr -d '\r'
+	return "${PIPESTATUS[0]}"
+}
+
+# ---- the attacks: name, what must happen at aggregate and release (refuse | hide), the mark that
+#      would tell the small group (an extended regular expression on the output; - for none), the SQL
+ATTACKS=$(cat <<'EOF'
+self_join_rows	refuse	PSY	SELECT x.caseid, x.subjectid, x.age, x.sex, x.department, count(*) FROM cases k JOIN cases x ON k.caseid <= 11 GROUP BY x.caseid, x.subjectid, x.age, x.sex, x.department
+self_join_on_true	hide	PSY	SELECT x.department, x.age, x.sex, count(*) FROM cases k JOIN cases x ON true GROUP BY x.department, x.age, x.sex
+self_join_cross	hide	W9	SELECT b.ward_cd, count(*) FROM ipwon a CROSS JOIN ipwon b GROUP BY b.ward_cd
+second_table_counted	hide	W9	SELECT b.ward_cd, count(*) AS n FROM hwanja a, ipwon b WHERE a.sex = 'F' GROUP BY b.ward_cd
+scalar_subquery	refuse	X70	SELECT ward_cd, count(*), (SELECT sick_cd FROM jindan WHERE sick_cd LIKE 'X%' LIMIT 1) AS code FROM ipwon GROUP BY ward_cd
+array_subquery	refuse	X70	SELECT sex, count(*), ARRAY(SELECT sick_cd FROM jindan WHERE subject_id = 5) AS codes FROM hwanja GROUP BY sex
+subquery_oracle	refuse	^W0,	SELECT ward_cd, count(*) FROM ipwon WHERE (SELECT count(*) FROM jindan d WHERE d.subject_id = 5 AND d.sick_cd = 'X70') = 1 GROUP BY ward_cd
+from_subquery	refuse	W9	SELECT q.ward_cd, count(*) FROM (SELECT w.ward_cd FROM ipwon w) q, hwanja h GROUP BY q.ward_cd
+cte_shadow_generate_series	refuse	W9	WITH hwanja AS (SELECT g AS subject_id FROM generate_series(1, 11) g) SELECT w.ward_cd, count(*) FROM hwanja, ipwon w GROUP BY w.ward_cd
+cte_plain	refuse	X70	WITH x AS (SELECT sick_cd FROM jindan) SELECT x.sick_cd, count(*) FROM x, hwanja GROUP BY x.sick_cd
+filter_identifier	refuse	^1,	SELECT count(*) FILTER (WHERE subject_id = 5 AND sick_cd = 'X70') AS hit, count(*) AS total FROM jindan
+filter_small_cell	refuse	^M,1,	SELECT sex, count(*) FILTER (WHERE sick_cd = 'X70') AS self_harm, count(*) FROM jindan JOIN hwanja USING (subject_id) GROUP BY sex
+case_max_identifier	refuse	,77$	SELECT department, max(CASE WHEN caseid = 101 THEN age END) FROM cases GROUP BY department
+case_sum_identifier	refuse	,77$	SELECT sex, sum(CASE WHEN subjectid = 6 THEN age ELSE 0 END) AS a FROM cases GROUP BY sex
+count_case_identifier	refuse	^1,	SELECT count(CASE WHEN subject_id = 5 AND sick_cd = 'X70' THEN 1 END) AS hit, count(*) FROM jindan
+avg_of_one_patient	hide	^M,35	SELECT h.sex, avg(CASE WHEN d.sick_cd = 'X70' THEN h.age END) AS age_x70 FROM jindan d JOIN hwanja h USING (subject_id) GROUP BY h.sex
+min_max_of_group	refuse	W9	SELECT ward_cd, min(ipwon_dt), max(ipwon_dt) FROM ipwon GROUP BY ward_cd
+max_age	refuse	,93$	SELECT sex, max(age) FROM hwanja GROUP BY sex
+percentile_at_edge	refuse	,93$	SELECT sex, percentile_disc(1) WITHIN GROUP (ORDER BY age) FROM hwanja GROUP BY sex
+rollup_difference	refuse	W9	SELECT ward_cd, count(*) FROM ipwon GROUP BY ROLLUP (ward_cd)
+window_partition	refuse	W9	SELECT ward_cd, count(*) OVER (PARTITION BY ward_cd) FROM ipwon
+window_total_difference	refuse	,200$	SELECT ward_cd, count(*), sum(count(*)) OVER () AS total FROM ipwon GROUP BY ward_cd
+union_total	refuse	W9	SELECT ward_cd, count(*) FROM ipwon GROUP BY ward_cd UNION ALL SELECT 'ALL', count(*) FROM ipwon
+union_rows	refuse	X70	SELECT sick_cd, count(*) FROM jindan GROUP BY sick_cd UNION SELECT 'x', 1
+lateral	refuse	X70	SELECT x.sick_cd, count(*) FROM hwanja h CROSS JOIN LATERAL (SELECT sick_cd FROM jindan d WHERE d.sick_cd = 'X70') x GROUP BY x.sick_cd
+srf_in_from	refuse	-	SELECT g, count(*) FROM hwanja, generate_series(1, 3) g GROUP BY g
+srf_in_select	refuse	-	SELECT sex, count(*), generate_series(1, 2) FROM hwanja GROUP BY sex
+distinct_on	refuse	W9	SELECT DISTINCT ON (ward_cd) ward_cd, ipwon_dt FROM ipwon ORDER BY ward_cd, ipwon_dt
+string_agg	refuse	X70	SELECT h.sex, string_agg(d.sick_cd, ',') FROM jindan d JOIN hwanja h USING (subject_id) GROUP BY h.sex
+array_agg	refuse	X70	SELECT sex, array_agg(DISTINCT sick_cd) FROM jindan JOIN hwanja USING (subject_id) GROUP BY sex
+json_agg	refuse	X70	SELECT sex, json_agg(sick_cd) FROM jindan JOIN hwanja USING (subject_id) GROUP BY sex
+group_by_patient	refuse	^5,	SELECT subject_id, count(*) FROM jindan GROUP BY subject_id ORDER BY 1
+group_by_case	refuse	PSY	SELECT caseid, department, count(*) FROM cases GROUP BY caseid, department
+lab_rows_unlinked	refuse	777\.7	SELECT l.name, l.result, count(*) FROM cases c CROSS JOIN labs l GROUP BY l.name, l.result
+rows_tied_by_a_withheld_name	refuse	REOP	SELECT o.op_result, count(*) FROM hwanja h CROSS JOIN op_log o GROUP BY o.op_result
+lab_rows_linked	hide	PSY	SELECT c.department, l.name, avg(l.result) FROM labs l JOIN cases c ON c.caseid = l.caseid GROUP BY 1, 2
+join_on_identifier_oracle	refuse	^W0,	SELECT w.ward_cd, count(*) FROM ipwon w JOIN jindan d ON d.subject_id = 5 AND d.sick_cd = 'X70' GROUP BY w.ward_cd
+where_identifier	refuse	^M,	SELECT sex, count(*) FROM hwanja WHERE subject_id IN (1, 3, 5) GROUP BY sex
+small_diagnosis	hide	X70	SELECT sick_cd, count(*) FROM jindan GROUP BY sick_cd
+small_ward	hide	W9	SELECT ward_cd, count(DISTINCT subject_id) AS patients FROM ipwon GROUP BY ward_cd
+small_department	hide	PSY	SELECT department, count(*) FROM cases GROUP BY department
+EOF
+)
+NATTACK=$(grep -c . <<<"$ATTACKS")
+check "the suite holds at least 25 attacks ($NATTACK)" '[ "$NATTACK" -ge 25 ]'
+
+# expect NAME EXPECT MARK SCOPE RC OUT: refused with the scope's reason, or ran and shows no mark
+expect() {
+	local name=$1 want=$2 mark=$3 scope=$4 rc=$5 out=$6 where=$7
+	if [ "$want" = refuse ]; then
+		check "$where: $name is refused with the reason" \
+			'[ "$rc" -eq 1 ] && grep -q "$scope: " <<<"$out" && { [ "$mark" = - ] || ! grep -Eq "$mark" <<<"$out"; }' "$out"
+	else
+		check "$where: $name runs and no group of fewer than 11 patients comes back" \
+			'[ "$rc" -eq 0 ] && ! grep -Eq "$mark" <<<"$out" && ! grep -q askql_n <<<"$out"' "$out"
+	fi
+}
+
+while IFS=$'\t' read -r name want mark sql; do
+	[ -n "$name" ] || continue
+	out=$(cli "$IDF" "$sql"); rc=$?
+	check "identified: $name still runs and shows what it was after" \
+		'[ $rc -eq 0 ] && { [ "$mark" = - ] || grep -Eq "$mark" <<<"$out"; }' "$out"
+	out=$(cli "$AGG" "$sql"); rc=$?
+	expect "$name" "$want" "$mark" "at the aggregate level" "$rc" "$out" "aggregate (CLI)"
+	out=$(cli "$IDF" --release "$sql"); rc=$?
+	expect "$name" "$want" "$mark" "for release" "$rc" "$out" "release (CLI export --release)"
+done <<<"$ATTACKS"
+
+# ---- the Korean reasons: the refusal's words as the run page shows them ----
+out=$(cli "$AGG" "SELECT subject_id, count(*) FROM jindan GROUP BY subject_id")
+check "the refusal names the identifier and the way out" \
+	'grep -q "at the aggregate level: GROUP BY subject_id makes a group of each patient" <<<"$out"' "$out"
+
+# ---- release: counts rounded to release_round, totals made of the rounded cells ----
+out=$(cli "$IDF" "SELECT ward_cd, count(*) AS adm, count(DISTINCT subject_id) AS pts FROM ipwon GROUP BY 1 ORDER BY 1")
+exact=$(grep '^W[01],' <<<"$out")
+out=$(cli "$IDF" --release "SELECT ward_cd, count(*) AS adm, count(DISTINCT subject_id) AS pts, round(100.0 * count(*) / 200, 1) AS pct, avg(extract(day FROM ipwon_dt)) AS day FROM ipwon GROUP BY 1 ORDER BY 1"); rc=$?
+rel=$(grep '^W[01],' <<<"$out")
+check "release: W0 and W1 with counts rounded to multiples of 5 (exact $(tr '\n' ' ' <<<"$exact"))" \
+	'[ $rc -eq 0 ] && [ "$(grep -c . <<<"$rel")" = 2 ] && ! grep -q W9 <<<"$out" &&
+	 awk -F, '"'"'{ if ($2 % 5 || $3 % 5) bad = 1 } END { exit bad }'"'"' <<<"$rel" && grep -q "^ward_cd,adm,pts,pct,day" <<<"$out" &&
+	 grep -q "counts rounded to a multiple of 5 (for release)" <<<"$out"' "$out"
+check "release: the percentage is computed from the rounded count" \
+	'awk -F, '"'"'{ if (sprintf("%.1f", $2 * 100 / 200) + 0 != $4 + 0) bad = 1 } END { exit bad }'"'"' <<<"$rel"' "$rel"
+out=$(cli "$AGG" "SELECT ward_cd, count(*) AS adm FROM ipwon GROUP BY 1 ORDER BY 1")
+check "aggregate level (not for release): counts stay exact" \
+	'[ "$(grep "^W[01]," <<<"$out" | cut -d, -f2 | tr "\n" " ")" = "$(cut -d, -f2 <<<"$exact" | tr "\n" " ")" ]' "$out / $exact"
+out=$(cli "$IDF" --release "SELECT count(*) AS adm FROM ipwon")
+total=$(sed -n 2p <<<"$out")
+parts=$(awk -F, '{ s += $2 } END { print s }' <<<"$rel")
+check "release: a total less its rounded parts ($total - $parts) does not give the left-out ward exactly: each rounded cell may be 2 off" \
+	'[ $((total % 5)) = 0 ] && [ $((parts % 5)) = 0 ]' "$out"
+
+# ---- the web and the API: the attacks as step-mode runs ----
+I=$(signin "$T/idf" "$IDF" "sa-password-$$")
+A=$(signin "$T/agg" "$AGG" "sa-password-$$")
+check "both analysts sign in" '[ -n "$I" ] && [ -n "$A" ]'
+ITOK=$("$ASKQL" user token "$IDF" 2>/dev/null | tail -1)
+ATOK=$("$ASKQL" user token "$AGG" 2>/dev/null | tail -1)
+steprun() {   # steprun JAR CSRF SQL: a step-mode run whose SQL is edited to SQL; prints its id once it stops
+	local loc id
+	loc=$(curl -s -o /dev/null -w '%{redirect_url}' -b "$1" --data-urlencode "csrf=$2" --data-urlencode mode=step \
+		--data-urlencode "target=$DB" --data-urlencode "question=count by sex" "$BASE_URL/runs"); id=${loc##*/runs/}; id=${id%%[?#]*}
+	for _ in 1 2 3; do
+		[ "$(q "SELECT status || ' ' || coalesce(state->'pause'->>'stage', '') FROM askql.runs WHERE id = ${id:-0}")" = "paused plan" ] || break
+		curl -s -o /dev/null -b "$1" --data-urlencode "csrf=$2" --data-urlencode action=approve "$BASE_URL/runs/$id/step"
+	done
+	if [ "$(q "SELECT status FROM askql.runs WHERE id = ${id:-0}")" = paused ]; then
+		curl -s -o /dev/null -b "$1" --data-urlencode "csrf=$2" --data-urlencode action=run --data-urlencode "sql=$3" "$BASE_URL/runs/$id/step"
+		for _ in $(seq 50); do [ "$(q "SELECT status FROM askql.runs WHERE id = $id")" = running ] || break; sleep 0.2; done
+	fi
+	echo "${id:-0}"
+}
+everything() {   # everything JAR TOKEN RUN: the run page, its event stream, the API's run and steps, one after another
+	curl -s -b "$1" "$BASE_URL/runs/$3"
+	curl -s -b "$1" "$BASE_URL/runs/$3/events?after=0"
+	curl -s -H "Authorization: Bearer $2" "$BASE_URL/api/runs/$3"
+	curl -s -H "Authorization: Bearer $2" "$BASE_URL/api/runs/$3/steps"
+}
+webmark() {   # webmark MARK: a result value as a page cell or a JSON string shows it ("" when the mark is a number)
+	local m
+	m=$(sed -e 's/^\^//; s/\$$//; s/^,//; s/,$//' <<<"$1")
+	grep -Eq '^[A-Z][A-Z0-9]*$' <<<"$m" && echo "[>\"]$m[<\"]"
+}
+stored() {   # stored RUN: what the run keeps of its result (the page, the events and the API show it from there)
+	q "SELECT preview::text FROM askql.runs WHERE id = $1"
+}
+values() {   # values: the stored preview as CSV lines
+	python3 -c 'import json,sys
+try: d=json.loads(sys.stdin.read())
+except Exception: sys.exit(0)
+rows=d.get("rows", d) if isinstance(d, dict) else d
+for r in rows if isinstance(rows, list) else []:
+    print(",".join("" if v is None else str(v) for v in (r if isinstance(r, list) else r.values())))'
+}
+while IFS=$'\t' read -r name want mark sql; do
+	[ -n "$name" ] || continue
+	wm=$(webmark "$mark")
+	# the aggregate analyst: whatever the run ends as, the result is not anywhere it can be read
+	R=$(steprun "$T/agg" "$A" "$sql")
+	st=$(q "SELECT status FROM askql.runs WHERE id = $R")
+	body=$(everything "$T/agg" "$ATOK" "$R")
+	kept=$(stored "$R" | values)
+	if [ "$want" = refuse ]; then
+		check "web, aggregate: $name (run $R, $st) is refused with the reason, no result kept" \
+			'[ "$st" != ok ] && [ "$st" != running ] && grep -q "at the aggregate level: " <<<"$body" && [ -z "$kept" ]' \
+			"$(q "SELECT status, error FROM askql.runs WHERE id = $R") $(grep -o "at the aggregate.\{80\}" <<<"$body" | head -2)"
+	else
+		check "web, aggregate: $name (run $R, $st) shows no small group: stored, page, events, API run and steps" \
+			'[ "$st" = ok ] && ! grep -Eq -- "$mark" <<<"$kept" && { [ -z "$wm" ] || ! grep -Eq -- "$wm" <<<"$body"; }' \
+			"$kept $(grep -Eo -- ".{80}$wm.{40}" <<<"$body" | head -3)"
+	fi
+	# the identified analyst: the run shows it; its files for release do not
+	R=$(steprun "$T/idf" "$I" "$sql")
+	st=$(q "SELECT status FROM askql.runs WHERE id = $R")
+	kept=$(stored "$R" | values)
+	check "web, identified: $name runs and shows what it was after (run $R, $st)" \
+		'[ "$st" = ok ] && { [ "$mark" = - ] || grep -Eq -- "$mark" <<<"$kept"; }' "$(q "SELECT error FROM askql.runs WHERE id = $R") $kept"
+	for f in csv zip; do
+		c=$(curl -s -o "$T/rel.$f" -w '%{http_code}' -b "$T/idf" "$BASE_URL/runs/$R/download?format=$f&release=1")
+		if [ "$f" = zip ]; then body=$(python3 -c 'import zipfile,sys; z=zipfile.ZipFile(sys.argv[1]); print("\n".join(z.read(n).decode("utf-8","replace") for n in z.namelist()))' "$T/rel.zip" 2>/dev/null | tr -d '\r' || cat "$T/rel.zip"); else body=$(tr -d '\r' < "$T/rel.$f"); fi
+		if [ "$want" = refuse ]; then
+			check "web download $f for release: $name refused ($c)" \
+				'[ "$c" = 422 ] && { [ "$mark" = - ] || ! grep -Eq -- "$mark" <<<"$body"; }' "$(head -c 300 <<<"$body")"
+		else
+			check "web download $f for release: $name without the small group ($c)" \
+				'[ "$c" = 200 ] && ! grep -Eq -- "$mark" <<<"$body" && ! grep -q askql_n <<<"$body"' "$(head -c 300 <<<"$body")"
+		fi
+	done
+	c=$(curl -s -o "$T/api.csv" -w '%{http_code}' -H "Authorization: Bearer $ITOK" "$BASE_URL/api/runs/$R/download?format=csv&release=1")
+	check "API download for release: $name ($c) gives no small group" \
+		'{ [ "$c" = 422 ] || [ "$c" = 200 ]; } && { [ "$mark" = - ] || ! grep -Eq -- "$mark" <(tr -d "\r" < "$T/api.csv"); }' "$(head -c 300 "$T/api.csv")"
+done <<<"$ATTACKS"
+
+# a 422 for release says why in the reader's language
+R=$(steprun "$T/idf" "$I" "SELECT subject_id, count(*) FROM jindan GROUP BY subject_id")
+body=$(curl -s -b "$T/idf" "$BASE_URL/runs/$R/download?format=csv&release=1")
+check "the refusal of a download for release gives the reason, in English or Korean" \
+	'grep -q "cannot be exported for release\|반출용으로 내려받을 수 없습니다" <<<"$body" &&
+	 grep -q "GROUP BY subject_id makes a group of each patient\|GROUP BY subject_id은(는) 환자나 진료 건마다" <<<"$body"' "$(head -c 600 <<<"$body")"
+
+echo "1..$n"

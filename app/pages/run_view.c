@@ -122,6 +122,18 @@ static struct cat_col *catalog_cols(const struct run_ctx *x, struct sb *names, i
 	return cc;
 }
 
+/* cat_cols_free: what catalog_cols returned */
+static void cat_cols_free(struct cat_col *cc, int n)
+{
+	for (int i = 0; cc && i < n; i++) {
+		free(cc[i].name);
+		free(cc[i].en);
+		free(cc[i].ko);
+		free(cc[i].unit);
+	}
+	free(cc);
+}
+
 static const struct cat_col *cat_find(const struct cat_col *cc, int n, const char *name)
 {
 	for (int i = 0; i < n; i++)
@@ -168,13 +180,7 @@ void run_view_restate(struct req *r, const char *target, const char *sql, struct
 	int patients = strcasestr(rd.agg_col, "subject") || strcasestr(rd.agg_col, "patient") || (ak && !strcmp(ak->ko, "환자"));
 	struct restate_names nm = {restate_label, &rc, patients ? rd.agg_col : NULL};
 	restate(out, r->lang, &rd, &nm);
-	for (int i = 0; cc && i < ncc; i++) {
-		free(cc[i].name);
-		free(cc[i].en);
-		free(cc[i].ko);
-		free(cc[i].unit);
-	}
-	free(cc);
+	cat_cols_free(cc, ncc);
 	sb_free(&names);
 	sb_free(&tables);
 }
@@ -245,13 +251,7 @@ static void describe(struct req *r, const struct run_ctx *x, const cJSON *cjcols
 		cols[c].fmt = answer_col_fmt(&cols[c], rows, c);
 		sb_free(&base);
 	}
-	for (int i = 0; cc && i < ncc; i++) {
-		free(cc[i].name);
-		free(cc[i].en);
-		free(cc[i].ko);
-		free(cc[i].unit);
-	}
-	free(cc);
+	cat_cols_free(cc, ncc);
 	sb_free(&names);
 }
 

@@ -131,7 +131,10 @@ enum err auth_load(struct req *r)
 	if (r->authz && !strncasecmp(r->authz, "Bearer ", 7)) {
 		tok = r->authz + 7;
 		r->via_token = 1;
-		sql = "SELECT id, name, role, lang, '', 0, false FROM askql.users WHERE token_hash = $1 AND NOT disabled";
+		/* the token's idle age stands in the session's: last_used_at is written as last_seen is */
+		sql = "SELECT u.id, u.name, u.role, u.lang, '', "
+		      "coalesce(extract(epoch FROM now() - t.last_used_at)::bigint, 1000000), u.must_change_password "
+		      "FROM askql.api_tokens t JOIN askql.users u ON u.id = t.user_id WHERE t.hash = $1 AND NOT u.disabled";
 	} else if ((tok = req_cookie(r, SID_COOKIE))) {
 		sql = "SELECT u.id, u.name, u.role, u.lang, s.csrf, extract(epoch FROM now() - s.last_seen)::bigint, "
 		      "u.must_change_password "
@@ -164,7 +167,9 @@ enum err auth_load(struct req *r)
 		r->sid = r->via_token ? NULL : arena_strdup(r->a, hex);
 		r->lang = !strcmp(r->user.lang, "en") ? "en" : "ko";
 		r->user.must_change = !strcmp(PQgetvalue(res, 0, 6), "t");
-		if (!r->via_token && (age >= 60 || age * 4 >= conf_get_int("session_idle_s")))
+		if (r->via_token && age >= 60)
+			db_exec(c, "UPDATE askql.api_tokens SET last_used_at = now() WHERE hash = $1", 1, p, NULL, 0);
+		else if (!r->via_token && (age >= 60 || age * 4 >= conf_get_int("session_idle_s")))
 			db_exec(c, "UPDATE askql.sessions SET last_seen = now() WHERE id = $1", 1, p, NULL, 0);
 	} else {
 		r->via_token = 0;

@@ -5,6 +5,7 @@
 #include <string.h>
 #include "cli/cli.h"
 #include "http/http.h"
+#include "http/pwpolicy.h"
 #include "store/db.h"
 #include "store/level.h"
 #include "util/conf.h"
@@ -46,9 +47,23 @@ static int add(int argc, char **argv, PGconn *c)
 		fprintf(stderr, "askql user: cannot read a password from %s\n", pwfile);
 		return 1;
 	}
-	if (!auth_password_long_enough(pw)) {
+	switch (auth_password_check(pw)) {
+	case PW_OK:
+		break;
+	case PW_SHORT:
 		fprintf(stderr, "askql user: the password must have at least %ld characters (password_min_length)\n",
 		        conf_get_int("password_min_length"));
+		return 1;
+	case PW_REPETITIVE:
+		fprintf(stderr, "askql user: the password must have at least %d different characters\n", PW_MIN_DISTINCT);
+		return 1;
+	case PW_COMMON:
+		fprintf(stderr, "askql user: the password is on the list of common passwords (%s)\n",
+		        conf_get("common_passwords_file"));
+		return 1;
+	default:
+		fprintf(stderr, "askql user: the list of common passwords (%s) cannot be read\n",
+		        conf_get("common_passwords_file"));
 		return 1;
 	}
 	p[0] = argv[2];

@@ -210,7 +210,9 @@ static enum err tmp_in(const char *dir, const char *base, char *buf, size_t n, i
 		snprintf(err, errlen, "cannot create a file in %s: %s", dir, strerror(errno));
 		return ERR_IO;
 	}
-	fchmod(*fd, 0644);
+	/* the file holds query results (often rows about patients): its owner only, as mkstemp made it;
+	 * a share with others is a chmod the user decides on (issue 27: exports were 0644) */
+	fchmod(*fd, 0600);
 	return OK;
 }
 

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <cjson/cJSON.h>
 #include "http/http.h"
+#include "http/pwpolicy.h"
 #include "pages/pages.h"
 #include "store/level.h"
 #include "store/db.h"
@@ -51,6 +52,7 @@ enum err page_admin(struct req *r)
 struct users_view {
 	const char *reset_name, *reset_pw;
 	const char *notice_key, *error_key, *name, *role;
+	const char *reason;      /* {reason} of error_key: why a password was refused, in words */
 };
 
 /* levels_data: the access levels' table: "level_targets" (each registered target, with whether its
@@ -199,7 +201,7 @@ static enum err users_page(struct req *r, int status, const struct users_view *v
 
 		sb_init_arena(&m, r->a);
 		i18n_format(&m, r->lang, v->error_key ? v->error_key : v->notice_key,
-		            (const char *const[]){"name", v->name ? v->name : "", NULL});
+		            (const char *const[]){"name", v->name ? v->name : "", "reason", v->reason ? v->reason : "", NULL});
 		cJSON_AddStringToObject(d, v->error_key ? "error" : "notice", sb_cstr(&m));
 	}
 	{
@@ -341,7 +343,7 @@ static enum err add_user(const char *name, const char *role, const char *pw, lon
 	char *h;
 	PGresult *res;
 
-	if (!name || !*name || !role || !pw || !auth_password_long_enough(pw))
+	if (!name || !*name || !role || !pw || auth_password_check(pw) != PW_OK)
 		return ERR_INPUT;
 	if (!(h = auth_hash_password(pw)))
 		return ERR_INTERNAL;
@@ -407,7 +409,21 @@ enum err page_admin_user_save(struct req *r)
 	}
 	if (!strcmp(action, "add")) {
 		int taken = 0;
+		enum pw_verdict pv = pw ? auth_password_check(pw) : PW_SHORT;
 
+		if (name && *name && role && pv != PW_OK) {
+			/* the form again with the reason; the name and role kept, never the password */
+			struct users_view v = {.error_key = "users.error_password", .name = name, .role = role};
+			struct sb why;
+			char n[24];
+
+			sb_init_arena(&why, r->a);
+			snprintf(n, sizeof n, "%ld", conf_get_int("password_min_length"));
+			i18n_format(&why, r->lang, pw_verdict_key(pv), (const char *const[]){"n", n, NULL});
+			v.reason = sb_cstr(&why);
+			log_info("user %s not added: password rule %d", name, (int)pv);
+			return users_page(r, pv == PW_NO_LIST ? 503 : 400, &v);
+		}
 		e = add_user(name, role, pw, &who, &taken);
 		if (e == OK && taken) {
 			struct users_view v = {.error_key = "users.error_exists", .name = name, .role = role};

@@ -79,7 +79,8 @@ static struct conf_item items[] = {
 	{"critique_remote_timeout_ms", "3000", 0, "critique: timeout of the remote literature search", 0, 0},
 	/* web */
 	{"session_ttl_s", "43200", 0, "absolute session lifetime in seconds: a session ends this long after sign-in, however active", 0, 0},
-	{"password_min_length", "8", 0, "fewest characters of a new password (change page, admin page, askql user add)", 0, 0},
+	{"password_min_length", "10", 0, "fewest characters of a new password (change page, admin page, askql user add; 8 to 256)", 0, 0},
+	{"common_passwords_file", "conf/passwords/common.txt", 0, "passwords too common to be chosen, one a line (its source in its header); a new password on it is refused, and none is accepted while it cannot be read (docs/auth.md)", 0, 0},
 	{"session_idle_s", "3600", 0, "a session not used for this many seconds ends (idle expiry)", 0, 0},
 	{"public_url", "", 0, "the address users open, e.g. https://askql.example.org; https:// here marks cookies Secure (TLS ending before nginx)", 0, 0},
 	{"max_body_bytes", "1048576", 0, "largest request body accepted", 0, 0},
@@ -108,6 +109,7 @@ static const struct {
 	{"target_max_statements", 0, 64},
 	{"target_wait_ms", 0, 60000},
 	{"history_undo_s", 60, 604800},
+	{"password_min_length", 8, 256},
 };
 
 /* Settings that must be one of a few words ('|'-separated): a typo in a privacy setting must

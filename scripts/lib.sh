@@ -285,11 +285,14 @@ prompt_dir = $TOP/conf/prompts
 docs_dir = $TOP/conf/docs
 metadata_file = $TOP/conf/metadata/demo.json
 export_dir = $var/exports
+export_tmp_dir = $var/tmp
 log_path = $var/log/askql.log
 CONF
 	[ -f "$var/askql.local.conf" ] && cat "$var/askql.local.conf" >>"$var/askql.conf"
 	mkdir -p "$var/exports" && chown "$SYSUSER" "$var/exports" "$var/askql.conf" && chmod 600 "$var/askql.conf"
 	chmod 700 "$var/exports"
+	# XLSX downloads are built here (conf export_tmp_dir), not in the machine's /tmp
+	mkdir -p "$var/tmp" && chown "$SYSUSER" "$var/tmp" && chmod 700 "$var/tmp"
 	touch "$var/log/askql.log" && chown "$SYSUSER" "$var/log/askql.log"
 	cat >"$var/env.sh" <<ENV
 export PGHOST=$var/run PGPORT=$port PGUSER=$PGSU PGDATABASE=askql PGPASSFILE=$var/pgpass.admin
@@ -353,6 +356,11 @@ nginx_start() {
 	sed -e "s|@VAR@|$var|g" -e "s|@TOP@|$TOP|g" -e "s|@PORT@|$port|g" -e "s|@SOCK@|$var/run/askql.sock|g" \
 		-e "s|@RUNSOCK@|$runsock|g" -e "s|@DLSOCK@|$dlsock|g" \
 		"$TOP/conf/nginx.conf.in" >"$var/nginx.conf"
+	# a load generator is one address with hundreds of requests in flight (bench, soak): they raise
+	# the per-address limit with NGINX_CONN_PER_ADDR; everything else keeps the template's
+	if [ -n "${NGINX_CONN_PER_ADDR:-}" ]; then
+		sed -i "s|limit_conn askql_addr 64;|limit_conn askql_addr $NGINX_CONN_PER_ADDR;|" "$var/nginx.conf"
+	fi
 	if [ -f "$var/run/nginx.pid" ] && kill -0 "$(cat "$var/run/nginx.pid")" 2>/dev/null; then
 		nginx -c "$var/nginx.conf" -p "$var/nginx" -s reload 2>/dev/null
 		return 0

@@ -70,6 +70,8 @@ static struct conf_item items[] = {
 	{"metadata_file", "conf/metadata/demo.json", 0, "column metadata / ontology for the default target", 0, 0},
 	{"drug_classes_file", "conf/critique/drug_classes.tsv", 0, "critique: drug classes of medications (opioid, hypnotic, neuromuscular blocker, antibiotic, colloid, ...) with their Korean and English names and sources", 0, 0},
 	{"export_dir", "var/exports", 0, "directory for exported files", 0, 0},
+	{"export_tmp_dir", "var/tmp", 0, "where a web XLSX download is built before it is sent (its uncompressed rows, then the workbook); created 0700 when missing; never /tmp (docs/export-deadline.md)", 0, 0},
+	{"export_tmp_max_bytes", "1073741824", 0, "the most bytes of uncompressed rows one XLSX may hold while it is built (web and CLI); past it the sheet ends there, marked truncated (1048576 to 68719476736)", 0, 0},
 	{"log_path", "", 0, "log file (empty: stderr)", 0, 0},
 	/* critique */
 	{"critique_tool_budget", "4", 0, "critique: tools the critic's run_tools may run (preprocess's direct compare counts)", 0, 0},
@@ -110,6 +112,7 @@ static const struct {
 	{"target_wait_ms", 0, 60000},
 	{"history_undo_s", 60, 604800},
 	{"password_min_length", 8, 256},
+	{"export_tmp_max_bytes", 1048576, 68719476736L},
 };
 
 /* Settings that must be one of a few words ('|'-separated): a typo in a privacy setting must

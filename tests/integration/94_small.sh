@@ -83,8 +83,8 @@ check "and answered from it: 37 admissions ($r1)" "[[ '$r1' == 'ok '*37* ]]"
 # ---- 2. files: the config and CLI exports are the owner's only ----
 check "askql.conf is 0600 ($(mode "$ASKQL_CONF"))" "[ \$(mode '$ASKQL_CONF') = 600 ]"
 "$ASKQL" export --sql "SELECT 1 AS one" -o "$T/out.csv" >/dev/null 2>&1
-"$ASKQL" export --sql "SELECT 1 AS one" -o "$T/out.xlsx" >/dev/null 2>&1
-"$ASKQL" export --sql "SELECT 1 AS one" -o "$T/out.json" >/dev/null 2>&1
+"$ASKQL" export --format xlsx --sql "SELECT 1 AS one" -o "$T/out.xlsx" >/dev/null 2>&1
+"$ASKQL" export --format json --sql "SELECT 1 AS one" -o "$T/out.json" >/dev/null 2>&1
 check "askql export writes CSV, XLSX and JSON files 0600 ($(mode "$T/out.csv") $(mode "$T/out.xlsx") $(mode "$T/out.json"))" \
 	"[ \$(mode '$T/out.csv') = 600 ] && [ \$(mode '$T/out.xlsx') = 600 ] && [ \$(mode '$T/out.json') = 600 ]"
 umask 000; "$ASKQL" export --sql "SELECT 1 AS one" -o "$T/out2.csv" >/dev/null 2>&1; umask 022

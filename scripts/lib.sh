@@ -22,10 +22,13 @@ free_port() {
 as_sys() { runuser -u "$SYSUSER" -- "$@"; }
 
 # Passwords (docs/pg-auth.md).  Every connection, socket or TCP, logs in with scram-sha-256; the
-# passwords live in two libpq password files (lines "socketdir:port:*:role:password") that
-# pg_secrets rewrites on every start, keeping the passwords they hold:
-#   VAR/pgpass        the app's roles ($PGAPPROLES): askql.conf pg_passfile, 0600 the service user
-#   VAR/pgpass.admin  the superuser and the app's roles: psql_su, the tests, env.sh; 0600 root
+# passwords live in two libpq password files that pg_secrets rewrites on every start, keeping the
+# passwords they hold:
+#   VAR/pgpass        the app's roles ($PGAPPROLES), one line per database each may reach
+#                     ("socketdir:port:DB:role:password", pgpass_databases; never "*": issue 27):
+#                     askql.conf pg_passfile, 0600 the service user
+#   VAR/pgpass.admin  the superuser and the app's roles, any database ("*"): psql_su, the tests,
+#                     env.sh; 0600 root
 # pw_of FILE ROLE: the password FILE holds for ROLE (nothing when none).
 pw_of() {
 	if [ -f "$1" ]; then awk -F: -v r="$2" '$(NF-1) == r { print $NF; exit }' "$1"; fi
@@ -34,13 +37,43 @@ pw_of() {
 new_pw() { head -c 24 /dev/urandom | base64 | tr -d '/+=\n'; }
 
 # pgpass_write FILE OWNER VAR PORT ROLE=PASSWORD...: write FILE (mode 0600, OWNER) in one rename,
-# one line per role for VAR's socket directory (":" and "\" escaped as libpq wants).
+# one line per role for VAR's socket directory (":" and "\" escaped as libpq wants), for any
+# database; with PGPASS_DBS set (lines "DB ROLE"), one line per database listed for the role instead.
 pgpass_write() {
-	local file=$1 owner=$2 host=$3/run port=$4 rp; shift 4
+	local file=$1 owner=$2 host=$3/run port=$4 rp db r; shift 4
 	host=${host//\\/\\\\}; host=${host//:/\\:}
 	(umask 077
-	 for rp in "$@"; do printf '%s:%s:*:%s:%s\n' "$host" "$port" "${rp%%=*}" "${rp#*=}"; done >"$file.new")
+	 for rp in "$@"; do
+		if [ -z "${PGPASS_DBS:-}" ]; then
+			printf '%s:%s:*:%s:%s\n' "$host" "$port" "${rp%%=*}" "${rp#*=}"
+			continue
+		fi
+		while read -r db r; do
+			[ "$r" = "${rp%%=*}" ] && printf '%s:%s:%s:%s:%s\n' "$host" "$port" "${db//:/\\:}" "$r" "${rp#*=}"
+		done <<<"$PGPASS_DBS"
+	 done >"$file.new")
 	chown "$owner" "$file.new" && chmod 600 "$file.new" && mv -f "$file.new" "$file"
+}
+
+# pgpass_databases VAR: "DB ROLE" lines, the databases the app's roles may log in to with the
+# workers' password file: the app's own, the demo target, and what VAR/pgpass.databases adds (an
+# operator's list for further targets that use the app's roles; pgpass_allow writes it).  A data
+# source naming another database must bring its own credentials.
+pgpass_databases() {
+	printf '%s\n' "askql askql_app" "demo askql_app" "demo askql_reader"
+	[ -f "$1/pgpass.databases" ] && grep -Ev '^[[:space:]]*(#|$)' "$1/pgpass.databases"
+	return 0
+}
+
+# pgpass_allow VAR PORT DB ROLE...: let the workers log in to DB as each ROLE (one of $PGAPPROLES)
+# with their password file: recorded in VAR/pgpass.databases, the files rewritten.
+pgpass_allow() {
+	local var=$1 port=$2 db=$3 r; shift 3
+	for r in "$@"; do
+		grep -qx "$db $r" "$var/pgpass.databases" 2>/dev/null || echo "$db $r" >>"$var/pgpass.databases"
+	done
+	chmod 600 "$var/pgpass.databases"
+	pg_secrets "$var" "$port"
 }
 
 # pg_secrets VAR PORT [rotate]: both password files for PORT, each role keeping its password unless
@@ -55,7 +88,7 @@ pg_secrets() {
 		all+=("$r=$pw")
 	done
 	pgpass_write "$var/pgpass.admin" root "$var" "$port" "${all[@]}"
-	pgpass_write "$var/pgpass" "$SYSUSER" "$var" "$port" "${all[@]:1}"
+	PGPASS_DBS=$(pgpass_databases "$var") pgpass_write "$var/pgpass" "$SYSUSER" "$var" "$port" "${all[@]:1}"
 }
 
 # scram_verifier: the SCRAM-SHA-256 verifier of the password on stdin, what PostgreSQL stores

@@ -5,7 +5,7 @@
 # anyway (written by hand) is refused when the executor or the indexer connects.  Another database on the same
 # server is still accepted.
 set -uo pipefail
-: "${TOP:?}" "${BASE_URL:?}" "${ADMIN_USER:?}" "${ADMIN_PASS:?}" "${PGHOST:?}" "${PGPORT:?}" "${ASKQL_CONF:?}" "${ASKQL:?}"
+: "${TOP:?}" "${BASE_URL:?}" "${ADMIN_USER:?}" "${ADMIN_PASS:?}" "${PGHOST:?}" "${PGPORT:?}" "${ASKQL_CONF:?}" "${ASKQL:?}" "${VAR:?}"
 T=$(mktemp -d /tmp/askql-22a.XXXXXX)
 OK_DB=appok27_$$
 cleanup() {
@@ -72,4 +72,19 @@ check "the indexer refuses to sample it (exit $rc)" \
 out=$(ASKQL_CONF="$T/conf" "$ASKQL" migrate 2>&1); rc=$?
 check "a target_db naming the app's database is not registered by askql migrate (it warns: ${out:0:100})" \
 	"grep -q \"askql's own database\" <<<\"\$out\" && [ \$(registered appconf27) = 0 ]" "$out"
+# ---- the workers' password file names its databases ----
+APPPASS=$(sed -n 's/^pg_passfile *= *//p' "$ASKQL_CONF" | tail -1)
+check "every line of the workers' password file names a database, none '*' ($(cut -d: -f3,4 "$APPPASS" | paste -sd' ' -))" \
+	"[ -s '$APPPASS' ] && ! cut -d: -f3 '$APPPASS' | grep -qx '[*]'"
+check "askql_reader has no line for the app's database" "! grep -q ':askql:askql_reader:' '$APPPASS'"
+login() { PGPASSFILE=$APPPASS psql -X -w -tA "$H dbname=$1 user=$2" -c "SELECT current_database()" 2>&1; }
+out=$(login demo askql_reader)
+check "with it askql_reader logs in to demo ($out)" "[ '$out' = demo ]"
+out=$(login "$OK_DB" askql_reader)
+check "but not to another database on the server: no password for it (${out:0:80})" "[ '$out' != '$OK_DB' ]"
+out=$(login askql askql_reader)
+check "nor to the app's database (${out:0:80})" "[ '$out' != askql ]"
+(. "$TOP/scripts/lib.sh" && pgpass_allow "$VAR" "$PGPORT" "$OK_DB" askql_reader) >/dev/null 2>&1
+out=$(login "$OK_DB" askql_reader)
+check "until the operator adds it (pgpass_allow: $out)" "[ '$out' = '$OK_DB' ] && grep -q ':$OK_DB:askql_reader:' '$APPPASS'"
 echo "1..$n"

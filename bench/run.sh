@@ -9,6 +9,8 @@ ensure_sysuser
 stack_down "$VAR" 2>/dev/null; rm -rf "$VAR"; mkdir -p "$VAR"
 PGPORT=$(free_port) PORT=$(free_port)
 export PG_FSYNC=off
+# one address (this machine) drives hundreds of requests at once: above nginx's per-address limit
+export NGINX_CONN_PER_ADDR=${NGINX_CONN_PER_ADDR:-4096}
 stack_up "$VAR" "$PORT" "$PGPORT" "${WORKERS:-4}" >"$VAR/stack.log" 2>&1 || { cat "$VAR/stack.log"; exit 1; }
 trap 'stack_down "$VAR"' EXIT
 export ASKQL_CONF=$VAR/askql.conf PGHOST=$VAR/run PGPORT PGUSER=askql PGPASSFILE=$VAR/pgpass.admin ASKQL=$TOP/bin/askql

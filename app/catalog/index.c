@@ -14,6 +14,7 @@
 #include "catalog/embed.h"
 #include "catalog/phi.h"
 #include "catalog/text.h"
+#include "store/target.h"
 #include "store/db.h"
 #include "util/conf.h"
 #include "util/file.h"
@@ -2296,6 +2297,12 @@ enum err catalog_index(PGconn *app, const struct index_opts *o, char *err, size_
 
 		if (!(x->tgt = db_connect(o->conninfo, cerr, sizeof cerr))) {
 			rc = fail(x, ERR_NET, "target %s: %s", o->target_name, cerr);
+			goto out;
+		}
+		/* issue 27: indexing samples values; askql's own database is never read as a target */
+		if (target_conn_is_app(x->app, x->tgt) == 1) {
+			rc = fail(x, ERR_DENIED, "target %s: the connection leads to askql's own database: refused",
+			          o->target_name);
 			goto out;
 		}
 	}

@@ -1,7 +1,9 @@
 /* cmd_critique.c: askql critique [--target URL] [--user NAME] --case ID | --text FILE [--json] [--offline] [--html FILE]: the critique report. */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cjson/cJSON.h>
 #include "catalog/catalog.h"
 #include "cli/cli.h"
@@ -89,7 +91,12 @@ int cmd_critique(int argc, char **argv)
 	cJSON *r = cJSON_Parse(out);
 	if (html) {
 		struct sb sb = SB_INIT;
-		FILE *f = fopen(html, "wb");
+		/* a report about one patient: readable by its owner only (issue 27) */
+		int fd = open(html, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+		FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
+
+		if (fd >= 0 && !f)
+			close(fd);
 		report_render(&sb, r, 1, lang ? lang : "en");
 		if (!f || fwrite(sb_cstr(&sb), 1, sb.len, f) != sb.len) {
 			fprintf(stderr, "askql critique: cannot write %s\n", html);

@@ -106,6 +106,8 @@ int cmd_export(int argc, char **argv)
 	o.release = release;
 	if (maxr)
 		o.max_rows = strtol(maxr, NULL, 10);
+	/* an XLSX's rows on disk are capped here as on the web; they go to $TMPDIR (the caller's choice) */
+	o.tmp_max_bytes = conf_get_int("export_tmp_max_bytes");
 
 	if (outp && !strcmp(outp, "-")) {
 		/* to stdout: streamed as it comes; the caller sees a failure in the exit status */

@@ -2,8 +2,11 @@
 #include <string.h>
 #include "export/export_impl.h"
 
-/* needs_quote[c]: bytes that force a quoted field (RFC 4180: comma, quote, CR, LF). */
-static const unsigned char needs_quote[256] = {[','] = 1, ['"'] = 1, ['\r'] = 1, ['\n'] = 1};
+/* needs_quote[c]: bytes that force a quoted field: RFC 4180's comma, quote, CR and LF, and the
+ * separators a spreadsheet may guess instead of the comma (semicolon where the decimal mark is a
+ * comma, tab), so that no part of a cell after one of them is read as a cell of its own and
+ * escaped or not as such (issue 27: "x;=cmd" in the last column reached a spreadsheet as "=cmd"). */
+static const unsigned char needs_quote[256] = {[','] = 1, ['"'] = 1, ['\r'] = 1, ['\n'] = 1, [';'] = 1, ['\t'] = 1};
 /* formula_start[c]: first bytes with which a spreadsheet may read a cell as a formula */
 static const unsigned char formula_start[256] = {['='] = 1, ['+'] = 1, ['-'] = 1, ['@'] = 1,
                                                  ['\t'] = 1, ['\r'] = 1};
@@ -40,10 +43,28 @@ static int formula_risk(const char *v, size_t n)
 	return v && n && formula_start[(unsigned char)v[0]] && !plain_number(v, n);
 }
 
+/* alt_sep[c]: the separators a spreadsheet may guess instead of the comma.  Such a reader does not
+ * see our quotes where a field does not start its line, so what follows one of these inside a
+ * value can be a cell of its own there: with escape, it gets the ' a cell's start gets. */
+static const unsigned char alt_sep[256] = {[';'] = 1, ['\t'] = 1};
+
+/* segment_risk: the text from v[i] to the next alternative separator is one a spreadsheet could run */
+static int segment_risk(const char *v, size_t i, size_t n)
+{
+	size_t e = i;
+
+	while (e < n && !alt_sep[(unsigned char)v[e]])
+		e++;
+	return formula_risk(v + i, e - i);
+}
+
 /* put_field: v (n bytes; NULL is SQL NULL) into w; returns the end.  Room for 2n+3
  * bytes must be reserved.  NULL is an empty field and the empty string is "", as
  * PostgreSQL's COPY CSV does, so the two stay distinguishable.  With escape, a text
- * that could be read as a formula is written with a leading ' (inside the quotes). */
+ * that could be read as a formula is written with a leading ' (inside the quotes), and
+ * so is each part of it after a ';' or a tab that could (issue 27: "x;=1+1" in a file
+ * opened with ';' as the separator gave the cell "=1+1").  Every expansion stays within
+ * 2 bytes per input byte: '"' doubles, ";=" becomes ";'=". */
 static char *put_field(char *w, const char *v, size_t n, int plain, int escape)
 {
 	size_t i = 0;
@@ -70,6 +91,8 @@ static char *put_field(char *w, const char *v, size_t n, int plain, int escape)
 		if (v[i] == '"')
 			*w++ = '"';
 		*w++ = v[i];
+		if (escape && !plain && alt_sep[(unsigned char)v[i]] && i + 1 < n && segment_risk(v, i + 1, n))
+			*w++ = '\'';
 	}
 	*w++ = '"';
 	return w;

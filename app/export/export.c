@@ -211,11 +211,25 @@ static enum err tmp_in(const char *dir, const char *base, char *buf, size_t n, i
 		snprintf(err, errlen, "cannot create a file in %s: %s", dir, strerror(errno));
 		return ERR_IO;
 	}
-	fchmod(*fd, 0644);
+	/* the file holds query results (often rows about patients): its owner only, as mkstemp made it;
+	 * a share with others is a chmod the user decides on (issue 27: exports were 0644) */
+	fchmod(*fd, 0600);
 	return OK;
 }
 
-static enum err copy_file(const char *path, const struct export_out *out, struct export_stats *st)
+static double mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* copy_file: the built file to out, by deadline (monotonic ms, 0: none) and while the reader stays:
+ * a slow reader cannot stretch a download past export_timeout_ms (ERR_TIMEOUT mid-stream; the
+ * caller cuts the transfer short). */
+static enum err copy_file(const char *path, const struct export_opts *o, double deadline,
+                          const struct export_out *out, struct export_stats *st)
 {
 	char buf[64 * 1024];
 	size_t n;
@@ -225,6 +239,14 @@ static enum err copy_file(const char *path, const struct export_out *out, struct
 	if (!f)
 		return ERR_IO;
 	while ((n = fread(buf, 1, sizeof buf, f)) > 0) {
+		if (deadline > 0 && mono_ms() >= deadline) {
+			rc = ERR_TIMEOUT;
+			break;
+		}
+		if (o->cancelled && o->cancelled(o->cancel_ctx)) {
+			rc = ERR_IO;
+			break;
+		}
 		if ((rc = out->write(out->ctx, buf, n)) != OK)
 			break;
 		st->bytes_out += n;
@@ -372,6 +394,7 @@ enum err export_run(const char *sql, const struct export_opts *o, const struct e
 	const char *dir;
 	int fd = -1;
 	enum err rc;
+	double deadline = o->timeout_ms > 0 ? mono_ms() + (double)o->timeout_ms : 0;
 
 	if (o->format == EXPORT_ZIP)
 		return run_zip(sql, o, out, st, dberr);
@@ -379,6 +402,15 @@ enum err export_run(const char *sql, const struct export_opts *o, const struct e
 		return run_to(sql, o, out, NULL, st, dberr);
 	/* a zip is written at close, so build the workbook in a file, then stream it */
 	dir = o->tmpdir ? o->tmpdir : getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	if (o->tmpdir && mkdir(o->tmpdir, 0700) != 0 && errno != EEXIST) {
+		memset(st, 0, sizeof *st);
+		if (dberr) {
+			exec_error_free(dberr);
+			snprintf(err, sizeof err, "cannot create %s: %s", o->tmpdir, strerror(errno));
+			dberr->message = strdup(err);
+		}
+		return ERR_IO;
+	}
 	if ((rc = tmp_in(dir, "askql_export.xlsx", tmp, sizeof tmp, &fd, err, sizeof err)) != OK) {
 		memset(st, 0, sizeof *st);
 		if (dberr) {
@@ -390,7 +422,7 @@ enum err export_run(const char *sql, const struct export_opts *o, const struct e
 	close(fd);
 	rc = run_to(sql, o, out, tmp, st, dberr);
 	if (rc == OK)
-		rc = copy_file(tmp, out, st);
+		rc = copy_file(tmp, o, deadline, out, st);
 	unlink(tmp);
 	return rc;
 }

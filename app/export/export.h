@@ -44,11 +44,14 @@ struct export_opts {
 	                             * shows it instead of running it (docs/csv-formulas.md); values
 	                             * of numeric columns never.  JSON is never changed; XLSX always
 	                             * writes text as text cells. */
-	const char *tmpdir;         /* XLSX work files; NULL: $TMPDIR or /tmp */
+	const char *tmpdir;         /* XLSX work files; NULL: $TMPDIR or /tmp (the web: conf export_tmp_dir) */
+	long long tmp_max_bytes;    /* XLSX: the most bytes of uncompressed rows a workbook may hold in
+	                             * tmpdir; past it the sheet ends there, marked truncated; 0: no cap */
 	int (*relation_ok)(void *ctx, const char *schema, const char *name);  /* guard catalog check */
 	void *relation_ctx;
 	long timeout_ms;            /* the whole export ends by then (exec_opts.timeout_ms): ERR_TIMEOUT;
-	                             * 0: none.  The web's downloads set conf export_timeout_ms */
+	                             * 0: none.  The web's downloads set conf export_timeout_ms.  For
+	                             * XLSX it covers the query, packing the workbook and sending it */
 	int (*cancelled)(void *ctx);  /* the reader went away (exec_opts.cancelled): ERR_IO; NULL: never */
 	void *cancel_ctx;
 	int chunk_rows;             /* rows per FETCH; 0: 5000 */

@@ -1,10 +1,14 @@
-/* xlsx.c: XLSX through libxlsxwriter (constant memory), typed cells, fetcher and writer on two threads. */
+/* xlsx.c: XLSX through libxlsxwriter (constant memory), typed cells, fetcher and writer on two threads, packed by a child within the deadline. */
 #include <math.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 #include <xlsxwriter.h>
 #include "export/export_impl.h"
 
@@ -49,6 +53,7 @@ struct xstate {
 	pthread_t writer;
 	int writer_started;
 	volatile int writer_err;    /* set by the writer; read by the fetcher to stop early */
+	volatile int over_cap;      /* set by the writer: the row file reached o->tmp_max_bytes */
 	int ncols;
 	enum kind *kinds;           /* per column, from the type */
 	int *width;                 /* widest value in characters, per column */
@@ -247,13 +252,24 @@ static int add_str(struct chunk *c, const char *v, size_t n, uint32_t *off)
 	return (int)chars;
 }
 
+/* check_cap: mark the workbook over its byte cap once the sheet's row file has reached it
+ * (issue 27: a 3.7 GB row file in /tmp).  The writer stops writing; the fetcher stops fetching. */
+static void check_cap(struct xstate *x)
+{
+	FILE *f = x->ws->optimize_tmpfile;
+	off_t at = f ? ftello(f) : 0;
+
+	if (at >= 0 && (long long)at >= x->e->o->tmp_max_bytes)
+		x->over_cap = 1;
+}
+
 static void *writer_main(void *arg)
 {
 	struct xstate *x = arg;
 	struct chunk *c;
 
 	while ((c = q_pop(&x->full))) {
-		for (int i = 0; i < c->nrows && !x->writer_err; i++) {
+		for (int i = 0; i < c->nrows && !x->writer_err && !x->over_cap; i++) {
 			lxw_row_t row = (lxw_row_t)(x->rows_written + 1);
 			const struct cell *cl = &c->cells[(size_t)i * (size_t)x->ncols];
 			lxw_error le = LXW_NO_ERROR;
@@ -287,7 +303,13 @@ static void *writer_main(void *arg)
 			if (le != LXW_NO_ERROR)
 				x->writer_err = 1;
 			x->rows_written++;
+			/* the row file's size every 256 rows (ftello costs a system call): a wide chunk may
+			 * pass the cap by at most 256 rows */
+			if (x->e->o->tmp_max_bytes > 0 && (x->rows_written & 255) == 0)
+				check_cap(x);
 		}
+		if (x->e->o->tmp_max_bytes > 0)
+			check_cap(x);
 		c->nrows = 0;
 		c->slen = 0;
 		q_push(&x->empty, c);
@@ -340,6 +362,8 @@ static enum err x_row(void *ctx, const char *const *vals, const int *lens, int n
 
 	if (x->writer_err)
 		return ERR_IO;
+	if (x->over_cap)
+		return ERR_LIMIT;       /* xlsx_run turns this into a truncated sheet */
 	if (!x->cur)
 		x->cur = q_pop(&x->empty);
 	c = x->cur;
@@ -489,9 +513,85 @@ static enum err sheets_flushed(lxw_workbook *wb)
 	return OK;
 }
 
+static double mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* release_wb: free a workbook that will not be closed here (its sheets' row files closed first:
+ * lxw_workbook_free leaves them open). */
+static void release_wb(lxw_workbook *wb)
+{
+	lxw_worksheet *ws;
+
+	LXW_FOREACH_WORKSHEET(ws, wb) {
+		if (ws->optimize_tmpfile) {
+			fclose(ws->optimize_tmpfile);
+			ws->optimize_tmpfile = NULL;
+		}
+	}
+	lxw_workbook_free(wb);
+}
+
+/*
+ * close_by: pack the workbook (workbook_close: the sheet XML from the row file, deflated into the
+ * zip at its path) by deadline (monotonic ms; 0: none) and while the reader stays.  Packing is one
+ * libxlsxwriter call that cannot be interrupted and takes time in proportion to the rows, so it runs
+ * in a child process that is killed at the deadline: ERR_TIMEOUT, or ERR_IO when the reader left
+ * (the caller removes the partial file).  The writer thread has been joined, so the child is the
+ * only thread of its process; it touches nothing but the workbook and leaves by _exit.  The
+ * parent's copy of the workbook is freed without packing.  Without a deadline or a reader to watch,
+ * packing happens here.
+ */
+static enum err close_by(lxw_workbook *wb, double deadline, const struct exec_opts *xo)
+{
+	pid_t pid;
+	int status = 0;
+	enum err rc = OK;
+
+	if (deadline <= 0 && !xo->cancelled)
+		return workbook_close(wb) == LXW_NO_ERROR ? OK : ERR_IO;
+	fflush(NULL);               /* nothing buffered is written twice by the child */
+	if ((pid = fork()) < 0) {
+		release_wb(wb);
+		return ERR_IO;
+	}
+	if (pid == 0)
+		_exit(workbook_close(wb) == LXW_NO_ERROR ? 0 : 1);
+	for (;;) {
+		pid_t w = waitpid(pid, &status, WNOHANG);
+
+		if (w == pid) {
+			rc = WIFEXITED(status) && WEXITSTATUS(status) == 0 ? OK : ERR_IO;
+			break;
+		}
+		if (w < 0) {
+			rc = ERR_IO;
+			break;
+		}
+		if (deadline > 0 && mono_ms() >= deadline)
+			rc = ERR_TIMEOUT;
+		else if (xo->cancelled && xo->cancelled(xo->cancel_ctx))
+			rc = ERR_IO;
+		if (rc != OK) {
+			kill(pid, SIGKILL);
+			waitpid(pid, &status, 0);
+			break;
+		}
+		usleep(20000);
+	}
+	release_wb(wb);
+	return rc;
+}
+
 enum err xlsx_run(struct exp *e, const struct exec_opts *xo_in, const char *path,
                   struct exec_error *dberr)
 {
+	/* the export's deadline (exec_run's own starts a moment later): query, rows and packing */
+	double deadline = xo_in->timeout_ms > 0 ? mono_ms() + (double)xo_in->timeout_ms : 0;
 	struct xstate x = {0};
 	struct exec_opts xo = *xo_in;
 	struct exec_sink sink = {x_begin, x_row, x_end, &x};
@@ -525,6 +625,13 @@ enum err xlsx_run(struct exp *e, const struct exec_opts *xo_in, const char *path
 
 	rc = exec_run(e->sql, &xo, &sink, dberr);
 	finish_writer(&x);
+	if (rc == ERR_LIMIT && x.over_cap) {
+		/* the byte cap: the rows written so far are the sheet, marked truncated like max_rows */
+		rc = OK;
+		x.truncated = 1;
+		x.nrows = x.rows_written;
+		exec_error_free(dberr);
+	}
 	if (rc == OK && x.writer_err)
 		rc = ERR_IO;
 	if (rc != OK)
@@ -538,22 +645,16 @@ enum err xlsx_run(struct exp *e, const struct exec_opts *xo_in, const char *path
 	/* libxlsxwriter does not check its constant-memory row files: a full temp disk shows here */
 	if ((rc = sheets_flushed(x.wb)) != OK)
 		goto out;
-	rc = workbook_close(x.wb) == LXW_NO_ERROR ? OK : ERR_IO;
+	rc = close_by(x.wb, deadline, &xo);
 	x.wb = NULL;
+	if (rc == ERR_TIMEOUT && dberr) {
+		exec_error_free(dberr);
+		dberr->message = strdup("stopped at the time limit for the whole result while packing the workbook");
+	}
 out:
 	finish_writer(&x);
-	if (x.wb) {
-		/* failed: nothing to package; lxw_workbook_free leaves the sheets' row files open */
-		lxw_worksheet *ws;
-
-		LXW_FOREACH_WORKSHEET(ws, x.wb) {
-			if (ws->optimize_tmpfile) {
-				fclose(ws->optimize_tmpfile);
-				ws->optimize_tmpfile = NULL;
-			}
-		}
-		lxw_workbook_free(x.wb);
-	}
+	if (x.wb)
+		release_wb(x.wb);       /* failed: nothing to package */
 	for (int i = 0; i < NCHUNKS; i++) {
 		free(x.chunks[i].cells);
 		free(x.chunks[i].strs);

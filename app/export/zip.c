@@ -172,7 +172,7 @@ enum err zip_finish(struct zipw *z)
 		le16(h + 32, 0);            /* comment */
 		le16(h + 34, 0);            /* disk */
 		le16(h + 36, 0);            /* internal attributes */
-		le32(h + 38, 0100644u << 16);   /* external: a regular file, rw-r--r-- */
+		le32(h + 38, 0100600u << 16);   /* external: a regular file, rw------- (unzip keeps it: rows stay private) */
 		le32(h + 42, e->offset);
 		if ((rc = put(z, h, sizeof h)) != OK || (rc = put(z, e->name, nl)) != OK)
 			return rc;

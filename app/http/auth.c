@@ -131,7 +131,10 @@ enum err auth_load(struct req *r)
 	if (r->authz && !strncasecmp(r->authz, "Bearer ", 7)) {
 		tok = r->authz + 7;
 		r->via_token = 1;
-		sql = "SELECT id, name, role, lang, '', 0, false FROM askql.users WHERE token_hash = $1 AND NOT disabled";
+		/* the token's idle age stands in the session's: last_used_at is written as last_seen is */
+		sql = "SELECT u.id, u.name, u.role, u.lang, '', "
+		      "coalesce(extract(epoch FROM now() - t.last_used_at)::bigint, 1000000), u.must_change_password "
+		      "FROM askql.api_tokens t JOIN askql.users u ON u.id = t.user_id WHERE t.hash = $1 AND NOT u.disabled";
 	} else if ((tok = req_cookie(r, SID_COOKIE))) {
 		sql = "SELECT u.id, u.name, u.role, u.lang, s.csrf, extract(epoch FROM now() - s.last_seen)::bigint, "
 		      "u.must_change_password "
@@ -164,7 +167,9 @@ enum err auth_load(struct req *r)
 		r->sid = r->via_token ? NULL : arena_strdup(r->a, hex);
 		r->lang = !strcmp(r->user.lang, "en") ? "en" : "ko";
 		r->user.must_change = !strcmp(PQgetvalue(res, 0, 6), "t");
-		if (!r->via_token && (age >= 60 || age * 4 >= conf_get_int("session_idle_s")))
+		if (r->via_token && age >= 60)
+			db_exec(c, "UPDATE askql.api_tokens SET last_used_at = now() WHERE hash = $1", 1, p, NULL, 0);
+		else if (!r->via_token && (age >= 60 || age * 4 >= conf_get_int("session_idle_s")))
 			db_exec(c, "UPDATE askql.sessions SET last_seen = now() WHERE id = $1", 1, p, NULL, 0);
 	} else {
 		r->via_token = 0;
@@ -178,25 +183,29 @@ out:
  * The sign-in throttle (docs/auth.md, "The sign-in throttle").  Each attempt has two counters: the
  * name as typed and the client address.  It is let through only when neither is waiting, and letting
  * it through counts it as a failure on both, in the same statement: the rows are locked in one order
- * (account before addr), so concurrent attempts queue on them and each sees the counts of the ones
+ * (account, addr, pair), so concurrent attempts queue on them and each sees the counts of the ones
  * before it.  Once a counter has used its free failures, every further one makes the next attempt
- * wait signin_delay_s, doubled each time, up to signin_delay_max_s.  The right password takes the
- * attempt back (throttle_settle).
+ * wait signin_delay_s, doubled each time, up to signin_delay_max_s.  A third row, the pair of address
+ * and name, counts how many of the name's failures came from this address and gates nothing: the
+ * right password takes back only those (throttle_settle), so a user signing in from one address does
+ * not wipe out what someone else tried from another (issue 27).
  * $1 name, $2 address, $3/$4 free failures (account/address), $5 first wait, $6 longest, $7 forget.
  */
+#define PAIR_KEY "$2 || ' ' || $1"     /* an address has no space: the pair's key is never ambiguous */
 static const char admit_sql[] =
 	"WITH k AS ("
 	" SELECT scope, key, CASE WHEN forgot THEN 0 ELSE failures END AS f,"
 	"  CASE WHEN forgot THEN '-infinity' ELSE next_at END AS nx,"
 	"  CASE scope WHEN 'account' THEN $3::int ELSE $4::int END AS free"
 	" FROM (SELECT *, updated_at < now() - make_interval(secs => $7::int) AS forgot FROM askql.signin_throttle"
-	"  WHERE (scope = 'account' AND key = $1) OR (scope = 'addr' AND key = $2)) t"
+	"  WHERE (scope = 'account' AND key = $1) OR (scope = 'addr' AND key = $2) OR (scope = 'pair' AND key = " PAIR_KEY ")) t"
 	" ORDER BY scope FOR UPDATE OF t),"
-	"v AS (SELECT count(*) = 2 AND coalesce(max(nx) <= now(), false) AS ok,"
-	" greatest(1, ceil(extract(epoch FROM max(nx) FILTER (WHERE nx > now()) - now())))::bigint AS wait FROM k),"
+	"v AS (SELECT count(*) FILTER (WHERE scope <> 'pair') = 2 AND count(*) FILTER (WHERE scope = 'pair') = 1"
+	" AND coalesce(max(nx) FILTER (WHERE scope <> 'pair') <= now(), false) AS ok,"
+	" greatest(1, ceil(extract(epoch FROM max(nx) FILTER (WHERE nx > now() AND scope <> 'pair') - now())))::bigint AS wait FROM k),"
 	"up AS (UPDATE askql.signin_throttle t SET failures = k.f + 1, updated_at = now(),"
-	" next_at = CASE WHEN k.f + 1 < k.free THEN now() ELSE now() + make_interval(secs =>"
-	"  least($6::float8, $5::float8 * power(2, least(k.f + 1 - k.free, 30)))) END"
+	" next_at = CASE WHEN k.scope = 'pair' THEN '-infinity'::timestamptz WHEN k.f + 1 < k.free THEN now()"
+	"  ELSE now() + make_interval(secs => least($6::float8, $5::float8 * power(2, least(k.f + 1 - k.free, 30)))) END"
 	" FROM k, v WHERE v.ok AND t.scope = k.scope AND t.key = k.key)"
 	"SELECT ok, wait FROM v";
 
@@ -210,8 +219,8 @@ static enum err throttle_admit(PGconn *c, const char *name, const char *addr, lo
 
 	*retry_s = 0;
 	/* the rows must exist to be locked: a missing one would let a burst through uncounted */
-	if (db_exec(c, "INSERT INTO askql.signin_throttle(scope, key) VALUES ('account', $1), ('addr', $2) "
-	               "ON CONFLICT DO NOTHING", 2, p, NULL, 0) != OK)
+	if (db_exec(c, "INSERT INTO askql.signin_throttle(scope, key) VALUES ('account', $1), ('addr', $2), "
+	               "('pair', " PAIR_KEY ") ON CONFLICT DO NOTHING", 2, p, NULL, 0) != OK)
 		return ERR_DB;
 	snprintf(fa, sizeof fa, "%ld", conf_get_int("signin_max_failures"));
 	snprintf(fd, sizeof fd, "%ld", conf_get_int("signin_addr_max_failures"));
@@ -229,18 +238,30 @@ static enum err throttle_admit(PGconn *c, const char *name, const char *addr, lo
 	return rc;
 }
 
-/* The right password: the account starts again from zero; the address gets this attempt back. */
+/*
+ * The right password: the account gives back the failures counted from this address (the pair's,
+ * this attempt included) and keeps those from any other; the address gets this attempt back; the
+ * pair starts again from zero.  A wait is lifted only where what is left is under the free failures.
+ * With a single address this is the old "the account starts again from zero".
+ */
 static void throttle_settle(PGconn *c, const char *name, const char *addr)
 {
-	char fd[24], forget[24];
-	const char *p[3] = {name, addr, fd};
+	char fa[24], fd[24], forget[24];
+	const char *p[4] = {name, addr, fd, fa};
 
+	snprintf(fa, sizeof fa, "%ld", conf_get_int("signin_max_failures"));
 	snprintf(fd, sizeof fd, "%ld", conf_get_int("signin_addr_max_failures"));
-	db_exec(c, "UPDATE askql.signin_throttle SET "
-	           "failures = CASE scope WHEN 'account' THEN 0 ELSE greatest(failures - 1, 0) END, "
-	           "next_at = CASE WHEN scope = 'account' OR failures - 1 < $3::int THEN now() ELSE next_at END "
-	           "WHERE (scope = 'account' AND key = $1) OR (scope = 'addr' AND key = $2)", 3, p, NULL, 0);
-	/* housekeeping: names and addresses not seen for signin_forget_s */
+	db_exec(c, "WITH pr AS (SELECT coalesce(max(failures), 0) AS n FROM askql.signin_throttle "
+	           "WHERE scope = 'pair' AND key = " PAIR_KEY "), "
+	           "nf AS (SELECT t.scope, t.key, CASE t.scope WHEN 'account' THEN greatest(t.failures - pr.n, 0) "
+	           "WHEN 'pair' THEN 0 ELSE greatest(t.failures - 1, 0) END AS f FROM askql.signin_throttle t, pr "
+	           "WHERE (t.scope = 'account' AND t.key = $1) OR (t.scope = 'addr' AND t.key = $2) "
+	           "OR (t.scope = 'pair' AND t.key = " PAIR_KEY ")) "
+	           "UPDATE askql.signin_throttle t SET failures = nf.f, "
+	           "next_at = CASE WHEN t.scope = 'pair' THEN '-infinity'::timestamptz "
+	           "WHEN nf.f < CASE t.scope WHEN 'account' THEN $4::int ELSE $3::int END THEN now() ELSE t.next_at END "
+	           "FROM nf WHERE t.scope = nf.scope AND t.key = nf.key", 4, p, NULL, 0);
+	/* housekeeping: names, addresses and pairs not seen for signin_forget_s */
 	snprintf(forget, sizeof forget, "%ld", conf_get_int("signin_forget_s"));
 	p[0] = forget;
 	db_exec(c, "DELETE FROM askql.signin_throttle WHERE updated_at < now() - make_interval(secs => $1::int)",
@@ -323,16 +344,6 @@ enum err auth_signin(struct req *r, const char *name, const char *pw, long *retr
 out:
 	PQclear(res);
 	return rc;
-}
-
-int auth_password_long_enough(const char *pw)
-{
-	long n = 0;
-
-	/* count code points: every byte that is not a UTF-8 continuation byte */
-	for (const unsigned char *q = (const unsigned char *)pw; q && *q; q++)
-		n += (*q & 0xC0) != 0x80;
-	return n >= conf_get_int("password_min_length");
 }
 
 enum err auth_change_password(struct req *r, const char *cur, const char *pw, long *retry_s)

@@ -121,7 +121,8 @@ enum err resp_error(struct req *r, int status);
 /* resp_json: send a cJSON document (status given); the caller keeps ownership of j. */
 struct cJSON;
 enum err resp_json(struct req *r, int status, const struct cJSON *j);
-/* resp_status_text: "Not Found" for 404, etc. */
+/* resp_status_text: the reason phrase of status ("Not Found" for 404); a code without one gets its
+ * class's ("Client Error" for a 4xx, "Server Error" for a 5xx), so a 4xx never reads as a server fault. */
 const char *resp_status_text(int status);
 /* err_status: the HTTP status for an error value returned by a handler. */
 int resp_err_status(enum err e);
@@ -149,11 +150,9 @@ int auth_secure(const struct req *r);
 /* auth_cookie: add a Set-Cookie header (Path=/, SameSite=Strict, Secure when auth_secure, HttpOnly
  * when http_only); value must be a cookie-safe token; max_age 0 deletes the cookie. */
 void auth_cookie(struct req *r, const char *name, const char *value, long max_age, int http_only);
-/* auth_password_long_enough: 1 when pw has at least conf password_min_length characters (UTF-8
- * code points, not bytes). */
-int auth_password_long_enough(const char *pw);
-/* auth_change_password: the signed-in user's password from cur to pw (the caller has checked pw's
- * length and that it differs).  cur is checked through the throttle like a sign-in.  On success the
+/* (what a new password must be: http/pwpolicy.h, auth_password_check) */
+/* auth_change_password: the signed-in user's password from cur to pw (the caller has checked pw
+ * with auth_password_check and that it differs).  cur is checked through the throttle like a sign-in.  On success the
  * user's other sessions end and must_change is cleared.  ERR_DENIED cur is wrong, ERR_LIMIT wait
  * *retry_s seconds (cur not checked), ERR_INTERNAL/ERR_DB. */
 enum err auth_change_password(struct req *r, const char *cur, const char *pw, long *retry_s);

@@ -12,19 +12,43 @@ const char *resp_status_text(int status)
 	case 201: return "Created";
 	case 202: return "Accepted";
 	case 204: return "No Content";
+	case 206: return "Partial Content";
+	case 301: return "Moved Permanently";
+	case 302: return "Found";
 	case 303: return "See Other";
 	case 304: return "Not Modified";
+	case 307: return "Temporary Redirect";
 	case 400: return "Bad Request";
 	case 401: return "Unauthorized";
 	case 403: return "Forbidden";
 	case 404: return "Not Found";
 	case 405: return "Method Not Allowed";
+	case 406: return "Not Acceptable";
+	case 408: return "Request Timeout";
 	case 409: return "Conflict";
+	case 410: return "Gone";
+	case 411: return "Length Required";
 	case 413: return "Payload Too Large";
+	case 414: return "URI Too Long";
+	case 415: return "Unsupported Media Type";
+	case 422: return "Unprocessable Content";
 	case 429: return "Too Many Requests";
+	case 431: return "Request Header Fields Too Large";
+	case 500: return "Internal Server Error";
+	case 501: return "Not Implemented";
+	case 502: return "Bad Gateway";
 	case 503: return "Service Unavailable";
-	default:  return "Internal Server Error";
+	case 504: return "Gateway Timeout";
 	}
+	/* a status without a name of its own still says which side failed: a 4xx is never blamed on
+	 * the server (RFC 9110 section 15: an unknown code is read as the x00 of its class) */
+	if (status >= 400 && status < 500)
+		return "Client Error";
+	if (status >= 500 && status < 600)
+		return "Server Error";
+	if (status >= 300 && status < 400)
+		return "Redirection";
+	return status >= 200 && status < 300 ? "Success" : "Unknown Status";
 }
 
 int resp_err_status(enum err e)
@@ -176,6 +200,7 @@ enum err resp_error(struct req *r, int status)
 
 	switch (status) {
 	case 400: ko = "요청이 올바르지 않습니다."; break;
+	case 422: ko = "요청을 처리할 수 없습니다."; break;
 	case 401: ko = "로그인이 필요합니다."; break;
 	case 403: ko = "권한이 없습니다."; break;
 	case 404: ko = "페이지를 찾을 수 없습니다."; break;
@@ -183,7 +208,10 @@ enum err resp_error(struct req *r, int status)
 	case 413: ko = "요청이 너무 큽니다."; break;
 	case 429: ko = "요청이 너무 많습니다."; break;
 	case 503: ko = "잠시 후 다시 시도하세요."; break;
-	default:  ko = "내부 오류가 발생했습니다."; status = status >= 400 ? status : 500; break;
+	default:
+		status = status >= 400 && status < 600 ? status : 500;
+		ko = status < 500 ? "요청을 처리할 수 없습니다." : "내부 오류가 발생했습니다.";
+		break;
 	}
 	if (r->began) {
 		log_error("error %d after output began", status);

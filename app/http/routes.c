@@ -100,10 +100,12 @@ static const struct route routes[] = {
 	{M_GET,  "/admin/users", page_admin_users, R_AUTH | R_ADMIN,
 	 PARAMS({"notice", P_WORD, 16}, {"id", P_INT, 19})},
 	/* action: add, role, disable, enable, reset (a temporary password, shown once), level (an
-	 * access level on one target: identified, limited, aggregate; store/level.h) */
+	 * access level on one target: identified, limited, aggregate; store/level.h), token_revoke (one
+	 * API token of user id), tokens_revoke (all of them) */
 	{M_POST, "/admin/users", page_admin_user_save, R_AUTH | R_ADMIN | R_CSRF,
 	 PARAMS(CSRF_P, {"action", P_WORD, 16}, {"name", P_TEXT, 64}, {"role", P_WORD, 8},
-	        {"password", P_TEXT, 256}, {"id", P_INT, 19}, {"target", P_WORD, 63}, {"level", P_WORD, 10})},
+	        {"password", P_TEXT, 256}, {"id", P_INT, 19}, {"target", P_WORD, 63}, {"level", P_WORD, 10},
+	        {"token", P_INT, 19})},
 	{M_GET,  "/admin/audit", page_admin_audit, R_AUTH | R_ADMIN, PARAMS({"page", P_INT, 6})},
 	/* the audit of data access (admin_access.c): filters kept on every link; the CSV is audited too */
 	{M_GET,  "/admin/audit/access", page_admin_access, R_AUTH | R_ADMIN, PARAMS(ACCESS_FILTERS, {"page", P_INT, 6})},
@@ -323,8 +325,13 @@ void http_dispatch(struct req *r)
 		}
 		return;
 	}
-	if (r->signed_in && r->user.must_change && !r->via_token && !(rt->flags & (R_PWCHANGE | R_PUBLIC))) {
-		/* after an admin reset, the temporary password opens the change page and nothing else */
+	if (r->signed_in && r->user.must_change && !(rt->flags & (R_PWCHANGE | R_PUBLIC))) {
+		/* after an admin reset, the temporary password opens the change page and nothing else; a
+		 * token issued since then opens nothing either: the API has no change page, so it says why */
+		if (r->via_token) {
+			page_notice(r, 403, "api.must_change_password", NULL, 0);
+			return;
+		}
 		if (r->method == M_GET || r->method == M_HEAD) {
 			resp_redirect(r, "/account/password");
 			return;

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <cjson/cJSON.h>
 #include "http/http.h"
+#include "http/pwpolicy.h"
 #include "pages/pages.h"
 #include "store/level.h"
 #include "store/db.h"
@@ -51,6 +52,7 @@ enum err page_admin(struct req *r)
 struct users_view {
 	const char *reset_name, *reset_pw;
 	const char *notice_key, *error_key, *name, *role;
+	const char *reason;      /* {reason} of error_key: why a password was refused, in words */
 };
 
 /* levels_data: the access levels' table: "level_targets" (each registered target, with whether its
@@ -111,11 +113,45 @@ out:
 	PQclear(u);
 }
 
+/* tokens_data: "api_tokens", every user's API tokens (never the token: only its hash is stored), each
+ * with its user for the revoke forms; "tokens_by_user", one row per user who has any (revoke all). */
+static enum err tokens_data(struct req *r, cJSON *d)
+{
+	PGresult *res = db_query(db_app(), "SELECT t.id, t.user_id, u.name, t.label, "
+	                         "to_char(t.created_at, 'YYYY-MM-DD HH24:MI'), to_char(t.last_used_at, 'YYYY-MM-DD HH24:MI'), "
+	                         "count(*) OVER (PARTITION BY t.user_id), row_number() OVER (PARTITION BY t.user_id ORDER BY t.id) "
+	                         "FROM askql.api_tokens t JOIN askql.users u ON u.id = t.user_id ORDER BY u.name, t.id",
+	                         0, NULL, NULL, 0);
+	cJSON *a;
+
+	if (!res)
+		return ERR_DB;
+	a = cJSON_AddArrayToObject(d, "api_tokens");
+	for (int i = 0; i < PQntuples(res); i++) {
+		cJSON *o = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(o, "id", PQgetvalue(res, i, 0));
+		cJSON_AddStringToObject(o, "user_id", PQgetvalue(res, i, 1));
+		cJSON_AddStringToObject(o, "user", PQgetvalue(res, i, 2));
+		cJSON_AddStringToObject(o, "label", PQgetvalue(res, i, 3));
+		cJSON_AddStringToObject(o, "created", PQgetvalue(res, i, 4));
+		cJSON_AddStringToObject(o, "last_used", PQgetisnull(res, i, 5) ? view_t(r, "tokens.never")
+		                                                               : PQgetvalue(res, i, 5));
+		/* "revoke all" is offered on a user's first row when they have more than one */
+		cJSON_AddBoolToObject(o, "first_of_many", atoll(PQgetvalue(res, i, 7)) == 1 && atoll(PQgetvalue(res, i, 6)) > 1);
+		cJSON_AddItemToArray(a, o);
+	}
+	cJSON_AddBoolToObject(d, "has_tokens", PQntuples(res) > 0);
+	PQclear(res);
+	return OK;
+}
+
 static enum err users_page(struct req *r, int status, const struct users_view *v)
 {
 	PGresult *res = db_query(db_app(), "SELECT id, name, role, lang, disabled, "
 	                         "CASE WHEN must_change_password THEN 'yes' END AS must_change, to_char(created_at, 'YYYY-MM-DD') AS created, "
-	                         "(SELECT count(*) FROM askql.runs WHERE user_id = u.id AND deleted_at IS NULL) AS runs "
+	                         "(SELECT count(*) FROM askql.runs WHERE user_id = u.id AND deleted_at IS NULL) AS runs, "
+	                         "(SELECT count(*) FROM askql.api_tokens WHERE user_id = u.id) AS tokens "
 	                         "FROM askql.users u ORDER BY name", 0, NULL, NULL, 0);
 	cJSON *d, *a;
 
@@ -141,11 +177,14 @@ static enum err users_page(struct req *r, int status, const struct users_view *v
 			cJSON_AddBoolToObject(o, "must_change", 1);
 		cJSON_AddStringToObject(o, "created", PQgetvalue(res, i, 6));
 		cJSON_AddStringToObject(o, "runs", PQgetvalue(res, i, 7));
+		cJSON_AddStringToObject(o, "tokens", PQgetvalue(res, i, 8));
 		/* an admin cannot demote, disable or reset themselves here (the server refuses too) */
 		cJSON_AddBoolToObject(o, "self", atoll(PQgetvalue(res, i, 0)) == r->user.id);
 		cJSON_AddItemToArray(a, o);
 	}
 	PQclear(res);
+	if (tokens_data(r, d) != OK)
+		return ERR_DB;
 	levels_data(r, d);
 	cJSON_AddNumberToObject(d, "min_password", (double)conf_get_int("password_min_length"));
 	if (v && v->reset_name) {
@@ -162,7 +201,7 @@ static enum err users_page(struct req *r, int status, const struct users_view *v
 
 		sb_init_arena(&m, r->a);
 		i18n_format(&m, r->lang, v->error_key ? v->error_key : v->notice_key,
-		            (const char *const[]){"name", v->name ? v->name : "", NULL});
+		            (const char *const[]){"name", v->name ? v->name : "", "reason", v->reason ? v->reason : "", NULL});
 		cJSON_AddStringToObject(d, v->error_key ? "error" : "notice", sb_cstr(&m));
 	}
 	{
@@ -185,6 +224,8 @@ static const struct {
 	{"disabled", "users.notice_disabled"},
 	{"enabled", "users.notice_enabled"},
 	{"level", "levels.notice.saved"},
+	{"token", "users.notice_token_revoked"},
+	{"tokens", "users.notice_tokens_revoked"},
 };
 
 enum err page_admin_users(struct req *r)
@@ -261,6 +302,39 @@ out:
 	return e;
 }
 
+/*
+ * Revoke API tokens of user id: the one numbered tok (> 0), or all of them (tok 0).  *n is how many
+ * were deleted (0: nothing of that user's to revoke).  The audit names the user and the tokens' ids
+ * and labels, never a hash.
+ */
+static enum err revoke_tokens(struct req *r, long long id, long long tok, int *n)
+{
+	char ids[24], toks[24];
+	const char *p[2] = {ids, toks};
+	PGresult *res;
+	struct sb det;
+
+	*n = 0;
+	snprintf(ids, sizeof ids, "%lld", id);
+	snprintf(toks, sizeof toks, "%lld", tok);
+	res = db_query(db_app(), "WITH d AS (DELETE FROM askql.api_tokens WHERE user_id = $1 AND ($2::bigint = 0 OR id = $2) "
+	                         "RETURNING id, label) SELECT coalesce(jsonb_agg(jsonb_build_object('id', id, 'label', label) "
+	                         "ORDER BY id), '[]'), count(*) FROM d", 2, p, NULL, 0);
+	if (!res || PQntuples(res) != 1) {
+		PQclear(res);
+		return ERR_DB;
+	}
+	*n = atoi(PQgetvalue(res, 0, 1));
+	if (*n > 0) {
+		sb_init_arena(&det, r->a);
+		sb_printf(&det, "{\"id\":%lld,\"tokens\":%s}", id, PQgetvalue(res, 0, 0));
+		view_audit(r, tok ? "user.token_revoke" : "user.tokens_revoke", sb_cstr(&det));
+		log_info("%d API token(s) of user %lld revoked by %s", *n, id, r->user.name);
+	}
+	PQclear(res);
+	return OK;
+}
+
 /* Add a user: OK with the new id in *id, or OK with *taken set when the name is already taken
  * (nothing written: the caller shows the refusal and records no audit entry). */
 static enum err add_user(const char *name, const char *role, const char *pw, long long *id, int *taken)
@@ -269,7 +343,7 @@ static enum err add_user(const char *name, const char *role, const char *pw, lon
 	char *h;
 	PGresult *res;
 
-	if (!name || !*name || !role || !pw || !auth_password_long_enough(pw))
+	if (!name || !*name || !role || !pw || auth_password_check(pw) != PW_OK)
 		return ERR_INPUT;
 	if (!(h = auth_hash_password(pw)))
 		return ERR_INTERNAL;
@@ -301,6 +375,19 @@ enum err page_admin_user_save(struct req *r)
 		return ERR_INPUT;
 	if (!strcmp(action, "reset"))
 		return id ? reset_password(r, id) : ERR_INPUT;
+	if (!strcmp(action, "token_revoke") || !strcmp(action, "tokens_revoke")) {
+		long long tok = req_param_int(r, "token", 0);
+		int all = !strcmp(action, "tokens_revoke"), n;
+		char to[80];
+
+		/* one token needs its number; "all" takes none, so that a lost field never widens the act */
+		if (who <= 0 || (all ? req_param(r, "token") != NULL : tok <= 0))
+			return ERR_INPUT;
+		if ((e = revoke_tokens(r, who, tok, &n)) != OK)
+			return e;
+		snprintf(to, sizeof to, "/admin/users?notice=%s&id=%lld", n == 0 ? "same" : all ? "tokens" : "token", who);
+		return resp_redirect(r, to);
+	}
 	if (!strcmp(action, "level")) {
 		/* level_set writes the audit row (level.set, with the previous level) in its transaction */
 		const char *tg = req_param(r, "target");
@@ -322,7 +409,21 @@ enum err page_admin_user_save(struct req *r)
 	}
 	if (!strcmp(action, "add")) {
 		int taken = 0;
+		enum pw_verdict pv = pw ? auth_password_check(pw) : PW_SHORT;
 
+		if (name && *name && role && pv != PW_OK) {
+			/* the form again with the reason; the name and role kept, never the password */
+			struct users_view v = {.error_key = "users.error_password", .name = name, .role = role};
+			struct sb why;
+			char n[24];
+
+			sb_init_arena(&why, r->a);
+			snprintf(n, sizeof n, "%ld", conf_get_int("password_min_length"));
+			i18n_format(&why, r->lang, pw_verdict_key(pv), (const char *const[]){"n", n, NULL});
+			v.reason = sb_cstr(&why);
+			log_info("user %s not added: password rule %d", name, (int)pv);
+			return users_page(r, pv == PW_NO_LIST ? 503 : 400, &v);
+		}
 		e = add_user(name, role, pw, &who, &taken);
 		if (e == OK && taken) {
 			struct users_view v = {.error_key = "users.error_exists", .name = name, .role = role};

@@ -114,6 +114,10 @@ static enum err download(struct req *r, long long id, const char *fmt, int relea
 	o.cancelled = client_gone;
 	o.cancel_ctx = r;
 	o.release = release;
+	/* an XLSX is built on disk before a byte is sent: in askql's own directory, never /tmp, and to
+	 * at most export_tmp_max_bytes of rows (issue 27) */
+	o.tmpdir = conf_get("export_tmp_dir");
+	o.tmp_max_bytes = conf_get_int("export_tmp_max_bytes");
 	/* the file is read with the downloader's access level on the run's target, never with more */
 	{
 		struct target t;

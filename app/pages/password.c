@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <cjson/cJSON.h>
+#include "http/pwpolicy.h"
 #include "pages/pages.h"
 #include "util/conf.h"
 #include "util/i18n.h"
@@ -55,8 +56,14 @@ enum err page_password_post(struct req *r)
 		return form(r, 400, "account.password_missing", NULL, NULL);
 	if (strcmp(pw, again))
 		return form(r, 400, "account.password_mismatch", NULL, NULL);
-	if (!auth_password_long_enough(pw))
-		return form(r, 400, "account.password_short", NULL, NULL);
+	{
+		enum pw_verdict v = auth_password_check(pw);
+
+		if (v != PW_OK) {
+			log_info("password change refused for %s: rule %d", r->user.name, (int)v);
+			return form(r, v == PW_NO_LIST ? 503 : 400, pw_verdict_key(v), NULL, NULL);
+		}
+	}
 	if (!strcmp(pw, cur))
 		return form(r, 400, "account.password_same", NULL, NULL);
 	e = auth_change_password(r, cur, pw, &wait);

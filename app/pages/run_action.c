@@ -7,6 +7,7 @@
 #include "pages/pages.h"
 #include "store/db.h"
 #include "store/run.h"
+#include "util/arena.h"
 #include "util/conf.h"
 #include "util/log.h"
 
@@ -34,6 +35,13 @@ static enum err run_action(struct req *r)
 		o.mode = cJSON_IsString(kind) && !strcmp(kind->valuestring, "react") ? "react" : "extract";
 		o.step_mode = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(run, "step_mode"));
 		o.no_cache = 1;     /* a re-run means: really run it again */
+		/* and against the database the run asked, not the default one; agent_start resolves the
+		 * name again and applies the user's current level there (a target gone since is an error) */
+		{
+			const char *tg = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(run, "target"));
+
+			o.target = tg && *tg ? arena_strdup(r->a, tg) : NULL;
+		}
 		if ((e = agent_start(db_app(), &o, cJSON_GetStringValue(
 		                  cJSON_GetObjectItemCaseSensitive(run, "question")), &res)) == OK && res.run_id) {
 			snprintf(to, sizeof to, "/runs/%lld", res.run_id);

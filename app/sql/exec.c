@@ -12,6 +12,7 @@
 #include "catalog/phi.h"
 #include "store/level.h"
 #include "store/db.h"
+#include "store/target.h"
 #include "util/conf.h"
 #include "util/log.h"
 #include "util/sb.h"
@@ -270,8 +271,17 @@ PGconn *exec_pool_get(const char *conninfo, char *err, size_t errlen)
 		PQfinish(c);
 		c = NULL;
 	}
-	if (!c)
+	if (!c) {
 		c = db_connect(conninfo, err, errlen);
+		/* issue 27: a connection that lands in askql's own database is never a target's, however
+		 * its conninfo is spelled or when it was registered (store/target.h) */
+		if (c && target_conn_is_app(db_app(), c) == 1) {
+			PQfinish(c);
+			c = NULL;
+			err_set(err, errlen, "this target's connection leads to askql's own database: refused");
+			log_error("a target connection leads to the app database: refused");
+		}
+	}
 	if (s) {
 		pthread_mutex_lock(&pool_mu);
 		s->c = c;

@@ -274,6 +274,82 @@ enum err target_list(PGconn *app, struct target **out, int *n, char *err, size_t
 	return OK;
 }
 
+/*
+ * Where a connection lands: the cluster's system identifier (pg_control_system(), executable by
+ * every role unless revoked) and, since a cluster may be restarted but not copied with the same
+ * start time, the postmaster's start time and port; then the database's name.  A role that may
+ * not run pg_control_system() leaves sysid empty.  "" on any error.
+ */
+struct place {
+	char sysid[32], start[64], db[128];
+};
+
+static void place_of(PGconn *c, struct place *p)
+{
+	PGresult *r;
+
+	memset(p, 0, sizeof *p);
+	r = PQexec(c, "SELECT has_function_privilege('pg_catalog.pg_control_system()', 'EXECUTE'), "
+	              "pg_postmaster_start_time()::text || ' ' || current_setting('port'), current_database()");
+	if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1) {
+		int can = PQgetvalue(r, 0, 0)[0] == 't';
+
+		snprintf(p->start, sizeof p->start, "%s", PQgetvalue(r, 0, 1));
+		snprintf(p->db, sizeof p->db, "%s", PQgetvalue(r, 0, 2));
+		PQclear(r);
+		if (!can)
+			return;
+		r = PQexec(c, "SELECT system_identifier::text FROM pg_catalog.pg_control_system()");
+		if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1)
+			snprintf(p->sysid, sizeof p->sysid, "%s", PQgetvalue(r, 0, 0));
+	}
+	PQclear(r);
+}
+
+int target_conn_is_app(PGconn *app, PGconn *c)
+{
+	/* the app database's place, once per process: it does not move under a running worker */
+	static struct place mine;
+	static int known;
+	struct place theirs;
+
+	if (!known && app) {
+		place_of(app, &mine);
+		known = *mine.db != '\0';
+	}
+	if (!known || !c)
+		return -1;
+	place_of(c, &theirs);
+	if (!*theirs.db)
+		return -1;
+	if (strcmp(theirs.db, mine.db))
+		return 0;
+	/* the same name on the same server: by system identifier when both sides could read it (a
+	 * replica of the app's cluster shares it and is the app's data too), else by start and port */
+	if (*theirs.sysid && *mine.sysid)
+		return !strcmp(theirs.sysid, mine.sysid);
+	return !strcmp(theirs.start, mine.start);
+}
+
+/* not_app_db: ERR_DENIED when conninfo connects to the app's own database; OK when it connects
+ * elsewhere or cannot connect now (the executor and the indexer check again when they connect). */
+static enum err not_app_db(PGconn *app, const char *conninfo, char *err, size_t errlen)
+{
+	PGconn *c;
+	int same;
+
+	if (!conninfo || !*conninfo || !(c = db_connect(conninfo, NULL, 0)))
+		return OK;
+	same = target_conn_is_app(app, c);
+	PQfinish(c);
+	if (same == 1) {
+		err_set(err, errlen, "that connection leads to askql's own database (its users, sessions and audit): "
+		        "it can never be a target");
+		return ERR_DENIED;
+	}
+	return OK;
+}
+
 enum err target_add(PGconn *app, const char *name, const char *conninfo, const char *ro_conninfo,
                     const char *metadata_file, const char *docs_dir, char *err, size_t errlen)
 {
@@ -302,6 +378,10 @@ enum err target_add(PGconn *app, const char *name, const char *conninfo, const c
 		err_set(err, errlen, "a target named '%s' is already registered (askql target rm %s first)", name, name);
 		return ERR_DENIED;
 	}
+	/* issue 27: asked by where the connection lands, not by how the conninfo is spelled */
+	if ((rc = not_app_db(app, conninfo, err, errlen)) != OK ||
+	    (rc = not_app_db(app, ro_conninfo, err, errlen)) != OK)
+		return rc;
 	if (get_one(app, "t.ident = $1", ident, &old, NULL, 0) == OK) {
 		err_set(err, errlen, "that database (%s) is already registered as '%s'", ident, old.name);
 		target_free(&old);
@@ -424,6 +504,8 @@ enum err target_sync_conf(PGconn *app, char *err, size_t errlen)
 	if (!*name || !*ci)
 		return OK;
 	if ((rc = target_ident(ci, ident, sizeof ident, err, errlen)) != OK)
+		return rc;
+	if ((rc = not_app_db(app, ci, err, errlen)) != OK || (rc = not_app_db(app, ro, err, errlen)) != OK)
 		return rc;
 	if (get_one(app, "t.ident = $1", ident, &other, NULL, 0) == OK) {
 		int same = !strcmp(other.name, name);

@@ -30,6 +30,14 @@ void target_free(struct target *t);
 const char *target_exec_conninfo(const struct target *t);
 
 /*
+ * target_conn_is_app: 1 when c (a connection made for a target) is to askql's own database: the same
+ * database name on the same cluster (pg_control_system()'s system identifier; the postmaster's start
+ * time and port when a role may not read it); 0 when it is elsewhere; -1 when it cannot tell (a query
+ * failed).  app is the app database's connection (its place is read once per process).
+ */
+int target_conn_is_app(PGconn *app, PGconn *c);
+
+/*
  * target_ident: "host:port/dbname" for a key=value or URI conninfo, with libpq's environment
  * defaults (PGHOST, PGPORT, PGDATABASE, PGUSER) filled in; a unix-socket directory, localhost,
  * 127.0.0.0/8 and ::1 are all "local".  ERR_PARSE (message in err) when conninfo does not parse.
@@ -44,7 +52,8 @@ char *target_mask(const char *conninfo);
  * target_add: register name for conninfo (ro_conninfo, metadata_file, docs_dir may be NULL).
  * ERR_INPUT for a bad name (letters, digits, _ . -, at most 63) or a conninfo that does not
  * parse or is too long; ERR_DENIED when the name or the same database (ident) is already
- * registered (err names which).  The first target registered becomes the default.
+ * registered (err names which), or when conninfo or ro_conninfo connects to askql's own database
+ * (target_conn_is_app; a connection that fails now is let through and checked when used).  The first target registered becomes the default.
  */
 enum err target_add(PGconn *app, const char *name, const char *conninfo, const char *ro_conninfo,
                     const char *metadata_file, const char *docs_dir, char *err, size_t errlen);

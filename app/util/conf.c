@@ -72,6 +72,8 @@ static struct conf_item items[] = {
 	{"metadata_file", "conf/metadata/demo.json", 0, "column metadata / ontology for the default target", 0, 0},
 	{"drug_classes_file", "conf/critique/drug_classes.tsv", 0, "critique: drug classes of medications (opioid, hypnotic, neuromuscular blocker, antibiotic, colloid, ...) with their Korean and English names and sources", 0, 0},
 	{"export_dir", "var/exports", 0, "directory for exported files", 0, 0},
+	{"export_tmp_dir", "var/tmp", 0, "where a web XLSX download is built before it is sent (its uncompressed rows, then the workbook); created 0700 when missing; never /tmp (docs/export-deadline.md)", 0, 0},
+	{"export_tmp_max_bytes", "1073741824", 0, "the most bytes of uncompressed rows one XLSX may hold while it is built (web and CLI); past it the sheet ends there, marked truncated (1048576 to 68719476736)", 0, 0},
 	{"log_path", "", 0, "log file (empty: stderr)", 0, 0},
 	/* critique */
 	{"critique_tool_budget", "4", 0, "critique: tools the critic's run_tools may run (preprocess's direct compare counts)", 0, 0},
@@ -81,7 +83,8 @@ static struct conf_item items[] = {
 	{"critique_remote_timeout_ms", "3000", 0, "critique: timeout of the remote literature search", 0, 0},
 	/* web */
 	{"session_ttl_s", "43200", 0, "absolute session lifetime in seconds: a session ends this long after sign-in, however active", 0, 0},
-	{"password_min_length", "8", 0, "fewest characters of a new password (change page, admin page, askql user add)", 0, 0},
+	{"password_min_length", "10", 0, "fewest characters of a new password (change page, admin page, askql user add; 8 to 256)", 0, 0},
+	{"common_passwords_file", "conf/passwords/common.txt", 0, "passwords too common to be chosen, one a line (its source in its header); a new password on it is refused, and none is accepted while it cannot be read (docs/auth.md)", 0, 0},
 	{"session_idle_s", "3600", 0, "a session not used for this many seconds ends (idle expiry)", 0, 0},
 	{"public_url", "", 0, "the address users open, e.g. https://askql.example.org; https:// here marks cookies Secure (TLS ending before nginx)", 0, 0},
 	{"max_body_bytes", "1048576", 0, "largest request body accepted", 0, 0},
@@ -110,6 +113,8 @@ static const struct {
 	{"target_max_statements", 0, 64},
 	{"target_wait_ms", 0, 60000},
 	{"history_undo_s", 60, 604800},
+	{"password_min_length", 8, 256},
+	{"export_tmp_max_bytes", 1048576, 68719476736L},
 };
 
 /* Settings that must be one of a few words ('|'-separated): a typo in a privacy setting must

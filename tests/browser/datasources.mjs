@@ -49,6 +49,9 @@ INSERT INTO admission SELECT g, 1 + g % 2, 30 + g % 50, CASE WHEN g % 9 = 0 THEN
 GRANT CONNECT ON DATABASE ${DB} TO askql_reader, askql_app;
 GRANT USAGE ON SCHEMA public TO askql_reader, askql_app;
 GRANT SELECT ON ALL TABLES IN SCHEMA public TO askql_reader, askql_app;`);
+// the workers' password file names each database (issue 27): the operator lets them reach this one
+execFileSync('bash', ['-c', '. "$TOP/scripts/lib.sh" && pgpass_allow "$VAR" "$PGPORT" "$1" askql_app askql_reader', 'allow', DB],
+  { env: { ...process.env, TOP }, stdio: ['ignore', 'ignore', 'inherit'] });
 // the workers index as askql_app: their password file holds no superuser's (docs/pg-auth.md)
 const conn = `host=${process.env.PGHOST} port=${process.env.PGPORT} dbname=${DB} user=askql_app`;
 const ro = `host=${process.env.PGHOST} port=${process.env.PGPORT} dbname=${DB} user=askql_reader`;

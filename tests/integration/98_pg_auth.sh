@@ -72,7 +72,7 @@ check "the service user (the workers) cannot read the superuser's password file"
 	"[ -s '$ADMINPASS' ] && ! runuser -u '$SYSUSER' -- cat '$ADMINPASS' >/dev/null 2>&1"
 check "nobody can read either password file" \
 	"[ -s '$APPPASS' ] && [ -s '$ADMINPASS' ] && ! runuser -u nobody -- cat '$APPPASS' >/dev/null 2>&1 && ! runuser -u nobody -- cat '$ADMINPASS' >/dev/null 2>&1"
-roles_in() { awk -F: '{print $(NF-1)}' "$1" | sort | paste -sd, -; }
+roles_in() { awk -F: '{print $(NF-1)}' "$1" | sort -u | paste -sd, -; }
 check "the app's file holds the app's roles only, no superuser ($(roles_in "$APPPASS"))" "[ \"\$(roles_in '$APPPASS')\" = askql_app,askql_reader ]"
 leaks=""
 while IFS= read -r pw; do

@@ -86,7 +86,9 @@ static void test_csv_quoting(void **state)
 	row3(&f, csv_row, "6", "", "t");          /* empty string: "" */
 	row3(&f, csv_row, NULL, NULL, NULL);      /* NULLs: empty fields */
 	row3(&f, csv_row, "8", "한글 é", "t");    /* UTF-8 untouched */
-	assert_int_equal(csv_end(&f.e, 8, 0), OK);
+	row3(&f, csv_row, "9", "a;b", "t");       /* issue 27: a semicolon or a tab is quoted too */
+	row3(&f, csv_row, "10", "a\tb", "t;");
+	assert_int_equal(csv_end(&f.e, 10, 0), OK);
 	assert_int_equal(exp_flush(&f.e), OK);
 	assert_string_equal(sb_cstr(&f.sb),
 	                    "\xEF\xBB\xBF"
@@ -98,8 +100,10 @@ static void test_csv_quoting(void **state)
 	                    "5,\"cr\rhere\",t\r\n"
 	                    "6,\"\",t\r\n"
 	                    ",,\r\n"
-	                    "8,한글 é,t\r\n");
-	assert_int_equal(f.st.rows, 8);
+	                    "8,한글 é,t\r\n"
+	                    "9,\"a;b\",t\r\n"
+	                    "10,\"a\tb\",\"t;\"\r\n");
+	assert_int_equal(f.st.rows, 10);
 	fake_done(&f);
 }
 
@@ -132,6 +136,10 @@ static void test_csv_formula_escape(void **state)
 		{"=1+2", "-5"}, {"+SUM(A1)", "-1.5e3"}, {"-2+3", "+7"}, {"@cmd", "0"},
 		{"\t=x", "1"}, {"\r=x", "2"}, {"-5", "3"}, {"+1.25", "4"}, {"-1e5", "5"},
 		{"a=b", "6"}, {"=\"q\",x", "7"}, {"-", "8"}, {"", "9"},
+		/* issue 27: a formula after a separator a spreadsheet may guess stays inside one quoted cell */
+		{"x;=HYPERLINK(A2)", "10"}, {"x\t=1+2", "11"},
+		/* and one read with ';' or a tab as the separator: each part after one that could run gets ' */
+		{"a;-5;b", "12"}, {"=a;=b\t@c", "13"}, {";", "14"}, {"a;\t=b", "15"},
 	};
 	const char *want =
 		"'=name,n\r\n"
@@ -139,7 +147,7 @@ static void test_csv_formula_escape(void **state)
 		"'+SUM(A1),-1.5e3\r\n"
 		"'-2+3,+7\r\n"
 		"'@cmd,0\r\n"
-		"'\t=x,1\r\n"
+		"\"'\t'=x\",1\r\n"
 		"\"'\r=x\",2\r\n"
 		"-5,3\r\n"
 		"+1.25,4\r\n"
@@ -147,7 +155,13 @@ static void test_csv_formula_escape(void **state)
 		"a=b,6\r\n"
 		"\"'=\"\"q\"\",x\",7\r\n"
 		"'-,8\r\n"
-		"\"\",9\r\n";
+		"\"\",9\r\n"
+		"\"x;'=HYPERLINK(A2)\",10\r\n"
+		"\"x\t'=1+2\",11\r\n"
+		"\"a;-5;b\",12\r\n"
+		"\"'=a;'=b\t'@c\",13\r\n"
+		"\";\",14\r\n"
+		"\"a;\t'=b\",15\r\n";
 	struct fake f;
 
 	for (int escape = 0; escape < 2; escape++) {

@@ -118,6 +118,28 @@ static void test_multipart(void **st)
 	arena_free(&a);
 }
 
+/* issue 27: a 422 said "Internal Server Error"; every status names its own side */
+static void test_status_text(void **st)
+{
+	(void)st;
+	assert_string_equal(resp_status_text(422), "Unprocessable Content");
+	assert_string_equal(resp_status_text(429), "Too Many Requests");
+	assert_string_equal(resp_status_text(500), "Internal Server Error");
+	assert_string_equal(resp_status_text(499), "Client Error");
+	assert_string_equal(resp_status_text(599), "Server Error");
+	for (int s = 100; s < 700; s++) {
+		const char *t = resp_status_text(s);
+
+		assert_non_null(t);
+		assert_true(*t);
+		if (s != 500)
+			assert_string_not_equal(t, "Internal Server Error");
+		if (s >= 400 && s < 500)
+			assert_null(strstr(t, "Server"));
+	}
+	assert_int_equal(resp_err_status(ERR_INPUT), 400);
+}
+
 static void test_sql_html(void **st)
 {
 	struct sb s = SB_INIT;
@@ -159,7 +181,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_utf8), cmocka_unit_test(test_local_path), cmocka_unit_test(test_urlencoded), cmocka_unit_test(test_cookies),
-		cmocka_unit_test(test_multipart), cmocka_unit_test(test_sql_html), cmocka_unit_test(test_chart),
+		cmocka_unit_test(test_multipart), cmocka_unit_test(test_status_text), cmocka_unit_test(test_sql_html), cmocka_unit_test(test_chart),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

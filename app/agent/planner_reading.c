@@ -133,13 +133,25 @@ static int rate_sides(struct planner *p, int *side)
 		const struct ptok *t = &p->tk.v[i];
 		if (s < 0 && pf_share_word(t))
 			s = i;
-		if (m < 0 && (!strcmp(t->text, "중") || !strcmp(t->text, "가운데") || !strcmp(t->text, "among")))
+		/* the base marked: A 중 (가운데), A 대비 B, B 비율 (A 기준), among A */
+		if (m < 0 && (!strcmp(t->text, "중") || !strcmp(t->text, "가운데") || !strcmp(t->text, "대비") ||
+		              !strcmp(t->text, "기준") || !strcmp(t->text, "among")))
 			m = i, among = !strcmp(t->text, "among");
 	}
 	if (s < 0)
 		return 0;
-	int base_lo = 0, base_hi = 0, part_lo = 0, part_hi = 0;
-	if (m >= 0 && among) {
+	int base_lo = 0, base_hi = 0, part_lo = 0, part_hi = 0, of = -1;
+	/* "여자 환자의 당뇨 비율": the words before a possessive 의 are the base, those after it the part */
+	for (int i = 0; m < 0 && i < s; i++) {
+		const struct ptok *t = &p->tk.v[i];
+		const char *raw = t->raw ? t->raw : t->text;
+		size_t rl = strlen(raw);
+		if (t->hangul && rl > 3 && !strcmp(raw + rl - 3, "의") && strcmp(raw, t->text))
+			of = i;
+	}
+	if (of >= 0) {
+		base_lo = 0, base_hi = of + 1, part_lo = of + 1, part_hi = s;
+	} else if (m >= 0 && among) {
 		int end = m + 1;
 		while (end < p->tk.n && p->tk.v[end].kind != TK_PUNCT && end != s)
 			end++;

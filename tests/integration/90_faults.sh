@@ -192,25 +192,26 @@ if mount -t tmpfs -o size=48k tmpfs "$FULL" 2>/dev/null; then
 	check "CLI export onto a full disk exits non-zero with a clear error" \
 		"[ $rc -ne 0 ] && grep -qiE 'no space left|cannot write' '$W/full.log'" "rc=$rc $(head -c 300 "$W/full.log")"
 	check "CLI export onto a full disk leaves no file, not even a temp one" "[ -z \"\$(ls -A '$FULL')\" ]" "$(ls -A "$FULL")"
-	# the web XLSX download builds its workbook in TMPDIR: make that the full disk
+	# the web XLSX download builds its workbook in conf export_tmp_dir (var/tmp): make that the full disk
+	XT=${VAR:?}/tmp
 	umount "$FULL"; MOUNTED=
-	mount -t tmpfs -o size=16k tmpfs "$W/tmp" && MOUNTED=$W/tmp && chown "$SYSUSER" "$W/tmp"
+	mount -t tmpfs -o size=16k tmpfs "$XT" && MOUNTED=$XT && chown "$SYSUSER" "$XT" && chmod 700 "$XT"
 	RUNOK=$( [ "$(status_of "${RUN3:-0}")" = ok ] && echo "$RUN3")
 	if [ -n "$RUNOK" ]; then
 		sq "UPDATE askql.runs SET sql = 'SELECT * FROM lab_data_table LIMIT 20000' WHERE id = $RUNOK" >/dev/null
 		curl -s -m 60 -D "$W/xh" -o "$W/x.xlsx" -b "$W/cj" "$B/runs/$RUNOK/download?format=xlsx"
 		check "XLSX download with a full temp disk: an error status, not a truncated file" \
 			"grep -qE '^HTTP/1.1 5' '$W/xh' && ! grep -qi 'content-disposition' '$W/xh'" "$(head -1 "$W/xh")"
-		check "XLSX download with a full temp disk leaves no temp file" "[ -z \"\$(ls -A '$W/tmp')\" ]" "$(ls -A "$W/tmp")"
+		check "XLSX download with a full temp disk leaves no temp file" "[ -z \"\$(ls -A '$XT')\" ]" "$(ls -A "$XT")"
 		c=$(code -b "$W/cj" "$B/runs/$RUNOK/download?format=csv")
 		check "CSV download of the same run still works (streamed, no temp file)" "[ $c = 200 ]" "got $c"
 	else
 		nok "a successful run to download" "none found"
 	fi
-	held=$(for p in $(workers); do ls -l "/proc/$p/fd" 2>/dev/null; done | grep -c "$W/tmp")
+	held=$(for p in $(workers); do ls -l "/proc/$p/fd" 2>/dev/null; done | grep -c "$XT")
 	check "no worker keeps a file open on the full temp disk after the failed XLSX ($held fds)" "[ $held = 0 ]" \
-		"$(for p in $(workers); do ls -l "/proc/$p/fd" 2>/dev/null; done | grep "$W/tmp")"
-	umount "$W/tmp" 2>/dev/null || umount -l "$W/tmp"; MOUNTED=
+		"$(for p in $(workers); do ls -l "/proc/$p/fd" 2>/dev/null; done | grep "$XT")"
+	umount "$XT" 2>/dev/null || umount -l "$XT"; MOUNTED=
 else
 	ok "# SKIP tmpfs mount not permitted here; disk-full cases not run"
 fi

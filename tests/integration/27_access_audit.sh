@@ -98,6 +98,35 @@ else
 	nok "an API token for $ANN"
 fi
 
+# ---- issue 27: every path that returns stored rows writes one row, at the level the rows were read at
+s6=$(last)
+ev=$(curl -s -b "$T/ann" "$BASE_URL/runs/$RUN/events?after=0")
+check "the run's event stream sends its steps and writes exactly one 'view' row (page, via events, identified)" \
+	"grep -q '^event: step' <<<\"\$ev\" && [ \"\$(rows $s6 true)\" = 1 ] && [ \"\$(rows $s6 \"kind = 'view' AND format = 'page' AND detail->>'via' = 'events' AND run_id = $RUN AND user_name = '$ANN' AND access_level = 'identified' AND (detail->>'steps')::int > 0\")\" = 1 ]" \
+	"$(head -c 300 <<<"$ev"); $(q -c "SELECT * FROM askql.access_audit WHERE id > $s6")"
+if [ -n "$TOK" ]; then
+	s6=$(last)
+	c=$(code -H "Authorization: Bearer $TOK" "$BASE_URL/api/runs/$RUN/steps")
+	check "API steps 200 and exactly one 'view' row (json, api, via steps)" \
+		"[ $c = 200 ] && [ \"\$(rows $s6 true)\" = 1 ] && [ \"\$(rows $s6 \"kind = 'view' AND format = 'json' AND channel = 'api' AND detail->>'via' = 'steps' AND run_id = $RUN\")\" = 1 ]" \
+		"got $c; $(q -c "SELECT * FROM askql.access_audit WHERE id > $s6")"
+fi
+loc=$(curl -s -o /dev/null -w '%{redirect_url}' -b "$T/ann" --data-urlencode "csrf=$AN" --data-urlencode case=1 "$BASE_URL/reports")
+REP=${loc##*/reports/}; REP=${REP%%[?#]*}
+if [ -n "$REP" ] && [ "$REP" != "$loc" ]; then
+	for f in page json html; do
+		s6=$(last)
+		[ $f = page ] && u="$BASE_URL/reports/$REP" || u="$BASE_URL/reports/$REP?format=$f"
+		c=$(code -b "$T/ann" "$u")
+		[ $f = page ] && k=view || k=download
+		check "report $REP as $f: 200 and exactly one '$k' row naming the report" \
+			"[ $c = 200 ] && [ \"\$(rows $s6 true)\" = 1 ] && [ \"\$(rows $s6 \"kind = '$k' AND detail->>'via' = 'report' AND detail->>'report_id' = '$REP' AND detail->>'format' = '$f' AND user_name = '$ANN' AND access_level = 'identified'\")\" = 1 ]" \
+			"got $c; $(q -c "SELECT * FROM askql.access_audit WHERE id > $s6")"
+	done
+else
+	nok "a critique report to view (POST /reports went to '$loc')"
+fi
+
 # ---- the CLI export: no user, the OS user, the catalog's columns
 s4=$(last)
 XSQL="SELECT c.caseid, c.age, c.casestart FROM clinical_data_table c ORDER BY c.caseid LIMIT 7"
@@ -198,6 +227,12 @@ check "download refused (503), no file, while the audit cannot be written" "[ $c
 "$ASKQL" export --sql "$XSQL" --format csv -o "$T/cli2.csv" >"$T/cli2.log" 2>&1
 rc=$?
 check "CLI export refused, no file" "[ $rc != 0 ] && [ ! -e '$T/cli2.csv' ] && grep -q 'audit' '$T/cli2.log'" "rc $rc $(cat "$T/cli2.log")"
+c=$(code -b "$T/ann" "$BASE_URL/runs/$RUN/events?after=0")
+check "event stream refused (503) while the audit cannot be written" "[ $c = 503 ]" "got $c"
+[ -n "$TOK" ] && { c=$(code -H "Authorization: Bearer $TOK" "$BASE_URL/api/runs/$RUN/steps")
+	check "API steps refused (503) while the audit cannot be written" "[ $c = 503 ]" "got $c"; }
+[ -n "${REP:-}" ] && { c=$(code -b "$T/ann" "$BASE_URL/reports/$REP")
+	check "report page refused (503) while the audit cannot be written" "[ $c = 503 ]" "got $c"; }
 q -c "GRANT INSERT ON askql.access_audit TO askql_app" >/dev/null
 c=$(code -b "$T/ann" "$BASE_URL/runs/$RUN")
 check "result page back once the audit can be written" "[ $c = 200 ]" "got $c"

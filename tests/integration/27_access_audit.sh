@@ -176,6 +176,39 @@ out=$(psql -X -q -tA -d askql -c "DELETE FROM askql.access_audit WHERE id = $ID"
 check "even the superuser's DELETE meets the trigger" "grep -q 'append-only' <<<'$out'" "$out"
 check "the row is unchanged" "[ \"\$(q -c \"SELECT count(*) FROM askql.access_audit WHERE id = $ID\")\" = 1 ]"
 
+# ---- issue 27: the admin audit log (askql.audit) is append-only too, and chained by hash
+AU=$(q -c "SELECT max(id) FROM askql.audit")
+out=$(app -c "UPDATE askql.audit SET action = 'forged' WHERE id = $AU")
+check "askql.audit, app role: UPDATE refused" "grep -qiE 'permission denied|append-only' <<<'$out'" "$out"
+out=$(app -c "DELETE FROM askql.audit WHERE id = $AU")
+check "askql.audit, app role: DELETE refused" "grep -qiE 'permission denied|append-only' <<<'$out'" "$out"
+out=$(app -c "TRUNCATE askql.audit")
+check "askql.audit, app role: TRUNCATE refused" "grep -qiE 'permission denied|append-only' <<<'$out'" "$out"
+out=$(app -c "ALTER TABLE askql.audit DISABLE TRIGGER ALL")
+check "askql.audit, app role: disabling the triggers refused" "grep -qiE 'permission denied|must be owner' <<<'$out'" "$out"
+out=$(psql -X -q -tA -d askql -c "DELETE FROM askql.audit WHERE id = $AU" 2>&1)
+check "askql.audit: even the superuser's DELETE meets the trigger" "grep -q 'append-only' <<<'$out'" "$out"
+app -c "INSERT INTO askql.audit (action, detail) VALUES ('audit27.probe', '{\"n\":1}'), ('audit27.probe', '{\"n\":2}'), ('audit27.probe', '{\"n\":3}')" >/dev/null
+check "new rows are chained: each holds the hash of the row before it" \
+	"[ \"\$(q -c \"SELECT count(*) FROM (SELECT prev_hash, lag(hash) OVER (ORDER BY id) AS b FROM askql.audit) x WHERE prev_hash IS DISTINCT FROM b\")\" = 0 ] && [ \"\$(q -c \"SELECT count(*) FROM askql.audit WHERE hash IS NULL\")\" = 0 ]"
+out=$("$ASKQL" audit verify 2>&1); rc=$?
+check "askql audit verify: intact (exit 0)" "[ $rc = 0 ] && grep -q 'chain intact' <<<'$out'" "$out"
+# what the triggers cannot stop: a superuser with session_replication_role = replica skips them
+MID=$(q -c "SELECT id FROM askql.audit WHERE action = 'audit27.probe' AND detail->>'n' = '2'")
+NEXT=$(q -c "SELECT id FROM askql.audit WHERE action = 'audit27.probe' AND detail->>'n' = '3'")
+SAVED=$(q -c "SELECT row_to_json(a)::text FROM askql.audit a WHERE id = $MID")
+psql -X -q -d askql -c "SET session_replication_role = replica; DELETE FROM askql.audit WHERE id = $MID" >/dev/null 2>&1
+out=$("$ASKQL" audit verify 2>&1); rc=$?
+check "a row deleted by the superuser past the triggers: verify exits 1 naming the next row ($NEXT)" \
+	"[ $rc = 1 ] && grep -q 'chain broken at row $NEXT ' <<<'$out' && grep -q 'prev_hash' <<<'$out'" "$out"
+psql -X -q -d askql -c "SET session_replication_role = replica; INSERT INTO askql.audit SELECT * FROM json_populate_record(NULL::askql.audit, '$SAVED')" >/dev/null 2>&1
+psql -X -q -d askql -c "SET session_replication_role = replica; UPDATE askql.audit SET detail = '{\"n\":20}' WHERE id = $MID" >/dev/null 2>&1
+out=$("$ASKQL" audit verify 2>&1); rc=$?
+check "a row forged in place: verify names it ($MID)" "[ $rc = 1 ] && grep -q 'chain broken at row $MID .*does not match its fields' <<<'$out'" "$out"
+psql -X -q -d askql -c "SET session_replication_role = replica; UPDATE askql.audit SET detail = '{\"n\":2}' WHERE id = $MID" >/dev/null 2>&1
+out=$("$ASKQL" audit verify 2>&1); rc=$?
+check "put back as it was, the chain is intact again" "[ $rc = 0 ]" "$out"
+
 # ---- Admin -> Audit -> Data access
 page() { curl -s -b "$T/admin" "$BASE_URL/admin/audit/access$1"; }
 ids() { grep -o 'data-id="[0-9]*"' | sed 's/[^0-9]//g' | sort -n | tr '\n' ' '; }

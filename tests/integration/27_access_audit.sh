@@ -123,6 +123,18 @@ if [ -n "$REP" ] && [ "$REP" != "$loc" ]; then
 			"[ $c = 200 ] && [ \"\$(rows $s6 true)\" = 1 ] && [ \"\$(rows $s6 \"kind = '$k' AND detail->>'via' = 'report' AND detail->>'report_id' = '$REP' AND detail->>'format' = '$f' AND user_name = '$ANN' AND access_level = 'identified'\")\" = 1 ]" \
 			"got $c; $(q -c "SELECT * FROM askql.access_audit WHERE id > $s6")"
 	done
+	# a report is shown only at a level the viewer has now (issue 27): the analyst moved to aggregate
+	"$ASKQL" user level "$ANN" demo aggregate >/dev/null 2>&1
+	for f in page json html; do
+		s6=$(last)
+		[ $f = page ] && u="$BASE_URL/reports/$REP" || u="$BASE_URL/reports/$REP?format=$f"
+		body=$(curl -s -w '\n%{http_code}' -b "$T/ann" "$u")
+		check "report $REP as $f at the aggregate level: 403 with the reason, no report, no access row" \
+			"[ \"\$(tail -1 <<<\"\$body\")\" = 403 ] && grep -q 'access level\\|접근 등급' <<<\"\$body\" && ! grep -q 'id=\"critique\"\\|\"findings\"' <<<\"\$body\" && [ \"\$(rows $s6 true)\" = 0 ]" \
+			"$(tail -c 300 <<<"$body")"
+	done
+	"$ASKQL" user level "$ANN" demo identified >/dev/null 2>&1
+	check "back at identified the report shows again" "[ \$(code -b '$T/ann' '$BASE_URL/reports/$REP') = 200 ]"
 else
 	nok "a critique report to view (POST /reports went to '$loc')"
 fi

@@ -133,8 +133,14 @@ if [ -n "$REP" ] && [ "$REP" != "$loc" ]; then
 			"[ \"\$(tail -1 <<<\"\$body\")\" = 403 ] && grep -q 'access level\\|접근 등급' <<<\"\$body\" && ! grep -q 'id=\"critique\"\\|\"findings\"' <<<\"\$body\" && [ \"\$(rows $s6 true)\" = 0 ]" \
 			"$(tail -c 300 <<<"$body")"
 	done
+	lst=$(curl -s -b "$T/ann" "$BASE_URL/reports")
+	row=$(grep -o "href=\"/reports/$REP\"[^<]*</a></td><td>[^<]*</td><td class=\"small\">[^<]*" <<<"$lst" | head -1)
+	check "the reports list keeps the entry but not its summary at the aggregate level" \
+		"grep -q 'Not shown at your current access level\\|보여 주지 않습니다' <<<\"\$row\"" "$row"
 	"$ASKQL" user level "$ANN" demo identified >/dev/null 2>&1
 	check "back at identified the report shows again" "[ \$(code -b '$T/ann' '$BASE_URL/reports/$REP') = 200 ]"
+	row=$(curl -s -b "$T/ann" "$BASE_URL/reports" | grep -o "href=\"/reports/$REP\"[^<]*</a></td><td>[^<]*</td><td class=\"small\">[^<]*" | head -1)
+	check "and its summary is in the list again" "! grep -q 'Not shown at your current access level\\|보여 주지 않습니다' <<<\"\$row\" && [ -n \"\$row\" ]" "$row"
 else
 	nok "a critique report to view (POST /reports went to '$loc')"
 fi

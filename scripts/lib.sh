@@ -270,6 +270,16 @@ ALTER FUNCTION askql.access_audit_append_only() OWNER TO askql_audit;
 REVOKE ALL ON askql.access_audit FROM PUBLIC, askql_app;
 REVOKE UPDATE, DELETE, TRUNCATE, REFERENCES, TRIGGER ON askql.access_audit FROM askql_audit;
 GRANT SELECT, INSERT ON askql.access_audit TO askql_app;
+-- the admin audit log likewise (084_audit_chain.sql, issue 27): append-only, chained by hash; the
+-- chain's trigger runs as the inserter, which takes the next id itself when it must
+ALTER TABLE askql.audit OWNER TO askql_audit;
+ALTER FUNCTION askql.audit_append_only() OWNER TO askql_audit;
+ALTER FUNCTION askql.audit_chain() OWNER TO askql_audit;
+ALTER FUNCTION askql.audit_row_hash(text, bigint, timestamptz, bigint, text, jsonb) OWNER TO askql_audit;
+REVOKE ALL ON askql.audit FROM PUBLIC, askql_app;
+REVOKE UPDATE, DELETE, TRUNCATE, REFERENCES, TRIGGER ON askql.audit FROM askql_audit;
+GRANT SELECT, INSERT ON askql.audit TO askql_app;
+GRANT USAGE, SELECT ON SEQUENCE askql.audit_id_seq TO askql_app;
 -- askql_app owns the schema, and a schema's owner may drop what is in it: an event trigger (only a
 -- superuser can make or disable one) refuses dropping the log, its triggers or this guard
 CREATE SCHEMA IF NOT EXISTS askql_audit AUTHORIZATION askql_audit;
@@ -277,10 +287,12 @@ CREATE OR REPLACE FUNCTION askql_audit.refuse_drop() RETURNS event_trigger LANGU
 DECLARE o record;
 BEGIN
 	FOR o IN SELECT * FROM pg_event_trigger_dropped_objects() LOOP
-		IF o.object_identity IN ('askql.access_audit', 'askql.access_audit_append_only()')
+		IF o.object_identity IN ('askql.access_audit', 'askql.access_audit_append_only()', 'askql.audit',
+		                         'askql.audit_append_only()', 'askql.audit_chain()')
 		   OR o.object_identity LIKE 'access_audit_no_%on askql.access_audit'
+		   OR o.object_identity LIKE 'audit_no_%on askql.audit' OR o.object_identity LIKE 'audit_chain on askql.audit'
 		   OR o.schema_name = 'askql_audit' THEN
-			RAISE EXCEPTION 'askql.access_audit is append-only: dropping % refused', o.object_identity
+			RAISE EXCEPTION 'the audit logs are append-only: dropping % refused', o.object_identity
 				USING ERRCODE = 'insufficient_privilege';
 		END IF;
 	END LOOP;

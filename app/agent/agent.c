@@ -248,6 +248,8 @@ enum err agent_start(PGconn *app, const struct agent_opts *o, const char *questi
 		/* the user's access level decides the role the SQL runs as (store/level.h) */
 		if (level_conninfo(app, &tg, o->user_id, &a.owned_conninfo, &run_level, lerr, sizeof lerr) != OK)
 			level_bad = 1;   /* the run ends with the reason once its state exists */
+		else if (level_run_record(app, res->run_id, run_level, err, sizeof err) != OK)
+			log_warn("agent_start run %lld: level not recorded: %s", res->run_id, err);
 		a.restricted = run_level != LEVEL_IDENTIFIED;
 		a.conninfo = a.owned_conninfo;
 	}
@@ -398,6 +400,9 @@ enum err agent_resume(PGconn *app, long long run_id, const struct agent_decision
 				agent_release(&a);
 				return OK;
 			}
+			/* the run now holds rows read at lv too (run_view.c shows them by it) */
+			if (level_run_record(app, run_id, lv, terr, sizeof terr) != OK)
+				log_warn("agent_resume run %lld: level not recorded: %s", run_id, terr);
 			a.conninfo = a.owned_conninfo;
 		} else {
 			log_warn("agent_resume run %lld: %s", run_id, terr);

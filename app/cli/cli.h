@@ -21,6 +21,7 @@ CLI_CMD(critique);
 CLI_CMD(render);
 CLI_CMD(target);
 CLI_CMD(phi);
+CLI_CMD(audit);
 #undef CLI_CMD
 
 /* cli_opt: remove "FLAG VALUE" or "FLAG=VALUE" from argv and return VALUE (NULL: absent).

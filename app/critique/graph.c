@@ -228,7 +228,8 @@ cJSON *crit_report_json(const struct crit_state *st)
 
 /* level_for: the connection rq's user reads the target with (*ci heap); ERR_DENIED with the reason
  * when a case id is asked at a level below identified, or the level cannot be set up */
-static enum err level_for(PGconn *app, const struct crit_request *rq, char **ci, char *err, size_t errlen)
+static enum err level_for(PGconn *app, const struct crit_request *rq, char **ci, enum level *lv_out,
+                          char *err, size_t errlen)
 {
 	struct target t;
 	enum level lv = LEVEL_IDENTIFIED;
@@ -244,6 +245,7 @@ static enum err level_for(PGconn *app, const struct crit_request *rq, char **ci,
 		*ci = NULL;
 		rc = ERR_DENIED;
 	}
+	*lv_out = lv;
 	target_free(&t);
 	return rc;
 }
@@ -255,6 +257,7 @@ enum err crit_critique(PGconn *app, const struct crit_request *rq, char **report
 	enum err rc;
 	char q[200], lerr[256] = "", *level_ci = NULL;
 	cJSON *rep = NULL;
+	enum level lv = LEVEL_IDENTIFIED;
 
 	*report_json = NULL;
 	*run_id = *report_id = 0;
@@ -283,7 +286,7 @@ enum err crit_critique(PGconn *app, const struct crit_request *rq, char **report
 	st.target = rq->target;
 	/* the chart is read at the requester's access level (store/level.h); a case's chart is one
 	 * patient's rows with their dates, so it needs the identified level */
-	if (app && (rc = level_for(app, rq, &level_ci, err, errlen)) != OK) {
+	if (app && (rc = level_for(app, rq, &level_ci, &lv, err, errlen)) != OK) {
 		crit_state_free(&st);
 		return rc;
 	}
@@ -316,9 +319,12 @@ enum err crit_critique(PGconn *app, const struct crit_request *rq, char **report
 			.user_id = rq->user_id, .target = rq->target ? rq->target : conf_get("target_name"),
 			.kind = "critique", .provider = st.llm ? llm_name(st.llm) : "builtin", .question = question,
 		};
-		if (run_create(app, &rn, &st.run_id) == OK)
+		if (run_create(app, &rn, &st.run_id) == OK) {
 			st.app = app;
-		else
+			/* the report's rows were read at lv: shown by it (pages/report.c) */
+			if (level_run_record(app, st.run_id, lv, lerr, sizeof lerr) != OK)
+				log_warn("critique run %lld: level not recorded: %s", st.run_id, lerr);
+		} else
 			log_warn("critique: run not recorded");
 	}
 	rc = crit_run_graph(&st, err, errlen);

@@ -104,6 +104,20 @@ static void strip(cJSON *run)
 	}
 }
 
+/* withheld: 0 when the caller's current level allows the run's rows; otherwise 1, the 403 (or the
+ * error) answered through *e and run freed, so the handler returns *e at once (issue 27). */
+static int withheld(struct req *r, cJSON *run, enum err *e)
+{
+	enum level lv;
+
+	if ((*e = run_level_check(r, run, &lv)) == OK)
+		return 0;
+	if (*e == ERR_DENIED)
+		*e = run_withheld(r, run, lv);
+	cJSON_Delete(run);
+	return 1;
+}
+
 enum err api_run(struct req *r)
 {
 	cJSON *run = NULL;
@@ -113,6 +127,8 @@ enum err api_run(struct req *r)
 	enum err e;
 
 	if ((e = run_load(r, r->arg_id, &run)) != OK)
+		return e;
+	if (withheld(r, run, &e))
 		return e;
 	strip(run);
 	/* the result as stored: columns and preview rows, plain JSON */
@@ -149,13 +165,28 @@ enum err api_run_steps(struct req *r)
 
 	if ((e = run_load(r, r->arg_id, &run)) != OK)
 		return e;
-	cJSON_Delete(run);
-	if ((e = run_steps_json(r, r->arg_id, (int)req_param_int(r, "after", 0), &steps)) != OK)
+	if (withheld(r, run, &e))
 		return e;
+	if ((e = run_steps_json(r, r->arg_id, (int)req_param_int(r, "after", 0), &steps)) != OK) {
+		cJSON_Delete(run);
+		return e;
+	}
 	cJSON_ArrayForEach(s, steps) {
 		cJSON_DeleteItemFromObjectCaseSensitive(s, "sql_html");
 		cJSON_DeleteItemFromObjectCaseSensitive(s, "label");
 	}
+	/* steps carry result rows (previews): an access, audited first; nothing is sent when that
+	 * fails (issue 27).  Rows: those the run keeps, which its steps can show. */
+	const cJSON *pr = cJSON_GetObjectItemCaseSensitive(run, "preview_rows");
+
+	if (cJSON_GetArraySize(steps) > 0 &&
+	    view_access_detail(r, run, ACCESS_VIEW, "json", cJSON_IsNumber(pr) ? (long long)pr->valuedouble : 0, 0,
+	                       "{\"via\":\"steps\"}", NULL) != OK) {
+		cJSON_Delete(steps);
+		cJSON_Delete(run);
+		return page_notice(r, 503, "audit.unavailable", NULL, 0);
+	}
+	cJSON_Delete(run);
 	e = resp_json(r, 200, steps);
 	cJSON_Delete(steps);
 	return e;

@@ -81,6 +81,8 @@ static enum err download(struct req *r, long long id, const char *fmt, int relea
 	struct export_stats st;
 	struct exec_error dberr;
 	char fname[112], disp[176], base[96], detail[160], *conninfo = NULL;
+	/* the level the file is read at: the downloader's now, at least limited for release (audited) */
+	enum level read_lv = LEVEL_IDENTIFIED;
 	enum err e;
 
 	if ((e = run_load(r, id, &run)) != OK)
@@ -127,8 +129,8 @@ static enum err download(struct req *r, long long id, const char *fmt, int relea
 		/* a file for release: at least the limited level's views, so no identifier leaves inside an
 		 * aggregate (store/level.h) */
 		if ((le = target_resolve(db_app(), o.target, &t, terr, sizeof terr)) == OK) {
-			le = release ? level_conninfo_release(db_app(), &t, r->user.id, &conninfo, NULL, terr, sizeof terr)
-			             : level_conninfo(db_app(), &t, r->user.id, &conninfo, NULL, terr, sizeof terr);
+			le = release ? level_conninfo_release(db_app(), &t, r->user.id, &conninfo, &read_lv, terr, sizeof terr)
+			             : level_conninfo(db_app(), &t, r->user.id, &conninfo, &read_lv, terr, sizeof terr);
 			target_free(&t);
 		}
 		if (le != OK) {
@@ -160,7 +162,7 @@ static enum err download(struct req *r, long long id, const char *fmt, int relea
 	/* a download the guard refused or the target's slots turned away read nothing */
 	if (e != ERR_DENIED && e != ERR_LIMIT)
 		view_access_detail(r, run, ACCESS_DOWNLOAD, export_ext(f), e == OK ? st.rows : (st.rows > 0 ? st.rows : -1),
-		                   e != OK, export_release_detail(&o, &st, detail, sizeof detail));
+		                   e != OK, export_release_detail(&o, &st, detail, sizeof detail), level_name(read_lv));
 	free(conninfo);
 	if (e != OK) {
 		char *msg = exec_error_text(&dberr);

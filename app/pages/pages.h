@@ -5,6 +5,7 @@
 #include "http/http.h"
 #include "agent/agent.h"
 #include "store/slot.h"
+#include "store/level.h"
 
 struct cJSON;
 struct pg_result;
@@ -87,13 +88,16 @@ void view_audit(struct req *r, const char *action, const char *detail_json);
 /* view_access: record that the signed-in user read rows of run (as run_load returns it: its target
  * and SQL) as kind (ACCESS_VIEW, ACCESS_DOWNLOAD) in format ("page", "csv", ...), rows of them
  * (-1 unknown), failed 1 when the access broke off; web or API from the request (store/access.h).
+ * The level recorded is the one the stored rows were read at (run's "held_level").
  * OK, or ERR_DB when the row could not be written (already logged in full by access_record). */
 enum err view_access(struct req *r, const struct cJSON *run, int kind, const char *format,
                      long long rows, int failed);
 /* view_access_detail: view_access with a JSON object kept in the row's detail (a download for
- * release: {"for_release":true,"suppress_k":K,"release_round":R}); NULL: none. */
+ * release: {"for_release":true,"suppress_k":K,"release_round":R}; the event stream:
+ * {"via":"events"}); NULL: none.  level: the level the rows were read at now (a download reads
+ * again); NULL: the run's stored "held_level". */
 enum err view_access_detail(struct req *r, const struct cJSON *run, int kind, const char *format,
-                            long long rows, int failed, const char *detail_json);
+                            long long rows, int failed, const char *detail_json, const char *level);
 
 /* ---- admin_access.c: Admin -> Audit -> Data access (askql.access_audit) ---- */
 /* page_admin_access: the log filtered by user, target, class, from, to; 50 a page (page). */
@@ -127,6 +131,18 @@ enum err page_busy(struct req *r, const char *key, long max);
 /* run_load: the run r->arg_id if the current user may see it (owner or admin), as cJSON;
  * ERR_NOTFOUND otherwise (never says whether it exists). Caller owns *out. */
 enum err run_load(struct req *r, long long id, struct cJSON **out);
+/*
+ * run_level_check: OK when the signed-in user's CURRENT access level on run's target (run as
+ * run_load made it, with "held_level": the least restrictive level its SQL read at, identified when
+ * not recorded) allows what the run holds (level_allows); ERR_DENIED when it does not, ERR_DB when
+ * the level cannot be read (callers show nothing then).  *viewer (may be NULL): the viewer's level.
+ * Every reader of a run's stored rows calls it: page, events, steps, API, downloads, reports.
+ */
+enum err run_level_check(struct req *r, const struct cJSON *run, enum level *viewer);
+/* run_withheld: the answer when run_level_check said ERR_DENIED: status 403 with the levels in
+ * words (levels.withheld) and, on a page, a button to re-run the question at the viewer's level;
+ * JSON for the API.  No row of the run is in it.  Returns what writing it returned. */
+enum err run_withheld(struct req *r, const struct cJSON *run, enum level viewer);
 /* run_release_offer: for the run page only (a SQL parse and a query of the app database, which the
  * other users of run_load need not pay): when run (as run_load made it) ended ok with SQL that
  * aggregates (sql/suppress.h), adds release_help (the help text with k) and release_ready (the

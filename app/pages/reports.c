@@ -7,6 +7,7 @@
 #include "pages/pages.h"
 #include "pages/report.h"
 #include "store/db.h"
+#include "store/level.h"
 #include "util/conf.h"
 #include "util/log.h"
 
@@ -29,7 +30,8 @@ static enum err list_status(struct req *r, const char *error, int status)
 	snprintf(off, sizeof off, "%lld", (page - 1) * PER_PAGE);
 	res = db_query(db_app(),
 	               "SELECT rep.id, rep.case_ref, CASE WHEN $5 = 'ko' THEN coalesce(rep.body->>'summary_ko', rep.body->>'summary') "
-	               "ELSE rep.body->>'summary' END, to_char(rep.created_at, 'YYYY-MM-DD HH24:MI') "
+	               "ELSE rep.body->>'summary' END, to_char(rep.created_at, 'YYYY-MM-DD HH24:MI'), "
+	               "ru.target, coalesce(ru.access_level, 'identified') "
 	               "FROM askql.reports rep JOIN askql.runs ru ON ru.id = rep.run_id "
 	               "WHERE ru.user_id = $1 OR $2::boolean ORDER BY rep.id DESC LIMIT $3 OFFSET $4",
 	               5, p, err, sizeof err);
@@ -45,9 +47,15 @@ static enum err list_status(struct req *r, const char *error, int status)
 	rows = cJSON_AddArrayToObject(d, "reports");
 	for (int i = 0; i < PQntuples(res) && i < PER_PAGE; i++) {
 		cJSON *o = cJSON_CreateObject();
+		enum level viewer, held;
+		/* a summary quotes the chart: shown only at a level the viewer has now (issue 27); the
+		 * viewer's level unreadable counts as the strictest */
+		int shown = level_of(db_app(), r->user.id, PQgetvalue(res, i, 4), &viewer, err, sizeof err) == OK &&
+		            level_parse(PQgetvalue(res, i, 5), &held) == 0 && level_allows(viewer, held);
+
 		cJSON_AddNumberToObject(o, "id", atof(PQgetvalue(res, i, 0)));
 		cJSON_AddStringToObject(o, "case_ref", PQgetvalue(res, i, 1));
-		cJSON_AddStringToObject(o, "summary", PQgetvalue(res, i, 2));
+		cJSON_AddStringToObject(o, "summary", shown ? PQgetvalue(res, i, 2) : view_t(r, "levels.withheld_short"));
 		cJSON_AddStringToObject(o, "created", PQgetvalue(res, i, 3));
 		cJSON_AddItemToArray(rows, o);
 	}

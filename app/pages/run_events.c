@@ -5,6 +5,7 @@
 #include <time.h>
 #include <cjson/cJSON.h>
 #include "pages/pages.h"
+#include "store/access.h"
 #include "store/db.h"
 #include "store/run.h"
 
@@ -49,10 +50,41 @@ static const char *status_of(long long id)
 	return st;
 }
 
+/* preview_rows: how many result rows run id keeps (what its steps can show); -1 when unknown */
+static long long preview_rows(long long id)
+{
+	char ids[24];
+	const char *p[1] = {ids};
+	PGresult *res;
+	long long n = -1;
+
+	snprintf(ids, sizeof ids, "%lld", id);
+	res = db_query(db_app(), "SELECT CASE jsonb_typeof(preview) WHEN 'array' THEN jsonb_array_length(preview) "
+	               "WHEN 'object' THEN jsonb_array_length(coalesce(preview->'rows', '[]')) ELSE 0 END "
+	               "FROM askql.runs WHERE id = $1", 1, p, NULL, 0);
+	if (res && PQntuples(res) == 1 && !PQgetisnull(res, 0, 0))
+		n = atoll(PQgetvalue(res, 0, 0));
+	PQclear(res);
+	return n;
+}
+
+/* audited: the stream's one access row once it ends, when it sent any step (steps carry result
+ * rows); the stream already left, so a failure is logged in full by access_record (issue 27) */
+static enum err audited(struct req *r, const cJSON *run, int sent, int failed)
+{
+	char detail[64];
+
+	if (sent > 0) {
+		snprintf(detail, sizeof detail, "{\"via\":\"events\",\"steps\":%d}", sent);
+		view_access_detail(r, run, ACCESS_VIEW, "page", preview_rows(r->arg_id), failed, detail, NULL);
+	}
+	return OK;
+}
+
 enum err page_run_events(struct req *r)
 {
 	cJSON *run = NULL;
-	int seq = (int)req_param_int(r, "after", 0);
+	int seq = (int)req_param_int(r, "after", 0), sent = 0;
 	double start = now_ms();
 	enum err e;
 	const char *last = req_env(r, "HTTP_LAST_EVENT_ID");
@@ -61,11 +93,26 @@ enum err page_run_events(struct req *r)
 		seq = atoi(last);
 	if ((e = run_load(r, r->arg_id, &run)) != OK)
 		return e;
-	cJSON_Delete(run);
+	/* the steps carry result rows: only at a level the viewer has now (issue 27) */
+	{
+		enum level lv;
+
+		if ((e = run_level_check(r, run, &lv)) != OK) {
+			if (e == ERR_DENIED)
+				e = run_withheld(r, run, lv);
+			cJSON_Delete(run);
+			return e;
+		}
+	}
+	/* and audited: no stream starts unless its access row can be written (fail closed) */
+	if (!access_ready(db_app())) {
+		cJSON_Delete(run);
+		return page_notice(r, 503, "audit.unavailable", NULL, 0);
+	}
 	resp_header(r, "X-Accel-Buffering", "no");
 	resp_begin(r, 200, "text/event-stream; charset=utf-8", 0);
 	if (resp_puts(r, "retry: 2000\n\n") != OK || resp_flush(r) != OK)
-		return OK;
+		goto out;
 	for (int round = 1; ; round++) {
 		cJSON *steps = NULL, *s;
 		const char *st;
@@ -83,24 +130,29 @@ enum err page_run_events(struct req *r)
 				seq = (int)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(s, "seq"));
 				e = event(r, "step", seq, html ? html : "");
 				free(html);
+				sent++;
 				if (e != OK) {
 					cJSON_Delete(steps);
-					return OK;       /* the browser went away */
+					goto out;       /* the browser went away */
 				}
 			}
 			cJSON_Delete(steps);
 		}
 		if (strcmp(st, "running")) {
 			event(r, "done", 0, st);
-			return OK;
+			goto out;
 		}
 		if (now_ms() - start > MAX_WAIT_MS) {
 			event(r, "timeout", 0, "");
-			return OK;
+			goto out;
 		}
 		/* a heartbeat comment keeps proxies from timing out and detects a gone client */
 		if (resp_puts(r, ": hb\n\n") != OK || resp_flush(r) != OK)
-			return OK;
+			goto out;
 		nanosleep(&ts, NULL);
 	}
+out:
+	audited(r, run, sent, 0);
+	cJSON_Delete(run);
+	return OK;
 }

@@ -620,7 +620,8 @@ enum err run_load(struct req *r, long long id, cJSON **out)
 	               "r.attempts, r.answer, r.error, r.state::text AS state, r.verified, r.parent_id, "
 	               "coalesce(r.verify_state, '') AS verify_state, "
 	               "to_char(r.created_at, 'YYYY-MM-DD HH24:MI:SS') AS created, u.name AS owner, "
-	               "r.fingerprint, array_to_string(r.tables, ', ') AS tables "
+	               "r.fingerprint, array_to_string(r.tables, ', ') AS tables, "
+	               "coalesce(r.access_level, 'identified') AS held_level "
 	               "FROM askql.runs r LEFT JOIN askql.users u ON u.id = r.user_id "
 	               "WHERE r.id = $1 AND (r.user_id = $2 OR $3::boolean) AND r.deleted_at IS NULL",
 	               3, p, NULL, 0);
@@ -654,6 +655,7 @@ enum err run_load(struct req *r, long long id, cJSON **out)
 	cJSON_AddBoolToObject(d, "step_mode", !strcmp(col(res, 0, "step_mode"), "t"));
 	add_str(d, "provider", col(res, 0, "provider"));
 	add_str(d, "target", col(res, 0, "target"));
+	add_str(d, "held_level", col(res, 0, "held_level"));
 	if ((v = col(res, 0, "answer")) && *v == '{') {
 		/* the model's sentence {"ko","en"} (add_result puts it, or the offline one, in place) */
 		cJSON *said = cJSON_Parse(v);
@@ -891,4 +893,61 @@ enum err run_steps_json(struct req *r, long long id, int after, cJSON **out)
 	PQclear(res);
 	*out = arr;
 	return OK;
+}
+
+enum err run_level_check(struct req *r, const cJSON *run, enum level *viewer)
+{
+	const char *target = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(run, "target"));
+	const char *held_s = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(run, "held_level"));
+	enum level held = LEVEL_IDENTIFIED, lv = LEVEL_AGGREGATE;
+	char err[256];
+
+	if (viewer)
+		*viewer = LEVEL_AGGREGATE;
+	/* an unreadable stored level counts as the most revealing, an unreadable viewer's as the least */
+	if (!held_s || level_parse(held_s, &held) != 0)
+		held = LEVEL_IDENTIFIED;
+	if (level_of(db_app(), r->user.id, target, &lv, err, sizeof err) != OK) {
+		log_error("run %lld: the viewer's level: %s", (long long)cJSON_GetNumberValue(
+		          cJSON_GetObjectItemCaseSensitive(run, "id")), err);
+		return ERR_DB;
+	}
+	if (viewer)
+		*viewer = lv;
+	return level_allows(lv, held) ? OK : ERR_DENIED;
+}
+
+enum err run_withheld(struct req *r, const cJSON *run, enum level viewer)
+{
+	const char *held = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(run, "held_level"));
+	char kh[40], kv[40];
+	const char *vars[5];
+	cJSON *d;
+
+	snprintf(kh, sizeof kh, "levels.level.%s", held ? held : "identified");
+	snprintf(kv, sizeof kv, "levels.level.%s", level_name(viewer));
+	vars[0] = "held";
+	vars[1] = view_t(r, kh);
+	vars[2] = "now";
+	vars[3] = view_t(r, kv);
+	vars[4] = NULL;
+	/* the API and a stream get the reason as JSON; the page offers the re-run at the viewer's level */
+	if (r->via_token)
+		return page_notice(r, 403, "levels.withheld", vars, 0);
+	if (!(d = view_data(r, "run.title")))
+		return ERR_NOMEM;
+	{
+		struct sb msg;
+		cJSON *o = cJSON_AddObjectToObject(d, "withheld");
+
+		sb_init_arena(&msg, r->a);
+		i18n_format(&msg, r->lang, "levels.withheld", vars);
+		cJSON_AddNumberToObject(o, "id", cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(run, "id")));
+		add_str(o, "question", cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(run, "question")));
+		add_str(o, "target", cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(run, "target")));
+		cJSON_AddStringToObject(o, "message", sb_cstr(&msg));
+		cJSON_AddStringToObject(o, "held", held ? held : "identified");
+		cJSON_AddStringToObject(o, "now", level_name(viewer));
+	}
+	return view_render(r, 403, "run_withheld", d);
 }

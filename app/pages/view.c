@@ -104,11 +104,11 @@ void view_audit(struct req *r, const char *action, const char *detail_json)
 enum err view_access(struct req *r, const cJSON *run, int kind, const char *format,
                      long long rows, int failed)
 {
-	return view_access_detail(r, run, kind, format, rows, failed, NULL);
+	return view_access_detail(r, run, kind, format, rows, failed, NULL, NULL);
 }
 
 enum err view_access_detail(struct req *r, const cJSON *run, int kind, const char *format,
-                            long long rows, int failed, const char *detail_json)
+                            long long rows, int failed, const char *detail_json, const char *level)
 {
 	const cJSON *id = cJSON_GetObjectItemCaseSensitive(run, "id");
 	struct access_rec a = {
@@ -118,6 +118,8 @@ enum err view_access_detail(struct req *r, const cJSON *run, int kind, const cha
 		.run_id = cJSON_IsNumber(id) ? (long long)id->valuedouble : 0,
 		.sql = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(run, "sql")),
 		.rows = rows, .format = format, .failed = failed, .detail_json = detail_json,
+		/* stored rows were read at the run's level (run_view.c run_level_check let them through) */
+		.level = level ? level : cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(run, "held_level")),
 	};
 	char err[256];
 

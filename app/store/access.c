@@ -145,7 +145,7 @@ enum err access_record(PGconn *app, const struct access_rec *a, char *err, size_
 	cJSON *cols = cJSON_CreateArray(), *classes = cJSON_CreateArray(), *lost = NULL;
 	char *cols_s = NULL, *lost_s = NULL, cls_s[128], uid[24], run[24], rows[24], osu[64], e[512] = "";
 	char *user_name = NULL;
-	const char *p[15];
+	const char *p[16];
 	long long user_id;
 	enum err rc = OK;
 
@@ -204,26 +204,28 @@ enum err access_record(PGconn *app, const struct access_rec *a, char *err, size_
 	p[12] = a->format;
 	p[13] = a->failed ? "f" : "t";
 	p[14] = a->detail_json;
+	p[15] = a->level;
 	if (!app) {
 		snprintf(e, sizeof e, "no connection to the app database");
 		rc = ERR_DB;
 	} else {
-		/* the level is the user's on that target now (askql.user_levels, store/level.h): what the
-		 * executor ran under, as it reads the same row when it connects */
+		/* the level the caller says the rows were read at; else the user's on that target now
+		 * (askql.user_levels, store/level.h): what the executor ran under, as it reads the same
+		 * row when it connects */
 		rc = db_exec(app, "INSERT INTO askql.access_audit (kind, channel, user_id, user_name, os_user, target, run_id, "
 		             "sql_fingerprint, sql_text, columns, classes, row_count, format, ok, detail, access_level) "
 		             "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11::text[], $12, $13, $14, $15::jsonb, "
-		             "coalesce((SELECT level FROM askql.user_levels WHERE user_id = $3::bigint AND target = $6), 'identified'))",
-		             15, p, e, sizeof e);
+		             "coalesce($16, (SELECT level FROM askql.user_levels WHERE user_id = $3::bigint AND target = $6), 'identified'))",
+		             16, p, e, sizeof e);
 	}
 	if (rc != OK) {
 		/* never silently: the whole record goes to the error log, where it can be replayed */
-		static const char *const keys[15] = {"kind", "channel", "user_id", "user_name", "os_user", "target", "run_id",
+		static const char *const keys[16] = {"kind", "channel", "user_id", "user_name", "os_user", "target", "run_id",
 		                                     "sql_fingerprint", "sql_text", "columns", "classes", "row_count",
-		                                     "format", "ok", "detail"};
+		                                     "format", "ok", "detail", "access_level"};
 
 		lost = cJSON_CreateObject();
-		for (int i = 0; i < 15; i++)
+		for (int i = 0; i < 16; i++)
 			if (i == 9)
 				cJSON_AddItemReferenceToObject(lost, keys[i], cols);
 			else if (i == 10)

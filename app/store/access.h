@@ -32,13 +32,17 @@ struct access_rec {
 	const char *format;       /* "page", "csv", "zip", "json", "ndjson", "xlsx" or NULL (a run) */
 	int failed;               /* 1: the access did not complete (rows may still have left) */
 	const char *detail_json;  /* a JSON object kept as it is (filters of an audit export, ...) */
+	const char *level;        /* the access level the rows were read at ("identified", "limited",
+	                           * "aggregate"); NULL: the user's level on target now (issue 27: a
+	                           * stored run's rows at the run's level, a release file at its floor) */
 	struct catalog *cat;      /* the target's catalog when the caller holds it; NULL: loaded here
 	                           * (catalog_get, which invalidates a catalog the caller holds) */
 };
 
 /*
  * access_record: write a as one askql.access_audit row over app: user (or none and the OS user for
- * the CLI), target, access level (the user's on that target in askql.user_levels, else 'identified'), the SQL's
+ * the CLI), target, access level (a->level, else the user's on that target in askql.user_levels, else
+ * 'identified'), the SQL's
  * fingerprint (the guard's, as history uses) and text, the catalog columns it reads with their PHI
  * class (phi_column_class; a column the catalog does not know has no class), row count, format and
  * time.  A failure never loses the record silently: it is logged at error level as one line

@@ -59,6 +59,27 @@ enum err level_of(PGconn *app, long long user_id, const char *target, enum level
 	return OK;
 }
 
+int level_allows(enum level viewer, enum level held)
+{
+	/* the enum runs from least to most restrictive */
+	return viewer <= held;
+}
+
+enum err level_run_record(PGconn *app, long long run_id, enum level lv, char *err, size_t errlen)
+{
+	char rid[24];
+	const char *p[2] = {rid, level_name(lv)};
+
+	if (run_id <= 0)
+		return OK;
+	snprintf(rid, sizeof rid, "%lld", run_id);
+	/* array_position orders the names as the enum does; NULL (not recorded yet) takes the new one */
+	return db_exec(app, "UPDATE askql.runs SET access_level = CASE WHEN access_level IS NULL OR "
+	               "array_position(ARRAY['identified','limited','aggregate'], $2) < "
+	               "array_position(ARRAY['identified','limited','aggregate'], access_level) "
+	               "THEN $2 ELSE access_level END WHERE id = $1::bigint", 2, p, err, errlen);
+}
+
 enum err level_set(PGconn *app, long long user_id, const char *target, enum level lv, long long by,
                    char *err, size_t errlen)
 {

@@ -65,6 +65,21 @@ enum err level_conninfo(PGconn *app, const struct target *t, long long user_id, 
 enum err level_conninfo_release(PGconn *app, const struct target *t, long long user_id, char **out,
                                 enum level *lv_out, char *err, size_t errlen);
 
+/*
+ * level_allows: 1 when a viewer now at level viewer may see rows that were read at level held: the
+ * viewer's level is the same or less restrictive (identified sees all three, limited sees limited
+ * and aggregate, aggregate sees aggregate only).  Issue 27: stored results follow the viewer's
+ * current level, not the level they were made with.
+ */
+int level_allows(enum level viewer, enum level held);
+
+/*
+ * level_run_record: note in askql.runs.access_level that run_id's SQL is about to read rows at lv,
+ * keeping the least restrictive level the run ever read at (a run resumed at a stricter level still
+ * holds its earlier rows).  ERR_DB with err.
+ */
+enum err level_run_record(PGconn *app, long long run_id, enum level lv, char *err, size_t errlen);
+
 /* level_ready: 1 when target is set up for access levels (askql target levels), 0 when not or the
  * app database cannot say. */
 int level_ready(PGconn *app, const char *target);

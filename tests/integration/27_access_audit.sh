@@ -98,6 +98,53 @@ else
 	nok "an API token for $ANN"
 fi
 
+# ---- issue 27: every path that returns stored rows writes one row, at the level the rows were read at
+s6=$(last)
+ev=$(curl -s -b "$T/ann" "$BASE_URL/runs/$RUN/events?after=0")
+check "the run's event stream sends its steps and writes exactly one 'view' row (page, via events, identified)" \
+	"grep -q '^event: step' <<<\"\$ev\" && [ \"\$(rows $s6 true)\" = 1 ] && [ \"\$(rows $s6 \"kind = 'view' AND format = 'page' AND detail->>'via' = 'events' AND run_id = $RUN AND user_name = '$ANN' AND access_level = 'identified' AND (detail->>'steps')::int > 0\")\" = 1 ]" \
+	"$(head -c 300 <<<"$ev"); $(q -c "SELECT * FROM askql.access_audit WHERE id > $s6")"
+if [ -n "$TOK" ]; then
+	s6=$(last)
+	c=$(code -H "Authorization: Bearer $TOK" "$BASE_URL/api/runs/$RUN/steps")
+	check "API steps 200 and exactly one 'view' row (json, api, via steps)" \
+		"[ $c = 200 ] && [ \"\$(rows $s6 true)\" = 1 ] && [ \"\$(rows $s6 \"kind = 'view' AND format = 'json' AND channel = 'api' AND detail->>'via' = 'steps' AND run_id = $RUN\")\" = 1 ]" \
+		"got $c; $(q -c "SELECT * FROM askql.access_audit WHERE id > $s6")"
+fi
+loc=$(curl -s -o /dev/null -w '%{redirect_url}' -b "$T/ann" --data-urlencode "csrf=$AN" --data-urlencode case=1 "$BASE_URL/reports")
+REP=${loc##*/reports/}; REP=${REP%%[?#]*}
+if [ -n "$REP" ] && [ "$REP" != "$loc" ]; then
+	for f in page json html; do
+		s6=$(last)
+		[ $f = page ] && u="$BASE_URL/reports/$REP" || u="$BASE_URL/reports/$REP?format=$f"
+		c=$(code -b "$T/ann" "$u")
+		[ $f = page ] && k=view || k=download
+		check "report $REP as $f: 200 and exactly one '$k' row naming the report" \
+			"[ $c = 200 ] && [ \"\$(rows $s6 true)\" = 1 ] && [ \"\$(rows $s6 \"kind = '$k' AND detail->>'via' = 'report' AND detail->>'report_id' = '$REP' AND detail->>'format' = '$f' AND user_name = '$ANN' AND access_level = 'identified'\")\" = 1 ]" \
+			"got $c; $(q -c "SELECT * FROM askql.access_audit WHERE id > $s6")"
+	done
+	# a report is shown only at a level the viewer has now (issue 27): the analyst moved to aggregate
+	"$ASKQL" user level "$ANN" demo aggregate >/dev/null 2>&1
+	for f in page json html; do
+		s6=$(last)
+		[ $f = page ] && u="$BASE_URL/reports/$REP" || u="$BASE_URL/reports/$REP?format=$f"
+		body=$(curl -s -w '\n%{http_code}' -b "$T/ann" "$u")
+		check "report $REP as $f at the aggregate level: 403 with the reason, no report, no access row" \
+			"[ \"\$(tail -1 <<<\"\$body\")\" = 403 ] && grep -q 'access level\\|접근 등급' <<<\"\$body\" && ! grep -q 'id=\"critique\"\\|\"findings\"' <<<\"\$body\" && [ \"\$(rows $s6 true)\" = 0 ]" \
+			"$(tail -c 300 <<<"$body")"
+	done
+	lst=$(curl -s -b "$T/ann" "$BASE_URL/reports")
+	row=$(grep -o "href=\"/reports/$REP\"[^<]*</a></td><td>[^<]*</td><td class=\"small\">[^<]*" <<<"$lst" | head -1)
+	check "the reports list keeps the entry but not its summary at the aggregate level" \
+		"grep -q 'Not shown at your current access level\\|보여 주지 않습니다' <<<\"\$row\"" "$row"
+	"$ASKQL" user level "$ANN" demo identified >/dev/null 2>&1
+	check "back at identified the report shows again" "[ \$(code -b '$T/ann' '$BASE_URL/reports/$REP') = 200 ]"
+	row=$(curl -s -b "$T/ann" "$BASE_URL/reports" | grep -o "href=\"/reports/$REP\"[^<]*</a></td><td>[^<]*</td><td class=\"small\">[^<]*" | head -1)
+	check "and its summary is in the list again" "! grep -q 'Not shown at your current access level\\|보여 주지 않습니다' <<<\"\$row\" && [ -n \"\$row\" ]" "$row"
+else
+	nok "a critique report to view (POST /reports went to '$loc')"
+fi
+
 # ---- the CLI export: no user, the OS user, the catalog's columns
 s4=$(last)
 XSQL="SELECT c.caseid, c.age, c.casestart FROM clinical_data_table c ORDER BY c.caseid LIMIT 7"
@@ -146,6 +193,39 @@ check "even the superuser's UPDATE meets the trigger" "grep -q 'append-only' <<<
 out=$(psql -X -q -tA -d askql -c "DELETE FROM askql.access_audit WHERE id = $ID" 2>&1)
 check "even the superuser's DELETE meets the trigger" "grep -q 'append-only' <<<'$out'" "$out"
 check "the row is unchanged" "[ \"\$(q -c \"SELECT count(*) FROM askql.access_audit WHERE id = $ID\")\" = 1 ]"
+
+# ---- issue 27: the admin audit log (askql.audit) is append-only too, and chained by hash
+AU=$(q -c "SELECT max(id) FROM askql.audit")
+out=$(app -c "UPDATE askql.audit SET action = 'forged' WHERE id = $AU")
+check "askql.audit, app role: UPDATE refused" "grep -qiE 'permission denied|append-only' <<<'$out'" "$out"
+out=$(app -c "DELETE FROM askql.audit WHERE id = $AU")
+check "askql.audit, app role: DELETE refused" "grep -qiE 'permission denied|append-only' <<<'$out'" "$out"
+out=$(app -c "TRUNCATE askql.audit")
+check "askql.audit, app role: TRUNCATE refused" "grep -qiE 'permission denied|append-only' <<<'$out'" "$out"
+out=$(app -c "ALTER TABLE askql.audit DISABLE TRIGGER ALL")
+check "askql.audit, app role: disabling the triggers refused" "grep -qiE 'permission denied|must be owner' <<<'$out'" "$out"
+out=$(psql -X -q -tA -d askql -c "DELETE FROM askql.audit WHERE id = $AU" 2>&1)
+check "askql.audit: even the superuser's DELETE meets the trigger" "grep -q 'append-only' <<<'$out'" "$out"
+app -c "INSERT INTO askql.audit (action, detail) VALUES ('audit27.probe', '{\"n\":1}'), ('audit27.probe', '{\"n\":2}'), ('audit27.probe', '{\"n\":3}')" >/dev/null
+check "new rows are chained: each holds the hash of the row before it" \
+	"[ \"\$(q -c \"SELECT count(*) FROM (SELECT prev_hash, lag(hash) OVER (ORDER BY id) AS b FROM askql.audit) x WHERE prev_hash IS DISTINCT FROM b\")\" = 0 ] && [ \"\$(q -c \"SELECT count(*) FROM askql.audit WHERE hash IS NULL\")\" = 0 ]"
+out=$("$ASKQL" audit verify 2>&1); rc=$?
+check "askql audit verify: intact (exit 0)" "[ $rc = 0 ] && grep -q 'chain intact' <<<'$out'" "$out"
+# what the triggers cannot stop: a superuser with session_replication_role = replica skips them
+MID=$(q -c "SELECT id FROM askql.audit WHERE action = 'audit27.probe' AND detail->>'n' = '2'")
+NEXT=$(q -c "SELECT id FROM askql.audit WHERE action = 'audit27.probe' AND detail->>'n' = '3'")
+SAVED=$(q -c "SELECT row_to_json(a)::text FROM askql.audit a WHERE id = $MID")
+psql -X -q -d askql -c "SET session_replication_role = replica; DELETE FROM askql.audit WHERE id = $MID" >/dev/null 2>&1
+out=$("$ASKQL" audit verify 2>&1); rc=$?
+check "a row deleted by the superuser past the triggers: verify exits 1 naming the next row ($NEXT)" \
+	"[ $rc = 1 ] && grep -q 'chain broken at row $NEXT ' <<<'$out' && grep -q 'prev_hash' <<<'$out'" "$out"
+psql -X -q -d askql -c "SET session_replication_role = replica; INSERT INTO askql.audit SELECT * FROM json_populate_record(NULL::askql.audit, '$SAVED')" >/dev/null 2>&1
+psql -X -q -d askql -c "SET session_replication_role = replica; UPDATE askql.audit SET detail = '{\"n\":20}' WHERE id = $MID" >/dev/null 2>&1
+out=$("$ASKQL" audit verify 2>&1); rc=$?
+check "a row forged in place: verify names it ($MID)" "[ $rc = 1 ] && grep -q 'chain broken at row $MID .*does not match its fields' <<<'$out'" "$out"
+psql -X -q -d askql -c "SET session_replication_role = replica; UPDATE askql.audit SET detail = '{\"n\":2}' WHERE id = $MID" >/dev/null 2>&1
+out=$("$ASKQL" audit verify 2>&1); rc=$?
+check "put back as it was, the chain is intact again" "[ $rc = 0 ]" "$out"
 
 # ---- Admin -> Audit -> Data access
 page() { curl -s -b "$T/admin" "$BASE_URL/admin/audit/access$1"; }
@@ -198,6 +278,12 @@ check "download refused (503), no file, while the audit cannot be written" "[ $c
 "$ASKQL" export --sql "$XSQL" --format csv -o "$T/cli2.csv" >"$T/cli2.log" 2>&1
 rc=$?
 check "CLI export refused, no file" "[ $rc != 0 ] && [ ! -e '$T/cli2.csv' ] && grep -q 'audit' '$T/cli2.log'" "rc $rc $(cat "$T/cli2.log")"
+c=$(code -b "$T/ann" "$BASE_URL/runs/$RUN/events?after=0")
+check "event stream refused (503) while the audit cannot be written" "[ $c = 503 ]" "got $c"
+[ -n "$TOK" ] && { c=$(code -H "Authorization: Bearer $TOK" "$BASE_URL/api/runs/$RUN/steps")
+	check "API steps refused (503) while the audit cannot be written" "[ $c = 503 ]" "got $c"; }
+[ -n "${REP:-}" ] && { c=$(code -b "$T/ann" "$BASE_URL/reports/$REP")
+	check "report page refused (503) while the audit cannot be written" "[ $c = 503 ]" "got $c"; }
 q -c "GRANT INSERT ON askql.access_audit TO askql_app" >/dev/null
 c=$(code -b "$T/ann" "$BASE_URL/runs/$RUN")
 check "result page back once the audit can be written" "[ $c = 200 ]" "got $c"

@@ -27,7 +27,7 @@ signin() {
 cleanup() {
 	q "DELETE FROM askql.targets WHERE name = '$DB'; DELETE FROM askql.cat_targets WHERE name = '$DB';
 	   DELETE FROM askql.cat_tables WHERE target = '$DB'; DELETE FROM askql.target_levels WHERE target = '$DB';
-	   DELETE FROM askql.runs WHERE target = '$DB'; DELETE FROM askql.users WHERE name IN ('lv_idf_$$', 'lv_lim_$$')" >/dev/null
+	   DELETE FROM askql.runs WHERE target = '$DB'; DELETE FROM askql.user_levels WHERE target = '$DB'; DELETE FROM askql.users WHERE name IN ('lv_idf_$$', 'lv_lim_$$')" >/dev/null
 	psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $DB WITH (FORCE)" >/dev/null 2>&1
 	for r in $ROLES; do psql -X -q -d postgres -c "DROP ROLE IF EXISTS $r" >/dev/null 2>&1; done
 	rm -rf "$T"
@@ -316,6 +316,37 @@ check "the admin sets aggregate ($code), audited with who did it" \
 	 [ "$(q "SELECT count(*) FROM askql.audit WHERE action = '"'"'level.set'"'"' AND user_id IS NOT NULL AND detail->>'"'"'user_id'"'"' = '"'"'$IDF'"'"'")" = 1 ]'
 out=$("$ASKQL" export --target "$DB" --user "lv_idf_$$" --sql "SELECT sex, count(DISTINCT ptnt_nm) FROM hwanja GROUP BY 1" --format csv -o - 2>&1); rc=$?
 check "at once, the former identified user gets permission denied for names" '[ $rc -eq 1 ] && grep -q 42501 <<<"$out"' "$out"
+
+# ---- issue 27: stored results follow the viewer's CURRENT level, not the level they were made at ----
+check "a run records the level its SQL read at (RR: identified)" '[ "$(q "SELECT access_level FROM askql.runs WHERE id = ${RR:-0}")" = identified ]'
+body=$(curl -s -w '\n%{http_code}' -b "$T/idf" "$BASE_URL/runs/$RR")
+check "the user now at aggregate opens her identified run $RR: 403, no row (W9), the levels said, a re-run offered" \
+	'[ "$(tail -1 <<<"$body")" = 403 ] && ! grep -q W9 <<<"$body" && grep -q "id=\"withheld\"" <<<"$body" &&
+	 grep -q "read at the identified access level\|식별(identified) 접근 등급" <<<"$body" && grep -q "value=\"rerun\"" <<<"$body"' "$(tail -c 600 <<<"$body")"
+body=$(curl -s -w '\n%{http_code}' -b "$T/idf" "$BASE_URL/runs/$RR/events?after=0")
+check "and its event stream: 403, no step, no row" '[ "$(tail -1 <<<"$body")" = 403 ] && ! grep -q "W9\|^event: step" <<<"$body"' "$(head -c 400 <<<"$body")"
+ITOK=$("$ASKQL" user token "lv_idf_$$" 2>/dev/null | tail -1)
+body=$(curl -s -w '\n%{http_code}' -H "Authorization: Bearer $ITOK" "$BASE_URL/api/runs/$RR")
+check "the API's run: 403 JSON saying why, no row" '[ "$(tail -1 <<<"$body")" = 403 ] && grep -q "\"status\":403" <<<"$body" && grep -q "access level\|접근 등급" <<<"$body" && ! grep -q W9 <<<"$body"' "$(head -c 400 <<<"$body")"
+body=$(curl -s -w '\n%{http_code}' -H "Authorization: Bearer $ITOK" "$BASE_URL/api/runs/$RR/steps")
+check "the API's steps: 403, no row" '[ "$(tail -1 <<<"$body")" = 403 ] && ! grep -q W9 <<<"$body"' "$(head -c 400 <<<"$body")"
+curl -s -b "$T/idf" -o "$T/dl_agg.csv" "$BASE_URL/runs/$RR/download?format=csv"
+check "a download of it is read again at her level: W0 kept, W9 suppressed" 'grep -q W0 "$T/dl_agg.csv" && ! grep -q W9 "$T/dl_agg.csv"' "$(head -c 300 "$T/dl_agg.csv")"
+loc=$(curl -s -o /dev/null -w '%{redirect_url}' -b "$T/idf" --data-urlencode "csrf=$I" --data-urlencode action=rerun "$BASE_URL/runs/$RR/action")
+RX=${loc##*/runs/}; RX=${RX%%[?#]*}
+for _ in $(seq 50); do [ "$(q "SELECT status FROM askql.runs WHERE id = ${RX:-0}")" = running ] || break; sleep 0.2; done
+check "the offered re-run is a new run at her level, on the run's database (run $RX)" \
+	'[ -n "$RX" ] && [ "$RX" != "$RR" ] && [ "$(q "SELECT target || '"'"' '"'"' || coalesce(access_level, '"'"'none'"'"') FROM askql.runs WHERE id = ${RX:-0}")" = "$DB aggregate" ]' \
+	"$loc $(q "SELECT status, access_level, error FROM askql.runs WHERE id = ${RX:-0}")"
+"$ASKQL" user level "$ADMIN_USER" "$DB" aggregate >/dev/null 2>&1
+body=$(curl -s -w '\n%{http_code}' -b "$T/admin" "$BASE_URL/runs/$RR")
+check "an admin at aggregate opening another user's identified run: 403, no row" '[ "$(tail -1 <<<"$body")" = 403 ] && ! grep -q W9 <<<"$body"' "$(tail -c 300 <<<"$body")"
+"$ASKQL" user level "$ADMIN_USER" "$DB" limited >/dev/null 2>&1
+body=$(curl -s -w '\n%{http_code}' -b "$T/admin" "$BASE_URL/runs/$RR")
+check "at limited too (the run holds identified rows)" '[ "$(tail -1 <<<"$body")" = 403 ] && ! grep -q W9 <<<"$body"'
+"$ASKQL" user level "$ADMIN_USER" "$DB" identified >/dev/null 2>&1
+body=$(curl -s -w '\n%{http_code}' -b "$T/admin" "$BASE_URL/runs/$RR")
+check "the admin back at identified sees it (W9 shown)" '[ "$(tail -1 <<<"$body")" = 200 ] && grep -q W9 <<<"$body"' "$(tail -c 300 <<<"$body")"
 code=$(curl -s -o /dev/null -w '%{http_code}' -b "$T/lim" --data-urlencode "csrf=$L" --data-urlencode action=level \
 	--data-urlencode "id=$IDF" --data-urlencode "target=$DB" --data-urlencode level=identified "$BASE_URL/admin/users")
 check "an analyst cannot change levels ($code)" '[ "$code" = 403 ] && [ "$(q "SELECT level FROM askql.user_levels WHERE user_id = $IDF")" = aggregate ]'

@@ -48,10 +48,24 @@ static void test_aggregate(void **state)
 	assert_int_equal(level_conninfo_is_aggregate(NULL), 0);
 }
 
+/* issue 27: a stored run is shown to a viewer whose level now is the same or less restrictive */
+static void test_allows(void **state)
+{
+	(void)state;
+	assert_true(level_allows(LEVEL_IDENTIFIED, LEVEL_IDENTIFIED));
+	assert_true(level_allows(LEVEL_IDENTIFIED, LEVEL_AGGREGATE));
+	assert_true(level_allows(LEVEL_LIMITED, LEVEL_LIMITED));
+	assert_true(level_allows(LEVEL_LIMITED, LEVEL_AGGREGATE));
+	assert_true(level_allows(LEVEL_AGGREGATE, LEVEL_AGGREGATE));
+	assert_false(level_allows(LEVEL_LIMITED, LEVEL_IDENTIFIED));
+	assert_false(level_allows(LEVEL_AGGREGATE, LEVEL_IDENTIFIED));
+	assert_false(level_allows(LEVEL_AGGREGATE, LEVEL_LIMITED));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {cmocka_unit_test(test_names), cmocka_unit_test(test_prefix),
-	                                   cmocka_unit_test(test_aggregate)};
+	                                   cmocka_unit_test(test_aggregate), cmocka_unit_test(test_allows)};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1026,7 +1026,7 @@ int pf_bind_rest(struct planner *p)
 			if (f->time_col < 0)
 				return pf_decline(p, "a breakdown by time was asked, but %s has no time column", p->s->t[f->fact].name);
 			pf_decide(p, pf_span_text(p, i, i + 1), "group", arena_printf(&p->a, "date_trunc('%s', %s)",
-			       f->bucket == 'h' ? "hour" : f->bucket == 'd' ? "day" : f->bucket == 'w' ? "week" : f->bucket == 'm' ? "month" : "year",
+			       f->bucket == 'h' ? "hour" : f->bucket == 'd' ? "day" : f->bucket == 'w' ? "week" : f->bucket == 'm' ? "month" : f->bucket == 'q' ? "quarter" : "year",
 			       pf_cfq(p, f->time_col)), "a breakdown by time bucket", 1);
 		}
 	}

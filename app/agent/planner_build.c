@@ -607,7 +607,7 @@ int pf_build(struct planner *p, struct squery *q)
 	} else {
 		if (f->bucket) {
 			const char *u = f->bucket == 'h' ? "hour" : f->bucket == 'd' ? "day" : f->bucket == 'w' ? "week"
-			              : f->bucket == 'm' ? "month" : "year";
+			              : f->bucket == 'm' ? "month" : f->bucket == 'q' ? "quarter" : "year";
 			/* each bucket as the instant it starts (date_trunc): a month is a calendar month of its
 			 * year ("2025-03"), never a bare 3 that mixes the Marches of several years; it reads as
 			 * time in the table, the answer and the chart */

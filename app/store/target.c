@@ -624,6 +624,26 @@ static void warn(struct target_check *c, const char *msg)
 	c->nwarnings++;
 }
 
+void target_conn_error_scrub(char *msg)
+{
+	/* libpq's phrases followed by what the peer sent (fe-connect.c), each with the words that take
+	 * their place: never longer than the phrase, so the message shrinks in its own buffer, ending
+	 * there (what followed on the line was the peer's; later lines rarely matter) */
+	static const char *const echo[][2] = {
+		{"negotiation: ", "negotiation"},
+		{"but received ", "but got other"},
+	};
+	char *p;
+
+	for (size_t k = 0; msg && k < sizeof echo / sizeof echo[0]; k++)
+		if ((p = strstr(msg, echo[k][0]))) {
+			size_t l = strlen(echo[k][1]);
+
+			memcpy(p, echo[k][1], l);
+			p[l] = '\0';
+		}
+}
+
 enum err target_test(const struct target *t, struct target_check *c)
 {
 	PGconn *ix, *ro;
@@ -636,8 +656,11 @@ enum err target_test(const struct target *t, struct target_check *c)
 		probe(ix, "SHOW server_version", c->server_version, sizeof c->server_version);
 		PQfinish(ix);
 	}
-	if (!(ro = db_connect(target_exec_conninfo(t), c->ro_error, sizeof c->ro_error)))
+	target_conn_error_scrub(c->index_error);
+	if (!(ro = db_connect(target_exec_conninfo(t), c->ro_error, sizeof c->ro_error))) {
+		target_conn_error_scrub(c->ro_error);
 		return ERR_DB;
+	}
 	c->ro_ok = 1;
 	if (!*c->server_version)
 		probe(ro, "SHOW server_version", c->server_version, sizeof c->server_version);

@@ -126,5 +126,13 @@ struct target_check {
  * Returns OK when both connections worked (warnings or not), ERR_DB otherwise.
  */
 enum err target_test(const struct target *t, struct target_check *c);
+/*
+ * target_conn_error_scrub: msg (a libpq connection error, changed in place) without the bytes the
+ * peer sent: libpq quotes the first byte of a reply it did not expect ("received invalid response
+ * to SSL negotiation: H", "expected authentication request from server, but received H"), which
+ * makes a connection test a probe of what listens on a port (issue 27).  The message ends before
+ * them ("... SSL negotiation", "... but got other"); other messages are left as they are.
+ */
+void target_conn_error_scrub(char *msg);
 
 #endif

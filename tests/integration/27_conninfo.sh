@@ -3,7 +3,8 @@
 # dbname, user, password, sslmode, sslrootcert, application_name and a bounded connect_timeout are accepted
 # (options, passfile, service, sslkey, sslpassword ... refused, through the CLI and Admin -> Data sources);
 # one database has one identity however its port is spelled (port=054391 is 54391); every secret keyword,
-# sslpassword included, is masked in `askql target list`, even in a row written before the allow-list.
+# sslpassword included, is masked in `askql target list`, even in a row written before the allow-list; a connection
+# test does not echo the first byte a service on the port answered.
 set -uo pipefail
 : "${TOP:?}" "${PGHOST:?}" "${PGPORT:?}"
 ASKQL=${ASKQL:-$TOP/bin/askql}
@@ -51,6 +52,23 @@ appsql "UPDATE askql.targets SET conninfo = conninfo || ' sslpassword=hunter2-ol
 out=$("$ASKQL" target list 2>&1)
 check "target list masks password and sslpassword" \
 	'grep -q "password=\*\*\*\*" <<<"$out" && grep -q "sslpassword=\*\*\*\*" <<<"$out" && ! grep -qE "s3cr3t-pw|hunter2" <<<"$out"' "$out"
+
+# a connection test does not echo what a peer sent: a service on a port answers '~' to anything
+PEER_PY='import socket,sys
+s=socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); s.bind(("127.0.0.1", 0)); s.listen(8)
+open(sys.argv[1], "w").write(str(s.getsockname()[1]))
+while True:
+    c, _ = s.accept(); c.recv(1024); c.sendall(b"~SSH-2.0-secret-banner\r\n"); c.close()'
+PF=$(mktemp); python3 -c "$PEER_PY" "$PF" & PEER=$!
+for _ in $(seq 50); do [ -s "$PF" ] && break; sleep 0.1; done
+for mode in prefer disable; do
+	"$ASKQL" target add cinfo_p$mode "host=127.0.0.1 port=$(cat "$PF") dbname=x$mode user=x sslmode=$mode connect_timeout=3" >/dev/null 2>&1
+	out=$("$ASKQL" target test cinfo_p$mode 2>&1)
+	check "sslmode=$mode: the connection test says it failed, without the peer's byte or banner" \
+		'grep -qE "negotiation|got other" <<<"$out" && ! grep -qE "~|SSH|banner" <<<"$out"' "$out"
+done
+kill $PEER 2>/dev/null; rm -f "$PF"
+appsql "DELETE FROM askql.targets WHERE name LIKE 'cinfo\_p%'" >/dev/null
 
 # through Admin -> Data sources
 if [ -n "${BASE_URL:-}" ] && [ -n "${ADMIN_USER:-}" ]; then

@@ -82,12 +82,30 @@ static void test_ident(void **state)
 	assert_string_equal(a, "db.example:5432/c");
 }
 
+static void test_conn_error(void **state)
+{
+	char a[] = "connection to server at \"127.0.0.1\", port 8080 failed: received invalid response to SSL negotiation: H\n";
+	char b[] = "connection to server at \"127.0.0.1\", port 22 failed: expected authentication request from server, but received S\n";
+	char c[] = "connection to server on socket \"/tmp/.s.PGSQL.5432\" failed: No such file or directory\n";
+
+	(void)state;
+	target_conn_error_scrub(a);
+	assert_string_equal(a, "connection to server at \"127.0.0.1\", port 8080 failed: received invalid response to SSL negotiation");
+	target_conn_error_scrub(b);
+	assert_string_equal(b, "connection to server at \"127.0.0.1\", port 22 failed: expected authentication request from "
+	                       "server, but got other");
+	target_conn_error_scrub(c);
+	assert_non_null(strstr(c, "No such file or directory"));
+	target_conn_error_scrub(NULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_allow_list),
 		cmocka_unit_test(test_mask),
 		cmocka_unit_test(test_ident),
+		cmocka_unit_test(test_conn_error),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -103,6 +103,8 @@ struct exec_out {
 	struct exec_result r;
 	char *error;                /* one line when !ok */
 	char *missing_column, *missing_relation, *suggested;
+	char sqlstate[6];           /* the database's SQLSTATE when it refused the statement, else "" */
+	int position;               /* its 1-based character position in sql, 0 unknown */
 	int refused;                /* the guard refused it */
 	long suppress_k;            /* the k groups of fewer patients were left out with (aggregate
 	                             * access level, sql/suppress.h); 0: none */

@@ -140,6 +140,8 @@ void executor_run(struct agent *a, const char *name, const char *sql, long max_r
 		o->missing_column = dupn(de.missing_column);
 		o->missing_relation = dupn(de.missing_relation);
 		o->suggested = dupn(de.suggested);
+		memcpy(o->sqlstate, de.sqlstate, sizeof o->sqlstate);
+		o->position = de.position;
 		if (de.sqlstate[0])
 			cJSON_AddStringToObject(outj, "sqlstate", de.sqlstate);
 		if (de.missing_column)

@@ -18,6 +18,11 @@ static void add_history(struct agent *a, const char *sql, const char *error, con
 	            run_state_opt(&at->missing_relation, eo->missing_relation) ||
 	            run_state_opt(&at->suggested, eo->suggested))))
 		log_warn("run %lld: no memory to record attempt %d", a->run_id, a->state.attempt);
+	else if (eo) {
+		/* the code and the place: all of the error a model may read under schema and values */
+		memcpy(at->sqlstate, eo->sqlstate, sizeof at->sqlstate);
+		at->position = eo->position;
+	}
 }
 
 static void fail_out(struct agent *a)

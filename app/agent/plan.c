@@ -30,12 +30,16 @@ char *plan_retry_block(struct agent *a)
 		const struct run_attempt *at = &a->state.history[i];
 
 		sb_printf(&b, "--- Attempt %d ---\n", at->attempt);
-		/* the error may quote a value read from a row (invalid input syntax ...: "Kim") */
-		char *e = llm_policy_scrub_error(a->policy, a->cat, at->error, at->sql);
+		/* the error's text may carry a value read from a row, quoted (invalid input syntax ...:
+		 * "Kim") or not (requested character too large for encoding: 10900101): under schema and
+		 * values the model reads the SQLSTATE and the position only */
+		char *e = llm_policy_db_error(a->policy, a->cat, at->sqlstate, at->position, at->error, at->sql);
 
 		sb_printf(&b, "SQL: %s\n", at->sql);
 		sb_printf(&b, "Error: %s\n", e ? e : "");
 		free(e);
+		if (at->missing_column && at->sql && strstr(at->sql, at->missing_column))
+			sb_printf(&b, "Missing column: %s\n", at->missing_column);
 		if (at->suggested)
 			sb_printf(&b, "Hint: PostgreSQL suggests the column %s\n", at->suggested);
 		sb_putc(&b, '\n');

@@ -27,6 +27,8 @@ struct run_attempt {
 	char *missing_relation;
 	char *suggested;                /* "T.C" from PostgreSQL's hint; NULL: none */
 	char *comment;                  /* the analyst's words on rejecting this SQL; NULL: none */
+	char sqlstate[6];               /* the database's SQLSTATE when error is its message, else "" */
+	int position;                   /* the error's 1-based character position in sql, 0 unknown */
 	int empty;                      /* it ran but returned no rows (the planner reads it; no node sets it yet) */
 };
 

@@ -1,5 +1,6 @@
 /* run_state_json.c: the run state's one save/load pair: run_state_json and run_state_load, used
  * only when a run pauses or ends (docs/architecture.md, "Run state"). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "agent/run_state.h"
@@ -138,6 +139,10 @@ cJSON *run_history_json(const struct run_state *s)
 			add_str(o, "missing_relation", at->missing_relation, &ok);
 			add_str(o, "suggested", at->suggested, &ok);
 			add_str(o, "comment", at->comment, &ok);
+			if (at->sqlstate[0])
+				add_str(o, "sqlstate", at->sqlstate, &ok);
+			if (at->position > 0)
+				add_num(o, "position", at->position, &ok);
 			if (at->empty && !cJSON_AddTrueToObject(o, "empty"))
 				ok = 0;
 		}
@@ -395,6 +400,8 @@ static int load_history(struct run_state *s, const cJSON *arr)
 		    run_state_opt(&at->comment, json_str(it, "comment")))
 			return 0;
 		at->empty = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(it, "empty"));
+		snprintf(at->sqlstate, sizeof at->sqlstate, "%s", json_str(it, "sqlstate") ? json_str(it, "sqlstate") : "");
+		at->position = jint(it, "position");
 	}
 	return 1;
 }

@@ -50,10 +50,23 @@ static char *own_text(struct agent *a, const char *sql)
 	return sb_steal(&b);
 }
 
-/* fail_db: an error of the database as the tool's result, scrubbed by the run's policy */
-static void fail_db(struct agent *a, struct tool_out *o, const char *text, const char *sql)
+/* own_name: name (taken from an error's message) may reach the model: always under rows, else
+ * only when the model wrote it in sql */
+static int own_name(const struct agent *a, const char *sql, const char *name)
 {
-	char *own = own_text(a, sql), *t = llm_policy_scrub_error(a->policy, a->cat, text, own);
+	if (a->policy == LLM_POLICY_ROWS || a->policy == LLM_POLICY_UNSET)
+		return 1;
+	return sql && name && *name && strstr(sql, name) != NULL;
+}
+
+/* fail_db: an error of the database as the tool's result, as the run's policy lets the model
+ * read it (sqlstate "" or NULL: askql's own refusal, scrubbed; else the code and position only
+ * under schema and values, llm_policy_db_error) */
+static void fail_db(struct agent *a, struct tool_out *o, const char *sqlstate, int position, const char *text,
+                    const char *sql)
+{
+	char *own = own_text(a, sql);
+	char *t = llm_policy_db_error(a->policy, a->cat, sqlstate, position, text, own);
 
 	fail(o, "%s", t ? t : "error withheld");
 	free(t);
@@ -506,8 +519,12 @@ static void t_explain(struct agent *a, const struct react_call *c, struct tool_o
 	} else {
 		char *t = exec_error_text(&de);
 
-		fail_db(a, o, t ? t : err_str(rc), sql);
-		if (de.missing_column)
+		fail_db(a, o, de.sqlstate, de.position, t ? t : err_str(rc), sql);
+		if (de.sqlstate[0])
+			cJSON_AddStringToObject(o->result, "sqlstate", de.sqlstate);
+		if (de.position > 0)
+			cJSON_AddNumberToObject(o->result, "position", de.position);
+		if (de.missing_column && own_name(a, sql, de.missing_column))
 			cJSON_AddStringToObject(o->result, "missing_column", de.missing_column);
 		if (de.suggested)
 			cJSON_AddStringToObject(o->result, "suggested", de.suggested);
@@ -566,10 +583,14 @@ static void rows_into(struct agent *a, cJSON *res, struct exec_out *eo, int maxr
 
 static void exec_fail(struct agent *a, struct tool_out *o, struct exec_out *eo, const char *sql)
 {
-	fail_db(a, o, eo->error, sql);
-	if (eo->missing_column)
+	fail_db(a, o, eo->sqlstate, eo->position, eo->error, sql);
+	if (eo->sqlstate[0])
+		cJSON_AddStringToObject(o->result, "sqlstate", eo->sqlstate);
+	if (eo->position > 0)
+		cJSON_AddNumberToObject(o->result, "position", eo->position);
+	if (eo->missing_column && own_name(a, sql, eo->missing_column))
 		cJSON_AddStringToObject(o->result, "missing_column", eo->missing_column);
-	if (eo->missing_relation)
+	if (eo->missing_relation && own_name(a, sql, eo->missing_relation))
 		cJSON_AddStringToObject(o->result, "missing_relation", eo->missing_relation);
 	if (eo->suggested)
 		cJSON_AddStringToObject(o->result, "suggested", eo->suggested);

@@ -326,6 +326,77 @@ char *llm_policy_scrub_error(enum llm_policy p, const struct catalog *cat, const
 	return sb_steal(&b);
 }
 
+/* ---- errors of the database: the code, never the message ------------------------------- */
+
+/* SQLSTATE classes (the first two characters), as PostgreSQL's Appendix A names them */
+static const struct { const char *cls, *name; } sqlclass[] = {
+	{"01", "warning"}, {"02", "no data"}, {"03", "SQL statement not yet complete"},
+	{"08", "connection exception"}, {"0A", "feature not supported"}, {"21", "cardinality violation"},
+	{"22", "data exception"}, {"23", "integrity constraint violation"}, {"25", "invalid transaction state"},
+	{"28", "invalid authorization specification"}, {"2F", "SQL routine exception"},
+	{"38", "external routine exception"}, {"40", "transaction rollback"},
+	{"42", "syntax error or access rule violation"}, {"53", "insufficient resources"},
+	{"54", "program limit exceeded"}, {"55", "object not in prerequisite state"},
+	{"57", "operator intervention"}, {"58", "system error"}, {"P0", "PL/pgSQL error"},
+	{"XX", "internal error"},
+};
+
+/* the conditions a model meets while writing a SELECT, as PostgreSQL names them */
+static const struct { const char *code, *name; } sqlcond[] = {
+	{"22001", "string_data_right_truncation"}, {"22003", "numeric_value_out_of_range"},
+	{"22007", "invalid_datetime_format"}, {"22008", "datetime_field_overflow"},
+	{"22012", "division_by_zero"}, {"22021", "character_not_in_repertoire"},
+	{"22023", "invalid_parameter_value"}, {"2202E", "array_subscript_error"},
+	{"22P02", "invalid_text_representation"}, {"2200M", "invalid_xml_document"},
+	{"2200N", "invalid_xml_content"}, {"22P05", "untranslatable_character"},
+	{"22004", "null_value_not_allowed"}, {"2201B", "invalid_regular_expression"},
+	{"25006", "read_only_sql_transaction"}, {"42501", "insufficient_privilege"},
+	{"42601", "syntax_error"}, {"42602", "invalid_name"}, {"42611", "invalid_column_definition"},
+	{"42702", "ambiguous_column"}, {"42703", "undefined_column"}, {"42725", "ambiguous_function"},
+	{"42803", "grouping_error"}, {"42804", "datatype_mismatch"}, {"42809", "wrong_object_type"},
+	{"42846", "cannot_coerce"}, {"42883", "undefined_function"}, {"42P01", "undefined_table"},
+	{"42P02", "undefined_parameter"}, {"42P09", "ambiguous_alias"}, {"42P10", "invalid_column_reference"},
+	{"42P18", "indeterminate_datatype"}, {"42P20", "windowing_error"}, {"42P22", "indeterminate_collation"},
+	{"53100", "disk_full"}, {"53200", "out_of_memory"}, {"54000", "program_limit_exceeded"},
+	{"54001", "statement_too_complex"}, {"55P03", "lock_not_available"}, {"57014", "query_canceled"},
+};
+
+/* a SQLSTATE: five characters of [0-9A-Z] */
+static int is_sqlstate(const char *s)
+{
+	if (!s || strlen(s) != 5)
+		return 0;
+	for (int i = 0; i < 5; i++)
+		if (!isdigit((unsigned char)s[i]) && !isupper((unsigned char)s[i]))
+			return 0;
+	return 1;
+}
+
+char *llm_policy_db_error(enum llm_policy p, const struct catalog *cat, const char *sqlstate, int position,
+                          const char *text, const char *own)
+{
+	struct sb b = SB_INIT;
+	const char *cls = NULL, *cond = NULL;
+
+	if (p == LLM_POLICY_UNSET || p == LLM_POLICY_ROWS)
+		return strdup(text ? text : "");
+	if (!is_sqlstate(sqlstate))
+		return llm_policy_scrub_error(p, cat, text ? text : "", own);
+	for (size_t i = 0; i < sizeof sqlclass / sizeof sqlclass[0]; i++)
+		if (!strncmp(sqlclass[i].cls, sqlstate, 2))
+			cls = sqlclass[i].name;
+	for (size_t i = 0; i < sizeof sqlcond / sizeof sqlcond[0]; i++)
+		if (!strcmp(sqlcond[i].code, sqlstate))
+			cond = sqlcond[i].name;
+	sb_printf(&b, "SQLSTATE %s (%s%s%s)", sqlstate, cls ? cls : "class unknown", cond ? ": " : "",
+	          cond ? cond : "");
+	if (position > 0)
+		sb_printf(&b, " at character %d of the SQL", position);
+	sb_puts(&b, "; the message text is withheld (llm_data_policy ");
+	sb_printf(&b, "%s)", llm_policy_name(p));
+	return sb_steal(&b);
+}
+
 /* ---- text of other people's questions (verified examples) ---------------------------- */
 
 /* an ASCII run that may hold an identifier: letters, digits and . @ + _ - (and *, a masked digit) */

@@ -75,6 +75,19 @@ char *llm_policy_scrub_sql(enum llm_policy p, const struct catalog *cat, const c
 char *llm_policy_scrub_error(enum llm_policy p, const struct catalog *cat, const char *text, const char *sql);
 
 /*
+ * llm_policy_db_error: an error of the database as the model may see it (heap; NULL only
+ * without memory).  ROWS/UNSET: text (a copy; "" when NULL).  SCHEMA and VALUES: when sqlstate
+ * is a five-character SQLSTATE the message text is never used (its unquoted parts carry values:
+ * "requested character too large for encoding: 10900101", "Couldn't find end of Start Tag
+ * 이서연1"); the model reads "SQLSTATE 22021 (data exception: character_not_in_repertoire)", the
+ * condition name only for the codes askql knows, and " at character N" when position > 0.
+ * Without a SQLSTATE (askql's own refusals: the guard, the safe aggregate form, a lost
+ * connection) the text is askql's and goes through llm_policy_scrub_error(text, own).
+ */
+char *llm_policy_db_error(enum llm_policy p, const struct catalog *cat, const char *sqlstate, int position,
+                          const char *text, const char *own);
+
+/*
  * llm_policy_scrub_text: the question of a verified example (asked by someone else, shown to the
  * model beside its SQL) as the model may see it (heap; NULL only without memory).  ROWS/UNSET: a
  * copy.  SCHEMA and VALUES: every ASCII run of letters, digits and . @ + _ - * that is a registration

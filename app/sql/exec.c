@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 #include "sql/exec.h"
+#include "sql/explain.h"
 #include "sql/guard.h"
 #include "sql/suppress.h"
 #include "catalog/phi.h"
@@ -610,6 +611,53 @@ static int pos_offset(const char *sent_sql, const char *orig)
 
 /* ---- fetching within a byte budget (docs/executor-limits.md) ------------------------ */
 
+/* memory_gate: EXPLAIN (VERBOSE, FORMAT JSON) the guarded statement in the open transaction and
+ * refuse it (ERR_DENIED, the reason in dberr) when its estimates pass exec_max_agg_rows,
+ * exec_max_series_rows or exec_max_cost (explain_gate): defence in depth beside the target's own
+ * statement_timeout and work_mem, which do not bound an array_agg's state (docs/executor-limits.md).
+ * The plan is the one the statement will get: same role, same transaction, same settings. */
+#define GATE_PREFIX "EXPLAIN (VERBOSE, FORMAT JSON) "
+static enum err memory_gate(PGconn *c, const char *gsql, const char *orig, struct watch *w,
+                            struct exec_error *dberr)
+{
+	struct explain_gate_limits lim = {(double)conf_get_int("exec_max_agg_rows"),
+	                                  (double)conf_get_int("exec_max_series_rows"),
+	                                  (double)conf_get_int("exec_max_cost")};
+	struct explain_gate_out out;
+	struct sb q = SB_INIT;
+	PGresult *r;
+	enum err rc = OK;
+	int off;
+
+	if (lim.max_agg_rows <= 0 && lim.max_series_rows <= 0 && lim.max_cost <= 0)
+		return OK;
+	sb_puts(&q, GATE_PREFIX);
+	sb_puts(&q, gsql);
+	if (!sb_ok(&q))
+		return ERR_NOMEM;
+	/* the caller's positions: the characters before its text in what was sent */
+	off = strstr(sb_cstr(&q), orig ? orig : "\1") ? pos_offset(sb_cstr(&q), orig) - (int)strlen(CURSOR_PREFIX)
+	                                            : (int)strlen(GATE_PREFIX);
+	r = watched(c, sb_cstr(&q), w, &rc, dberr);
+	sb_free(&q);
+	if (!r)
+		return rc;
+	if (PQresultStatus(r) != PGRES_TUPLES_OK || PQntuples(r) != 1) {
+		/* the statement itself is wrong: its error, as running it would give */
+		if (dberr)
+			exec_error_from_result(dberr, r, off);
+		rc = PQstatus(c) == CONNECTION_BAD ? ERR_NET : ERR_DB;
+	} else if (explain_gate(PQgetvalue(r, 0, 0), &lim, &out) == OK && out.kind != GATE_OK) {
+		char *m = explain_gate_text(&out);
+
+		set_msg(dberr, "%s", m ? m : "refused before it ran: the plan passes a memory limit");
+		free(m);
+		rc = ERR_DENIED;
+	}
+	PQclear(r);
+	return rc;
+}
+
 /* fixed_width: the longest text PostgreSQL prints for a value of a type whose output is
  * bounded (integers, floats, dates, times, booleans, uuids, addresses, names), rounded up; 0 for every other
  * type (text, bytea, numeric, json, arrays, composites, domains...): its width is unbounded. */
@@ -759,7 +807,8 @@ static enum err run_core(const char *sql, const struct exec_opts *opts, const st
 	}
 	if ((rc = exec_begin(c, dberr)) != OK)
 		goto out;
-	if ((rc = target_slot(c, &w, dberr)) != OK || (rc = deadline_timeout(c, &w, dberr)) != OK)
+	if ((rc = target_slot(c, &w, dberr)) != OK || (rc = deadline_timeout(c, &w, dberr)) != OK ||
+	    (rc = memory_gate(c, g.sql, sql, &w, dberr)) != OK)
 		goto out;
 
 	/* the guarded text ends the statement: nothing is appended after it */

@@ -905,3 +905,117 @@ char *explain_text(const struct explain_result *res)
 		sb_printf(&sb, "Note: %s\n", res->hypo_note);
 	return sb_steal(&sb);
 }
+
+/* ---- the memory gate (issue 27) ------------------------------------------------------------ */
+
+/* aggregates whose state grows with every input row, whatever work_mem says */
+static const char *const accumulating[] = {
+	"array_agg", "string_agg", "json_agg", "jsonb_agg", "json_object_agg", "jsonb_object_agg", "xmlagg",
+};
+
+/* the name of the first function of names[] that text calls ("name(" as a whole word), or NULL */
+static const char *calls(const char *text, const char *const *names, size_t n)
+{
+	for (size_t i = 0; text && i < n; i++) {
+		size_t l = strlen(names[i]);
+
+		for (const char *p = strstr(text, names[i]); p; p = strstr(p + 1, names[i])) {
+			int lb = p == text || !(isalnum((unsigned char)p[-1]) || p[-1] == '_' || p[-1] == '.');
+
+			if (lb && p[l] == '(')
+				return names[i];
+		}
+	}
+	return NULL;
+}
+
+/* the first name of names[] any Output entry (or the Function Call) of node n calls */
+static const char *node_calls(const cJSON *n, const char *const *names, size_t nn)
+{
+	const cJSON *o, *fc = cJSON_GetObjectItemCaseSensitive(n, "Function Call");
+	const char *hit;
+
+	if (cJSON_IsString(fc) && (hit = calls(fc->valuestring, names, nn)))
+		return hit;
+	cJSON_ArrayForEach(o, cJSON_GetObjectItemCaseSensitive(n, "Output"))
+		if (cJSON_IsString(o) && (hit = calls(o->valuestring, names, nn)))
+			return hit;
+	return NULL;
+}
+
+static void gate_set(struct explain_gate_out *out, enum explain_gate_kind k, double v, double lim, const char *f)
+{
+	out->kind = k;
+	out->value = v;
+	out->limit = lim;
+	snprintf(out->func, sizeof out->func, "%s", f ? f : "");
+}
+
+static void gate_walk(const cJSON *n, const struct explain_gate_limits *lim, struct explain_gate_out *out, int depth)
+{
+	static const char *const series[] = {"generate_series"};
+	const char *type = json_str(n, "Node Type"), *f;
+	const cJSON *plans = cJSON_GetObjectItemCaseSensitive(n, "Plans"), *c;
+
+	if (out->kind != GATE_OK || depth > 200 || !cJSON_IsObject(n))
+		return;
+	if (lim->max_agg_rows > 0 && type && (!strcmp(type, "Aggregate") || !strcmp(type, "WindowAgg")) &&
+	    (f = node_calls(n, accumulating, sizeof accumulating / sizeof accumulating[0]))) {
+		double in = 0;
+
+		cJSON_ArrayForEach(c, plans)
+			in += jnum(c, "Plan Rows");
+		if (!cJSON_GetArraySize(plans))
+			in = jnum(n, "Plan Rows");
+		if (in > lim->max_agg_rows) {
+			gate_set(out, GATE_AGG_ROWS, in, lim->max_agg_rows, f);
+			return;
+		}
+	}
+	if (lim->max_series_rows > 0 && type && (!strcmp(type, "Function Scan") || !strcmp(type, "ProjectSet")) &&
+	    (f = node_calls(n, series, 1)) && jnum(n, "Plan Rows") > lim->max_series_rows) {
+		gate_set(out, GATE_SERIES_ROWS, jnum(n, "Plan Rows"), lim->max_series_rows, f);
+		return;
+	}
+	cJSON_ArrayForEach(c, plans)
+		gate_walk(c, lim, out, depth + 1);
+}
+
+enum err explain_gate(const char *plan_json, const struct explain_gate_limits *lim, struct explain_gate_out *out)
+{
+	cJSON *doc = plan_json ? cJSON_Parse(plan_json) : NULL;
+	const cJSON *plan = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(doc, 0), "Plan");
+
+	memset(out, 0, sizeof *out);
+	if (!cJSON_IsObject(plan)) {
+		cJSON_Delete(doc);
+		return ERR_PARSE;
+	}
+	gate_walk(plan, lim, out, 0);
+	if (out->kind == GATE_OK && lim->max_cost > 0 && jnum(plan, "Total Cost") > lim->max_cost)
+		gate_set(out, GATE_COST, jnum(plan, "Total Cost"), lim->max_cost, NULL);
+	cJSON_Delete(doc);
+	return OK;
+}
+
+char *explain_gate_text(const struct explain_gate_out *out)
+{
+	char v[32], l[32];
+
+	human(v, sizeof v, out->value);
+	human(l, sizeof l, out->limit);
+	switch (out->kind) {
+	case GATE_AGG_ROWS:
+		return vdup("refused before it ran: %s would collect about %s rows in the memory of one database "
+		            "process, more than exec_max_agg_rows (%s) allows; count, sum or average them instead, "
+		            "or narrow the rows", out->func, v, l);
+	case GATE_SERIES_ROWS:
+		return vdup("refused before it ran: generate_series would make about %s rows, more than "
+		            "exec_max_series_rows (%s) allows", v, l);
+	case GATE_COST:
+		return vdup("refused before it ran: the planner estimates its cost at %s, more than exec_max_cost "
+		            "(%s) allows; narrow the conditions (time range, patients) or join on keys", v, l);
+	default:
+		return strdup("");
+	}
+}

@@ -70,6 +70,38 @@ enum err explain_run(const char *sql, const struct explain_opts *o, struct expla
                      struct exec_error *dberr);
 
 void explain_free(struct explain_result *res);
+
+/*
+ * The memory gate (issue 27, docs/executor-limits.md): work_mem does not bound the state of an
+ * accumulating aggregate (array_agg, string_agg, json_agg, jsonb_agg, their _object_ forms,
+ * xmlagg), so a plain aggregate over a generated series can take gigabytes in one backend.  Before
+ * a statement runs, its plan's estimates are checked against limits; 0 in a limit: not checked.
+ */
+enum explain_gate_kind {
+	GATE_OK = 0,
+	GATE_AGG_ROWS,      /* an accumulating aggregate would read more rows than max_agg_rows */
+	GATE_SERIES_ROWS,   /* generate_series would produce more rows than max_series_rows */
+	GATE_COST           /* the plan's total cost is over max_cost */
+};
+struct explain_gate_limits {
+	double max_agg_rows, max_series_rows, max_cost;
+};
+struct explain_gate_out {
+	enum explain_gate_kind kind;
+	double value, limit;    /* the estimate and the limit it passed */
+	char func[32];          /* GATE_AGG_ROWS/GATE_SERIES_ROWS: the function ("array_agg") */
+};
+/*
+ * explain_gate: walk plan_json, the output of EXPLAIN (VERBOSE, FORMAT JSON) (VERBOSE: the
+ * aggregates' calls are in each node's Output), and fill *out with the first limit passed: the
+ * rows into an Aggregate or WindowAgg node whose Output calls an accumulating aggregate (the
+ * estimated rows of its input plans), the rows of a Function Scan or ProjectSet calling
+ * generate_series, the root's Total Cost.  OK (out->kind GATE_OK when none), ERR_PARSE when
+ * plan_json is not an EXPLAIN document.  No database needed.
+ */
+enum err explain_gate(const char *plan_json, const struct explain_gate_limits *lim, struct explain_gate_out *out);
+/* explain_gate_text: why the gate refused, one English sentence naming the setting (heap). */
+char *explain_gate_text(const struct explain_gate_out *out);
 /* explain_json: {"total_cost":..,"rows":..,"efficient":b,"findings":[{"kind","severity",
  * "node","text","suggestion","index":{"table","columns","checked","used","cost_with"}}],
  * "hypopg_note":..} for the agent and the UI.  Heap string. */

@@ -49,7 +49,7 @@ static int is_local_host(const char *h)
 enum err target_ident(const char *conninfo, char *out, size_t n, char *err, size_t errlen)
 {
 	PQconninfoOption *given, *dflt;
-	char *e = NULL, host[256];
+	char *e = NULL, host[256], pnum[64];
 	const char *h, *port, *db;
 
 	if (!conninfo || strlen(conninfo) > TARGET_CONNINFO_MAX) {
@@ -73,17 +73,101 @@ enum err target_ident(const char *conninfo, char *out, size_t n, char *err, size
 	db = opt(given, dflt, "dbname");
 	if (!*db)
 		db = opt(given, dflt, "user");
-	snprintf(out, n, "%s:%.*s/%s", is_local_host(host) ? "local" : host, (int)strcspn(*port ? port : "5432", ","),
-	         *port ? port : "5432", db);
+	/* the first port, as a number when it is one: 054391 and 54391 are one port */
+	snprintf(pnum, sizeof pnum, "%.*s", (int)strcspn(*port ? port : "5432", ","), *port ? port : "5432");
+	if (pnum[0] && strspn(pnum, "0123456789") == strlen(pnum) && strlen(pnum) < 12)
+		snprintf(pnum, sizeof pnum, "%ld", strtol(pnum, NULL, 10));
+	snprintf(out, n, "%s:%s/%s", is_local_host(host) ? "local" : host, pnum, db);
 	PQconninfoFree(given);
 	PQconninfoFree(dflt);
 	return OK;
 }
 
+/* the keywords a target's connection string may set (issue 27) */
+static const char *const allowed_kw[] = {
+	"host", "hostaddr", "port", "dbname", "user", "password", "sslmode", "sslrootcert", "application_name",
+	"connect_timeout",
+};
+
+enum err target_check_conninfo(const char *conninfo, char *err, size_t errlen)
+{
+	PQconninfoOption *given;
+	char *e = NULL;
+	enum err rc = OK;
+
+	if (!conninfo || !*conninfo)
+		return OK;
+	if (!(given = PQconninfoParse(conninfo, &e))) {
+		err_set(err, errlen, "the connection string does not parse: %s", e ? e : "out of memory");
+		PQfreemem(e);
+		return ERR_PARSE;
+	}
+	for (PQconninfoOption *p = given; rc == OK && p->keyword; p++) {
+		size_t i, n = sizeof allowed_kw / sizeof allowed_kw[0];
+
+		if (!p->val)
+			continue;
+		for (i = 0; i < n && strcmp(p->keyword, allowed_kw[i]); i++)
+			;
+		if (i == n) {
+			err_set(err, errlen, "a target's connection string may not set '%s' (allowed: host, hostaddr, port, "
+			        "dbname, user, password, sslmode, sslrootcert, application_name, connect_timeout)", p->keyword);
+			rc = ERR_INPUT;
+		} else if (!strcmp(p->keyword, "connect_timeout")) {
+			char *end;
+			long s = strtol(p->val, &end, 10);
+
+			if (end == p->val || *end || s < 1 || s > TARGET_CONNECT_TIMEOUT_MAX) {
+				err_set(err, errlen, "connect_timeout must be 1 to %d seconds", TARGET_CONNECT_TIMEOUT_MAX);
+				rc = ERR_INPUT;
+			}
+		}
+	}
+	PQconninfoFree(given);
+	return rc;
+}
+
+/* the secret keywords target_mask hides (libpq's options marked "*" for display) */
+static const char *const secret_kw[] = {"password", "sslpassword"};
+
+/* mask_kv: at s (a keyword's start in a key=value conninfo) a secret keyword with its value:
+ * append "kw=****" to *o and return the end of the value; else NULL */
+static const char *mask_kv(const char *s, char **o)
+{
+	for (size_t k = 0; k < sizeof secret_kw / sizeof secret_kw[0]; k++) {
+		size_t l = strlen(secret_kw[k]);
+		const char *p = s + l;
+
+		if (strncmp(s, secret_kw[k], l))
+			continue;
+		while (isspace((unsigned char)*p))
+			p++;
+		if (*p != '=')
+			continue;
+		p++;
+		while (isspace((unsigned char)*p))
+			p++;
+		if (*p == '\'') {
+			for (p++; *p && *p != '\''; p++)
+				if (*p == '\\' && p[1])
+					p++;
+			if (*p)
+				p++;
+		} else {
+			while (*p && !isspace((unsigned char)*p))
+				p++;
+		}
+		*o += sprintf(*o, "%s=****", secret_kw[k]);
+		return p;
+	}
+	return NULL;
+}
+
 char *target_mask(const char *conninfo)
 {
 	size_t n = conninfo ? strlen(conninfo) : 0;
-	char *out = malloc(n + 8), *o = out;
+	/* "****" for a value: at most 4 bytes more per secret keyword, each at least 9 bytes long */
+	char *out = malloc(2 * n + 24), *o = out;
 	const char *s = conninfo, *scheme;
 
 	if (!out)
@@ -104,12 +188,17 @@ char *target_mask(const char *conninfo)
 			o += 4;
 			s = at;
 		}
-		/* ...and ?password=secret in the query */
+		/* ...and ?password=secret (or sslpassword) in the query */
 		while (*s) {
-			if (!strncmp(s, "password=", 9)) {
-				memcpy(o, "password=****", 13);
-				o += 13;
-				s += 9;
+			const char *kw = NULL;
+
+			if (s > conninfo && (s[-1] == '?' || s[-1] == '&'))
+				for (size_t k = 0; k < sizeof secret_kw / sizeof secret_kw[0]; k++)
+					if (!strncmp(s, secret_kw[k], strlen(secret_kw[k])) && s[strlen(secret_kw[k])] == '=')
+						kw = secret_kw[k];
+			if (kw) {
+				o += sprintf(o, "%s=****", kw);
+				s += strlen(kw) + 1;
 				while (*s && *s != '&')
 					s++;
 				continue;
@@ -119,32 +208,13 @@ char *target_mask(const char *conninfo)
 		*o = 0;
 		return out;
 	}
-	/* key=value: password = 'quoted value' or bare */
+	/* key=value: password = 'quoted value' or bare, sslpassword likewise */
 	while (*s) {
-		if ((s == conninfo || isspace((unsigned char)s[-1])) && !strncmp(s, "password", 8)) {
-			const char *p = s + 8;
+		const char *p;
 
-			while (isspace((unsigned char)*p))
-				p++;
-			if (*p == '=') {
-				p++;
-				while (isspace((unsigned char)*p))
-					p++;
-				if (*p == '\'') {
-					for (p++; *p && *p != '\''; p++)
-						if (*p == '\\' && p[1])
-							p++;
-					if (*p)
-						p++;
-				} else {
-					while (*p && !isspace((unsigned char)*p))
-						p++;
-				}
-				memcpy(o, "password=****", 13);
-				o += 13;
-				s = p;
-				continue;
-			}
+		if ((s == conninfo || isspace((unsigned char)s[-1])) && (p = mask_kv(s, &o))) {
+			s = p;
+			continue;
 		}
 		*o++ = *s++;
 	}
@@ -362,7 +432,9 @@ enum err target_add(PGconn *app, const char *name, const char *conninfo, const c
 		err_set(err, errlen, "a target name is 1-63 letters, digits, '_', '.' or '-', starting with a letter, digit or '_'");
 		return ERR_INPUT;
 	}
-	if ((rc = target_ident(conninfo, ident, sizeof ident, err, errlen)) != OK)
+	if ((rc = target_ident(conninfo, ident, sizeof ident, err, errlen)) != OK ||
+	    (rc = target_check_conninfo(conninfo, err, errlen)) != OK ||
+	    (rc = target_check_conninfo(ro_conninfo, err, errlen)) != OK)
 		return rc;
 	if (ro_conninfo && *ro_conninfo) {
 		if ((rc = target_ident(ro_conninfo, ro_ident, sizeof ro_ident, err, errlen)) != OK)
@@ -552,6 +624,26 @@ static void warn(struct target_check *c, const char *msg)
 	c->nwarnings++;
 }
 
+void target_conn_error_scrub(char *msg)
+{
+	/* libpq's phrases followed by what the peer sent (fe-connect.c), each with the words that take
+	 * their place: never longer than the phrase, so the message shrinks in its own buffer, ending
+	 * there (what followed on the line was the peer's; later lines rarely matter) */
+	static const char *const echo[][2] = {
+		{"negotiation: ", "negotiation"},
+		{"but received ", "but got other"},
+	};
+	char *p;
+
+	for (size_t k = 0; msg && k < sizeof echo / sizeof echo[0]; k++)
+		if ((p = strstr(msg, echo[k][0]))) {
+			size_t l = strlen(echo[k][1]);
+
+			memcpy(p, echo[k][1], l);
+			p[l] = '\0';
+		}
+}
+
 enum err target_test(const struct target *t, struct target_check *c)
 {
 	PGconn *ix, *ro;
@@ -564,8 +656,11 @@ enum err target_test(const struct target *t, struct target_check *c)
 		probe(ix, "SHOW server_version", c->server_version, sizeof c->server_version);
 		PQfinish(ix);
 	}
-	if (!(ro = db_connect(target_exec_conninfo(t), c->ro_error, sizeof c->ro_error)))
+	target_conn_error_scrub(c->index_error);
+	if (!(ro = db_connect(target_exec_conninfo(t), c->ro_error, sizeof c->ro_error))) {
+		target_conn_error_scrub(c->ro_error);
 		return ERR_DB;
+	}
 	c->ro_ok = 1;
 	if (!*c->server_version)
 		probe(ro, "SHOW server_version", c->server_version, sizeof c->server_version);

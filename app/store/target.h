@@ -40,12 +40,24 @@ int target_conn_is_app(PGconn *app, PGconn *c);
 /*
  * target_ident: "host:port/dbname" for a key=value or URI conninfo, with libpq's environment
  * defaults (PGHOST, PGPORT, PGDATABASE, PGUSER) filled in; a unix-socket directory, localhost,
- * 127.0.0.0/8 and ::1 are all "local".  ERR_PARSE (message in err) when conninfo does not parse.
+ * 127.0.0.0/8 and ::1 are all "local"; the host is lower-cased and a port written as a number is
+ * written as one (port=054391 is 54391), so one database has one identity however it is spelled.  ERR_PARSE (message in err) when conninfo does not parse.
  */
 enum err target_ident(const char *conninfo, char *out, size_t n, char *err, size_t errlen);
+/*
+ * target_check_conninfo: OK when every keyword conninfo (key=value or URI) sets is one a target
+ * may use: host, hostaddr, port, dbname, user, password, sslmode, sslrootcert, application_name,
+ * connect_timeout (a whole number of seconds, 1 to TARGET_CONNECT_TIMEOUT_MAX).  Any other keyword
+ * (options, passfile, service, sslkey, sslpassword, target_session_attrs, ...) is ERR_INPUT with
+ * err naming it; a conninfo that does not parse ERR_PARSE.  Issue 27: a connection string is
+ * not a way to pass server options, read local files or hold a worker on a slow peer.
+ */
+#define TARGET_CONNECT_TIMEOUT_MAX 10
+enum err target_check_conninfo(const char *conninfo, char *err, size_t errlen);
 /* target_is_conninfo: 1 when spec looks like a conninfo or URL rather than a target name. */
 int target_is_conninfo(const char *spec);
-/* target_mask: conninfo with any password (password=..., user:pass@) replaced by "****".  Heap. */
+/* target_mask: conninfo with every secret (password=..., sslpassword=..., user:pass@, and the
+ * same keywords in a URI's query) replaced by "****".  Heap. */
 char *target_mask(const char *conninfo);
 
 /*
@@ -114,5 +126,13 @@ struct target_check {
  * Returns OK when both connections worked (warnings or not), ERR_DB otherwise.
  */
 enum err target_test(const struct target *t, struct target_check *c);
+/*
+ * target_conn_error_scrub: msg (a libpq connection error, changed in place) without the bytes the
+ * peer sent: libpq quotes the first byte of a reply it did not expect ("received invalid response
+ * to SSL negotiation: H", "expected authentication request from server, but received H"), which
+ * makes a connection test a probe of what listens on a port (issue 27).  The message ends before
+ * them ("... SSL negotiation", "... but got other"); other messages are left as they are.
+ */
+void target_conn_error_scrub(char *msg);
 
 #endif

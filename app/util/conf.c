@@ -25,6 +25,9 @@ static struct conf_item items[] = {
 	{"exec_fetch_bytes", "8388608", 0, "most result bytes the executor holds in a worker at once: a FETCH is sized to fit, wide rows come one at a time, and a row wider than this ends the result as truncated (docs/executor-limits.md)", 0, 0},
 	{"exec_work_mem_kb", "8192", 0, "work_mem (kB) set for every executor transaction: memory per sort or hash before it spills to temp files", 0, 0},
 	{"exec_temp_file_limit_kb", "262144", 0, "temp_file_limit (kB) for analyst SQL: set per transaction when the executor's role may, else given to the reader role where it is created (scripts/lib.sh); 0: not set", 0, 0},
+	{"exec_max_agg_rows", "10000000", 0, "most rows the planner may estimate to feed one accumulating aggregate (array_agg, string_agg, json_agg, jsonb_agg, xmlagg): their state grows in one database process whatever work_mem says, so a statement over more is refused before it runs (docs/executor-limits.md; 0: not checked)", 0, 0},
+	{"exec_max_series_rows", "10000000", 0, "most rows the planner may estimate one generate_series to make; a statement over more is refused before it runs (docs/executor-limits.md; 0: not checked)", 0, 0},
+	{"exec_max_cost", "1000000000", 0, "highest total cost of the planner's estimate for an analyst statement; one over it is refused before it runs (docs/executor-limits.md; 0: not checked)", 0, 0},
 	{"csv_escape_formulas", "1", 0, "1: CSV downloads from the web start a text cell (or column name) that begins with = + - @, tab or carriage return with ' so a spreadsheet shows it instead of running it as a formula; numbers stay numbers (docs/csv-formulas.md). The CLI does so only with --escape-formulas", 0, 0},
 	{"suppress_k", "11", 0, "aggregate access level and files for release: the statement itself (HAVING) leaves out every result group with fewer distinct patients than this, so no small group reaches the result, the chart or a download (store/level.h, sql/suppress.h)", 0, 0},
 	{"suppress_patient_keys", "subject_id,subjectid,patient_id,person_id,ptnt_no,pt_no", 0, "aggregate access level and files for release: the column names, in order, that hold a patient's key; a query must read a table with one of them, and each group's patients are counted with it (for every table that has one)", 0, 0},
@@ -115,6 +118,9 @@ static const struct {
 	{"history_undo_s", 60, 604800},
 	{"password_min_length", 8, 256},
 	{"export_tmp_max_bytes", 1048576, 68719476736L},
+	{"exec_max_agg_rows", 0, 1000000000000L},
+	{"exec_max_series_rows", 0, 1000000000000L},
+	{"exec_max_cost", 0, 1000000000000000L},
 };
 
 /* Settings that must be one of a few words ('|'-separated): a typo in a privacy setting must

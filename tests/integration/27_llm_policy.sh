@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # 27_llm_policy.sh: llm_data_policy (issue 16 item 4): a clinic target with names, registration numbers, phones,
 # birth and visit dates (classified at indexing) and ordinary columns; extraction and ReAct runs (a schema block,
-# a retry after a database error that quotes a stored value, a value search, a preview of identifier rows, a
+# a retry after a database error that quotes a stored value (under schema and values only its SQLSTATE reaches the model), a value search, a preview of identifier rows, a
 # preview failing on a registration number, a submit) under schema, values and rows, against the fake LLM that
 # records every request body.  Under schema and values no identifier value is in any body (raw or JSON-escaped);
 # under schema no stored value at all; under rows the preview rows do reach the model (the check can fail).
@@ -193,8 +193,8 @@ check "schema: the verified question reached the model without its registration 
 	'[ -z "$h" ] && grep -q "how many patients are on each ward for patient …" "$WORK/schema.req.jsonl"' "$h"
 check "schema: the preview told the model columns and row count instead of rows" \
 	'grep -q "rows_withheld" "$WORK/schema.req.jsonl" && grep -q "row_count" "$WORK/schema.req.jsonl"'
-check "schema: the database error reached the model with its value withheld" \
-	'grep -q "invalid input syntax for type integer" "$WORK/schema.req.jsonl" && grep -q "invalid input syntax for type bigint" "$WORK/schema.req.jsonl"'
+check "schema: the database error reached the model as its SQLSTATE, without the message (issue 27)" \
+	'grep -q "SQLSTATE 22P02" "$WORK/schema.req.jsonl" && ! grep -q "invalid input syntax for type" "$WORK/schema.req.jsonl"'
 
 "$ASKQL" target policy "$DB" values >/dev/null
 runs values
@@ -245,6 +245,7 @@ q=$(quoted "$WORK/rows.req.jsonl")
 check "rows: the database error reached the model as PostgreSQL wrote it (the name it quoted)" \
 	'[ -n "$q" ] && ! grep -q "…" <<<"$q" && grep -qxFf "$WORK/idvals" <<<"$q"' "$q"
 q=$(quoted "$WORK/values.req.jsonl")
-check "values: the same error reached the model with the quoted value withheld" '[ "$(sort -u <<<"$q")" = "…" ]' "$q"
+check "values: the same error reached the model as its SQLSTATE only, no message text (issue 27)" \
+	'[ -z "$q" ] && grep -q "SQLSTATE 22P02" "$WORK/values.req.jsonl"' "$q"
 
 echo "1..$n"

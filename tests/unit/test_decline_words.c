@@ -439,6 +439,11 @@ static void test_translate(void **state)
 
 	expect("ko", issue, "이 데이터베이스로는 답할 수 없습니다: '다음', 'xyz'에 해당하는 테이블, 컬럼, 저장된 값을 "
 	       "찾지 못했습니다. 찾은 것: '열의' → fever");
+	/* the executor's memory gate (issue 27) */
+	expect("ko", "refused before it ran: array_agg would collect about 60,000,000 rows in the memory of one database "
+	       "process, more than exec_max_agg_rows (10,000,000) allows; count, sum or average them instead, or narrow "
+	       "the rows", "실행하기 전에 거절했습니다: array_agg이(가) 약 60,000,000개 행을 데이터베이스 프로세스 하나의 "
+	       "메모리에 모으게 되어 exec_max_agg_rows(10,000,000)를 넘습니다. 대신 개수·합계·평균을 구하거나 행을 좁혀 주세요");
 	/* English, and a language without a table, as stored */
 	expect("en", issue, issue);
 	expect("xx", issue, issue);

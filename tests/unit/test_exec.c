@@ -221,6 +221,28 @@ static void test_read_only(void **state)
 	exec_pool_put(c, 0);
 }
 
+/* the memory gate (issue 27): the review's statement refused before it runs, with the reason */
+static void test_gate_db(void **state)
+{
+	struct count k = {0};
+	struct exec_sink s = {c_begin, c_row, c_end, &k};
+	struct exec_error e = {0};
+	enum err rc;
+
+	NEED_DB();
+	rc = exec_run("SELECT array_length(array_agg(g), 1) AS n FROM generate_series(1, 60000000) g", NULL, &s, &e);
+	assert_int_equal(rc, ERR_DENIED);
+	assert_non_null(e.message);
+	assert_non_null(strstr(e.message, "exec_max_agg_rows"));
+	exec_error_free(&e);
+	/* an error of the statement itself still comes back as the database's, positioned in the caller's text */
+	rc = exec_run("SELECT nosuchcol FROM generate_series(1, 3) g", NULL, &s, &e);
+	assert_int_equal(rc, ERR_DB);
+	assert_string_equal(e.sqlstate, "42703");
+	assert_int_equal(e.position, 8);
+	exec_error_free(&e);
+}
+
 static void test_timeout(void **state)
 {
 	struct count k = {0};
@@ -230,6 +252,9 @@ static void test_timeout(void **state)
 	NEED_DB();
 	/* set once and never restored: conf keeps every value it is given (runs last) */
 	conf_set("statement_timeout_ms", "300", "test");
+	/* a long series is what the memory gate refuses before it runs: off here, the server's timeout
+	 * is the subject (the gate: test_gate_db) */
+	conf_set("exec_max_series_rows", "0", "test");
 	assert_int_equal(exec_run("SELECT count(*) FROM generate_series(1, 200000000) g", NULL, &s, &e), ERR_DB);
 	assert_string_equal(e.sqlstate, "57014");
 	exec_error_free(&e);
@@ -463,6 +488,7 @@ int main(void)
 		cmocka_unit_test(test_deadline),
 		cmocka_unit_test(test_cancelled),
 		cmocka_unit_test(test_target_slots),
+		cmocka_unit_test(test_gate_db),
 		cmocka_unit_test(test_timeout),
 	};
 

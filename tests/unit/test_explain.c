@@ -129,6 +129,62 @@ static void test_top_n_sort_fits(void **state)
 	explain_free(&r);
 }
 
+/* the memory gate (issue 27): plans as EXPLAIN (VERBOSE, FORMAT JSON) prints them */
+static void test_gate(void **state)
+{
+	/* three array_agg over generate_series(1, 60000000), each in an InitPlan (the review's statement) */
+	static const char *arr =
+		"[{\"Plan\": {\"Node Type\": \"Result\", \"Total Cost\": 3600000.1, \"Plan Rows\": 1, \"Output\": [\"$0\", \"$1\"],"
+		" \"Plans\": [{\"Node Type\": \"Aggregate\", \"Strategy\": \"Plain\", \"Plan Rows\": 1, \"Total Cost\": 1200000,"
+		" \"Output\": [\"array_length(array_agg(g.g), 1)\"], \"Plans\": [{\"Node Type\": \"Function Scan\","
+		" \"Function Name\": \"generate_series\", \"Function Call\": \"generate_series(1, 60000000)\","
+		" \"Plan Rows\": 60000000, \"Total Cost\": 600000, \"Output\": [\"g.g\"]}]}]}}]";
+	/* a count over the same series: no accumulating aggregate */
+	static const char *cnt =
+		"[{\"Plan\": {\"Node Type\": \"Aggregate\", \"Plan Rows\": 1, \"Total Cost\": 750000,"
+		" \"Output\": [\"count(*)\", \"my_array_agg(g.g)\"], \"Plans\": [{\"Node Type\": \"Function Scan\","
+		" \"Function Call\": \"generate_series(1, 60000000)\", \"Plan Rows\": 60000000, \"Total Cost\": 600000}]}}]";
+	/* generate_series in the select list */
+	static const char *srf =
+		"[{\"Plan\": {\"Node Type\": \"ProjectSet\", \"Plan Rows\": 200000000, \"Total Cost\": 1000000,"
+		" \"Output\": [\"generate_series(1, 200000000)\"], \"Plans\": [{\"Node Type\": \"Result\", \"Plan Rows\": 1}]}}]";
+	struct explain_gate_limits lim = {10e6, 10e6, 1e9}, off = {0, 0, 0};
+	struct explain_gate_out o;
+	char *t;
+
+	(void)state;
+	assert_int_equal(explain_gate(arr, &lim, &o), OK);
+	assert_int_equal(o.kind, GATE_AGG_ROWS);
+	assert_string_equal(o.func, "array_agg");
+	assert_true(o.value == 60e6);
+	t = explain_gate_text(&o);
+	assert_string_equal(t, "refused before it ran: array_agg would collect about 60,000,000 rows in the memory of "
+	                       "one database process, more than exec_max_agg_rows (10,000,000) allows; count, sum or "
+	                       "average them instead, or narrow the rows");
+	free(t);
+	/* the count's series is over the series limit only when that is lower; my_array_agg is not array_agg */
+	assert_int_equal(explain_gate(cnt, &(struct explain_gate_limits){10e6, 100e6, 1e9}, &o), OK);
+	assert_int_equal(o.kind, GATE_OK);
+	assert_int_equal(explain_gate(cnt, &lim, &o), OK);
+	assert_int_equal(o.kind, GATE_SERIES_ROWS);
+	assert_int_equal(explain_gate(srf, &lim, &o), OK);
+	assert_int_equal(o.kind, GATE_SERIES_ROWS);
+	assert_true(o.value == 200e6);
+	/* the cost of the whole plan */
+	assert_int_equal(explain_gate(cnt, &(struct explain_gate_limits){0, 0, 1000}, &o), OK);
+	assert_int_equal(o.kind, GATE_COST);
+	t = explain_gate_text(&o);
+	assert_non_null(strstr(t, "exec_max_cost (1,000)"));
+	free(t);
+	/* every limit 0: nothing checked */
+	assert_int_equal(explain_gate(arr, &off, &o), OK);
+	assert_int_equal(o.kind, GATE_OK);
+	/* not an EXPLAIN document */
+	assert_int_equal(explain_gate("{\"x\": 1}", &lim, &o), ERR_PARSE);
+	assert_int_equal(explain_gate(NULL, &lim, &o), ERR_PARSE);
+	assert_int_equal(explain_gate("[{\"Plan\": 1", &lim, &o), ERR_PARSE);
+}
+
 static void test_explain_run_db(void **state)
 {
 	struct explain_result r;
@@ -185,6 +241,7 @@ int main(void)
 		cmocka_unit_test(test_small_and_unselective),
 		cmocka_unit_test(test_nested_loop_and_spills),
 		cmocka_unit_test(test_top_n_sort_fits),
+		cmocka_unit_test(test_gate),
 		cmocka_unit_test(test_explain_run_db),
 	};
 

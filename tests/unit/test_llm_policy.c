@@ -220,6 +220,54 @@ static void test_scrub_error(void **state)
 	cat_free(c);
 }
 
+/* errors of the database (issue 27): under schema and values the code and the position, never the
+ * message, whose unquoted parts print values; askql's own refusals (no SQLSTATE) are scrubbed */
+static void test_db_error(void **state)
+{
+	static const char *leaky[][3] = {
+		{"54000", "54000: requested character too large for encoding: 10900101", "10900101"},
+		{"2200M", "2200M: invalid XML document [line 1: Couldn't find end of Start Tag 이서연1 line 1]", "이서연1"},
+		{"22P02", "22P02: invalid input syntax for type json [Token \"홍길동\" is invalid.]", "홍길동"},
+		{"22008", "22008: date field value out of range: 1990-13-07", "1990-13-07"},
+		{"22003", "22003: value \"01048217713\" is out of range for type smallint", "01048217713"},
+		{"XX000", "XX000: 800101-1234560", "800101"},
+	};
+	struct catalog *c = small_catalog();
+	char *s;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof leaky / sizeof leaky[0]; i++) {
+		for (enum llm_policy p = LLM_POLICY_SCHEMA; p <= LLM_POLICY_VALUES; p++) {
+			s = llm_policy_db_error(p, c, leaky[i][0], 0, leaky[i][1], "SELECT chr(x) FROM patient");
+			assert_null(strstr(s, leaky[i][2]));
+			assert_non_null(strstr(s, leaky[i][0]));
+			free(s);
+		}
+		/* under rows the message as PostgreSQL wrote it */
+		s = llm_policy_db_error(LLM_POLICY_ROWS, c, leaky[i][0], 0, leaky[i][1], NULL);
+		assert_string_equal(s, leaky[i][1]);
+		free(s);
+	}
+	s = llm_policy_db_error(LLM_POLICY_SCHEMA, c, "54000", 0, leaky[0][1], NULL);
+	assert_string_equal(s, "SQLSTATE 54000 (program limit exceeded: program_limit_exceeded); the message text "
+	                       "is withheld (llm_data_policy schema)");
+	free(s);
+	/* the position, and a code askql has no name for: the class only */
+	s = llm_policy_db_error(LLM_POLICY_VALUES, c, "42P99", 17, "42P99: whatever \"x\"", NULL);
+	assert_non_null(strstr(s, "SQLSTATE 42P99 (syntax error or access rule violation) at character 17"));
+	free(s);
+	/* no SQLSTATE (the guard's refusal): askql's text, its quoted values scrubbed */
+	s = llm_policy_db_error(LLM_POLICY_SCHEMA, c, "", 0, "refused by the SQL guard: \"Kim\"", "SELECT 1");
+	assert_non_null(strstr(s, "refused by the SQL guard"));
+	assert_null(strstr(s, "Kim"));
+	free(s);
+	/* not a SQLSTATE: treated as none */
+	s = llm_policy_db_error(LLM_POLICY_SCHEMA, c, "22p0'", 0, "bad \"Kim\"", NULL);
+	assert_null(strstr(s, "Kim"));
+	free(s);
+	cat_free(c);
+}
+
 /* the schema block: category values only of allowed columns; none under schema */
 static void test_block(void **state)
 {
@@ -261,6 +309,7 @@ int main(void)
 		cmocka_unit_test(test_scrub_sql),
 		cmocka_unit_test(test_scrub_text),
 		cmocka_unit_test(test_scrub_error),
+		cmocka_unit_test(test_db_error),
 		cmocka_unit_test(test_block),
 	};
 

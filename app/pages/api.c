@@ -104,19 +104,6 @@ static void strip(cJSON *run)
 	}
 }
 
-/* withheld: 0 when the caller's current level allows the run's rows; otherwise 1, the 403 (or the
- * error) answered through *e and run freed, so the handler returns *e at once (issue 27). */
-static int withheld(struct req *r, cJSON *run, enum err *e)
-{
-	enum level lv;
-
-	if ((*e = run_level_check(r, run, &lv)) == OK)
-		return 0;
-	if (*e == ERR_DENIED)
-		*e = run_withheld(r, run, lv);
-	cJSON_Delete(run);
-	return 1;
-}
 
 enum err api_run(struct req *r)
 {
@@ -128,7 +115,7 @@ enum err api_run(struct req *r)
 
 	if ((e = run_load(r, r->arg_id, &run)) != OK)
 		return e;
-	if (withheld(r, run, &e))
+	if (run_withhold(r, run, &e))
 		return e;
 	strip(run);
 	/* the result as stored: columns and preview rows, plain JSON */
@@ -165,7 +152,7 @@ enum err api_run_steps(struct req *r)
 
 	if ((e = run_load(r, r->arg_id, &run)) != OK)
 		return e;
-	if (withheld(r, run, &e))
+	if (run_withhold(r, run, &e))
 		return e;
 	if ((e = run_steps_json(r, r->arg_id, (int)req_param_int(r, "after", 0), &steps)) != OK) {
 		cJSON_Delete(run);

@@ -143,6 +143,10 @@ enum err run_level_check(struct req *r, const struct cJSON *run, enum level *vie
  * words (levels.withheld) and, on a page, a button to re-run the question at the viewer's level;
  * JSON for the API.  No row of the run is in it.  Returns what writing it returned. */
 enum err run_withheld(struct req *r, const struct cJSON *run, enum level viewer);
+/* run_withhold: 0 when the caller's current level allows run's rows (run_level_check); otherwise 1,
+ * the 403 (run_withheld) or the error answered through *e and run freed, so the handler returns *e
+ * at once */
+int run_withhold(struct req *r, struct cJSON *run, enum err *e);
 /* run_release_offer: for the run page only (a SQL parse and a query of the app database, which the
  * other users of run_load need not pay): when run (as run_load made it) ended ok with SQL that
  * aggregates (sql/suppress.h), adds release_help (the help text with k) and release_ready (the

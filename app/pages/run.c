@@ -25,16 +25,8 @@ enum err page_run(struct req *r)
 			return e;
 	}
 	/* the rows, steps and answer are shown only at a level the viewer has now (issue 27) */
-	{
-		enum level lv;
-
-		if ((e = run_level_check(r, run, &lv)) != OK) {
-			if (e == ERR_DENIED)
-				e = run_withheld(r, run, lv);
-			cJSON_Delete(run);
-			return e;
-		}
-	}
+	if (run_withhold(r, run, &e))
+		return e;
 	if ((e = run_steps_json(r, r->arg_id, 0, &steps)) != OK) {
 		cJSON_Delete(run);
 		return e;

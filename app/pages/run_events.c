@@ -94,16 +94,8 @@ enum err page_run_events(struct req *r)
 	if ((e = run_load(r, r->arg_id, &run)) != OK)
 		return e;
 	/* the steps carry result rows: only at a level the viewer has now (issue 27) */
-	{
-		enum level lv;
-
-		if ((e = run_level_check(r, run, &lv)) != OK) {
-			if (e == ERR_DENIED)
-				e = run_withheld(r, run, lv);
-			cJSON_Delete(run);
-			return e;
-		}
-	}
+	if (run_withhold(r, run, &e))
+		return e;
 	/* and audited: no stream starts unless its access row can be written (fail closed) */
 	if (!access_ready(db_app())) {
 		cJSON_Delete(run);

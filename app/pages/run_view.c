@@ -951,3 +951,15 @@ enum err run_withheld(struct req *r, const cJSON *run, enum level viewer)
 	}
 	return view_render(r, 403, "run_withheld", d);
 }
+
+int run_withhold(struct req *r, cJSON *run, enum err *e)
+{
+	enum level lv;
+
+	if ((*e = run_level_check(r, run, &lv)) == OK)
+		return 0;
+	if (*e == ERR_DENIED)
+		*e = run_withheld(r, run, lv);
+	cJSON_Delete(run);
+	return 1;
+}

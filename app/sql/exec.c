@@ -617,6 +617,22 @@ static int pos_offset(const char *sent_sql, const char *orig)
  * statement_timeout and work_mem, which do not bound an array_agg's state (docs/executor-limits.md).
  * The plan is the one the statement will get: same role, same transaction, same settings. */
 #define GATE_PREFIX "EXPLAIN (VERBOSE, FORMAT JSON) "
+#define GATE_PREFIX_PLAIN "EXPLAIN (FORMAT JSON) "
+
+/* gated_call: sql names a function the gate reads from a plan's output lists (an accumulating
+ * aggregate, generate_series).  Only then is the plan asked for VERBOSE: a verbose plan prints
+ * every constant the planner folded, and repeat('x', 40000000) would come back as 40 MB of text
+ * into the worker (tests/integration/95_export_limits.sh).  A false match only costs VERBOSE. */
+static int gated_call(const char *sql)
+{
+	static const char *const f[] = {"array_agg", "string_agg", "json_agg", "jsonb_agg", "json_object_agg",
+	                                "jsonb_object_agg", "xmlagg", "generate_series", NULL};
+	for (int i = 0; f[i]; i++)
+		if (strcasestr(sql, f[i]))
+			return 1;
+	return 0;
+}
+
 static enum err memory_gate(PGconn *c, const char *gsql, const char *orig, struct watch *w,
                             struct exec_error *dberr)
 {
@@ -631,13 +647,14 @@ static enum err memory_gate(PGconn *c, const char *gsql, const char *orig, struc
 
 	if (lim.max_agg_rows <= 0 && lim.max_series_rows <= 0 && lim.max_cost <= 0)
 		return OK;
-	sb_puts(&q, GATE_PREFIX);
+	const char *prefix = gated_call(gsql) ? GATE_PREFIX : GATE_PREFIX_PLAIN;
+	sb_puts(&q, prefix);
 	sb_puts(&q, gsql);
 	if (!sb_ok(&q))
 		return ERR_NOMEM;
 	/* the caller's positions: the characters before its text in what was sent */
 	off = strstr(sb_cstr(&q), orig ? orig : "\1") ? pos_offset(sb_cstr(&q), orig) - (int)strlen(CURSOR_PREFIX)
-	                                            : (int)strlen(GATE_PREFIX);
+	                                            : (int)strlen(prefix);
 	r = watched(c, sb_cstr(&q), w, &rc, dberr);
 	sb_free(&q);
 	if (!r)

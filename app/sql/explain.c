@@ -937,6 +937,11 @@ static const char *node_calls(const cJSON *n, const char *const *names, size_t n
 
 	if (cJSON_IsString(fc) && (hit = calls(fc->valuestring, names, nn)))
 		return hit;
+	/* a plan without VERBOSE names a function scan's function alone ("Function Name") */
+	const cJSON *fname = cJSON_GetObjectItemCaseSensitive(n, "Function Name");
+	for (size_t i = 0; cJSON_IsString(fname) && i < nn; i++)
+		if (!strcmp(fname->valuestring, names[i]))
+			return names[i];
 	cJSON_ArrayForEach(o, cJSON_GetObjectItemCaseSensitive(n, "Output"))
 		if (cJSON_IsString(o) && (hit = calls(o->valuestring, names, nn)))
 			return hit;
@@ -1018,4 +1023,28 @@ char *explain_gate_text(const struct explain_gate_out *out)
 	default:
 		return strdup("");
 	}
+}
+
+/* has_verbose_nodes: n or a node under it computes an aggregate, a window or a set-returning
+ * function in its target list: what only a VERBOSE plan's output lists can name */
+static int has_verbose_nodes(const cJSON *n, int depth)
+{
+	const char *type = json_str(n, "Node Type");
+	const cJSON *c;
+	if (!cJSON_IsObject(n) || depth > 200)
+		return 0;
+	if (type && (!strcmp(type, "Aggregate") || !strcmp(type, "WindowAgg") || !strcmp(type, "ProjectSet")))
+		return 1;
+	cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(n, "Plans"))
+		if (has_verbose_nodes(c, depth + 1))
+			return 1;
+	return 0;
+}
+
+int explain_gate_needs_verbose(const char *plan_json)
+{
+	cJSON *doc = plan_json ? cJSON_Parse(plan_json) : NULL;
+	int v = has_verbose_nodes(cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(doc, 0), "Plan"), 0);
+	cJSON_Delete(doc);
+	return v;
 }

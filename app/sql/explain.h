@@ -100,6 +100,11 @@ struct explain_gate_out {
  * plan_json is not an EXPLAIN document.  No database needed.
  */
 enum err explain_gate(const char *plan_json, const struct explain_gate_limits *lim, struct explain_gate_out *out);
+/* explain_gate_needs_verbose: plan_json (EXPLAIN (FORMAT JSON), no VERBOSE) has a node whose
+ * aggregates or set-returning functions only a VERBOSE plan names (Aggregate, WindowAgg,
+ * ProjectSet): 1, else 0.  A VERBOSE plan prints every constant the planner folded, so it is asked
+ * for only then (docs/executor-limits.md). */
+int explain_gate_needs_verbose(const char *plan_json);
 /* explain_gate_text: why the gate refused, one English sentence naming the setting (heap). */
 char *explain_gate_text(const struct explain_gate_out *out);
 /* explain_json: {"total_cost":..,"rows":..,"efficient":b,"findings":[{"kind","severity",

@@ -145,6 +145,10 @@ char *coverage_run(struct agent *a, const char *sql)
 {
 	if (!sql || !*sql || a->state.edited)
 		return NULL;
+	/* the offline planner checked its own SQL against this reading before it returned it
+	 * (planner.c, cover): planning the question again would only repeat that */
+	if (!a->state.from_cache && !strcmp(a->state.provider, "builtin"))
+		return NULL;
 	struct planner_ctx ctx = {.now = *a->state.now ? a->state.now : NULL, .conninfo = a->conninfo,
 	                          .prev_question = a->state.parent.id ? a->state.parent.question : NULL,
 	                          .prev_sql = a->state.parent.id ? a->state.parent.sql : NULL};

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "agent/agent_int.h"
+#include "store/level.h"
 #include "agent/planner.h"
 #include "llm/prompt.h"
 #include "util/conf.h"
@@ -186,6 +187,7 @@ static void builtin_ctx(struct agent *a, struct planner_ctx *ctx, struct planner
 	memset(ctx, 0, sizeof *ctx);
 	ctx->now = *st->now ? st->now : NULL;
 	ctx->conninfo = a->conninfo;
+	ctx->aggregate_form = level_conninfo_is_aggregate(a->conninfo);
 	*atts = calloc((size_t)st->nhistory + 1, sizeof **atts);
 	*eds = calloc((size_t)st->nedits + 1, sizeof **eds);
 	if (*atts) {

@@ -23,6 +23,7 @@ static enum err planner_open(struct planner *p, struct catalog *cat, const struc
 	sb_putc(&p->dec, '[');
 	p->r = r;
 	p->question = question;
+	p->aggregate_form = ctx && ctx->aggregate_form;
 	p->f.measure = p->f.time_col = p->f.order_col = p->f.rank_col = -1;
 	p->f.dur_start = p->f.dur_end = -1;
 	p->f.rate_link = -1;
@@ -216,7 +217,7 @@ static enum err emit_sql(struct planner *p, const struct planner_ctx *ctx, struc
 {
 	struct squery q;
 	memset(&q, 0, sizeof q);
-	if (pf_build(p, &q) == 0 && !p->decline) {
+	if (pf_build(p, &q) == 0 && !p->decline && (!p->aggregate_form || pf_form_finish(p, &q) == 0)) {
 		struct sb sql = SB_INIT;
 		planner_sql_print(&sql, &q);
 		if (!sb_ok(&sql)) {

@@ -41,6 +41,9 @@ struct planner_ctx {
 	int amend;              /* the question is an analyst's change to prev_question (a step-mode
 	                         * comment: 칼륨만, 환자 기준): always read together with it */
 	const struct planner_edit *edits; int nedits;
+	int aggregate_form;     /* 1: the run reads at the aggregate access level: the plan is written in
+	                         * the safe aggregate form (sql/suppress.h; planner_form.c), questions
+	                         * about rows or single patients are declined saying so */
 };
 
 struct cov_reading;

@@ -649,6 +649,8 @@ int pf_build(struct planner *p, struct squery *q)
 			q->count_wrap = f->having_count;
 		}
 	}
+	if (p->aggregate_form && pf_form_key(p) < 0)
+		return -1;
 	if (add_semi(p, q) < 0 || add_joins(p, q) < 0)
 		return -1;
 	return f->pair ? pf_pair_wrap(p, q) : 0;

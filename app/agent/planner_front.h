@@ -110,6 +110,7 @@ struct planner {
 	const struct shape *shape;   /* the question shape that framed the plan, NULL before */
 	int follow_off;              /* a follow-up read with its parent: the byte where its own words
 	                              * start in question (0: not a follow-up) */
+	int aggregate_form;          /* planner_ctx.aggregate_form: the plan in the safe aggregate form */
 };
 
 /* What the question's words say beyond its links, read while the structure pass runs: the slots
@@ -226,6 +227,17 @@ int pf_measure_col(struct planner *p, int table);
  * bucket and projections */
 void pf_frame_clear(struct frame *f);
 void pf_need(struct planner *p, int table);
+/* ---- the aggregate access level (planner_form.c; docs/privacy.md, "The planner at the aggregate
+ * level") ---- */
+/* pf_form_key: before the joins are added: when no table the plan reads holds a patient key
+ * (conf suppress_patient_keys), the nearest one that does, reached towards the one side of its
+ * keys so no row is repeated, is needed too; the rewrite then counts each group's patients.
+ * 0, or -1 declined (no such table). */
+int pf_form_key(struct planner *p);
+/* pf_form_finish: after pf_build: a ranking kept with ties by ORDER BY ... FETCH FIRST n ROWS WITH
+ * TIES (no window, no subquery); rows, unions, existence questions and questions about single
+ * patients or cases declined, saying the level shows only groups.  0, or -1 declined. */
+int pf_form_finish(struct planner *p, struct squery *q);
 const char *pf_numtext(struct planner *p, double v);
 int pf_path(struct planner *p, int from, int to, int *edges, int max);
 void pf_proj_shift(struct frame *f);

@@ -64,6 +64,9 @@ static int frame(struct planner *p, struct cues *c)
 		    pf_col_in(p, f->fact, f->entity_col) >= 0)
 			f->rank_entity = 1;
 	}
+	/* "by number of patients", "환자 수가 가장 많은": the entity a count word is attached to */
+	if ((f->entity_counted || f->count_entity) && f->entity_col && pf_col_in(p, f->fact, f->entity_col) >= 0)
+		f->rank_entity = 1;
 	f->rank_col = rc;
 	f->rank_n = c->n;
 	f->rank_asc = c->asc;

@@ -326,7 +326,7 @@ static int usage(void)
 {
 	fprintf(stderr, "usage: askql eval [--target NAME|CONNINFO] [--now TS] [--out FILE] [--half 1|2]\n"
 	                "                  [--direct | --provider builtin|openai] [--verbose] FILE.jsonl\n"
-	                "       askql eval [--target NAME|CONNINFO] [--now TS] --plan \"question\" [--sql \"SQL to check\"]\n"
+	                "       askql eval [--target NAME|CONNINFO] [--now TS] --plan \"question\" [--sql \"SQL to check\"] [--aggregate-form]\n"
 	                "       askql eval [--target NAME|CONNINFO] [--half 1|2] [--verbose] --context FILE.jsonl\n");
 	return 2;
 }
@@ -348,6 +348,7 @@ int cmd_eval(int argc, char **argv)
 		provider = "builtin";
 	int builtin = !strcmp(provider, "builtin");
 	int verbose = cli_flag(&argc, argv, "--verbose");
+	int aggregate_form = cli_flag(&argc, argv, "--aggregate-form");
 	const char *context = cli_opt(&argc, argv, "--context");
 	char err[512];
 	int rc = 1;
@@ -376,7 +377,7 @@ int cmd_eval(int argc, char **argv)
 		return argc == 1 ? context_report(cat, context, half, verbose) : usage();
 	if (plan) {
 		/* one question: what the planner decided and why */
-		struct planner_ctx ctx = {.now = now, .conninfo = target};
+		struct planner_ctx ctx = {.now = now, .conninfo = target, .aggregate_form = aggregate_form};
 		struct planner_out po;
 		enum err e = plan_direct(cat, plan, &ctx, &po);
 		printf("status: %s\n", e != OK ? err_str(e) : po.unanswerable ? "unanswerable" : "ok");

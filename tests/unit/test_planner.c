@@ -460,9 +460,9 @@ static void test_linker(void **state)
 	arena_free(&a);
 }
 
-static char *plan(const char *q, int *declined)
+static char *plan_at(const char *q, int *declined, int aggregate_form)
 {
-	struct planner_ctx ctx = {.now = NOW};
+	struct planner_ctx ctx = {.now = NOW, .aggregate_form = aggregate_form};
 	struct planner_out o;
 	char *sql;
 	assert_int_equal(planner_plan(cat, NULL, q, &ctx, &o), OK);
@@ -473,6 +473,51 @@ static char *plan(const char *q, int *declined)
 	sql = o.sql ? strdup(o.sql) : strdup(o.reason ? o.reason : "");
 	planner_out_free(&o);
 	return sql;
+}
+
+static char *plan(const char *q, int *declined)
+{
+	return plan_at(q, declined, 0);
+}
+
+/* the aggregate access level (planner_form.c): each change the form asks of a plan, and each decline */
+static void test_aggregate_form(void **state)
+{
+	NEED_DB();
+	int d;
+	char *s;
+
+	s = plan_at("칼륨 평균", &d, 1);   /* a table without the patient key: joined to the one with it */
+	assert_false(d);
+	HAS(s, "AVG(lab_data_table.result)");
+	HAS(s, "JOIN clinical_data_table ON lab_data_table.caseid = clinical_data_table.caseid");
+	free(s);
+	s = plan("칼륨 평균", &d);           /* not at the identified level */
+	assert_false(d);
+	assert_null(strstr(s, "JOIN"));
+	free(s);
+	s = plan_at("Top 3 departments by number of patients", &d, 1);   /* a ranking without a window */
+	assert_false(d);
+	HAS(s, "ORDER BY COUNT(DISTINCT clinical_data_table.subjectid) DESC FETCH FIRST 3 ROWS WITH TIES");
+	assert_null(strstr(s, "DENSE_RANK"));
+	free(s);
+	s = plan_at("진료과별 환자 수", &d, 1);   /* already in the form: unchanged */
+	assert_false(d);
+	HAS(s, "SELECT clinical_data_table.department, COUNT(DISTINCT clinical_data_table.subjectid) AS count FROM clinical_data_table GROUP BY clinical_data_table.department");
+	free(s);
+	static const char *const declines[][2] = {
+		{"케이스 5의 심박수 추이", "not a single patient or case;"},
+		{"What was the highest heart rate in case 77?", "not a single patient or case;"},
+		{"환자별 평균 심박수", "not a result per patient or per case;"},
+		{"List the patients over 90", "not rows;"},
+		{"Has case 30 received ephedrine?", "not a single patient or case;"},
+	};
+	for (size_t i = 0; i < sizeof declines / sizeof declines[0]; i++) {
+		s = plan_at(declines[i][0], &d, 1);
+		if (!d || !strstr(s, declines[i][1]))
+			fail_msg("'%s' at the aggregate level: '%s' lacks '%s'", declines[i][0], s, declines[i][1]);
+		free(s);
+	}
 }
 
 static void test_intents(void **state)
@@ -495,8 +540,8 @@ static void test_intents(void **state)
 	s = plan("저혈압이 있었던 케이스 수", &d);         /* ontology concept */
 	HAS(s, "vital_data_table.sbp < 90");
 	free(s);
-	s = plan("Top 3 departments by number of cases", &d);   /* ranking, ties kept */
-	HAS(s, "DENSE_RANK() OVER (ORDER BY COUNT(*) DESC)");
+	s = plan("Top 3 departments by number of cases", &d);   /* ranking, ties kept, cases counted */
+	HAS(s, "DENSE_RANK() OVER (ORDER BY COUNT(DISTINCT clinical_data_table.caseid) DESC)");
 	HAS(s, "rnk <= 3");
 	free(s);
 	s = plan("케이스 5의 심박수 추이", &d);            /* timeline */
@@ -945,6 +990,7 @@ int main(void)
 		cmocka_unit_test(test_lexicon_synonyms),
 		cmocka_unit_test(test_linker),
 		cmocka_unit_test(test_intents),
+		cmocka_unit_test(test_aggregate_form),
 		cmocka_unit_test(test_self_correction),
 		cmocka_unit_test(test_follow_up),
 		cmocka_unit_test(test_entities_and_rankings),

@@ -49,7 +49,8 @@ pgpass_write() {
 			continue
 		fi
 		while read -r db r; do
-			[ "$r" = "${rp%%=*}" ] && printf '%s:%s:%s:%s:%s\n' "$host" "$port" "${db//:/\\:}" "$r" "${rp#*=}"
+			# (not `[ ] && printf`: a last line of another role would fail the loop, and `make run` with it)
+			[ "$r" != "${rp%%=*}" ] || printf '%s:%s:%s:%s:%s\n' "$host" "$port" "${db//:/\\:}" "$r" "${rp#*=}"
 		done <<<"$PGPASS_DBS"
 	 done >"$file.new")
 	chown "$owner" "$file.new" && chmod 600 "$file.new" && mv -f "$file.new" "$file"

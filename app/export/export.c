@@ -427,6 +427,36 @@ enum err export_run(const char *sql, const struct export_opts *o, const struct e
 	return rc;
 }
 
+/* into_special: the built file tmp copied into path, an existing file that is not a regular one (a
+ * device such as /dev/null, a FIFO): renaming over it would put a regular file in its place, as
+ * root even /dev/null.  OK, or ERR_IO with err set. */
+static enum err into_special(const char *tmp, const char *path, char *err, size_t errlen)
+{
+	char buf[65536];
+	ssize_t n = 0;
+	int in = open(tmp, O_RDONLY | O_CLOEXEC), out = in < 0 ? -1 : open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+	enum err rc = in < 0 || out < 0 ? ERR_IO : OK;
+
+	while (rc == OK && (n = read(in, buf, sizeof buf)) > 0)
+		for (ssize_t off = 0, w; rc == OK && off < n; off += w)
+			if ((w = write(out, buf + off, (size_t)(n - off))) < 0 && errno != EINTR)
+				rc = ERR_IO;
+			else if (w < 0)
+				w = 0;
+	if (n < 0)
+		rc = ERR_IO;
+	if (rc != OK)
+		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+	if (in >= 0)
+		close(in);
+	if (out >= 0 && close(out) != 0 && rc == OK) {
+		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+		rc = ERR_IO;
+	}
+	unlink(tmp);
+	return rc;
+}
+
 enum err export_file(const char *sql, const struct export_opts *o, const char *path,
                      struct export_stats *st, struct exec_error *dberr, char *err, size_t errlen)
 {
@@ -470,7 +500,14 @@ enum err export_file(const char *sql, const struct export_opts *o, const char *p
 		}
 		f = NULL;
 	}
-	if (rc == OK && rename(tmp, path) != 0) {
+	if (rc == OK && lstat(path, &sbuf) == 0 && !S_ISREG(sbuf.st_mode) && !S_ISLNK(sbuf.st_mode)) {
+		if (S_ISDIR(sbuf.st_mode)) {
+			snprintf(err, errlen, "%s is a directory", path);
+			rc = ERR_IO;
+		} else if ((rc = into_special(tmp, path, err, errlen)) == OK) {
+			goto out;
+		}
+	} else if (rc == OK && rename(tmp, path) != 0) {
 		snprintf(err, errlen, "cannot rename to %s: %s", path, strerror(errno));
 		rc = ERR_IO;
 	}

@@ -135,4 +135,12 @@ r=$(ask_web "how many cases are there"); [ "$r" = "ok 1" ] || { sleep 1; r=$(ask
 check "after the rotation and $killed connections ended, a run over the web answers ($r)" "[ '$r' = 'ok 1' ]"
 c=$(curl -s -o /dev/null -w '%{http_code}' -b "$T/jar" "$BASE_URL/history")
 check "and the history page answers 200 ($c)" "[ $c = 200 ]"
+
+# pgpass_write under set -e (as make run calls it) when the last allowed database is another role's: it
+# failed the loop and stopped `make run` after an operator's pgpass_allow ... askql_reader askql_app
+out=$(cd "$T" && bash -ec ". '$TOP/scripts/lib.sh'; mkdir -p pw/run
+	PGPASS_DBS=\$'demo askql_reader\nx askql_reader\nx askql_app' pgpass_write pw/pgpass root pw 5432 askql_app=a askql_reader=b
+	echo written" 2>&1); rc=$?
+check "pgpass_write under set -e with another role's database last: written, one line per database and role" \
+	'[ $rc -eq 0 ] && [ "$out" = written ] && [ "$(wc -l <"$T/pw/pgpass")" = 3 ] && grep -q ":x:askql_app:a$" "$T/pw/pgpass"' "$out"
 echo "1..$n"

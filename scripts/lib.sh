@@ -334,6 +334,7 @@ lexicon_file = $TOP/conf/lexicon/clinical_ko_en.tsv
 followup_file = $TOP/conf/lexicon/followup.txt
 function_words_file = $TOP/conf/lexicon/function_words.txt
 entities_file = $TOP/conf/lexicon/entities.tsv
+event_windows_file = $TOP/conf/lexicon/event_windows.tsv
 phi_rules_file = $TOP/conf/phi/rules.tsv
 drug_classes_file = $TOP/conf/critique/drug_classes.tsv
 common_passwords_file = $TOP/conf/passwords/common.txt

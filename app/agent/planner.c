@@ -126,6 +126,7 @@ static void link_question(struct planner *p, const struct planner_ctx *ctx)
 {
 	const struct retrieval *r = p->r;
 	planner_link(&p->a, p->s, &p->tk, r, p->banned, &p->pl);
+	pf_event_words(p);
 	/* analyst-added mappings are links of their own */
 	for (int i = 0; ctx && i < ctx->nedits && p->pl.n < PL_MAX; i++) {
 		const struct planner_edit *e = &ctx->edits[i];

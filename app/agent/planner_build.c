@@ -593,6 +593,8 @@ int pf_build(struct planner *p, struct squery *q)
 			return pf_decline(p, "%s", why);
 		return 0;
 	}
+	if (f->nev && pf_event_bind(p) < 0)
+		return -1;
 	const char *fact = p->s->t[f->fact].name;
 	q->from = fact;
 	q->alias = fact;

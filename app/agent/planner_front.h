@@ -14,6 +14,11 @@
 #define NPROJ 12                     /* projected columns at most (sel[16] leaves room for keys) */
 
 /* What the structure pass decided, before it becomes a SQL tree. */
+/* An event window the question says (planner_event.c): what was measured before, after or during
+ * an event of care, said by tokens [t0, t1). */
+enum { EV_BEFORE, EV_AFTER, EV_DURING, EV_NREL };
+struct ev_window { int rel; int t0, t1; };
+
 struct frame {
 	int fact;                    /* table index */
 	const char *agg;             /* "COUNT", "AVG", ... or NULL */
@@ -90,6 +95,8 @@ struct frame {
 	int time_named;              /* a time column was named by the question (수술 시작, discharged) */
 	int time_tok;                /* ... by this token */
 	int multi;                   /* a timeline over several tables: built from tl, not from the fields above */
+	struct ev_window ev[4];      /* before/after/during an event (planner_event.c) */
+	int nev;
 	struct ptl_spec tl;
 };
 
@@ -227,6 +234,14 @@ int pf_measure_col(struct planner *p, int table);
  * bucket and projections */
 void pf_frame_clear(struct frame *f);
 void pf_need(struct planner *p, int table);
+/* ---- event windows (planner_event.c; docs/lexicon.md, "Event windows") ---- */
+/* pf_event_words: the windows the question says (수술 전, after the surgery, intraoperative), their
+ * relation words taken (전 is then not "ago"); before the screen, after linking. */
+void pf_event_words(struct planner *p);
+/* pf_event_bind: before the SQL is built: each window a comparison of the measured table's time with
+ * the event's start or end (in the nearest table its keys reach), unless a column the question
+ * names holds the period already (preop_...).  0, or -1 declined naming the words. */
+int pf_event_bind(struct planner *p);
 /* ---- the aggregate access level (planner_form.c; docs/privacy.md, "The planner at the aggregate
  * level") ---- */
 /* pf_form_key: before the joins are added: when no table the plan reads holds a patient key

@@ -520,6 +520,52 @@ static void test_aggregate_form(void **state)
 	}
 }
 
+/* event windows (planner_event.c): before, after and during an operation as comparisons of the
+ * measured row's time with its start or end; a column that holds the period already; declined */
+static void test_event_windows(void **state)
+{
+	NEED_DB();
+	int d;
+	char *s;
+
+	s = plan("수술 전 크레아티닌 1.5 이상인 환자 수", &d);
+	assert_false(d);
+	HAS(s, "lab_data_table.dt < clinical_data_table.opstart");
+	HAS(s, "lab_data_table.result >= 1.5");
+	free(s);
+	s = plan("수술 후 크레아티닌 1.5 이상인 환자 수", &d);   /* 후 was a word no link explained */
+	assert_false(d);
+	HAS(s, "lab_data_table.dt > clinical_data_table.opend");
+	free(s);
+	s = plan("creatinine of at least 1.5 after the surgery", &d);
+	assert_false(d);
+	HAS(s, "lab_data_table.dt > clinical_data_table.opend");
+	free(s);
+	s = plan("intraoperative average heart rate", &d);
+	assert_false(d);
+	HAS(s, "vital_data_table.dt >= clinical_data_table.opstart AND vital_data_table.dt <= clinical_data_table.opend");
+	free(s);
+	s = plan("preoperative creatinine 1.5 or more, how many patients", &d);   /* not preop_htn */
+	assert_false(d);
+	HAS(s, "lab_data_table.dt < clinical_data_table.opstart");
+	assert_null(strstr(s, "preop_htn"));
+	free(s);
+	s = plan("수술 전 고혈압이 있는 환자의 평균 나이", &d);   /* preop_htn holds the period */
+	assert_false(d);
+	HAS(s, "clinical_data_table.preop_htn = 1");
+	assert_null(strstr(s, "opstart"));
+	free(s);
+	s = plan("수술 후 사망한 환자 수", &d);   /* a flag of the operation itself: no time to compare */
+	assert_true(d);
+	HAS(s, "the question asks for what happened 수술 후, which the plan cannot place in time");
+	free(s);
+	s = plan("3일 전 칼륨 평균", &d);          /* 전 without an event is still "ago" */
+	assert_false(d);
+	HAS(s, "lab_data_table.dt >= TIMESTAMP");
+	assert_null(strstr(s, "opstart"));
+	free(s);
+}
+
 static void test_intents(void **state)
 {
 	NEED_DB();
@@ -991,6 +1037,7 @@ int main(void)
 		cmocka_unit_test(test_linker),
 		cmocka_unit_test(test_intents),
 		cmocka_unit_test(test_aggregate_form),
+		cmocka_unit_test(test_event_windows),
 		cmocka_unit_test(test_self_correction),
 		cmocka_unit_test(test_follow_up),
 		cmocka_unit_test(test_entities_and_rankings),

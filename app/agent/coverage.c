@@ -36,6 +36,8 @@ struct facts {
 	int aggregates;                /* any aggregate call */
 	char table[MAXGRP][NAMELEN];   /* tables read (FROM, JOIN, subqueries) */
 	int ntable;
+	char paired[MAXGRP][NAMELEN];  /* columns compared with another column (l.dt < c.opstart) */
+	int npaired;
 };
 
 static const char *const agg_names[] = {
@@ -99,6 +101,9 @@ static void comparison(const cJSON *e, unsigned flags, struct facts *f)
 	struct bag l = {0}, r = {0};
 	gather(cJSON_GetObjectItemCaseSensitive(e, "lexpr"), &l);
 	gather(cJSON_GetObjectItemCaseSensitive(e, "rexpr"), &r);
+	for (int side = 0; l.ncol && r.ncol && side < 2; side++)
+		for (int i = 0; i < (side ? r.ncol : l.ncol); i++)
+			add_name(f->paired, &f->npaired, MAXGRP, side ? r.col[i] : l.col[i]);
 	for (int side = 0; side < 2; side++) {
 		const struct bag *c = side ? &r : &l, *v = side ? &l : &r;
 		for (int i = 0; i < c->ncol; i++)
@@ -381,6 +386,10 @@ enum err coverage_check(const struct cov_reading *r, const char *sql, struct cov
 				add_finding(out, max, nfound, DROP_DENOMINATOR, i, NULL);
 			break;
 		}
+		case COV_WINDOW:
+			if (!in_names((const char (*)[NAMELEN])f->paired, f->npaired, it))
+				add_finding(out, max, nfound, DROP_WINDOW, i, NULL);
+			break;
 		case COV_RATE_PART: {
 			int w = uses(f, it, F_WHERE, 0), a = uses(f, it, F_AGG, 0), wb = -1;
 			for (int k = 0; k < r->n; k++)
@@ -434,6 +443,7 @@ const char *coverage_drop_name(enum cov_drop d)
 	case DROP_NUMBER: return "number";
 	case DROP_DENOMINATOR: return "denominator";
 	case DROP_ENTITY_GROUPED: return "identifier_grouped";
+	case DROP_WINDOW: return "window";
 	}
 	return "?";
 }
@@ -466,6 +476,9 @@ char *coverage_say(const struct cov_reading *r, const struct cov_finding *f, int
 			break;
 		case DROP_ENTITY_GROUPED:
 			sb_printf(&sb, "the SQL groups by the identifier %s, which the question does not ask per", c);
+			break;
+		case DROP_WINDOW:
+			sb_printf(&sb, "the SQL does not keep to '%s': compare the measured row's time with %s", w, c);
 			break;
 		case DROP_NONE:
 			break;

@@ -13,7 +13,9 @@ enum cov_need {
 	COV_GROUP,        /* a breakdown (X별, by X): the column (or a band of it) in a GROUP BY */
 	COV_NUMBER,       /* a number (a threshold, a limit): a literal of that value somewhere */
 	COV_RATE_BASE,    /* the denominator of a rate (A of "A 중 B 비율"): filtered in a WHERE */
-	COV_RATE_PART     /* its numerator (B): inside the aggregate, or in fewer WHEREs than A */
+	COV_RATE_PART,    /* its numerator (B): inside the aggregate, or in fewer WHEREs than A */
+	COV_WINDOW        /* an event window (수술 전, after surgery): a column compared with another column,
+	                   * one of columns[] (the event's start or end) */
 };
 
 #define COV_MAXVAL 4
@@ -56,7 +58,8 @@ enum cov_drop {
 	DROP_GROUP,          /* a breakdown word's column is not grouped */
 	DROP_NUMBER,         /* a number of the question is in no literal */
 	DROP_DENOMINATOR,    /* a rate's denominator and numerator are the wrong way round */
-	DROP_ENTITY_GROUPED  /* an identifier is grouped though no one asked per patient/case */
+	DROP_ENTITY_GROUPED, /* an identifier is grouped though no one asked per patient/case */
+	DROP_WINDOW          /* an event window (수술 전) compares no time with the event's */
 };
 
 struct cov_finding {

@@ -309,6 +309,9 @@ static void cover(struct planner *p, struct planner_out *out)
 	case DROP_ENTITY_GROUPED:
 		pf_decline(p, "the plan groups by the identifier %s, which the question does not ask per", col);
 		break;
+	case DROP_WINDOW:
+		pf_decline(p, "the question asks for what happened %s, which the plan cannot place in time", word);
+		break;
 	case DROP_NONE:
 		break;
 	}

@@ -190,41 +190,47 @@ static int time_of(const struct planner *p, int t, int end)
 	return -1;
 }
 
+int pf_event_columns(struct planner *p, int e, int *start, int *end)
+{
+	const struct frame *f = &p->f;
+	const struct ev_window *w = &f->ev[e];
+	/* a phrase with it or a word after it linked to a column that holds the period (수술 전 당뇨,
+	 * 수술 전 고혈압이: preop_dm, preop_htn) */
+	for (int l = 0; l < p->pl.n; l++) {
+		const struct plink_item *it = &p->pl.v[l];
+		if ((it->kind == PL_COLUMN || it->kind == PL_VALUE) && it->ncols > 0 && it->t1 > w->t0 &&
+		    it->t0 <= w->t1 + 3 && named_for(p, it->cols[0], w->rel))
+			return 0;
+	}
+	if (f->fact < 0)
+		return -1;
+	/* the event's times in the nearest table the measured rows reach by their keys */
+	int best_n = 99;
+	*start = *end = -1;
+	for (int t = 0; t < p->s->nt; t++) {
+		int s0 = time_of(p, t, 0), s1 = time_of(p, t, 1), edges[4], n;
+		if (t == f->fact || s0 < 0 || s1 < 0 || (p->banned && p->banned[t]))
+			continue;
+		if ((n = pf_path(p, f->fact, t, edges, 3)) > 0 && n < best_n) {
+			best_n = n;
+			*start = s0;
+			*end = s1;
+		}
+	}
+	return *start >= 0 ? 1 : -1;
+}
+
 int pf_event_bind(struct planner *p)
 {
 	struct frame *f = &p->f;
 	for (int e = 0; e < f->nev; e++) {
 		const struct ev_window *w = &f->ev[e];
 		const char *span = pf_span_text(p, w->t0, w->t1);
-		/* a phrase with it or a word after it linked to a column that holds the period (수술 전 당뇨,
-		 * 수술 전 고혈압이: preop_dm, preop_htn) */
-		int held = 0;
-		for (int l = 0; l < p->pl.n && !held; l++) {
-			const struct plink_item *it = &p->pl.v[l];
-			held = (it->kind == PL_COLUMN || it->kind == PL_VALUE) && it->ncols > 0 && it->t1 > w->t0 &&
-			       it->t0 <= w->t1 + 3 && named_for(p, it->cols[0], w->rel);
-		}
-		if (held)
+		int start, end, rc = pf_event_columns(p, e, &start, &end);
+		if (rc == 0)
 			continue;
-		if (f->multi || f->fact < 0)
-			return pf_decline(p, "the question asks for what happened %s, which the plan cannot place in time", span);
-		int mt = pf_time_col(p, f->fact);
-		if (mt < 0)
-			return pf_decline(p, "the question asks for what happened %s, which the plan cannot place in time", span);
-		/* the event's times in the nearest table the measured rows reach by their keys */
-		int best = -1, best_n = 99, start = -1, end = -1;
-		for (int t = 0; t < p->s->nt; t++) {
-			int s0 = time_of(p, t, 0), s1 = time_of(p, t, 1), edges[4], n;
-			if (t == f->fact || s0 < 0 || s1 < 0 || (p->banned && p->banned[t]))
-				continue;
-			if ((n = pf_path(p, f->fact, t, edges, 3)) > 0 && n < best_n) {
-				best = t;
-				best_n = n;
-				start = s0;
-				end = s1;
-			}
-		}
-		if (best < 0 || f->ncond + 2 > MAXF)
+		int mt = rc > 0 && !f->multi ? pf_time_col(p, f->fact) : -1;
+		if (mt < 0 || f->ncond + 2 > MAXF)
 			return pf_decline(p, "the question asks for what happened %s, which the plan cannot place in time", span);
 		const char *ops[2] = {w->rel == EV_BEFORE ? "<" : w->rel == EV_AFTER ? ">" : ">=", w->rel == EV_DURING ? "<=" : NULL};
 		int cols[2] = {w->rel == EV_AFTER ? end : start, end};

@@ -242,6 +242,10 @@ void pf_event_words(struct planner *p);
  * the event's start or end (in the nearest table its keys reach), unless a column the question
  * names holds the period already (preop_...).  0, or -1 declined naming the words. */
 int pf_event_bind(struct planner *p);
+/* pf_event_columns: window e's event columns (*start, *end) in the nearest table the fact table
+ * reaches: 1; 0 when a column the question names holds the period (nothing to compare); -1 when
+ * there is no such table (or no fact table yet). */
+int pf_event_columns(struct planner *p, int e, int *start, int *end);
 /* ---- the aggregate access level (planner_form.c; docs/privacy.md, "The planner at the aggregate
  * level") ---- */
 /* pf_form_key: before the joins are added: when no table the plan reads holds a patient key

@@ -268,6 +268,15 @@ struct cov_reading *pf_reading(struct planner *p)
 		if (ci)
 			ci->num = t->num;
 	}
+	/* event windows (수술 전 크레아티닌): a time compared with the event's start or end */
+	for (int e = 0; e < p->f.nev; e++) {
+		int start, end;
+		if (pf_event_columns(p, e, &start, &end) <= 0)
+			continue;
+		struct cov_item *ci = add_item(r, COV_WINDOW, pf_span_text(p, p->f.ev[e].t0, p->f.ev[e].t1));
+		add_col(r, ci, p->s->c[p->f.ev[e].rel == EV_AFTER ? end : start].name);
+		add_col(r, ci, p->s->c[p->f.ev[e].rel == EV_AFTER ? start : end].name);
+	}
 	const char *keys[3] = {p->s->entity_patient, p->s->entity_case, p->s->entity_encounter};
 	for (int k = 0; k < 3; k++)
 		if (keys[k] && r->nkeys < COV_MAXKEYS)

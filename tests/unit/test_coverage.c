@@ -52,6 +52,26 @@ static void test_linked_value_unused(void **state)
 	assert_int_equal(check(&c, "SELECT count(*) FROM d", &d), 1);
 }
 
+/* 수술 전 크레아티닌 1.5 이상인 환자 수: the window was dropped (the planner's SQL before event windows) */
+static void test_window_dropped(void **state)
+{
+	struct cov_reading r = {0};
+	enum cov_drop d;
+	item(&r, COV_WINDOW, "수술 전", "opstart", NULL)->columns[1] = "opend";
+	r.v[0].ncolumns = 2;
+	assert_int_equal(check(&r, "SELECT COUNT(DISTINCT clinical_data_table.subjectid) AS count FROM lab_data_table JOIN "
+	                           "clinical_data_table ON lab_data_table.caseid = clinical_data_table.caseid WHERE "
+	                           "lab_data_table.name = 'cr' AND lab_data_table.result >= 1.5", &d), 1);
+	assert_int_equal(d, DROP_WINDOW);
+	assert_int_equal(check(&r, "SELECT count(DISTINCT c.subjectid) FROM lab_data_table l JOIN clinical_data_table c ON "
+	                           "l.caseid = c.caseid WHERE l.name = 'cr' AND l.result >= 1.5 AND l.dt < c.opstart", &d), 0);
+	/* the event's column compared with a constant is no window */
+	assert_int_equal(check(&r, "SELECT count(*) FROM clinical_data_table c WHERE c.opstart < '2025-01-01'", &d), 1);
+	/* either side, and inside a join's ON */
+	assert_int_equal(check(&r, "SELECT count(*) FROM lab_data_table l JOIN clinical_data_table c ON c.caseid = l.caseid "
+	                           "AND c.opend < l.dt", &d), 0);
+}
+
 /* 진료과별 성별 환자 수: the second breakdown was dropped */
 static void test_lost_grouping(void **state)
 {
@@ -167,6 +187,7 @@ int main(void)
 		cmocka_unit_test(test_linked_value_unused), cmocka_unit_test(test_lost_grouping),
 		cmocka_unit_test(test_inverted_denominator), cmocka_unit_test(test_number_unused),
 		cmocka_unit_test(test_identifier_grouped), cmocka_unit_test(test_column_and_errors),
+		cmocka_unit_test(test_window_dropped),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -43,8 +43,8 @@ void pf_find_entities(struct planner *p, int pass)
 	struct frame *f = &p->f;
 	for (int i = 0; i < p->tk.n; i++) {
 		struct ptok *t = &p->tk.v[i];
-		if (t->kind != TK_WORD)
-			continue;
+		if (t->kind != TK_WORD || (pass == 1 && pf_event_token(p, i)))
+			continue;   /* "after surgery" is when, not what is counted (planner_event.c) */
 		if (pass == 1 && t->used) {
 			/* a one-word link to an entity key column (or to the entity's own table): the entity */
 			int l, hit = -1;

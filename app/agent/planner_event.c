@@ -100,11 +100,13 @@ static void add(struct planner *p, int rel, int t0, int t1)
 	if (f->nev >= 4)
 		return;
 	f->ev[f->nev++] = (struct ev_window){.rel = rel, .t0 = t0, .t1 = t1};
-	for (int k = t0; k < t1; k++)
-		if (!is_event(&p->tk.v[k])) {
-			p->tk.v[k].used = 1;
+	/* every word of it taken: the relation is not "ago", and the event word is not the entity
+	 * counted ("after surgery: number of patients" counts patients, not operations) */
+	for (int k = t0; k < t1; k++) {
+		p->tk.v[k].used = 1;
+		if (!is_event(&p->tk.v[k]))
 			p->tk.v[k].role = R_STOP;
-		}
+	}
 }
 
 void pf_event_words(struct planner *p)
@@ -145,6 +147,14 @@ void pf_event_words(struct planner *p)
 				break;
 			}
 	}
+}
+
+int pf_event_token(const struct planner *p, int i)
+{
+	for (int e = 0; e < p->f.nev; e++)
+		if (i >= p->f.ev[e].t0 && i < p->f.ev[e].t1)
+			return 1;
+	return 0;
 }
 
 /* named_for: column ci's name or comment says it holds period rel already (preop_dm) */

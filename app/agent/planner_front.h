@@ -246,6 +246,8 @@ int pf_event_bind(struct planner *p);
  * reaches: 1; 0 when a column the question names holds the period (nothing to compare); -1 when
  * there is no such table (or no fact table yet). */
 int pf_event_columns(struct planner *p, int e, int *start, int *end);
+/* pf_event_token: token i is part of an event window the question says */
+int pf_event_token(const struct planner *p, int i);
 /* ---- the aggregate access level (planner_form.c; docs/privacy.md, "The planner at the aggregate
  * level") ---- */
 /* pf_form_key: before the joins are added: when no table the plan reads holds a patient key

@@ -541,6 +541,10 @@ static void test_event_windows(void **state)
 	assert_false(d);
 	HAS(s, "lab_data_table.dt > clinical_data_table.opend");
 	free(s);
+	s = plan("creatinine of at least 1.5 after surgery: number of patients", &d);   /* surgery is when */
+	assert_false(d);
+	HAS(s, "COUNT(DISTINCT clinical_data_table.subjectid)");
+	free(s);
 	s = plan("intraoperative average heart rate", &d);
 	assert_false(d);
 	HAS(s, "vital_data_table.dt >= clinical_data_table.opstart AND vital_data_table.dt <= clinical_data_table.opend");

@@ -416,7 +416,7 @@ int cmd_eval(int argc, char **argv)
 	memset(&st, 0, sizeof st);
 	char *line = NULL;
 	size_t cap = 0;
-	int lineno = 0;
+	int lineno = 0, nunavailable = 0;
 	double t0 = now_ms();
 	while (getline(&line, &cap, in) > 0) {
 		lineno++;
@@ -439,6 +439,14 @@ int cmd_eval(int argc, char **argv)
 			continue;
 		}
 		int answerable = !cJSON_IsFalse(an);
+		const cJSON *gu = cJSON_GetObjectItem(j, "gold_unavailable");
+		if (answerable && cJSON_IsString(gu)) {
+			/* the set says its gold cannot be reproduced on this database (a column it lacks) */
+			fprintf(stderr, "askql eval: %s:%d: gold answer unavailable (%s), skipped\n", argv[1], lineno, gu->valuestring);
+			nunavailable++;
+			cJSON_Delete(j);
+			continue;
+		}
 		struct eval_rows gold, pred;
 		char *gerr = NULL, *perr = NULL;
 		int have_gold = 0;
@@ -546,6 +554,9 @@ int cmd_eval(int argc, char **argv)
 	for (int k = 0; k < nkinds; k++)
 		printf("%s %s %d", k ? "," : "", kinds[k].name, kinds[k].n);
 	printf("%s\n", nkinds ? "" : " none");
+	if (nunavailable)
+		printf("   skipped: %d answerable question%s whose gold the set marks unavailable on this database\n",
+		       nunavailable, nunavailable == 1 ? "" : "s");
 	calibration_report(cal, ncal, &st);
 	free(cal);
 	rc = 0;

@@ -290,13 +290,20 @@ int pf_aggregate_word(struct planner *p, struct cues *c)
 			if (!strcmp(p->tk.v[i].text, "much") && !f->agg)
 				f->agg = "SUM";
 	}
-	/* "the volume of foley output since 12/07": a volume or an amount over a period, with no first
-	 * or last, is the total over it */
+	/* "the volume of foley output since 12/07", "what his void output was since 06/05": a volume or
+	 * an amount over a period, or an intake or output (charted as totals per period), with no first
+	 * or last, is the total over it; "amount" may have been taken as a generic measure word */
 	if (!f->agg && f->has_win && !pf_has_role(p, R_FIRST) && !pf_has_role(p, R_LAST) && !pf_has_role(p, R_PER) &&
-	    !pf_has_role(p, R_BUCKET))
-		for (int i = 0; i < p->tk.n; i++)
-			if (!p->tk.v[i].used && (!strcmp(p->tk.v[i].text, "volume") || !strcmp(p->tk.v[i].text, "amount")))
+	    !pf_has_role(p, R_BUCKET) && !pf_has_role(p, R_TOP) && !pf_has_role(p, R_MOST) && !pf_has_role(p, R_FREQ))
+		for (int i = 0; i < p->tk.n; i++) {
+			const char *w = p->tk.v[i].text;
+			int generic = 0;
+			for (int l = 0; l < p->pl.n; l++)
+				generic |= p->pl.v[l].t0 == i && p->pl.v[l].t1 == i + 1 && p->pl.v[l].role == PL_ROLE_IGNORED;
+			if (((!p->tk.v[i].used || generic) && (!strcmp(w, "volume") || !strcmp(w, "amount"))) ||
+			    !strcmp(w, "output") || !strcmp(w, "intake"))
 				f->agg = "SUM";
+		}
 	/* the measure the aggregate or the projection is about */
 	int mcol = -1;
 	for (int i = 0; i < f->nproj; i++)

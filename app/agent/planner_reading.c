@@ -220,6 +220,20 @@ int pf_rate_part(struct planner *p)
 	return part;
 }
 
+/* date_part: number token i is the day or the year of a date written with a month's name next to
+ * it ("December 6, 2100", "6 Dec 2100": the time parser made the month a date and took them); the
+ * window's literal holds it as 2100-12-06, not as a 6 of its own */
+static int date_part(const struct planner *p, int i)
+{
+	long v = (long)p->tk.v[i].num;
+	for (int k = i - 3; k <= i + 1; k++) {
+		const struct ptok *d = k >= 0 && k < p->tk.n && k != i ? &p->tk.v[k] : NULL;
+		if (d && d->kind == TK_DATE && (v == d->d || v == d->y))
+			return 1;
+	}
+	return 0;
+}
+
 struct cov_reading *pf_reading(struct planner *p)
 {
 	struct cov_reading *r = calloc(1, sizeof *r);
@@ -263,6 +277,8 @@ struct cov_reading *pf_reading(struct planner *p)
 			continue;
 		if (i + 1 < p->tk.n && (!strcmp(p->tk.v[i + 1].text, "번째") || !strcmp(p->tk.v[i + 1].text, "째") ||
 		                        p->tk.v[i + 1].role == R_UNIT))
+			continue;
+		if (date_part(p, i))
 			continue;
 		struct cov_item *ci = add_item(r, COV_NUMBER, pf_span_text(p, i, i + 1));
 		if (ci)

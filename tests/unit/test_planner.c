@@ -563,6 +563,14 @@ static void test_event_windows(void **state)
 	assert_true(d);
 	HAS(s, "the question asks for what happened 수술 후, which the plan cannot place in time");
 	free(s);
+	s = plan("average potassium since December 6, 2025", &d);   /* the 6 is the date's, not a number */
+	assert_false(d);
+	HAS(s, "lab_data_table.dt >= TIMESTAMP '2025-12-06 00:00:00'");
+	free(s);
+	s = plan("average potassium since 6 Dec 2025", &d);
+	assert_false(d);
+	HAS(s, "TIMESTAMP '2025-12-06 00:00:00'");
+	free(s);
 	s = plan("3일 전 칼륨 평균", &d);          /* 전 without an event is still "ago" */
 	assert_false(d);
 	HAS(s, "lab_data_table.dt >= TIMESTAMP");

@@ -258,6 +258,9 @@ struct cov_reading *pf_reading(struct planner *p)
 				if (p->s->c[it->cols[0]].table != ti && (planner_term_table_score(p->s, ti, p->tk.v[it->t0].stem) >= 0.5 ||
 				                                          planner_term_table_score(p->s, ti, p->tk.v[it->t0].text) >= 0.5))
 					ci->table = arena_strdup(&r->a, p->s->t[ti].name);
+		} else if (it->kind == PL_CONCEPT && it->con >= 0 && !per) {
+			/* a metadata concept (ICU 입실: icu_days > 0): its conditions' columns must be read */
+			link_item(p, r, it, COV_COLUMN);
 		} else if (it->kind == PL_COLUMN && per) {
 			struct cov_item *ci = link_item(p, r, it, COV_GROUP);
 			int alt[COV_MAXVAL], na = pf_group_alternatives(p, it->cols[0], alt, COV_MAXVAL);

@@ -607,6 +607,17 @@ enum err planner_tokenize(struct arena *a, const char *q, struct ptoks *out)
 	for (int k = 0; k + 1 < nt; k++)
 		if (v[k].role == R_MOST && !v[k].hangul && v[k + 1].role == R_LAST)
 			v[k].role = R_STOP;
+	/* 환자 수가 (the number of patients + the particle 가), not the fee 수가: after a word naming
+	 * what is counted, 수가 is 수 */
+	for (int k = 1; k < nt; k++)
+		if (!strcmp(v[k].text, "수가") && v[k - 1].kind == TK_WORD &&
+		    (planner_ent_word(v[k - 1].text) >= 0 || !strcmp(v[k - 1].text, "건"))) {
+			v[k].text = v[k].stem = v[k].norm = arena_strdup(a, "수");
+			if (!v[k].text)
+				return ERR_NOMEM;
+			v[k].alt = NULL;
+			v[k].role = planner_lex_role(v[k].text, v[k].stem, &v[k].unitv);
+		}
 	out->n = nt;
 	return OK;
 }

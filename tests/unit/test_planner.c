@@ -578,6 +578,33 @@ static void test_event_windows(void **state)
 	free(s);
 }
 
+/* small readings that turned declines into answers or wrong answers into declines (issue 26) */
+static void test_small_readings(void **state)
+{
+	NEED_DB();
+	int d;
+	char *s;
+
+	s = plan("환자 수가 가장 많은 진료과 3개", &d);   /* 수가 after 환자: the number, not the fee */
+	assert_false(d);
+	HAS(s, "COUNT(DISTINCT clinical_data_table.subjectid)");
+	HAS(s, "rnk <= 3");
+	free(s);
+	s = plan("복강경 수술이 몇 건이야?", &d);          /* 야: a casual ending */
+	assert_false(d);
+	HAS(s, "clinical_data_table.approach = 'Videoscopic'");
+	free(s);
+	s = plan("How many patients flagged with preop diabetes are there?", &d);
+	assert_false(d);
+	HAS(s, "clinical_data_table.preop_dm = 1");
+	free(s);
+	/* a metadata concept the plan leaves out is a dropped word: declined, not a count of the rest */
+	s = plan("80세 이상 수술 건 중 ICU 입실한 비율이 몇 %야?", &d);
+	if (!d)
+		HAS(s, "icu_days");
+	free(s);
+}
+
 static void test_intents(void **state)
 {
 	NEED_DB();
@@ -1050,6 +1077,7 @@ int main(void)
 		cmocka_unit_test(test_intents),
 		cmocka_unit_test(test_aggregate_form),
 		cmocka_unit_test(test_event_windows),
+		cmocka_unit_test(test_small_readings),
 		cmocka_unit_test(test_self_correction),
 		cmocka_unit_test(test_follow_up),
 		cmocka_unit_test(test_entities_and_rankings),

@@ -607,6 +607,20 @@ enum err planner_tokenize(struct arena *a, const char *q, struct ptoks *out)
 	for (int k = 0; k + 1 < nt; k++)
 		if (v[k].role == R_MOST && !v[k].hangul && v[k + 1].role == R_LAST)
 			v[k].role = R_STOP;
+	/* "in minutes", "(minutes)", "분 단위": the unit a duration is shown in (minutes, as durations
+	 * are), not a word to link ("minutes" named the heart rate's beats per minute, 단위 a dose's unit) */
+	for (int k = 0; k + 1 < nt; k++) {
+		static const char *const mins[] = {"minutes", "minute", "mins", "분", NULL};
+		int en = (!strcmp(v[k].text, "in") || !strcmp(v[k].text, "(")) && planner_in_list(mins, v[k + 1].text) &&
+		         v[k + 1].kind == TK_WORD && !v[k + 1].hangul;
+		int ko = v[k].hangul && !strcmp(v[k].text, "분") && !strcmp(v[k + 1].text, "단위");
+		if (!en && !ko)
+			continue;
+		for (int j = k; j <= k + 1; j++) {
+			v[j].used = 1;
+			v[j].role = R_STOP;
+		}
+	}
 	/* 환자 수가 (the number of patients + the particle 가), not the fee 수가: after a word naming
 	 * what is counted, 수가 is 수 */
 	for (int k = 1; k < nt; k++)

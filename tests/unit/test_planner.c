@@ -598,6 +598,15 @@ static void test_small_readings(void **state)
 	assert_false(d);
 	HAS(s, "clinical_data_table.preop_dm = 1");
 	free(s);
+	/* "in minutes" is the unit a duration is shown in: not the heart rate (beats per minute) */
+	s = plan("average surgery duration in minutes by department", &d);
+	if (!d)
+		assert_null(strstr(s, "vital_data_table.hr"));
+	free(s);
+	s = plan("진료과별 평균 수술 시간 (분 단위)", &d);
+	assert_false(d);
+	HAS(s, "clinical_data_table.opend - clinical_data_table.opstart");
+	free(s);
 	/* a metadata concept the plan leaves out is a dropped word: declined, not a count of the rest */
 	s = plan("80세 이상 수술 건 중 ICU 입실한 비율이 몇 %야?", &d);
 	if (!d)

@@ -255,4 +255,62 @@ for lv in limited aggregate; do
 done
 "$ASKQL" user level "$ANA" "$DB" identified >/dev/null 2>&1
 
+# ---- the model's prompt: a private pool whose model is the fake LLM, which records every request ----
+. "$TOP/scripts/lib.sh"
+FAKE_LLM=${FAKE_LLM:-$TOP/tests/lib/fake_llm.py}
+W=$(mktemp -d /tmp/askql-28h.XXXXXX)
+chmod 755 "$W"; mkdir -p "$W/run" "$W/log" "$W/exports" "$W/tmp"
+python3 "$FAKE_LLM" --requests "$W/req.jsonl" --port-file "$W/fake.port" >"$W/fake.log" 2>&1 &
+FAKE_PID=$!
+trap 'nginx_stop "$W" 2>/dev/null; pool_stop "$W" 2>/dev/null; kill $FAKE_PID 2>/dev/null; rm -rf "$W"; cleanup' EXIT
+for _ in $(seq 50); do [ -s "$W/fake.port" ] && break; sleep 0.1; done
+FAKE=http://127.0.0.1:$(cat "$W/fake.port")
+{ grep -v -e '^export_dir' -e '^log_path' "$ASKQL_CONF"
+  printf 'export_dir = %s/exports\nlog_path = %s/log/askql.log\nllm_provider = openai\nllm_base_url = %s/v1\n' "$W" "$W" "$FAKE"
+  printf 'llm_api_key = sk-test-28h\nllm_timeout_ms = 8000\nllm_retries = 0\nllm_stream = 0\n'; } >"$W/askql.conf"
+touch "$W/log/askql.log"; chown -R "$SYSUSER" "$W"
+PORT2=$(free_port)
+(export TMPDIR=$W/tmp; pool_start "$W" 1) >/dev/null 2>&1
+nginx_start "$W" "$PORT2" >/dev/null 2>&1
+B=http://127.0.0.1:$PORT2
+for _ in $(seq 50); do [ "$(curl -s -o /dev/null -w '%{http_code}' "$B/signin")" = 200 ] && break; sleep 0.1; done
+# every request gets the same answer: a grouped count (what the model writes does not matter here)
+python3 -c 'import json; print(json.dumps([{"repeat": True, "text": json.dumps({"reasoning": "r",
+  "sql": "SELECT ward_cd, count(DISTINCT subject_id) AS patients FROM ipwon GROUP BY ward_cd"})}]))' >"$W/script.json"
+reset_llm() { curl -s -XPOST --data-binary @"$W/script.json" "$FAKE/__script" >/dev/null; }
+requests() { curl -s "$FAKE/__requests"; }
+askb() {   # askb QUESTION [PARENT]: the analyst's react run through the private pool; prints its id
+	local loc id
+	loc=$(curl -s -o /dev/null -w '%{redirect_url}' -b "$T/ana" --data-urlencode "csrf=$A" --data-urlencode mode=auto \
+		--data-urlencode kind=react --data-urlencode "target=$DB" --data-urlencode "question=$1" ${2:+--data-urlencode "parent=$2"} "$B/runs")
+	id=${loc##*/runs/}; id=${id%%[?#]*}
+	for _ in $(seq 100); do [ "$(q "SELECT status FROM askql.runs WHERE id = ${id:-0}")" = running ] || break; sleep 0.2; done
+	echo "${id:-0}"
+}
+reset_llm
+RP=$(askb "and by sex?" "$RS1")
+check "identified: a follow-up's prompt carries the parent's SQL naming the patient (the control; run $RP)" \
+	'[ "$(requests | grep -o "Quillfeather" | wc -l)" -ge 1 ]' "$(q "SELECT status, error FROM askql.runs WHERE id = ${RP:-0}") $(requests | head -c 400)"
+"$ASKQL" user level "$ANA" "$DB" aggregate >/dev/null 2>&1
+reset_llm; before=$(nruns "$AID")
+code=$(curl -s -o /dev/null -w '%{http_code}' -b "$T/ana" --data-urlencode "csrf=$A" --data-urlencode kind=react \
+	--data-urlencode "target=$DB" --data-urlencode "question=and by sex?" --data-urlencode "parent=$RS1" "$B/runs")
+check "aggregate: the same follow-up is refused ($code) and the model gets no request at all" \
+	'[ "$code" = 403 ] && [ "$(requests)" = "[]" ] && [ "$(nruns "$AID")" = "$before" ]' "$(requests | head -c 300)"
+for lv in limited aggregate; do
+	"$ASKQL" user level "$ANA" "$DB" $lv >/dev/null 2>&1
+	reset_llm
+	RM=$(askb "$QV")
+	R=$(requests | sed "s/$QV//g")
+	check "$lv: the model's prompts hold no stored value of an identifier or quasi-identifier column (run $RM)" \
+		'[ "$(requests)" != "[]" ] && grep -q "ipwon" <<<"$R" && [ -z "$(grep -oF -f "$T/idvals" <<<"$R" | head -3)" ]' \
+		"$(grep -oF -f "$T/idvals" <<<"$R" | sort -u | head -5) $(q "SELECT status, error FROM askql.runs WHERE id = ${RM:-0}") $(head -c 300 <<<"$R")"
+done
+"$ASKQL" user level "$ANA" "$DB" identified >/dev/null 2>&1
+reset_llm
+RM=$(askb "$QV")
+R=$(requests | sed "s/$QV//g")
+check "identified: the model's prompt does get the catalog's postcode link (the control; run $RM)" \
+	'grep -qF -f "$T/idvals" <<<"$R"' "$(head -c 600 <<<"$R")"
+
 echo "1..$n"

@@ -100,10 +100,12 @@ askrun() {   # askrun QUESTION: the analyst's run (auto mode), done; prints its 
 }
 SQLQ="SELECT h.ptnt_nm, i.ward_cd FROM hwanja h JOIN ipwon i USING (subject_id) WHERE h.ptnt_nm = 'Quillfeather'"
 RQ=$(askrun "admissions of Quillfeather in ward QWARD7")
+# a run made before levels were recorded has none: it counts as identified, the most revealing
+q "UPDATE askql.runs SET access_level = NULL WHERE id = ${RQ:-0}" >/dev/null
 RS1=$(steprun "number of patients by sex" "$SQLQ")
 RS2=$(steprun "number of patients by sex" "$SQLQ")
-check "at identified: a run whose question names the patient (run $RQ, its status does not matter)" \
-	'[ "$(q "SELECT access_level FROM askql.runs WHERE id = ${RQ:-0} AND question LIKE '"'"'%Quillfeather%'"'"'")" = identified ]' \
+check "at identified: a run whose question names the patient (run $RQ, its status does not matter; no level recorded)" \
+	'[ "$(q "SELECT coalesce(access_level, '"'"'none'"'"') FROM askql.runs WHERE id = ${RQ:-0} AND question LIKE '"'"'%Quillfeather%'"'"'")" = none ]' \
 	"$(q "SELECT id, status, access_level, error FROM askql.runs WHERE id = ${RQ:-0}")"
 check "and two whose SQL and rows name her, with one fingerprint (runs $RS1, $RS2)" \
 	'[ "$(q "SELECT count(*) FROM askql.runs WHERE id IN ($RS1, $RS2) AND status = '"'"'ok'"'"' AND access_level = '"'"'identified'"'"' AND preview::text LIKE '"'"'%Quillfeather%'"'"' AND sql LIKE '"'"'%Quillfeather%'"'"'")" = 2 ] &&

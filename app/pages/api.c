@@ -51,7 +51,6 @@ static enum err runs_start(struct req *r)
 	}
 	if (o.parent_id) {
 		cJSON *chk = NULL;
-
 		enum level lv;
 
 		if (run_load(r, o.parent_id, &chk) != OK) {

@@ -51,10 +51,20 @@ static enum err runs_start(struct req *r)
 	}
 	if (o.parent_id) {
 		cJSON *chk = NULL;
+		enum level lv;
 
 		if (run_load(r, o.parent_id, &chk) != OK) {
 			cJSON_Delete(body);
 			return ERR_NOTFOUND;
+		}
+		/* a follow-up carries its parent's question, SQL and plan into the new run and the prompt:
+		 * only of a run the caller's current level allows (issue 27), as on the web (run_start.c) */
+		if ((e = run_level_check(r, chk, &lv)) != OK) {
+			if (e == ERR_DENIED)
+				e = run_level_refuse(r, chk, lv, "levels.followup_withheld");
+			cJSON_Delete(chk);
+			cJSON_Delete(body);
+			return e;
 		}
 		cJSON_Delete(chk);
 	}

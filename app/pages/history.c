@@ -6,6 +6,7 @@
 #include "pages/answer.h"
 #include "pages/pages.h"
 #include "store/db.h"
+#include "store/level.h"
 #include "store/run.h"
 #include "util/arena.h"
 #include "util/conf.h"
@@ -99,27 +100,63 @@ static void add_notice(struct req *r, cJSON *d)
 	}
 }
 
+/* A run the viewer may not see at her current level (issue 27): its number, the two levels and a
+ * mark, never its question, SQL or rows (o.question is the sentence saying so). */
+static void hidden_line(struct req *r, cJSON *o, const char *id, const char *held, const char *now)
+{
+	char kh[40], kv[40];
+	struct sb m;
+
+	snprintf(kh, sizeof kh, "levels.level.%s", held);
+	snprintf(kv, sizeof kv, "levels.level.%s", now);
+	sb_init_arena(&m, r->a);
+	i18n_format(&m, r->lang, "hist.hidden_run",
+	            (const char *const[]){"id", id, "held", view_t(r, kh), "now", view_t(r, kv), NULL});
+	cJSON_AddStringToObject(o, "question", sb_cstr(&m));
+	cJSON_AddBoolToObject(o, "hidden", 1);
+}
+
 /* d.deleted: the runs this user hid within the undo window (newest first), each restorable. */
 static void add_recently_deleted(struct req *r, cJSON *d)
 {
 	char uid[24], w[24];
 	const char *p[2] = {uid, w};
+	struct sb q, vis, lvl;
 	PGresult *res;
 
 	snprintf(uid, sizeof uid, "%lld", r->user.id);
 	snprintf(w, sizeof w, "%ld", undo_window());
-	res = db_query(db_app(), "SELECT id, question, to_char(deleted_at, 'HH24:MI') AS at FROM askql.runs "
-	               "WHERE deleted_by = $1 AND deleted_at >= now() - make_interval(secs => $2::int) "
-	               "ORDER BY deleted_at DESC LIMIT 5", 2, p, NULL, 0);
+	sb_init_arena(&q, r->a);
+	sb_init_arena(&vis, r->a);
+	sb_init_arena(&lvl, r->a);
+	level_sql_allows(&vis, "r", 1);
+	level_sql_viewer(&lvl, "r", 1);
+	/* a run hidden at the viewer's level is listed by its number only, as in the list above */
+	sb_printf(&q, "SELECT r.id, CASE WHEN %s THEN r.question END, to_char(r.deleted_at, 'HH24:MI') AS at, "
+	          "coalesce(r.access_level, 'identified'), %s FROM askql.runs r "
+	          "WHERE r.deleted_by = $1 AND r.deleted_at >= now() - make_interval(secs => $2::int) "
+	          "ORDER BY r.deleted_at DESC LIMIT 5", sb_cstr(&vis), sb_cstr(&lvl));
+	res = db_query(db_app(), sb_cstr(&q), 2, p, NULL, 0);
 	if (res && PQntuples(res) > 0) {
 		char mins[24];
 		struct sb m;
+		cJSON *arr = cJSON_AddArrayToObject(d, "deleted");
 
 		snprintf(mins, sizeof mins, "%ld", (undo_window() + 59) / 60);
 		sb_init_arena(&m, r->a);
 		i18n_format(&m, r->lang, "hist.recent_deleted", (const char *const[]){"minutes", mins, NULL});
 		cJSON_AddStringToObject(d, "deleted_title", sb_cstr(&m));
-		cJSON_AddItemToObject(d, "deleted", view_rows(res));
+		for (int i = 0; i < PQntuples(res); i++) {
+			cJSON *o = cJSON_CreateObject();
+
+			cJSON_AddStringToObject(o, "id", PQgetvalue(res, i, 0));
+			cJSON_AddStringToObject(o, "at", PQgetvalue(res, i, 2));
+			if (!PQgetisnull(res, i, 1))
+				cJSON_AddStringToObject(o, "question", PQgetvalue(res, i, 1));
+			else
+				hidden_line(r, o, PQgetvalue(res, i, 0), PQgetvalue(res, i, 3), PQgetvalue(res, i, 4));
+			cJSON_AddItemToArray(arr, o);
+		}
 	}
 	PQclear(res);
 }
@@ -136,7 +173,7 @@ enum err page_history(struct req *r)
 	const char *p[9];
 	char uid[24], lim[16], off[24], pat[450], tpat[300];
 	int n = 0;
-	struct sb w, sql;
+	struct sb w, sql, vis, lvl;
 	PGresult *res;
 	cJSON *d, *runs;
 	double t0 = now_ms();
@@ -145,12 +182,17 @@ enum err page_history(struct req *r)
 		page = 1;
 	sb_init_arena(&w, r->a);
 	sb_init_arena(&sql, r->a);
+	sb_init_arena(&vis, r->a);
+	sb_init_arena(&lvl, r->a);
 	snprintf(uid, sizeof uid, "%lld", r->user.id);
+	/* $1, the viewer: her runs, and her current level on each run's target (issue 27) */
+	p[n++] = uid;
+	level_sql_allows(&vis, "r", 1);
+	level_sql_viewer(&lvl, "r", 1);
 	/* a deleted run waits for its undo window out of sight */
 	sb_puts(&w, " AND r.deleted_at IS NULL");
 	if (!all) {
-		p[n++] = uid;
-		sb_printf(&w, " AND r.user_id = $%d", n);
+		sb_puts(&w, " AND r.user_id = $1");
 	} else if (!noowner) {
 		/* runs with no owner (the CLI, make eval) would bury the analysts' runs: shown on request */
 		sb_puts(&w, " AND r.user_id IS NOT NULL");
@@ -168,7 +210,9 @@ enum err page_history(struct req *r)
 		*o++ = '%';
 		*o = '\0';
 		p[n++] = pat;
-		sb_printf(&w, " AND (r.question ILIKE $%d OR r.sql ILIKE $%d)", n, n);
+		/* only the words of runs the viewer may see now: a hidden run's question or SQL may name a
+		 * patient, and a search that found it would say so (docs/privacy.md) */
+		sb_printf(&w, " AND (r.question ILIKE $%d OR r.sql ILIKE $%d) AND %s", n, n, sb_cstr(&vis));
 	}
 	if (status && *status) {
 		p[n++] = status;
@@ -199,21 +243,28 @@ enum err page_history(struct req *r)
 	snprintf(off, sizeof off, "%lld", (page - 1) * PER_PAGE);
 	p[n++] = lim;
 	p[n++] = off;
+	/* columns 12-15: whether the viewer may see the run now, whether it is hers, the level it holds and
+	 * hers on its target; a hidden run's question and SQL are left out of the result in SQL already */
 	if (group)
 		/* one line per fingerprint: the newest run of each (ids grow with time), with how many share it;
-		 * grouping first and joining 25 rows back keeps this one hash aggregate over the filter */
-		sb_printf(&sql, "SELECT r.id, r.question, r.status, r.sql, r.verified, "
+		 * grouping first and joining 25 rows back keeps this one hash aggregate over the filter.  A run
+		 * hidden at the viewer's level is a line of its own: grouped with a visible one it would say
+		 * that its SQL was that one's */
+		sb_printf(&sql, "SELECT r.id, CASE WHEN %s THEN r.question END, r.status, CASE WHEN %s THEN r.sql END, r.verified, "
 		          "to_char(r.created_at, 'YYYY-MM-DD HH24:MI') AS created, array_to_string(r.tables, ', ') AS tables, "
-		          "u.name AS owner, r.row_count, g.n, coalesce(r.verify_state, ''), r.truncated FROM (SELECT max(r.id) AS id, count(*) AS n, max(r.created_at) AS last "
-		          "FROM askql.runs r WHERE r.kind <> 'critique'%s GROUP BY coalesce(r.fingerprint, r.id::text) "
-		          "ORDER BY last DESC LIMIT $%d OFFSET $%d) g JOIN askql.runs r ON r.id = g.id "
-		          "LEFT JOIN askql.users u ON u.id = r.user_id ORDER BY g.last DESC", sb_cstr(&w), n - 1, n);
+		          "u.name AS owner, r.row_count, g.n, coalesce(r.verify_state, ''), r.truncated, %s, r.user_id = $1::bigint, "
+		          "coalesce(r.access_level, 'identified'), %s FROM (SELECT max(r.id) AS id, count(*) AS n, max(r.created_at) AS last "
+		          "FROM askql.runs r WHERE r.kind <> 'critique'%s GROUP BY CASE WHEN %s THEN coalesce(r.fingerprint, r.id::text) "
+		          "ELSE r.id::text END ORDER BY last DESC LIMIT $%d OFFSET $%d) g JOIN askql.runs r ON r.id = g.id "
+		          "LEFT JOIN askql.users u ON u.id = r.user_id ORDER BY g.last DESC", sb_cstr(&vis), sb_cstr(&vis),
+		          sb_cstr(&vis), sb_cstr(&lvl), sb_cstr(&w), sb_cstr(&vis), n - 1, n);
 	else
-		sb_printf(&sql, "SELECT r.id, r.question, r.status, r.sql, r.verified, "
+		sb_printf(&sql, "SELECT r.id, CASE WHEN %s THEN r.question END, r.status, CASE WHEN %s THEN r.sql END, r.verified, "
 		          "to_char(r.created_at, 'YYYY-MM-DD HH24:MI') AS created, array_to_string(r.tables, ', ') AS tables, "
-		          "u.name AS owner, r.row_count, 1 AS n, coalesce(r.verify_state, ''), r.truncated FROM askql.runs r LEFT JOIN askql.users u ON u.id = r.user_id "
+		          "u.name AS owner, r.row_count, 1 AS n, coalesce(r.verify_state, ''), r.truncated, %s, r.user_id = $1::bigint, "
+		          "coalesce(r.access_level, 'identified'), %s FROM askql.runs r LEFT JOIN askql.users u ON u.id = r.user_id "
 		          "WHERE r.kind <> 'critique'%s ORDER BY r.created_at DESC LIMIT $%d OFFSET $%d",
-		          sb_cstr(&w), n - 1, n);
+		          sb_cstr(&vis), sb_cstr(&vis), sb_cstr(&vis), sb_cstr(&lvl), sb_cstr(&w), n - 1, n);
 	if (!(res = db_query(db_app(), sb_cstr(&sql), n, p, NULL, 0)))
 		return ERR_DB;
 	d = view_data(r, "history.title");
@@ -221,9 +272,16 @@ enum err page_history(struct req *r)
 	for (int i = 0; i < PQntuples(res) && i < PER_PAGE; i++) {
 		cJSON *o = cJSON_CreateObject();
 		char key[32];
+		int shown = PQgetvalue(res, i, 12)[0] == 't';
 
 		cJSON_AddNumberToObject(o, "id", atof(PQgetvalue(res, i, 0)));
-		cJSON_AddStringToObject(o, "question", PQgetvalue(res, i, 1));
+		if (shown)
+			cJSON_AddStringToObject(o, "question", PQgetvalue(res, i, 1));
+		else
+			hidden_line(r, o, PQgetvalue(res, i, 0), PQgetvalue(res, i, 14), PQgetvalue(res, i, 15));
+		/* a re-run of a hidden run asks its words again: the owner's own, never shown to another
+		 * (run_action.c refuses it too) */
+		cJSON_AddBoolToObject(o, "can_rerun", shown || PQgetvalue(res, i, 13)[0] == 't');
 		cJSON_AddStringToObject(o, "status", PQgetvalue(res, i, 2));
 		snprintf(key, sizeof key, "run.status.%s", PQgetvalue(res, i, 2));
 		cJSON_AddStringToObject(o, "status_text", view_t(r, key));
@@ -231,7 +289,7 @@ enum err page_history(struct req *r)
 			cJSON_AddStringToObject(o, "sql", PQgetvalue(res, i, 3));
 		cJSON_AddBoolToObject(o, "verified", PQgetvalue(res, i, 4)[0] == 't');
 		/* the mark can be given while there is none (a rejected one stays, a proposal waits) */
-		cJSON_AddBoolToObject(o, "can_verify", !strcmp(PQgetvalue(res, i, 2), "ok") && !*PQgetvalue(res, i, 10));
+		cJSON_AddBoolToObject(o, "can_verify", shown && !strcmp(PQgetvalue(res, i, 2), "ok") && !*PQgetvalue(res, i, 10));
 		cJSON_AddBoolToObject(o, "verify_proposed", !strcmp(PQgetvalue(res, i, 10), "proposed"));
 		cJSON_AddBoolToObject(o, "verify_rejected", !strcmp(PQgetvalue(res, i, 10), "rejected"));
 		cJSON_AddStringToObject(o, "created", PQgetvalue(res, i, 5));
@@ -243,7 +301,7 @@ enum err page_history(struct req *r)
 		} else {
 			cJSON_AddStringToObject(o, "owner", PQgetvalue(res, i, 7));
 		}
-		if (!PQgetisnull(res, i, 8)) {
+		if (shown && !PQgetisnull(res, i, 8)) {
 			/* as the run page says it: the whole count, or the preview's size with "+" (issue 15) */
 			struct sb rc = SB_INIT;
 
@@ -340,8 +398,17 @@ enum err page_history_action(struct req *r)
 	} else if (!strcmp(action, "verify")) {
 		cJSON *run = NULL;
 
+		enum level lv;
+
 		if ((e = run_load(r, id, &run)) != OK)
 			return e;
+		/* nobody marks as verified what her current level withholds (issue 27) */
+		if ((e = run_level_check(r, run, &lv)) != OK) {
+			if (e == ERR_DENIED)
+				e = run_level_refuse(r, run, lv, "levels.withheld");
+			cJSON_Delete(run);
+			return e;
+		}
 		cJSON_Delete(run);
 		e = page_verify_apply(r, id, admin ? VERIFY_ACCEPT : VERIFY_PROPOSE,
 		                      admin ? "verified.accept" : "verified.propose");

@@ -143,6 +143,12 @@ enum err run_level_check(struct req *r, const struct cJSON *run, enum level *vie
  * words (levels.withheld) and, on a page, a button to re-run the question at the viewer's level;
  * JSON for the API.  No row of the run is in it.  Returns what writing it returned. */
 enum err run_withheld(struct req *r, const struct cJSON *run, enum level viewer);
+/* run_level_refuse: a 403 (page_notice: the ask page for a browser, JSON for the API) with i18n key
+ * ({id}, {held}, {now}: the run's number and the two levels in words) for an action on a run that
+ * run_level_check withheld from a viewer now at viewer: a follow-up of it (levels.followup_withheld),
+ * another user's re-run (levels.rerun_withheld).  Nothing of the run but its number is in it.
+ * Returns what writing it returned. */
+enum err run_level_refuse(struct req *r, const struct cJSON *run, enum level viewer, const char *key);
 /* run_withhold: 0 when the caller's current level allows run's rows (run_level_check); otherwise 1,
  * the 403 (run_withheld) or the error answered through *e and run freed, so the handler returns *e
  * at once */

@@ -22,6 +22,24 @@ static enum err run_action(struct req *r)
 	if ((e = run_load(r, r->arg_id, &run)) != OK)
 		return e;
 	snprintf(to, sizeof to, "/runs/%lld", r->arg_id);
+	if (action && strcmp(action, "delete")) {
+		/* a run the viewer's current level withholds (issue 27): its asker may re-run its question
+		 * at her level (the offer on the withheld page); nobody else gets its words back, and nobody
+		 * marks as verified what she cannot see.  Deleting it stays possible. */
+		enum level lv;
+
+		if ((e = run_level_check(r, run, &lv)) == ERR_DENIED &&
+		    !(!strcmp(action, "rerun") && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(run, "mine")))) {
+			e = run_level_refuse(r, run, lv, !strcmp(action, "rerun") ? "levels.rerun_withheld" : "levels.withheld");
+			cJSON_Delete(run);
+			return e;
+		}
+		if (e != OK && e != ERR_DENIED) {
+			cJSON_Delete(run);
+			return e;
+		}
+		e = OK;
+	}
 	if (!action) {
 		e = ERR_INPUT;
 	} else if (!strcmp(action, "rerun")) {

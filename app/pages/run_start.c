@@ -43,11 +43,13 @@ static void *job_main(void *p)
 	return NULL;
 }
 
-/* Read the form into agent options; ERR_INPUT when the question is empty. */
-static enum err opts(struct req *r, struct agent_opts *o, const char **q)
+/* Read the form into agent options; ERR_INPUT when the question is empty.  *answered 1: a refusal
+ * was written (a follow-up of a run the user's level withholds now), the caller returns OK at once. */
+static enum err opts(struct req *r, struct agent_opts *o, const char **q, int *answered)
 {
 	const char *mode = req_param(r, "mode"), *kind = req_param(r, "kind"), *target = req_param(r, "target");
 
+	*answered = 0;
 	*q = req_param(r, "question");
 	if (!*q || !**q)
 		return ERR_INPUT;
@@ -72,6 +74,21 @@ static enum err opts(struct req *r, struct agent_opts *o, const char **q)
 
 		if (run_load(r, o->parent_id, &d) != OK)
 			return ERR_NOTFOUND;
+		/* and only one her current level allows: a follow-up carries the parent's question, SQL,
+		 * columns and plan into the new run and the model's prompt (issue 27; docs/privacy.md) */
+		{
+			enum level lv;
+			enum err e = run_level_check(r, d, &lv);
+
+			if (e == ERR_DENIED) {
+				e = run_level_refuse(r, d, lv, "levels.followup_withheld");
+				*answered = 1;
+			}
+			if (e != OK || *answered) {
+				cJSON_Delete(d);
+				return e;
+			}
+		}
 		/* a follow-up asks the parent's database */
 		{
 			const cJSON *pt = cJSON_GetObjectItemCaseSensitive(d, "target");
@@ -91,8 +108,9 @@ static enum err run_start(struct req *r)
 	const char *q;
 	enum err e;
 	char to[48];
+	int answered;
 
-	if ((e = opts(r, &o, &q)) != OK)
+	if ((e = opts(r, &o, &q, &answered)) != OK || answered)
 		return e;
 	memset(&res, 0, sizeof res);
 	e = agent_start(db_app(), &o, q, &res);
@@ -140,13 +158,13 @@ static enum err run_stream_start(struct req *r)
 	cJSON *d;
 	char *top = NULL, *bottom = NULL, errb[256];
 	long long id = 0;
-	int seq = 0, alive = 1;
+	int seq = 0, alive = 1, answered;
 	enum err e;
 
 	if (r->arg_id != 0)
 		return ERR_NOTFOUND;
 	memset(&j, 0, sizeof j);
-	if ((e = opts(r, &j.o, &q)) != OK)
+	if ((e = opts(r, &j.o, &q, &answered)) != OK || answered)
 		return e;
 	j.question = q;
 	j.o.on_run = job_on_run;

@@ -621,7 +621,7 @@ enum err run_load(struct req *r, long long id, cJSON **out)
 	               "coalesce(r.verify_state, '') AS verify_state, "
 	               "to_char(r.created_at, 'YYYY-MM-DD HH24:MI:SS') AS created, u.name AS owner, "
 	               "r.fingerprint, array_to_string(r.tables, ', ') AS tables, "
-	               "coalesce(r.access_level, 'identified') AS held_level "
+	               "coalesce(r.access_level, 'identified') AS held_level, r.user_id = $2::bigint AS mine "
 	               "FROM askql.runs r LEFT JOIN askql.users u ON u.id = r.user_id "
 	               "WHERE r.id = $1 AND (r.user_id = $2 OR $3::boolean) AND r.deleted_at IS NULL",
 	               3, p, NULL, 0);
@@ -656,6 +656,9 @@ enum err run_load(struct req *r, long long id, cJSON **out)
 	add_str(d, "provider", col(res, 0, "provider"));
 	add_str(d, "target", col(res, 0, "target"));
 	add_str(d, "held_level", col(res, 0, "held_level"));
+	/* the signed-in user asked it (an admin may load others' runs): a withheld run's question goes
+	 * back only to its asker (run_withheld, run_action.c) */
+	cJSON_AddBoolToObject(d, "mine", col(res, 0, "mine") && !strcmp(col(res, 0, "mine"), "t"));
 	if ((v = col(res, 0, "answer")) && *v == '{') {
 		/* the model's sentence {"ko","en"} (add_result puts it, or the offline one, in place) */
 		cJSON *said = cJSON_Parse(v);
@@ -939,17 +942,44 @@ enum err run_withheld(struct req *r, const cJSON *run, enum level viewer)
 	{
 		struct sb msg;
 		cJSON *o = cJSON_AddObjectToObject(d, "withheld");
+		char ids[24];
 
+		snprintf(ids, sizeof ids, "%lld", (long long)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(run, "id")));
+		cJSON_AddNumberToObject(o, "id", cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(run, "id")));
+		/* the question is not shown either: it may name a patient (docs/privacy.md, "Lists") */
+		sb_init_arena(&msg, r->a);
+		i18n_format(&msg, r->lang, "levels.withheld_title", (const char *const[]){"id", ids, NULL});
+		cJSON_AddStringToObject(o, "title", sb_cstr(&msg));
+		add_str(o, "target", cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(run, "target")));
 		sb_init_arena(&msg, r->a);
 		i18n_format(&msg, r->lang, "levels.withheld", vars);
-		cJSON_AddNumberToObject(o, "id", cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(run, "id")));
-		add_str(o, "question", cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(run, "question")));
-		add_str(o, "target", cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(run, "target")));
 		cJSON_AddStringToObject(o, "message", sb_cstr(&msg));
+		/* the re-run asks the question again: only its asker's own words go back to her */
+		if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(run, "mine"))) {
+			cJSON_AddBoolToObject(o, "can_rerun", 1);
+		} else {
+			const char *nv[] = {"id", ids, vars[0], vars[1], vars[2], vars[3], NULL};
+
+			sb_init_arena(&msg, r->a);
+			i18n_format(&msg, r->lang, "levels.rerun_withheld", nv);
+			cJSON_AddStringToObject(o, "note", sb_cstr(&msg));
+			cJSON_AddBoolToObject(o, "can_rerun", 0);
+		}
 		cJSON_AddStringToObject(o, "held", held ? held : "identified");
 		cJSON_AddStringToObject(o, "now", level_name(viewer));
 	}
 	return view_render(r, 403, "run_withheld", d);
+}
+
+enum err run_level_refuse(struct req *r, const cJSON *run, enum level viewer, const char *key)
+{
+	const char *held = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(run, "held_level"));
+	char kh[40], kv[40], ids[24];
+
+	snprintf(ids, sizeof ids, "%lld", (long long)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(run, "id")));
+	snprintf(kh, sizeof kh, "levels.level.%s", held ? held : "identified");
+	snprintf(kv, sizeof kv, "levels.level.%s", level_name(viewer));
+	return page_notice(r, 403, key, (const char *const[]){"id", ids, "held", view_t(r, kh), "now", view_t(r, kv), NULL}, 0);
 }
 
 int run_withhold(struct req *r, cJSON *run, enum err *e)

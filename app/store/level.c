@@ -65,6 +65,26 @@ int level_allows(enum level viewer, enum level held)
 	return viewer <= held;
 }
 
+/* the names in the enum's order: array_position gives 1 for identified ... 3 for aggregate */
+#define LEVEL_ARRAY "ARRAY['identified','limited','aggregate']"
+
+void level_sql_viewer(struct sb *out, const char *run_alias, int uid_param)
+{
+	/* an unknown stored name becomes 'aggregate', as level_of turns it into the strictest */
+	sb_printf(out, "coalesce((SELECT CASE WHEN array_position(" LEVEL_ARRAY ", l.level) IS NULL THEN 'aggregate' "
+	          "ELSE l.level END FROM askql.user_levels l WHERE l.user_id = $%d::bigint AND l.target = %s.target), "
+	          "'identified')", uid_param, run_alias);
+}
+
+void level_sql_allows(struct sb *out, const char *run_alias, int uid_param)
+{
+	/* level_allows: viewer <= held, the positions standing for the enum */
+	sb_printf(out, "(coalesce(array_position(" LEVEL_ARRAY ", %s.access_level), 1) >= array_position(" LEVEL_ARRAY ", ",
+	          run_alias);
+	level_sql_viewer(out, run_alias, uid_param);
+	sb_puts(out, "))");
+}
+
 enum err level_run_record(PGconn *app, long long run_id, enum level lv, char *err, size_t errlen)
 {
 	char rid[24];

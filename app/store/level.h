@@ -74,6 +74,20 @@ enum err level_conninfo_release(PGconn *app, const struct target *t, long long u
 int level_allows(enum level viewer, enum level held);
 
 /*
+ * level_sql_allows: append to out a SQL boolean expression that is level_allows(the current level of
+ * user $uid_param on run_alias.target, run_alias.access_level) for a row of askql.runs, with the
+ * same readings as run_level_check: a run with no recorded (or an unknown) level counts as
+ * identified, a viewer with no stored level (or a run with no target) as identified, a stored level
+ * the CHECK should have refused as aggregate.  For lists and searches that must leave out what the
+ * viewer may not see without asking once per row (history.c; docs/privacy.md).  run_alias is a
+ * trusted SQL name (a literal of the caller), never user input.
+ */
+void level_sql_allows(struct sb *out, const char *run_alias, int uid_param);
+/* level_sql_viewer: append a SQL text expression: the name of user $uid_param's current level on
+ * run_alias.target ('identified' when none is stored), as level_of reads it. */
+void level_sql_viewer(struct sb *out, const char *run_alias, int uid_param);
+
+/*
  * level_run_record: note in askql.runs.access_level that run_id's SQL is about to read rows at lv,
  * keeping the least restrictive level the run ever read at (a run resumed at a stricter level still
  * holds its earlier rows).  ERR_DB with err.

@@ -3,6 +3,7 @@
 #include <string.h>
 #include <cjson/cJSON.h>
 #include "pages/pages.h"
+#include "store/level.h"
 #include "store/db.h"
 #include "util/conf.h"
 
@@ -21,15 +22,26 @@ static void example(cJSON *ex, const char *q)
 }
 
 /* Example questions: the catalog's verified questions first (most used), then verified runs,
- * then stock questions known to work on the demo database. */
+ * then stock questions known to work on the demo database.  A question can name a patient: a
+ * verified run's only when the viewer's current level allows what the run read, the catalog's
+ * only to a viewer who reads the target identified (docs/privacy.md, "Stored results and the
+ * viewer's level now"). */
 static void examples(struct req *r, cJSON *d)
 {
 	cJSON *ex = cJSON_AddArrayToObject(d, "examples");
-	const char *p[1] = {conf_get("target_name")};
-	PGresult *res = db_query(db_app(), "(SELECT question FROM askql.cat_verified WHERE target = $1 "
-	                                   "ORDER BY success_count DESC, id LIMIT 3) UNION ALL "
-	                                   "(SELECT question FROM askql.runs WHERE verified AND status = 'ok' "
-	                                   "ORDER BY created_at DESC LIMIT 3)", 1, p, NULL, 0);
+	char uid[24];
+	const char *p[2] = {conf_get("target_name"), uid};
+	struct sb q = SB_INIT;
+
+	snprintf(uid, sizeof uid, "%lld", r->user.id);
+	sb_puts(&q, "(SELECT v.question FROM askql.cat_verified v WHERE v.target = $1 AND ");
+	level_sql_viewer(&q, "v", 2);
+	sb_puts(&q, " = 'identified' ORDER BY v.success_count DESC, v.id LIMIT 3) UNION ALL "
+	            "(SELECT r.question FROM askql.runs r WHERE r.verified AND r.status = 'ok' AND ");
+	level_sql_allows(&q, "r", 2);
+	sb_puts(&q, " ORDER BY r.created_at DESC LIMIT 3)");
+	PGresult *res = sb_ok(&q) ? db_query(db_app(), sb_cstr(&q), 2, p, NULL, 0) : NULL;
+	sb_free(&q);
 
 	for (int i = 0; res && i < PQntuples(res) && cJSON_GetArraySize(ex) < 3; i++) {
 		int dup = 0;

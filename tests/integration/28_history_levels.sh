@@ -144,6 +144,13 @@ check "aggregate: grouped, no name, and the hidden runs are not grouped (no '2×
 	"$(grep -o 'hrun.\{0,200\}' <<<"$P" | head)"
 P=$(curl -s -b "$T/ana" "$BASE_URL/history?group=1&q=Quillfeather")
 check "aggregate: grouped search for the name finds nothing" '! grep -q "href=\"/runs/" <<<"$P"'
+# the ask page's examples: a verified run of hers at identified whose question names the patient (written
+# here as an admin's accept leaves it)
+RX=$(q "INSERT INTO askql.runs(user_id, question, status, sql, target, access_level, verified, verify_state)
+        VALUES ($AID, 'Quillfeather example question', 'ok', 'SELECT 1', '$DB', 'identified', true, 'accepted') RETURNING id")
+P=$(curl -s -b "$T/ana" "$BASE_URL/")
+check "aggregate: the ask page does not offer the hidden verified run's question as an example" \
+	'[ -n "$RX" ] && grep -q "name=\"question\"" <<<"$P" && ! grep -q "Quillfeather" <<<"$P"' "$(grep -o '.\{0,80\}Quillfeather.\{0,40\}' <<<"$P" | head -2)"
 body=$(curl -s -w '\n%{http_code}' -b "$T/ana" "$BASE_URL/runs/$RQ")
 check "aggregate: the run page is 403 without the question, and offers her the re-run" \
 	'[ "$(tail -1 <<<"$body")" = 403 ] && ! grep -q "Quillfeather\|QWARD7" <<<"$body" && grep -q "value=\"rerun\"" <<<"$body" && grep -q "Run #$RQ" <<<"$body"' "$(tail -c 700 <<<"$body")"
@@ -219,6 +226,9 @@ check "identified again: the search finds the three runs, with the question" \
 	'grep -q "href=\"/runs/$RQ\"" <<<"$P" && grep -q "href=\"/runs/$RS1\"" <<<"$P" && grep -q "href=\"/runs/$RS2\"" <<<"$P" && grep -q "Quillfeather in ward QWARD7" <<<"$P" && ! grep -q "data-hidden" <<<"$P"'
 P=$(curl -s -b "$T/ana" "$BASE_URL/history?group=1")
 check "identified again: grouped as one line '2×'" 'grep -q "2× " <<<"$P" && grep -q "Quillfeather" <<<"$P"'
+P=$(curl -s -b "$T/ana" "$BASE_URL/")
+check "identified again: the ask page offers the verified run's question" 'grep -q "Quillfeather example question" <<<"$P"'
+q "DELETE FROM askql.runs WHERE id = ${RX:-0}" >/dev/null
 code=$(curl -s -o /dev/null -w '%{http_code}' -b "$T/ana" "$BASE_URL/runs/$RQ")
 check "identified again: the run page opens ($code)" '[ "$code" = 200 ]'
 loc=$(curl -s -o /dev/null -w '%{redirect_url}' -b "$T/ana" --data-urlencode "csrf=$A" --data-urlencode "question=and by sex?" \

@@ -152,9 +152,10 @@ struct ref {
 /* An equality a.ca = b.cb between two references' columns (a conjunct of ON or WHERE, or USING). */
 struct pair { int ra, rb; const char *ca, *cb; };
 
-/* An aggregate call of a result: count (rounded), sum (rounded), or another measure of values
- * (avg, stddev, variance, a percentile), each of the last two held to the minority rule. */
-struct agg { const cJSON *fc; int count, star, sum; };
+/* An aggregate call of a result: count (rounded), sum (rounded), or another of the values; sum,
+ * avg, stddev, variance and percentile_cont are held to the minority rule (measure).  Not
+ * percentile_disc: it takes any type (a date, a text), whose values '0' would not cast to. */
+struct agg { const cJSON *fc; int count, star, sum, measure; };
 
 /* An edit of the text: at byte pos, drop del bytes and put ins (heap). */
 struct edit { int pos, del; char *ins; };
@@ -938,7 +939,8 @@ static void aggregate(struct sx *s, const cJSON *n)
 		refuse(s, SUPP_TOO_LARGE, loc(n), "aggregates");
 		return;
 	}
-	s->aggs[s->naggs++] = (struct agg){n, count, star, !strcasecmp(name, "sum")};
+	s->aggs[s->naggs++] = (struct agg){n, count, star, !strcasecmp(name, "sum"),
+	                                   !count && strcasecmp(name, "percentile_disc")};
 }
 
 static void result(struct sx *s, const cJSON *n)
@@ -1227,7 +1229,7 @@ static void quote_ident(struct sb *b, const char *name)
 
 /* patients: the least of every count of patients: each reference with a patient key, each
  * aggregate argument's non-null values per such reference, and for the argument of a sum, avg,
- * stddev, variance or percentile the patients with a value other than zero and (when there are
+ * stddev, variance or percentile_cont the patients with a value other than zero and (when there are
  * any) those with zero: a 0/1 flag summed or averaged over a large group is a count of the
  * flagged, so neither side may be a small group (docs/privacy.md "Sums and averages").  The
  * zero side is NULLIF(.., 0): LEAST skips a NULL, so a group with no zero passes. */
@@ -1259,7 +1261,7 @@ static char *patients(struct sx *s)
 			measured[nargs] = 0;
 			args[nargs++] = a;
 		}
-		measured[dup] |= !s->aggs[i].count;
+		measured[dup] |= s->aggs[i].measure;
 	}
 	for (int pass = 0; !s->refused && pass <= nargs; pass++)
 		for (int i = 0; i < s->nrefs; i++) {

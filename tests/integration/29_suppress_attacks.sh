@@ -231,6 +231,12 @@ check "aggregate: a sum over groups with no small minority is shown, rounded to 
 out=$(cli "$AGG" "SELECT sex, sum(smoker) AS smokers FROM hwanja GROUP BY sex"); rc=$?
 check "aggregate: a sum of a flag held by one man of 23 leaves out both groups (the minority rule, not only rounding)" \
 	'[ $rc -eq 0 ] && ! grep -q "^[FM]," <<<"$out"' "$out"
+out=$(cli "$AGG" "SELECT ward_cd, avg(ipwon_dt - timestamp '2024-01-01') AS since, percentile_disc(0.5) WITHIN GROUP (ORDER BY ipwon_dt) AS mid FROM ipwon GROUP BY 1 ORDER BY 1"); rc=$?
+check "aggregate: the minority rule reads an interval's zero, and leaves percentile_disc of a date alone (W0, W1 shown)" \
+	'[ $rc -eq 0 ] && [ "$(grep -c "^W[01],.*day" <<<"$out")" = 2 ] && ! grep -q "^W9," <<<"$out"' "$out"
+out=$(cli "$AGG" "SELECT ward_cd, sum(ipwon_dt - timestamp '2025-01-01') AS total FROM ipwon GROUP BY 1"); rc=$?
+check "aggregate: a sum of intervals cannot be rounded and fails in PostgreSQL, never exact" \
+	'[ $rc -eq 1 ] && grep -q "cannot cast type interval to numeric" <<<"$out" && ! grep -q "^W[019]," <<<"$out"' "$out"
 out=$(cli "$IDF" "SELECT sex, sum(smoker) AS smokers, avg(smoker) AS share FROM hwanja GROUP BY sex ORDER BY 1")
 check "identified: the same sum and average are exact (M,1,0.0434...)" 'grep -q "^M,1,0\.0434" <<<"$out" && grep -q "^F,0,0" <<<"$out"' "$out"
 out=$(cli "$IDF" --release "SELECT count(*) AS adm FROM ipwon")

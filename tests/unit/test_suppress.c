@@ -192,6 +192,14 @@ static void test_rewrite_minority_rule(void **state)
 	ok_has("SELECT sex, stddev(age) FROM hwanja GROUP BY sex", "CASE WHEN (age) <> '0' THEN");
 	ok_has("SELECT sex, percentile_cont(0.5) WITHIN GROUP (ORDER BY age) FROM hwanja GROUP BY sex",
 	       "CASE WHEN (age) <> '0' THEN");
+	/* percentile_disc takes any type ('0' is no date): its values are counted, no zero rule */
+	{
+		char *s = rw("SELECT sex, percentile_disc(0.5) WITHIN GROUP (ORDER BY brth_dt) FROM hwanja GROUP BY sex", OK, SUPP_OK, NULL);
+
+		assert_null(strstr(s, "<> '0'"));
+		assert_non_null(strstr(s, "CASE WHEN (brth_dt) IS NOT NULL"));
+		free(s);
+	}
 	/* one argument, one set of terms, each side of a self-join counted */
 	ok_has("SELECT a.sex, sum(a.age), avg(a.age) FROM hwanja a JOIN hwanja b ON a.sex = b.sex GROUP BY 1",
 	       "count(DISTINCT CASE WHEN (a.age) <> '0' THEN \"b\".\"subject_id\" END)");

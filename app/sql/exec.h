@@ -105,8 +105,8 @@ enum err exec_run(const char *sql, const struct exec_opts *opts, const struct ex
  * caller frees) is the statement to run (its count column first, HAVING, counts and sums rounded to
  * exec_release_round) and *k (when non-NULL) the k it holds groups to.  ERR_DENIED: outside the
  * form, the reason in dberr->message ("at the aggregate level: " or "for release: " first) and
- * dberr->position; ERR_NET (cannot connect; dberr), ERR_PARSE never (a SQL that does not parse is
- * ERR_DENIED with the parser's message), ERR_NOMEM.  *out is NULL unless OK.  Every path that runs or
+ * dberr->position (a SQL that does not parse too, with the parser's message); ERR_NET (cannot
+ * connect; dberr), ERR_NOMEM.  *out is NULL unless OK.  Every path that runs or
  * plans an analyst's or a model's SQL at the aggregate level goes through it (exec_run, explain_run).
  */
 enum err exec_suppress_form(const char *sql, const char *conninfo, int release, char **out, long *k,

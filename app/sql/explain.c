@@ -822,7 +822,10 @@ enum err explain_run(const char *sql, const struct explain_opts *o, struct expla
 	exec_ok(c, "ROLLBACK", NULL);
 	exec_pool_put(c, 0);
 	c = NULL;
-	hypo_check(o, g.sql, res);
+	/* hypothetical indexes are tried on another connection (the indexing one), never for a
+	 * statement of the aggregate level */
+	if (!form)
+		hypo_check(o, g.sql, res);
 out:
 	PQclear(r);
 	if (c) {

@@ -13,7 +13,7 @@
 static void usage(void)
 {
 	fprintf(stderr, "usage: askql ask [--target NAME|CONNINFO] [--provider builtin|openai] [--mode extract|react]\n"
-	                "                 [--step] [--now TS] [--parent RUN] [--no-cache] [--json] \"question\"\n"
+	                "                 [--step] [--now TS] [--parent RUN] [--no-cache] [--user NAME] [--json] \"question\"\n"
 	                "       askql ask --resume RUN --decision '{\"decision\":\"approve|edit|reject|stop|plan_edit\",...}' [--json]\n");
 }
 
@@ -58,6 +58,7 @@ int cmd_ask(int argc, char **argv)
 	const char *parent = cli_opt(&argc, argv, "--parent");
 	const char *resume = cli_opt(&argc, argv, "--resume");
 	const char *decision = cli_opt(&argc, argv, "--decision");
+	const char *user = cli_opt(&argc, argv, "--user");   /* the run reads at that user's access level */
 	int json = cli_flag(&argc, argv, "--json");
 	int step = cli_flag(&argc, argv, "--step");
 	int no_cache = cli_flag(&argc, argv, "--no-cache");
@@ -115,6 +116,10 @@ int cmd_ask(int argc, char **argv)
 		o.no_cache = no_cache;
 		o.now = now;
 		o.parent_id = parent ? strtoll(parent, NULL, 10) : 0;
+		if (user && (o.user_id = cli_user_id("ask", user)) <= 0) {
+			target_free(&t);
+			return 1;
+		}
 		rc = agent_start(app, &o, argv[1], &res);
 		target_free(&t);
 		if (rc != OK) {

@@ -120,8 +120,9 @@ int cmd_export(int argc, char **argv)
 		if (rc == OK && st.suppress_k > 0)
 			fprintf(stderr, "askql export: groups of fewer than %ld patients left out (%s)\n", st.suppress_k,
 			        release ? "for release" : "aggregate level");
-		if (rc == OK && release && exec_release_round() > 1)
-			fprintf(stderr, "askql export: counts rounded to a multiple of %ld (for release)\n", exec_release_round());
+		if (rc == OK && st.suppress_k > 0 && exec_release_round() > 1)
+			fprintf(stderr, "askql export: counts rounded to a multiple of %ld (%s), sums too\n", exec_release_round(),
+			        release ? "for release" : "aggregate level");
 		if (rc != OK) {
 			char *t = dberr.message ? exec_error_text(&dberr) : NULL;
 
@@ -149,8 +150,8 @@ int cmd_export(int argc, char **argv)
 	printf("%s\t%lld rows\t%.0f ms%s", path, st.rows, st.ms, st.truncated ? "\ttruncated" : "");
 	if (st.suppress_k > 0)
 		printf("\tgroups under %ld patients left out (%s)", st.suppress_k, release ? "for release" : "aggregate level");
-	if (release && exec_release_round() > 1)
-		printf("\tcounts rounded to %ld", exec_release_round());
+	if (st.suppress_k > 0 && exec_release_round() > 1)
+		printf("\tcounts and sums rounded to %ld", exec_release_round());
 	putchar('\n');
 out:
 	if (rc != ERR_DENIED && rc != ERR_LIMIT) {

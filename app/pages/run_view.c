@@ -567,6 +567,14 @@ static void add_suppressed(struct req *r, cJSON *d, const char *run_id)
 		snprintf(k, sizeof k, "%ld", kk > 0 ? kk : exec_suppress_k());
 		sb_init_arena(&m, r->a);
 		i18n_format(&m, r->lang, "levels.suppressed", (const char *const[]){"k", k, NULL});
+		if (exec_release_round() > 1) {
+			/* the executor rounds at the aggregate level too (sql/exec.c, issue 27) */
+			char rr[24];
+
+			snprintf(rr, sizeof rr, "%ld", exec_release_round());
+			sb_putc(&m, ' ');
+			i18n_format(&m, r->lang, "levels.rounded", (const char *const[]){"r", rr, NULL});
+		}
 		cJSON_AddStringToObject(d, "suppressed_note", sb_cstr(&m));
 	}
 	PQclear(res);

@@ -1393,30 +1393,27 @@ static void supp_db_free(struct supp_db *d)
 	d->nt = 0;
 }
 
-enum err exec_run(const char *sql, const struct exec_opts *opts, const struct exec_sink *sink,
-                  struct exec_error *dberr)
+enum err exec_suppress_form(const char *sql, const char *conninfo, int release, char **out, long *k,
+                            struct exec_error *dberr)
 {
-	const char *ci = opts && opts->conninfo ? opts->conninfo : exec_conninfo();
-	char keys_buf[512], cerr[512], *keys[16], *save = NULL, *rewritten = NULL;
-	struct supp sp = {0};
-	struct exec_sink wrapped = {supp_begin, supp_row, supp_end, &sp};
+	const char *ci = conninfo ? conninfo : exec_conninfo();
+	char keys_buf[512], cerr[512], *keys[16], *save = NULL;
 	struct supp_db *sd;
 	struct suppress_refusal why;
 	struct suppress_db db = {supp_has_col, supp_unique, supp_tied, supp_ident_name, NULL};
 	struct suppress_opts so = {0};
 	PGconn *c;
-	int nkeys = 0, aggregate = level_conninfo_is_aggregate(ci), release = opts && opts->release;
+	int nkeys = 0, aggregate = level_conninfo_is_aggregate(ci);
 	enum err rc;
 
-	if (opts && opts->suppress_k)
-		*opts->suppress_k = 0;
-	if (!aggregate && !release)
-		return run_core(sql, opts, sink, dberr);
+	*out = NULL;
+	if (k)
+		*k = 0;
 	if (dberr)
 		exec_error_free(dberr);
 	snprintf(keys_buf, sizeof keys_buf, "%s", conf_get("suppress_patient_keys"));
-	for (char *k = strtok_r(keys_buf, ", ", &save); k && nkeys < 16; k = strtok_r(NULL, ", ", &save))
-		keys[nkeys++] = k;
+	for (char *t = strtok_r(keys_buf, ", ", &save); t && nkeys < 16; t = strtok_r(NULL, ", ", &save))
+		keys[nkeys++] = t;
 	if (!(sd = calloc(1, sizeof *sd)))
 		return ERR_NOMEM;
 	if (!(c = exec_pool_get(ci, cerr, sizeof cerr))) {
@@ -1433,8 +1430,11 @@ enum err exec_run(const char *sql, const struct exec_opts *opts, const struct ex
 	so.nkeys = nkeys;
 	so.db = &db;
 	so.k = exec_suppress_k();
-	so.round = release ? exec_release_round() : 0;
-	rc = suppress_rewrite(sql ? sql : "", &so, &rewritten, &why);
+	/* counts and sums rounded wherever the statement's results go, the aggregate level's page,
+	 * events, API and downloads as well as files for release: exact cells would give a group left
+	 * out by subtracting the shown ones from a total (docs/privacy.md "Differencing") */
+	so.round = exec_release_round();
+	rc = suppress_rewrite(sql ? sql : "", &so, out, &why);
 	supp_db_free(sd);
 	free(sd);
 	exec_pool_put(c, PQstatus(c) != CONNECTION_OK);
@@ -1443,7 +1443,7 @@ enum err exec_run(const char *sql, const struct exec_opts *opts, const struct ex
 		 * language; ko.decline.tsv words it in Korean where it is shown) */
 		struct sb m = SB_INIT;
 
-		sb_puts(&m, aggregate ? "at the aggregate level: " : "for release: ");
+		sb_puts(&m, aggregate || !release ? "at the aggregate level: " : "for release: ");
 		suppress_reason(&why, &m);
 		set_msg(dberr, "%s", sb_cstr(&m));
 		if (dberr)
@@ -1451,13 +1451,33 @@ enum err exec_run(const char *sql, const struct exec_opts *opts, const struct ex
 		sb_free(&m);
 		return ERR_DENIED;
 	}
-	if (rc != OK)
+	if (rc == OK && k)
+		*k = so.k;
+	return rc;
+}
+
+enum err exec_run(const char *sql, const struct exec_opts *opts, const struct exec_sink *sink,
+                  struct exec_error *dberr)
+{
+	const char *ci = opts && opts->conninfo ? opts->conninfo : exec_conninfo();
+	char *rewritten = NULL;
+	struct supp sp = {0};
+	struct exec_sink wrapped = {supp_begin, supp_row, supp_end, &sp};
+	long k = 0;
+	int aggregate = level_conninfo_is_aggregate(ci), release = opts && opts->release;
+	enum err rc;
+
+	if (opts && opts->suppress_k)
+		*opts->suppress_k = 0;
+	if (!aggregate && !release)
+		return run_core(sql, opts, sink, dberr);
+	if ((rc = exec_suppress_form(sql, ci, release, &rewritten, &k, dberr)) != OK)
 		return rc;
 	sp.inner = sink;
-	sp.k = so.k;
+	sp.k = k;
 	/* said before the sink's end, so an export's summary can say it */
 	if (opts && opts->suppress_k)
-		*opts->suppress_k = so.k;
+		*opts->suppress_k = k;
 	rc = run_core(rewritten, opts, &wrapped, dberr);
 	free(rewritten);
 	return rc;

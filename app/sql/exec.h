@@ -96,12 +96,25 @@ enum err exec_run(const char *sql, const struct exec_opts *opts, const struct ex
  * dberr->message, opening "at the aggregate level: " or "for release: ", and dberr->position.  The
  * rewritten statement's HAVING leaves out every group of fewer than conf suppress_k patients (each
  * reference to a table with a patient key counted, and the patients behind each aggregate's values),
- * so no small group leaves the database; for release its counts are rounded to conf
- * release_round.  The sink gets the user's columns only (not the count column). */
+ * so no small group leaves the database; its counts and sums are rounded to conf release_round (at
+ * the aggregate level as for release).  The sink gets the user's columns only (not the count column). */
+/*
+ * exec_suppress_form: the safe aggregate form's check and rewrite of sql (sql/suppress.h) as exec_run
+ * makes it at the aggregate level (conninfo logs in with an _aggregate role; NULL: exec_conninfo())
+ * or for release (release != 0), asking the target on conninfo about its tables.  OK: *out (heap,
+ * caller frees) is the statement to run (its count column first, HAVING, counts and sums rounded to
+ * exec_release_round) and *k (when non-NULL) the k it holds groups to.  ERR_DENIED: outside the
+ * form, the reason in dberr->message ("at the aggregate level: " or "for release: " first) and
+ * dberr->position (a SQL that does not parse too, with the parser's message); ERR_NET (cannot
+ * connect; dberr), ERR_NOMEM.  *out is NULL unless OK.  Every path that runs or
+ * plans an analyst's or a model's SQL at the aggregate level goes through it (exec_run, explain_run).
+ */
+enum err exec_suppress_form(const char *sql, const char *conninfo, int release, char **out, long *k,
+                            struct exec_error *dberr);
 /* exec_suppress_k: the k of small-cell suppression: conf suppress_k, or 11 when it is not positive. */
 long exec_suppress_k(void);
-/* exec_release_round: the base counts in a file for release are rounded to: conf release_round, or
- * 1 (not rounded) when it is below 2. */
+/* exec_release_round: the base counts and sums of the safe aggregate form (aggregate level, files
+ * for release) are rounded to: conf release_round, or 1 (not rounded) when it is below 2. */
 long exec_release_round(void);
 /* Errors of exec_run besides ERR_DB/ERR_DENIED: ERR_NET (cannot connect; message in dberr),
  * ERR_LIMIT (no target slot came free in time; message in dberr), ERR_TIMEOUT

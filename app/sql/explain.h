@@ -63,8 +63,10 @@ enum err explain_analyze(const char *plan_json, long work_mem_kb, explain_rows_f
  * explain_run: guard sql (no LIMIT added: the plan is the full query's), EXPLAIN it
  * (never ANALYZE) inside a READ ONLY transaction on the executor's role, analyze, then
  * try each suggested index with hypopg on hypo_conninfo inside a transaction that is
- * rolled back.  Returns OK, ERR_DENIED (reason in dberr->message), ERR_DB/ERR_NET
- * (dberr filled).  The hypopg step never fails the call: its trouble goes to hypo_note.
+ * rolled back.  At the aggregate level (o->conninfo logs in with an _aggregate role) sql must be
+ * in the safe aggregate form first (exec_suppress_form): outside it ERR_DENIED with the form's
+ * reason; inside it the rewritten statement is planned, without hypopg.  Returns OK, ERR_DENIED
+ * (reason in dberr->message), ERR_DB/ERR_NET (dberr filled).  The hypopg step never fails the call: its trouble goes to hypo_note.
  */
 enum err explain_run(const char *sql, const struct explain_opts *o, struct explain_result *res,
                      struct exec_error *dberr);

@@ -152,8 +152,10 @@ struct ref {
 /* An equality a.ca = b.cb between two references' columns (a conjunct of ON or WHERE, or USING). */
 struct pair { int ra, rb; const char *ca, *cb; };
 
-/* An aggregate call of a result. */
-struct agg { const cJSON *fc; int count, star; };
+/* An aggregate call of a result: count (rounded), sum (rounded), or another of the values; sum,
+ * avg, stddev, variance and percentile_cont are held to the minority rule (measure).  Not
+ * percentile_disc: it takes any type (a date, a text), whose values '0' would not cast to. */
+struct agg { const cJSON *fc; int count, star, sum, measure; };
 
 /* An edit of the text: at byte pos, drop del bytes and put ins (heap). */
 struct edit { int pos, del; char *ins; };
@@ -922,7 +924,7 @@ static void aggregate(struct sx *s, const cJSON *n)
 		}
 		arg = cJSON_GetArrayItem(get(fc, "args"), 0);
 	}
-	/* sum(1) is a count that release rounding would not see */
+	/* sum(1) is a count; sum(1000) a count that rounding to a base keeps exact (1000 n) */
 	if (arg && !strcasecmp(name, "sum") && !has_col_ref(arg)) {
 		refuse(s, SUPP_AGG_OTHER, loc(n), "sum of a constant");
 		return;
@@ -937,7 +939,8 @@ static void aggregate(struct sx *s, const cJSON *n)
 		refuse(s, SUPP_TOO_LARGE, loc(n), "aggregates");
 		return;
 	}
-	s->aggs[s->naggs++] = (struct agg){n, count, star};
+	s->aggs[s->naggs++] = (struct agg){n, count, star, !strcasecmp(name, "sum"),
+	                                   !count && strcasecmp(name, "percentile_disc")};
 }
 
 static void result(struct sx *s, const cJSON *n)
@@ -1224,17 +1227,22 @@ static void quote_ident(struct sb *b, const char *name)
 	sb_putc(b, '"');
 }
 
-/* patients: the least of every count of patients: each reference with a patient key, and each
- * aggregate argument's non-null values per such reference */
+/* patients: the least of every count of patients: each reference with a patient key, each
+ * aggregate argument's non-null values per such reference, and for the argument of a sum, avg,
+ * stddev, variance or percentile_cont the patients with a value other than zero and (when there are
+ * any) those with zero: a 0/1 flag summed or averaged over a large group is a count of the
+ * flagged, so neither side may be a small group (docs/privacy.md "Sums and averages").  The
+ * zero side is NULLIF(.., 0): LEAST skips a NULL, so a group with no zero passes. */
 static char *patients(struct sx *s)
 {
 	struct sb b = SB_INIT, one = SB_INIT;
 	char *args[MAX_AGGS];
+	int measured[MAX_AGGS];
 	int nargs = 0, nterms = 0;
 
 	for (int i = 0; i < s->naggs; i++) {
 		char *a;
-		int dup = 0;
+		int dup = -1;
 
 		if (s->aggs[i].star)
 			continue;
@@ -1244,11 +1252,16 @@ static char *patients(struct sx *s)
 			break;
 		}
 		for (int j = 0; j < nargs; j++)
-			dup |= !strcmp(args[j], a);
-		if (dup)
+			if (!strcmp(args[j], a))
+				dup = j;
+		if (dup >= 0) {
 			free(a);
-		else
+		} else {
+			dup = nargs;
+			measured[nargs] = 0;
 			args[nargs++] = a;
+		}
+		measured[dup] |= s->aggs[i].measure;
 	}
 	for (int pass = 0; !s->refused && pass <= nargs; pass++)
 		for (int i = 0; i < s->nrefs; i++) {
@@ -1262,10 +1275,18 @@ static char *patients(struct sx *s)
 			quote_ident(&one, r->key);
 			if (nterms++)
 				sb_puts(&b, ", ");
-			if (!pass)
+			if (!pass) {
 				sb_printf(&b, "count(DISTINCT %s)", sb_cstr(&one));
-			else
-				sb_printf(&b, "count(DISTINCT CASE WHEN (%s) IS NOT NULL THEN %s END)", args[pass - 1], sb_cstr(&one));
+				continue;
+			}
+			sb_printf(&b, "count(DISTINCT CASE WHEN (%s) IS NOT NULL THEN %s END)", args[pass - 1], sb_cstr(&one));
+			if (!measured[pass - 1])
+				continue;
+			/* '0' untyped: PostgreSQL reads it as the argument's type (a number, an interval) */
+			sb_printf(&b, ", count(DISTINCT CASE WHEN (%s) <> '0' THEN %s END)", args[pass - 1], sb_cstr(&one));
+			sb_printf(&b, ", NULLIF(count(DISTINCT CASE WHEN (%s) = '0' THEN %s END), 0)", args[pass - 1],
+			          sb_cstr(&one));
+			nterms += 2;
 		}
 	for (int j = 0; j < nargs; j++)
 		free(args[j]);
@@ -1286,12 +1307,18 @@ static char *patients(struct sx *s)
 	return sb_ok(&b) ? sb_steal(&b) : (sb_free(&b), s->err = ERR_NOMEM, NULL);
 }
 
-/* count_val: n is a count call, or casts of one (PostgreSQL names such an item "count") */
-static int count_val(const cJSON *n)
+/* agg_val: the name of the count or sum n is, or casts of one (PostgreSQL names such an item
+ * "count" or "sum"), NULL when it is none */
+static const char *agg_val(const cJSON *n)
 {
+	const char *name;
+
 	while (is(n, "TypeCast"))
 		n = get(get(n, "TypeCast"), "arg");
-	return is(n, "FuncCall") && !strcasecmp(call_name(body(n)), "count");
+	if (!is(n, "FuncCall"))
+		return NULL;
+	name = call_name(body(n));
+	return !strcasecmp(name, "count") ? "count" : !strcasecmp(name, "sum") ? "sum" : NULL;
 }
 
 /* rewrite: the edits of the accepted statement */
@@ -1365,22 +1392,28 @@ static void rewrite(struct sx *s)
 	positional(s, get(s->sel, "groupClause"));
 	positional(s, get(s->sel, "sortClause"));
 	if (s->o->round > 1) {
-		/* counts to a multiple of round, where they are shown and where they are compared */
+		/* counts and sums to a multiple of round, where they are shown and where they are
+		 * compared (a sum of a 0/1 column is a count; a sum of an interval cannot be cast to
+		 * numeric and fails in PostgreSQL: refused, never exact) */
 		for (int i = 0; i < s->naggs && !s->refused; i++) {
 			int close, at = loc(s->aggs[i].fc);
 
-			if (!s->aggs[i].count || call_parens(s, at, &close) < 0)
+			if ((!s->aggs[i].count && !s->aggs[i].sum) || call_parens(s, at, &close) < 0)
 				continue;
-			sb_printf(&b, "(round(%.*s::numeric / %ld) * %ld)::bigint", s->toks[close].end - at, s->sql + at,
-			          s->o->round, s->o->round);
+			sb_printf(&b, s->aggs[i].count ? "(round(%.*s::numeric / %ld) * %ld)::bigint" : "(round(%.*s::numeric / %ld) * %ld)",
+			          s->toks[close].end - at, s->sql + at, s->o->round, s->o->round);
 			add_edit(s, at, s->toks[close].end - at, sb_ok(&b) ? sb_steal(&b) : NULL);
 			sb_free(&b);
 		}
 		for (int i = 0; i < item && i < cJSON_GetArraySize(s->targets); i++) {
 			const cJSON *rt = get(cJSON_GetArrayItem(s->targets, i), "ResTarget");
+			const char *nm = agg_val(get(rt, "val"));
+			char as[16];
 
-			if (!get(rt, "name") && count_val(get(rt, "val")) && ends[i] > 0)
-				add_edit(s, ends[i], 0, strdup(" AS count"));
+			if (!get(rt, "name") && nm && ends[i] > 0) {
+				snprintf(as, sizeof as, " AS %s", nm);
+				add_edit(s, ends[i], 0, strdup(as));
+			}
 		}
 	}
 out:

@@ -5,13 +5,17 @@
 # at the aggregate level and for release (CLI export --release, web download release=1, API download release=1):
 # each is refused with its reason or returns no group of fewer than k patients, on the page, in the event stream,
 # through the API and in every file; the same queries at the identified level still run and show what the attack
-# was after.  Release files round counts to release_round.
+# was after.  Counts and sums are rounded to release_round at the aggregate level and for release, so a total less
+# the groups shown no longer gives a left-out group; a sum or an average of a 0/1 flag is held to the minority
+# rule (the flagged and the unflagged patients of a group each none or at least k); the agent's explain tool is held
+# to the form at the aggregate level.
 set -uo pipefail
 : "${BASE_URL:?}" "${ADMIN_USER:?}" "${ADMIN_PASS:?}" "${ASKQL:?}"
 DB=sa_clinic_$$
 ROLES="askql_${DB}_identified askql_${DB}_limited askql_${DB}_aggregate"
 IDF=sa_idf_$$ AGG=sa_agg_$$
 T=$(mktemp -d)
+FAKE_PID=
 n=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 nok() { n=$((n + 1)); echo "not ok $n - $1"; [ -n "${2:-}" ] && sed 's/^/# /' <<<"$2" | head -12; }
@@ -27,6 +31,7 @@ signin() {
 	curl -s -b "$jar" "$BASE_URL/" | field csrf
 }
 cleanup() {
+	[ -n "$FAKE_PID" ] && kill "$FAKE_PID" 2>/dev/null
 	q "DELETE FROM askql.targets WHERE name = '$DB'; DELETE FROM askql.cat_targets WHERE name = '$DB';
 	   DELETE FROM askql.cat_tables WHERE target = '$DB'; DELETE FROM askql.target_levels WHERE target = '$DB';
 	   DELETE FROM askql.runs WHERE target = '$DB'; DELETE FROM askql.users WHERE name IN ('$IDF', '$AGG')" >/dev/null
@@ -41,6 +46,7 @@ trap cleanup EXIT
 #   department PSY: subjects 6 and 7 only   lab result 777.7: case 101 (PSY) only
 #   the oldest patient: 4, aged 93          admissions: 200 in all, 10 of them in W9
 #   operation 7's result REOP, in a log that names patients but has no key
+#   smoker: a 0/1 flag, 1 for patient 5 only (a man, in a group of 23 men)
 psql -X -q -d postgres -c "CREATE DATABASE $DB" >/dev/null
 psql -X -q -d "$DB" -v ON_ERROR_STOP=1 >/dev/null <<'SQL'
 CREATE TABLE hwanja (subject_id integer PRIMARY KEY, ptnt_nm text, age integer, sex text);
@@ -48,6 +54,8 @@ COMMENT ON COLUMN hwanja.subject_id IS 'de-identified subject key';
 COMMENT ON COLUMN hwanja.ptnt_nm IS '환자명';
 INSERT INTO hwanja SELECT g, (ARRAY['정','강','조','윤','장'])[1 + g % 5] || (ARRAY['민준','서연','도윤','하은'])[1 + g % 4],
 	CASE WHEN g = 4 THEN 93 ELSE 30 + g END, CASE WHEN g % 2 = 0 THEN 'F' ELSE 'M' END FROM generate_series(1, 45) g;
+ALTER TABLE hwanja ADD COLUMN smoker integer;
+UPDATE hwanja SET smoker = CASE WHEN subject_id = 5 THEN 1 ELSE 0 END;
 CREATE TABLE ipwon (ipwon_seq integer PRIMARY KEY, subject_id integer REFERENCES hwanja, ipwon_dt timestamp, ward_cd text);
 INSERT INTO ipwon SELECT g, 1 + g % 45, timestamp '2025-01-13 08:30' + g * interval '3 day',
 	CASE WHEN g % 45 IN (7, 8) THEN 'W9' ELSE 'W' || (g % 2) END FROM generate_series(1, 200) g;
@@ -138,6 +146,9 @@ where_identifier	refuse	^M,	SELECT sex, count(*) FROM hwanja WHERE subject_id IN
 small_diagnosis	hide	X70	SELECT sick_cd, count(*) FROM jindan GROUP BY sick_cd
 small_ward	hide	W9	SELECT ward_cd, count(DISTINCT subject_id) AS patients FROM ipwon GROUP BY ward_cd
 small_department	hide	PSY	SELECT department, count(*) FROM cases GROUP BY department
+sum_of_a_flag	hide	^M,	SELECT sex, sum(smoker) FROM hwanja GROUP BY sex
+avg_of_a_flag	hide	^M,	SELECT sex, avg(smoker) FROM hwanja GROUP BY sex
+sum_of_a_condition	hide	^M,	SELECT h.sex, sum(CASE WHEN d.sick_cd = 'X70' THEN 1 ELSE 0 END) AS self_harm FROM jindan d JOIN hwanja h USING (subject_id) GROUP BY h.sex
 EOF
 )
 NATTACK=$(grep -c . <<<"$ATTACKS")
@@ -179,12 +190,55 @@ rel=$(grep '^W[01],' <<<"$out")
 check "release: W0 and W1 with counts rounded to multiples of 5 (exact $(tr '\n' ' ' <<<"$exact"))" \
 	'[ $rc -eq 0 ] && [ "$(grep -c . <<<"$rel")" = 2 ] && ! grep -q W9 <<<"$out" &&
 	 awk -F, '"'"'{ if ($2 % 5 || $3 % 5) bad = 1 } END { exit bad }'"'"' <<<"$rel" && grep -q "^ward_cd,adm,pts,pct,day" <<<"$out" &&
-	 grep -q "counts rounded to a multiple of 5 (for release)" <<<"$out"' "$out"
+	 grep -q "counts rounded to a multiple of 5 (for release), sums too" <<<"$out"' "$out"
 check "release: the percentage is computed from the rounded count" \
 	'awk -F, '"'"'{ if (sprintf("%.1f", $2 * 100 / 200) + 0 != $4 + 0) bad = 1 } END { exit bad }'"'"' <<<"$rel"' "$rel"
-out=$(cli "$AGG" "SELECT ward_cd, count(*) AS adm FROM ipwon GROUP BY 1 ORDER BY 1")
-check "aggregate level (not for release): counts stay exact" \
-	'[ "$(grep "^W[01]," <<<"$out" | cut -d, -f2 | tr "\n" " ")" = "$(cut -d, -f2 <<<"$exact" | tr "\n" " ")" ]' "$out / $exact"
+# ---- differencing: a total less the groups shown, the left-out ward W9 (2 patients) the difference ----
+# (admissions before a month, so that the exact counts are not multiples of 5 already and the month the
+# limited views generalise dates to reads the same)
+CUT="ipwon_dt < timestamp '2026-01-01'"
+ex_total=$(cli "$IDF" "SELECT count(*) AS adm FROM ipwon WHERE $CUT" | sed -n 2p)
+ex_parts=$(cli "$IDF" "SELECT ward_cd, count(*) AS adm FROM ipwon WHERE $CUT GROUP BY 1 ORDER BY 1")
+ex_w9=$(grep '^W9,' <<<"$ex_parts" | cut -d, -f2)
+ex_sum=$(grep '^W[01],' <<<"$ex_parts" | cut -d, -f2 | awk '{ s += $1 } END { print s + 0 }')
+check "identified: the total ($ex_total) less W0 and W1 ($ex_sum) gives W9's admissions ($ex_w9) exactly" \
+	'[ -n "$ex_w9" ] && [ $((ex_total - ex_sum)) = "$ex_w9" ]' "$ex_total / $ex_parts"
+out=$(cli "$AGG" "SELECT ward_cd, count(*) AS adm, sum(extract(day FROM ipwon_dt)) AS days FROM ipwon WHERE $CUT GROUP BY 1 ORDER BY 1"); rc=$?
+agg=$(grep '^W[01],' <<<"$out")
+check "aggregate level: counts and sums rounded to multiples of 5 as for release (exact: $(grep "^W[01]," <<<"$ex_parts" | tr "\n" " "))" \
+	'[ $rc -eq 0 ] && [ "$(grep -c . <<<"$agg")" = 2 ] && awk -F, '"'"'{ if ($2 % 5 || $3 % 5) bad = 1 } END { exit bad }'"'"' <<<"$agg" &&
+	 grep -q "counts rounded to a multiple of 5 (aggregate level), sums too" <<<"$out"' "$out"
+
+differencing() {   # differencing WHERE USER [--release]: the total and the groups as USER reads them, the difference
+	local total parts sum m lo hi
+	total=$(cli "$2" ${3:+"$3"} "SELECT count(*) AS adm FROM ipwon WHERE $CUT" | grep -v "^askql export" | sed -n 2p)
+	parts=$(cli "$2" ${3:+"$3"} "SELECT ward_cd, count(*) AS adm FROM ipwon WHERE $CUT GROUP BY 1 ORDER BY 1" | grep '^W[0-9],')
+	sum=$(cut -d, -f2 <<<"$parts" | awk '{ s += $1 } END { print s + 0 }')
+	m=$(grep -c . <<<"$parts"); total=${total:-0}
+	# each cell rounded to 5 is within 2 of the exact count: the difference within 2 (m + 1) of the left-out count
+	lo=$((total - sum - 2 * (m + 1))); hi=$((total - sum + 2 * (m + 1)))
+	check "$1: a total ($total) less the $m wards shown ($sum) no longer gives W9's $ex_w9 admissions: the difference $((total - sum)) says only $lo..$hi" \
+		'[ "$total" != 0 ] && ! grep -q "^W9," <<<"$parts" && [ $((total % 5)) = 0 ] && [ $((sum % 5)) = 0 ] &&
+		 [ $((total - sum)) != "$ex_w9" ] && [ "$ex_w9" -ge "$lo" ] && [ "$ex_w9" -le "$hi" ]' "$total / $parts"
+}
+differencing "aggregate (CLI)" "$AGG"
+differencing "release (CLI export --release)" "$IDF" --release
+
+# ---- sums and averages of a flag: a large group, a small flagged minority ----
+out=$(cli "$AGG" "SELECT sex, sum(age) AS years, round(avg(age), 1) AS mean FROM hwanja GROUP BY sex ORDER BY 1"); rc=$?
+check "aggregate: a sum over groups with no small minority is shown, rounded to 5" \
+	'[ $rc -eq 0 ] && [ "$(grep -c "^[FM],[0-9]*[05],[0-9.]*$" <<<"$out")" = 2 ]' "$out"
+out=$(cli "$AGG" "SELECT sex, sum(smoker) AS smokers FROM hwanja GROUP BY sex"); rc=$?
+check "aggregate: a sum of a flag held by one man of 23 leaves out both groups (the minority rule, not only rounding)" \
+	'[ $rc -eq 0 ] && ! grep -q "^[FM]," <<<"$out"' "$out"
+out=$(cli "$AGG" "SELECT ward_cd, avg(ipwon_dt - timestamp '2024-01-01') AS since, percentile_disc(0.5) WITHIN GROUP (ORDER BY ipwon_dt) AS mid FROM ipwon GROUP BY 1 ORDER BY 1"); rc=$?
+check "aggregate: the minority rule reads an interval's zero, and leaves percentile_disc of a date alone (W0, W1 shown)" \
+	'[ $rc -eq 0 ] && [ "$(grep -c "^W[01],.*day" <<<"$out")" = 2 ] && ! grep -q "^W9," <<<"$out"' "$out"
+out=$(cli "$AGG" "SELECT ward_cd, sum(ipwon_dt - timestamp '2025-01-01') AS total FROM ipwon GROUP BY 1"); rc=$?
+check "aggregate: a sum of intervals cannot be rounded and fails in PostgreSQL, never exact" \
+	'[ $rc -eq 1 ] && grep -q "cannot cast type interval to numeric" <<<"$out" && ! grep -q "^W[019]," <<<"$out"' "$out"
+out=$(cli "$IDF" "SELECT sex, sum(smoker) AS smokers, avg(smoker) AS share FROM hwanja GROUP BY sex ORDER BY 1")
+check "identified: the same sum and average are exact (M,1,0.0434...)" 'grep -q "^M,1,0\.0434" <<<"$out" && grep -q "^F,0,0" <<<"$out"' "$out"
 out=$(cli "$IDF" --release "SELECT count(*) AS adm FROM ipwon")
 total=$(sed -n 2p <<<"$out")
 parts=$(awk -F, '{ s += $2 } END { print s }' <<<"$rel")
@@ -278,5 +332,44 @@ body=$(curl -s -b "$T/idf" "$BASE_URL/runs/$R/download?format=csv&release=1")
 check "the refusal of a download for release gives the reason, in English or Korean" \
 	'grep -q "cannot be exported for release\|반출용으로 내려받을 수 없습니다" <<<"$body" &&
 	 grep -q "GROUP BY subject_id makes a group of each patient\|GROUP BY subject_id은(는) 환자나 진료 건마다" <<<"$body"' "$(head -c 600 <<<"$body")"
+
+# ---- the web at the aggregate level: what the run keeps (page, events, API) is rounded too ----
+R=$(steprun "$T/agg" "$A" "SELECT ward_cd, count(*) AS adm FROM ipwon WHERE $CUT GROUP BY 1 ORDER BY 1")
+kept=$(stored "$R" | values)
+check "web, aggregate: the stored counts of run $R are rounded (exact: $(grep "^W[01]," <<<"$ex_parts" | tr "\n" " "))" \
+	'[ "$(grep -c "^W[01],[0-9]*[05]$" <<<"$kept")" = 2 ] && ! grep -q "^W9," <<<"$kept" &&
+	 [ "$kept" != "$(grep "^W[01]," <<<"$ex_parts")" ]' "$kept"
+page=$(curl -s -b "$T/agg" "$BASE_URL/runs/$R")
+check "web, aggregate: the run page says counts and sums are rounded to a multiple of 5" \
+	'grep -q "Counts and sums are rounded to a multiple of 5\|건수와 합계는 5의 배수로 반올림" <<<"$page"' "$(grep -o "left out by the database.\{200\}" <<<"$page" | head -2)"
+
+# ---- the agent's explain tool: held to the form at the aggregate level (a fake model asks for two plans) ----
+python3 "$FAKE_LLM" --requests "$T/req.jsonl" --port-file "$T/port" &
+FAKE_PID=$!
+for _ in $(seq 50); do [ -s "$T/port" ] && break; sleep 0.1; done
+FAKE=http://127.0.0.1:$(cat "$T/port")
+call() { printf '<reasoning>step</reasoning><tool_call><name>%s</name><parameters><%s><![CDATA[%s]]></%s></parameters></tool_call>' "$1" "$2" "$3" "$2"; }
+resp() { python3 -c 'import json,sys; print(json.dumps({"text": sys.argv[1]}))' "$1"; }
+ROWSQL="SELECT subject_id, count(*) FROM jindan WHERE sick_cd = 'X70' GROUP BY subject_id"
+FORMSQL="SELECT sick_cd, count(*) FROM jindan GROUP BY sick_cd"
+agent_explain() {   # agent_explain USER: a ReAct run as USER: explain ROWSQL, explain FORMSQL, cannot_answer
+	curl -s -XPOST --data-binary "[$(resp "$(call explain sql "$ROWSQL")"), $(resp "$(call explain sql "$FORMSQL")"), $(resp "$(call cannot_answer missing "done")")]" "$FAKE/__script" >/dev/null
+	ASKQL_LLM_PROVIDER=openai ASKQL_LLM_BASE_URL=$FAKE/v1 ASKQL_LLM_API_KEY=sk-test ASKQL_LLM_RETRIES=1 ASKQL_LLM_TIMEOUT_MS=5000 \
+		"$ASKQL" ask --json --no-cache --target "$DB" --user "$1" --mode react "which patient has X70" 2>&1 |
+		python3 -c 'import json,sys; print(json.loads(sys.stdin.read() or "{}").get("run_id", 0))' 2>/dev/null
+}
+explains() { q "SELECT string_agg(status || ':' || coalesce(error, ''), ' | ' ORDER BY seq) FROM askql.steps WHERE run_id = ${1:-0} AND name = 'explain'"; }
+R=$(agent_explain "$AGG")
+ex=$(explains "$R")
+sent=$(curl -s "$FAKE/__requests")
+check "agent, aggregate: the explain tool refuses a row-level plan with the form's reason (run $R)" \
+	'[[ "$ex" == error:*"at the aggregate level: "*"subject_id"* ]]' "$ex"
+check "agent, aggregate: a plan in the form is made (of the statement as it would run)" '[[ "$ex" == *" | ok:"* ]]' "$ex"
+check "agent, aggregate: the model was told the reason, and got no plan of the refused SQL" \
+	'python3 -c "import json,sys; r=json.loads(sys.argv[1]); t=r[1][\"raw\"]; sys.exit(0 if \"at the aggregate level\" in t and \"total_cost\" not in t else 1)" "$sent"' \
+	"$(head -c 600 <<<"$sent")"
+R=$(agent_explain "$IDF")
+ex=$(explains "$R")
+check "agent, identified: both plans are made (run $R)" '[[ "$ex" == ok:*" | ok:"* ]]' "$ex"
 
 echo "1..$n"

@@ -12,7 +12,7 @@
 
 /*
  * A target like tests/integration/28_levels.sh and the demo:
- *   hwanja(subject_id PK, ptnt_nm, age, sex, zip_cd, brth_dt)   patients
+ *   hwanja(subject_id PK, ptnt_nm, age, sex, zip_cd, brth_dt, smoker)   patients (smoker 0/1)
  *   ipwon(ipwon_seq PK, subject_id, ipwon_dt, ward_cd)         admissions
  *   jindan(jindan_seq PK, subject_id, sick_cd, sick_nm)        diagnoses
  *   cases(caseid PK, subjectid, department, age, sex, los)     surgical cases
@@ -21,7 +21,7 @@
  */
 struct tab { const char *name, *cols[8], *uniq; int tied; };
 static const struct tab tabs[] = {
-	{"hwanja", {"subject_id", "ptnt_nm", "age", "sex", "zip_cd", "brth_dt"}, "subject_id", 1},
+	{"hwanja", {"subject_id", "ptnt_nm", "age", "sex", "zip_cd", "brth_dt", "smoker"}, "subject_id", 1},
 	{"ipwon", {"ipwon_seq", "subject_id", "ipwon_dt", "ward_cd"}, "ipwon_seq", 1},
 	{"jindan", {"jindan_seq", "subject_id", "sick_cd", "sick_nm"}, "jindan_seq", 1},
 	{"cases", {"caseid", "subjectid", "department", "age", "sex", "los"}, "caseid", 1},
@@ -152,7 +152,7 @@ static void test_rewrite_every_reference_counted(void **state)
 	       "LEAST(count(DISTINCT \"h\".\"subject_id\"), count(DISTINCT \"w\".\"subject_id\"))");
 	/* each aggregate's values: the patients behind them must be k as well */
 	ok_has("SELECT sex, avg(age) FROM hwanja GROUP BY sex",
-	       "LEAST(" H ", count(DISTINCT CASE WHEN (age) IS NOT NULL THEN \"hwanja\".\"subject_id\" END))");
+	       "LEAST(" H ", count(DISTINCT CASE WHEN (age) IS NOT NULL THEN \"hwanja\".\"subject_id\" END), ");
 	ok_has("SELECT sex, percentile_cont(0.5) WITHIN GROUP (ORDER BY age DESC NULLS LAST) FROM hwanja GROUP BY sex",
 	       "count(DISTINCT CASE WHEN (age) IS NOT NULL THEN \"hwanja\".\"subject_id\" END)");
 	/* a column called desc is no direction (found by fuzzing) */
@@ -162,13 +162,65 @@ static void test_rewrite_every_reference_counted(void **state)
 	       "count(DISTINCT CASE WHEN (zip_cd) IS NOT NULL THEN");
 	/* a table without a patient key, joined on a counted table's unique key, has its patients */
 	ok_has("SELECT c.department, avg(l.result) FROM labs l JOIN cases c ON l.caseid = c.caseid GROUP BY 1",
-	       "LEAST(count(DISTINCT \"c\".\"subjectid\"), count(DISTINCT CASE WHEN (l.result) IS NOT NULL THEN \"c\".\"subjectid\" END))");
+	       "LEAST(count(DISTINCT \"c\".\"subjectid\"), count(DISTINCT CASE WHEN (l.result) IS NOT NULL THEN \"c\".\"subjectid\" END), ");
 	ok_has("SELECT department, avg(result) FROM labs JOIN cases USING (caseid) GROUP BY department", "\"cases\".\"subjectid\"");
 	ok_has("SELECT c.department, count(*) FROM cases c, labs l WHERE c.caseid = l.caseid AND l.name = 'lac' GROUP BY 1",
 	       "count(DISTINCT \"c\".\"subjectid\")");
 	/* a code list joined for its labels */
 	ok_has("SELECT k.kcd_nm, count(DISTINCT d.subject_id) FROM jindan d JOIN cm_kcd k ON k.kcd_cd = d.sick_cd GROUP BY k.kcd_nm",
 	       "HAVING LEAST(");
+}
+
+/* a sum or an average of a 0/1 flag is a count of the flagged: the patients with a value other than
+ * zero must be k, and those with zero none or k (issue 27, "Sums and averages") */
+static void test_rewrite_minority_rule(void **state)
+{
+	(void)state;
+	ok_is("SELECT sex, sum(smoker) FROM hwanja GROUP BY sex",
+	      "SELECT LEAST(" H ", count(DISTINCT CASE WHEN (smoker) IS NOT NULL THEN \"hwanja\".\"subject_id\" END), "
+	      "count(DISTINCT CASE WHEN (smoker) <> '0' THEN \"hwanja\".\"subject_id\" END), "
+	      "NULLIF(count(DISTINCT CASE WHEN (smoker) = '0' THEN \"hwanja\".\"subject_id\" END), 0)) AS askql_n, "
+	      "sex, sum(smoker) FROM hwanja GROUP BY sex HAVING LEAST(" H ", "
+	      "count(DISTINCT CASE WHEN (smoker) IS NOT NULL THEN \"hwanja\".\"subject_id\" END), "
+	      "count(DISTINCT CASE WHEN (smoker) <> '0' THEN \"hwanja\".\"subject_id\" END), "
+	      "NULLIF(count(DISTINCT CASE WHEN (smoker) = '0' THEN \"hwanja\".\"subject_id\" END), 0)) >= 11");
+	/* a flag made with CASE on a column that is no identifier, an average, a percentile: the same */
+	ok_has("SELECT h.sex, sum(CASE WHEN d.sick_cd = 'X70' THEN 1 ELSE 0 END) FROM jindan d JOIN hwanja h USING (subject_id) GROUP BY 1",
+	       "count(DISTINCT CASE WHEN (CASE WHEN d.sick_cd = 'X70' THEN 1 ELSE 0 END) <> '0' THEN \"d\".\"subject_id\" END)");
+	ok_has("SELECT sex, avg(smoker) FROM hwanja GROUP BY sex",
+	       "NULLIF(count(DISTINCT CASE WHEN (smoker) = '0' THEN \"hwanja\".\"subject_id\" END), 0)");
+	ok_has("SELECT sex, stddev(age) FROM hwanja GROUP BY sex", "CASE WHEN (age) <> '0' THEN");
+	ok_has("SELECT sex, percentile_cont(0.5) WITHIN GROUP (ORDER BY age) FROM hwanja GROUP BY sex",
+	       "CASE WHEN (age) <> '0' THEN");
+	/* percentile_disc takes any type ('0' is no date): its values are counted, no zero rule */
+	{
+		char *s = rw("SELECT sex, percentile_disc(0.5) WITHIN GROUP (ORDER BY brth_dt) FROM hwanja GROUP BY sex", OK, SUPP_OK, NULL);
+
+		assert_null(strstr(s, "<> '0'"));
+		assert_non_null(strstr(s, "CASE WHEN (brth_dt) IS NOT NULL"));
+		free(s);
+	}
+	/* one argument, one set of terms, each side of a self-join counted */
+	ok_has("SELECT a.sex, sum(a.age), avg(a.age) FROM hwanja a JOIN hwanja b ON a.sex = b.sex GROUP BY 1",
+	       "count(DISTINCT CASE WHEN (a.age) <> '0' THEN \"b\".\"subject_id\" END)");
+	{
+		char *s = rw("SELECT sex, sum(age), avg(age) FROM hwanja GROUP BY sex", OK, SUPP_OK, NULL);
+		const char *p = strstr(s, "<> '0'");
+
+		assert_non_null(p);
+		/* twice: the count column and the HAVING, not once more for the second aggregate */
+		assert_non_null(p = strstr(p + 1, "<> '0'"));
+		assert_null(strstr(p + 1, "<> '0'"));
+		free(s);
+	}
+	/* a count of values needs no minority rule: its non-null values are the patients counted */
+	{
+		char *s = rw("SELECT sex, count(CASE WHEN age > 60 THEN 1 END) FROM hwanja GROUP BY sex", OK, SUPP_OK, NULL);
+
+		assert_null(strstr(s, "<> '0'"));
+		assert_non_null(strstr(s, "CASE WHEN (CASE WHEN age > 60 THEN 1 END) IS NOT NULL"));
+		free(s);
+	}
 }
 
 static void test_rewrite_round_for_release(void **state)
@@ -196,6 +248,18 @@ static void test_rewrite_round_for_release(void **state)
 	free(s);
 	s = rw_round("SELECT sex, count(*)::int FROM hwanja GROUP BY sex", 5, OK, SUPP_OK, NULL);
 	assert_non_null(strstr(s, "(round(count(*)::numeric / 5) * 5)::bigint::int AS count FROM"));
+	free(s);
+	/* a sum is rounded like a count (a sum of a 0/1 flag is one), where shown and where compared,
+	 * and keeps its name; an average is not rounded */
+	s = rw_round("SELECT sex, sum(smoker), sum(age) AS years, avg(age) FROM hwanja GROUP BY sex HAVING sum(age) > 100 ORDER BY sum(smoker)",
+	             5, OK, SUPP_OK, NULL);
+	assert_non_null(strstr(s, ", sex, (round(sum(smoker)::numeric / 5) * 5) AS sum, (round(sum(age)::numeric / 5) * 5) AS years, avg(age) FROM"));
+	assert_non_null(strstr(s, "HAVING ((round(sum(age)::numeric / 5) * 5) > 100) AND LEAST("));
+	assert_non_null(strstr(s, "ORDER BY (round(sum(smoker)::numeric / 5) * 5)"));
+	free(s);
+	/* no rounding asked (round 0 or 1): exact */
+	s = rw_round("SELECT sex, sum(smoker) FROM hwanja GROUP BY sex", 1, OK, SUPP_OK, NULL);
+	assert_null(strstr(s, "round("));
 	free(s);
 }
 
@@ -388,6 +452,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rewrite_counts_and_having),
 		cmocka_unit_test(test_rewrite_every_reference_counted),
+		cmocka_unit_test(test_rewrite_minority_rule),
 		cmocka_unit_test(test_rewrite_round_for_release),
 		cmocka_unit_test(test_accepts_bands_and_results),
 		cmocka_unit_test(test_refuses_shapes),

@@ -22,9 +22,12 @@ CREATE OR REPLACE FUNCTION askql.access_row_hash(r askql.access_audit) RETURNS t
 		to_jsonb(r.classes), r.row_count, r.format, r.ok, r.detail)::text, 'UTF8')), 'hex')
 $$;
 
--- rows written before this migration are chained once, in id order, as they are (db_role unknown).  The
--- append-only trigger and the revoked UPDATE are set aside inside this transaction only.
-GRANT UPDATE ON askql.access_audit TO CURRENT_USER;
+-- the owner gave up UPDATE and TRIGGER in 081; it takes them back inside this transaction only, to chain
+-- the rows already there and to add the chain's trigger
+GRANT UPDATE, TRIGGER ON askql.access_audit TO CURRENT_USER;
+
+-- rows written before this migration are chained once, in id order, as they are (db_role unknown), with
+-- the append-only trigger set aside inside this transaction
 ALTER TABLE askql.access_audit DISABLE TRIGGER access_audit_no_change;
 DO $$
 DECLARE r askql.access_audit; p text := NULL;
@@ -36,7 +39,6 @@ BEGIN
 	END LOOP;
 END $$;
 ALTER TABLE askql.access_audit ENABLE TRIGGER access_audit_no_change;
-REVOKE UPDATE ON askql.access_audit FROM CURRENT_USER;
 
 -- a new row follows the last one; the advisory lock (any role may take it) makes writers take turns until
 -- they commit, so two rows never share a predecessor and ids follow the chain
@@ -56,3 +58,5 @@ END $$;
 DROP TRIGGER IF EXISTS access_audit_chain ON askql.access_audit;
 CREATE TRIGGER access_audit_chain BEFORE INSERT ON askql.access_audit
 	FOR EACH ROW EXECUTE FUNCTION askql.access_audit_chain();
+
+REVOKE UPDATE, TRIGGER ON askql.access_audit FROM CURRENT_USER;

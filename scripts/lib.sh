@@ -293,10 +293,10 @@ CREATE OR REPLACE FUNCTION askql_audit.refuse_drop() RETURNS event_trigger LANGU
 DECLARE o record;
 BEGIN
 	FOR o IN SELECT * FROM pg_event_trigger_dropped_objects() LOOP
+		-- functions by name: their identity spells argument types as the catalog does (pg_catalog.text)
 		IF o.object_identity IN ('askql.access_audit', 'askql.access_audit_append_only()', 'askql.audit',
-		                         'askql.audit_append_only()', 'askql.audit_chain()',
-		                         'askql.audit_row_hash(text,bigint,timestamp with time zone,bigint,text,jsonb)',
-		                         'askql.access_audit_chain()', 'askql.access_row_hash(askql.access_audit)')
+		                         'askql.audit_append_only()', 'askql.audit_chain()', 'askql.access_audit_chain()')
+		   OR o.object_identity LIKE 'askql.audit\_row\_hash(%' OR o.object_identity LIKE 'askql.access\_row\_hash(%'
 		   OR o.object_identity LIKE 'access_audit_no_%on askql.access_audit'
 		   OR o.object_identity LIKE 'access_audit_chain on askql.access_audit'
 		   OR o.object_identity LIKE 'audit_no_%on askql.audit' OR o.object_identity LIKE 'audit_chain on askql.audit'

@@ -51,13 +51,23 @@ static void where_of(PQconninfoOption *o, char *out, size_t n)
 	snprintf(out, n, "host=%s hostaddr=%s port=%s", h, ha, p);
 }
 
-/* o as key=value without its secrets, then with the extra secrets given (NULL: none) */
+/* o as key=value, then the secrets add[0..nadd); without o's secrets when nadd is 0 (a split), else
+ * without only those add replaces (a merge keeps a secret the row itself holds) */
 static char *rebuild(PQconninfoOption *o, const struct tsecret *add, int nadd)
 {
 	struct sb s = SB_INIT;
 
 	for (; o->keyword; o++) {
-		if (!o->val || is_secret(o->keyword))
+		int drop = 0;
+
+		if (!o->val)
+			continue;
+		if (is_secret(o->keyword)) {
+			drop = nadd == 0;
+			for (int i = 0; i < nadd; i++)
+				drop |= !strcmp(add[i].kw, o->keyword);
+		}
+		if (drop)
 			continue;
 		sb_printf(&s, "%s%s=", s.len ? " " : "", o->keyword);
 		quote(&s, o->val);

@@ -116,6 +116,8 @@ out=$("$ASKQL" target list 2>&1)
 check "target list names it, without the password" 'grep -q "^$DB2 " <<<"$out" && ! grep -q "$PW_CLI" <<<"$out"' "$out"
 out=$("$ASKQL" target test "$DB2" 2>&1); rc=$?
 check "target test connects with the kept password" '[ $rc = 0 ] && grep -q "indexing connection:  ok" <<<"$out"' "$out"
+out=$("$ASKQL" index --target "$DB2" 2>&1); rc=$?
+check "askql index connects with it" '[ $rc = 0 ]' "$(tail -5 <<<"$out")"
 out=$("$ASKQL" export --target "$DB2" --sql "SELECT count(*) AS n FROM admission" --format csv -o "$T/n.csv" 2>&1); rc=$?
 check "a CLI export on it reads 41" '[ $rc = 0 ] && grep -q "^41" "$T/n.csv"' "$out $(cat "$T/n.csv" 2>/dev/null)"
 # the row changed to name its host otherwise (a change of askql.targets could point it at any server): the

@@ -129,6 +129,11 @@ static void test_secret_split_merge(void **state)
 	back = tsecret_merge("host=evil.example port=5433 dbname=clinic user=reader", "conn", sec, n);
 	assert_null(strstr(back, "password"));
 	free(back);
+	/* a secret the row itself holds stays beside the one the file gives back */
+	back = tsecret_merge("host=db.example port=5433 dbname=clinic sslpassword=kp", "conn", sec, n);
+	assert_non_null(strstr(back, "sslpassword='kp'"));
+	assert_non_null(strstr(back, "password='s3 cr\\'et'"));
+	free(back);
 	/* a stored conninfo with its own password keeps it */
 	back = tsecret_merge("host=db.example port=5433 dbname=clinic password=own", "conn", sec, n);
 	assert_string_equal(back, "host=db.example port=5433 dbname=clinic password=own");

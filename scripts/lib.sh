@@ -277,6 +277,12 @@ ALTER TABLE askql.audit OWNER TO askql_audit;
 ALTER FUNCTION askql.audit_append_only() OWNER TO askql_audit;
 ALTER FUNCTION askql.audit_chain() OWNER TO askql_audit;
 ALTER FUNCTION askql.audit_row_hash(text, bigint, timestamptz, bigint, text, jsonb) OWNER TO askql_audit;
+-- the access log's chain (085_access_chain.sql); every function the chains use resolves names in
+-- pg_catalog first, whatever search_path the inserting role gave itself
+ALTER FUNCTION askql.access_audit_chain() OWNER TO askql_audit;
+ALTER FUNCTION askql.access_row_hash(askql.access_audit) OWNER TO askql_audit;
+ALTER FUNCTION askql.audit_chain() SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION askql.audit_row_hash(text, bigint, timestamptz, bigint, text, jsonb) SET search_path = pg_catalog, pg_temp;
 REVOKE ALL ON askql.audit FROM PUBLIC, askql_app;
 REVOKE UPDATE, DELETE, TRUNCATE, REFERENCES, TRIGGER ON askql.audit FROM askql_audit;
 GRANT SELECT, INSERT ON askql.audit TO askql_app;
@@ -288,9 +294,12 @@ CREATE OR REPLACE FUNCTION askql_audit.refuse_drop() RETURNS event_trigger LANGU
 DECLARE o record;
 BEGIN
 	FOR o IN SELECT * FROM pg_event_trigger_dropped_objects() LOOP
+		-- functions by name: their identity spells argument types as the catalog does (pg_catalog.text)
 		IF o.object_identity IN ('askql.access_audit', 'askql.access_audit_append_only()', 'askql.audit',
-		                         'askql.audit_append_only()', 'askql.audit_chain()')
+		                         'askql.audit_append_only()', 'askql.audit_chain()', 'askql.access_audit_chain()')
+		   OR o.object_identity LIKE 'askql.audit\_row\_hash(%' OR o.object_identity LIKE 'askql.access\_row\_hash(%'
 		   OR o.object_identity LIKE 'access_audit_no_%on askql.access_audit'
+		   OR o.object_identity LIKE 'access_audit_chain on askql.access_audit'
 		   OR o.object_identity LIKE 'audit_no_%on askql.audit' OR o.object_identity LIKE 'audit_chain on askql.audit'
 		   OR o.schema_name = 'askql_audit' THEN
 			RAISE EXCEPTION 'the audit logs are append-only: dropping % refused', o.object_identity
@@ -301,6 +310,25 @@ END $$;
 SELECT 'CREATE EVENT TRIGGER askql_audit_refuse_drop ON sql_drop EXECUTE FUNCTION askql_audit.refuse_drop()'
 	WHERE NOT EXISTS (SELECT 1 FROM pg_event_trigger WHERE evtname = 'askql_audit_refuse_drop')\gexec
 SQL
+}
+
+# audit_migrate VAR PORT: the migrations that alter the audit logs (AUDIT_MIGRATIONS) need the tables'
+# owner; once audit_lockdown gave them to askql_audit the app role running `askql migrate` is not, so
+# a pending one is applied here as the superuser and marked applied, in one transaction (audit_lockdown
+# then gives what it created to askql_audit).  On a fresh database askql migrate applies them itself.
+AUDIT_MIGRATIONS="085_access_chain.sql"
+audit_migrate() {
+	local var=$1 port=$2 m locked
+	locked=$(psql_su "$var" "$port" askql -tA -c "SELECT 1 FROM pg_tables WHERE schemaname = 'askql'
+		AND tablename = 'access_audit' AND tableowner = 'askql_audit'" 2>/dev/null)
+	[ "$locked" = 1 ] || return 0
+	for m in $AUDIT_MIGRATIONS; do
+		[ "$(psql_su "$var" "$port" askql -tA -c "SELECT 1 FROM askql.schema_migrations WHERE name = '$m'")" = 1 ] &&
+			continue
+		{ echo "BEGIN;"; cat "$TOP/conf/migrations/$m"
+		  echo "INSERT INTO askql.schema_migrations (name) VALUES ('$m'); COMMIT;"; } |
+			psql_su "$var" "$port" askql >/dev/null || return 1
+	done
 }
 
 # target_lockdown VAR PORT DB: large objects are writable even inside READ ONLY transactions;
@@ -340,6 +368,8 @@ drug_classes_file = $TOP/conf/critique/drug_classes.tsv
 common_passwords_file = $TOP/conf/passwords/common.txt
 export_dir = $var/exports
 export_tmp_dir = $var/tmp
+target_secrets_file = $var/target-secrets
+audit_anchor_file = $var/audit.anchor
 log_path = $var/log/askql.log
 CONF
 	[ -f "$var/askql.local.conf" ] && cat "$var/askql.local.conf" >>"$var/askql.conf"
@@ -453,8 +483,12 @@ stack_up() {
 	pg_start "$var"
 	db_setup "$var" "$pgport"
 	write_conf "$var" "$pgport"
+	audit_migrate "$var" "$pgport"
 	ASKQL_CONF="$var/askql.conf" "$TOP/bin/askql" migrate
 	audit_lockdown "$var" "$pgport"
+	# the chains' heads, outside the database, at every start (docs/privacy.md: take one on a schedule too)
+	ASKQL_CONF="$var/askql.conf" "$TOP/bin/askql" audit anchor >>"$var/log/audit-anchor.log" 2>&1 ||
+		echo "warning: askql audit anchor failed (see $var/log/audit-anchor.log)" >&2
 	admin_ensure "$var"
 	ASKQL_CONF="$var/askql.conf" "$TOP/bin/askql" index --name demo >"$var/log/index.log" 2>&1 ||
 		echo "warning: indexing the demo database failed (see $var/log/index.log)" >&2

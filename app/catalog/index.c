@@ -1929,7 +1929,7 @@ static char *redact(struct run *x, const char *conninfo)
 		return arena_strdup(&x->a, "(unparsable)");
 	}
 	for (p = o; p->keyword; p++) {
-		if (!p->val || !strcmp(p->keyword, "password"))
+		if (!p->val || !strcmp(p->keyword, "password") || !strcmp(p->keyword, "sslpassword"))
 			continue;
 		sb_printf(&sb, "%s%s='", sb.len ? " " : "", p->keyword);
 		for (const char *s = p->val; *s; s++) {

@@ -22,5 +22,17 @@ int cmd_migrate(int argc, char **argv)
 	/* the configured target_db is a registered target (the default when there is none) */
 	if (target_sync_conf(c, err, sizeof err) != OK)
 		fprintf(stderr, "askql migrate: warning: %s\n", err);
+	/* issue 27: targets' passwords out of askql.targets, into the secrets file (docs/privacy.md);
+	 * done here, not in SQL, because the file is outside the database */
+	{
+		int moved = 0;
+
+		if (target_secrets_move(c, &moved, err, sizeof err) != OK) {
+			fprintf(stderr, "askql migrate: moving targets' passwords to %s: %s\n", conf_get("target_secrets_file"), err);
+			return 1;
+		}
+		if (moved)
+			printf("askql migrate: the passwords of %d target(s) moved to %s\n", moved, conf_get("target_secrets_file"));
+	}
 	return 0;
 }

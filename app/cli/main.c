@@ -29,7 +29,7 @@ static const struct cmd cmds[] = {
 	{"critique", cmd_critique, "critique --case ID [--json] | --text FILE"},
 	{"target", cmd_target, "target add NAME CONNINFO [--ro CONNINFO] [--metadata F] | list | test NAME | default NAME | rm NAME | levels NAME [--as CONNINFO]"},
 	{"phi", cmd_phi, "phi list [--target T] [--table TABLE] [--json] | set [--target T] TABLE.COLUMN CLASS --reason TEXT [--by ADMIN] | clear ... | check [FILE]"},
-	{"audit", cmd_audit, "audit verify            check the hash chain of the admin audit log; names the first broken row"},
+	{"audit", cmd_audit, "audit verify|anchor     check the hash chains of both audit logs and their anchored heads; anchor: write the heads out"},
 	{"render", cmd_render, "render TEMPLATE DATA.json   render a template to stdout"},
 };
 

@@ -5,7 +5,9 @@
 #include <string.h>
 #include "store/db.h"
 #include "store/target.h"
+#include "store/target_secret.h"
 #include "util/conf.h"
+#include "util/log.h"
 
 void target_free(struct target *t)
 {
@@ -239,6 +241,70 @@ static char *dup_or_null(const char *s)
 	return s && *s ? strdup(s) : NULL;
 }
 
+/* with_secrets: t's connections with their passwords from the secrets file (target_secret.h), in
+ * memory only; what the table holds has none.  An unreadable file leaves them without (the connection
+ * then fails asking for a password) and says so in the log, never what the file holds. */
+static void with_secrets(struct target *t)
+{
+	struct tsecret sec[TSECRET_MAX];
+	char err[512];
+	int n = 0;
+
+	if (tsecret_load(conf_get("target_secrets_file"), t->name, sec, &n, TSECRET_MAX, err, sizeof err) != OK) {
+		log_warn("target %s: %s", t->name, err);
+		return;
+	}
+	if (n) {
+		char *c = tsecret_merge(t->conninfo, "conn", sec, n), *ro = tsecret_merge(t->ro_conninfo, "ro", sec, n);
+
+		if (c) {
+			free(t->conninfo);
+			t->conninfo = c;
+		}
+		if (ro) {
+			free(t->ro_conninfo);
+			t->ro_conninfo = ro;
+		}
+	}
+	memset(sec, 0, sizeof sec);
+}
+
+/* split_both: conninfo and ro_conninfo without their secrets into *c and *ro (heap; ro NULL when
+ * there is none), the secrets into sec[*n] */
+static enum err split_both(const char *conninfo, const char *ro_conninfo, char **c, char **ro,
+                           struct tsecret *sec, int *n, char *err, size_t errlen)
+{
+	int nc = 0, nr = 0;
+	enum err rc;
+
+	*c = *ro = NULL;
+	*n = 0;
+	if ((rc = tsecret_split(conninfo, "conn", c, sec, &nc, TSECRET_MAX, err, errlen)) != OK)
+		return rc;
+	if ((rc = tsecret_split(ro_conninfo, "ro", ro, sec + nc, &nr, TSECRET_MAX - nc, err, errlen)) != OK) {
+		free(*c);
+		*c = NULL;
+		memset(sec, 0, sizeof *sec * (size_t)nc);
+		return rc;
+	}
+	*n = nc + nr;
+	return OK;
+}
+
+/* forget_secrets: the secrets file keeps nothing for name (written only when it held something) */
+static enum err forget_secrets(const char *name, char *err, size_t errlen)
+{
+	struct tsecret sec[TSECRET_MAX];
+	const char *path = conf_get("target_secrets_file");
+	int n = 0;
+	enum err rc = tsecret_load(path, name, sec, &n, TSECRET_MAX, err, errlen);
+
+	memset(sec, 0, sizeof sec);
+	if (rc == OK && n)
+		rc = tsecret_store(path, name, NULL, 0, err, errlen);
+	return rc;
+}
+
 #define TARGET_COLS \
 	"t.name, t.conninfo, t.ro_conninfo, t.metadata_file, t.docs_dir, t.ident, t.is_default, t.from_conf, " \
 	"coalesce(c.version, 0), coalesce(to_char(c.indexed_at, 'YYYY-MM-DD HH24:MI:SS'), ''), " \
@@ -270,7 +336,9 @@ static void from_row(PGresult *r, int i, struct target *t)
 		free(t->ro_conninfo);
 		t->conninfo = strdup(conf_get("target_db"));
 		t->ro_conninfo = dup_or_null(conf_get("target_ro_db"));
+		return;
 	}
+	with_secrets(t);
 }
 
 /* the one target matching "WHERE <where>" with parameter p; ERR_NOTFOUND when none */
@@ -460,19 +528,47 @@ enum err target_add(PGconn *app, const char *name, const char *conninfo, const c
 		return ERR_DENIED;
 	}
 	{
-		const char *p[6] = {name, conninfo, ro_conninfo && *ro_conninfo ? ro_conninfo : NULL,
-		                    metadata_file && *metadata_file ? metadata_file : NULL,
-		                    docs_dir && *docs_dir ? docs_dir : NULL, ident};
+		/* the table gets the connections without their secrets; the secrets file gets those, in the
+		 * same transaction's span: a failure of either leaves neither */
+		struct tsecret sec[2 * TSECRET_MAX];
+		char *c = NULL, *ro = NULL;
+		int ns = 0;
+		const char *p[6];
 
-		r = db_query(app,
-		             "INSERT INTO askql.targets (name, conninfo, ro_conninfo, metadata_file, docs_dir, ident, is_default) "
-		             "VALUES ($1, $2, $3, $4, $5, $6, NOT EXISTS (SELECT 1 FROM askql.targets WHERE is_default))",
-		             6, p, err, errlen);
+		if ((rc = split_both(conninfo, ro_conninfo, &c, &ro, sec, &ns, err, errlen)) != OK)
+			return rc;
+		p[0] = name;
+		p[1] = c;
+		p[2] = ro && *ro ? ro : NULL;
+		p[3] = metadata_file && *metadata_file ? metadata_file : NULL;
+		p[4] = docs_dir && *docs_dir ? docs_dir : NULL;
+		p[5] = ident;
+		if ((rc = db_exec(app, "BEGIN", 0, NULL, err, errlen)) == OK) {
+			r = db_query(app,
+			             "INSERT INTO askql.targets (name, conninfo, ro_conninfo, metadata_file, docs_dir, ident, is_default) "
+			             "VALUES ($1, $2, $3, $4, $5, $6, NOT EXISTS (SELECT 1 FROM askql.targets WHERE is_default))",
+			             6, p, err, errlen);
+			if (!r)
+				rc = ERR_DB;
+			PQclear(r);
+			if (rc == OK) {
+				char serr[512];
+
+				rc = ns ? tsecret_store(conf_get("target_secrets_file"), name, sec, ns, serr, sizeof serr)
+				        : forget_secrets(name, serr, sizeof serr);
+				if (rc != OK)
+					err_set(err, errlen, "the connection's password could not be kept apart: %s", serr);
+			}
+			if (rc == OK && (rc = db_exec(app, "COMMIT", 0, NULL, err, errlen)) != OK)
+				forget_secrets(name, NULL, 0);
+			if (rc != OK)
+				db_exec(app, "ROLLBACK", 0, NULL, NULL, 0);
+		}
+		memset(sec, 0, sizeof sec);
+		free(c);
+		free(ro);
 	}
-	if (!r)
-		return ERR_DB;
-	PQclear(r);
-	return OK;
+	return rc;
 }
 
 enum err target_remove(PGconn *app, const char *name, char *err, size_t errlen)
@@ -509,7 +605,18 @@ enum err target_remove(PGconn *app, const char *name, char *err, size_t errlen)
 		db_exec(app, "ROLLBACK", 0, NULL, NULL, 0);
 		return ERR_DB;
 	}
-	return db_exec(app, "COMMIT", 0, NULL, err, errlen) == OK ? OK : ERR_DB;
+	if (db_exec(app, "COMMIT", 0, NULL, err, errlen) != OK)
+		return ERR_DB;
+	/* its password goes with it */
+	{
+		char serr[512];
+
+		if (forget_secrets(name, serr, sizeof serr) != OK) {
+			err_set(err, errlen, "'%s' is removed, but its password is still in the secrets file: %s", name, serr);
+			return ERR_IO;
+		}
+	}
+	return OK;
 }
 
 enum err target_set_default(PGconn *app, const char *name, char *err, size_t errlen)
@@ -591,7 +698,15 @@ enum err target_sync_conf(PGconn *app, char *err, size_t errlen)
 		target_free(&other);
 	}
 	{
-		const char *p[6] = {name, ci, *ro ? ro : NULL, *meta ? meta : NULL, *docs ? docs : NULL, ident};
+		/* the configuration stays the source of its secrets: the table's copy has none */
+		struct tsecret sec[2 * TSECRET_MAX];
+		char *c = NULL, *rc_ro = NULL;
+		int ns = 0;
+
+		if ((rc = split_both(ci, ro, &c, &rc_ro, sec, &ns, err, errlen)) != OK)
+			return rc;
+		memset(sec, 0, sizeof sec);
+		const char *p[6] = {name, c, rc_ro && *rc_ro ? rc_ro : NULL, *meta ? meta : NULL, *docs ? docs : NULL, ident};
 
 		r = db_query(app,
 		             "INSERT INTO askql.targets AS t (name, conninfo, ro_conninfo, metadata_file, docs_dir, ident, "
@@ -600,6 +715,8 @@ enum err target_sync_conf(PGconn *app, char *err, size_t errlen)
 		             "ON CONFLICT (name) DO UPDATE SET conninfo = $2, ro_conninfo = $3, metadata_file = $4, "
 		             "docs_dir = $5, ident = $6, from_conf = true",
 		             6, p, err, errlen);
+		free(c);
+		free(rc_ro);
 	}
 	if (!r)
 		return ERR_DB;
@@ -714,4 +831,96 @@ enum err target_test(const struct target *t, struct target_check *c)
 	if (c->ro_readable_tables == 0)
 		warn(c, "WARNING: the read-only role can read no table; grant SELECT on the tables to ask about");
 	return OK;
+}
+
+/* move_row: the secrets of one row of askql.targets (name, conninfo, ro_conninfo, from_conf) into the
+ * file, then the row without them; 1 when it held any */
+static int move_row(PGconn *app, PGresult *r, int i, char *err, size_t errlen, enum err *rc)
+{
+	const char *name = PQgetvalue(r, i, 0), *ci = PQgetvalue(r, i, 1);
+	const char *ro = PQgetisnull(r, i, 2) ? NULL : PQgetvalue(r, i, 2);
+	int from_conf = PQgetvalue(r, i, 3)[0] == 't', ns = 0, no = 0, k;
+	struct tsecret sec[TSECRET_MAX], old[TSECRET_MAX], all[2 * TSECRET_MAX];
+	char *c = NULL, *cro = NULL;
+	const char *path = conf_get("target_secrets_file");
+
+	if ((*rc = split_both(ci, ro, &c, &cro, sec, &ns, err, errlen)) != OK || ns == 0) {
+		/* a row that does not parse connects to nothing; it does not stop the others */
+		if (*rc == ERR_PARSE) {
+			log_warn("target %s: its connection string does not parse; left as it is", name);
+			*rc = OK;
+		}
+		free(c);
+		free(cro);
+		return 0;
+	}
+	/* the configured target's secrets stay in the configuration; others join what the file has for the
+	 * name, replacing those of the same connection */
+	if (!from_conf) {
+		if ((*rc = tsecret_load(path, name, old, &no, TSECRET_MAX, err, errlen)) != OK)
+			goto out;
+		k = 0;
+		for (int j = 0; j < no; j++) {
+			int replaced = 0;
+
+			for (int m = 0; m < ns; m++)
+				replaced |= !strcmp(old[j].which, sec[m].which);
+			if (!replaced)
+				all[k++] = old[j];
+		}
+		for (int m = 0; m < ns; m++)
+			all[k++] = sec[m];
+		if ((*rc = tsecret_store(path, name, all, k, err, errlen)) != OK)
+			goto out;
+	}
+	{
+		const char *p[5] = {name, c, cro, ci, ro};
+
+		*rc = db_exec(app, "UPDATE askql.targets SET conninfo = $2, ro_conninfo = $3 WHERE name = $1 "
+		              "AND conninfo = $4 AND ro_conninfo IS NOT DISTINCT FROM $5", 5, p, err, errlen);
+	}
+out:
+	memset(sec, 0, sizeof sec);
+	memset(old, 0, sizeof old);
+	memset(all, 0, sizeof all);
+	free(c);
+	free(cro);
+	return *rc == OK;
+}
+
+enum err target_secrets_move(PGconn *app, int *moved, char *err, size_t errlen)
+{
+	PGresult *r;
+	enum err rc = OK;
+
+	*moved = 0;
+	if (!(r = db_query(app, "SELECT name, conninfo, ro_conninfo, from_conf FROM askql.targets ORDER BY name", 0, NULL,
+	                   err, errlen)))
+		return ERR_DB;
+	for (int i = 0; i < PQntuples(r) && rc == OK; i++)
+		*moved += move_row(app, r, i, err, errlen, &rc);
+	PQclear(r);
+	if (rc != OK)
+		return rc;
+	/* the catalog's copy of the indexing connection (catalog/index.c keeps it without its password)
+	 * loses any other secret too */
+	if (!(r = db_query(app, "SELECT name, conninfo FROM askql.cat_targets WHERE conninfo ~ 'password'", 0, NULL,
+	                   err, errlen)))
+		return ERR_DB;
+	for (int i = 0; i < PQntuples(r) && rc == OK; i++) {
+		struct tsecret sec[TSECRET_MAX];
+		char *c = NULL;
+		int ns = 0;
+
+		if (tsecret_split(PQgetvalue(r, i, 1), "conn", &c, sec, &ns, TSECRET_MAX, err, errlen) == OK && ns) {
+			const char *p[3] = {PQgetvalue(r, i, 0), c, PQgetvalue(r, i, 1)};
+
+			rc = db_exec(app, "UPDATE askql.cat_targets SET conninfo = $2 WHERE name = $1 AND conninfo = $3", 3, p,
+			             err, errlen);
+		}
+		memset(sec, 0, sizeof sec);
+		free(c);
+	}
+	PQclear(r);
+	return rc;
 }

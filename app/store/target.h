@@ -61,7 +61,9 @@ int target_is_conninfo(const char *spec);
 char *target_mask(const char *conninfo);
 
 /*
- * target_add: register name for conninfo (ro_conninfo, metadata_file, docs_dir may be NULL).
+ * target_add: register name for conninfo; the table keeps conninfo and ro_conninfo without their
+ * secrets (password, sslpassword), the secrets file (target_secret.h) keeps those by name, and
+ * target_get/list/resolve give them back in memory (never to display: use target_mask) (ro_conninfo, metadata_file, docs_dir may be NULL).
  * ERR_INPUT for a bad name (letters, digits, _ . -, at most 63) or a conninfo that does not
  * parse or is too long; ERR_DENIED when the name or the same database (ident) is already
  * registered (err names which), or when conninfo or ro_conninfo connects to askql's own database
@@ -69,7 +71,8 @@ char *target_mask(const char *conninfo);
  */
 enum err target_add(PGconn *app, const char *name, const char *conninfo, const char *ro_conninfo,
                     const char *metadata_file, const char *docs_dir, char *err, size_t errlen);
-/* target_remove: unregister name and drop its catalog.  ERR_NOTFOUND; ERR_DENIED for the
+/* target_remove: unregister name, drop its catalog and its secrets.  ERR_NOTFOUND; ERR_IO when the
+ * row is gone but the secrets file could not be rewritten (err says so); ERR_DENIED for the
  * configured target (askql.conf) or the default while others exist (set another default first). */
 enum err target_remove(PGconn *app, const char *name, char *err, size_t errlen);
 /* target_set_default: make name the default target.  ERR_NOTFOUND. */
@@ -103,6 +106,15 @@ enum err target_resolve(PGconn *app, const char *spec, struct target *out, char 
  * same database wins (ERR_DENIED, message in err; nothing changed).
  */
 enum err target_sync_conf(PGconn *app, char *err, size_t errlen);
+
+/*
+ * target_secrets_move: every secret (password, sslpassword) still in askql.targets goes to the
+ * secrets file (conf target_secrets_file, target_secret.h) and the row keeps its connections without
+ * it; the configured target's row just loses them (askql.conf stays their source); askql.cat_targets'
+ * copies lose theirs.  The file is written before the row, so a failure half-way loses nothing.
+ * Run by askql migrate; idempotent.  *moved: the rows changed.  ERR_DB, ERR_IO (err says which).
+ */
+enum err target_secrets_move(PGconn *app, int *moved, char *err, size_t errlen);
 
 /* What target_test found.  Strings are fixed buffers; warnings are one per line. */
 struct target_check {

@@ -13,6 +13,8 @@ static struct conf_item items[] = {
 	{"target_ro_db", "", 0, "conninfo the executor uses: the least-privilege read-only role (empty: target_db)", 0, 0},
 	{"pg_passfile", "", 0, "libpq password file (mode 0600) with the passwords of the roles the conninfos above name; PGPASSFILE in the environment wins; empty: libpq's own (~/.pgpass) (docs/pg-auth.md)", 0, 0},
 	{"target_name", "demo", 0, "name of the default target in the catalog", 0, 0},
+	{"target_secrets_file", "var/target-secrets", 0, "where registered targets' passwords (password, sslpassword) are kept, by target name, out of askql.targets; 0600, the service user's (docs/privacy.md)", 0, 0},
+	{"audit_anchor_file", "var/audit.anchor", 0, "where `askql audit anchor` appends the heads of the audit chains and `askql audit verify` checks them; 0600 (docs/privacy.md)", 0, 0},
 	{"allow_system_catalogs", "0", 0, "1: the guard lets SELECTs read pg_catalog / information_schema", 0, 0},
 	/* executor */
 	{"statement_timeout_ms", "30000", 0, "statement_timeout for analyst SQL", 0, 0},

@@ -181,7 +181,9 @@ out=$(app -c "TRUNCATE askql.access_audit")
 check "app role: TRUNCATE refused" "grep -qiE 'permission denied|append-only' <<<'$out'" "$out"
 out=$(app -c "DROP TABLE askql.access_audit")
 echo "# DROP TABLE as the app role: $out"
-check "app role: DROP TABLE refused" "grep -qiE 'permission denied|append-only|must be owner' <<<'$out'" "$out"
+check "app role: DROP TABLE refused" "grep -qiE 'permission denied|append-only|must be owner|depend on it' <<<'$out'" "$out"
+out=$(app -c "DROP TABLE askql.access_audit CASCADE")
+check "app role: DROP TABLE ... CASCADE refused" "grep -qiE 'permission denied|append-only|must be owner' <<<'$out'" "$out"
 out=$(app -c "ALTER TABLE askql.access_audit DISABLE TRIGGER ALL")
 check "app role: disabling the triggers refused" "grep -qiE 'permission denied|must be owner' <<<'$out'" "$out"
 out=$(app -c "GRANT UPDATE ON askql.access_audit TO askql_app")

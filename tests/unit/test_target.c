@@ -1,4 +1,4 @@
-/* test_target.c: a target's connection string: the keyword allow-list, masking every secret, one identity per database (issue 27). */
+/* test_target.c: a target's connection string: the keyword allow-list, masking every secret, one identity per database, secrets kept apart (issue 27). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -7,7 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "store/target.h"
+#include "store/target_secret.h"
 
 static void test_allow_list(void **state)
 {
@@ -99,6 +102,117 @@ static void test_conn_error(void **state)
 	target_conn_error_scrub(NULL);
 }
 
+/* a password (key=value or URI) leaves the conninfo, comes back only for the same place */
+static void test_secret_split_merge(void **state)
+{
+	struct tsecret sec[TSECRET_MAX];
+	char *clean, *back, err[256];
+	int n;
+
+	(void)state;
+	assert_int_equal(tsecret_split("host=db.example port=5433 dbname=clinic user=reader password='s3 cr\\'et'", "conn",
+	                               &clean, sec, &n, TSECRET_MAX, err, sizeof err), OK);
+	assert_int_equal(n, 1);
+	assert_null(strstr(clean, "s3"));
+	assert_null(strstr(clean, "password"));
+	assert_non_null(strstr(clean, "dbname='clinic'"));
+	assert_string_equal(sec[0].kw, "password");
+	assert_string_equal(sec[0].value, "s3 cr'et");
+	back = tsecret_merge(clean, "conn", sec, n);
+	assert_non_null(strstr(back, "password='s3 cr\\'et'"));
+	free(back);
+	/* the ro connection's secret is not the indexing one's */
+	back = tsecret_merge(clean, "ro", sec, n);
+	assert_string_equal(back, clean);
+	free(back);
+	/* the row pointed at another server gets no password */
+	back = tsecret_merge("host=evil.example port=5433 dbname=clinic user=reader", "conn", sec, n);
+	assert_null(strstr(back, "password"));
+	free(back);
+	/* a secret the row itself holds stays beside the one the file gives back */
+	back = tsecret_merge("host=db.example port=5433 dbname=clinic sslpassword=kp", "conn", sec, n);
+	assert_non_null(strstr(back, "sslpassword='kp'"));
+	assert_non_null(strstr(back, "password='s3 cr\\'et'"));
+	free(back);
+	/* a stored conninfo with its own password keeps it */
+	back = tsecret_merge("host=db.example port=5433 dbname=clinic password=own", "conn", sec, n);
+	assert_string_equal(back, "host=db.example port=5433 dbname=clinic password=own");
+	free(back);
+	free(clean);
+	/* a URI's user:password@ */
+	assert_int_equal(tsecret_split("postgresql://reader:pw9@db:5432/clinic?sslpassword=kp", "ro", &clean, sec, &n,
+	                               TSECRET_MAX, err, sizeof err), OK);
+	assert_int_equal(n, 2);
+	assert_null(strstr(clean, "pw9"));
+	assert_null(strstr(clean, "kp"));
+	free(clean);
+	/* none: unchanged */
+	assert_int_equal(tsecret_split("postgresql://reader@db/clinic", "conn", &clean, sec, &n, TSECRET_MAX, err,
+	                               sizeof err), OK);
+	assert_int_equal(n, 0);
+	assert_string_equal(clean, "postgresql://reader@db/clinic");
+	free(clean);
+	/* too long a secret */
+	{
+		char big[TSECRET_VALUE_MAX + 40];
+
+		snprintf(big, sizeof big, "dbname=x password=%0*d", TSECRET_VALUE_MAX + 1, 0);
+		assert_int_equal(tsecret_split(big, "conn", &clean, sec, &n, TSECRET_MAX, err, sizeof err), ERR_LIMIT);
+		assert_int_equal(n, 0);
+		assert_null(strstr(err, "000000"));
+	}
+}
+
+/* the file: 0600, one name replaced without touching another, a tab or newline in a secret kept */
+static void test_secret_file(void **state)
+{
+	char dir[] = "/tmp/askql-secret-XXXXXX", path[128], err[256];
+	struct tsecret a[2], got[TSECRET_MAX];
+	struct stat st;
+	int n;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/secrets", dir);
+	assert_int_equal(tsecret_load(path, "x", got, &n, TSECRET_MAX, err, sizeof err), OK);
+	assert_int_equal(n, 0);
+	memset(a, 0, sizeof a);
+	strcpy(a[0].which, "conn");
+	strcpy(a[0].kw, "password");
+	strcpy(a[0].where, "host=h hostaddr= port=1");
+	strcpy(a[0].value, "tab\there\nnl\\x");
+	a[1] = a[0];
+	strcpy(a[1].which, "ro");
+	strcpy(a[1].value, "second");
+	assert_int_equal(tsecret_store(path, "one", a, 2, err, sizeof err), OK);
+	assert_int_equal(tsecret_store(path, "two", a + 1, 1, err, sizeof err), OK);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0600);
+	assert_int_equal(tsecret_load(path, "one", got, &n, TSECRET_MAX, err, sizeof err), OK);
+	assert_int_equal(n, 2);
+	assert_string_equal(got[0].value, "tab\there\nnl\\x");
+	assert_string_equal(got[0].where, "host=h hostaddr= port=1");
+	assert_int_equal(tsecret_store(path, "one", NULL, 0, err, sizeof err), OK);
+	assert_int_equal(tsecret_load(path, "one", got, &n, TSECRET_MAX, err, sizeof err), OK);
+	assert_int_equal(n, 0);
+	assert_int_equal(tsecret_load(path, "two", got, &n, TSECRET_MAX, err, sizeof err), OK);
+	assert_int_equal(n, 1);
+	assert_string_equal(got[0].value, "second");
+	/* a bad line is an error naming the line, never its content; nothing is written over it */
+	assert_non_null(f = fopen(path, "a"));
+	fputs("three\tconn\tpassword\tnowhere-secretvalue\n", f);
+	fclose(f);
+	assert_int_equal(tsecret_load(path, "two", got, &n, TSECRET_MAX, err, sizeof err), ERR_PARSE);
+	assert_non_null(strstr(err, "line 3"));
+	assert_null(strstr(err, "secretvalue"));
+	assert_int_equal(tsecret_store(path, "two", NULL, 0, err, sizeof err), ERR_PARSE);
+	unlink(path);
+	snprintf(path, sizeof path, "%s/secrets.lock", dir);
+	unlink(path);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -106,6 +220,8 @@ int main(void)
 		cmocka_unit_test(test_mask),
 		cmocka_unit_test(test_ident),
 		cmocka_unit_test(test_conn_error),
+		cmocka_unit_test(test_secret_split_merge),
+		cmocka_unit_test(test_secret_file),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

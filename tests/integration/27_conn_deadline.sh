@@ -139,9 +139,9 @@ post --data-urlencode action=test --data-urlencode name=cdl_nodb
 check "a PostgreSQL server without that database: 'no database of that name (SQLSTATE 3D000)'" \
 	'[ -n "$PW" ] && grep -q "no database of that name (SQLSTATE 3D000)" "$T/out" && ! grep -q "does not exist" "$T/out"' "$(reason)"
 post --data-urlencode action=add --data-urlencode name=cdl_nopw \
-	--data-urlencode "conninfo=host=$PGHOST port=$PGPORT dbname=cdl_no_such_db_$$ user=cdl_nobody_$$"
+	--data-urlencode "conninfo=host=$PGHOST port=$PGPORT dbname=cdl_other_db_$$ user=cdl_nobody_$$"
 post --data-urlencode action=test --data-urlencode name=cdl_nopw
-check "a PostgreSQL server that asks a password there is none for: 'refused the login'" \
+check "a PostgreSQL server that asks a password there is none for: 'refused the login' (HTTP $code)" \
 	'grep -q "the PostgreSQL server refused the login" "$T/out" && ! grep -q "fe_sendauth" "$T/out"' "$(reason)"
 
 # in the user's language

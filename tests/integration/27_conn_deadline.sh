@@ -25,7 +25,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# ---- the peers: each writes its port into $T/<mode>.port and lives at most 150 s ----
+# ---- the peers: each writes its port into $T/<mode>.port and lives at most 400 s ----
 cat >"$T/peer.py" <<'PY'
 import socket, struct, sys, threading, time
 mode, portfile = sys.argv[1], sys.argv[2]
@@ -62,7 +62,7 @@ def serve(c):
             held.append(c)
     except OSError:
         pass
-threading.Timer(150, lambda: __import__("os")._exit(0)).start()
+threading.Timer(400, lambda: __import__("os")._exit(0)).start()
 while True:
     c, _ = s.accept()
     threading.Thread(target=serve, args=(c,), daemon=True).start()

@@ -15,6 +15,7 @@
 #include "catalog/phi.h"
 #include "catalog/text.h"
 #include "store/target.h"
+#include "store/target_conn.h"
 #include "store/db.h"
 #include "util/conf.h"
 #include "util/file.h"
@@ -2294,9 +2295,12 @@ enum err catalog_index(PGconn *app, const struct index_opts *o, char *err, size_
 	}
 	{
 		char cerr[512];
+		struct target_conn_out why;
 
-		if (!(x->tgt = db_connect(o->conninfo, cerr, sizeof cerr))) {
-			rc = fail(x, ERR_NET, "target %s: %s", o->target_name, cerr);
+		/* by askql's deadline for every host together, never the peer's words (issue 27) */
+		if (!(x->tgt = target_conn_open(o->conninfo, target_conn_deadline(), &why))) {
+			target_conn_text(&why, cerr, sizeof cerr);
+			rc = fail(x, ERR_NET, "target %s: cannot connect: %s", o->target_name, cerr);
 			goto out;
 		}
 		/* issue 27: indexing samples values; askql's own database is never read as a target */

@@ -8,6 +8,8 @@
 #include "pages/pages.h"
 #include "store/db.h"
 #include "store/target.h"
+#include "store/target_conn.h"
+#include "util/i18n.h"
 #include "util/log.h"
 #include "util/sb.h"
 
@@ -72,8 +74,21 @@ enum err page_admin_datasources(struct req *r)
 	return view_render(r, 200, "admin_datasources", page_data(r, NULL, n && *n ? view_t(r, key) : NULL));
 }
 
+/* why a connection failed, in the reader's language: from the code, never libpq's or the peer's words */
+static const char *conn_words(struct req *r, const struct target_conn_out *f)
+{
+	struct sb sb;
+	char secs[24];
+
+	sb_init_arena(&sb, r->a);
+	snprintf(secs, sizeof secs, "%ld", target_conn_seconds());
+	i18n_format(&sb, r->lang, target_conn_key(f->fail),
+	            (const char *const[]){"seconds", secs, "sqlstate", f->sqlstate, NULL});
+	return sb_ok(&sb) ? sb_cstr(&sb) : "";
+}
+
 /* the test's findings as the page shows them */
-static void add_check(cJSON *d, const char *name, const struct target_check *c)
+static void add_check(struct req *r, cJSON *d, const char *name, const struct target_check *c)
 {
 	cJSON *o = cJSON_AddObjectToObject(d, "check"), *w = cJSON_AddArrayToObject(o, "warnings");
 	const char *p = c->warnings;
@@ -81,8 +96,8 @@ static void add_check(cJSON *d, const char *name, const struct target_check *c)
 	cJSON_AddStringToObject(o, "name", name);
 	cJSON_AddBoolToObject(o, "index_ok", c->index_ok);
 	cJSON_AddBoolToObject(o, "ro_ok", c->ro_ok);
-	cJSON_AddStringToObject(o, "index_error", c->index_error);
-	cJSON_AddStringToObject(o, "ro_error", c->ro_error);
+	cJSON_AddStringToObject(o, "index_error", c->index_ok ? "" : conn_words(r, &c->index_fail));
+	cJSON_AddStringToObject(o, "ro_error", c->ro_ok ? "" : conn_words(r, &c->ro_fail));
 	cJSON_AddStringToObject(o, "version", c->server_version);
 	cJSON_AddStringToObject(o, "ro_user", c->ro_user);
 	cJSON_AddNumberToObject(o, "readable", (double)c->ro_readable_tables);
@@ -138,10 +153,15 @@ enum err page_admin_datasources_save(struct req *r)
 
 		if (target_get(db_app(), name, &t, err, sizeof err) != OK)
 			return view_render(r, 404, "admin_datasources", page_data(r, err, NULL));
+		/* bounded by conf target_connect_ms, in the runs pool (POST /admin/datasources goes there:
+		 * conf/nginx.conf.in), so a tarpit never holds a page worker (docs/privacy.md) */
 		target_test(&t, &c);
 		target_free(&t);
+		if (!c.index_ok || !c.ro_ok)
+			log_info("data source %s: test failed: %s%s%s", name, c.index_ok ? "" : c.index_error,
+			         c.index_ok ? "" : "; ", c.ro_ok ? "" : c.ro_error);
 		d = page_data(r, NULL, NULL);
-		add_check(d, name, &c);
+		add_check(r, d, name, &c);
 		return view_render(r, 200, "admin_datasources", d);
 	} else if (!strcmp(action, "default")) {
 		if (target_set_default(db_app(), name, err, sizeof err) != OK)

@@ -175,15 +175,20 @@ static enum err download(struct req *r, long long id, const char *fmt, int relea
 			          msg ? msg : err_str(e));
 		free(msg);
 		cJSON_Delete(run);
-		if (st.bytes_out == 0 && !r->began && e == ERR_DENIED && release) {
-			/* a result outside the safe aggregate form cannot be released: say why, in the page's
-			 * words (the reason comes in English; ko.decline.tsv has it in Korean) */
+		if (st.bytes_out == 0 && !r->began && e == ERR_DENIED) {
+			/* refused before a byte: a result outside the safe aggregate form cannot be released;
+			 * the guard, the aggregate level's form or the EXPLAIN memory gate refused the statement.
+			 * 422 with the reason in the reader's words (it comes in English; ko.decline.tsv has it
+			 * in Korean), as a page or, through the API, as JSON; no attachment header (issue 27:
+			 * this was the generic error page) */
 			struct sb why;
 			enum err pe;
 
 			sb_init_arena(&why, r->a);
-			decline_words(r->lang, dberr.message ? dberr.message : "", &why);
-			pe = page_notice(r, 422, "release.refused", (const char *const[]){"reason", sb_cstr(&why), NULL}, 0);
+			decline_words(r->lang, dberr.message && *dberr.message ? dberr.message : "refused by the safety check",
+			              &why);
+			pe = page_notice(r, 422, release ? "release.refused" : "download.refused",
+			                 (const char *const[]){"reason", sb_cstr(&why), NULL}, 0);
 
 			exec_error_free(&dberr);
 			return pe;

@@ -273,7 +273,16 @@ PGconn *exec_pool_get(const char *conninfo, char *err, size_t errlen)
 		c = NULL;
 	}
 	if (!c) {
-		c = db_connect(conninfo, err, errlen);
+		struct target_conn_out why;
+
+		/* by askql's deadline for every host together (a tarpit target holds a run's or a
+		 * download's worker target_connect_ms at most), and never in the peer's words (issue 27) */
+		if (!(c = target_conn_open(conninfo, target_conn_deadline(), &why))) {
+			char t[300];
+
+			target_conn_text(&why, t, sizeof t);
+			err_set(err, errlen, "cannot connect: %s", t);
+		}
 		/* issue 27: a connection that lands in askql's own database is never a target's, however
 		 * its conninfo is spelled or when it was registered (store/target.h) */
 		if (c && target_conn_is_app(db_app(), c) == 1) {

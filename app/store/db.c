@@ -71,17 +71,44 @@ static void quiet_notice(void *arg, const char *msg)
 	log_debug("postgres: %s", msg);
 }
 
-PGconn *db_connect(const char *conninfo, char *err, size_t errlen)
+/* Our defaults come first and the caller's conninfo (key=value or a postgresql:// URI,
+ * expanded from dbname) last, so any setting it names wins.  The passwords come from conf
+ * pg_passfile, unless PGPASSFILE names another file, as it would for psql (docs/pg-auth.md). */
+static const char *const conn_keys[] = {"connect_timeout", "application_name", "passfile", "dbname", NULL};
+
+static void conn_vals(const char *vals[5], const char *conninfo)
 {
-	/* Our defaults come first and the caller's conninfo (key=value or a postgresql:// URI,
-	 * expanded from dbname) last, so any setting it names wins.  The passwords come from conf
-	 * pg_passfile, unless PGPASSFILE names another file, as it would for psql (docs/pg-auth.md). */
-	static const char *const keys[] = {"connect_timeout", "application_name", "passfile", "dbname", NULL};
 	const char *env = getenv("PGPASSFILE");
-	const char *vals[] = {"5", "askql", env && *env ? NULL : conf_get("pg_passfile"), conninfo, NULL};
+
+	vals[0] = "5";
+	vals[1] = "askql";
+	vals[2] = env && *env ? NULL : conf_get("pg_passfile");
+	vals[3] = conninfo;
+	vals[4] = NULL;
+}
+
+PGconn *db_connect_start(const char *conninfo)
+{
+	/* the encoding goes in the startup packet: PQsetClientEncoding afterwards is a round trip
+	 * that a stalling server could hold without bound */
+	static const char *const keys[] = {"client_encoding", "connect_timeout", "application_name", "passfile",
+	                                   "dbname", NULL};
+	const char *vals[6] = {"UTF8"};
 	PGconn *c;
 
-	c = PQconnectdbParams(keys, vals, 1);
+	conn_vals(vals + 1, conninfo);
+	if ((c = PQconnectStartParams(keys, vals, 1)))
+		PQsetNoticeProcessor(c, quiet_notice, NULL);
+	return c;
+}
+
+PGconn *db_connect(const char *conninfo, char *err, size_t errlen)
+{
+	const char *vals[5];
+	PGconn *c;
+
+	conn_vals(vals, conninfo);
+	c = PQconnectdbParams(conn_keys, vals, 1);
 	if (!c || PQstatus(c) != CONNECTION_OK) {
 		if (err)
 			snprintf(err, errlen, "cannot connect: %s",

@@ -12,6 +12,9 @@
  * PGPASSFILE is set).  Returns NULL on failure with a message in err.  Caller PQfinish()es.
  */
 PGconn *db_connect(const char *conninfo, char *err, size_t errlen);
+/* db_connect_start: PQconnectStartParams with db_connect's defaults (the caller polls; libpq
+ * ignores connect_timeout then: store/target_conn.h keeps a deadline).  NULL only out of memory. */
+PGconn *db_connect_start(const char *conninfo);
 
 /*
  * db_app: this process's connection to the app database (conf "app_db").

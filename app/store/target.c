@@ -5,6 +5,7 @@
 #include <string.h>
 #include "store/db.h"
 #include "store/target.h"
+#include "store/target_conn.h"
 #include "store/target_secret.h"
 #include "util/conf.h"
 #include "util/log.h"
@@ -424,11 +425,13 @@ struct place {
 
 static void place_of(PGconn *c, struct place *p)
 {
+	/* bounded: a peer that logs anyone in and then stalls must not hold the worker (issue 27) */
+	double end = target_conn_deadline();
 	PGresult *r;
 
 	memset(p, 0, sizeof *p);
-	r = PQexec(c, "SELECT has_function_privilege('pg_catalog.pg_control_system()', 'EXECUTE'), "
-	              "pg_postmaster_start_time()::text || ' ' || current_setting('port'), current_database()");
+	r = target_conn_query(c, "SELECT has_function_privilege('pg_catalog.pg_control_system()', 'EXECUTE'), "
+	              "pg_postmaster_start_time()::text || ' ' || current_setting('port'), current_database()", end);
 	if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1) {
 		int can = PQgetvalue(r, 0, 0)[0] == 't';
 
@@ -437,7 +440,7 @@ static void place_of(PGconn *c, struct place *p)
 		PQclear(r);
 		if (!can)
 			return;
-		r = PQexec(c, "SELECT system_identifier::text FROM pg_catalog.pg_control_system()");
+		r = target_conn_query(c, "SELECT system_identifier::text FROM pg_catalog.pg_control_system()", end);
 		if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1)
 			snprintf(p->sysid, sizeof p->sysid, "%s", PQgetvalue(r, 0, 0));
 	}
@@ -471,12 +474,14 @@ int target_conn_is_app(PGconn *app, PGconn *c)
 
 /* not_app_db: ERR_DENIED when conninfo connects to the app's own database; OK when it connects
  * elsewhere or cannot connect now (the executor and the indexer check again when they connect). */
-static enum err not_app_db(PGconn *app, const char *conninfo, char *err, size_t errlen)
+static enum err not_app_db(PGconn *app, const char *conninfo, double end, char *err, size_t errlen)
 {
+	struct target_conn_out why;
 	PGconn *c;
 	int same;
 
-	if (!conninfo || !*conninfo || !(c = db_connect(conninfo, NULL, 0)))
+	/* by askql's deadline, not libpq's connect_timeout per host (issue 27: a tarpit) */
+	if (!conninfo || !*conninfo || !(c = target_conn_open(conninfo, end, &why)))
 		return OK;
 	same = target_conn_is_app(app, c);
 	PQfinish(c);
@@ -495,6 +500,7 @@ enum err target_add(PGconn *app, const char *name, const char *conninfo, const c
 	struct target old;
 	enum err rc;
 	PGresult *r;
+	double end = target_conn_deadline();   /* both app-database checks together */
 
 	if (!valid_name(name)) {
 		err_set(err, errlen, "a target name is 1-63 letters, digits, '_', '.' or '-', starting with a letter, digit or '_'");
@@ -519,8 +525,8 @@ enum err target_add(PGconn *app, const char *name, const char *conninfo, const c
 		return ERR_DENIED;
 	}
 	/* issue 27: asked by where the connection lands, not by how the conninfo is spelled */
-	if ((rc = not_app_db(app, conninfo, err, errlen)) != OK ||
-	    (rc = not_app_db(app, ro_conninfo, err, errlen)) != OK)
+	if ((rc = not_app_db(app, conninfo, end, err, errlen)) != OK ||
+	    (rc = not_app_db(app, ro_conninfo, end, err, errlen)) != OK)
 		return rc;
 	if (get_one(app, "t.ident = $1", ident, &old, NULL, 0) == OK) {
 		err_set(err, errlen, "that database (%s) is already registered as '%s'", ident, old.name);
@@ -684,7 +690,8 @@ enum err target_sync_conf(PGconn *app, char *err, size_t errlen)
 		return OK;
 	if ((rc = target_ident(ci, ident, sizeof ident, err, errlen)) != OK)
 		return rc;
-	if ((rc = not_app_db(app, ci, err, errlen)) != OK || (rc = not_app_db(app, ro, err, errlen)) != OK)
+	if ((rc = not_app_db(app, ci, target_conn_deadline(), err, errlen)) != OK ||
+	    (rc = not_app_db(app, ro, target_conn_deadline(), err, errlen)) != OK)
 		return rc;
 	if (get_one(app, "t.ident = $1", ident, &other, NULL, 0) == OK) {
 		int same = !strcmp(other.name, name);
@@ -724,10 +731,10 @@ enum err target_sync_conf(PGconn *app, char *err, size_t errlen)
 	return OK;
 }
 
-/* one value of a probe query on c into buf ("" on error) */
-static void probe(PGconn *c, const char *sql, char *buf, size_t n)
+/* one value of a probe query on c into buf ("" on error or after end) */
+static void probe(PGconn *c, const char *sql, char *buf, size_t n, double end)
 {
-	PGresult *r = PQexec(c, sql);
+	PGresult *r = target_conn_query(c, sql, end);
 
 	snprintf(buf, n, "%s", PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) ? PQgetvalue(r, 0, 0) : "");
 	PQclear(r);
@@ -763,52 +770,71 @@ void target_conn_error_scrub(char *msg)
 
 enum err target_test(const struct target *t, struct target_check *c)
 {
+	/* one deadline for the whole test (issue 27): a tarpit holds the worker that long at most */
+	double end = target_conn_deadline();
 	PGconn *ix, *ro;
 	char v[256];
 
 	memset(c, 0, sizeof *c);
 	c->ro_same_as_index = !(t->ro_conninfo && *t->ro_conninfo);
-	if ((ix = db_connect(t->conninfo, c->index_error, sizeof c->index_error))) {
+	if ((ix = target_conn_open(t->conninfo, end, &c->index_fail))) {
 		c->index_ok = 1;
-		probe(ix, "SHOW server_version", c->server_version, sizeof c->server_version);
+		probe(ix, "SHOW server_version", c->server_version, sizeof c->server_version, end);
 		PQfinish(ix);
+		if (!*c->server_version && target_conn_now_ms() >= end) {
+			c->index_ok = 0;
+			c->index_fail.fail = TCONN_STALLED;
+		}
 	}
-	target_conn_error_scrub(c->index_error);
-	if (!(ro = db_connect(target_exec_conninfo(t), c->ro_error, sizeof c->ro_error))) {
-		target_conn_error_scrub(c->ro_error);
+	if (!c->index_ok)
+		target_conn_text(&c->index_fail, c->index_error, sizeof c->index_error);
+	/* the same connection string again would fail the same way, after as long */
+	if (c->ro_same_as_index && !c->index_ok)
+		ro = NULL, c->ro_fail = c->index_fail;
+	else
+		ro = target_conn_open(target_exec_conninfo(t), end, &c->ro_fail);
+	if (!ro) {
+		target_conn_text(&c->ro_fail, c->ro_error, sizeof c->ro_error);
 		return ERR_DB;
 	}
 	c->ro_ok = 1;
 	if (!*c->server_version)
-		probe(ro, "SHOW server_version", c->server_version, sizeof c->server_version);
-	probe(ro, "SELECT current_user", c->ro_user, sizeof c->ro_user);
-	probe(ro, "SELECT rolsuper FROM pg_roles WHERE rolname = current_user", v, sizeof v);
+		probe(ro, "SHOW server_version", c->server_version, sizeof c->server_version, end);
+	probe(ro, "SELECT current_user", c->ro_user, sizeof c->ro_user, end);
+	probe(ro, "SELECT rolsuper FROM pg_roles WHERE rolname = current_user", v, sizeof v, end);
 	c->ro_superuser = v[0] == 't';
 	probe(ro, "SELECT has_database_privilege(current_database(), 'CREATE') OR "
 	          "EXISTS (SELECT 1 FROM pg_namespace WHERE nspname NOT LIKE 'pg\\_%' AND nspname <> 'information_schema' "
 	          "AND has_schema_privilege(oid, 'CREATE')) OR "
-	          "(SELECT rolcreatedb OR rolcreaterole FROM pg_roles WHERE rolname = current_user)", v, sizeof v);
+	          "(SELECT rolcreatedb OR rolcreaterole FROM pg_roles WHERE rolname = current_user)", v, sizeof v, end);
 	c->ro_can_create = v[0] == 't';
 	probe(ro, "SELECT count(*) FROM pg_class k JOIN pg_namespace n ON n.oid = k.relnamespace "
 	          "WHERE k.relkind IN ('r','v','m','p','f') AND n.nspname NOT IN ('pg_catalog','information_schema') "
-	          "AND n.nspname NOT LIKE 'pg\\_toast%' AND has_table_privilege(k.oid, 'SELECT')", v, sizeof v);
+	          "AND n.nspname NOT LIKE 'pg\\_toast%' AND has_table_privilege(k.oid, 'SELECT')", v, sizeof v, end);
 	c->ro_readable_tables = atol(v);
 	probe(ro, "SELECT count(*) FROM pg_class k JOIN pg_namespace n ON n.oid = k.relnamespace "
 	          "WHERE k.relkind IN ('r','p','f') AND n.nspname NOT IN ('pg_catalog','information_schema') "
 	          "AND n.nspname NOT LIKE 'pg\\_toast%' "
-	          "AND has_table_privilege(k.oid, 'INSERT, UPDATE, DELETE, TRUNCATE')", v, sizeof v);
+	          "AND has_table_privilege(k.oid, 'INSERT, UPDATE, DELETE, TRUNCATE')", v, sizeof v, end);
 	c->ro_writable_tables = atol(v);
 	c->ro_can_write = c->ro_superuser || c->ro_writable_tables > 0;
 	probe(ro, "SELECT pg_has_role(current_user, 'pg_read_server_files', 'USAGE') OR "
 	          "pg_has_role(current_user, 'pg_read_all_settings', 'USAGE') OR "
 	          "pg_has_role(current_user, 'pg_execute_server_program', 'USAGE') OR "
-	          "has_table_privilege('pg_catalog.pg_authid', 'SELECT')", v, sizeof v);
+	          "has_table_privilege('pg_catalog.pg_authid', 'SELECT')", v, sizeof v, end);
 	c->ro_reads_secrets = c->ro_superuser || v[0] == 't';
 	/* what a login of the role gets; the executor sets work_mem itself, temp_file_limit
 	 * only when the role may (docs/executor-limits.md) */
-	probe(ro, "SHOW temp_file_limit", c->ro_temp_file_limit, sizeof c->ro_temp_file_limit);
-	probe(ro, "SHOW work_mem", c->ro_work_mem, sizeof c->ro_work_mem);
+	probe(ro, "SHOW temp_file_limit", c->ro_temp_file_limit, sizeof c->ro_temp_file_limit, end);
+	probe(ro, "SHOW work_mem", c->ro_work_mem, sizeof c->ro_work_mem, end);
 	PQfinish(ro);
+	if (!*c->ro_work_mem && target_conn_now_ms() >= end) {
+		/* logged in, then stalled: what the probes found is incomplete, so no warnings from it */
+		c->ro_ok = 0;
+		c->ro_fail.fail = TCONN_STALLED;
+		target_conn_text(&c->ro_fail, c->ro_error, sizeof c->ro_error);
+		return ERR_DB;
+	}
 	if (c->ro_superuser)
 		warn(c, "WARNING: the read-only connection is a SUPERUSER: it can do anything; register a least-privilege role with --ro");
 	if (c->ro_writable_tables > 0) {

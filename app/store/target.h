@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include <libpq-fe.h>
+#include "store/target_conn.h"
 #include "util/err.h"
 
 #define TARGET_NAME_MAX 64
@@ -119,7 +120,8 @@ enum err target_secrets_move(PGconn *app, int *moved, char *err, size_t errlen);
 /* What target_test found.  Strings are fixed buffers; warnings are one per line. */
 struct target_check {
 	int index_ok, ro_ok;                 /* each connection worked */
-	char index_error[256], ro_error[256];
+	char index_error[256], ro_error[256]; /* why not, in English (target_conn_text), never the peer's bytes */
+	struct target_conn_out index_fail, ro_fail; /* ... as codes, for the page's words (store/target_conn.h) */
 	char server_version[64];
 	char ro_user[64];
 	int ro_superuser, ro_can_write, ro_can_create, ro_reads_secrets;
@@ -135,7 +137,9 @@ struct target_check {
  * target_test: connect with both of t's connections; fill c with the server version, the
  * read-only role's privileges and a warning for each way that role can write, create objects
  * or read secrets (superuser, pg_read_server_files, pg_read_all_settings, pg_authid ...).
- * Returns OK when both connections worked (warnings or not), ERR_DB otherwise.
+ * Returns OK when both connections worked (warnings or not), ERR_DB otherwise.  The whole test,
+ * connections and queries, ends by one deadline (conf target_connect_ms, store/target_conn.h);
+ * a failure is a code and its English words, nothing the peer sent.
  */
 enum err target_test(const struct target *t, struct target_check *c);
 /*

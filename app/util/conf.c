@@ -105,6 +105,7 @@ static struct conf_item items[] = {
 	{"export_timeout_ms", "120000", 0, "the longest a download (CSV, JSON, XLSX; web and API) may take as a whole: at this deadline its statement is cancelled and its transaction rolled back; the client sees an error status, or an incomplete transfer when bytes were sent (docs/export-deadline.md; 1000 to 3600000)", 0, 0},
 	{"target_max_statements", "8", 0, "analyst statements (previews, downloads, evaluations; all workers and the CLI) one target database runs at once; one more waits up to target_wait_ms, then is refused: a download with 429 and Retry-After, a preview with an error (docs/export-deadline.md; 0: no limit, at most 64)", 0, 0},
 	{"target_wait_ms", "2000", 0, "how long an analyst statement waits for one of the target's target_max_statements slots before it is refused (0 to 60000)", 0, 0},
+	{"target_connect_ms", "4000", 0, "the longest a connection test or a new data source's check may wait for its database to answer, every host of its connection string together; a host that accepts and never answers (a tarpit) is given up then (docs/privacy.md, \"Connection tests\"; 1000 to 10000)", 0, 0},
 	{"history_undo_s", "600", 0, "seconds a deleted run can still be restored from the history page (its undo); after that it is removed for good with its steps (60 to 604800)", 0, 0},
 };
 #define NITEMS ((int)(sizeof items / sizeof items[0]))
@@ -119,6 +120,7 @@ static const struct {
 	{"target_max_statements", 0, 64},
 	{"target_wait_ms", 0, 60000},
 	{"history_undo_s", 60, 604800},
+	{"target_connect_ms", 1000, 10000},
 	{"password_min_length", 8, 256},
 	{"export_tmp_max_bytes", 1048576, 68719476736L},
 	{"exec_max_agg_rows", 0, 1000000000000L},

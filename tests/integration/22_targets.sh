@@ -118,7 +118,7 @@ check "target test of a least-privilege role: no warnings" \
 	'[ $rc -eq 0 ] && grep -q "read-only role: *askql_reader (reads 2 tables; writes 0" <<<"$out" && ! grep -q WARNING <<<"$out"' "$out"
 appsql "UPDATE askql.targets SET ro_conninfo = '$H dbname=$DB user=askql_reader password=wrong port=1' WHERE name = '$DB'" >/dev/null
 out=$("$ASKQL" target test "$DB" 2>&1); rc=$?
-check "target test of a connection that fails: exit 1 with the reason" '[ $rc -ne 0 ] && grep -qi "read-only connection: .*\(connect\|refused\|No such\)" <<<"$out"' "$out"
+check "target test of a connection that fails: exit 1 with the reason" '[ $rc -ne 0 ] && grep -qi "read-only connection: .*\(connect\|refused\|No such\|no PostgreSQL server answered\)" <<<"$out"' "$out"
 appsql "UPDATE askql.targets SET ro_conninfo = '$RO' WHERE name = '$DB'" >/dev/null
 
 # ---- default, rm ----

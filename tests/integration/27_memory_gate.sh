@@ -71,21 +71,61 @@ check "0 turns the check off: the same series runs" '[ $rc -eq 0 ] && grep -q 20
 out=$(ASKQL_EXEC_MAX_AGG_ROWS=-1 "$ASKQL" export --sql "SELECT 1 AS x" --format csv -o - 2>&1); rc=$?
 check "a negative exec_max_agg_rows stops the program at start" '[ $rc -ne 0 ] && grep -q exec_max_agg_rows <<<"$out"' "$out"
 
-# through the web: a download of a stored run re-runs its SQL through the same executor
+# through the web: a download of a stored run re-runs its SQL through the same executor.  A refusal comes before
+# any byte: 422 with the reason in the reader's language (a page) or in JSON (the API), never an attachment
+# (issue 27: it was the generic error page)
 field() { grep -o "name=\"$1\" value=\"[^\"]*\"" | head -1 | sed 's/.*value="//; s/"$//'; }
+MG=mg_$$
+printf '%s\n' "mg-password-$$-long" >"$T/pw"
+"$ASKQL" user add "$MG" analyst --password-file "$T/pw" >/dev/null 2>&1
 pre=$(curl -s -c "$T/jar" -b "$T/jar" "$BASE_URL/signin" | field csrf)
-curl -s -o /dev/null -c "$T/jar" -b "$T/jar" --data-urlencode "csrf=$pre" --data-urlencode "name=$ADMIN_USER" \
-	--data-urlencode "password=$ADMIN_PASS" "$BASE_URL/signin"
-rid=$(psql -X -q -tA -d askql -v ON_ERROR_STOP=1 -v user="$ADMIN_USER" -v sql="$ARR" <<'SQL' | head -1
+curl -s -o /dev/null -c "$T/jar" -b "$T/jar" --data-urlencode "csrf=$pre" --data-urlencode "name=$MG" \
+	--data-urlencode "password=mg-password-$$-long" "$BASE_URL/signin"
+A=$(curl -s -b "$T/jar" "$BASE_URL/" | field csrf)
+lang() { curl -s -o /dev/null -b "$T/jar" -c "$T/jar" --data-urlencode "csrf=$A" --data-urlencode "lang=$1" --data-urlencode next=/ "$BASE_URL/lang"; }
+TOK=$("$ASKQL" user token "$MG" 2>/dev/null | tail -1)
+check "an analyst signed in, with an API token" '[ -n "$A" ] && [ -n "$TOK" ]'
+newrun() {   # newrun QUESTION SQL: a finished run of the analyst's holding SQL; prints its id
+	psql -X -q -tA -d askql -v ON_ERROR_STOP=1 -v user="$MG" -v q="$1" -v sql="$2" <<'SQL' | head -1
 INSERT INTO askql.runs(user_id, question, status, sql)
-SELECT id, 'issue 27: three array_agg', 'ok', :'sql' FROM askql.users WHERE name = :'user' RETURNING id
+SELECT id, :'q', 'ok', :'sql' FROM askql.users WHERE name = :'user' RETURNING id
 SQL
-)
-t0=$(now_ms)
-code=$(curl -s -m 60 -b "$T/jar" -o "$T/web.out" -w '%{http_code}' "$BASE_URL/runs/$rid/download?format=csv")
-ms=$(( $(now_ms) - t0 ))
-check "a web CSV download of the review's statement is refused in ${ms} ms (HTTP $code), no backend left on it" \
-	'[ -n "$rid" ] && [ "$code" -ge 400 ] && [ $ms -lt 3000 ] && [ "$(busy)" = 0 ]' "$code $(head -c 400 "$T/web.out")"
-psql -X -q -d askql -c "DELETE FROM askql.runs WHERE id = ${rid:-0}" >/dev/null 2>&1
+}
+rid=$(newrun "issue 27: three array_agg" "$ARR")
+# get URL [curl args]: $code, $ms, the body in $T/web.out and the headers in $T/web.hdr
+get() {
+	local t0; t0=$(now_ms)
+	code=$(curl -s -m 60 -D "$T/web.hdr" -o "$T/web.out" -w '%{http_code}' "${@:2}" "$1")
+	ms=$(( $(now_ms) - t0 ))
+}
+noattach() { ! grep -qi '^content-disposition' "$T/web.hdr"; }
+lang en
+get "$BASE_URL/runs/$rid/download?format=csv" -b "$T/jar"
+check "a web CSV download of the review's statement: 422 in ${ms} ms with the reason, no attachment, no backend left on it" \
+	'[ -n "$rid" ] && [ "$code" = 422 ] && [ $ms -lt 3000 ] && grep -q "array_agg would collect about 60,000,000 rows" "$T/web.out" && noattach && [ "$(busy)" = 0 ]' \
+	"$code $(cat "$T/web.hdr") $(grep -o 'class="alert[^<]*<[^<]*' "$T/web.out" | head -3)"
+for f in json xlsx zip; do
+	get "$BASE_URL/runs/$rid/download?format=$f" -b "$T/jar"
+	check "the same as $f: 422 with the reason, no attachment" \
+		'[ "$code" = 422 ] && grep -q "array_agg would collect" "$T/web.out" && noattach' "$code $(head -c 300 "$T/web.out")"
+done
+lang ko
+get "$BASE_URL/runs/$rid/download?format=csv" -b "$T/jar"
+check "in Korean for a Korean reader" '[ "$code" = 422 ] && grep -q "실행하기 전에 거절했습니다: array_agg" "$T/web.out" && grep -q "내려받을 수 없습니다" "$T/web.out"' \
+	"$code $(grep -o 'class="alert[^<]*<[^<]*' "$T/web.out" | head -3)"
+lang en
+get "$BASE_URL/api/runs/$rid/download?format=csv" -H "Authorization: Bearer $TOK"
+check "through the API: 422 in JSON with the reason, no attachment" \
+	'[ "$code" = 422 ] && grep -qi "^content-type: application/json" "$T/web.hdr" && noattach &&
+	 [ "$(jq -r .status "$T/web.out")" = 422 ] && jq -r .message "$T/web.out" | grep -q "array_agg would collect about 60,000,000 rows"' \
+	"$code $(cat "$T/web.hdr" "$T/web.out" | head -c 600)"
+# a statement the guard refuses (it was stored before the guard knew better, or written by hand)
+gid=$(newrun "issue 27: a side effect" "SELECT pg_terminate_backend(pg_backend_pid()) AS x")
+get "$BASE_URL/runs/$gid/download?format=csv" -b "$T/jar"
+check "a download the guard refuses: 422 with its reason, no attachment" \
+	'[ -n "$gid" ] && [ "$code" = 422 ] && grep -q "pg_terminate_backend" "$T/web.out" && noattach' "$code $(grep -o 'class="alert[^<]*<[^<]*' "$T/web.out" | head -3)"
+get "$BASE_URL/api/runs/$gid/download?format=json" -H "Authorization: Bearer $TOK"
+check "... and through the API in JSON" '[ "$code" = 422 ] && jq -r .message "$T/web.out" | grep -q "pg_terminate_backend" && noattach' "$code $(head -c 300 "$T/web.out")"
+psql -X -q -d askql -c "DELETE FROM askql.runs WHERE id IN (${rid:-0}, ${gid:-0})" >/dev/null 2>&1
 
 echo "1..$n"

@@ -96,7 +96,7 @@ post --data-urlencode action=add --data-urlencode "name=$SRC" \
 	--data-urlencode "conninfo=host=$SOCK port=$PGPORT dbname=postgres user=askql" >/dev/null
 out=$(post --data-urlencode action=test --data-urlencode "name=$SRC")
 check "Admin -> Data sources: a connection as the superuser (no password) is refused to the workers" \
-	"[[ \"\$out\" == *'class=\"alert\">cannot connect'*password* ]] && [[ \"\$out\" != *'server-version\">15'* ]]" \
+	"grep -qE 'class=\"alert\">(the PostgreSQL server refused the login|PostgreSQL 서버가 로그인을 거절)' <<<\"\$out\" && [[ \"\$out\" != *'server-version\">15'* ]]" \
 	"$(grep -E 'alert|server-version' <<<"$out" | head -4)"
 q "DELETE FROM askql.targets WHERE name = '$SRC'" >/dev/null
 

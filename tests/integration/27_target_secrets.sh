@@ -129,7 +129,7 @@ check "a run on it from the web answers 41 (the workers read the secret root's C
 q -c "UPDATE askql.targets SET conninfo = replace(conninfo, 'host=''$PGHOST''', 'host=''$PGHOST/''') WHERE name = '$DB2'" >/dev/null
 out=$("$ASKQL" target test "$DB2" 2>&1)
 check "a row changed to name another host gets no password from the file" \
-	'grep -q "host=.$PGHOST/." <<<"$(q -c "SELECT conninfo FROM askql.targets WHERE name = '"'$DB2'"'")" && grep -qiE "no password supplied|password authentication failed" <<<"$out"' "$out"
+	'grep -q "host=.$PGHOST/." <<<"$(q -c "SELECT conninfo FROM askql.targets WHERE name = '"'$DB2'"'")" && grep -qiE "no password supplied|password authentication failed|refused the login" <<<"$out"' "$out"
 q -c "UPDATE askql.targets SET conninfo = replace(conninfo, 'host=''$PGHOST/''', 'host=''$PGHOST''') WHERE name = '$DB2'" >/dev/null
 out=$("$ASKQL" target rm "$DB2" 2>&1); rc=$?
 check "target rm removes its secret" '[ $rc = 0 ] && [ "$(secret_lines "$DB2")" = 0 ] && ! grep -q "$PW_CLI" "$SECRETS"' "$out"

@@ -16,21 +16,34 @@ nok() { n=$((n + 1)); echo "not ok $n - $1"; [ -n "${2:-}" ] && sed 's/^/# /' <<
 check() { if eval "$2"; then ok "$1"; else nok "$1" "${3:-}"; fi; }
 q() { psql -X -q -tA -d askql -c "$1" 2>/dev/null; }
 j() { python3 -c "import json,sys; d=json.load(sys.stdin); print(d$1 if d$1 is not None else '')" 2>/dev/null; }
-cleanup() {
-	q "DELETE FROM askql.users WHERE name IN ('$AGG', '$IDF')" >/dev/null
-	# the demo's levels are this test's alone: the stacks of the other tests have none
+# teardown: the demo's levels are this test's alone (the other tests' stacks have none): the level roles,
+# their views and grants (revoked as askql_app, their grantor: DROP OWNED leaves those), the CREATE right
+# demo_levels gave askql_app, and an extension that right let the explain tool create
+teardown() {
 	q "DELETE FROM askql.target_levels WHERE target = 'demo'" >/dev/null
 	psql -X -q -d demo -c "DROP SCHEMA IF EXISTS askql_limited CASCADE" >/dev/null 2>&1
 	for r in askql_demo_identified askql_demo_limited askql_demo_aggregate; do
+		psql -X -q -d demo -c "SET ROLE askql_app; REVOKE ALL ON ALL TABLES IN SCHEMA public FROM $r" >/dev/null 2>&1
 		psql -X -q -d demo -c "DROP OWNED BY $r" >/dev/null 2>&1
 		psql -X -q -d askql -c "DROP OWNED BY $r" >/dev/null 2>&1
 		psql -X -q -d postgres -c "DROP ROLE IF EXISTS $r" >/dev/null 2>&1
 	done
+	if [ "${CREATE_BEFORE:-1}" = 0 ]; then
+		psql -X -q -d demo -c "REVOKE CREATE ON DATABASE demo FROM askql_app" >/dev/null 2>&1
+		psql -X -q -d demo -c "REVOKE GRANT OPTION FOR SELECT ON ALL TABLES IN SCHEMA public FROM askql_app CASCADE" >/dev/null 2>&1
+	fi
+	[ "${HYPOPG_BEFORE:-1}" = 1 ] || psql -X -q -d demo -c "DROP EXTENSION IF EXISTS hypopg" >/dev/null 2>&1
+}
+cleanup() {
+	q "DELETE FROM askql.users WHERE name IN ('$AGG', '$IDF')" >/dev/null
+	teardown
 	rm -rf "$T"
 }
 trap cleanup EXIT
 
 # ---- the demo with its access levels, as `make run` sets them up ----
+HYPOPG_BEFORE=$(psql -X -q -tA -d demo -c "SELECT count(*) FROM pg_extension WHERE extname = 'hypopg'")
+CREATE_BEFORE=$(psql -X -q -tA -d demo -c "SELECT has_database_privilege('askql_app', 'demo', 'CREATE')::int")
 out=$( (. "$TOP/scripts/lib.sh" && demo_levels "$VAR" "$PGPORT") 2>&1); rc=$?
 check "access levels set up on the demo (as make run does)" '[ $rc -eq 0 ] && [ "$(q "SELECT count(*) FROM askql.target_levels WHERE target = '"'demo'"'")" = 1 ]' \
 	"$out $(tail -5 "$VAR/log/levels.log" 2>/dev/null)"
@@ -117,4 +130,10 @@ mkdir "$T/dir.csv"
 out=$("$ASKQL" export --target demo --sql "SELECT 1 AS one" --format csv -o "$T/dir.csv/" 2>&1); rc=$?
 check "askql export -o DIR/ still names a file inside the directory" '[ $rc -eq 0 ] && [ -d "$T/dir.csv" ]' "$out"
 
+teardown
+check "the demo is left as the other tests find it: no level roles, askql_reader in no role, askql_app's CREATE and hypopg as before" \
+	'[ "$(psql -X -q -tA -d postgres -c "SELECT count(*) FROM pg_roles WHERE rolname LIKE '"'askql_demo_%'"'")" = 0 ] &&
+	 [ "$(psql -X -q -tA -d postgres -c "SELECT count(*) FROM pg_auth_members m JOIN pg_roles r ON r.oid = m.member WHERE r.rolname = '"'askql_reader'"'")" = 0 ] &&
+	 [ "$(psql -X -q -tA -d demo -c "SELECT has_database_privilege('"'askql_app'"', '"'demo'"', '"'CREATE'"')::int")" = "$CREATE_BEFORE" ] &&
+	 [ "$(psql -X -q -tA -d demo -c "SELECT count(*) FROM pg_extension WHERE extname = '"'hypopg'"'")" = "$HYPOPG_BEFORE" ]'
 echo "1..$n"

@@ -23,8 +23,9 @@ const SHAPES = {
     en: ['how many patients are there', /^Number of patients: \d{1,3}(,\d{3})* patients$/],
   },
   top_n: {
-    ko: ['수술 건수 상위 3개 진료과', /^진료과\(department\)별 건수, 상위 3개: (.+ \d{1,3}(,\d{3})*건, ){2}.+ \d{1,3}(,\d{3})*건 \(상위 3개\)$/],
-    en: ['top 3 departments by number of cases', /^Number of rows by .*\(department\), top 3: (.+ \d{1,3}(,\d{3})*, ){2}.+ \d{1,3}(,\d{3})* \(top 3\)$/],
+    // the cases counted by their key since issue 26 (a ranking by a counted entity counts it): the same numbers
+    ko: ['수술 건수 상위 3개 진료과', /^진료과\(department\)별 (건수|케이스\(caseid\) 수), 상위 3개: (.+ \d{1,3}(,\d{3})*건, ){2}.+ \d{1,3}(,\d{3})*건 \(상위 3개\)$/],
+    en: ['top 3 departments by number of cases', /^Number of (rows|different case ID \(caseid\)) by .*\(department\), top 3: (.+ \d{1,3}(,\d{3})*, ){2}.+ \d{1,3}(,\d{3})* \(top 3\)$/],
   },
   yesno: {
     ko: ['사망한 환자가 있나요?', /^.*\(death_inhosp\) = 1인 기록이 있는지: (예|아니요)$/],
@@ -161,7 +162,7 @@ try {
         const cells = await page.locator('table.data tbody td.num').allInnerTexts();
         must(cells.length >= 3 && cells.some((c) => /^\d{1,3},\d{3}$/.test(c.trim())), 'cells ' + cells.join(' '));
         const head = (await page.locator('table.data thead th').nth(1).innerText()).replace(/[▲▼]/g, '').trim();
-        must(head === (lang === 'ko' ? '건수' : 'Count'), 'count header ' + head);
+        must((lang === 'ko' ? ['건수', '케이스 수'] : ['Count', 'Number of case ID']).includes(head), 'count header ' + head);
         const yn = await page.goto(`${BASE}/runs/${runs[lang].yesno}`).then(() => page.locator('table.data tbody td').first().innerText());
         must(['예', '아니요', 'Yes', 'No'].includes(yn.trim()) && /[가-힣]/.test(yn) === (lang === 'ko'), 'yes/no cell ' + yn);
       });

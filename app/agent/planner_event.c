@@ -1,5 +1,6 @@
 /* planner_event.c: event windows: what was measured before, after or during an event of care ("수술 전 크레아티닌", "creatinine after surgery", "intraoperative blood pressure") as a comparison of the measured row's time with the event's start or end (docs/lexicon.md, "Event windows"; issue 26: the window was dropped silently). */
 #include <ctype.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,9 +12,10 @@
 
 #define EV_TERMS 16
 
-/* The lexicon (conf event_windows_file), read once per process; the terms point into its buffer. */
+/* The lexicon (conf event_windows_file), read once per process (as planner_entlex.c reads its own);
+ * the terms point into its buffer. */
+static pthread_once_t lex_once = PTHREAD_ONCE_INIT;
 static struct {
-	int loaded;
 	const char *words[EV_TERMS]; int nwords;          /* the event's question words */
 	const char *stems[EV_TERMS]; int nstems;          /* its time columns' name stems */
 	const char *rel[EV_NREL][EV_TERMS]; int nrel[EV_NREL];      /* words beside the event word */
@@ -45,7 +47,6 @@ static void load(void)
 	char *buf, *save = NULL;
 	int bad = 0;
 
-	lex.loaded = 1;
 	if (!(buf = file_read(conf_get("event_windows_file"), 65536, NULL))) {
 		log_warn("event windows lexicon %s could not be read: before/after/during an event are not read",
 		         conf_get("event_windows_file"));
@@ -111,8 +112,7 @@ static void add(struct planner *p, int rel, int t0, int t1)
 
 void pf_event_words(struct planner *p)
 {
-	if (!lex.loaded)
-		load();
+	pthread_once(&lex_once, load);
 	for (int i = 0; i < p->tk.n; i++) {
 		const struct ptok *t = &p->tk.v[i];
 		int r;

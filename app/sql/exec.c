@@ -1443,6 +1443,10 @@ enum err exec_suppress_form(const char *sql, const char *conninfo, int release, 
 	 * events, API and downloads as well as files for release: exact cells would give a group left
 	 * out by subtracting the shown ones from a total (docs/privacy.md "Differencing") */
 	so.round = exec_release_round();
+	/* and sums and averages perturbed, spreads coarse: an exact average of a 0/1 condition, or a
+	 * sum over an average, tells a group's size exactly (docs/privacy.md "Differencing") */
+	so.noise = 1;
+	so.noise_key = strtoll(conf_get("release_noise_key"), NULL, 10);
 	rc = suppress_rewrite(sql ? sql : "", &so, out, &why);
 	supp_db_free(sd);
 	free(sd);

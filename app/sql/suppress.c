@@ -77,13 +77,14 @@ static const char *const formats[SUPP__MAX] = {
 	[SUPP_AGG_EXTREME] = "%s gives one row's value of each group, one patient's; use avg, a percentile or a "
 	                     "count instead",
 	[SUPP_AGG_LISTS] = "%s lists each row's value, whatever the size of the group; count or summarise instead",
-	[SUPP_AGG_OTHER] = "the aggregate %s is not allowed here; use count, sum, avg, stddev, variance, "
-	                   "percentile_cont or percentile_disc",
+	[SUPP_AGG_OTHER] = "the aggregate %s is not allowed here; use count, sum, avg, stddev, variance or "
+	                   "percentile_disc",
 	[SUPP_AGG_FILTER] = "FILTER (WHERE ...) on %s counts a part of a group, which may hold fewer patients "
 	                    "than the group; put the condition in WHERE or GROUP BY instead",
 	[SUPP_AGG_ORDER] = "ORDER BY inside %s is not allowed here",
-	[SUPP_PERCENTILE] = "a percentile needs one constant fraction above 1/k and at most 1 - 1/k (k = %s): "
-	                    "nearer the edges it is the lowest or highest patient's value",
+	[SUPP_PERCENTILE] = "a percentile needs one constant fraction, a multiple of 0.05, above 1/k and at most "
+	                    "1 - 1/k (k = %s): nearer the edges it is the lowest or highest patient's value, and a "
+	                    "finer fraction can be moved until it tells the group's size",
 	[SUPP_IDENT] = "%s identifies a patient or an episode of care: here it may only be counted "
 	               "(count, count DISTINCT) or joined on (an equality of two columns)",
 	[SUPP_ITEM] = "%s is neither grouped (GROUP BY) nor an aggregate",
@@ -93,6 +94,11 @@ static const char *const formats[SUPP__MAX] = {
 	[SUPP_UNLINKED] = "%s holds patients' rows without a patient key and is not joined to a table with one "
 	                  "on that table's unique key (as ON x.caseid = c.caseid), so its patients cannot be counted",
 	[SUPP_TOO_LARGE] = "the query has too many %s for this check",
+	[SUPP_AGG_ARG] = "the argument of %s must be a column, a 0/1 condition (CASE WHEN ... THEN 1 ELSE 0 END), "
+	                 "a difference of two columns or date_part('epoch', a - b), or one of these times or divided "
+	                 "by a constant: other arithmetic (a constant added, DISTINCT) lets a group's size be worked out",
+	[SUPP_INTERPOLATE] = "%s interpolates between two patients' values, and how it does tells the group's size; "
+	                     "use percentile_disc, a value one of the patients has",
 };
 
 /* Aggregates the form allows; percentile_* only WITHIN GROUP with one constant fraction. */
@@ -155,7 +161,12 @@ struct pair { int ra, rb; const char *ca, *cb; };
 /* An aggregate call of a result: count (rounded), sum (rounded), or another of the values; sum,
  * avg, stddev, variance and percentile_cont are held to the minority rule (measure).  Not
  * percentile_disc: it takes any type (a date, a text), whose values '0' would not cast to. */
-struct agg { const cJSON *fc; int count, star, sum, measure; };
+struct agg {
+	const cJSON *fc;
+	int count, star, sum, measure;
+	int avg, spread;     /* avg; stddev or variance of any kind */
+	unsigned long id;    /* the measure's columns hashed (0: a 0/1 condition), a tag of its cell key */
+};
 
 /* An edit of the text: at byte pos, drop del bytes and put ins (heap). */
 struct edit { int pos, del; char *ins; };
@@ -882,11 +893,149 @@ static double fraction(const cJSON *n)
 	return -1;
 }
 
+/* op_name: the operator of an A_Expr of one operator ("*", "-", "="), NULL otherwise */
+static const char *op_name(const cJSON *e)
+{
+	const char *k = cJSON_GetStringValue(get(e, "kind"));
+
+	if (!k || strcmp(k, "AEXPR_OP") || cJSON_GetArraySize(get(e, "name")) != 1)
+		return NULL;
+	return sval(cJSON_GetArrayItem(get(e, "name"), 0));
+}
+
+/* nonzero_const: a numeric constant other than zero (cast or not) */
+static int nonzero_const(const cJSON *n)
+{
+	const cJSON *ac;
+
+	while (is(n, "TypeCast"))
+		n = get(get(n, "TypeCast"), "arg");
+	if (!(ac = get(n, "A_Const")))
+		return 0;
+	if (get(ac, "fval")) {
+		const char *f = cJSON_GetStringValue(get(get(ac, "fval"), "fval"));
+
+		return f && strtod(f, NULL) != 0;
+	}
+	return cJSON_IsObject(get(ac, "ival")) && num(get(get(ac, "ival"), "ival"), 0) != 0;
+}
+
+/* is_cond: a test that is true or false: a comparison, IN, BETWEEN, LIKE, IS [NOT] DISTINCT FROM,
+ * AND/OR/NOT, IS [NOT] NULL, IS [NOT] TRUE (not arithmetic, whatever it is cast to) */
+static int is_cond(const cJSON *n)
+{
+	static const char *const cmp[] = {"=", "<>", "!=", "<", ">", "<=", ">=", "~~", "!~~", "~~*", "!~~*", NULL};
+	const cJSON *e = get(n, "A_Expr");
+	const char *k = cJSON_GetStringValue(get(e, "kind"));
+
+	if (is(n, "BoolExpr") || is(n, "NullTest") || is(n, "BooleanTest"))
+		return 1;
+	if (!k)
+		return 0;
+	if (!strcmp(k, "AEXPR_OP"))
+		return op_name(e) && in_list(op_name(e), cmp);
+	return strcmp(k, "AEXPR_OP_ANY") && strcmp(k, "AEXPR_OP_ALL") && strcmp(k, "AEXPR_NULLIF") &&
+	       strcmp(k, "AEXPR_PAREN");
+}
+
+/* zero_one: the constant 0 or 1, or NULL */
+static int zero_one(const cJSON *n)
+{
+	const cJSON *ac;
+
+	while (is(n, "TypeCast"))
+		n = get(get(n, "TypeCast"), "arg");
+	if (!(ac = get(n, "A_Const")))
+		return 0;
+	if (cJSON_IsTrue(get(ac, "isnull")))
+		return 1;
+	if (get(ac, "fval"))
+		return fraction(n) == 0 || fraction(n) == 1;
+	return cJSON_IsObject(get(ac, "ival")) && (unsigned)num(get(get(ac, "ival"), "ival"), 0) <= 1;
+}
+
+/* col_id: the column as table.column (its reference's table, not the alias), hashed into *h */
+static void col_id(struct sx *s, const cJSON *n, unsigned long *h)
+{
+	struct colref c;
+	int r;
+	const char *parts[2];
+
+	colref(n, &c);
+	r = ref_of(s, &c);
+	parts[0] = r >= 0 ? s->refs[r].table : c.qual ? c.qual : "";
+	parts[1] = c.col ? c.col : "";
+	for (int p = 0; p < 2; p++) {
+		for (const char *t = parts[p]; *t; t++)
+			*h = (*h ^ (unsigned char)*t) * 1099511628211UL;   /* FNV-1a */
+		*h = (*h ^ (p ? ';' : '.')) * 1099511628211UL;
+	}
+}
+
+/* measure_arg: n is a measure (suppress.h): 1 or 0; *id gets its columns hashed (left as it is
+ * for a 0/1 condition, whose patients alone say its values) */
+static int measure_arg(struct sx *s, const cJSON *n, unsigned long *id, int depth)
+{
+	const cJSON *b = body(n), *c;
+	const char *op;
+
+	if (depth > 8)
+		return 0;
+	if (is(n, "ColumnRef")) {
+		col_id(s, n, id);
+		return 1;
+	}
+	if (is(n, "TypeCast"))
+		return is_cond(get(b, "arg")) || measure_arg(s, get(b, "arg"), id, depth + 1);
+	if (is(n, "CaseExpr")) {
+		/* CASE WHEN cond THEN 1 ELSE 0 END, CASE WHEN cond THEN age END: each result 0, 1, NULL or a
+		 * measure, never a constant a measure could be shifted by */
+		const cJSON *d = get(b, "defresult");
+
+		if (get(b, "arg") || (d && !zero_one(d) && !measure_arg(s, d, id, depth + 1)))
+			return 0;
+		cJSON_ArrayForEach(c, get(b, "args")) {
+			const cJSON *r = get(get(c, "CaseWhen"), "result");
+
+			if (!zero_one(r) && !measure_arg(s, r, id, depth + 1))
+				return 0;
+		}
+		return 1;
+	}
+	if (is(n, "A_Expr") && (op = op_name(b))) {
+		const cJSON *l = get(b, "lexpr"), *r = get(b, "rexpr");
+
+		if (!strcmp(op, "-"))
+			return is(l, "ColumnRef") && is(r, "ColumnRef") && (col_id(s, l, id), col_id(s, r, id), *id ^= 1, 1);
+		if (!strcmp(op, "*"))
+			return nonzero_const(l) ? measure_arg(s, r, id, depth + 1)
+			       : nonzero_const(r) && measure_arg(s, l, id, depth + 1);
+		if (!strcmp(op, "/"))
+			return nonzero_const(r) && measure_arg(s, l, id, depth + 1);
+		return 0;
+	}
+	if (is(n, "FuncCall") && (!strcasecmp(call_name(b), "date_part") || !strcasecmp(call_name(b), "extract"))) {
+		/* a field of a column or of a difference of two: date_part('epoch', out - in), extract(day FROM d) */
+		const cJSON *unit = cJSON_GetArrayItem(get(b, "args"), 0), *e = cJSON_GetArrayItem(get(b, "args"), 1);
+		const char *u = cJSON_GetStringValue(get(get(get(unit, "A_Const"), "sval"), "sval"));
+		const cJSON *eb = get(e, "A_Expr");
+
+		if (cJSON_GetArraySize(get(b, "args")) != 2 || !u ||
+		    !(is(e, "ColumnRef") || (eb && op_name(eb) && !strcmp(op_name(eb), "-"))))
+			return 0;
+		for (const char *t = u; *t; t++)
+			*id = (*id ^ (unsigned char)(*t | 0x20)) * 1099511628211UL;
+		return measure_arg(s, e, id, depth + 1);
+	}
+	return 0;
+}
+
 static void aggregate(struct sx *s, const cJSON *n)
 {
 	const cJSON *fc = body(n), *arg;
 	const char *name = call_name(fc);
 	int count = !strcasecmp(name, "count"), star = cJSON_IsTrue(get(fc, "agg_star"));
+	unsigned long id = 14695981039346656037UL;   /* FNV-1a's offset basis */
 	char t[200];
 
 	if (get(fc, "agg_filter"))
@@ -899,13 +1048,19 @@ static void aggregate(struct sx *s, const cJSON *n)
 		refuse(s, SUPP_AGG_OTHER, loc(n), name);
 	if (s->refused)
 		return;
+	if (!strcasecmp(name, "percentile_cont")) {
+		refuse(s, SUPP_INTERPOLATE, loc(n), name);
+		return;
+	}
 	if (!strncasecmp(name, "percentile_", 11)) {
 		double f = fraction(cJSON_GetArrayItem(get(fc, "args"), 0));
 		double k = (double)(s->o->k > 1 ? s->o->k : 2);
 
-		/* with at least k values, a fraction in (1/k, 1 - 1/k] is never the lowest or highest */
+		/* with at least k values, a fraction in (1/k, 1 - 1/k] is never the lowest or highest;
+		 * steps of 0.05 cannot be moved until the answer changes at the group's size */
 		if (!cJSON_IsTrue(get(fc, "agg_within_group")) || cJSON_GetArraySize(get(fc, "args")) != 1 ||
-		    cJSON_GetArraySize(get(fc, "agg_order")) != 1 || !(f > 1.0 / k) || !(f <= 1.0 - 1.0 / k)) {
+		    cJSON_GetArraySize(get(fc, "agg_order")) != 1 || !(f > 1.0 / k) || !(f <= 1.0 - 1.0 / k) ||
+		    f * 20 - (double)(long)(f * 20 + 0.5) > 1e-9 || f * 20 - (double)(long)(f * 20 + 0.5) < -1e-9) {
 			snprintf(t, sizeof t, "%ld", s->o->k);
 			refuse(s, SUPP_PERCENTILE, loc(n), t);
 			return;
@@ -935,12 +1090,19 @@ static void aggregate(struct sx *s, const cJSON *n)
 		no_ident(s, arg);
 	if (s->refused)
 		return;
+	/* a measure's shape: arithmetic that adds a constant (avg(f + 1000) less avg(1000 + 0 * x))
+	 * cancels the noise of the release (docs/privacy.md "Differencing") */
+	if (arg && !count && (cJSON_IsTrue(get(fc, "agg_distinct")) || !measure_arg(s, arg, &id, 0))) {
+		refuse(s, SUPP_AGG_ARG, loc(n), name);
+		return;
+	}
 	if (s->naggs >= MAX_AGGS) {
 		refuse(s, SUPP_TOO_LARGE, loc(n), "aggregates");
 		return;
 	}
 	s->aggs[s->naggs++] = (struct agg){n, count, star, !strcasecmp(name, "sum"),
-	                                   !count && strcasecmp(name, "percentile_disc")};
+	                                   !count && strcasecmp(name, "percentile_disc"), !strcasecmp(name, "avg"),
+	                                   !strncasecmp(name, "stddev", 6) || !strncasecmp(name, "var", 3), id};
 }
 
 static void result(struct sx *s, const cJSON *n)
@@ -1307,10 +1469,12 @@ static char *patients(struct sx *s)
 	return sb_ok(&b) ? sb_steal(&b) : (sb_free(&b), s->err = ERR_NOMEM, NULL);
 }
 
-/* agg_val: the name of the count or sum n is, or casts of one (PostgreSQL names such an item
- * "count" or "sum"), NULL when it is none */
-static const char *agg_val(const cJSON *n)
+/* agg_val: the name PostgreSQL gives n when it is (a cast of) an aggregate the rewrite replaces
+ * (count, sum; avg, stddev and variance with noise), NULL when it is none */
+static const char *agg_val(const struct sx *s, const cJSON *n)
 {
+	static const char *const spread[] = {"stddev", "stddev_samp", "stddev_pop", "variance", "var_samp", "var_pop",
+	                                     "avg", NULL};
 	const char *name;
 
 	while (is(n, "TypeCast"))
@@ -1318,7 +1482,99 @@ static const char *agg_val(const cJSON *n)
 	if (!is(n, "FuncCall"))
 		return NULL;
 	name = call_name(body(n));
-	return !strcasecmp(name, "count") ? "count" : !strcasecmp(name, "sum") ? "sum" : NULL;
+	if (!strcasecmp(name, "count") || !strcasecmp(name, "sum"))
+		return name;
+	return s->o->noise && in_list(name, spread) ? name : NULL;
+}
+
+/* cell_key: SQL of the cell key of the patients behind the argument x's values (nonzero: its
+ * non-zero values): the sum of their keys hashed with the install's seed, for every counted
+ * reference; the same patients give the same key whatever the statement */
+static void cell_key(const struct sx *s, struct sb *b, const char *x, int nonzero)
+{
+	int n = 0;
+
+	sb_putc(b, '(');
+	for (int i = 0; i < s->nrefs; i++) {
+		const struct ref *r = &s->refs[i];
+
+		if (!r->key)
+			continue;
+		if (n++)
+			sb_puts(b, " + ");
+		sb_printf(b, "coalesce(sum(DISTINCT CASE WHEN (%s) %s THEN hashtextextended((", x,
+		          nonzero ? "<> '0'" : "IS NOT NULL");
+		quote_ident(b, r->alias ? r->alias : r->table);
+		sb_putc(b, '.');
+		quote_ident(b, r->key);
+		sb_printf(b, ")::text, %lld) END), 0)", s->o->noise_key);
+	}
+	if (!n)
+		sb_putc(b, '0');
+	sb_putc(b, ')');
+}
+
+/* draw: SQL of a number in (-2, 2), the sum of two uniform draws (so near 0 more often than near
+ * the ends), fixed by the cell key and the tag */
+static void draw(const struct sx *s, struct sb *b, const char *key, unsigned long tag)
+{
+	sb_printf(b, "((hashtextextended(%s::text || ':%lu:1', %lld) %% 1000000 + "
+	             "hashtextextended(%s::text || ':%lu:2', %lld) %% 1000000)::numeric / 1000000)",
+	          key, tag, s->o->noise_key, key, tag, s->o->noise_key);
+}
+
+/* released: SQL that replaces the aggregate a (its call's text call) in the release, NULL when it
+ * stays as it is (docs/privacy.md "Differencing") */
+static char *released(struct sx *s, const struct agg *a, const char *call)
+{
+	struct sb b = SB_INIT, key = SB_INIT, num = SB_INIT;
+	long r = s->o->round;
+	char *x;
+
+	if (a->count)
+		return r > 1 ? (sb_printf(&b, "(round(%s::numeric / %ld) * %ld)::bigint", call, r, r), sb_steal(&b)) : NULL;
+	if (a->spread && s->o->noise) {
+		/* two significant digits: a sample's spread over a population's tells n / (n - 1) */
+		sb_printf(&b, "(CASE WHEN (%s) = 0 THEN 0 ELSE round((%s)::numeric, 1 - floor(log(abs((%s)::numeric)))::int) END)",
+		          call, call, call);
+		return sb_ok(&b) ? sb_steal(&b) : (sb_free(&b), NULL);
+	}
+	if (!a->sum && !a->avg)
+		return NULL;
+	if (!s->o->noise)
+		return a->sum && r > 1 ? (sb_printf(&b, "(round(%s::numeric / %ld) * %ld)", call, r, r), sb_steal(&b)) : NULL;
+	if (!(x = agg_arg(s, a)))
+		return NULL;
+	/* one patient's worth of noise on the total: the mean absolute non-zero value, times a draw
+	 * fixed by the patients with a non-zero value and by the measure's columns */
+	cell_key(s, &key, x, 1);
+	sb_printf(&num, "(sum(%s) + ", x);
+	draw(s, &num, sb_cstr(&key), a->id);
+	/* greatest(E, -E): the absolute value of a number and of an interval alike (a duration's
+	 * average stays an interval); no value: no noise (coalesce to E's own zero) */
+	sb_printf(&num, " * coalesce(avg(greatest((%s), -(%s))) FILTER (WHERE (%s) <> '0'), sum(%s) * 0))", x, x, x, x);
+	if (a->sum) {
+		if (r > 1)
+			sb_printf(&b, "(round(%s / %ld) * %ld)", sb_cstr(&num), r, r);
+		else
+			sb_puts(&b, sb_cstr(&num));
+	} else {
+		/* the count of values with a draw of its own patients' cell key */
+		sb_reset(&key);
+		cell_key(s, &key, x, 0);
+		sb_printf(&b, "(%s / NULLIF(count(%s) + ", sb_cstr(&num), x);
+		draw(s, &b, sb_cstr(&key), 0);
+		sb_puts(&b, ", 0))");
+	}
+	free(x);
+	sb_free(&key);
+	sb_free(&num);
+	if (!sb_ok(&b)) {
+		s->err = ERR_NOMEM;
+		sb_free(&b);
+		return NULL;
+	}
+	return sb_steal(&b);
 }
 
 /* rewrite: the edits of the accepted statement */
@@ -1391,24 +1647,29 @@ static void rewrite(struct sx *s)
 	sb_free(&b);
 	positional(s, get(s->sel, "groupClause"));
 	positional(s, get(s->sel, "sortClause"));
-	if (s->o->round > 1) {
+	if (s->o->round > 1 || s->o->noise) {
 		/* counts and sums to a multiple of round, where they are shown and where they are
-		 * compared (a sum of a 0/1 column is a count; a sum of an interval cannot be cast to
-		 * numeric and fails in PostgreSQL: refused, never exact) */
-		for (int i = 0; i < s->naggs && !s->refused; i++) {
+		 * compared (a sum of a 0/1 column is a count); with noise, sums and averages perturbed
+		 * and spreads coarse (released above).  A sum of an interval cannot be cast to numeric
+		 * and fails in PostgreSQL: refused, never exact */
+		for (int i = 0; i < s->naggs && !s->refused && !s->err; i++) {
 			int close, at = loc(s->aggs[i].fc);
+			char *call, *rel;
 
-			if ((!s->aggs[i].count && !s->aggs[i].sum) || call_parens(s, at, &close) < 0)
+			if (call_parens(s, at, &close) < 0)
 				continue;
-			sb_printf(&b, s->aggs[i].count ? "(round(%.*s::numeric / %ld) * %ld)::bigint" : "(round(%.*s::numeric / %ld) * %ld)",
-			          s->toks[close].end - at, s->sql + at, s->o->round, s->o->round);
-			add_edit(s, at, s->toks[close].end - at, sb_ok(&b) ? sb_steal(&b) : NULL);
-			sb_free(&b);
+			if (!(call = strndup(s->sql + at, (size_t)(s->toks[close].end - at)))) {
+				s->err = ERR_NOMEM;
+				break;
+			}
+			if ((rel = released(s, &s->aggs[i], call)))
+				add_edit(s, at, s->toks[close].end - at, rel);
+			free(call);
 		}
 		for (int i = 0; i < item && i < cJSON_GetArraySize(s->targets); i++) {
 			const cJSON *rt = get(cJSON_GetArrayItem(s->targets, i), "ResTarget");
-			const char *nm = agg_val(get(rt, "val"));
-			char as[16];
+			const char *nm = agg_val(s, get(rt, "val"));
+			char as[40];
 
 			if (!get(rt, "name") && nm && ends[i] > 0) {
 				snprintf(as, sizeof as, " AS %s", nm);

@@ -43,6 +43,8 @@ enum suppress_code {
 	SUPP_NO_KEY,         /* arg: the configured patient keys */
 	SUPP_UNLINKED,       /* arg: a table of patients' rows without a patient key, not joined to one */
 	SUPP_TOO_LARGE,      /* arg: what there is too much of (tables, groups, aggregates, edits) */
+	SUPP_AGG_ARG,        /* arg: the aggregate whose argument is not a measure shape */
+	SUPP_INTERPOLATE,    /* arg: percentile_cont */
 	SUPP__MAX
 };
 
@@ -79,6 +81,9 @@ struct suppress_opts {
 	                                * needed, identifiers known by the key names only, no link rule */
 	long k;                    /* a group is returned only with at least k patients (> 0) */
 	long round;                /* > 1: every count aggregate is rounded to a multiple of this (release) */
+	int noise;                 /* 1: sums and averages perturbed by the groups' cell keys, spreads
+	                            * to two significant digits (docs/privacy.md "Differencing") */
+	long long noise_key;       /* the install's secret seed of the cell keys (conf release_noise_key) */
 };
 
 /*
@@ -90,8 +95,13 @@ struct suppress_opts {
  *   - it aggregates (GROUP BY, or an aggregate in the select list);
  *   - GROUP BY items are columns or bands of them (date_trunc, extract, floor, width_bucket,
  *     arithmetic with constants, CASE with constant results), never an identifier;
- *   - aggregates are count, sum, avg, stddev, variance and percentile_cont/percentile_disc of one
- *     constant fraction inside (1/k, 1 - 1/k], without FILTER or an ORDER BY inside;
+ *   - aggregates are count, sum, avg, stddev, variance and percentile_disc of one constant
+ *     fraction, a multiple of 0.05, inside (1/k, 1 - 1/k], without FILTER or an ORDER BY inside
+ *     (percentile_cont is refused: its interpolation tells the group's size);
+ *   - the argument of sum, avg, stddev, variance and percentile_disc is a measure: a column, a 0/1
+ *     condition (CAST(cond AS int), CASE WHEN cond THEN 1 ELSE 0 END), a difference of two
+ *     columns, date_part/extract('epoch', column - column), or one of these cast, times or
+ *     divided by a non-zero constant; no constant added, no DISTINCT;
  *   - the select list, HAVING and ORDER BY hold grouped expressions, allowed aggregates,
  *     constants and arithmetic or plain scalar functions of them;
  *   - an identifier (a patient key, a column whose name says it keys a person or an episode, a
@@ -109,7 +119,14 @@ struct suppress_opts {
  *   "HAVING <n> >= k" (put in front of the statement's own HAVING with AND);
  *   positional GROUP BY / ORDER BY references moved up by one;
  *   with round > 1, each count aggregate c of the select list, HAVING and ORDER BY replaced by
- *   (round(c::numeric / round) * round)::bigint, named "count" when it was.
+ *   (round(c::numeric / round) * round)::bigint, named "count" when it was;
+ *   with noise, each sum(E) by (sum(E)::numeric + u * g) rounded to round, each avg(E) by
+ *   (sum(E)::numeric + u * g) / (count(E) + v), where g is the mean absolute non-zero value of E, u
+ *   a number in (-2, 2) drawn from the cell key of the patients with a non-zero E and from E's
+ *   columns, v one in (-2, 2) from the cell key of the patients with a value (a cell key: the sum of
+ *   the patients' keys hashed with noise_key, so the same patients give the same draw whatever the
+ *   SQL); each stddev, variance, var_samp, var_pop, stddev_samp, stddev_pop to two significant
+ *   digits; each named as before.
  * Without db the form is checked as far as the SQL alone tells, and *out (when out is non-NULL)
  * is set to NULL: nothing to count with.  ERR_NOMEM.  The caller guards *out as any SQL.
  */

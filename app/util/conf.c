@@ -34,6 +34,7 @@ static struct conf_item items[] = {
 	{"suppress_k", "11", 0, "aggregate access level and files for release: the statement itself (HAVING) leaves out every result group with fewer distinct patients than this, so no small group reaches the result, the chart or a download (store/level.h, sql/suppress.h)", 0, 0},
 	{"suppress_patient_keys", "subject_id,subjectid,patient_id,person_id,ptnt_no,pt_no", 0, "aggregate access level and files for release: the column names, in order, that hold a patient's key; a query must read a table with one of them, and each group's patients are counted with it (for every table that has one)", 0, 0},
 	{"release_round", "5", 0, "aggregate access level and files for release: every count and sum is rounded to a multiple of this, totals included, so a total less its parts tells no left-out group exactly; 1 or less: not rounded (sql/suppress.h)", 0, 0},
+	{"release_noise_key", "0", 1, "aggregate access level and files for release: the secret seed (a number) of the cell keys that fix each group's noise on sums and averages; `make run` keeps one in var/noise.key. Known, it lets an analyst who also knows which patients are in a group take the noise off; changed, every group gets new noise (docs/privacy.md \"Differencing\")", 0, 0},
 	{"explain_hypopg", "1", 0, "1: askql explain tries suggested indexes with hypopg on target_db (the extension installed there, or a role that may create it)", 0, 0},
 	/* agent and LLM */
 	{"max_retries", "3", 0, "planner attempts in the self-correction loop", 0, 0},

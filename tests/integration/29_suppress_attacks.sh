@@ -121,6 +121,10 @@ case_max_identifier	refuse	,77$	SELECT department, max(CASE WHEN caseid = 101 TH
 case_sum_identifier	refuse	,77$	SELECT sex, sum(CASE WHEN subjectid = 6 THEN age ELSE 0 END) AS a FROM cases GROUP BY sex
 count_case_identifier	refuse	^1,	SELECT count(CASE WHEN subject_id = 5 AND sick_cd = 'X70' THEN 1 END) AS hit, count(*) FROM jindan
 avg_of_one_patient	hide	^M,35	SELECT h.sex, avg(CASE WHEN d.sick_cd = 'X70' THEN h.age END) AS age_x70 FROM jindan d JOIN hwanja h USING (subject_id) GROUP BY h.sex
+scaled_constant	refuse	-	SELECT sex, sum(age * 0 + 1000) AS n1000 FROM hwanja GROUP BY sex
+flag_shifted_off_zero	refuse	-	SELECT h.sex, avg(CASE WHEN d.sick_cd = 'X70' THEN 2 ELSE 1 END) AS f FROM jindan d JOIN hwanja h USING (subject_id) GROUP BY h.sex
+interpolated_percentile	refuse	-	SELECT sex, percentile_cont(0.5) WITHIN GROUP (ORDER BY smoker) FROM hwanja GROUP BY sex
+percentile_bisection	refuse	-	SELECT sex, percentile_disc(0.37) WITHIN GROUP (ORDER BY smoker) FROM hwanja GROUP BY sex
 min_max_of_group	refuse	W9	SELECT ward_cd, min(ipwon_dt), max(ipwon_dt) FROM ipwon GROUP BY ward_cd
 max_age	refuse	,93$	SELECT sex, max(age) FROM hwanja GROUP BY sex
 percentile_at_edge	refuse	,93$	SELECT sex, percentile_disc(1) WITHIN GROUP (ORDER BY age) FROM hwanja GROUP BY sex
@@ -224,6 +228,32 @@ differencing() {   # differencing WHERE USER [--release]: the total and the grou
 differencing "aggregate (CLI)" "$AGG"
 differencing "release (CLI export --release)" "$IDF" --release
 
+# ---- group sizes from sums and averages: a sum over an average is the number of values, and an average of
+#      a 0/1 condition is m/n; exact, either gives the exact size of every group, and the total less the groups
+#      shown gives the left-out one exactly.  With noise on both (docs/privacy.md "Differencing") neither is
+#      a whole number of patients any more ----
+SIZES="SELECT w.ward_cd, sum(h.age) AS s, avg(h.age) AS a, avg(CASE WHEN h.age > 50 THEN 1 ELSE 0 END) AS f FROM ipwon w JOIN hwanja h USING (subject_id) WHERE w.$CUT GROUP BY 1 ORDER BY 1"
+ex_n=$(cli "$IDF" "SELECT ward_cd, count(*) FROM ipwon WHERE $CUT GROUP BY 1 ORDER BY 1" | grep '^W[01],')
+out=$(cli "$IDF" "$SIZES" | grep '^W[01],')
+check "identified: sum / avg of age gives W0's and W1's admissions exactly, and avg of a condition times them is whole ($(tr '\n' ' ' <<<"$ex_n"))" \
+	'[ -n "$ex_n" ] && [ "$(awk -F, '"'"'{ printf "%s,%d\n", $1, $2 / $3 + 0.5 }'"'"' <<<"$out")" = "$ex_n" ] &&
+	 join -t, <(echo "$out") <(echo "$ex_n") | awk -F, '"'"'{ m = $4 * $5; if (m - int(m + 0.5) > 1e-6 || int(m + 0.5) - m > 1e-6) bad = 1 } END { exit bad }'"'"'' "$out"
+for who in "$AGG" "$IDF --release"; do
+	# shellcheck disable=SC2086
+	out=$(cli $who "$SIZES"); rc=$?
+	rows=$(grep '^W[01],' <<<"$out")
+	check "$([ "$who" = "$AGG" ] && echo aggregate || echo release): sum / avg is no whole number of admissions, nor avg of a condition times the true count a whole number of patients" \
+		'[ $rc -eq 0 ] && [ "$(grep -c . <<<"$rows")" = 2 ] && ! grep -q "^W9," <<<"$out" &&
+		 join -t, <(echo "$rows") <(echo "$ex_n") | awk -F, '"'"'{ n = $2 / $3; m = $4 * $5;
+			if (n - int(n + 0.5) < 1e-3 && int(n + 0.5) - n < 1e-3) bad = 1;
+			if (m - int(m + 0.5) < 1e-6 && int(m + 0.5) - m < 1e-6) bad = 1 } END { exit bad }'"'"'' "$out"
+done
+# the noise is the patients': the same question asked again, or asked otherwise of the same patients (an
+# alias, a condition every row meets), gets the same answer, so asking many times averages nothing away
+a1=$(cli "$AGG" "SELECT w.ward_cd, avg(h.age) AS a FROM ipwon w JOIN hwanja h USING (subject_id) GROUP BY 1 ORDER BY 1" | grep '^W[01],')
+a2=$(cli "$AGG" "SELECT x.ward_cd, avg(y.age) AS a FROM ipwon x JOIN hwanja y USING (subject_id) WHERE y.age >= 0 GROUP BY 1 ORDER BY 1" | grep '^W[01],')
+check "aggregate: the same patients' average is the same however it is asked ($(tr '\n' ' ' <<<"$a1"))" '[ -n "$a1" ] && [ "$a1" = "$a2" ]' "$a1 / $a2"
+
 # ---- sums and averages of a flag: a large group, a small flagged minority ----
 out=$(cli "$AGG" "SELECT sex, sum(age) AS years, round(avg(age), 1) AS mean FROM hwanja GROUP BY sex ORDER BY 1"); rc=$?
 check "aggregate: a sum over groups with no small minority is shown, rounded to 5" \
@@ -231,12 +261,16 @@ check "aggregate: a sum over groups with no small minority is shown, rounded to 
 out=$(cli "$AGG" "SELECT sex, sum(smoker) AS smokers FROM hwanja GROUP BY sex"); rc=$?
 check "aggregate: a sum of a flag held by one man of 23 leaves out both groups (the minority rule, not only rounding)" \
 	'[ $rc -eq 0 ] && ! grep -q "^[FM]," <<<"$out"' "$out"
-out=$(cli "$AGG" "SELECT ward_cd, avg(ipwon_dt - timestamp '2024-01-01') AS since, percentile_disc(0.5) WITHIN GROUP (ORDER BY ipwon_dt) AS mid FROM ipwon GROUP BY 1 ORDER BY 1"); rc=$?
-check "aggregate: the minority rule reads an interval's zero, and leaves percentile_disc of a date alone (W0, W1 shown)" \
-	'[ $rc -eq 0 ] && [ "$(grep -c "^W[01],.*day" <<<"$out")" = 2 ] && ! grep -q "^W9," <<<"$out"' "$out"
-out=$(cli "$AGG" "SELECT ward_cd, sum(ipwon_dt - timestamp '2025-01-01') AS total FROM ipwon GROUP BY 1"); rc=$?
-check "aggregate: a sum of intervals cannot be rounded and fails in PostgreSQL, never exact" \
-	'[ $rc -eq 1 ] && grep -q "cannot cast type interval to numeric" <<<"$out" && ! grep -q "^W[019]," <<<"$out"' "$out"
+out=$(cli "$AGG" "SELECT ward_cd, percentile_disc(0.5) WITHIN GROUP (ORDER BY ipwon_dt) AS mid FROM ipwon GROUP BY 1 ORDER BY 1"); rc=$?
+check "aggregate: percentile_disc of a date is left alone by the minority rule (W0, W1 shown)" \
+	'[ $rc -eq 0 ] && [ "$(grep -c "^W[01],20" <<<"$out")" = 2 ] && ! grep -q "^W9," <<<"$out"' "$out"
+# a date less a constant is a measure shifted by it: avg(d - c1) less avg(d - c2) would take the noise off
+for sql in "SELECT ward_cd, avg(ipwon_dt - timestamp '2024-01-01') AS since FROM ipwon GROUP BY 1" \
+           "SELECT ward_cd, sum(ipwon_dt - timestamp '2025-01-01') AS total FROM ipwon GROUP BY 1"; do
+	out=$(cli "$AGG" "$sql"); rc=$?
+	check "aggregate: a measure shifted by a constant is refused, never exact (${sql:18:24}...)" \
+		'[ $rc -ne 0 ] && grep -q "at the aggregate level: the argument of \(avg\|sum\) must be a column" <<<"$out" && ! grep -q "^W[019]," <<<"$out"' "$out"
+done
 out=$(cli "$IDF" "SELECT sex, sum(smoker) AS smokers, avg(smoker) AS share FROM hwanja GROUP BY sex ORDER BY 1")
 check "identified: the same sum and average are exact (M,1,0.0434...)" 'grep -q "^M,1,0\.0434" <<<"$out" && grep -q "^F,0,0" <<<"$out"' "$out"
 out=$(cli "$IDF" --release "SELECT count(*) AS adm FROM ipwon")

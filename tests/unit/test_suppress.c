@@ -70,10 +70,13 @@ static int ident_name(void *ctx, const char *col)
 static const char *const keys[] = {"patient_id", "subject_id", "subjectid"};
 static const struct suppress_db db = {has_col, unique, tied, ident_name, NULL};
 
+/* 1: the rewrite perturbs sums and averages (seed 42), as the executor asks; the rules' tests leave it off */
+static int noise_on;
+
 /* rw: suppress_rewrite with k 11, rounding round; asserts the result code (and the refusal's) */
 static char *rw_round(const char *sql, long round, enum err want, enum suppress_code code, struct suppress_refusal *why)
 {
-	struct suppress_opts o = {keys, 3, &db, 11, round};
+	struct suppress_opts o = {keys, 3, &db, 11, round, noise_on, 42};
 	struct suppress_refusal w;
 	char *out = NULL;
 	enum err rc = suppress_rewrite(sql, &o, &out, why ? why : &w);
@@ -153,10 +156,10 @@ static void test_rewrite_every_reference_counted(void **state)
 	/* each aggregate's values: the patients behind them must be k as well */
 	ok_has("SELECT sex, avg(age) FROM hwanja GROUP BY sex",
 	       "LEAST(" H ", count(DISTINCT CASE WHEN (age) IS NOT NULL THEN \"hwanja\".\"subject_id\" END), ");
-	ok_has("SELECT sex, percentile_cont(0.5) WITHIN GROUP (ORDER BY age DESC NULLS LAST) FROM hwanja GROUP BY sex",
+	ok_has("SELECT sex, percentile_disc(0.5) WITHIN GROUP (ORDER BY age DESC NULLS LAST) FROM hwanja GROUP BY sex",
 	       "count(DISTINCT CASE WHEN (age) IS NOT NULL THEN \"hwanja\".\"subject_id\" END)");
 	/* a column called desc is no direction (found by fuzzing) */
-	ok_has("SELECT sex, percentile_cont(0.5) WITHIN GROUP (ORDER BY h. desc) FROM hwanja h GROUP BY sex",
+	ok_has("SELECT sex, percentile_disc(0.5) WITHIN GROUP (ORDER BY h. desc) FROM hwanja h GROUP BY sex",
 	       "CASE WHEN (h. desc) IS NOT NULL");
 	ok_has("SELECT sex, count(DISTINCT zip_cd) FROM hwanja GROUP BY sex",
 	       "count(DISTINCT CASE WHEN (zip_cd) IS NOT NULL THEN");
@@ -190,8 +193,7 @@ static void test_rewrite_minority_rule(void **state)
 	ok_has("SELECT sex, avg(smoker) FROM hwanja GROUP BY sex",
 	       "NULLIF(count(DISTINCT CASE WHEN (smoker) = '0' THEN \"hwanja\".\"subject_id\" END), 0)");
 	ok_has("SELECT sex, stddev(age) FROM hwanja GROUP BY sex", "CASE WHEN (age) <> '0' THEN");
-	ok_has("SELECT sex, percentile_cont(0.5) WITHIN GROUP (ORDER BY age) FROM hwanja GROUP BY sex",
-	       "CASE WHEN (age) <> '0' THEN");
+	ok_has("SELECT sex, variance(age) FROM hwanja GROUP BY sex", "CASE WHEN (age) <> '0' THEN");
 	/* percentile_disc takes any type ('0' is no date): its values are counted, no zero rule */
 	{
 		char *s = rw("SELECT sex, percentile_disc(0.5) WITHIN GROUP (ORDER BY brth_dt) FROM hwanja GROUP BY sex", OK, SUPP_OK, NULL);
@@ -347,11 +349,16 @@ static void test_refuses_groups_and_aggregates(void **state)
 	no("SELECT sex, sum(age ORDER BY age) FROM hwanja GROUP BY sex", SUPP_AGG_ORDER);
 	no("SELECT sex, sum(1) FROM hwanja GROUP BY sex", SUPP_AGG_OTHER);   /* a count past the rounding */
 	no("SELECT percentile_disc(1) WITHIN GROUP (ORDER BY age) FROM hwanja", SUPP_PERCENTILE);
-	no("SELECT percentile_cont(0) WITHIN GROUP (ORDER BY age) FROM hwanja", SUPP_PERCENTILE);
-	no("SELECT percentile_cont(0.05) WITHIN GROUP (ORDER BY age) FROM hwanja", SUPP_PERCENTILE);
-	no("SELECT percentile_cont(0.95) WITHIN GROUP (ORDER BY age) FROM hwanja", SUPP_PERCENTILE);
-	no("SELECT percentile_cont(ARRAY[0.5, 1]) WITHIN GROUP (ORDER BY age) FROM hwanja", SUPP_PERCENTILE);
-	no("SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY subject_id) FROM hwanja", SUPP_IDENT);
+	no("SELECT percentile_disc(0) WITHIN GROUP (ORDER BY age) FROM hwanja", SUPP_PERCENTILE);
+	no("SELECT percentile_disc(0.05) WITHIN GROUP (ORDER BY age) FROM hwanja", SUPP_PERCENTILE);
+	no("SELECT percentile_disc(0.95) WITHIN GROUP (ORDER BY age) FROM hwanja", SUPP_PERCENTILE);
+	no("SELECT percentile_disc(ARRAY[0.5, 1]) WITHIN GROUP (ORDER BY age) FROM hwanja", SUPP_PERCENTILE);
+	no("SELECT percentile_disc(0.5) WITHIN GROUP (ORDER BY subject_id) FROM hwanja", SUPP_IDENT);
+	/* a fraction that can be moved a little at a time finds where the answer changes: the group's size */
+	no("SELECT percentile_disc(0.37) WITHIN GROUP (ORDER BY smoker) FROM hwanja", SUPP_PERCENTILE);
+	no("SELECT percentile_disc(0.501) WITHIN GROUP (ORDER BY smoker) FROM hwanja", SUPP_PERCENTILE);
+	/* an interpolation between two patients' values says where they stand: the group's size */
+	no("SELECT sex, percentile_cont(0.5) WITHIN GROUP (ORDER BY age) FROM hwanja GROUP BY sex", SUPP_INTERPOLATE);
 }
 
 static void test_refuses_identifiers_and_results(void **state)
@@ -404,7 +411,7 @@ static void test_refuses_tables(void **state)
 /* without the database: the form as far as the SQL tells (the run page's offer) */
 static void test_form_only(void **state)
 {
-	struct suppress_opts o = {keys, 3, NULL, 11, 0};
+	struct suppress_opts o = {keys, 3, NULL, 11, 0, 0, 0};
 	struct suppress_refusal why;
 	char *out = (char *)1;
 
@@ -416,6 +423,81 @@ static void test_form_only(void **state)
 	assert_int_equal(why.code, SUPP_GROUP_IDENT);
 	assert_int_equal(suppress_rewrite("SELECT subject_id, ward_cd FROM ipwon", &o, NULL, &why), ERR_DENIED);
 	assert_int_equal(why.code, SUPP_NOT_AGGREGATE);
+}
+
+/* tag: the draw's tag of the first numerator in s (":<tag>:1'"), into buf */
+static const char *tag(const char *s, char *buf, size_t n)
+{
+	const char *p = strstr(s, "::text || ':");
+
+	assert_non_null(p);
+	p += strlen("::text || ':");
+	snprintf(buf, n, "%.*s", (int)strcspn(p, ":"), p);
+	return buf;
+}
+
+/* the release's noise (issue 27, differencing): the measures whose noise cannot be cancelled, and
+ * the rewrite that perturbs sums and averages by the patients' cell key and coarsens spreads */
+static void test_release_noise(void **state)
+{
+	char *s, *t;
+	char a[32], b[32];
+
+	(void)state;
+	noise_on = 1;
+	/* a constant added to a measure: avg(f + 1000) less avg(1000 + 0 * age) would take the noise
+	 * off; a scaled constant is a count times 1000 */
+	no("SELECT sex, sum(age * 0 + 1000) FROM hwanja GROUP BY sex", SUPP_AGG_ARG);
+	no("SELECT sex, avg(smoker + 1000) FROM hwanja GROUP BY sex", SUPP_AGG_ARG);
+	no("SELECT sex, avg(age - age + 1) FROM hwanja GROUP BY sex", SUPP_AGG_ARG);
+	no("SELECT sex, avg(CAST(age + 1000 AS int)) FROM hwanja GROUP BY sex", SUPP_AGG_ARG);
+	no("SELECT sex, avg(CASE WHEN age > 60 THEN 1001 ELSE 1000 END) FROM hwanja GROUP BY sex", SUPP_AGG_ARG);
+	no("SELECT sex, avg(CASE smoker WHEN 1 THEN 1 ELSE 0 END) FROM hwanja GROUP BY sex", SUPP_AGG_ARG);
+	no("SELECT sex, avg(age * 0) FROM hwanja GROUP BY sex", SUPP_AGG_ARG);
+	no("SELECT sex, sum(DISTINCT age) FROM hwanja GROUP BY sex", SUPP_AGG_ARG);
+	no("SELECT sex, avg(abs(age)) FROM hwanja GROUP BY sex", SUPP_AGG_ARG);
+	/* the measures analysts ask for stay in the form */
+	free(rw("SELECT sex, avg(CAST(smoker = 1 AS int)) * 100 FROM hwanja GROUP BY sex", OK, SUPP_OK, NULL));
+	free(rw("SELECT sex, avg(CASE WHEN age > 60 THEN 1 ELSE 0 END) FROM hwanja GROUP BY sex", OK, SUPP_OK, NULL));
+	free(rw("SELECT sex, avg(CASE WHEN zip_cd LIKE '1%' THEN age END), avg(extract(day FROM brth_dt)) FROM hwanja GROUP BY sex", OK, SUPP_OK, NULL));
+	no("SELECT sex, avg(brth_dt - date '2000-01-01') FROM hwanja GROUP BY sex", SUPP_AGG_ARG);
+	no("SELECT sex, avg(CASE WHEN age > 60 THEN age ELSE 1000 END) FROM hwanja GROUP BY sex", SUPP_AGG_ARG);
+	free(rw("SELECT sex, avg(date_part('epoch', out_dt - in_dt) / 60) FROM ipwon JOIN hwanja USING (subject_id) GROUP BY sex", OK, SUPP_OK, NULL));
+	free(rw("SELECT sex, avg(out_dt - in_dt), sum(age * 2), avg(age::numeric) FROM ipwon JOIN hwanja USING (subject_id) GROUP BY sex", OK, SUPP_OK, NULL));
+	/* an average: the total with one patient's worth of noise over the count with its own; named avg */
+	s = rw_round("SELECT sex, avg(age) FROM hwanja GROUP BY sex", 5, OK, SUPP_OK, NULL);
+	assert_non_null(strstr(s, ", sex, ((sum(age) + ((hashtextextended((coalesce(sum(DISTINCT CASE WHEN (age) <> '0' "
+	                          "THEN hashtextextended((\"hwanja\".\"subject_id\")::text, 42) END), 0))::text || ':"));
+	assert_non_null(strstr(s, " * coalesce(avg(greatest((age), -(age))) FILTER (WHERE (age) <> '0'), sum(age) * 0)) / NULLIF(count(age) + "
+	                          "((hashtextextended((coalesce(sum(DISTINCT CASE WHEN (age) IS NOT NULL THEN "));
+	assert_non_null(strstr(s, ":0:1', 42) % 1000000 + "));
+	assert_non_null(strstr(s, ") AS avg FROM hwanja"));
+	free(s);
+	/* a sum: perturbed the same way, then rounded */
+	s = rw_round("SELECT sex, sum(age) AS years FROM hwanja GROUP BY sex HAVING sum(age) > 100", 5, OK, SUPP_OK, NULL);
+	assert_non_null(strstr(s, ", sex, (round((sum(age) + ((hashtextextended("));
+	assert_non_null(strstr(s, "FILTER (WHERE (age) <> '0'), sum(age) * 0)) / 5) * 5) AS years FROM"));
+	assert_non_null(strstr(s, "HAVING ((round((sum(age) + "));
+	free(s);
+	/* the draw is the measure's columns' whatever the alias or a scale; another column, another draw */
+	t = rw("SELECT sex, avg(h.age * 2) FROM hwanja h GROUP BY sex", OK, SUPP_OK, NULL);
+	s = rw("SELECT sex, avg(age) FROM hwanja GROUP BY sex", OK, SUPP_OK, NULL);
+	assert_string_equal(tag(s, a, sizeof a), tag(t, b, sizeof b));
+	free(t);
+	t = rw("SELECT sex, avg(smoker) FROM hwanja GROUP BY sex", OK, SUPP_OK, NULL);
+	assert_string_not_equal(tag(s, a, sizeof a), tag(t, b, sizeof b));
+	free(t);
+	free(s);
+	/* a spread to two significant digits (a sample's over a population's is n / (n - 1)) */
+	s = rw("SELECT sex, stddev(age), var_pop(age) FROM hwanja GROUP BY sex", OK, SUPP_OK, NULL);
+	assert_non_null(strstr(s, "(CASE WHEN (stddev(age)) = 0 THEN 0 ELSE round((stddev(age))::numeric, 1 - floor(log(abs((stddev(age))::numeric)))::int) END) AS stddev"));
+	assert_non_null(strstr(s, "END) AS var_pop FROM"));
+	free(s);
+	/* a count is rounded only; percentile_disc is a value a patient has */
+	s = rw_round("SELECT sex, count(*), percentile_disc(0.5) WITHIN GROUP (ORDER BY age) FROM hwanja GROUP BY sex", 5, OK, SUPP_OK, NULL);
+	assert_null(strstr(s, "hashtextextended"));
+	free(s);
+	noise_on = 0;
 }
 
 static void test_reasons(void **state)
@@ -460,6 +542,7 @@ int main(void)
 		cmocka_unit_test(test_refuses_identifiers_and_results),
 		cmocka_unit_test(test_refuses_tables),
 		cmocka_unit_test(test_form_only),
+		cmocka_unit_test(test_release_noise),
 		cmocka_unit_test(test_reasons),
 	};
 

@@ -42,18 +42,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const char *const keys[] = {"subject_id", "patient_id"};
 	struct suppress_db db = {has_col, unique, tied, ident_name, NULL};
-	struct suppress_opts o = {keys, 2, &db, 11, 0};
+	struct suppress_opts o = {keys, 2, &db, 11, 0, 0, 0};
 	struct suppress_refusal why;
 	char *sql, *out = NULL;
 	enum err rc;
 
 	if (size > 64 * 1024)
 		return 0;
-	/* the first byte picks the options: release rounding, the form alone */
+	/* the first byte picks the options: release rounding, the form alone, the release's noise */
 	if (size > 0) {
 		o.round = data[0] & 1 ? 5 : 0;
 		if (data[0] & 2)
 			o.db = NULL;
+		o.noise = (data[0] & 4) != 0;
+		o.noise_key = data[0] & 8 ? -1 : 7;
 	}
 	if (!(sql = malloc(size + 1)))
 		return 0;

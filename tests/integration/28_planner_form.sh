@@ -93,8 +93,10 @@ check "... its SQL counts patients through the case table (a JOIN towards the on
 ask "$TI" "칼륨 평균"; i_sql=$(sql) i_rows=$(rows)
 check "identified: the same question reads the lab table alone, as before" \
 	'[ "$(st)" = ok ] && ! grep -q JOIN <<<"$i_sql"' "$i_sql"
-check "... and both levels give the same average (the join repeats no row)" \
-	'python3 -c "import sys; a, b = eval(sys.argv[1]), eval(sys.argv[2]); sys.exit(0 if abs(float(a[0][0]) - float(b[0][0])) < 1e-9 else 1)" "$a_rows" "$i_rows"' \
+# (the aggregate level's average carries noise of at most (2 g + 2 |avg|) / n, g the mean value: about
+# 0.0024 mmol/L over the demo's 14,006 potassium results; docs/privacy.md "Differencing")
+check "... and both levels give the same average within the aggregate level's noise (the join repeats no row)" \
+	'python3 -c "import sys; a, b = eval(sys.argv[1]), eval(sys.argv[2]); sys.exit(0 if abs(float(a[0][0]) - float(b[0][0])) < 0.005 else 1)" "$a_rows" "$i_rows"' \
 	"$a_rows / $i_rows"
 
 # ---- a ranking: ORDER BY ... FETCH FIRST n ROWS WITH TIES, no window in a subquery ----

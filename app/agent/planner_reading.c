@@ -63,8 +63,13 @@ static int own_per(struct planner *p, const struct plink_item *it)
 	for (int l = 0; l < p->pl.n; l++)
 		if (p->pl.v[l].kind == PL_VALUE && p->pl.v[l].ncols && p->pl.v[l].cols[0] == it->cols[0])
 			return 0;   /* 성별이 여자인: the column names its value */
-	return pf_has_role(p, R_COUNT) || pf_has_role(p, R_AVG) || pf_has_role(p, R_SUM) || pf_has_role(p, R_MAX) ||
-	       pf_has_role(p, R_MIN);
+	if (pf_has_role(p, R_COUNT) || pf_has_role(p, R_AVG) || pf_has_role(p, R_SUM) || pf_has_role(p, R_MAX) ||
+	    pf_has_role(p, R_MIN))
+		return 1;
+	for (int i = 0; i < p->tk.n; i++)
+		if (pf_share_word(&p->tk.v[i]))
+			return 1;   /* 성별 당뇨 비율: a share per sex */
+	return 0;
 }
 
 int pf_link_per(struct planner *p, const struct plink_item *it)
@@ -80,6 +85,11 @@ int pf_link_per(struct planner *p, const struct plink_item *it)
 	else if (it->t1 + 1 < p->tk.n && joiner(&p->tk.v[it->t1]))
 		nx = link_at(p, it->t1 + 1, -1);
 	if (nx && own_per(p, nx))
+		return 1;
+	/* joined to a period said per before it: "by year and approach", "per month and department" */
+	if (it->t0 >= 3 && joiner(&p->tk.v[it->t0 - 1]) &&
+	    (p->tk.v[it->t0 - 2].role == R_UNIT || p->tk.v[it->t0 - 2].role == R_BUCKET) &&
+	    p->tk.v[it->t0 - 3].role == R_PER)
 		return 1;
 	/* joined to the breakdown before it: by X and Y */
 	const struct plink_item *pv = NULL;
@@ -156,6 +166,8 @@ static int rate_sides(struct planner *p, int *side)
 		while (end < p->tk.n && p->tk.v[end].kind != TK_PUNCT && end != s)
 			end++;
 		base_lo = m + 1, base_hi = end, part_lo = end, part_hi = p->tk.n;
+		if (s < m)   /* "proportion of B among A": the part between the share word and among */
+			part_lo = s + 1, part_hi = m;
 	} else if (m >= 0 && m < s) {
 		base_lo = 0, base_hi = m, part_lo = m + 1, part_hi = s;
 	} else if (m > s) {

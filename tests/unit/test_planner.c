@@ -612,6 +612,32 @@ static void test_small_readings(void **state)
 	if (!d)
 		HAS(s, "icu_days");
 	free(s);
+	/* "proportion of B among A": A is the base (it inverted to the share of A among B) */
+	s = plan("proportion of robotic cases among gynecology operations", &d);
+	assert_false(d);
+	HAS(s, "AVG(CAST(clinical_data_table.approach = 'Robotic' AS int))");
+	HAS(s, "WHERE clinical_data_table.department = 'Gynecology'");
+	free(s);
+	/* 성별 before a share is per sex (the grouping was dropped: one share over everyone) */
+	s = plan("성별 당뇨 비율", &d);
+	assert_false(d);
+	HAS(s, "GROUP BY clinical_data_table.sex");
+	free(s);
+	/* "by year and X": X is a breakdown too (it was dropped: a count per year only) */
+	s = plan("case counts by year and approach", &d);
+	if (!d)
+		HAS(s, "GROUP BY date_trunc('year', clinical_data_table.casestart), clinical_data_table.approach");
+	free(s);
+	/* 흉강경 is a videoscopic operation of thoracic surgery (a metadata concept), not every videoscopic one */
+	s = plan("흉강경 수술 건수", &d);
+	assert_false(d);
+	HAS(s, "clinical_data_table.department = 'Thoracic surgery'");
+	free(s);
+	/* 고혈압 alone is the patient's diagnosis, not a reading during the operation */
+	s = plan("고혈압 있는 환자 수", &d);
+	assert_false(d);
+	HAS(s, "clinical_data_table.preop_htn = 1");
+	free(s);
 }
 
 static void test_intents(void **state)

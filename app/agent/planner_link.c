@@ -698,6 +698,104 @@ static void link_schema(struct arena *a, const struct psnap *s, struct ptoks *tk
 	}
 }
 
+/* closed_up: two or three English words a column name writes as one ("care unit": careunit,
+ * first_careunit), linked before single words take them apart ("unit" alone names a dose unit).
+ * The column whose whole name is those words wins over one that only has them as a part. */
+static void link_closed_up(struct arena *a, const struct psnap *s, struct ptoks *tk, struct plink *pl,
+                           const int *banned)
+{
+	for (int i = 0; i + 1 < tk->n; i++) {
+		for (int j = (i + 3 < tk->n ? i + 3 : tk->n); j >= i + 2; j--) {
+			int ok = 1;
+			for (int x = i; x < j; x++)
+				if (tk->v[x].used || tk->v[x].kind != TK_WORD || tk->v[x].hangul || tk->v[x].role != R_NONE)
+					ok = 0;
+			if (!ok)
+				continue;
+			struct sb t = SB_INIT;
+			sb_init_arena(&t, a);
+			for (int x = i; x < j; x++) {
+				if (x > i)
+					sb_putc(&t, ' ');
+				sb_puts(&t, tk->v[x].stem);
+			}
+			int best = -1, whole = 0;
+			for (int ci = 0; ci < s->nc && sb_ok(&t); ci++) {
+				char nm[128], *save = NULL;
+				int parts = 0, hit = 0;
+				if (banned && banned[s->c[ci].table])
+					continue;
+				snprintf(nm, sizeof nm, "%s", s->c[ci].name);
+				for (char *p = strtok_r(nm, "_", &save); p; p = strtok_r(NULL, "_", &save), parts++)
+					hit |= planner_closed_up(p, sb_cstr(&t));
+				if (hit && (best < 0 || (parts == 1 && !whole))) {
+					best = ci;
+					whole = parts == 1;
+				}
+			}
+			if (best < 0)
+				continue;
+			struct plink_item it = {.t0 = i, .t1 = j, .kind = PL_COLUMN, .ncols = 1, .score = 0.9};
+			it.cols[0] = best;
+			it.why = arena_printf(a, "'%s' is %s.%s written as one word", sb_cstr(&t), s->t[s->c[best].table].name,
+			                      s->c[best].name);
+			if (add_link(pl, &it))
+				mark(tk, i, j);
+			i = j - 1;
+			break;
+		}
+	}
+}
+
+/* any_order: two to four English words that are the words of one stored label in another order,
+ * or all of them but one ("systolic blood pressure": 'arterial blood pressure systolic'), linked to
+ * that label when it is the only label of the target that fits */
+static void link_any_order(struct arena *a, const struct psnap *s, struct ptoks *tk, struct plink *pl)
+{
+	for (int i = 0; i + 1 < tk->n; i++) {
+		for (int j = (i + 4 < tk->n ? i + 4 : tk->n); j >= i + 2; j--) {
+			int ok = 1, found = -1, many = 0;
+			for (int x = i; x < j; x++)
+				if (tk->v[x].used || tk->v[x].kind != TK_WORD || tk->v[x].hangul || strlen(tk->v[x].text) < 3 ||
+				    (tk->v[x].role != R_NONE && tk->v[x].role != R_VALUE &&
+				     !(tk->v[x].role == R_AVG && !strcmp(tk->v[x].text, "mean"))))
+					ok = 0;   /* "mean blood pressure" is a reading's name ('arterial blood pressure mean') */
+			for (int v = 0; ok && v < s->nv && !many; v++) {
+				char words[8][48], *save = NULL, k[256];
+				int nw = 0, all = 1;
+				if (s->v[v].syn || !dict_label(s, s->v[v].col))
+					continue;
+				snprintf(k, sizeof k, "%s", s->v[v].key);
+				for (char *w = strtok_r(k, " -,/()[]", &save); w && nw < 8; w = strtok_r(NULL, " -,/()[]", &save))
+					snprintf(words[nw++], sizeof words[0], "%s", w);
+				if (nw < j - i || nw > j - i + 1)
+					continue;
+				for (int x = i; x < j && all; x++) {
+					int in = 0;
+					for (int q = 0; q < nw && !in; q++)
+						in = !strcmp(words[q], tk->v[x].text);
+					all = in;
+				}
+				if (!all)
+					continue;
+				if (found >= 0 && strcmp(s->v[found].value, s->v[v].value))
+					many = 1;
+				found = v;
+			}
+			if (!ok || found < 0 || many)
+				continue;
+			struct plink_item it = {.t0 = i, .t1 = j, .kind = PL_VALUE, .ncols = 1, .score = 0.85};
+			it.cols[0] = s->v[found].col;
+			it.vals[0] = s->v[found].value;
+			it.why = arena_printf(a, "the words of '%s' in another order", s->v[found].value);
+			if (add_link(pl, &it))
+				mark(tk, i, j);
+			i = j - 1;
+			break;
+		}
+	}
+}
+
 /* phrases: metadata concepts (any length) and multi-word column synonyms ("수술 전 고혈압") */
 static void link_phrases(struct arena *a, const struct psnap *s, struct ptoks *tk, struct plink *pl, const int *banned)
 {
@@ -813,6 +911,8 @@ enum err planner_link(struct arena *a, const struct psnap *s, struct ptoks *tk, 
 		else if (!strcmp(tk->v[i].text, "단위") && tk->v[i - 1].kind == TK_NUM)
 			tk->v[i].used = 1;   /* "10세 단위": a band's width (the number is read by the bands) */
 	link_phrases(a, s, tk, pl, banned_tables);
+	link_closed_up(a, s, tk, pl, banned_tables);
+	link_any_order(a, s, tk, pl);
 	link_values(a, s, tk, pl, r);
 	link_concepts(a, tk, pl);
 	link_schema(a, s, tk, pl, r, banned_tables);

@@ -39,6 +39,10 @@ int planner_link_term(struct arena *a, const struct psnap *s, const char *term, 
 int planner_link_term_type(struct arena *a, const struct psnap *s, const char *term, const struct retrieval *r,
                            const int *banned_tables, double min, int type, double *score);
 
+/* planner_closed_up: the stemmed words of term ("car unit"), in order, make up name_word, one
+ * '_'-separated word of a column name (careunit), each stem followed by at most 3 letters the
+ * stemmer took off; 1 or 0 (two words at least) */
+int planner_closed_up(const char *name_word, const char *term);
 /* planner_term_col_score / planner_term_table_score (planner_score.c): how well a stemmed term
  * names column ci / table ti (0 none, about 1 the name itself; names, comments, metadata
  * synonyms, Korean compounds); r (may be NULL) is the question's retrieval. */

@@ -753,6 +753,19 @@ static void link_closed_up(struct arena *a, const struct psnap *s, struct ptoks 
 static void link_any_order(struct arena *a, const struct psnap *s, struct ptoks *tk, struct plink *pl)
 {
 	for (int i = 0; i + 1 < tk->n; i++) {
+		/* words stored as they are written, from here on ('blood culture', 'arterial blood pressure
+		 * mean'), are the value pass's, and so are the words inside them: a label with a word more
+		 * is another thing */
+		int exact = 0, n;
+		for (int j = (i + 6 < tk->n ? i + 6 : tk->n); j > i && !exact; j--) {
+			char *k = span_key(a, tk, i, j, 0);
+			if (k && planner_snap_values(s, k, &n) >= 0)
+				exact = j;
+		}
+		if (exact) {
+			i = exact - 1;
+			continue;
+		}
 		for (int j = (i + 4 < tk->n ? i + 4 : tk->n); j >= i + 2; j--) {
 			int ok = 1, found = -1, many = 0;
 			for (int x = i; x < j; x++)
@@ -782,8 +795,14 @@ static void link_any_order(struct arena *a, const struct psnap *s, struct ptoks 
 					many = 1;
 				found = v;
 			}
-			if (!ok || found < 0 || many)
+			if (!ok || found < 0)
 				continue;
+			if (many) {
+				/* several labels have these words ('fresh frozen plasma' and a longer one): not
+				 * a part of them either ('frozen plasma') */
+				i = j - 1;
+				break;
+			}
 			struct plink_item it = {.t0 = i, .t1 = j, .kind = PL_VALUE, .ncols = 1, .score = 0.85};
 			it.cols[0] = s->v[found].col;
 			it.vals[0] = s->v[found].value;

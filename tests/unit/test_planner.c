@@ -579,6 +579,20 @@ static void test_event_windows(void **state)
 }
 
 /* small readings that turned declines into answers or wrong answers into declines (issue 26) */
+/* words a name writes as one: each stem in order, at most 3 letters the stemmer took off between */
+static void test_closed_up(void **state)
+{
+	(void)state;
+	assert_true(planner_closed_up("careunit", "care unit"));
+	assert_true(planner_closed_up("careunit", "car unit"));       /* the stemmer's "car" */
+	assert_true(planner_closed_up("itemid", "item id"));
+	assert_false(planner_closed_up("careunit", "unit"));          /* one word is no closing up */
+	assert_false(planner_closed_up("careunit", "care units"));    /* more than the name holds */
+	assert_false(planner_closed_up("careunit", "unit care"));     /* another order */
+	assert_false(planner_closed_up("firstcareunit", "care unit"));/* from the name's first letter */
+	assert_false(planner_closed_up("careunitnumber", "care unit"));
+}
+
 static void test_small_readings(void **state)
 {
 	NEED_DB();
@@ -1112,6 +1126,7 @@ int main(void)
 		cmocka_unit_test(test_intents),
 		cmocka_unit_test(test_aggregate_form),
 		cmocka_unit_test(test_event_windows),
+		cmocka_unit_test(test_closed_up),
 		cmocka_unit_test(test_small_readings),
 		cmocka_unit_test(test_self_correction),
 		cmocka_unit_test(test_follow_up),

@@ -815,6 +815,37 @@ static void link_any_order(struct arena *a, const struct psnap *s, struct ptoks 
 	}
 }
 
+/* coded_numbers: a column named and then one of its stored codes as a number ("ASA 3 환자", "ASA
+ * class 3"): that value, not a number of no one's (a threshold needs its word: ASA 3 이상, above 3) */
+static void link_coded_numbers(const struct psnap *s, struct ptoks *tk, struct plink *pl)
+{
+	static const char *const filler[] = {"class", "grade", "level", "stage", "type", "등급", "단계", NULL};
+	for (int l = 0; l < pl->n; l++) {
+		struct plink_item *it = &pl->v[l];
+		int x = it->t1, n;
+		if (it->kind != PL_COLUMN || it->ncols != 1)
+			continue;
+		if (x + 1 < tk->n && tk->v[x].kind == TK_WORD && !tk->v[x].used && planner_in_list(filler, tk->v[x].text))
+			x++;
+		if (x >= tk->n || tk->v[x].kind != TK_NUM || tk->v[x].used || tk->v[x].cmp ||
+		    (it->t0 > 0 && tk->v[it->t0 - 1].role >= R_GT && tk->v[it->t0 - 1].role <= R_BETWEEN) ||
+		    (x + 1 < tk->n && ((tk->v[x + 1].role >= R_GT && tk->v[x + 1].role <= R_BETWEEN) || tk->v[x + 1].cmp ||
+		                       tk->v[x + 1].kind == TK_NUM)))
+			continue;
+		int v = planner_snap_values(s, tk->v[x].text, &n), hit = -1;
+		for (int k = 0; v >= 0 && k < n; k++)
+			if (s->v[v + k].col == it->cols[0] && !s->v[v + k].syn)
+				hit = v + k;
+		if (hit < 0)
+			continue;   /* an integer code is not indexed: pf_screen asks the database (planner_screen.c) */
+		it->kind = PL_VALUE;
+		it->vals[0] = s->v[hit].value;
+		for (int k = it->t1; k <= x; k++)
+			tk->v[k].used = 1;
+		it->t1 = x + 1;
+	}
+}
+
 /* phrases: metadata concepts (any length) and multi-word column synonyms ("수술 전 고혈압") */
 static void link_phrases(struct arena *a, const struct psnap *s, struct ptoks *tk, struct plink *pl, const int *banned)
 {
@@ -935,6 +966,7 @@ enum err planner_link(struct arena *a, const struct psnap *s, struct ptoks *tk, 
 	link_values(a, s, tk, pl, r);
 	link_concepts(a, tk, pl);
 	link_schema(a, s, tk, pl, r, banned_tables);
+	link_coded_numbers(s, tk, pl);
 	link_retrieval_values(a, s, tk, pl, r);
 	link_contains(a, s, tk, pl, 1);
 	link_contains(a, s, tk, pl, 0);

@@ -44,8 +44,48 @@ static int capitals(const char *w, int len)
 	return n >= 2;
 }
 
+/* coded_numbers: an integer column named and then one of its values ("ASA 3 환자", "ASA class 3"),
+ * with no comparison word: that value, when the database has rows with it (asked once, cached).
+ * Stored text codes are linked so already (planner_link.c link_coded_numbers). */
+static void coded_numbers(struct planner *p)
+{
+	static const char *const filler[] = {"class", "grade", "level", "stage", "type", "등급", "단계", NULL};
+	for (int l = 0; l < p->pl.n; l++) {
+		struct plink_item *it = &p->pl.v[l];
+		struct ptoks *tk = &p->tk;
+		int x = it->t1;
+		if (it->kind != PL_COLUMN || it->ncols != 1)
+			continue;
+		const struct pcol *c = &p->s->c[it->cols[0]];
+		if (!c->is_int || c->unique || c->flag || pf_is_keyish(p, it->cols[0]))
+			continue;
+		if (x + 1 < tk->n && tk->v[x].kind == TK_WORD && !tk->v[x].used && planner_in_list(filler, tk->v[x].text))
+			x++;
+		if (x >= tk->n || tk->v[x].kind != TK_NUM || tk->v[x].used || tk->v[x].cmp ||
+		    tk->v[x].num != (double)(long)tk->v[x].num || tk->v[x].num < 0 || tk->v[x].num > 1000 ||
+		    (it->t0 > 0 && tk->v[it->t0 - 1].role >= R_GT && tk->v[it->t0 - 1].role <= R_BETWEEN) ||
+		    (x + 1 < tk->n && ((tk->v[x + 1].role >= R_GT && tk->v[x + 1].role <= R_BETWEEN) || tk->v[x + 1].cmp ||
+		                       tk->v[x + 1].kind == TK_NUM || tk->v[x + 1].role == R_UNIT)))
+			continue;
+		struct sb q = SB_INIT;
+		sb_init_arena(&q, &p->a);
+		sb_printf(&q, "SELECT 1 FROM \"%s\" WHERE \"%s\" = %ld LIMIT 1", p->s->t[c->table].name, c->name,
+		          (long)tk->v[x].num);
+		if (!sb_ok(&q) || !planner_snap_probe(p->s, sb_cstr(&q)))
+			continue;
+		it->kind = PL_VALUE;
+		it->vals[0] = arena_printf(&p->a, "%ld", (long)tk->v[x].num);
+		it->why = arena_printf(&p->a, "'%s' is a value of %s.%s", pf_span_text(p, it->t0, x + 1),
+		                       p->s->t[c->table].name, c->name);
+		for (int k = it->t1; k <= x; k++)
+			tk->v[k].used = 1;
+		it->t1 = x + 1;
+	}
+}
+
 int pf_screen(struct planner *p)
 {
+	coded_numbers(p);
 	/* a length of stay (재원일수): the admission and discharge times, in days */
 	for (int i = 0, n; i < p->tk.n; i++)
 		if (pf_stay_word(p, i, &n) && (p->f.dur_days || (p->f.dur_start < 0 && pf_find_stay(p))))

@@ -647,6 +647,20 @@ static void test_small_readings(void **state)
 	assert_false(d);
 	HAS(s, "clinical_data_table.department = 'Thoracic surgery'");
 	free(s);
+	/* an integer column and then one of its values: that value; with a comparison word a threshold;
+	 * a number the column does not hold is still a number of no one's */
+	s = plan("ASA 3 환자 수", &d);
+	assert_false(d);
+	HAS(s, "clinical_data_table.asa = '3'");
+	free(s);
+	s = plan("ASA 3 이상 환자 수", &d);
+	assert_false(d);
+	HAS(s, "clinical_data_table.asa >= 3");
+	free(s);
+	s = plan("ASA 9 환자 수", &d);
+	assert_true(d);
+	HAS(s, "'9'");
+	free(s);
 	/* 고혈압 alone is the patient's diagnosis, not a reading during the operation */
 	s = plan("고혈압 있는 환자 수", &d);
 	assert_false(d);

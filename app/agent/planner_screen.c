@@ -44,8 +44,9 @@ static int capitals(const char *w, int len)
 	return n >= 2;
 }
 
-/* coded_numbers: an integer column named and then one of its values ("ASA 3 환자", "ASA class 3"),
- * with no comparison word: that value, when the database has rows with it (asked once, cached).
+/* coded_numbers: an integer column of at most 20 distinct values (a code: ASA class, a grade) named
+ * and then one of its values ("ASA 3 환자", "ASA class 3"), with no comparison word or range: that
+ * value, when the database has rows with it (each asked once, cached).
  * Stored text codes are linked so already (planner_link.c link_coded_numbers). */
 static void coded_numbers(struct planner *p)
 {
@@ -67,8 +68,18 @@ static void coded_numbers(struct planner *p)
 		    (x + 1 < tk->n && ((tk->v[x + 1].role >= R_GT && tk->v[x + 1].role <= R_BETWEEN) || tk->v[x + 1].cmp ||
 		                       tk->v[x + 1].kind == TK_NUM || tk->v[x + 1].role == R_UNIT)))
 			continue;
+		/* "aged 60 and older", "40-49", "3 or more": a bound, not a value */
+		if (x + 2 < tk->n && (tk->v[x + 1].role == R_AND || !strcmp(tk->v[x + 1].text, "or") ||
+		                      !strcmp(tk->v[x + 1].text, "-") || !strcmp(tk->v[x + 1].text, "to")))
+			continue;
+		/* a code has few values (ASA 1-6, a grade): an age or a count is no code */
 		struct sb q = SB_INIT;
 		sb_init_arena(&q, &p->a);
+		sb_printf(&q, "SELECT 1 FROM (SELECT DISTINCT \"%s\" FROM \"%s\" LIMIT 21) AS d HAVING count(*) <= 20",
+		          c->name, p->s->t[c->table].name);
+		if (!sb_ok(&q) || !planner_snap_probe(p->s, sb_cstr(&q)))
+			continue;
+		sb_reset(&q);
 		sb_printf(&q, "SELECT 1 FROM \"%s\" WHERE \"%s\" = %ld LIMIT 1", p->s->t[c->table].name, c->name,
 		          (long)tk->v[x].num);
 		if (!sb_ok(&q) || !planner_snap_probe(p->s, sb_cstr(&q)))

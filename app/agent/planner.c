@@ -467,8 +467,10 @@ static int follow_off(const char *prev, const char *merged)
 enum err planner_plan(struct catalog *cat, const struct retrieval *r, const char *question,
                       const struct planner_ctx *ctx, struct planner_out *out)
 {
-	if (ctx && ctx->amend && ctx->prev_question && *ctx->prev_question && question && *question) {
-		/* an analyst's change to the question: read with it first ("케이스 3의 랩 추이" + 칼륨만) */
+	if (ctx && ctx->prev_question && *ctx->prev_question && question && *question &&
+	    (ctx->amend || pf_reads_as_change(question))) {
+		/* an analyst's change to the question, or a follow-up that says it is one ("only patients
+		 * over 65" after a rate by department): read with it first ("케이스 3의 랩 추이" + 칼륨만) */
 		char *merged = pf_follow_up(ctx->prev_question, question);
 		if (merged && plan_once(cat, NULL, merged, ctx, out, follow_off(ctx->prev_question, merged)) == OK && !out->unanswerable && out->sql) {
 			char *ex = NULL;

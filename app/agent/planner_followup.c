@@ -165,3 +165,30 @@ out:
 	arena_free(&a);
 	return res;
 }
+
+/* pf_reads_as_change: q says it changes the previous question rather than asking anew ("only
+ * patients over 65", "just women", "what about 2024", "여자만", "65세 이상만", a follow-up marker):
+ * it is read with the previous question first */
+int pf_reads_as_change(const char *q)
+{
+	static const char *const lead[] = {"only ", "just ", "but ", "and ", "what about ", "how about ", NULL};
+	char *stripped;
+	int changed;
+
+	for (int i = 0; lead[i]; i++)
+		if (!strncasecmp(q, lead[i], strlen(lead[i])))
+			return 1;
+	for (const char *p = q; *p;) {
+		size_t n = strcspn(p, " ,?.");
+		/* a word that ends in the particle 만 (여자만, 이상만): only that */
+		if (n > 3 && !memcmp(p + n - 3, "만", 3))
+			return 1;
+		p += n;
+		p += strspn(p, " ,?.");
+	}
+	if (!(stripped = strip_markers(q)))
+		return 0;
+	changed = strcmp(stripped, q) != 0;
+	free(stripped);
+	return changed;
+}

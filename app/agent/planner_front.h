@@ -179,6 +179,8 @@ int pf_choose_fact(struct planner *p, int wants_time);
 
 /* planner_followup.c */
 char *pf_follow_up(const char *prev, const char *q);
+/* pf_reads_as_change: q changes the previous question (only ..., ...만, a follow-up marker): 1 or 0 */
+int pf_reads_as_change(const char *q);
 
 /* planner_measure.c */
 int pf_duration_word(const struct ptok *t);

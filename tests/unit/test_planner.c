@@ -996,6 +996,22 @@ static void test_follow_up(void **state)
 	HAS(o.sql, "'Thoracic surgery'");
 	HAS(o.sql, "sbp < 90");
 	planner_out_free(&o);
+	/* a follow-up that says it is a change is read with its parent even when it would stand alone:
+	 * "only patients over 65" after a rate by department was a list of patients */
+	ctx.prev_question = "mortality rate by department";
+	assert_int_equal(planner_plan(cat, NULL, "only patients over 65", &ctx, &o), OK);
+	assert_false(o.unanswerable);
+	HAS(o.sql, "GROUP BY clinical_data_table.department");
+	HAS(o.sql, "clinical_data_table.age > 65");
+	HAS(o.sql, "death_inhosp = 1");
+	planner_out_free(&o);
+	ctx.prev_question = "당뇨 환자 평균 나이";
+	assert_int_equal(planner_plan(cat, NULL, "남자만", &ctx, &o), OK);
+	assert_false(o.unanswerable);
+	HAS(o.sql, "clinical_data_table.sex = 'M'");
+	HAS(o.sql, "clinical_data_table.preop_dm = 1");
+	planner_out_free(&o);
+	ctx.prev_question = "How many cases had hypotension?";
 	/* a step-mode comment is a change to the question, read with it even when it would stand
 	 * alone: 칼륨만 keeps case 3, 환자 기준 counts patients instead of cases */
 	struct planner_ctx amend = {.now = NOW, .prev_question = "케이스 3의 랩 추이", .amend = 1};

@@ -161,6 +161,7 @@ static void link_question(struct planner *p, const struct planner_ctx *ctx)
 	rate_words(p);
 	replace_followed_values(p);
 	pf_find_entities(p, 1);
+	pf_person_count(p);
 	pf_pair_words(p);
 	pf_band_words(p);
 	pf_precision_words(p);

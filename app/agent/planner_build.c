@@ -605,6 +605,16 @@ int pf_build(struct planner *p, struct squery *q)
 		q->sel[q->nsel++].e = sx_num(&p->a, "1");
 		q->exists_wrap = 1;
 	} else if (f->rank_n > 0) {
+		/* "top 3 operations ... in urology" ranked the departments, filtered to one: a ranking over
+		 * a column the question fixes to one value is a misreading of what to rank */
+		for (int i = 0; i < f->ncond && f->rank_col >= 0; i++)
+			if (f->cond[i].col == f->rank_col && f->cond[i].op && !strcmp(f->cond[i].op, "="))
+				return pf_decline(p, "the ranking would be over %s, which the question fixes to one value; what to rank could not be told",
+				                  p->s->c[f->rank_col].name);
+		for (int i = 0; i < f->nin && f->rank_col >= 0; i++)
+			if (f->in[i].col == f->rank_col && f->in[i].n == 1)
+				return pf_decline(p, "the ranking would be over %s, which the question fixes to one value; what to rank could not be told",
+				                  p->s->c[f->rank_col].name);
 		build_ranking(p, q);
 	} else {
 		if (f->bucket) {

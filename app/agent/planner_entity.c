@@ -144,6 +144,28 @@ void pf_find_entities(struct planner *p, int pass)
 	}
 }
 
+/* pf_person_count: "how many women received propofol": a word for people that is a value (women,
+ * men) right after "how many" counts patients, with the value kept as a filter; pass 1 only, when
+ * no entity word was found */
+void pf_person_count(struct planner *p)
+{
+	static const char *const people[] = {"women", "men", "females", "males", "girls", "boys", NULL};
+	struct frame *f = &p->f;
+	const char *col = entity_column(p, "patient");
+	if (f->entity_col || !col)
+		return;
+	for (int i = 1; i < p->tk.n; i++) {
+		if (p->tk.v[i - 1].role != R_MANY || !planner_in_list(people, p->tk.v[i].text))
+			continue;
+		f->entity_col = col;
+		f->entity_word = "patient";
+		f->entity_count = 1;
+		f->entity_counted = 1;
+		pf_decide(p, p->tk.v[i].text, "entity", col, "people counted: each is a patient", 1);
+		return;
+	}
+}
+
 /* ---- visits: "the last hospital visit", "first ICU stay", "this hospital encounter" ---- */
 int pf_is_visit_word(const struct ptok *t)
 {

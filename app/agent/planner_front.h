@@ -171,6 +171,8 @@ int pf_tok_ent(const struct ptok *t);
 int pf_entity_home_timed(struct planner *p);
 int pf_entity_names_table(struct planner *p, int ti);
 void pf_find_entities(struct planner *p, int pass);
+/* pf_person_count: "how many women/men ...": patients counted when no entity word was (planner_entity.c) */
+void pf_person_count(struct planner *p);
 void pf_find_visits(struct planner *p);
 int pf_visit_table(struct planner *p, int icu);
 

@@ -158,6 +158,10 @@ static int rate_sides(struct planner *p, int *side)
 		size_t rl = strlen(raw);
 		if (t->hangul && rl > 3 && !strcmp(raw + rl - 3, "의") && strcmp(raw, t->text))
 			of = i;
+		/* "women's mortality rate": the English possessive likewise */
+		size_t tl = strlen(t->text);
+		if (!t->hangul && tl > 2 && !strcmp(t->text + tl - 2, "'s"))
+			of = i;
 	}
 	if (of >= 0) {
 		base_lo = 0, base_hi = of + 1, part_lo = of + 1, part_hi = s;

@@ -69,14 +69,31 @@ static void cal(struct ptime *w, struct tm t, int unit)
 	fmt(w->to, sizeof w->to, &t);
 }
 
+/* shift: t moved by n units; months and years as PostgreSQL adds an interval: the day kept, or
+ * the month's last day when it has fewer (2025-12-31 less 6 months is 2025-06-30, not 07-01) */
 static void shift(struct tm *t, int unit, int n)
 {
 	switch (unit) {
 	case 'h': t->tm_hour += n; break;
 	case 'd': t->tm_mday += n; break;
 	case 'w': t->tm_mday += 7 * n; break;
-	case 'm': t->tm_mon += n; break;
-	case 'y': t->tm_year += n; break;
+	case 'm': case 'y': {
+		static const int dim[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+		long m = (long)t->tm_year * 12 + t->tm_mon + (unit == 'm' ? n : 12L * n);
+		int y, mon, last;
+		y = (int)(m >= 0 ? m / 12 : (m - 11) / 12);
+		mon = (int)(m - (long)y * 12);
+		last = dim[mon];
+		if (mon == 1) {
+			int yy = y + 1900;
+			last += (yy % 4 == 0 && yy % 100 != 0) || yy % 400 == 0;
+		}
+		t->tm_year = y;
+		t->tm_mon = mon;
+		if (t->tm_mday > last)
+			t->tm_mday = last;
+		break;
+	}
 	}
 	tm_norm(t);
 }

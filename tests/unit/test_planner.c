@@ -661,6 +661,27 @@ static void test_small_readings(void **state)
 	assert_true(d);
 	HAS(s, "'9'");
 	free(s);
+	/* a ranking over a column the question fixes to one value is no ranking of what was asked */
+	s = plan("top 3 operations by number of cases in urology", &d);
+	if (!d)
+		assert_null(strstr(s, "SELECT department"));
+	free(s);
+	/* the English possessive names the base of a share, as 의 does */
+	s = plan("women's mortality rate", &d);
+	assert_false(d);
+	HAS(s, "AVG(CAST(clinical_data_table.death_inhosp = 1 AS int))");
+	HAS(s, "WHERE clinical_data_table.sex = 'F'");
+	free(s);
+	/* "how many women ...": people, counted as patients (rows of doses were counted) */
+	s = plan("how many women received propofol", &d);
+	assert_false(d);
+	HAS(s, "COUNT(DISTINCT clinical_data_table.subjectid)");
+	free(s);
+	/* six months before the 31st of December is the 30th of June, as PostgreSQL counts (not July 1) */
+	s = plan("지난 6개월 동안 수술 건수", &d);
+	assert_false(d);
+	HAS(s, "TIMESTAMP '2025-06-30 23:59:00'");
+	free(s);
 	/* 고혈압 alone is the patient's diagnosis, not a reading during the operation */
 	s = plan("고혈압 있는 환자 수", &d);
 	assert_false(d);

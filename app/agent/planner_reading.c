@@ -158,13 +158,50 @@ static int rate_sides(struct planner *p, int *side)
 		size_t rl = strlen(raw);
 		if (t->hangul && rl > 3 && !strcmp(raw + rl - 3, "의") && strcmp(raw, t->text))
 			of = i;
-		/* "women's mortality rate": the English possessive likewise */
+		/* "women's mortality rate", "robotic cases' death rate": the English possessive likewise */
 		size_t tl = strlen(t->text);
-		if (!t->hangul && tl > 2 && !strcmp(t->text + tl - 2, "'s"))
-			of = i;
+		if (!t->hangul && ((tl > 2 && !strcmp(t->text + tl - 2, "'s")) ||
+		                   (i + 1 < s && !strcmp(p->tk.v[i + 1].text, "'") && tl > 1 && t->text[tl - 1] == 's')))
+			of = i + (tl > 2 && !strcmp(t->text + tl - 2, "'s") ? 0 : 1);
 	}
+	/* "여자 환자에서 당뇨 비율", "당뇨 비율은 여자 환자에서": the word that ends in 에서 (in, among) closes
+	 * the base, before or after the share word */
+	int loc = -1;
+	for (int i = 0; m < 0 && of < 0 && loc < 0 && i < p->tk.n; i++) {
+		const struct ptok *t = &p->tk.v[i];
+		const char *raw = t->raw ? t->raw : t->text;
+		size_t rl = strlen(raw), el = strlen("에서");
+		if (t->hangul && i != s && rl > el && !strcmp(raw + rl - el, "에서") && strcmp(raw, t->text))
+			loc = i;
+	}
+	if (of < 0 && loc >= 0 && loc < s)
+		of = loc;
 	if (of >= 0) {
 		base_lo = 0, base_hi = of + 1, part_lo = of + 1, part_hi = s;
+	} else if (loc > s) {
+		base_lo = s + 1, base_hi = loc + 1, part_lo = 0, part_hi = s;
+	} else if (m < 0 && s > 2 && (!strcmp(p->tk.v[0].text, "in") || !strcmp(p->tk.v[0].text, "for") ||
+	                              !strcmp(p->tk.v[0].text, "within")) && p->tk.v[0].kind == TK_WORD) {
+		/* "in women, what is the diabetes rate": the base said first, closed by a comma */
+		int c = 1;
+		while (c < s && p->tk.v[c].kind != TK_PUNCT)
+			c++;
+		if (c >= s)
+			return 0;
+		base_lo = 1, base_hi = c, part_lo = c + 1, part_hi = p->tk.n;
+	} else if (m < 0 && s + 1 < p->tk.n && p->tk.v[s].hangul && p->tk.v[s + 1].hangul) {
+		/* "로봇 수술 비율 비뇨의학과": Korean words after the share word, with no marker, say where */
+		base_lo = s + 1, base_hi = p->tk.n, part_lo = 0, part_hi = s;
+	} else if (m < 0 && p->tk.v[s].hangul && s >= 2) {
+		/* "여자 당뇨 비율": no marker; the thing named right before the share word is the part, what is
+		 * named before it the group (as 여자의 당뇨 비율) */
+		int last = -1;
+		for (int l = 0; l < p->pl.n; l++)
+			if (p->pl.v[l].t1 <= s && (last < 0 || p->pl.v[l].t0 > p->pl.v[last].t0))
+				last = l;
+		if (last < 0 || p->pl.v[last].t0 == 0)
+			return 0;
+		base_lo = 0, base_hi = p->pl.v[last].t0, part_lo = p->pl.v[last].t0, part_hi = s;
 	} else if (m >= 0 && among) {
 		int end = m + 1;
 		while (end < p->tk.n && p->tk.v[end].kind != TK_PUNCT && end != s)

@@ -666,6 +666,25 @@ static void test_small_readings(void **state)
 	if (!d)
 		assert_null(strstr(s, "SELECT department"));
 	free(s);
+	/* the base of a share said by 에서 (before or after the share word), by a leading "in/for A,", by the
+	 * plural possessive, or, with no marker in Korean, by what is named before the part: each was
+	 * inverted (the share of A among B) */
+	{
+		static const char *const base_first[] = {"여자 환자에서 당뇨 비율", "당뇨 비율은 여자 환자에서 얼마야",
+		                                         "in women, what is the diabetes rate", "여자 당뇨 비율",
+		                                         "여성 가운데 당뇨 환자 비율"};
+		for (size_t i = 0; i < sizeof base_first / sizeof base_first[0]; i++) {
+			s = plan(base_first[i], &d);
+			if (d || !strstr(s, "AVG(CAST(clinical_data_table.preop_dm = 1 AS int))") ||
+			    !strstr(s, "WHERE clinical_data_table.sex = 'F'"))
+				fail_msg("'%s': '%s' is not the share of diabetics among women", base_first[i], s);
+			free(s);
+		}
+	}
+	s = plan("robotic cases' death rate", &d);
+	assert_false(d);
+	HAS(s, "WHERE clinical_data_table.approach = 'Robotic'");
+	free(s);
 	/* the English possessive names the base of a share, as 의 does */
 	s = plan("women's mortality rate", &d);
 	assert_false(d);

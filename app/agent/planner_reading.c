@@ -322,7 +322,15 @@ struct cov_reading *pf_reading(struct planner *p)
 		} else if (it->kind == PL_COLUMN && it->role != 2 && p->s->c[it->cols[0]].type != PT_TIME && it->score >= 0.75) {
 			/* (a weak link, a word found in a comment, is no requirement: "rate" is not the dose unit) */
 			struct cov_item *ci = link_item(p, r, it, COV_COLUMN);
-			if (ci)
+			/* a word for a table's rows ("drugs") is used by reading the table; a Korean word for a
+			 * column of categories (남녀: sex) is not: a count of everyone leaves it out.  (English
+			 * column words are left lenient: on the EHRSQL development halves the strict rule
+			 * declined 6 and 3 right answers and caught no wrong one) */
+			int categories = p->tk.v[it->t0].hangul && p->s->c[it->cols[0]].nvalues > 0 && it->t1 == it->t0 + 1 &&
+			                 planner_term_table_score(p->s, p->s->c[it->cols[0]].table, p->tk.v[it->t0].stem) < 0.5 &&
+			                 planner_term_table_score(p->s, p->s->c[it->cols[0]].table, p->tk.v[it->t0].text) < 0.5 &&
+			                 pf_tok_ent(&p->tk.v[it->t0]) < 0;
+			if (ci && !categories)
 				ci->table = arena_strdup(&r->a, pf_tname(p, it->cols[0]));
 		}
 	}

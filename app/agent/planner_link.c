@@ -815,34 +815,53 @@ static void link_any_order(struct arena *a, const struct psnap *s, struct ptoks 
 	}
 }
 
-/* coded_numbers: a column named and then one of its stored codes as a number ("ASA 3 환자", "ASA
- * class 3"): that value, not a number of no one's (a threshold needs its word: ASA 3 이상, above 3) */
-static void link_coded_numbers(const struct psnap *s, struct ptoks *tk, struct plink *pl)
+/* planner_code_number: see planner_link.h */
+int planner_code_number(const struct ptoks *tk, const struct plink_item *it)
 {
 	static const char *const filler[] = {"class", "grade", "level", "stage", "type", "등급", "단계", NULL};
+	int x = it->t1;
+	if (it->kind != PL_COLUMN || it->ncols != 1)
+		return -1;
+	if (x + 1 < tk->n && tk->v[x].kind == TK_WORD && !tk->v[x].used && planner_in_list(filler, tk->v[x].text))
+		x++;
+	if (x >= tk->n || tk->v[x].kind != TK_NUM || tk->v[x].used || tk->v[x].cmp ||
+	    (it->t0 > 0 && tk->v[it->t0 - 1].role >= R_GT && tk->v[it->t0 - 1].role <= R_BETWEEN) ||
+	    (x + 1 < tk->n && ((tk->v[x + 1].role >= R_GT && tk->v[x + 1].role <= R_BETWEEN) || tk->v[x + 1].cmp ||
+	                       tk->v[x + 1].kind == TK_NUM || tk->v[x + 1].role == R_UNIT)))
+		return -1;
+	/* "aged 60 and older", "40-49", "3 or more": a bound, not a value */
+	if (x + 2 < tk->n && (tk->v[x + 1].role == R_AND || !strcmp(tk->v[x + 1].text, "or") ||
+	                      !strcmp(tk->v[x + 1].text, "-") || !strcmp(tk->v[x + 1].text, "to")))
+		return -1;
+	return x;
+}
+
+/* planner_code_link: see planner_link.h */
+void planner_code_link(struct ptoks *tk, struct plink_item *it, int x, const char *value)
+{
+	it->kind = PL_VALUE;
+	it->vals[0] = value;
+	for (int k = it->t1; k <= x; k++)
+		tk->v[k].used = 1;
+	it->t1 = x + 1;
+}
+
+/* coded_numbers: a column named and then one of its stored text codes as a number ("ASA 3 환자" where
+ * asa holds '3'): that value, not a number of no one's.  An integer code is not indexed: pf_screen
+ * asks the database for it (planner_screen.c coded_numbers). */
+static void link_coded_numbers(const struct psnap *s, struct ptoks *tk, struct plink *pl)
+{
 	for (int l = 0; l < pl->n; l++) {
 		struct plink_item *it = &pl->v[l];
-		int x = it->t1, n;
-		if (it->kind != PL_COLUMN || it->ncols != 1)
+		int x = planner_code_number(tk, it), n, v, hit = -1;
+		if (x < 0)
 			continue;
-		if (x + 1 < tk->n && tk->v[x].kind == TK_WORD && !tk->v[x].used && planner_in_list(filler, tk->v[x].text))
-			x++;
-		if (x >= tk->n || tk->v[x].kind != TK_NUM || tk->v[x].used || tk->v[x].cmp ||
-		    (it->t0 > 0 && tk->v[it->t0 - 1].role >= R_GT && tk->v[it->t0 - 1].role <= R_BETWEEN) ||
-		    (x + 1 < tk->n && ((tk->v[x + 1].role >= R_GT && tk->v[x + 1].role <= R_BETWEEN) || tk->v[x + 1].cmp ||
-		                       tk->v[x + 1].kind == TK_NUM)))
-			continue;
-		int v = planner_snap_values(s, tk->v[x].text, &n), hit = -1;
+		v = planner_snap_values(s, tk->v[x].text, &n);
 		for (int k = 0; v >= 0 && k < n; k++)
 			if (s->v[v + k].col == it->cols[0] && !s->v[v + k].syn)
 				hit = v + k;
-		if (hit < 0)
-			continue;   /* an integer code is not indexed: pf_screen asks the database (planner_screen.c) */
-		it->kind = PL_VALUE;
-		it->vals[0] = s->v[hit].value;
-		for (int k = it->t1; k <= x; k++)
-			tk->v[k].used = 1;
-		it->t1 = x + 1;
+		if (hit >= 0)
+			planner_code_link(tk, it, x, s->v[hit].value);
 	}
 }
 

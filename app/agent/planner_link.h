@@ -39,6 +39,12 @@ int planner_link_term(struct arena *a, const struct psnap *s, const char *term, 
 int planner_link_term_type(struct arena *a, const struct psnap *s, const char *term, const struct retrieval *r,
                            const int *banned_tables, double min, int type, double *score);
 
+/* planner_code_number: the token index of a code written as a number right after the column link it
+ * ("ASA 3", "ASA class 3"): a plain number with no comparison word, unit or bound ("60 and older",
+ * "40-49", "3 or more") around it; -1 when it is none.  planner_code_link makes it the link's value
+ * (value: arena or stored text) and marks the words used. */
+int planner_code_number(const struct ptoks *tk, const struct plink_item *it);
+void planner_code_link(struct ptoks *tk, struct plink_item *it, int x, const char *value);
 /* planner_closed_up: the stemmed words of term ("car unit"), in order, make up name_word, one
  * '_'-separated word of a column name (careunit), each stem followed by at most 3 letters the
  * stemmer took off; 1 or 0 (two words at least) */

@@ -158,11 +158,13 @@ static int rate_sides(struct planner *p, int *side)
 		size_t rl = strlen(raw);
 		if (t->hangul && rl > 3 && !strcmp(raw + rl - 3, "의") && strcmp(raw, t->text))
 			of = i;
-		/* "women's mortality rate", "robotic cases' death rate": the English possessive likewise */
+		/* "women's mortality rate", "robotic cases' death rate" (the ' a token of its own): the English
+		 * possessive likewise */
 		size_t tl = strlen(t->text);
-		if (!t->hangul && ((tl > 2 && !strcmp(t->text + tl - 2, "'s")) ||
-		                   (i + 1 < s && !strcmp(p->tk.v[i + 1].text, "'") && tl > 1 && t->text[tl - 1] == 's')))
-			of = i + (tl > 2 && !strcmp(t->text + tl - 2, "'s") ? 0 : 1);
+		if (!t->hangul && tl > 2 && !strcmp(t->text + tl - 2, "'s"))
+			of = i;
+		else if (!t->hangul && tl > 1 && t->text[tl - 1] == 's' && i + 1 < s && !strcmp(p->tk.v[i + 1].text, "'"))
+			of = i + 1;
 	}
 	/* "여자 환자에서 당뇨 비율", "당뇨 비율은 여자 환자에서": the word that ends in 에서 (in, among) closes
 	 * the base, before or after the share word */

@@ -4,6 +4,7 @@
  * build is noted instead. */
 #include <string.h>
 #include "agent/planner_front.h"
+#include "agent/planner_link.h"
 
 /* a word asking for a share: percentage, proportion, 비율 (사망률 is a rate of a named thing) */
 static int share_word(const struct ptok *t)
@@ -45,32 +46,20 @@ static int capitals(const char *w, int len)
 }
 
 /* coded_numbers: an integer column of at most 20 distinct values (a code: ASA class, a grade) named
- * and then one of its values ("ASA 3 환자", "ASA class 3"), with no comparison word or range: that
- * value, when the database has rows with it (each asked once, cached).
- * Stored text codes are linked so already (planner_link.c link_coded_numbers). */
+ * and then one of its values ("ASA 3 환자", "ASA class 3"; planner_code_number): that value, when the
+ * database has rows with it (each asked once, cached).  Stored text codes are linked so already
+ * (planner_link.c link_coded_numbers). */
 static void coded_numbers(struct planner *p)
 {
-	static const char *const filler[] = {"class", "grade", "level", "stage", "type", "등급", "단계", NULL};
 	for (int l = 0; l < p->pl.n; l++) {
 		struct plink_item *it = &p->pl.v[l];
-		struct ptoks *tk = &p->tk;
-		int x = it->t1;
-		if (it->kind != PL_COLUMN || it->ncols != 1)
+		int x = planner_code_number(&p->tk, it);
+		if (x < 0)
 			continue;
 		const struct pcol *c = &p->s->c[it->cols[0]];
-		if (!c->is_int || c->unique || c->flag || pf_is_keyish(p, it->cols[0]))
-			continue;
-		if (x + 1 < tk->n && tk->v[x].kind == TK_WORD && !tk->v[x].used && planner_in_list(filler, tk->v[x].text))
-			x++;
-		if (x >= tk->n || tk->v[x].kind != TK_NUM || tk->v[x].used || tk->v[x].cmp ||
-		    tk->v[x].num != (double)(long)tk->v[x].num || tk->v[x].num < 0 || tk->v[x].num > 1000 ||
-		    (it->t0 > 0 && tk->v[it->t0 - 1].role >= R_GT && tk->v[it->t0 - 1].role <= R_BETWEEN) ||
-		    (x + 1 < tk->n && ((tk->v[x + 1].role >= R_GT && tk->v[x + 1].role <= R_BETWEEN) || tk->v[x + 1].cmp ||
-		                       tk->v[x + 1].kind == TK_NUM || tk->v[x + 1].role == R_UNIT)))
-			continue;
-		/* "aged 60 and older", "40-49", "3 or more": a bound, not a value */
-		if (x + 2 < tk->n && (tk->v[x + 1].role == R_AND || !strcmp(tk->v[x + 1].text, "or") ||
-		                      !strcmp(tk->v[x + 1].text, "-") || !strcmp(tk->v[x + 1].text, "to")))
+		double num = p->tk.v[x].num;
+		if (!c->is_int || c->unique || c->flag || pf_is_keyish(p, it->cols[0]) || num != (double)(long)num ||
+		    num < 0 || num > 1000)
 			continue;
 		/* a code has few values (ASA 1-6, a grade): an age or a count is no code */
 		struct sb q = SB_INIT;
@@ -80,17 +69,12 @@ static void coded_numbers(struct planner *p)
 		if (!sb_ok(&q) || !planner_snap_probe(p->s, sb_cstr(&q)))
 			continue;
 		sb_reset(&q);
-		sb_printf(&q, "SELECT 1 FROM \"%s\" WHERE \"%s\" = %ld LIMIT 1", p->s->t[c->table].name, c->name,
-		          (long)tk->v[x].num);
+		sb_printf(&q, "SELECT 1 FROM \"%s\" WHERE \"%s\" = %ld LIMIT 1", p->s->t[c->table].name, c->name, (long)num);
 		if (!sb_ok(&q) || !planner_snap_probe(p->s, sb_cstr(&q)))
 			continue;
-		it->kind = PL_VALUE;
-		it->vals[0] = arena_printf(&p->a, "%ld", (long)tk->v[x].num);
 		it->why = arena_printf(&p->a, "'%s' is a value of %s.%s", pf_span_text(p, it->t0, x + 1),
 		                       p->s->t[c->table].name, c->name);
-		for (int k = it->t1; k <= x; k++)
-			tk->v[k].used = 1;
-		it->t1 = x + 1;
+		planner_code_link(&p->tk, it, x, arena_printf(&p->a, "%ld", (long)num));
 	}
 }
 

@@ -155,7 +155,6 @@ static double korean_doc_word(const char *doc, const char *term)
 	return best;
 }
 
-/* how well one term (a stem, possibly several words) names column c: 0 none .. 1 exact */
 /* planner_closed_up: the stemmed words of term, in order, make up one word of a name, each word's stem
  * followed by at most 3 letters the stemmer took off ("car unit" -> careunit) */
 int planner_closed_up(const char *name_word, const char *term)
@@ -183,6 +182,7 @@ int planner_closed_up(const char *name_word, const char *term)
 	return words > 1 && strlen(p) <= 3;
 }
 
+/* how well one term (a stem, possibly several words) names column c: 0 none .. 1 exact */
 double planner_term_col_score(struct arena *a, const struct psnap *s, int ci, const char *term,
                               const struct retrieval *r)
 {
@@ -219,14 +219,6 @@ double planner_term_col_score(struct arena *a, const struct psnap *s, int ci, co
 			best = best < 0.6 ? 0.6 : best;   /* org_name <- organism, disch <- discharged */
 		else if (tl >= 4 && cpl(term, ps) >= 5)
 			best = best < 0.5 ? 0.5 : best;
-	}
-	/* words a name writes closed up: "care unit" is careunit (first_careunit) */
-	if (strchr(term, ' ') && (unsigned char)term[0] < 0x80) {
-		snprintf(part, sizeof part, "%s", nm);
-		save = NULL;
-		for (char *p = strtok_r(part, " ", &save); p; p = strtok_r(NULL, " ", &save))
-			if (planner_closed_up(p, term))
-				best = best < 0.8 ? 0.8 : best;
 	}
 	/* metadata synonyms: a whole synonym is nearly the name itself */
 	{

@@ -1389,6 +1389,14 @@ static void quote_ident(struct sb *b, const char *name)
 	sb_putc(b, '"');
 }
 
+/* ref_key: the reference's patient key as the statement names it ("alias"."key") */
+static void ref_key(struct sb *b, const struct ref *r)
+{
+	quote_ident(b, r->alias ? r->alias : r->table);
+	sb_putc(b, '.');
+	quote_ident(b, r->key);
+}
+
 /* patients: the least of every count of patients: each reference with a patient key, each
  * aggregate argument's non-null values per such reference, and for the argument of a sum, avg,
  * stddev, variance or percentile_cont the patients with a value other than zero and (when there are
@@ -1432,9 +1440,7 @@ static char *patients(struct sx *s)
 			if (!r->key)
 				continue;
 			sb_reset(&one);
-			quote_ident(&one, r->alias ? r->alias : r->table);
-			sb_putc(&one, '.');
-			quote_ident(&one, r->key);
+			ref_key(&one, r);
 			if (nterms++)
 				sb_puts(&b, ", ");
 			if (!pass) {
@@ -1473,8 +1479,8 @@ static char *patients(struct sx *s)
  * (count, sum; avg, stddev and variance with noise), NULL when it is none */
 static const char *agg_val(const struct sx *s, const cJSON *n)
 {
-	static const char *const spread[] = {"stddev", "stddev_samp", "stddev_pop", "variance", "var_samp", "var_pop",
-	                                     "avg", NULL};
+	static const char *const noised[] = {"avg", "stddev", "stddev_samp", "stddev_pop", "variance", "var_samp",
+	                                     "var_pop", NULL};
 	const char *name;
 
 	while (is(n, "TypeCast"))
@@ -1484,7 +1490,7 @@ static const char *agg_val(const struct sx *s, const cJSON *n)
 	name = call_name(body(n));
 	if (!strcasecmp(name, "count") || !strcasecmp(name, "sum"))
 		return name;
-	return s->o->noise && in_list(name, spread) ? name : NULL;
+	return s->o->noise && in_list(name, noised) ? name : NULL;
 }
 
 /* cell_key: SQL of the cell key of the patients behind the argument x's values (nonzero: its
@@ -1504,9 +1510,7 @@ static void cell_key(const struct sx *s, struct sb *b, const char *x, int nonzer
 			sb_puts(b, " + ");
 		sb_printf(b, "coalesce(sum(DISTINCT CASE WHEN (%s) %s THEN hashtextextended((", x,
 		          nonzero ? "<> '0'" : "IS NOT NULL");
-		quote_ident(b, r->alias ? r->alias : r->table);
-		sb_putc(b, '.');
-		quote_ident(b, r->key);
+		ref_key(b, r);
 		sb_printf(b, ")::text, %lld) END), 0)", s->o->noise_key);
 	}
 	if (!n)

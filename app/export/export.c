@@ -421,8 +421,12 @@ enum err export_run(const char *sql, const struct export_opts *o, const struct e
 	}
 	close(fd);
 	rc = run_to(sql, o, out, tmp, st, dberr);
-	if (rc == OK)
-		rc = copy_file(tmp, o, deadline, out, st);
+	if (rc == OK && (rc = copy_file(tmp, o, deadline, out, st)) == ERR_TIMEOUT && dberr) {
+		/* the deadline can pass between packing and the first byte sent: the reason is said, as
+		 * it is for the query and the packing ("unknown error" in the log otherwise) */
+		exec_error_free(dberr);
+		dberr->message = strdup("stopped at the time limit for the whole result while sending the workbook");
+	}
 	unlink(tmp);
 	return rc;
 }

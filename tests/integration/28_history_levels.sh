@@ -215,7 +215,7 @@ RX=${loc##*/runs/}; RX=${RX%%[?#]*}
 for _ in $(seq 50); do [ "$(q "SELECT status FROM askql.runs WHERE id = ${RX:-0}")" = running ] || break; sleep 0.2; done
 check "aggregate: her re-run is a new run at aggregate that carries no row of the old one (run $RX)" \
 	'[ -n "$RX" ] && [ "$RX" != "$RQ" ] && [ "$(q "SELECT access_level FROM askql.runs WHERE id = ${RX:-0}")" = aggregate ] &&
-	 ! q "SELECT coalesce(preview::text, '"''"') FROM askql.runs WHERE id = ${RX:-0}" | grep -q "Quillfeather" &&
+	 ! q "SELECT coalesce(preview::text, '"''"') FROM askql.runs WHERE id = ${RX:-0}" | grep -c "Quillfeather" >/dev/null &&
 	 [ "$(q "SELECT coalesce(parent_id::text, '"''"') || coalesce(state->>'"'"'parent'"'"', '"''"') FROM askql.runs WHERE id = ${RX:-0}")" = "" ]' \
 	"$loc $(q "SELECT status, access_level, error FROM askql.runs WHERE id = ${RX:-0}")"
 
@@ -235,7 +235,7 @@ loc=$(curl -s -o /dev/null -w '%{redirect_url}' -b "$T/ana" --data-urlencode "cs
 	--data-urlencode "parent=$RS1" --data-urlencode "target=$DB" "$BASE_URL/runs"); RF2=${loc##*/runs/}; RF2=${RF2%%[?#]*}
 for _ in $(seq 50); do [ "$(q "SELECT status FROM askql.runs WHERE id = ${RF2:-0}")" = running ] || break; sleep 0.2; done
 check "identified again: a follow-up of it starts and carries its question and SQL (what the refusal kept out; run $RF2)" \
-	'[ -n "$RF2" ] && q "SELECT state->'"'"'parent'"'"' FROM askql.runs WHERE id = ${RF2:-0}" | grep -q "Quillfeather"' \
+	'[ -n "$RF2" ] && q "SELECT state->'"'"'parent'"'"' FROM askql.runs WHERE id = ${RF2:-0}" | grep -c "Quillfeather" >/dev/null' \
 	"$loc $(q "SELECT left(state->'parent'::text, 300) FROM askql.runs WHERE id = ${RF2:-0}")"
 
 # ---- step outputs at limited and aggregate: no stored value of an identifier or quasi-identifier column ----
@@ -252,7 +252,7 @@ RI=$(askrun "$QV")
 # at identified the catalog links the postcode to its stored value (VALUE MAPPINGS: "61452" -> hwanja.zip_cd =
 # '61452'): so a patient lives there.  The limited and aggregate catalogs hold no quasi-identifier text column.
 check "identified: the run's steps do show a stored postcode, linked by the catalog (the check below can fail; run $RI)" \
-	'stepsof "$RI" | grep -qF -f "$T/idvals"' "$(stepsof "$RI" | head -c 600)"
+	'stepsof "$RI" | grep -cF -f "$T/idvals" >/dev/null' "$(stepsof "$RI" | head -c 600)"
 for lv in limited aggregate; do
 	"$ASKQL" user level "$ANA" "$DB" $lv >/dev/null 2>&1
 	RL=$(askrun "$QV")

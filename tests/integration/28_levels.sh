@@ -214,7 +214,7 @@ check "a limited user's run is not: retrieval and the planner see no identifier 
 check "the query cache keeps the levels apart (the run's scope names its level)" \
 	'[ "$(q "SELECT state->>'"'"'scope'"'"' FROM askql.runs WHERE id = ${RL:-0}")" = "analyst:limited" ] &&
 	 [ "$(q "SELECT state->>'"'"'scope'"'"' FROM askql.runs WHERE id = ${RI:-0}")" = "analyst" ]'
-check "and its SQL reads no identifier" '! q "SELECT coalesce(sql, '"''"') FROM askql.runs WHERE id = ${RL:-0}" | grep -q "ptnt_nm\|jumin_no\|phone"'
+check "and its SQL reads no identifier" '! q "SELECT coalesce(sql, '"''"') FROM askql.runs WHERE id = ${RL:-0}" | grep -c "ptnt_nm\|jumin_no\|phone" >/dev/null'
 
 # ---- exports marked for release (item 3): any level, aggregates only, small groups left out ----
 rel() { "$ASKQL" export --target "$DB" --user "lv_idf_$$" --release --sql "$1" --format "${2:-csv}" -o - 2>&1; }
@@ -395,7 +395,7 @@ if [ "$(q "SELECT status FROM askql.runs WHERE id = ${RA:-0}")" = paused ]; then
 	PAGE=$(curl -s -b "$T/idf" "$BASE_URL/runs/$RA")
 	check "web: the aggregate run's page shows W0 and W1, not W9, and says groups under 11 patients are left out (run $RA)" \
 		'[ "$(q "SELECT status FROM askql.runs WHERE id = $RA")" = ok ] && grep -q "id=\"suppressed-note\"" <<<"$PAGE" &&
-		 grep -q "W0" <<<"$PAGE" && ! grep -q "W9" <<<"$PAGE" && ! q "SELECT preview::text FROM askql.runs WHERE id = $RA" | grep -q W9' \
+		 grep -q "W0" <<<"$PAGE" && ! grep -q "W9" <<<"$PAGE" && ! q "SELECT preview::text FROM askql.runs WHERE id = $RA" | grep -c W9 >/dev/null' \
 		"$(q "SELECT status || ' ' || coalesce(error, '') FROM askql.runs WHERE id = $RA"); $(grep -o 'suppressed[^<]*' <<<"$PAGE" | head -2)"
 	for f in csv json xlsx; do
 		curl -s -b "$T/idf" -o "$T/dl.$f" "$BASE_URL/runs/$RA/download?format=$f"

@@ -374,6 +374,7 @@ metadata_file = $TOP/conf/metadata/demo.json
 lexicon_file = $TOP/conf/lexicon/clinical_ko_en.tsv
 followup_file = $TOP/conf/lexicon/followup.txt
 function_words_file = $TOP/conf/lexicon/function_words.txt
+phrases_file = $TOP/conf/lexicon/phrases.tsv
 entities_file = $TOP/conf/lexicon/entities.tsv
 event_windows_file = $TOP/conf/lexicon/event_windows.tsv
 phi_rules_file = $TOP/conf/phi/rules.tsv

@@ -146,10 +146,10 @@ void pf_find_entities(struct planner *p, int pass)
 
 /* pf_person_count: "how many women received propofol": a word for people that is a value (women,
  * men) right after "how many" counts patients, with the value kept as a filter; pass 1 only, when
- * no entity word was found */
+ * no entity word was found.  The words: conf/lexicon/phrases.tsv, role people */
 void pf_person_count(struct planner *p)
 {
-	static const char *const people[] = {"women", "men", "females", "males", "girls", "boys", NULL};
+	const char *const *people = planner_lex_phrases("people");
 	struct frame *f = &p->f;
 	const char *col = entity_column(p, "patient");
 	if (f->entity_col || !col)

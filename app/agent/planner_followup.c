@@ -168,15 +168,15 @@ out:
 
 /* pf_reads_as_change: q says it changes the previous question rather than asking anew ("only
  * patients over 65", "just women", "what about 2024", "여자만", "65세 이상만", a follow-up marker):
- * it is read with the previous question first */
+ * it is read with the previous question first.  The lead words: conf/lexicon/phrases.tsv */
 int pf_reads_as_change(const char *q)
 {
-	static const char *const lead[] = {"only ", "just ", "but ", "and ", "what about ", "how about ", NULL};
+	const char *const *lead = planner_lex_phrases("change_lead");
 	char *stripped;
 	int changed;
 
 	for (int i = 0; lead[i]; i++)
-		if (!strncasecmp(q, lead[i], strlen(lead[i])))
+		if (!strncasecmp(q, lead[i], strlen(lead[i])) && q[strlen(lead[i])] == ' ')
 			return 1;
 	for (const char *p = q; *p;) {
 		size_t n = strcspn(p, " ,?.");

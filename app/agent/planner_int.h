@@ -64,6 +64,10 @@ const char *const *planner_lex_own_syn(const char *term);
 int planner_ends_with(const char *w, const char *suf);
 /* planner_lex_generic: 1 for a generic English/Korean word that carries no schema meaning. */
 int planner_lex_generic(const char *stem);
+/* planner_lex_phrases: the words of one role of conf phrases_file (conf/lexicon/phrases.tsv:
+ * "people", "change_lead"), NULL-terminated, loaded once and kept for the process; an empty list
+ * when the file or the role is missing.  Never NULL. */
+const char *const *planner_lex_phrases(const char *role);
 
 /* ---- the planner's view of the catalog (planner_snap.c) ---- */
 enum ptype { PT_OTHER, PT_NUM, PT_TEXT, PT_TIME, PT_BOOL };

@@ -166,6 +166,48 @@ static void load_fwords(void)
 	}
 }
 
+/* phrases of conf phrases_file (conf/lexicon/phrases.tsv), by role, loaded once */
+#define PHRASE_ROLES 4
+static struct { char role[16]; const char **w; int n; } phrases[PHRASE_ROLES];
+static const char *const no_phrases[] = {NULL};
+static pthread_once_t phrases_once = PTHREAD_ONCE_INIT;
+
+static void load_phrases(void)
+{
+	char *buf = file_read(conf_get("phrases_file"), 65536, NULL), *save = NULL;
+	for (char *l = buf ? strtok_r(buf, "\n", &save) : NULL; l; l = strtok_r(NULL, "\n", &save)) {
+		char *tab = strchr(l, '\t'), *w;
+		int r;
+		const char **nw;
+		if (*l == '#' || !tab || tab - l >= (long)sizeof phrases[0].role)
+			continue;
+		*tab = 0;
+		w = tab + 1;
+		w[strcspn(w, "\r\t")] = 0;
+		for (r = 0; r < PHRASE_ROLES && phrases[r].role[0] && strcmp(phrases[r].role, l); r++)
+			;
+		if (r == PHRASE_ROLES || !*w)
+			continue;
+		if (!phrases[r].role[0])
+			strcpy(phrases[r].role, l);
+		/* one slot more than the words, for the NULL that ends the list */
+		if (!(nw = realloc(phrases[r].w, (size_t)(phrases[r].n + 2) * sizeof *nw)))
+			continue;
+		phrases[r].w = nw;
+		nw[phrases[r].n++] = w;   /* buf stays for the process */
+		nw[phrases[r].n] = NULL;
+	}
+}
+
+const char *const *planner_lex_phrases(const char *role)
+{
+	pthread_once(&phrases_once, load_phrases);
+	for (int r = 0; r < PHRASE_ROLES && phrases[r].role[0]; r++)
+		if (!strcmp(phrases[r].role, role))
+			return (const char *const *)phrases[r].w;
+	return no_phrases;
+}
+
 enum role planner_lex_role(const char *text, const char *stem, int *unit)
 {
 	*unit = 0;

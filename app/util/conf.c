@@ -75,6 +75,7 @@ static struct conf_item items[] = {
 	{"followup_file", "conf/lexicon/followup.txt", 0, "words that mark a follow-up question for the offline planner", 0, 0},
 	{"function_words_file", "conf/lexicon/function_words.txt", 0, "words the offline planner reads as function words: how an answer is worded or laid out (decimal, 순서대로), casual speech (좀, 했어)", 0, 0},
 	{"event_windows_file", "conf/lexicon/event_windows.tsv", 0, "before, after or during an event of care (수술 전, after surgery, intraoperative): the event's words, its time columns' names, the relation words", 0, 0},
+	{"phrases_file", "conf/lexicon/phrases.tsv", 0, "small word lists the offline planner reads by role: plural words for people (how many women), how a question that changes the previous one starts (only, what about)", 0, 0},
 	{"entities_file", "conf/lexicon/entities.tsv", 0, "how questions name patients, cases and encounters, and how their identifier columns are recognised", 0, 0},
 	{"metadata_file", "conf/metadata/demo.json", 0, "column metadata / ontology for the default target", 0, 0},
 	{"drug_classes_file", "conf/critique/drug_classes.tsv", 0, "critique: drug classes of medications (opioid, hypnotic, neuromuscular blocker, antibiotic, colloid, ...) with their Korean and English names and sources", 0, 0},

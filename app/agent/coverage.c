@@ -38,6 +38,7 @@ struct facts {
 	int ntable;
 	char paired[MAXGRP][NAMELEN];  /* columns compared with another column (l.dt < c.opstart) */
 	int npaired;
+	int share;                     /* a division or an average anywhere: a share may be computed */
 };
 
 static const char *const agg_names[] = {
@@ -228,6 +229,8 @@ static void walk(const cJSON *n, unsigned flags, struct facts *f, int top)
 			inner |= F_AGG;
 			f->aggregates = 1;
 		}
+		if (fn && !strcasecmp(fn, "avg"))
+			f->share = 1;
 		cJSON_ArrayForEach(e, bd)
 			walk(e, inner, f, 0);
 		return;
@@ -238,8 +241,11 @@ static void walk(const cJSON *n, unsigned flags, struct facts *f, int top)
 			add_name(f->table, &f->ntable, MAXGRP, rel->valuestring);
 		return;
 	}
-	if (!strcmp(type, "A_Expr"))
+	if (!strcmp(type, "A_Expr")) {
 		comparison(bd, flags, f);
+		if (!strcmp(pgt_last_sval(cJSON_GetObjectItemCaseSensitive(bd, "name")) ?: "", "/"))
+			f->share = 1;
+	}
 	if (!strcmp(type, "JoinExpr")) {
 		walk(cJSON_GetObjectItemCaseSensitive(bd, "larg"), flags, f, 0);
 		walk(cJSON_GetObjectItemCaseSensitive(bd, "rarg"), flags, f, 0);
@@ -390,6 +396,10 @@ enum err coverage_check(const struct cov_reading *r, const char *sql, struct cov
 			if (!in_names((const char (*)[NAMELEN])f->paired, f->npaired, it))
 				add_finding(out, max, nfound, DROP_WINDOW, i, NULL);
 			break;
+		case COV_SHARE:
+			if (!f->share)
+				add_finding(out, max, nfound, DROP_SHARE, i, NULL);
+			break;
 		case COV_RATE_PART: {
 			int w = uses(f, it, F_WHERE, 0), a = uses(f, it, F_AGG, 0), wb = -1;
 			for (int k = 0; k < r->n; k++)
@@ -444,6 +454,7 @@ const char *coverage_drop_name(enum cov_drop d)
 	case DROP_DENOMINATOR: return "denominator";
 	case DROP_ENTITY_GROUPED: return "identifier_grouped";
 	case DROP_WINDOW: return "window";
+	case DROP_SHARE: return "share";
 	}
 	return "?";
 }
@@ -479,6 +490,10 @@ char *coverage_say(const struct cov_reading *r, const struct cov_finding *f, int
 			break;
 		case DROP_WINDOW:
 			sb_printf(&sb, "the SQL does not keep to '%s': compare the measured row's time with %s", w, c);
+			break;
+		case DROP_SHARE:
+			sb_printf(&sb, "the question asks for a share ('%s'): the SQL must divide the part by its whole "
+			               "(or average a condition), not only count", w);
 			break;
 		case DROP_NONE:
 			break;

@@ -14,8 +14,10 @@ enum cov_need {
 	COV_NUMBER,       /* a number (a threshold, a limit): a literal of that value somewhere */
 	COV_RATE_BASE,    /* the denominator of a rate (A of "A 중 B 비율"): filtered in a WHERE */
 	COV_RATE_PART,    /* its numerator (B): inside the aggregate, or in fewer WHEREs than A */
-	COV_WINDOW        /* an event window (수술 전, after surgery): a column compared with another column,
+	COV_WINDOW,       /* an event window (수술 전, after surgery): a column compared with another column,
 	                   * one of columns[] (the event's start or end) */
+	COV_SHARE         /* a share word no link took (비율, percentage, rate, %): the SQL computes a share
+	                   * (a division, or an average: of a condition, or of a 0/1 flag) */
 };
 
 #define COV_MAXVAL 4
@@ -59,7 +61,8 @@ enum cov_drop {
 	DROP_NUMBER,         /* a number of the question is in no literal */
 	DROP_DENOMINATOR,    /* a rate's denominator and numerator are the wrong way round */
 	DROP_ENTITY_GROUPED, /* an identifier is grouped though no one asked per patient/case */
-	DROP_WINDOW          /* an event window (수술 전) compares no time with the event's */
+	DROP_WINDOW,         /* an event window (수술 전) compares no time with the event's */
+	DROP_SHARE           /* a share was asked (비율, %) and the SQL computes none: a count or a list */
 };
 
 struct cov_finding {

@@ -313,6 +313,9 @@ static void cover(struct planner *p, struct planner_out *out)
 	case DROP_WINDOW:
 		pf_decline(p, "the question asks for what happened %s, which the plan cannot place in time", word);
 		break;
+	case DROP_SHARE:
+		pf_decline(p, "the question asks for a share (%s), which the plan does not compute", arena_printf(&p->a, "'%s'", word));
+		break;
 	case DROP_NONE:
 		break;
 	}

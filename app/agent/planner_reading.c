@@ -336,6 +336,19 @@ struct cov_reading *pf_reading(struct planner *p)
 				ci->table = arena_strdup(&r->a, pf_tname(p, it->cols[0]));
 		}
 	}
+	/* a share word that no link took ("heart rate" names a column; "rate" alone asks for a share) */
+	for (int i = 0; i < p->tk.n; i++) {
+		int linked = 0;
+		if (!pf_share_word(&p->tk.v[i]) || (!strcmp(p->tk.v[i].text, "%") && i > 0 && p->tk.v[i - 1].kind == TK_NUM))
+			continue;   /* (dextrose 5%: a strength, part of a name) */
+		for (int l = 0; l < p->pl.n && !linked; l++)
+			linked = p->pl.v[l].role != PL_ROLE_IGNORED && p->pl.v[l].t0 <= i && i < p->pl.v[l].t1 &&
+			         p->pl.v[l].score >= 0.75;
+		if (!linked) {
+			add_item(r, COV_SHARE, pf_span_text(p, i, i + 1));
+			break;
+		}
+	}
 	/* numbers: a threshold, a count, a limit; not a time span (3개월), a date or an ordinal */
 	for (int i = 0; i < p->tk.n; i++) {
 		const struct ptok *t = &p->tk.v[i];

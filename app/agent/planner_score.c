@@ -39,6 +39,23 @@ static int all_hangul(const char *s)
 static const char *const light_tail[] = {"여부", "정보", "데이터", "자료", "기록", "값", "수치", "목록", "현황",
                                          "내역", NULL};
 
+/* light_head: the first n bytes of compound t, before a head noun that names something, are a
+ * function word (평균나이: 평균) or a generic word, so the head alone may name the compound.  A
+ * content word before the head (응급수술: 응급) qualifies it and must be read on its own: the
+ * compound is then no name of the head's column (issue 26: a linked compound that dropped its
+ * modifier counted every case) */
+static int light_head(const char *t, size_t n)
+{
+	char pre[256];
+	int unit;
+
+	if (n >= sizeof pre)
+		return 0;
+	memcpy(pre, t, n);
+	pre[n] = 0;
+	return planner_lex_role(pre, pre, &unit) != R_NONE || planner_lex_generic(pre);
+}
+
 /* planner_syn_score: how well term names something with these (normalised) synonyms:
  * 0.9 a whole synonym (Korean compared without spaces), 0.7 a Korean compound whose head noun
  * (its end) is a synonym of two syllables or more (평균나이 -> 나이, 진료부서 -> 부서) or that is
@@ -66,7 +83,7 @@ double planner_syn_score(char *const *syn, int nsyn, const char *term)
 			return 0.9;
 		if (!kor)
 			continue;
-		if (sl >= 6 && tl > sl && !strcmp(tn + tl - sl, sn))
+		if (sl >= 6 && tl > sl && !strcmp(tn + tl - sl, sn) && light_head(tn, tl - sl))
 			best = best < 0.7 ? 0.7 : best;
 		for (int x = 0; light_tail[x]; x++)
 			if (sl >= 3 && tl == sl + strlen(light_tail[x]) && !strncmp(tn, sn, sl) && !strcmp(tn + sl, light_tail[x]))

@@ -72,6 +72,24 @@ static void test_window_dropped(void **state)
 	                           "AND c.opend < l.dt", &d), 0);
 }
 
+/* "A 중 B 비율": a share asked and a count computed (the rate lost on the way to SQL) */
+static void test_share_dropped(void **state)
+{
+	struct cov_reading r = {0};
+	enum cov_drop d;
+	(void)state;
+	item(&r, COV_SHARE, "비율", NULL, NULL);
+	assert_int_equal(check(&r, "SELECT count(DISTINCT m.stay) FROM measures m JOIN stays s ON m.stay = s.stay "
+	                           "WHERE m.value < 90", &d), 1);
+	assert_int_equal(d, DROP_SHARE);
+	/* a division, an average of a condition or of a 0/1 flag: each computes a share */
+	assert_int_equal(check(&r, "SELECT 100.0 * count(*) FILTER (WHERE x = 1) / count(*) FROM stays", &d), 0);
+	assert_int_equal(check(&r, "SELECT avg((x = 1)::int) FROM stays WHERE y = 1", &d), 0);
+	assert_int_equal(check(&r, "SELECT avg(died) FROM stays", &d), 0);
+	/* a count of those with the condition is no share, however filtered */
+	assert_int_equal(check(&r, "SELECT count(*) FILTER (WHERE x = 1), count(*) FROM stays", &d), 1);
+}
+
 /* 진료과별 성별 환자 수: the second breakdown was dropped */
 static void test_lost_grouping(void **state)
 {
@@ -184,7 +202,7 @@ static void test_column_and_errors(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_linked_value_unused), cmocka_unit_test(test_lost_grouping),
+		cmocka_unit_test(test_linked_value_unused), cmocka_unit_test(test_lost_grouping), cmocka_unit_test(test_share_dropped),
 		cmocka_unit_test(test_inverted_denominator), cmocka_unit_test(test_number_unused),
 		cmocka_unit_test(test_identifier_grouped), cmocka_unit_test(test_column_and_errors),
 		cmocka_unit_test(test_window_dropped),

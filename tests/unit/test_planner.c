@@ -626,6 +626,16 @@ static void test_small_readings(void **state)
 	if (!d)
 		HAS(s, "icu_days");
 	free(s);
+	/* a Korean compound of an unlinked word and an entity word: the modifier is not dropped (응급수술
+	 * counted every case: no column says emergency) */
+	s = plan("응급수술 건수", &d);
+	assert_true(d);
+	HAS(s, "응급");
+	free(s);
+	s = plan("평균나이", &d);   /* a function word before the head still names the head */
+	assert_false(d);
+	HAS(s, "AVG(");
+	free(s);
 	/* "proportion of B among A": A is the base (it inverted to the share of A among B) */
 	s = plan("proportion of robotic cases among gynecology operations", &d);
 	assert_false(d);

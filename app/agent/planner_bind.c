@@ -61,6 +61,38 @@ static int rows_named_after(struct planner *p, int num)
 	return 0;
 }
 
+/* counted_after: what the number at num counts when a noun for rows follows it within a few
+ * words ("more than one ICU stay", "at least 10 packed red blood cells input events", "45 different
+ * patients"): 1 stays, visits, cases or events (conf/lexicon/phrases.tsv, role counted_rows), 2
+ * patients, 0 none.  The words between may be modifiers (different, separate: role
+ * count_modifier) or words a link took (the item counted).  English only: Korean counts are read
+ * by their counters (3번, 2명). */
+static int counted_after(struct planner *p, int num)
+{
+	int k = after_or_more(p, num);
+	for (int steps = 0; k < p->tk.n && steps < 6; k++, steps++) {
+		const struct ptok *t = &p->tk.v[k];
+		int in_link = 0;
+		if (t->hangul || t->kind != TK_WORD)
+			return 0;
+		int ent = pf_tok_ent(t), kind = ent == ENT_PATIENT ? 2 : 0;
+		if (!kind && (ent >= 0 || pf_is_visit_word(t) || planner_in_list(planner_lex_phrases("counted_rows"), t->stem) ||
+		              planner_in_list(planner_lex_phrases("counted_rows"), t->text)))
+			kind = 1;
+		if (kind) {
+			for (int x = num + 1; x < k; x++)   /* the modifiers were read with the number */
+				if (planner_in_list(planner_lex_phrases("count_modifier"), p->tk.v[x].text))
+					p->tk.v[x].used = 1;
+			return kind;
+		}
+		for (int l = 0; l < p->pl.n && !in_link; l++)
+			in_link = p->pl.v[l].t0 <= k && k < p->pl.v[l].t1;
+		if (!in_link && !planner_in_list(planner_lex_phrases("count_modifier"), t->text))
+			return 0;
+	}
+	return 0;
+}
+
 /* a unit written after a number (g/dL, mg, mmHg, %) */
 static int unit_tok(const struct ptok *t)
 {
@@ -280,6 +312,17 @@ int pf_comparisons(struct planner *p)
 			t->used = 1;
 			continue;
 		}
+		/* "more than one ICU stay", "at least 10 ... input events": rows counted per patient; "at
+		 * least 45 different patients": patients counted per something else, not built */
+		int counted = op != R_BETWEEN ? counted_after(p, num) : 0;
+		if (counted == 1) {
+			having(p, op, num, num);
+			t->used = 1;
+			continue;
+		}
+		if (counted == 2)
+			return pf_decline(p, "the number '%s' counts patients per something else, a shape the offline planner does "
+			                     "not build", p->tk.v[num].text);
 		/* the column: "age" for ages and older/younger; else the nearest linked numeric column */
 		int col = -1, from_birth = 0;
 		struct ptok *n = &p->tk.v[num];

@@ -139,10 +139,12 @@ int pf_pair_words(struct planner *p)
 	} else {
 		return 0;
 	}
-	/* "the change from the first value to the last": the later minus the earlier, as "the change
-	 * of the last value compared to the first" is */
-	if (f->pair == 'd' && preceded_by(p, ord[0].tok, "from") && preceded_by(p, ord[1].tok, "to") &&
-	    !compared_to(p, ord[1].tok)) {
+	/* "the change from the first value to the last", "between the first and the last
+	 * measurement": the later minus the earlier, as "the change of the last value compared to the
+	 * first" is */
+	if (f->pair == 'd' && ((preceded_by(p, ord[0].tok, "from") && preceded_by(p, ord[1].tok, "to") &&
+	                        !compared_to(p, ord[1].tok)) ||
+	                       (preceded_by(p, ord[0].tok, "between") && preceded_by(p, ord[1].tok, "and")))) {
 		struct ordinal first = ord[0];
 		ord[0] = ord[1];
 		ord[1] = first;

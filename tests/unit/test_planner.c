@@ -636,6 +636,16 @@ static void test_small_readings(void **state)
 	assert_false(d);
 	HAS(s, "AVG(");
 	free(s);
+	/* a number before a noun for rows counts those rows per patient; before "patients" it counts
+	 * patients per something else (both were read as an age, or as the measured amount) */
+	s = plan("patients with more than 2 separate surgical cases", &d);
+	assert_false(d);
+	HAS(s, "HAVING COUNT(*) > 2");
+	free(s);
+	s = plan("departments with at least 100 different patients", &d);
+	assert_true(d);
+	HAS(s, "counts patients");
+	free(s);
 	/* "proportion of B among A": A is the base (it inverted to the share of A among B) */
 	s = plan("proportion of robotic cases among gynecology operations", &d);
 	assert_false(d);

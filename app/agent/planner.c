@@ -96,6 +96,33 @@ static void rate_words(struct planner *p)
 	}
 }
 
+/* value_measure_words: "heart rate values", "potassium results": a word for a measurement right
+ * after a stored value is that value's measure, not a column of its own in another table (values
+ * linked outputevents' value column and read the output table for heart rate).  The words:
+ * conf/lexicon/phrases.tsv, role measure_word */
+static void value_measure_words(struct planner *p)
+{
+	for (int l = 0; l < p->pl.n; l++) {
+		const struct plink_item *it = &p->pl.v[l];
+		struct ptok *t = &p->tk.v[it->t0];
+		if (it->kind != PL_COLUMN || it->t1 != it->t0 + 1 || it->t0 == 0 ||
+		    (!planner_in_list(planner_lex_phrases("measure_word"), t->text) &&
+		     !planner_in_list(planner_lex_phrases("measure_word"), t->stem)))
+			continue;
+		int after = 0;
+		for (int m = 0; m < p->pl.n; m++) {
+			const struct plink_item *o = &p->pl.v[m];
+			after |= o->kind == PL_VALUE && o->t1 == it->t0 && o->ncols &&
+			         p->s->c[o->cols[0]].table != p->s->c[it->cols[0]].table;
+		}
+		if (!after)
+			continue;
+		t->used = 1;
+		pf_decide(p, t->text, "measure", "the named value's own", "a word for the measurement of the value before it", 1);
+		p->pl.v[l--] = p->pl.v[--p->pl.n];
+	}
+}
+
 /* replace_followed_values: in a follow-up read with its parent ("남자 환자 수" + "여자만"), a stored
  * value the follow-up names replaces the parent's value of the same column: women replace men */
 static void replace_followed_values(struct planner *p)
@@ -159,6 +186,7 @@ static void link_question(struct planner *p, const struct planner_ctx *ctx)
 		}
 	}
 	rate_words(p);
+	value_measure_words(p);
 	replace_followed_values(p);
 	pf_find_entities(p, 1);
 	pf_person_count(p);

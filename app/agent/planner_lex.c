@@ -8,6 +8,7 @@
 #include "util/conf.h"
 #include "util/file.h"
 #include "catalog/lexicon.h"
+#include "util/log.h"
 
 struct lex { const char *w; enum role r; int unit; };
 
@@ -167,7 +168,7 @@ static void load_fwords(void)
 }
 
 /* phrases of conf phrases_file (conf/lexicon/phrases.tsv), by role, loaded once */
-#define PHRASE_ROLES 4
+#define PHRASE_ROLES 16
 static struct { char role[16]; const char **w; int n; } phrases[PHRASE_ROLES];
 static const char *const no_phrases[] = {NULL};
 static pthread_once_t phrases_once = PTHREAD_ONCE_INIT;
@@ -186,7 +187,11 @@ static void load_phrases(void)
 		w[strcspn(w, "\r\t")] = 0;
 		for (r = 0; r < PHRASE_ROLES && phrases[r].role[0] && strcmp(phrases[r].role, l); r++)
 			;
-		if (r == PHRASE_ROLES || !*w)
+		if (r == PHRASE_ROLES) {
+			log_msg(LOG_WARN, "phrases_file: more than %d roles; '%s' is not read", PHRASE_ROLES, l);
+			continue;
+		}
+		if (!*w)
 			continue;
 		if (!phrases[r].role[0])
 			strcpy(phrases[r].role, l);

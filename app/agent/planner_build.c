@@ -407,6 +407,10 @@ static void build_ranking(struct planner *p, struct squery *q)
 		*c = (char)tolower((unsigned char)*c);
 	q->sel[q->nsel++].as = mas ? mas : "count";
 	q->group[q->ngroup++] = pf_col(p, f->rank_col);
+	/* an item with no label (a transfer with no care unit, a culture with no organism) is none of
+	 * the items asked for: it does not take a place in the ranking */
+	if (q->nwhere < (int)(sizeof q->where / sizeof q->where[0]))
+		q->where[q->nwhere++] = sx_null(&p->a, pf_col(p, f->rank_col), 1);
 	if (f->rank_key >= 0)
 		q->group[q->ngroup++] = pf_col(p, f->rank_key);   /* one rank per item, not per label text */
 	q->rank_n = f->rank_n;

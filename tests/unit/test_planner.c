@@ -636,6 +636,11 @@ static void test_small_readings(void **state)
 	assert_false(d);
 	HAS(s, "AVG(");
 	free(s);
+	/* a ranking leaves out the rows with no label: NULL is none of the items asked for */
+	s = plan("top 3 operation names by number of cases", &d);
+	assert_false(d);
+	HAS(s, "clinical_data_table.opname IS NOT NULL");
+	free(s);
 	/* a number before a noun for rows counts those rows per patient; before "patients" it counts
 	 * patients per something else (both were read as an age, or as the measured amount) */
 	s = plan("patients with more than 2 separate surgical cases", &d);

@@ -123,6 +123,29 @@ static void value_measure_words(struct planner *p)
 	}
 }
 
+/* keys_on_named_table: "ICD codes recorded as diagnoses": a dictionary's key column named beside
+ * a table that holds the same key (the diagnoses table's icd_code) is read from that table; joined
+ * to the dictionary, a code the dictionary lacks would drop out of the answer */
+static void keys_on_named_table(struct planner *p)
+{
+	for (int l = 0; l < p->pl.n; l++) {
+		struct plink_item *it = &p->pl.v[l];
+		if (it->kind != PL_COLUMN || it->ncols != 1 || !p->s->c[it->cols[0]].unique)
+			continue;
+		int d = p->s->c[it->cols[0]].table;
+		for (int m = 0; m < p->pl.n; m++) {
+			const struct plink_item *o = &p->pl.v[m];
+			int fc = o->kind == PL_TABLE && o->table != d ? planner_snap_col(p->s, o->table, p->s->c[it->cols[0]].name) : -1;
+			if (fc < 0 || p->s->c[fc].unique)
+				continue;
+			pf_decide(p, pf_span_text(p, it->t0, it->t1), "column", pf_cfq(p, fc),
+			          "a dictionary's key, read where the named table holds it", 1);
+			it->cols[0] = fc;
+			break;
+		}
+	}
+}
+
 /* replace_followed_values: in a follow-up read with its parent ("남자 환자 수" + "여자만"), a stored
  * value the follow-up names replaces the parent's value of the same column: women replace men */
 static void replace_followed_values(struct planner *p)
@@ -187,6 +210,7 @@ static void link_question(struct planner *p, const struct planner_ctx *ctx)
 	}
 	rate_words(p);
 	value_measure_words(p);
+	keys_on_named_table(p);
 	replace_followed_values(p);
 	pf_find_entities(p, 1);
 	pf_person_count(p);

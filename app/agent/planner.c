@@ -475,7 +475,9 @@ static enum err plan_once(struct catalog *cat, const struct retrieval *r, const 
 	pf_find_entities(p, 0);
 	pf_find_visits(p);
 	int tw = planner_time(&p->tk, &p->now, &p->f.win, tdesc, sizeof tdesc);
-	if (tw < 0) {
+	if (tw == -2) {
+		pf_decline(p, "%s", "the question's time expressions do not overlap: no period is both");
+	} else if (tw < 0) {
 		pf_decline(p, "%s", "a date without a year could not be placed in time");
 	} else if (tw > 0) {
 		p->f.has_win = 1;

@@ -269,8 +269,15 @@ static int date_year(struct ptoks *tk, int i, const struct tm *now, struct texpr
 		e->span1 = i + 2;
 	}
 	if (!y && t->m && !t->d) {
-		/* "3월": a month of the reference year */
-		y = now->tm_year + 1900;
+		/* "3월": a month of the one year the question names ("2024년 ... 1월부터"), else of the
+		 * reference year */
+		int named = 0, years = 0;
+		for (int k = 0; k < tk->n; k++)
+			if (k != i && year_tok(&tk->v[k]) && (int)tk->v[k].num != named) {
+				named = (int)tk->v[k].num;
+				years++;
+			}
+		y = years == 1 ? named : now->tm_year + 1900;
 	}
 	return y;
 }
@@ -514,5 +521,9 @@ int planner_time(struct ptoks *tk, const struct tm *now, struct ptime *w, char *
 		found = 1;
 		i = e.span1 - 1;
 	}
+	/* two expressions that do not meet ("2024" and "since January 2025"): no window, not an
+	 * empty one that answers zero */
+	if (found && w->from[0] && w->to[0] && strcmp(w->from, w->to) >= 0)
+		return -2;
 	return found;
 }

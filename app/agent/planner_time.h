@@ -13,7 +13,8 @@ struct ptime {
 /* planner_time_now: parse the reference time ("YYYY-MM-DD HH:MM:SS"; NULL: now). 0 on a bad string. */
 int planner_time_now(const char *now, struct tm *out);
 /* planner_time: the window of the question's time expressions (marks their tokens used);
- * 0 none, 1 found, -1 an expression it could not place (e.g. a date without a year). */
+ * 0 none, 1 found, -1 an expression it could not place (e.g. a date without a year), -2 expressions
+ * whose periods do not overlap ("in 2024" and "since March 2025"). */
 int planner_time(struct ptoks *tk, const struct tm *now, struct ptime *w, char *desc, size_t dn);
 
 #endif

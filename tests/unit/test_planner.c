@@ -636,6 +636,17 @@ static void test_small_readings(void **state)
 	assert_false(d);
 	HAS(s, "AVG(");
 	free(s);
+	/* a month without a year is of the one year the question names; periods that do not meet are
+	 * declined (2024 and "from January" made an empty window: every month answered zero) */
+	s = plan("2023년 월별 수술 건수 3월부터", &d);
+	assert_false(d);
+	HAS(s, ">= TIMESTAMP '2023-03-01 00:00:00'");
+	HAS(s, "< TIMESTAMP '2024-01-01 00:00:00'");
+	free(s);
+	s = plan("2023년 수술 건수 2024년 5월부터", &d);
+	assert_true(d);
+	HAS(s, "do not overlap");
+	free(s);
 	/* a ranking leaves out the rows with no label: NULL is none of the items asked for */
 	s = plan("top 3 operation names by number of cases", &d);
 	assert_false(d);

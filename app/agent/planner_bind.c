@@ -905,12 +905,15 @@ int pf_bind_links(struct planner *p)
 	for (int l = 0; l < p->pl.n; l++)
 		if (noun_tail(p, &p->pl.v[l]))
 			p->pl.v[l].role = PL_ROLE_IGNORED;
+	/* where in the question each grouping was named, so that they are grouped in that order
+	 * ("by department and sex": department first); groups made before keep their place first */
+	int at[3] = {-1, -1, -1};
 	for (int l = 0; l < p->pl.n; l++) {
 		struct plink_item *it = &p->pl.v[l];
 		const char *sp = pf_span_text(p, it->t0, it->t1);
 		/* (환자 기본정보 기준): "based on the patients' table" names the source, not a breakdown */
 		int per = pf_link_per(p, it);
-		int rc = 0;
+		int rc = 0, ng = p->f.ngroup;
 		if (it->kind == PL_VALUE)
 			rc = bind_value(p, it, sp, per);
 		else if (it->kind == PL_CONCEPT && it->con >= 0)
@@ -923,7 +926,15 @@ int pf_bind_links(struct planner *p)
 			rc = bind_table(p, it, sp, per);
 		if (rc < 0)
 			return -1;
+		for (int g = ng; g < p->f.ngroup && g < 3; g++)
+			at[g] = it->t0;
 	}
+	for (int g = 1; g < p->f.ngroup && g < 3; g++)   /* insertion sort: stable, at most three */
+		for (int k = g; k > 0 && at[k - 1] > at[k]; k--) {
+			int c = p->f.group[k], t = at[k];
+			p->f.group[k] = p->f.group[k - 1], at[k] = at[k - 1];
+			p->f.group[k - 1] = c, at[k - 1] = t;
+		}
 	return 0;
 }
 

@@ -91,11 +91,12 @@ int pf_link_per(struct planner *p, const struct plink_item *it)
 	    (p->tk.v[it->t0 - 2].role == R_UNIT || p->tk.v[it->t0 - 2].role == R_BUCKET) &&
 	    p->tk.v[it->t0 - 3].role == R_PER)
 		return 1;
-	/* joined to the breakdown before it: by X and Y */
+	/* joined to the breakdown before it: by X and Y, "by year x dept x sex" (the one before is a
+	 * breakdown by any of these rules; it lies to the left, so this ends) */
 	const struct plink_item *pv = NULL;
 	if (it->t0 >= 2 && joiner(&p->tk.v[it->t0 - 1]))
 		pv = link_at(p, -1, it->t0 - 1);
-	return pv && own_per(p, pv);
+	return pv && pv->t0 < it->t0 && pf_link_per(p, pv);
 }
 
 static struct cov_item *add_item(struct cov_reading *r, enum cov_need need, const char *span)
@@ -230,6 +231,8 @@ static int rate_sides(struct planner *p, int *side)
 		return 0;
 	}
 	int nb = 0, np = 0;
+again:
+	nb = np = 0;
 	for (int l = 0; l < p->pl.n; l++) {
 		const struct plink_item *it = &p->pl.v[l];
 		side[l] = 0;
@@ -241,6 +244,12 @@ static int rate_sides(struct planner *p, int *side)
 			side[l] = 1, nb++;
 		else if (it->t0 >= part_lo && it->t1 <= part_hi)
 			side[l] = 2, np++;
+	}
+	/* "in-hospital mortality among ICU admits, as a %": nothing named after the base, so the part
+	 * is what was named before among */
+	if (m >= 0 && among && nb && !np && part_lo > m) {
+		part_lo = 0, part_hi = m;
+		goto again;
 	}
 	return nb && np;
 }
@@ -332,7 +341,12 @@ struct cov_reading *pf_reading(struct planner *p)
 			                 planner_term_table_score(p->s, p->s->c[it->cols[0]].table, p->tk.v[it->t0].stem) < 0.5 &&
 			                 planner_term_table_score(p->s, p->s->c[it->cols[0]].table, p->tk.v[it->t0].text) < 0.5 &&
 			                 pf_tok_ent(&p->tk.v[it->t0]) < 0;
-			if (ci && !categories)
+			/* a word for a numeric measure (ICU days, age) is used only by using the column: "mortality
+			 * among ICU admits" read the table and dropped the ICU */
+			int measure = p->s->c[it->cols[0]].type == PT_NUM && !pf_is_keyish(p, it->cols[0]) &&
+			              !p->s->c[it->cols[0]].flag && it->role != 1;   /* (role 1: read by a comparison's span,
+			                                                              * "the upper limit of the reference range") */
+			if (ci && !categories && !measure)
 				ci->table = arena_strdup(&r->a, pf_tname(p, it->cols[0]));
 		}
 	}

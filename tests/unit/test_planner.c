@@ -647,6 +647,20 @@ static void test_small_readings(void **state)
 	assert_true(d);
 	HAS(s, "do not overlap");
 	free(s);
+	/* breakdowns chained with x are all grouped, in the order named (sex was dropped) */
+	s = plan("number of operations per year x department x sex", &d);
+	assert_false(d);
+	HAS(s, "clinical_data_table.department, clinical_data_table.sex, COUNT(");
+	free(s);
+	s = plan("number of patients by sex and department", &d);
+	assert_false(d);
+	HAS(s, "GROUP BY clinical_data_table.sex, clinical_data_table.department");
+	free(s);
+	/* "B among A" with the share word after: A is the base (ICU was dropped: everyone's rate) */
+	s = plan("death rate among ICU admissions", &d);
+	assert_false(d);
+	HAS(s, "WHERE clinical_data_table.icu_days > 0");
+	free(s);
 	/* a ranking leaves out the rows with no label: NULL is none of the items asked for */
 	s = plan("top 3 operation names by number of cases", &d);
 	assert_false(d);

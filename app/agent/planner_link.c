@@ -698,6 +698,55 @@ static void link_schema(struct arena *a, const struct psnap *s, struct ptoks *tk
 	}
 }
 
+/* link_name_words: a column's own name written as words ("discharge location": discharge_location),
+ * two or three words, before the stored values: 'discharge' alone is a value of another column
+ * (an event type), and taking it first left "location" to the admission's location.  Exact names
+ * only (the words' surface or stem, in order); a name several tables share is left to the linker */
+static void link_name_words(struct arena *a, const struct psnap *s, struct ptoks *tk, struct plink *pl,
+                            const int *banned)
+{
+	for (int i = 0; i + 1 < tk->n; i++) {
+		for (int j = (i + 3 < tk->n ? i + 3 : tk->n); j >= i + 2; j--) {
+			int ok = 1;
+			for (int x = i; x < j; x++)
+				if (tk->v[x].used || tk->v[x].kind != TK_WORD || tk->v[x].hangul)
+					ok = 0;
+			if (!ok)
+				continue;
+			struct sb t = SB_INIT, st = SB_INIT;
+			sb_init_arena(&t, a);
+			sb_init_arena(&st, a);
+			for (int x = i; x < j; x++) {
+				if (x > i) {
+					sb_putc(&t, '_');
+					sb_putc(&st, '_');
+				}
+				sb_puts(&t, tk->v[x].text);
+				sb_puts(&st, x + 1 == j ? tk->v[x].stem : tk->v[x].text);
+			}
+			int best = -1, n = 0;
+			for (int ci = 0; ci < s->nc && sb_ok(&t) && sb_ok(&st); ci++) {
+				if (banned && banned[s->c[ci].table])
+					continue;
+				if (!strcasecmp(s->c[ci].name, sb_cstr(&t)) || !strcasecmp(s->c[ci].name, sb_cstr(&st))) {
+					best = ci;
+					n++;
+				}
+			}
+			if (n != 1)
+				continue;
+			struct plink_item it = {.t0 = i, .t1 = j, .kind = PL_COLUMN, .ncols = 1, .score = 1.0};
+			it.cols[0] = best;
+			it.why = arena_printf(a, "'%s' is the name of %s.%s", sb_cstr(&t), s->t[s->c[best].table].name,
+			                      s->c[best].name);
+			if (add_link(pl, &it))
+				mark(tk, i, j);
+			i = j - 1;
+			break;
+		}
+	}
+}
+
 /* closed_up: two or three English words a column name writes as one ("care unit": careunit,
  * first_careunit), linked before single words take them apart ("unit" alone names a dose unit).
  * The column whose whole name is those words wins over one that only has them as a part. */
@@ -980,6 +1029,7 @@ enum err planner_link(struct arena *a, const struct psnap *s, struct ptoks *tk, 
 		else if (!strcmp(tk->v[i].text, "단위") && tk->v[i - 1].kind == TK_NUM)
 			tk->v[i].used = 1;   /* "10세 단위": a band's width (the number is read by the bands) */
 	link_phrases(a, s, tk, pl, banned_tables);
+	link_name_words(a, s, tk, pl, banned_tables);
 	link_closed_up(a, s, tk, pl, banned_tables);
 	link_any_order(a, s, tk, pl);
 	link_values(a, s, tk, pl, r);

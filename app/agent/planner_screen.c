@@ -35,16 +35,6 @@ static int share_value(struct planner *p)
 	return best;
 }
 
-/* capitals: the len bytes at w are ASCII capital letters (two at least) */
-static int capitals(const char *w, int len)
-{
-	int n = 0;
-	for (int i = 0; i < len; i++, n++)
-		if (w[i] < 'A' || w[i] > 'Z')
-			return 0;
-	return n >= 2;
-}
-
 /* coded_numbers: an integer column of at most 20 distinct values (a code: ASA class, a grade) named
  * and then one of its values ("ASA 3 환자", "ASA class 3"; planner_code_number): that value, when the
  * database has rows with it (each asked once, cached).  Stored text codes are linked so already
@@ -164,10 +154,8 @@ int pf_screen(struct planner *p)
 			if (t->used || t->kind != TK_WORD || t->role != R_NONE || planner_lex_generic(t->stem) ||
 			    planner_lex_generic(t->text))
 				continue;
-			/* a two-letter word is glue ("of", "in") unless written in capitals (GS, OS, ER):
-			 * an abbreviation, which must be linked or said */
-			if (strlen(t->text) < 3 && !t->hangul && !capitals(p->question + t->off, t->len))
-				continue;
+			/* (a short word is no exception: "dx", "hr" are abbreviations that must be linked or
+			 * said; the short function words, of, in, u, are in conf/lexicon/function_words.txt) */
 			if (u.len)
 				sb_puts(&u, "', '");
 			sb_puts(&u, t->text);

@@ -5,6 +5,22 @@
 #include <string.h>
 #include "agent/planner_front.h"
 
+
+/* each_visit: "the discharge location of each of patient 7's hospital stays", "every admission":
+ * one row per visit, not each value once (planner_lex: each, every, 각) */
+static int each_visit(struct planner *p)
+{
+	for (int i = 0; i < p->tk.n; i++) {
+		const char *w = p->tk.v[i].text;
+		if (strcmp(w, "each") && strcmp(w, "every") && strcmp(w, "각"))
+			continue;
+		for (int k = i + 1; k < p->tk.n && k <= i + 7; k++)
+			if (pf_is_visit_word(&p->tk.v[k]))
+				return 1;
+	}
+	return 0;
+}
+
 /* first/last: order by time, one row; when: the time column is what is shown; 0 or -1 */
 static int list_first_last(struct planner *p, const struct cues *c)
 {
@@ -193,7 +209,7 @@ static int frame(struct planner *p, struct cues *c)
 			pf_decide(p, "", "projection", pf_cfq(p, ec), "whose measurements: the entity leads each row", 1);
 		}
 	}
-	if (!f->agg && !f->order && !f->timeline)
+	if (!f->agg && !f->order && !f->timeline && !each_visit(p))
 		f->distinct = 1;   /* a list of things: each once */
 	return 0;
 }

@@ -661,6 +661,16 @@ static void test_small_readings(void **state)
 	assert_false(d);
 	HAS(s, "WHERE clinical_data_table.icu_days > 0");
 	free(s);
+	/* a two-letter word is an abbreviation to link or say, not glue ("top 5 dx" ranked patients) */
+	s = plan("top 3 qx by number of cases", &d);
+	assert_true(d);
+	HAS(s, "'qx'");
+	free(s);
+	/* a column's own name written as words links that column */
+	s = plan("number of cases by ane type", &d);
+	assert_false(d);
+	HAS(s, "GROUP BY clinical_data_table.ane_type");
+	free(s);
 	/* a ranking leaves out the rows with no label: NULL is none of the items asked for */
 	s = plan("top 3 operation names by number of cases", &d);
 	assert_false(d);

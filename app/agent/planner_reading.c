@@ -325,6 +325,23 @@ struct cov_reading *pf_reading(struct planner *p)
 		} else if (it->kind == PL_CONCEPT && it->con >= 0 && !per) {
 			/* a metadata concept (ICU 입실: icu_days > 0): its conditions' columns must be read */
 			link_item(p, r, it, COV_COLUMN);
+		} else if ((it->kind == PL_TABLE || it->kind == PL_VALUE) && per) {
+			/* "병동별" naming a table, "남녀별" naming values: a breakdown all the same, by the
+			 * table's label (or its key) or by the values' column */
+			struct cov_item *ci = add_item(r, COV_GROUP, pf_span_text(p, it->t0, it->t1));
+			if (it->kind == PL_VALUE) {
+				for (int k = 0; ci && k < it->ncols && k < COV_MAXVAL; k++)
+					add_col(r, ci, p->s->c[it->cols[k]].name);
+			} else {
+				int via, lc = pf_label_col(p, it->table, &via);
+				if (lc >= 0)
+					add_col(r, ci, p->s->c[lc].name);
+				for (int c = p->s->t[it->table].c0; ci && c < p->s->t[it->table].c0 + p->s->t[it->table].nc; c++)
+					if (p->s->c[c].unique && pf_is_keyish(p, c))
+						add_col(r, ci, p->s->c[c].name);
+			}
+			if (ci && !ci->ncolumns)
+				r->n--;   /* nothing to check it by */
 		} else if (it->kind == PL_COLUMN && per) {
 			struct cov_item *ci = link_item(p, r, it, COV_GROUP);
 			int alt[COV_MAXVAL], na = pf_group_alternatives(p, it->cols[0], alt, COV_MAXVAL);

@@ -107,7 +107,7 @@ for h in 1 2; do
 	ASKQL_CONTEXT_WHOLE_SCHEMA_TOKENS=0 "$ASKQL" eval --target ehrsql --context "$EHR/valid.jsonl" --half $h | sed 's/^/  /'
 done
 for set in "${SETS[@]}"; do
-	for qf in questions questions_b questions_c; do
+	for qf in questions questions_b questions_c questions_d; do
 		[ -f "$TOP/tests/data/eval/$set/$qf.jsonl" ] || continue
 		for h in 1 2; do
 			"$ASKQL" eval --target "$set" --context "$TOP/tests/data/eval/$set/$qf.jsonl" --half $h | sed 's/^/  /'
@@ -157,12 +157,11 @@ for PROBE in "$TOP"/tests/data/eval_probe/ehrsql_dev_*.jsonl; do
 	"$ASKQL" eval --target ehrsql --now '2100-12-31 23:59:00' --out "$OUT/${tag}_outcomes.jsonl" "$PROBE"
 done
 # each set's first questions (questions.jsonl) and, where written, a second set by other authors
-# (questions_b.jsonl and questions_c.jsonl, docs/eval/brief_second_questions.md): all split into
-# halves the same way
+# (questions_b/c/d.jsonl, docs/eval/brief_second_questions.md): all split into halves the same way
 for set in "${SETS[@]}"; do
-	for qf in questions questions_b questions_c; do
+	for qf in questions questions_b questions_c questions_d; do
 		[ -f "$TOP/tests/data/eval/$set/$qf.jsonl" ] || continue
-		tag=$set; [ "$qf" = questions_b ] && tag=${set}_b; [ "$qf" = questions_c ] && tag=${set}_c
+		tag=$set; [ "$qf" != questions ] && tag=${set}_${qf#questions_}
 		for h in 1 2; do
 			echo
 			echo "-- $tag, half $h ($(half_name $h))"

@@ -146,6 +146,28 @@ static void keys_on_named_table(struct planner *p)
 	}
 }
 
+/* answer_units: "avg op time in min", "(minutes, 1 decimal)": a unit the answer is given in, not a
+ * word to link ("minutes" found 'beats per minute' in a comment) nor a minimum; a number before it
+ * ("within 30 minutes") makes it a time span, read by the time parser; so does any other place
+ * ("how many hours since").  The words: conf/lexicon/phrases.tsv, role answer_unit ("min" only
+ * after "in") */
+static void answer_units(struct planner *p)
+{
+	for (int i = 0; i < p->tk.n; i++) {
+		struct ptok *t = &p->tk.v[i];
+		if (t->used || t->kind != TK_WORD || (i > 0 && p->tk.v[i - 1].kind == TK_NUM))
+			continue;
+		/* said as the answer's unit: after "in", or set apart ("(minutes, 1 decimal)"); not "how
+		 * many hours since", "hours after", which ask for the span itself */
+		const char *pv = i > 0 ? p->tk.v[i - 1].text : "";
+		int in = !strcmp(pv, "in"), apart = !strcmp(pv, "(") || !strcmp(pv, ",");
+		if ((in || apart) && (planner_in_list(planner_lex_phrases("answer_unit"), t->text) || (in && !strcmp(t->text, "min")))) {
+			t->used = 1;
+			t->role = R_STOP;
+		}
+	}
+}
+
 /* replace_followed_values: in a follow-up read with its parent ("남자 환자 수" + "여자만"), a stored
  * value the follow-up names replaces the parent's value of the same column: women replace men */
 static void replace_followed_values(struct planner *p)
@@ -175,6 +197,7 @@ static void replace_followed_values(struct planner *p)
 static void link_question(struct planner *p, const struct planner_ctx *ctx)
 {
 	const struct retrieval *r = p->r;
+	answer_units(p);
 	planner_link(&p->a, p->s, &p->tk, r, p->banned, &p->pl);
 	pf_event_words(p);
 	/* analyst-added mappings are links of their own */

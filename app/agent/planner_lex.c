@@ -242,7 +242,8 @@ static const char *const syns[][8] = {
 	{"바이탈사인", "vital", NULL}, {"생체징후", "vital", NULL}, {"department", "dept", NULL}, {"과", "department", NULL},
 	{"수술", "case", "surgery", "operation", "op", NULL}, {"케이스", "case", NULL}, {"증례", "case", NULL},
 	{"surgery", "case", "operation", "op", NULL}, {"operation", "case", "surgery", "op", NULL},
-	{"case", "surgery", "operation", NULL},
+	{"case", "surgery", "operation", NULL}, {"op", "operation", "surgery", "case", NULL},
+	{"operative", "operation", "surgery", NULL},
 	
 	{"마취", "anesthesia", "ane", NULL}, {"anesthesia", "ane", NULL},
 	{"심박수", "heart rate", "hr", NULL}, {"맥박", "heart rate", "hr", "pulse", NULL},

@@ -21,10 +21,11 @@ int pf_rate_link(struct planner *p, int i)
 	return -1;
 }
 
-/* duration_word: "시간" not attached to a number, "duration", "how long", "length", "소요" */
+/* duration_word: "시간" not attached to a number, "duration", "how long", "length", "소요", "(op) time"
+ * (a duration only where an aggregate is of one and a start and an end column are named) */
 int pf_duration_word(const struct ptok *t)
 {
-	static const char *const w[] = {"시간", "소요시간", "소요", "duration", "long", "length", NULL};
+	static const char *const w[] = {"시간", "소요시간", "소요", "duration", "long", "length", "time", NULL};
 	if (t->kind != TK_WORD)
 		return 0;
 	for (int i = 0; w[i]; i++)

@@ -208,6 +208,9 @@ static size_t split_point(const char *w)
 		size_t nb = n - k;
 		if ((glue(x) && (known(b) || (k >= 6 && nb >= 6))) || (glue(b) && (known(x) || (nb >= 6 && k >= 6))))
 			return k;
+		/* 수술시간, 마취시간: a known word and the duration word 시간 (the time it took) */
+		if (!strcmp(b, "시간") && known(x))
+			return k;
 	}
 	return 0;
 }

@@ -671,6 +671,17 @@ static void test_small_readings(void **state)
 	assert_false(d);
 	HAS(s, "GROUP BY clinical_data_table.ane_type");
 	free(s);
+	/* 수술시간 is 수술 + 시간 (a duration); "in min" is the answer's unit, not a minimum */
+	s = plan("평균 수술시간 진료과별", &d);
+	assert_false(d);
+	HAS(s, "clinical_data_table.opend - clinical_data_table.opstart");
+	free(s);
+	s = plan("avg op time in min by dept", &d);
+	assert_false(d);
+	HAS(s, "AVG((date_part('epoch'");
+	if (strstr(s, "MIN("))
+		fail_msg("'in min' read as a minimum: %s", s);
+	free(s);
 	/* a ranking leaves out the rows with no label: NULL is none of the items asked for */
 	s = plan("top 3 operation names by number of cases", &d);
 	assert_false(d);

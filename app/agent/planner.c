@@ -168,6 +168,30 @@ static void answer_units(struct planner *p)
 	}
 }
 
+/* quantity_words: "during a single hospital visit": a one-word stored value between "a" (one,
+ * each) and a word for visits or entities says how many, not which (marital status 'single'
+ * filtered the patients); the link is dropped, and the word, left unread, is declined */
+static void quantity_words(struct planner *p)
+{
+	for (int l = 0; l < p->pl.n; l++) {
+		const struct plink_item *it = &p->pl.v[l];
+		if (it->kind != PL_VALUE || it->t1 != it->t0 + 1 || it->t0 == 0 || it->t1 >= p->tk.n)
+			continue;
+		const char *pv = p->tk.v[it->t0 - 1].text;
+		const struct ptok *nx = &p->tk.v[it->t1];
+		if (strcmp(pv, "a") && strcmp(pv, "one") && strcmp(pv, "each") && strcmp(pv, "per"))
+			continue;
+		int noun = pf_is_visit_word(nx) || pf_tok_ent(nx) >= 0;
+		for (int k = it->t1; !noun && k + 1 < p->tk.n && k <= it->t1 + 1; k++)   /* "a single hospital visit" */
+			noun = pf_is_visit_word(&p->tk.v[k + 1]) || pf_tok_ent(&p->tk.v[k + 1]) >= 0;
+		if (!noun)
+			continue;
+		pf_decide(p, pf_span_text(p, it->t0, it->t1), "ignored", pf_cfq(p, it->cols[0]),
+		          "a word for how many, not a value: 'a single visit'", 0);
+		p->pl.v[l--] = p->pl.v[--p->pl.n];
+	}
+}
+
 /* replace_followed_values: in a follow-up read with its parent ("남자 환자 수" + "여자만"), a stored
  * value the follow-up names replaces the parent's value of the same column: women replace men */
 static void replace_followed_values(struct planner *p)
@@ -234,6 +258,7 @@ static void link_question(struct planner *p, const struct planner_ctx *ctx)
 	rate_words(p);
 	value_measure_words(p);
 	keys_on_named_table(p);
+	quantity_words(p);
 	replace_followed_values(p);
 	pf_find_entities(p, 1);
 	pf_person_count(p);

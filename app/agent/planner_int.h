@@ -38,6 +38,8 @@ struct ptok {
 	int unitv;         /* R_UNIT: 'h','d','w','m','y' */
 	int used;          /* consumed by a link or structure decision */
 	int unsup_rate;    /* a Korean rate word (사망률) */
+	int caps;          /* the surface has an ASCII capital letter (K, HTN): a one-letter word so written
+	                    * may be a stored code */
 };
 struct ptoks { struct ptok *v; int n; };
 

@@ -49,8 +49,10 @@ static int span_has_content(const struct ptoks *tk, int i, int j)
 {
 	for (int x = i; x < j; x++) {
 		const struct ptok *t = &tk->v[x];
+		/* (one letter written as a capital is content too: K is potassium, O a blood type; not
+		 * the m of I'm) */
 		if (t->kind == TK_WORD && t->role == R_NONE && !planner_lex_generic(t->stem) &&
-		    !planner_lex_generic(t->text) && strlen(t->text) >= 2)
+		    !planner_lex_generic(t->text) && (strlen(t->text) >= 2 || t->caps))
 			return 1;
 	}
 	return 0;

@@ -495,8 +495,10 @@ static enum err scan_word(struct arena *a, const char *q, size_t n, size_t *pos,
 	t->text = arena_strndup(a, q + i, j - i);
 	if (!t->text)
 		return ERR_NOMEM;
-	for (char *s = t->text; *s; s++)
+	for (char *s = t->text; *s; s++) {
+		t->caps |= *s >= 'A' && *s <= 'Z';
 		*s = (char)tolower((unsigned char)*s);
+	}
 	t->kind = TK_WORD;
 	t->hangul = hangul;
 	t->len = (int)(j - i);

@@ -682,6 +682,12 @@ static void test_small_readings(void **state)
 	if (strstr(s, "MIN("))
 		fail_msg("'in min' read as a minimum: %s", s);
 	free(s);
+	/* a one-letter code written as a capital is a stored value (K: potassium, which was dropped
+	 * and every lab result above 6 counted) */
+	s = plan("DM 케이스 중 K 6 초과 나온 건수", &d);
+	assert_false(d);
+	HAS(s, "lab_data_table.name = 'k'");
+	free(s);
 	/* a ranking leaves out the rows with no label: NULL is none of the items asked for */
 	s = plan("top 3 operation names by number of cases", &d);
 	assert_false(d);

@@ -192,6 +192,22 @@ static void quantity_words(struct planner *p)
 	}
 }
 
+/* identifier_numbers: "patient number and discharge date", "case number": number after a word for an
+ * entity names its identifier, not a count (a list of patients came back as their count); "the
+ * number of patients" keeps its count */
+static void identifier_numbers(struct planner *p)
+{
+	for (int i = 1; i < p->tk.n; i++) {
+		struct ptok *t = &p->tk.v[i];
+		if (t->role != R_COUNT || (strcmp(t->text, "number") && strcmp(t->text, "no")) || pf_tok_ent(&p->tk.v[i - 1]) < 0)
+			continue;
+		if (i + 1 < p->tk.n && (!strcmp(p->tk.v[i + 1].text, "of") || p->tk.v[i + 1].kind == TK_NUM))
+			continue;   /* "patient number of ...", "patient number 12": the count, or the patient named */
+		t->role = R_STOP;
+		t->used = 1;
+	}
+}
+
 /* replace_followed_values: in a follow-up read with its parent ("남자 환자 수" + "여자만"), a stored
  * value the follow-up names replaces the parent's value of the same column: women replace men */
 static void replace_followed_values(struct planner *p)
@@ -222,6 +238,7 @@ static void link_question(struct planner *p, const struct planner_ctx *ctx)
 {
 	const struct retrieval *r = p->r;
 	answer_units(p);
+	identifier_numbers(p);
 	planner_link(&p->a, p->s, &p->tk, r, p->banned, &p->pl);
 	pf_event_words(p);
 	/* analyst-added mappings are links of their own */

@@ -328,7 +328,8 @@ int pf_comparisons(struct planner *p)
 		struct ptok *n = &p->tk.v[num];
 		if (n->unit == 'a' || n->unit == 'D' || !strcmp(t->text, "older") ||
 		    (num == i && i + 2 < p->tk.n && (!strcmp(p->tk.v[i + 2].text, "older") || !strcmp(p->tk.v[i + 2].text, "younger"))) ||
-		    (num > 0 && (!strcmp(p->tk.v[num - 1].text, "aged") || !strcmp(p->tk.v[num - 1].text, "age"))) || !strcmp(t->text, "younger") || !strcmp(t->stem, "ag"))
+		    (num > 0 && (!strcmp(p->tk.v[num - 1].text, "aged") || !strcmp(p->tk.v[num - 1].text, "age"))) || !strcmp(t->text, "younger") || !strcmp(t->stem, "ag") ||
+		    (num > i && i > 0 && pf_age_word(&p->tk.v[i - 1])))   /* "aged over 70", "age above 65" */
 			col = pf_age_col(p, &from_birth);
 		int bestd = 99;
 		for (int l = 0; l < p->pl.n && col >= 0; l++)
@@ -347,6 +348,19 @@ int pf_comparisons(struct planner *p)
 				bestd = d;
 				col = it->cols[0];
 			}
+		}
+		/* "ASA 3 patients had a hemoglobin under 10": a stored value (a lab test) named nearer the
+		 * number than that column is what is compared: its table's measure, resolved later (the
+		 * number went to asa, the nearest numeric column) */
+		for (int l = 0; l < p->pl.n && col >= 0 && bestd < 99; l++) {
+			const struct plink_item *it = &p->pl.v[l];
+			if (it->kind != PL_VALUE || !it->ncols || p->s->c[it->cols[0]].table == p->s->c[col].table)
+				continue;
+			int d = it->t1 <= i ? i - it->t1 : it->t0 - num;
+			if (d < 0)
+				d = -d;
+			if (d < bestd)
+				col = -1;
 		}
 		for (int l = 0; l < p->pl.n && col >= 0; l++)
 			if (p->pl.v[l].kind == PL_COLUMN && p->pl.v[l].cols[0] == col)
@@ -673,6 +687,17 @@ static int bind_value(struct planner *p, struct plink_item *it, const char *sp, 
 	int dup = 0;
 	for (int x = 0; k < 4 && x < f->in[k].n; x++)
 		dup |= !strcmp(f->in[k].vals[x], it->vals[pick]);   /* named twice ("HbA1c ... HbA1c 검사") */
+	/* "liver transplant": two values of one column written side by side, with no and/or between,
+	 * name one thing (a liver transplantation), not either of two (optype IN (Hepatic,
+	 * Transplantation) counted every liver operation) */
+	for (int m = 0; k < f->nin && !dup && m < p->pl.n; m++) {
+		const struct plink_item *o = &p->pl.v[m];
+		if (o != it && o->kind == PL_VALUE && o->ncols && o->cols[0] == col && (o->t1 == it->t0 || it->t1 == o->t0))
+			return pf_decline(p, "%s names two values of one column side by side; which one is meant could not be told",
+			                  arena_printf(&p->a, "'%s' (%s)",
+			                               pf_span_text(p, o->t0 < it->t0 ? o->t0 : it->t0, o->t1 > it->t1 ? o->t1 : it->t1),
+			                               pf_cfq(p, col)));
+	}
 	if (k < 4 && f->in[k].n < 8 && !dup)
 		f->in[k].vals[f->in[k].n++] = it->vals[pick];
 	pf_decide(p, sp, "value", arena_printf(&p->a, "%s = '%s'", pf_cfq(p, col), it->vals[pick]), it->why, it->score);

@@ -15,9 +15,13 @@ int pf_share_word(const struct ptok *t)
 /* said_per: the link's own words say per it: X별, X마다, by X, per X, X에 따른 */
 static int said_per(struct planner *p, const struct plink_item *it)
 {
+	/* (환자 기본정보 기준: the source; 수술 건 기준, 환자 기준: what is counted, an entity's rows
+	 * or key, not a breakdown) */
+	int basis = it->t1 < p->tk.n && !strcmp(p->tk.v[it->t1].text, "기준") &&
+	            (it->kind == PL_TABLE || pf_tok_ent(&p->tk.v[it->t1 - 1]) >= 0 ||
+	             (it->kind == PL_COLUMN && pf_is_keyish(p, it->cols[0])));
 	return (it->t0 > 0 && p->tk.v[it->t0 - 1].role == R_PER) || p->tk.v[it->t1 - 1].group ||
-	       (it->t1 < p->tk.n && p->tk.v[it->t1].role == R_PER && p->tk.v[it->t1].hangul &&
-	        !(it->kind == PL_TABLE && !strcmp(p->tk.v[it->t1].text, "기준")));   /* (환자 기본정보 기준): the source */
+	       (it->t1 < p->tk.n && p->tk.v[it->t1].role == R_PER && p->tk.v[it->t1].hangul && !basis);
 }
 
 /* joiner: token i joins two breakdowns: and, ',', ×, x, &, 및 (와/과 end the word before) */
@@ -133,6 +137,15 @@ static struct cov_item *link_item(struct planner *p, struct cov_reading *r, cons
 	return ci;
 }
 
+/* link_before: some link of the question lies wholly before token s */
+static int link_before(struct planner *p, int s)
+{
+	for (int l = 0; l < p->pl.n; l++)
+		if (p->pl.v[l].t1 <= s && p->pl.v[l].t1 > p->pl.v[l].t0)
+			return 1;
+	return 0;
+}
+
 /* rate_sides: for a share question, which links are the base (the denominator's group) and which
  * the part: side[l] 1 base, 2 part, 0 neither.  "A 중 B 비율", "B 비율 (A 중)", "share / percentage /
  * proportion of A with (who, that, had) B", "among A, ... B".  0 when the question has no share
@@ -220,11 +233,18 @@ static int rate_sides(struct planner *p, int *side)
 	                               !strcmp(p->tk.v[s + 1].text, "in") || !strcmp(p->tk.v[s + 1].text, "among"))) {
 		static const char *const rel[] = {"that", "who", "which", "with", "had", "have", "has", "having", "were", "was",
 		                                  "did", "got", "received", "whose", NULL};
-		int k = s + 2;
+		int k = s + 2, ent = -1;
 		while (k < p->tk.n && !planner_in_list(rel, p->tk.v[k].text))
 			k++;
+		/* "percentage of liver transplant cases died in hospital": the word for the rows counted
+		 * closes A, and what follows it is B */
+		for (int x = s + 2; x < p->tk.n && k == p->tk.n && ent < 0; x++)
+			if (pf_tok_ent(&p->tk.v[x]) >= 0 && x + 1 < p->tk.n)
+				ent = x;
 		if (k < p->tk.n)   /* "percentage of A who had B" */
 			base_lo = s + 2, base_hi = k, part_lo = k + 1, part_hi = p->tk.n;
+		else if (ent >= 0 && !link_before(p, s))
+			base_lo = s + 2, base_hi = ent + 1, part_lo = ent + 1, part_hi = p->tk.n;
 		else               /* "mortality rate of (for, in, among) A": B named before the rate word */
 			base_lo = s + 2, base_hi = p->tk.n, part_lo = 0, part_hi = s;
 	} else {

@@ -688,6 +688,34 @@ static void test_small_readings(void **state)
 	assert_false(d);
 	HAS(s, "lab_data_table.name = 'k'");
 	free(s);
+	/* "X 기준" after an entity is what is counted, not a breakdown (a department grouping appeared) */
+	s = plan("연령대별 사망률 (수술 건 기준)", &d);
+	assert_false(d);
+	if (strstr(s, "department"))
+		fail_msg("'수술 건 기준' read as a breakdown: %s", s);
+	free(s);
+	/* a number goes to the stored value named next to it, not to the nearest numeric column
+	 * (asa < 9), and "aged over 70" is an age (it was the lab result) */
+	s = plan("ASA 2 patients with a hemoglobin below 9", &d);
+	assert_false(d);
+	HAS(s, "lab_data_table.result < 9");
+	free(s);
+	s = plan("patients aged over 70 with potassium above 5", &d);
+	assert_false(d);
+	HAS(s, "clinical_data_table.age > 70");
+	HAS(s, "lab_data_table.result > 5");
+	free(s);
+	/* two values of one column side by side name one thing: declined, not either of two */
+	s = plan("liver transplant cases", &d);
+	assert_true(d);
+	HAS(s, "side by side");
+	free(s);
+	/* "percentage of A cases B": the word for the rows closes the base */
+	s = plan("what percentage of robotic cases died in hospital", &d);
+	assert_false(d);
+	HAS(s, "AVG(CAST(clinical_data_table.death_inhosp = 1 AS int))");
+	HAS(s, "WHERE clinical_data_table.approach = 'Robotic'");
+	free(s);
 	/* a ranking leaves out the rows with no label: NULL is none of the items asked for */
 	s = plan("top 3 operation names by number of cases", &d);
 	assert_false(d);

@@ -142,9 +142,12 @@ int pf_pair_words(struct planner *p)
 	/* "the change from the first value to the last", "between the first and the last
 	 * measurement": the later minus the earlier, as "the change of the last value compared to the
 	 * first" is */
+	/* ... and "between A and B", in either order ("the difference between the last and the first"):
+	 * the later minus the earlier */
+	int later1 = (ord[1].dir < 0 ? 1000 - ord[1].off : ord[1].off) > (ord[0].dir < 0 ? 1000 - ord[0].off : ord[0].off);
 	if (f->pair == 'd' && ((preceded_by(p, ord[0].tok, "from") && preceded_by(p, ord[1].tok, "to") &&
 	                        !compared_to(p, ord[1].tok)) ||
-	                       (preceded_by(p, ord[0].tok, "between") && preceded_by(p, ord[1].tok, "and")))) {
+	                       (preceded_by(p, ord[0].tok, "between") && preceded_by(p, ord[1].tok, "and") && later1))) {
 		struct ordinal first = ord[0];
 		ord[0] = ord[1];
 		ord[1] = first;

@@ -716,6 +716,15 @@ static void test_small_readings(void **state)
 	HAS(s, "AVG(CAST(clinical_data_table.death_inhosp = 1 AS int))");
 	HAS(s, "WHERE clinical_data_table.approach = 'Robotic'");
 	free(s);
+	/* a change or difference "between" two picks is the later minus the earlier, in either order */
+	s = plan("difference between the last and the first potassium value of case 5", &d);
+	assert_false(d);
+	HAS(s, "ORDER BY lab_data_table.dt DESC LIMIT 1) - (SELECT");
+	free(s);
+	s = plan("change in potassium between the first and the last measurement of case 5", &d);
+	assert_false(d);
+	HAS(s, "ORDER BY lab_data_table.dt DESC LIMIT 1) - (SELECT");
+	free(s);
 	/* a ranking leaves out the rows with no label: NULL is none of the items asked for */
 	s = plan("top 3 operation names by number of cases", &d);
 	assert_false(d);

@@ -392,6 +392,9 @@ struct cov_reading *pf_reading(struct planner *p)
 		int linked = 0;
 		if (!pf_share_word(&p->tk.v[i]) || (!strcmp(p->tk.v[i].text, "%") && i > 0 && p->tk.v[i - 1].kind == TK_NUM))
 			continue;   /* (dextrose 5%: a strength, part of a name) */
+		if ((!strcmp(p->tk.v[i].text, "rate") || !strcmp(p->tk.v[i].text, "rates")) && p->tk.v[i].role != R_UNSUP)
+			continue;   /* an English "rate" is a share only after a thing that holds or not ("mortality
+			             * rate": rate_words); "infusion rate", "rate limited" are not */
 		for (int l = 0; l < p->pl.n && !linked; l++)
 			linked = p->pl.v[l].role != PL_ROLE_IGNORED && p->pl.v[l].t0 <= i && i < p->pl.v[l].t1 &&
 			         p->pl.v[l].score >= 0.75;

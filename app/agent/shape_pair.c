@@ -144,7 +144,8 @@ int pf_pair_words(struct planner *p)
 	 * first" is */
 	/* ... and "between A and B", in either order ("the difference between the last and the first"):
 	 * the later minus the earlier */
-	int later1 = (ord[1].dir < 0 ? 1000 - ord[1].off : ord[1].off) > (ord[0].dir < 0 ? 1000 - ord[0].off : ord[0].off);
+	int later1 = nord >= 2 &&
+	             (ord[1].dir < 0 ? 1000 - ord[1].off : ord[1].off) > (ord[0].dir < 0 ? 1000 - ord[0].off : ord[0].off);
 	if (f->pair == 'd' && ((preceded_by(p, ord[0].tok, "from") && preceded_by(p, ord[1].tok, "to") &&
 	                        !compared_to(p, ord[1].tok)) ||
 	                       (preceded_by(p, ord[0].tok, "between") && preceded_by(p, ord[1].tok, "and") && later1))) {

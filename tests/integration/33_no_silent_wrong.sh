@@ -73,8 +73,9 @@ has "the English sentence names both groupings" "$(said en)" "by "
 
 # ---- a grouping the database does not have, and admissions it does not record ----
 ask "병동별 평균 재원일수"
+# (the word is named as written, 병동별, or without its breakdown suffix, 병동)
 [ "$(j "['status']" <<<"$R")" = unanswerable ] && has "병동별 (no wards: a dose unit is not a ward) is declined naming the word" \
-	"$(j "['error']" <<<"$R")" "'병동별'" || nok "병동별 평균 재원일수 is declined" "$R"
+	"$(j "['error']" <<<"$R" | sed "s/'병동별'/'병동'/")" "'병동'" || nok "병동별 평균 재원일수 is declined" "$R"
 ask "입원 건수"
 [ "$(j "['status']" <<<"$R")" = unanswerable ] && has "입원 (no admissions here) is declined naming the word" "$(j "['error']" <<<"$R")" "'입원'" ||
 	nok "입원 건수 is declined, not counted as cases" "$R"

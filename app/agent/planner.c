@@ -102,12 +102,12 @@ static void rate_words(struct planner *p)
  * conf/lexicon/phrases.tsv, role measure_word */
 static void value_measure_words(struct planner *p)
 {
+	const char *const *words = planner_lex_phrases("measure_word");
 	for (int l = 0; l < p->pl.n; l++) {
 		const struct plink_item *it = &p->pl.v[l];
 		struct ptok *t = &p->tk.v[it->t0];
 		if (it->kind != PL_COLUMN || it->t1 != it->t0 + 1 || it->t0 == 0 ||
-		    (!planner_in_list(planner_lex_phrases("measure_word"), t->text) &&
-		     !planner_in_list(planner_lex_phrases("measure_word"), t->stem)))
+		    (!planner_in_list(words, t->text) && !planner_in_list(words, t->stem)))
 			continue;
 		int after = 0;
 		for (int m = 0; m < p->pl.n; m++) {
@@ -153,6 +153,7 @@ static void keys_on_named_table(struct planner *p)
  * after "in") */
 static void answer_units(struct planner *p)
 {
+	const char *const *units = planner_lex_phrases("answer_unit");
 	for (int i = 0; i < p->tk.n; i++) {
 		struct ptok *t = &p->tk.v[i];
 		if (t->used || t->kind != TK_WORD || (i > 0 && p->tk.v[i - 1].kind == TK_NUM))
@@ -161,7 +162,7 @@ static void answer_units(struct planner *p)
 		 * many hours since", "hours after", which ask for the span itself */
 		const char *pv = i > 0 ? p->tk.v[i - 1].text : "";
 		int in = !strcmp(pv, "in"), apart = !strcmp(pv, "(") || !strcmp(pv, ",");
-		if ((in || apart) && (planner_in_list(planner_lex_phrases("answer_unit"), t->text) || (in && !strcmp(t->text, "min")))) {
+		if ((in || apart) && (planner_in_list(units, t->text) || (in && !strcmp(t->text, "min")))) {
 			t->used = 1;
 			t->role = R_STOP;
 		}
@@ -178,12 +179,11 @@ static void quantity_words(struct planner *p)
 		if (it->kind != PL_VALUE || it->t1 != it->t0 + 1 || it->t0 == 0 || it->t1 >= p->tk.n)
 			continue;
 		const char *pv = p->tk.v[it->t0 - 1].text;
-		const struct ptok *nx = &p->tk.v[it->t1];
 		if (strcmp(pv, "a") && strcmp(pv, "one") && strcmp(pv, "each") && strcmp(pv, "per"))
 			continue;
-		int noun = pf_is_visit_word(nx) || pf_tok_ent(nx) >= 0;
-		for (int k = it->t1; !noun && k + 1 < p->tk.n && k <= it->t1 + 1; k++)   /* "a single hospital visit" */
-			noun = pf_is_visit_word(&p->tk.v[k + 1]) || pf_tok_ent(&p->tk.v[k + 1]) >= 0;
+		int noun = 0;
+		for (int k = it->t1; !noun && k < p->tk.n && k <= it->t1 + 2; k++)   /* "a single (hospital) visit" */
+			noun = pf_is_visit_word(&p->tk.v[k]) || pf_tok_ent(&p->tk.v[k]) >= 0;
 		if (!noun)
 			continue;
 		pf_decide(p, pf_span_text(p, it->t0, it->t1), "ignored", pf_cfq(p, it->cols[0]),

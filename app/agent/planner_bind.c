@@ -69,6 +69,7 @@ static int rows_named_after(struct planner *p, int num)
  * by their counters (3번, 2명). */
 static int counted_after(struct planner *p, int num)
 {
+	const char *const *rows = planner_lex_phrases("counted_rows"), *const *mods = planner_lex_phrases("count_modifier");
 	int k = after_or_more(p, num);
 	for (int steps = 0; k < p->tk.n && steps < 6; k++, steps++) {
 		const struct ptok *t = &p->tk.v[k];
@@ -76,21 +77,27 @@ static int counted_after(struct planner *p, int num)
 		if (t->hangul || t->kind != TK_WORD)
 			return 0;
 		int ent = pf_tok_ent(t), kind = ent == ENT_PATIENT ? 2 : 0;
-		if (!kind && (ent >= 0 || pf_is_visit_word(t) || planner_in_list(planner_lex_phrases("counted_rows"), t->stem) ||
-		              planner_in_list(planner_lex_phrases("counted_rows"), t->text)))
+		if (!kind && (ent >= 0 || pf_is_visit_word(t) || planner_in_list(rows, t->stem) || planner_in_list(rows, t->text)))
 			kind = 1;
 		if (kind) {
 			for (int x = num + 1; x < k; x++)   /* the modifiers were read with the number */
-				if (planner_in_list(planner_lex_phrases("count_modifier"), p->tk.v[x].text))
+				if (planner_in_list(mods, p->tk.v[x].text))
 					p->tk.v[x].used = 1;
 			return kind;
 		}
 		for (int l = 0; l < p->pl.n && !in_link; l++)
 			in_link = p->pl.v[l].t0 <= k && k < p->pl.v[l].t1;
-		if (!in_link && !planner_in_list(planner_lex_phrases("count_modifier"), t->text))
+		if (!in_link && !planner_in_list(mods, t->text))
 			return 0;
 	}
 	return 0;
+}
+
+/* link_distance: tokens between link it and a comparison (its word at i, its number at num) */
+static int link_distance(const struct plink_item *it, int i, int num)
+{
+	int d = it->t1 <= i ? i - it->t1 : it->t0 - num;
+	return d < 0 ? -d : d;
 }
 
 /* a unit written after a number (g/dL, mg, mmHg, %) */
@@ -341,9 +348,7 @@ int pf_comparisons(struct planner *p)
 				continue;   /* a number is not compared with an identifier or a code's key */
 			if (p->s->c[it->cols[0]].flag && n->num != 0 && n->num != 1)
 				continue;   /* nor a threshold (1.5) with a yes/no attribute (0/1): 당뇨 is a filter */
-			int d = it->t1 <= i ? i - it->t1 : it->t0 - num;
-			if (d < 0)
-				d = -d;
+			int d = link_distance(it, i, num);
 			if (d < bestd) {
 				bestd = d;
 				col = it->cols[0];
@@ -356,10 +361,7 @@ int pf_comparisons(struct planner *p)
 			const struct plink_item *it = &p->pl.v[l];
 			if (it->kind != PL_VALUE || !it->ncols || p->s->c[it->cols[0]].table == p->s->c[col].table)
 				continue;
-			int d = it->t1 <= i ? i - it->t1 : it->t0 - num;
-			if (d < 0)
-				d = -d;
-			if (d < bestd)
+			if (link_distance(it, i, num) < bestd)
 				col = -1;
 		}
 		for (int l = 0; l < p->pl.n && col >= 0; l++)

@@ -700,6 +700,16 @@ static void link_schema(struct arena *a, const struct psnap *s, struct ptoks *tk
 	}
 }
 
+/* free_latin_words: tokens [i, j) are unread Latin words (plain: with no role either), the spans
+ * link_name_words and link_closed_up try */
+static int free_latin_words(const struct ptoks *tk, int i, int j, int plain)
+{
+	for (int x = i; x < j; x++)
+		if (tk->v[x].used || tk->v[x].kind != TK_WORD || tk->v[x].hangul || (plain && tk->v[x].role != R_NONE))
+			return 0;
+	return 1;
+}
+
 /* link_name_words: a column's own name written as words ("discharge location": discharge_location),
  * two or three words, before the stored values: 'discharge' alone is a value of another column
  * (an event type), and taking it first left "location" to the admission's location.  Exact names
@@ -709,11 +719,7 @@ static void link_name_words(struct arena *a, const struct psnap *s, struct ptoks
 {
 	for (int i = 0; i + 1 < tk->n; i++) {
 		for (int j = (i + 3 < tk->n ? i + 3 : tk->n); j >= i + 2; j--) {
-			int ok = 1;
-			for (int x = i; x < j; x++)
-				if (tk->v[x].used || tk->v[x].kind != TK_WORD || tk->v[x].hangul)
-					ok = 0;
-			if (!ok)
+			if (!free_latin_words(tk, i, j, 0))
 				continue;
 			struct sb t = SB_INIT, st = SB_INIT;
 			sb_init_arena(&t, a);
@@ -757,11 +763,7 @@ static void link_closed_up(struct arena *a, const struct psnap *s, struct ptoks 
 {
 	for (int i = 0; i + 1 < tk->n; i++) {
 		for (int j = (i + 3 < tk->n ? i + 3 : tk->n); j >= i + 2; j--) {
-			int ok = 1;
-			for (int x = i; x < j; x++)
-				if (tk->v[x].used || tk->v[x].kind != TK_WORD || tk->v[x].hangul || tk->v[x].role != R_NONE)
-					ok = 0;
-			if (!ok)
+			if (!free_latin_words(tk, i, j, 1))
 				continue;
 			struct sb t = SB_INIT;
 			sb_init_arena(&t, a);

@@ -20,7 +20,7 @@ enum cov_need {
 	                   * (a division, or an average: of a condition, or of a 0/1 flag) */
 };
 
-#define COV_MAXVAL 4
+#define COV_MAXVAL 12
 struct cov_item {
 	enum cov_need need;
 	const char *span;                   /* the question's words, for the message */

@@ -817,6 +817,39 @@ int pf_group_alternatives(struct planner *p, int col, int *out, int max)
 	return n;
 }
 
+/* recorded_words: "a recorded date of death", "a discharge time on record", "사망일 기록이 있는":
+ * words saying that a column has a value (conf/lexicon/phrases.tsv, role recorded) right before
+ * the span [t0, t1) (over "a", "any") or right after it; they are marked read.  1 when found */
+static int recorded_words(struct planner *p, int t0, int t1)
+{
+	const char *const *w = planner_lex_phrases("recorded");
+	int b = t0 - 1;
+	while (b >= 0 && (!strcmp(p->tk.v[b].text, "a") || !strcmp(p->tk.v[b].text, "any") || !strcmp(p->tk.v[b].text, "an")))
+		b--;
+	if (b >= 0 && planner_in_list(w, p->tk.v[b].text)) {
+		p->tk.v[b].used = 1;
+		return 1;
+	}
+	static const char *const time_nouns[] = {"시간", "시각", "일시", "날짜", "time", "date", NULL};
+	if (t1 + 1 < p->tk.n && planner_in_list(time_nouns, p->tk.v[t1].text) &&
+	    (planner_in_list(w, p->tk.v[t1 + 1].text) || (p->tk.v[t1 + 1].raw && planner_in_list(w, p->tk.v[t1 + 1].raw)))) {
+		p->tk.v[t1].used = p->tk.v[t1 + 1].used = 1;   /* "마취 종료 시간 기록이": the time's own noun between */
+		return 1;
+	}
+	if (t1 < p->tk.n && (planner_in_list(w, p->tk.v[t1].text) || (p->tk.v[t1].raw && planner_in_list(w, p->tk.v[t1].raw)))) {
+		p->tk.v[t1].used = 1;
+		return 1;
+	}
+	if (t1 + 1 < p->tk.n) {
+		const char *two = arena_printf(&p->a, "%s %s", p->tk.v[t1].text, p->tk.v[t1 + 1].text);
+		if (planner_in_list(w, two)) {
+			p->tk.v[t1].used = p->tk.v[t1 + 1].used = 1;
+			return 1;
+		}
+	}
+	return 0;
+}
+
 /* bind_column: a column: a group (per X), the time the question is about, a yes/no filter, or a
  * projected column */
 static int bind_column(struct planner *p, struct plink_item *it, const char *sp, int per)
@@ -848,6 +881,18 @@ static int bind_column(struct planner *p, struct plink_item *it, const char *sp,
 		if (f->ngroup < 3)
 			f->group[f->ngroup++] = lc >= 0 ? lc : col;
 		pf_decide(p, sp, "group", pf_cfq(p, lc >= 0 ? lc : col), it->why, it->score);
+		return 0;
+	}
+	if (p->s->c[col].type == PT_TIME && f->ncond < MAXF && recorded_words(p, it->t0, it->t1)) {
+		/* "patients with a recorded date of death": the rows where it has a value */
+		f->cond[f->ncond].col = col;
+		f->cond[f->ncond].op = "IS NOT NULL";
+		f->cond[f->ncond].lit = "";
+		f->cond[f->ncond].num = 2;
+		f->cond[f->ncond++].lit2 = NULL;
+		pf_need(p, p->s->c[col].table);
+		pf_decide(p, sp, "filter", arena_printf(&p->a, "%s IS NOT NULL", pf_cfq(p, col)),
+		          "a time said to be recorded: the rows where it has a value", it->score);
 		return 0;
 	}
 	if (p->s->c[col].type == PT_TIME) {

@@ -57,7 +57,7 @@ const char *const *planner_lex_syn(const char *term);
  * (-1 below the normal range, +1 above); default range when metadata has none. 0 if unknown. */
 int planner_lex_concept(const char *term, const char **measure, int *dir, double *lo, double *hi);
 /* planner_in_list: 1 when w is one of the NULL-terminated words l; planner_in_list_at: the index
- * of its first occurrence, or -1 */
+ * of its first occurrence, or -1 (never found when l or w is NULL) */
 int planner_in_list(const char *const *l, const char *w);
 int planner_in_list_at(const char *const *l, const char *w);
 /* planner_lex_own_syn: the built-in short list's synonyms of term (NULL-terminated), or NULL. */

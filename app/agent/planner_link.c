@@ -918,7 +918,27 @@ static void link_coded_numbers(const struct psnap *s, struct ptoks *tk, struct p
 	}
 }
 
-/* phrases: metadata concepts (any length) and multi-word column synonyms ("수술 전 고혈압") */
+/* lex_code_column: the one column (of a table not banned) whose name is a code of the lexicon's
+ * term key ("date of death" -> dod), or -1 when none or several */
+static int lex_code_column(const struct psnap *s, const char *key, const int *banned)
+{
+	int found = -1;
+	for (const char *const *sy = planner_lex_syn(key); sy && *sy; sy++) {
+		if (strchr(*sy, ' ') || strlen(*sy) < 3)
+			continue;
+		for (int c = 0; c < s->nc; c++) {
+			if ((banned && banned[s->c[c].table]) || strcasecmp(s->c[c].name, *sy))
+				continue;
+			if (found >= 0 && found != c)
+				return -1;
+			found = c;
+		}
+	}
+	return found;
+}
+
+/* phrases: metadata concepts (any length), multi-word column synonyms ("수술 전 고혈압") and
+ * multi-word lexicon terms whose abbreviation is a column's name */
 static void link_phrases(struct arena *a, const struct psnap *s, struct ptoks *tk, struct plink *pl, const int *banned)
 {
 	for (int i = 0; i < tk->n; i++) {
@@ -969,6 +989,18 @@ static void link_phrases(struct arena *a, const struct psnap *s, struct ptoks *t
 							mark(tk, i, j);
 						hit = 1;
 					}
+			}
+			if (!hit && j - i > 1) {
+				int c = lex_code_column(s, k0, banned);
+				if (c >= 0) {
+					struct plink_item it = {.kind = PL_COLUMN, .t0 = i, .t1 = j, .ncols = 1, .score = 0.9};
+					it.cols[0] = c;
+					it.why = arena_printf(a, "'%s' is the lexicon's term for the abbreviation %s (conf/lexicon)", k0,
+					                      s->c[c].name);
+					if (add_link(pl, &it))
+						mark(tk, i, j);
+					hit = 1;
+				}
 			}
 			for (int t = 0; t < s->nt && !hit && j - i > 1; t++) {
 				if (banned && banned[t])

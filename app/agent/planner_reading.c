@@ -367,6 +367,16 @@ struct cov_reading *pf_reading(struct planner *p)
 			int alt[COV_MAXVAL], na = pf_group_alternatives(p, it->cols[0], alt, COV_MAXVAL);
 			for (int k = 1; ci && k < na; k++)
 				add_col(r, ci, p->s->c[alt[k]].name);
+		} else if (it->kind == PL_COLUMN && it->role != 2 && it->t1 - it->t0 > 1 && it->score >= 0.75 &&
+		           !pf_is_keyish(p, it->cols[0])) {
+			/* several words naming one column ("date of death", "수술 전 고혈압") are used only by
+			 * using that column: reading its table leaves them out.  A time may be read through
+			 * another time of the same rows ("before the case started": the operation's start) */
+			struct cov_item *ci = link_item(p, r, it, COV_COLUMN);
+			const struct ptab *t = &p->s->t[p->s->c[it->cols[0]].table];
+			for (int c = t->c0; ci && p->s->c[it->cols[0]].type == PT_TIME && c < t->c0 + t->nc; c++)
+				if (c != it->cols[0] && p->s->c[c].type == PT_TIME)
+					add_col(r, ci, p->s->c[c].name);
 		} else if (it->kind == PL_COLUMN && it->role != 2 && p->s->c[it->cols[0]].type != PT_TIME && it->score >= 0.75) {
 			/* (a weak link, a word found in a comment, is no requirement: "rate" is not the dose unit) */
 			struct cov_item *ci = link_item(p, r, it, COV_COLUMN);

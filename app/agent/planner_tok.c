@@ -33,7 +33,7 @@ static int is_hangul_lead(unsigned char c) { return c >= 0xea && c <= 0xed; }
 
 int planner_in_list_at(const char *const *l, const char *w)
 {
-	for (int i = 0; l[i]; i++)
+	for (int i = 0; l && w && l[i]; i++)
 		if (!strcmp(l[i], w))
 			return i;
 	return -1;

@@ -647,6 +647,26 @@ static void test_small_readings(void **state)
 	assert_true(d);
 	HAS(s, "do not overlap");
 	free(s);
+	/* a time said to be recorded has a value (conf/lexicon/phrases.tsv, role recorded) */
+	s = plan("how many cases have a recorded anesthesia end time", &d);
+	assert_false(d);
+	HAS(s, "clinical_data_table.aneend IS NOT NULL");
+	free(s);
+	s = plan("마취 종료 시간 기록이 있는 수술 건수", &d);
+	assert_false(d);
+	HAS(s, "clinical_data_table.aneend IS NOT NULL");
+	free(s);
+	/* several words naming one column are used only by using it, a time too (before, "date of
+	 * death" was read as the word death: a discharge result); a time of the same rows serves */
+	s = plan("마취 종료 시간 평균 나이", &d);
+	if (!d)
+		HAS(s, "aneend");
+	free(s);
+	/* a lexicon term of several words whose abbreviation is a column's name */
+	s = plan("average body mass index of female patients", &d);
+	assert_false(d);
+	HAS(s, "AVG(clinical_data_table.bmi)");
+	free(s);
 	/* breakdowns chained with x are all grouped, in the order named (sex was dropped) */
 	s = plan("number of operations per year x department x sex", &d);
 	assert_false(d);

@@ -51,6 +51,9 @@ void planner_stem(const char *w, char *out, size_t cap);
 char *planner_norm(struct arena *a, const char *s);
 /* planner_lex_role: role of a (stemmed) word; R_NONE when content. unit receives the time unit. */
 enum role planner_lex_role(const char *text, const char *stem, int *unit);
+/* planner_lex_measured: 1 when term (as written or stemmed) names a drug, drug class, lab test or
+ * vital sign of the clinical lexicon: something measured or given, never a date */
+int planner_lex_measured(const char *term);
 /* planner_lex_syn: English/abbreviation synonyms of a domain term (NULL-terminated list, static), or NULL. */
 const char *const *planner_lex_syn(const char *term);
 /* planner_lex_concept: an ontology concept ("hypotension", "저혈압") -> measure term and direction

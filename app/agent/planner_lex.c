@@ -444,6 +444,16 @@ static void build_syns(void)
 	}
 }
 
+int planner_lex_measured(const char *term)
+{
+	static const char *const measured[] = {"drug", "drug_class", "lab", "vital", NULL};
+	const struct lexicon *lx = lexicon_get(NULL);
+	for (int e = 0; term && e < lx->n; e++)
+		if (planner_in_list(measured, lx->e[e].category) && entry_has(&lx->e[e], term))
+			return 1;
+	return 0;
+}
+
 const char *const *planner_lex_syn(const char *term)
 {
 	struct synrow key = {term, NULL, 0}, *r;

@@ -597,6 +597,10 @@ static void link_schema(struct arena *a, const struct psnap *s, struct ptoks *tk
 					sc += 0.3;
 				if (c < 0)
 					c = planner_link_term(a, s, terms[q], r, banned, min, &sc);
+				/* a drug or a test names no date, through its abbreviation (dobutamine's DOB, the
+				 * date of birth) or a prefix of it */
+				if (c >= 0 && s->c[c].type == PT_TIME && planner_lex_measured(terms[0]))
+					c = -1;
 				/* "discharged", "discharge time": the event's time column */
 				if (c >= 0 && s->c[c].type != PT_TIME && j - i == 1 && !t->hangul && (ed || time_word_after(tk, j))) {
 					double tsc = 0;

@@ -868,6 +868,25 @@ static void lex_add(struct run *x, const struct lexicon *lx, int i, struct strs 
 		strs_add(x, syn, e->ko[k]);
 }
 
+/* fitting_entries: of the n entries in ids named by a column's name, those that can be what a
+ * column of its type holds: a date or time column is no drug, test or vital sign (dob is the date
+ * of birth, not dobutamine).  Returns how many are kept, in order */
+static int fitting_entries(const struct lexicon *lx, const struct cat_column *col, int *ids, int n)
+{
+	static const char *const measured[] = {"drug", "drug_class", "lab", "vital", "unit", "route", NULL};
+	int timeish = col->type && (strstr(col->type, "timestamp") || strstr(col->type, "date") ||
+	                            !strcmp(col->type, "time") || strstr(col->type, "time "));
+	int k = 0;
+	for (int i = 0; i < n; i++) {
+		int m = 0;
+		while (timeish && measured[m] && strcmp(measured[m], lx->e[ids[i]].category))
+			m++;
+		if (!timeish || !measured[m])
+			ids[k++] = ids[i];
+	}
+	return k;
+}
+
 /* tables and columns: entries named by the name (as words, or exactly as a code such as
  * "sbp") or by the comment and full name */
 static void apply_lexicon(struct run *x)
@@ -894,6 +913,7 @@ static void apply_lexicon(struct run *x)
 		n = lexicon_exact(lx, col->name, ids, 2, &weak);
 		if (weak)
 			n = 0;
+		n = fitting_entries(lx, col, ids, n);
 		exact = n > 0;
 		if (!n) {
 			snprintf(text, sizeof text, "%s %s %s", col->name, col->comment ? col->comment : "",

@@ -77,4 +77,26 @@ check "a '_cd' code column joins its dictionary (inferred, no declared key)" 'gr
 plan=$("$ASKQL" eval --target "${DB}_ko" --plan "How many admissions were there in cardiology?" 2>&1)
 check "an English question reaches Korean comments through the lexicon (admissions -> 입원 내역)" \
 	'grep -q "^sql: SELECT COUNT(\*) .*FROM naewon JOIN busu_mst ON naewon.busu_cd = busu_mst.busu_cd WHERE busu_mst.busu_en_nm = '"'"'Cardiology'"'"'" <<<"$plan"' "$plan"
+
+# ---- abbreviations shared by a drug and a date (DOB: dobutamine, date of birth) ----
+psql -X -q -d "${DB}_ko" >/dev/null <<'SQL'
+CREATE TABLE person (person_id int PRIMARY KEY, gender text, dob timestamp, dod timestamp);
+INSERT INTO person SELECT g, CASE WHEN g % 2 = 0 THEN 'M' ELSE 'F' END, TIMESTAMP '1950-01-01' + g * INTERVAL '100 days',
+  CASE WHEN g % 7 = 0 THEN TIMESTAMP '2025-01-01' + g * INTERVAL '1 day' END FROM generate_series(1, 70) g;
+CREATE TABLE rx (person_id int, drug text, given timestamp);
+INSERT INTO rx SELECT 1 + g % 70, (ARRAY['heparin', 'insulin'])[1 + g % 2], TIMESTAMP '2025-02-01' + g * INTERVAL '1 hour' FROM generate_series(1, 200) g;
+SQL
+"$ASKQL" index --name "${DB}_ko" --target "$URL2" >/dev/null 2>&1
+syn=$(psql -X -q -tA -d askql -c "SELECT array_to_string(synonyms, '|') FROM askql.cat_columns WHERE target = '${DB}_ko' AND table_name = 'person' AND name = 'dob'")
+check "a date column named dob gets the date of birth's terms, not dobutamine's" \
+	'[[ "|$syn|" == *"|date of birth|"* && "|$syn|" != *"|dobutamine|"* ]]' "$syn"
+plan=$("$ASKQL" eval --target "${DB}_ko" --plan "how many patients were given dobutamine" 2>&1)
+check "a drug named by a date column's abbreviation is not that date (no count of every person)" \
+	'! grep -q "^sql: SELECT COUNT(DISTINCT person" <<<"$plan"' "$plan"
+plan=$("$ASKQL" eval --target "${DB}_ko" --plan "how many female patients have a recorded date of death" 2>&1)
+check "'a recorded date of death': the lexicon's term for dod, read as dod IS NOT NULL" \
+	'grep -q "person.dod IS NOT NULL" <<<"$plan"' "$plan"
+plan=$("$ASKQL" eval --target "${DB}_ko" --plan "average age at date of death of female patients" 2>&1)
+check "a column named by several words and then left out is declined, naming it" \
+	'grep -q "^status: ok" <<<"$plan" && grep -q "dod" <<<"$plan" || grep -q "date of death" <<<"$plan"' "$plan"
 echo "1..$n"

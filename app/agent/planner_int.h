@@ -51,8 +51,15 @@ void planner_stem(const char *w, char *out, size_t cap);
 char *planner_norm(struct arena *a, const char *s);
 /* planner_lex_role: role of a (stemmed) word; R_NONE when content. unit receives the time unit. */
 enum role planner_lex_role(const char *text, const char *stem, int *unit);
-/* planner_lex_measured: 1 when term (as written or stemmed) names a drug, drug class, lab test or
- * vital sign of the clinical lexicon: something measured or given, never a date */
+/* planner_lex_code_of: the category of the lexicon entry that word names and whose code (not a
+ * word of it) code is ("magnesium", "mg" -> "lab"), or NULL */
+const char *planner_lex_code_of(const char *word, const char *code);
+/* planner_lex_value_kinds: 2 when a stored value is a term or code of an entry of category, 1 when
+ * of entries of other categories only, 0 when the lexicon does not know it */
+int planner_lex_value_kinds(const char *value, const char *category);
+/* planner_lex_measured: 1 when term (as written or stemmed) names one drug, lab test or vital sign
+ * of the clinical lexicon (not a class the planner has its own words for: "lab test",
+ * "medication"): something measured or given, never a date */
 int planner_lex_measured(const char *term);
 /* planner_lex_syn: English/abbreviation synonyms of a domain term (NULL-terminated list, static), or NULL. */
 const char *const *planner_lex_syn(const char *term);

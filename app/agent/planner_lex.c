@@ -362,8 +362,8 @@ static int entry_has(const struct lex_entry *x, const char *t)
 	for (int k = 0; k < x->nko; k++)
 		if (!strcmp(x->ko[k], t))
 			return 1;
-	for (int k = 0; k < x->ncodes; k++)
-		if ((strlen(x->codes[k]) > 2 || short_code_ok(x, x->codes[k])) && !strcmp(x->codes[k], t))
+	for (int k = 0; k < x->ncodes; k++)   /* a code another kind shares names neither (lexicon.h) */
+		if (!x->shared[k] && (strlen(x->codes[k]) > 2 || short_code_ok(x, x->codes[k])) && !strcmp(x->codes[k], t))
 			return 1;
 	return 0;
 }
@@ -390,6 +390,8 @@ static void build_syns(void)
 			continue;   /* structure words, not names of things */
 		for (int w = 0; w < x->nen + x->nko + x->ncodes; w++) {
 			const char *t = w < x->nen ? x->en[w] : w < x->nen + x->nko ? x->ko[w - x->nen] : x->codes[w - x->nen - x->nko];
+			if (w >= x->nen + x->nko && x->shared[w - x->nen - x->nko])
+				continue;   /* a code another kind shares (lexicon.h) */
 			if (w >= x->nen + x->nko && strlen(t) <= 2 && !short_code_ok(x, t))
 				continue;   /* a short code ("k", "na") is weak evidence of the entry */
 			if (compound_of(x, t) && !planner_ends_with(t, "자"))
@@ -436,7 +438,9 @@ static void build_syns(void)
 				continue;
 			if (!own) {
 				add_terms(&v, &synrows[r].n, &vcap, x->en, x->nen, synrows[r].term);
-				add_terms(&v, &synrows[r].n, &vcap, x->codes, x->ncodes, synrows[r].term);
+				for (int k = 0; k < x->ncodes; k++)
+					if (!x->shared[k])
+						add_terms(&v, &synrows[r].n, &vcap, &x->codes[k], 1, synrows[r].term);
 			}
 			add_terms(&v, &synrows[r].n, &vcap, x->ko, x->nko, synrows[r].term);
 		}
@@ -444,13 +448,62 @@ static void build_syns(void)
 	}
 }
 
+const char *planner_lex_code_of(const char *word, const char *code)
+{
+	const struct lexicon *lx = lexicon_get(NULL);
+	pthread_once(&syn_once, build_syns);
+	for (int e = 0; word && code && e < lx->n; e++) {
+		const struct lex_entry *x = &lx->e[e];
+		int is_code = 0, is_term = 0;
+		for (int k = 0; k < x->ncodes; k++)
+			is_code |= !strcmp(x->codes[k], code);
+		for (int k = 0; k < x->nen; k++)
+			is_term |= !strcmp(x->en[k], code);
+		for (int k = 0; k < x->nko; k++)
+			is_term |= !strcmp(x->ko[k], code);
+		if (is_code && !is_term && strcmp(word, code) && entry_has(x, word))
+			return x->category;
+	}
+	return NULL;
+}
+
+int planner_lex_value_kinds(const char *value, const char *category)
+{
+	const struct lexicon *lx = lexicon_get(NULL);
+	int found = 0;
+	for (int e = 0; value && e < lx->n; e++) {
+		const struct lex_entry *x = &lx->e[e];
+		int has = 0;
+		for (int k = 0; k < x->ncodes && !has; k++)
+			has = !strcasecmp(x->codes[k], value);
+		for (int k = 0; k < x->nen && !has; k++)
+			has = !strcasecmp(x->en[k], value);
+		if (has && !strcmp(x->category, category))
+			return 2;
+		found |= has;
+	}
+	return found;
+}
+
 int planner_lex_measured(const char *term)
 {
-	static const char *const measured[] = {"drug", "drug_class", "lab", "vital", NULL};
+	static const char *const measured[] = {"drug", "lab", "vital", NULL};
 	const struct lexicon *lx = lexicon_get(NULL);
-	for (int e = 0; term && e < lx->n; e++)
-		if (planner_in_list(measured, lx->e[e].category) && entry_has(&lx->e[e], term))
+	pthread_once(&syn_once, build_syns);
+	for (int e = 0; term && e < lx->n; e++) {
+		const struct lex_entry *x = &lx->e[e];
+		if (!planner_in_list(measured, x->category) || !entry_has(x, term))
+			continue;
+		/* a class the planner knows by its own words ("lab test", "medication", "vitals") names
+		 * a table, not one thing */
+		int generic = 0;
+		for (int k = 0; k < x->nen && !generic; k++)
+			generic = planner_lex_own_syn(x->en[k]) != NULL;
+		for (int k = 0; k < x->nko && !generic; k++)
+			generic = planner_lex_own_syn(x->ko[k]) != NULL;
+		if (!generic)
 			return 1;
+	}
 	return 0;
 }
 

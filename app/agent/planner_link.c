@@ -3,6 +3,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include "agent/planner_link.h"
 #include "catalog/catalog.h"
 
@@ -125,6 +126,27 @@ static int time_word_after(const struct ptoks *tk, int j)
 
 static int dict_label(const struct psnap *s, int ci);
 
+/* code_fits_column: a word reaches stored value v through an abbreviation of its lexicon entry
+ * ("magnesium" -> MG): the value's column must hold things of the word's kind.  0 when the
+ * column's other stored values that the lexicon knows are all of other kinds (mg among the
+ * units mcg, ml; NS, normal saline's code, among the department codes GS, OS) */
+static int code_fits_column(const struct psnap *s, const char *word, const char *key, int v)
+{
+	const char *cat = planner_lex_code_of(word, key);
+	if (!cat)
+		return 1;
+	int other = 0;
+	for (int i = 0; i < s->nv; i++) {
+		if (s->v[i].col != s->v[v].col || s->v[i].syn || !strcasecmp(s->v[i].value, s->v[v].value))
+			continue;
+		int k = planner_lex_value_kinds(s->v[i].value, cat);
+		if (k == 2)
+			return 1;
+		other |= k;
+	}
+	return !other;
+}
+
 #define KEYS_MAX 32   /* a word's keys: as written, stemmed, and the lexicon's synonyms (death has a dozen) */
 
 /* values: longest spans first, exact keys, then the stem of the last word, then synonyms */
@@ -194,6 +216,8 @@ static void link_values(struct arena *a, const struct psnap *s, struct ptoks *tk
 				if (!keys[q] || !*keys[q])
 					continue;
 				first = planner_snap_values(s, keys[q], &cnt);
+				if (first >= 0 && q >= syn_from && keys[0] && !code_fits_column(s, keys[0], keys[q], first))
+					first = -1;
 				/* a short synonym (검사 ~ "lab") is weak evidence of a stored name ('Lab' among concept
 				 * names); of a code it is the code (남자 ~ M) */
 				if (first >= 0 && q >= syn_from && strlen(keys[q]) <= 3 && j - i == 1 && dict_label(s, s->v[first].col))
@@ -637,6 +661,15 @@ static void link_schema(struct arena *a, const struct psnap *s, struct ptoks *tk
 						}
 					}
 				}
+			}
+			/* a drug, a test or a vital sign of the lexicon is named by a column or a table only
+			 * closely: a prefix ('clindamycin': clinical), a unit in a comment (magnesium's MG in
+			 * 'mg/dL' of a result column) or a part of a name ('valproate': rslt_val) is not it */
+			if (planner_lex_measured(terms[0]) || (j - i == 1 && planner_lex_measured(t->text))) {
+				if (bsc < 0.75)
+					bc = -1;
+				if (btsc < 0.75)
+					bt = -1;
 			}
 			if (bc < 0 && bt < 0)
 				continue;

@@ -48,6 +48,48 @@ static const char **split(char *field, int *n)
 	return out;
 }
 
+/* A code that is a word of an entry of another kind (LAB of labetalol is the word "lab" of the
+ * lab tests; MAN of mannitol the word "man" of a male) is flagged in its entry's shared[]
+ * (docs/lexicon.md, "Shared codes").  Codes two entries merely share (MG, DOB) are not: the
+ * caller tells them apart by what the column holds. */
+struct termcat { const char *term, *category; };
+
+static int cmp_termcat(const void *x, const void *y)
+{
+	return strcmp(((const struct termcat *)x)->term, ((const struct termcat *)y)->term);
+}
+
+/* mark_shared: fill shared[] of every entry; 0 out of memory */
+static int mark_shared(struct lexicon *lx)
+{
+	size_t n = 0, k = 0;
+	for (int e = 0; e < lx->n; e++)
+		n += (size_t)lx->e[e].nen;
+	struct termcat *tc = malloc((n + 1) * sizeof *tc);
+	if (!tc)
+		return 0;
+	for (int e = 0; e < lx->n; e++)
+		for (int i = 0; i < lx->e[e].nen; i++)
+			tc[k++] = (struct termcat){lx->e[e].en[i], lx->e[e].category};
+	qsort(tc, k, sizeof *tc, cmp_termcat);
+	for (int e = 0; e < lx->n; e++) {
+		struct lex_entry *x = &lx->e[e];
+		if (!(x->shared = calloc((size_t)x->ncodes + 1, 1))) {
+			free(tc);
+			return 0;
+		}
+		for (int i = 0; i < x->ncodes; i++) {
+			struct termcat key = {x->codes[i], NULL}, *f = bsearch(&key, tc, k, sizeof *tc, cmp_termcat);
+			while (f && f > tc && !strcmp(f[-1].term, key.term))
+				f--;
+			for (; f && f < tc + k && !strcmp(f->term, key.term); f++)
+				x->shared[i] |= strcmp(f->category, x->category) != 0;
+		}
+	}
+	free(tc);
+	return 1;
+}
+
 struct lexicon *lexicon_load(const char *path, int *bad)
 {
 	size_t len = 0;
@@ -95,9 +137,14 @@ struct lexicon *lexicon_load(const char *path, int *bad)
 		e->en = split(f[1], &e->nen);
 		e->ko = split(f[2], &e->nko);
 		e->codes = split(f[3], &e->ncodes);
+		e->shared = NULL;
 		lx->n++;
 	}
 	lx->_buf = buf;
+	if (!mark_shared(lx)) {
+		lexicon_free(lx);
+		return NULL;
+	}
 	return lx;
 }
 
@@ -109,6 +156,7 @@ void lexicon_free(struct lexicon *lx)
 		free(lx->e[i].en);
 		free(lx->e[i].ko);
 		free(lx->e[i].codes);
+		free(lx->e[i].shared);
 	}
 	free(lx->e);
 	free(lx->_buf);
@@ -210,24 +258,45 @@ int lexicon_exact(const struct lexicon *lx, const char *s, int *out, int max, in
 	t = norm(low);
 	if (!*t)
 		return 0;
+	int only_shared[64] = {0}, was_weak[64] = {0}, proper = 0;
+	if (max > 64)
+		max = 64;
 	for (int i = 0; i < lx->n && n < max; i++) {
 		const struct lex_entry *e = &lx->e[i];
-		int hit = 0, weak = 0;
+		int hit = 0, weak = 0, shared = 0;
 
 		for (int k = 0; k < e->nen && !hit; k++)
 			hit = !strcmp(t, e->en[k]);
 		for (int k = 0; k < e->nko && !hit; k++)
 			hit = !strcmp(t, e->ko[k]);
 		for (int k = 0; k < e->ncodes && !hit; k++)
-			if (!strcmp(t, e->codes[k]))
+			if (!strcmp(t, e->codes[k])) {
 				hit = weak = strlen(t) <= 2;
+				shared = hit && e->shared[k];
+			}
 		if (!hit)
 			for (int k = 0; k < e->ncodes && !hit; k++)
-				hit = !strcmp(t, e->codes[k]);
+				if ((hit = !strcmp(t, e->codes[k])))
+					shared = e->shared[k];
 		if (hit) {
+			only_shared[n] = shared;
+			was_weak[n] = weak;
+			proper |= !shared;
 			out[n++] = i;
 			strong |= !weak;
 		}
+	}
+	/* a code that is another kind's word names that entry only ('Lab': the lab tests, not
+	 * labetalol's LAB) */
+	if (proper) {
+		int k = 0;
+		strong = 0;
+		for (int i = 0; i < n; i++)
+			if (!only_shared[i]) {
+				out[k++] = out[i];
+				strong |= !was_weak[i];
+			}
+		n = k;
 	}
 	*by_code = n > 0 && !strong;
 	return n;

@@ -12,6 +12,8 @@ struct lex_entry {
 	const char **en; int nen;
 	const char **ko; int nko;
 	const char **codes; int ncodes;
+	unsigned char *shared;     /* per code: 1 when it is an English term of an entry of another
+	                            * category (labetalol's LAB is the lab tests' "lab") */
 };
 struct lexicon {
 	struct lex_entry *e; int n;

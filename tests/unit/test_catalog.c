@@ -428,11 +428,16 @@ static void test_lexicon(void **state)
 	fputs("# comment\nlab\tpotassium\t칼륨|포타슘\tK|K+\n"
 	      "demographic\tmale|man\t남성|남자\tM\n"
 	      "ward\tintensive care unit\t중환자실\tICU\n"
-	      "broken line without tabs\n", f);
+	      "broken line without tabs\n"
+	      "lab\tlaboratory test|lab\t검사\tLAB\n"
+	      "drug\tlabetalol\t라베탈롤\tLAB\n"
+	      "drug\tmannitol\t만니톨\tMAN\n"
+	      "drug\tdobutamine\t도부타민\tDOB\n"
+	      "demographic\tdate of birth\t생년월일\tDOB\n", f);
 	fclose(f);
 	assert_non_null(lx = lexicon_load(path, &bad));
 	unlink(path);
-	assert_int_equal(lx->n, 3);
+	assert_int_equal(lx->n, 8);
 	assert_int_equal(bad, 1);
 	n = lexicon_exact(lx, " Potassium ", ids, 8, &weak);
 	assert_int_equal(n, 1);
@@ -445,6 +450,19 @@ static void test_lexicon(void **state)
 	assert_int_equal(n, 1);
 	assert_false(weak);
 	assert_int_equal(lexicon_exact(lx, "glucose", ids, 8, &weak), 0);
+	/* a code that is another kind's word names that entry only: 'Lab' is the lab tests, not
+	 * labetalol (LAB); "man" is a male, not mannitol (MAN) */
+	assert_true(lx->e[4].shared[0]);
+	assert_false(lx->e[3].shared[0]);
+	n = lexicon_exact(lx, "Lab", ids, 8, &weak);
+	assert_int_equal(n, 1);
+	assert_string_equal(lx->e[ids[0]].en[0], "laboratory test");
+	n = lexicon_exact(lx, "man", ids, 8, &weak);
+	assert_int_equal(n, 1);
+	assert_string_equal(lx->e[ids[0]].en[0], "male");
+	/* a code two entries merely share names both: the caller tells them apart (a date column) */
+	assert_false(lx->e[6].shared[0]);
+	assert_int_equal(lexicon_exact(lx, "dob", ids, 8, &weak), 2);
 	/* in text: whole English words, Korean substrings */
 	n = lexicon_in_text(lx, "serum_potassium level", ids, 8);
 	assert_int_equal(n, 1);

@@ -667,6 +667,17 @@ static void test_small_readings(void **state)
 	assert_false(d);
 	HAS(s, "AVG(clinical_data_table.bmi)");
 	free(s);
+	/* a drug or a test the database does not hold is declined, not read through an abbreviation
+	 * another kind shares (LAB: the lab table; MAN: "man", a male), a unit in a comment (MG in
+	 * mg/dL), or a prefix of a name (clindamycin: clinical) */
+	static const char *const absent[] = {"how many patients received labetalol", "how many patients received mannitol",
+	                                     "how many patients received clindamycin", "average magnesium value of patients",
+	                                     NULL};
+	for (int i = 0; absent[i]; i++) {
+		s = plan(absent[i], &d);
+		assert_true(d);
+		free(s);
+	}
 	/* breakdowns chained with x are all grouped, in the order named (sex was dropped) */
 	s = plan("number of operations per year x department x sex", &d);
 	assert_false(d);

@@ -192,6 +192,45 @@ static void quantity_words(struct planner *p)
 	}
 }
 
+/* lexicon_units: the words of one thing the lexicon names ("blood type", "day surgery unit",
+ * "operating room") are one unit: a column that one of them names alone is not it ("blood" named
+ * the blood pressure; "unit" the dose unit, and counting every patient dropped the ward).  Such a
+ * link is dropped and its words left unread, to be declined by name; a link of the whole phrase,
+ * a value a part names ("복강경" of "복강경 수술") or a table ("output" of "urine output": the
+ * output events) stays */
+static void lexicon_units(struct planner *p)
+{
+	for (int i = 0; i + 1 < p->tk.n; i++) {
+		int end = -1;
+		for (int j = (i + 4 < p->tk.n ? i + 4 : p->tk.n); j > i + 1 && end < 0; j--) {
+			char buf[256];
+			size_t n = 0;
+			int words = 1;
+			for (int k = i; k < j && words; k++) {
+				words = p->tk.v[k].kind == TK_WORD || p->tk.v[k].kind == TK_NUM;
+				n += (size_t)snprintf(buf + n, n < sizeof buf ? sizeof buf - n : 0, "%s%s", k > i ? " " : "",
+				                      p->tk.v[k].raw ? p->tk.v[k].raw : p->tk.v[k].text);
+			}
+			if (words && n < sizeof buf && planner_lex_named_thing(buf))
+				end = j;
+		}
+		if (end < 0)
+			continue;
+		for (int l = 0; l < p->pl.n; l++) {
+			const struct plink_item *it = &p->pl.v[l];
+			int inside = it->t0 >= i && it->t1 <= end && it->t1 - it->t0 < end - i;
+			if (!inside || it->kind != PL_COLUMN || it->t1 <= it->t0)
+				continue;
+			pf_decide(p, pf_span_text(p, it->t0, it->t1), "ignored", pf_cfq(p, it->cols[0]),
+			          arena_printf(&p->a, "a part of '%s', which names one thing", pf_span_text(p, i, end)), 0);
+			for (int k = it->t0; k < it->t1; k++)
+				p->tk.v[k].used = 0;
+			p->pl.v[l--] = p->pl.v[--p->pl.n];
+		}
+		i = end - 1;
+	}
+}
+
 /* identifier_numbers: "patient number and discharge date", "case number": number after a word for an
  * entity names its identifier, not a count (a list of patients came back as their count); "the
  * number of patients" keeps its count */
@@ -276,6 +315,7 @@ static void link_question(struct planner *p, const struct planner_ctx *ctx)
 	value_measure_words(p);
 	keys_on_named_table(p);
 	quantity_words(p);
+	lexicon_units(p);
 	replace_followed_values(p);
 	pf_find_entities(p, 1);
 	pf_person_count(p);

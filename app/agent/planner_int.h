@@ -57,6 +57,10 @@ const char *planner_lex_code_of(const char *word, const char *code);
 /* planner_lex_value_kinds: 2 when a stored value is a term or code of an entry of category, 1 when
  * of entries of other categories only, 0 when the lexicon does not know it */
 int planner_lex_value_kinds(const char *value, const char *category);
+/* planner_lex_named_thing: 1 when phrase (words in lower case, as written) is an English
+ * or Korean term of one drug, test, vital sign, diagnosis, procedure, ward or department of the
+ * clinical lexicon ("blood type", "day surgery unit") */
+int planner_lex_named_thing(const char *phrase);
 /* planner_lex_measured: 1 when term (as written or stemmed) names one drug, lab test or vital sign
  * of the clinical lexicon (not a class the planner has its own words for: "lab test",
  * "medication"): something measured or given, never a date */

@@ -485,6 +485,38 @@ int planner_lex_value_kinds(const char *value, const char *category)
 	return found;
 }
 
+/* generic_entry: a class of things ("lab test", "vital signs", "medication"; conf/lexicon/phrases.tsv,
+ * role class_word): it names a table, not one thing */
+static int generic_entry(const struct lex_entry *x)
+{
+	const char *const *cls = planner_lex_phrases("class_word");
+	for (int k = 0; k < x->nen; k++)
+		if (planner_in_list(cls, x->en[k]))
+			return 1;
+	for (int k = 0; k < x->nko; k++)
+		if (planner_in_list(cls, x->ko[k]))
+			return 1;
+	return 0;
+}
+
+int planner_lex_named_thing(const char *phrase)
+{
+	static const char *const things[] = {"drug", "lab", "vital", "diagnosis", "procedure", "ward", "department", NULL};
+	const struct lexicon *lx = lexicon_get(NULL);
+	for (int e = 0; phrase && e < lx->n; e++) {
+		const struct lex_entry *x = &lx->e[e];
+		if (!planner_in_list(things, x->category) || generic_entry(x))
+			continue;
+		for (int k = 0; k < x->nen; k++)
+			if (!strcmp(x->en[k], phrase))
+				return 1;
+		for (int k = 0; k < x->nko; k++)
+			if (!strcmp(x->ko[k], phrase))
+				return 1;
+	}
+	return 0;
+}
+
 int planner_lex_measured(const char *term)
 {
 	static const char *const measured[] = {"drug", "lab", "vital", NULL};
@@ -492,16 +524,7 @@ int planner_lex_measured(const char *term)
 	pthread_once(&syn_once, build_syns);
 	for (int e = 0; term && e < lx->n; e++) {
 		const struct lex_entry *x = &lx->e[e];
-		if (!planner_in_list(measured, x->category) || !entry_has(x, term))
-			continue;
-		/* a class the planner knows by its own words ("lab test", "medication", "vitals") names
-		 * a table, not one thing */
-		int generic = 0;
-		for (int k = 0; k < x->nen && !generic; k++)
-			generic = planner_lex_own_syn(x->en[k]) != NULL;
-		for (int k = 0; k < x->nko && !generic; k++)
-			generic = planner_lex_own_syn(x->ko[k]) != NULL;
-		if (!generic)
+		if (planner_in_list(measured, x->category) && entry_has(x, term) && !generic_entry(x))
 			return 1;
 	}
 	return 0;

@@ -662,10 +662,13 @@ static void link_schema(struct arena *a, const struct psnap *s, struct ptoks *tk
 					}
 				}
 			}
-			/* a drug, a test or a vital sign of the lexicon is named by a column or a table only
-			 * closely: a prefix ('clindamycin': clinical), a unit in a comment (magnesium's MG in
-			 * 'mg/dL' of a result column) or a part of a name ('valproate': rslt_val) is not it */
-			if (planner_lex_measured(terms[0]) || (j - i == 1 && planner_lex_measured(t->text))) {
+			/* a drug, a test, a vital sign, a diagnosis, a procedure, a ward or a department of the
+			 * lexicon is named by a column or a table only closely: a prefix ('clindamycin':
+			 * clinical), a unit in a comment (magnesium's MG in 'mg/dL' of a result column), a part
+			 * of a name ('valproate': rslt_val) or a loose likeness (고혈압: the condition concept
+			 * column) is not it */
+			if (planner_lex_measured(terms[0]) || (j - i == 1 && (planner_lex_measured(t->text) ||
+			                                                      planner_lex_named_thing(t->text)))) {
 				if (bsc < 0.75)
 					bc = -1;
 				if (btsc < 0.75)

@@ -1,6 +1,7 @@
 /* planner_reading.c: the question's reading for the coverage check: what each linked word, breakdown word, number and rate asks of any SQL, whoever wrote it (issue 26; docs/coverage.md). */
 #include <stdlib.h>
 #include <string.h>
+#include <ctype.h>
 #include "agent/coverage.h"
 #include "agent/planner_front.h"
 
@@ -393,7 +394,13 @@ struct cov_reading *pf_reading(struct planner *p)
 			int measure = p->s->c[it->cols[0]].type == PT_NUM && !pf_is_keyish(p, it->cols[0]) &&
 			              !p->s->c[it->cols[0]].flag && it->role != 1;   /* (role 1: read by a comparison's span,
 			                                                              * "the upper limit of the reference range") */
-			if (ci && !categories && !measure)
+			/* a word for one thing of the lexicon (a department, a drug) is no word for a table's
+			 * rows: "anesthesiology" linked the anaesthesia type and a count of all read its table */
+			char *w = arena_strdup(&p->a, pf_span_text(p, it->t0, it->t1));
+			for (char *c = w; c && *c; c++)
+				*c = (char)tolower((unsigned char)*c);
+			int thing = planner_lex_named_thing(w) && !planner_lex_own_syn(w);
+			if (ci && !categories && !measure && !thing)
 				ci->table = arena_strdup(&r->a, pf_tname(p, it->cols[0]));
 		}
 	}

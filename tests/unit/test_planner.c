@@ -672,7 +672,13 @@ static void test_small_readings(void **state)
 	 * mg/dL), or a prefix of a name (clindamycin: clinical) */
 	static const char *const absent[] = {"how many patients received labetalol", "how many patients received mannitol",
 	                                     "how many patients received clindamycin", "average magnesium value of patients",
-	                                     NULL};
+	                                     /* a part of one named thing names no column: "blood" of
+	                                      * "blood type" was the blood pressure, "unit" of "day surgery
+	                                      * unit" the dose unit; a department is no loose likeness
+	                                      * (anaesthesia type) */
+	                                     "average blood type value of patients",
+	                                     "how many patients in the day surgery unit",
+	                                     "How many patients in Anesthesiology", NULL};
 	for (int i = 0; absent[i]; i++) {
 		s = plan(absent[i], &d);
 		assert_true(d);

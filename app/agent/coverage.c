@@ -39,6 +39,8 @@ struct facts {
 	char paired[MAXGRP][NAMELEN];  /* columns compared with another column (l.dt < c.opstart) */
 	int npaired;
 	int share;                     /* a division or an average anywhere: a share may be computed */
+	char count_one[NAMELEN];       /* a column counted DISTINCT in a SELECT that groups by it: every
+	                                * count is 1 ("" none) */
 };
 
 static const char *const agg_names[] = {
@@ -157,6 +159,63 @@ static void group_item(const cJSON *g, const cJSON *targets, struct facts *f, in
 	}
 }
 
+/* colref_text: "t.c" or "c" of a ColumnRef node, 0 when n is none */
+static int colref_text(const cJSON *n, char *out, size_t len)
+{
+	const char *type;
+	const cJSON *bd = n ? pgt_body(n, &type) : NULL, *fl;
+	size_t k = 0;
+	if (!bd || strcmp(type, "ColumnRef"))
+		return 0;
+	out[0] = 0;
+	cJSON_ArrayForEach(fl, cJSON_GetObjectItemCaseSensitive(bd, "fields")) {
+		const char *t2;
+		const cJSON *sv = pgt_body(fl, &t2), *v = sv ? cJSON_GetObjectItemCaseSensitive(sv, "sval") : NULL;
+		if (!cJSON_IsString(v))
+			return 0;   /* t.* */
+		k += (size_t)snprintf(out + k, k < len ? len - k : 0, "%s%s", k ? "." : "", v->valuestring);
+	}
+	return k > 0 && k < len;
+}
+
+/* counted_distinct: in expression n (not entering subqueries), a count(DISTINCT col) whose col is
+ * one of the group texts g: that col into f->count_one */
+static void counted_distinct(const cJSON *n, char (*g)[NAMELEN], int ng, struct facts *f)
+{
+	const char *type;
+	const cJSON *bd, *e;
+	if (!n || f->count_one[0])
+		return;
+	if (cJSON_IsArray(n)) {
+		cJSON_ArrayForEach(e, n)
+			counted_distinct(e, g, ng, f);
+		return;
+	}
+	if (!cJSON_IsObject(n))
+		return;
+	if (!(bd = pgt_body(n, &type))) {
+		cJSON_ArrayForEach(e, n)
+			counted_distinct(e, g, ng, f);
+		return;
+	}
+	if (!strcmp(type, "SelectStmt") || !strcmp(type, "SubLink"))
+		return;
+	if (!strcmp(type, "FuncCall")) {
+		const char *fn = pgt_last_sval(cJSON_GetObjectItemCaseSensitive(bd, "funcname"));
+		const cJSON *args = cJSON_GetObjectItemCaseSensitive(bd, "args");
+		char c[NAMELEN];
+		if (fn && !strcasecmp(fn, "count") && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(bd, "agg_distinct")) &&
+		    cJSON_GetArraySize(args) == 1 && colref_text(args->child, c, sizeof c))
+			for (int i = 0; i < ng; i++)
+				if (!strcasecmp(g[i], c)) {
+					snprintf(f->count_one, NAMELEN, "%s", c);
+					return;
+				}
+	}
+	cJSON_ArrayForEach(e, bd)
+		counted_distinct(e, g, ng, f);
+}
+
 static void walk_select(const cJSON *s, struct facts *f, int top)
 {
 	if (!s)
@@ -176,10 +235,15 @@ static void walk_select(const cJSON *s, struct facts *f, int top)
 	walk(cJSON_GetObjectItemCaseSensitive(s, "limitCount"), 0, f, 0);
 	walk(cJSON_GetObjectItemCaseSensitive(s, "limitOffset"), 0, f, 0);
 	walk(cJSON_GetObjectItemCaseSensitive(s, "distinctClause"), 0, f, 0);
+	char gt[MAXGRP][NAMELEN];
+	int ngt = 0;
 	cJSON_ArrayForEach(g, cJSON_GetObjectItemCaseSensitive(s, "groupClause")) {
 		group_item(g, targets, f, top);
 		walk(g, 0, f, 0);
+		if (ngt < MAXGRP && colref_text(g, gt[ngt], NAMELEN))
+			ngt++;
 	}
+	counted_distinct(targets, gt, ngt, f);
 	if (top) {
 		struct bag b = {0};
 		gather(targets, &b);
@@ -433,6 +497,10 @@ enum err coverage_check(const struct cov_reading *r, const char *sql, struct cov
 				if (!dup)
 					add_finding(out, max, nfound, DROP_DENOMINATOR, -1, f->cmp[i].col);
 			}
+	if (f->count_one[0] && *nfound < max) {
+		add_finding(out, max, nfound, DROP_COUNT_ONE, -1, NULL);
+		snprintf(out[*nfound - 1].counted, sizeof out[*nfound - 1].counted, "%s", f->count_one);
+	}
 	if (!r->entity_grouping_asked && f->aggregates)
 		for (int k = 0; k < r->nkeys; k++)
 			for (int g = 0; g < f->ntop_group; g++)
@@ -455,6 +523,7 @@ const char *coverage_drop_name(enum cov_drop d)
 	case DROP_ENTITY_GROUPED: return "identifier_grouped";
 	case DROP_WINDOW: return "window";
 	case DROP_SHARE: return "share";
+	case DROP_COUNT_ONE: return "count_of_one";
 	}
 	return "?";
 }
@@ -494,6 +563,10 @@ char *coverage_say(const struct cov_reading *r, const struct cov_finding *f, int
 		case DROP_SHARE:
 			sb_printf(&sb, "the question asks for a share ('%s'): the SQL must divide the part by its whole "
 			               "(or average a condition), not only count", w);
+			break;
+		case DROP_COUNT_ONE:
+			sb_printf(&sb, "the SQL counts distinct %s per %s: every count is 1; count the rows asked about",
+			          f[i].counted, f[i].counted);
 			break;
 		case DROP_NONE:
 			break;

@@ -62,13 +62,15 @@ enum cov_drop {
 	DROP_DENOMINATOR,    /* a rate's denominator and numerator are the wrong way round */
 	DROP_ENTITY_GROUPED, /* an identifier is grouped though no one asked per patient/case */
 	DROP_WINDOW,         /* an event window (수술 전) compares no time with the event's */
-	DROP_SHARE           /* a share was asked (비율, %) and the SQL computes none: a count or a list */
+	DROP_SHARE,          /* a share was asked (비율, %) and the SQL computes none: a count or a list */
+	DROP_COUNT_ONE       /* COUNT(DISTINCT c) in a SELECT grouped by c: every count is 1 */
 };
 
 struct cov_finding {
 	enum cov_drop drop;
-	int item;            /* index into the reading's v, -1 for DROP_ENTITY_GROUPED */
+	int item;            /* index into the reading's v, -1 for DROP_ENTITY_GROUPED and DROP_COUNT_ONE */
 	const char *column;  /* DROP_ENTITY_GROUPED: the identifier grouped (points into the reading) */
+	char counted[64];    /* DROP_COUNT_ONE: the column counted ("t.c" as written) */
 };
 
 /*

@@ -473,6 +473,10 @@ static void cover(struct planner *p, struct planner_out *out)
 	case DROP_SHARE:
 		pf_decline(p, "the question asks for a share (%s), which the plan does not compute", arena_printf(&p->a, "'%s'", word));
 		break;
+	case DROP_COUNT_ONE:
+		pf_decline(p, "the plan counts distinct %s within each of its own values: every count would be 1",
+		           arena_printf(&p->a, "%s", f[0].counted));
+		break;
 	case DROP_NONE:
 		break;
 	}

@@ -90,6 +90,32 @@ static void test_share_dropped(void **state)
 	assert_int_equal(check(&r, "SELECT count(*) FILTER (WHERE x = 1), count(*) FROM stays", &d), 1);
 }
 
+/* "patients with the most visits, top 4": a count of distinct patients per patient is 1 for every
+ * group, whatever the question was */
+static void test_count_of_one(void **state)
+{
+	struct cov_reading r = {0};
+	enum cov_drop d;
+	struct cov_finding f[4];
+	int n = 0;
+	(void)state;
+	assert_int_equal(check(&r, "SELECT p.src, count(DISTINCT c.person_id) FROM cond c JOIN person p ON c.person_id = p.person_id "
+	                           "GROUP BY p.src, c.person_id", &d), 1);
+	assert_int_equal(d, DROP_COUNT_ONE);
+	assert_int_equal(coverage_check(&r, "SELECT person_id, count(DISTINCT person_id) FROM visits GROUP BY person_id", f, 4, &n), OK);
+	assert_int_equal(n, 1);
+	assert_string_equal(f[0].counted, "person_id");
+	char *say = coverage_say(&r, f, n);
+	assert_non_null(strstr(say, "every count is 1"));
+	free(say);
+	/* visits per patient, patients per department, a distinct count in a subquery: all fine */
+	assert_int_equal(check(&r, "SELECT person_id, count(*) FROM visits GROUP BY person_id", &d), 0);
+	assert_int_equal(check(&r, "SELECT dept, count(DISTINCT person_id) FROM visits GROUP BY dept", &d), 0);
+	assert_int_equal(check(&r, "SELECT v.person_id, (SELECT count(DISTINCT person_id) FROM visits) FROM visits v GROUP BY v.person_id", &d), 0);
+	/* the same name of another table is another column */
+	assert_int_equal(check(&r, "SELECT a.person_id, count(DISTINCT b.person_id) FROM a JOIN b ON a.k = b.k GROUP BY a.person_id", &d), 0);
+}
+
 /* 진료과별 성별 환자 수: the second breakdown was dropped */
 static void test_lost_grouping(void **state)
 {
@@ -205,7 +231,7 @@ int main(void)
 		cmocka_unit_test(test_linked_value_unused), cmocka_unit_test(test_lost_grouping), cmocka_unit_test(test_share_dropped),
 		cmocka_unit_test(test_inverted_denominator), cmocka_unit_test(test_number_unused),
 		cmocka_unit_test(test_identifier_grouped), cmocka_unit_test(test_column_and_errors),
-		cmocka_unit_test(test_window_dropped),
+		cmocka_unit_test(test_window_dropped), cmocka_unit_test(test_count_of_one),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -27,23 +27,17 @@ static int mentions(const struct sexpr *e, const char *t)
 	return ht;
 }
 
-/* semi_join: table ti is another event table of the same parent (labs and vitals both
+/* semi_join: table ti is another event table of the same patient or stay (labs and vitals both
  * reference the case): its conditions become fact.key IN (SELECT key FROM ti WHERE ...), so
- * rows are not multiplied.  0 done, -1 when ti shares no parent key with the fact table or
- * anything but a condition is asked of it. */
+ * rows are not multiplied.  0 done, -1 when ti shares no patient or stay key with the fact table
+ * or anything but a condition is asked of it. */
 static int semi_join(struct planner *p, struct squery *q, int ti)
 {
-	struct frame *f = &p->f;
 	const char *t = p->s->t[ti].name;
 	int kf = -1, kt = -1;
-	for (int a = 0; a < p->s->nfk && kf < 0; a++)
-		for (int b = 0; b < p->s->nfk && kf < 0; b++)
-			if (p->s->c[p->s->fk[a].from].table == f->fact && p->s->c[p->s->fk[b].from].table == ti &&
-			    p->s->fk[a].to == p->s->fk[b].to) {
-				kf = p->s->fk[a].from;
-				kt = p->s->fk[b].from;
-			}
-	if (kf < 0)
+	/* the parent is a patient or a stay: two concept ids that reference one dictionary are no
+	 * shared parent (a condition's concept is not a measurement's) */
+	if (!pf_shared_key(p, ti, &kf, &kt))
 		return -1;
 	for (int i = 0; i < q->nsel; i++)
 		if (mentions(q->sel[i].e, t))

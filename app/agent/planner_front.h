@@ -229,8 +229,9 @@ int pf_label_col(struct planner *p, int table, int *via);
 /* pf_dict_label: the text label of the dictionary a key column points to (*edge: the foreign key
  * index), -1 when col references none */
 int pf_dict_label(struct planner *p, int col, int *edge);
-/* pf_shared_key: table ti and the fact table both reference one patient (or, when the question is
- * about stays, one stay): 1 with the fact's key (*kf) and ti's (*kt), either may be NULL; 0 none */
+/* pf_shared_key: table ti and the fact table both reference one patient, stay or case (the stay
+ * first when the question is about stays): 1 with the fact's key (*kf) and ti's (*kt), either may
+ * be NULL; 0 none (two columns that reference one dictionary are no shared parent) */
 int pf_shared_key(struct planner *p, int ti, int *kf, int *kt);
 int pf_measure_col(struct planner *p, int table);
 /* pf_frame_clear: a shape that frames the whole answer itself (pair, having) clears what the

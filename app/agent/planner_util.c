@@ -345,14 +345,15 @@ int pf_shared_key(struct planner *p, int ti, int *kf, int *kt)
 	 * else the patient */
 	int want = p->f.visit_mention >= 0 ? ENT_ENCOUNTER : ENT_PATIENT;
 	const char *wk = planner_ent_column(p->s, want), *pk = planner_ent_column(p->s, ENT_PATIENT);
-	const char *ek = planner_ent_column(p->s, ENT_ENCOUNTER);
+	const char *ek = planner_ent_column(p->s, ENT_ENCOUNTER), *ck = planner_ent_column(p->s, ENT_CASE);
 	for (int a = 0; a < p->s->nfk; a++)
 		for (int b = 0; b < p->s->nfk; b++) {
 			if (p->s->c[p->s->fk[a].from].table != p->f.fact || p->s->c[p->s->fk[b].from].table != ti ||
 			    p->s->fk[a].to != p->s->fk[b].to)
 				continue;
 			const char *nm = p->s->c[p->s->fk[a].from].name;
-			int score = wk && !strcmp(nm, wk) ? 3 : (pk && !strcmp(nm, pk)) || (ek && !strcmp(nm, ek)) ? 2 : 1;
+			int score = wk && !strcmp(nm, wk) ? 3
+			          : (pk && !strcmp(nm, pk)) || (ek && !strcmp(nm, ek)) || (ck && !strcmp(nm, ck)) ? 2 : 1;
 			for (int l = 0; l < p->pl.n; l++)   /* "입원들에서": the parent the question names */
 				if (p->pl.v[l].kind == PL_TABLE && p->pl.v[l].table == p->s->c[p->s->fk[a].to].table && score > 1)
 					score = 4;
@@ -364,7 +365,7 @@ int pf_shared_key(struct planner *p, int ti, int *kf, int *kt)
 					*kt = p->s->fk[b].from;
 			}
 		}
-	return best > 1;   /* only through a patient or a stay, not any shared parent */
+	return best > 1;   /* only through a patient, a stay or a case, not any shared parent (a dictionary) */
 }
 
 /* ---- building ---- */

@@ -99,4 +99,19 @@ check "'a recorded date of death': the lexicon's term for dod, read as dod IS NO
 plan=$("$ASKQL" eval --target "${DB}_ko" --plan "average age at date of death of female patients" 2>&1)
 check "a column named by several words and then left out is declined, naming it" \
 	'grep -q "^status: ok" <<<"$plan" && grep -q "dod" <<<"$plan" || grep -q "date of death" <<<"$plan"' "$plan"
+
+# ---- two event tables that both reference one dictionary (OMOP-style concept ids) ----
+psql -X -q -d "${DB}_ko" >/dev/null <<'SQL'
+CREATE TABLE concept (concept_id int PRIMARY KEY, concept_name text);
+CREATE TABLE cond (cond_id int PRIMARY KEY, person_id int REFERENCES person, condition_concept_id int REFERENCES concept, start_date date);
+CREATE TABLE meas (meas_id int PRIMARY KEY, person_id int REFERENCES person, measurement_concept_id int REFERENCES concept, source_value text, value numeric);
+INSERT INTO concept VALUES (1, 'Essential hypertension'), (2, 'Asthma'), (3, 'Systolic blood pressure'), (4, 'Potassium');
+INSERT INTO cond SELECT g, 1 + g % 70, 1 + g % 2, DATE '2025-01-01' + g FROM generate_series(1, 80) g;
+INSERT INTO meas SELECT g, 1 + g % 70, 3 + g % 2, CASE WHEN g % 2 = 0 THEN 'SBP' ELSE 'K' END,
+  CASE WHEN g % 2 = 0 THEN 70 + g % 80 ELSE 3 + (g % 30) / 10.0 END FROM generate_series(1, 300) g;
+SQL
+"$ASKQL" index --name "${DB}_ko" --target "$URL2" >/dev/null 2>&1
+plan=$("$ASKQL" eval --target "${DB}_ko" --plan "asthma patients with hypotension" 2>&1)
+check "a condition on another event table goes through the patient, not through the concept ids both reference" \
+	'grep -q "person_id IN (SELECT meas.person_id FROM meas" <<<"$plan" && ! grep -q "concept_id IN (SELECT" <<<"$plan"' "$plan"
 echo "1..$n"

@@ -195,9 +195,10 @@ static void quantity_words(struct planner *p)
 /* lexicon_units: the words of one thing the lexicon names ("blood type", "day surgery unit",
  * "operating room") are one unit: a column that one of them names alone is not it ("blood" named
  * the blood pressure; "unit" the dose unit, and counting every patient dropped the ward).  Such a
- * link is dropped and its words left unread, to be declined by name; a link of the whole phrase,
- * a value a part names ("복강경" of "복강경 수술") or a table ("output" of "urine output": the
- * output events) stays */
+ * link is dropped and its words left unread, to be declined by name, and so is any link of a class
+ * word inside it ("medicine" of "laboratory medicine" is not the drugs); a link of the whole
+ * phrase, a value a part names ("복강경" of "복강경 수술") or a table ("output" of "urine output":
+ * the output events) stays */
 static void lexicon_units(struct planner *p)
 {
 	for (int i = 0; i + 1 < p->tk.n; i++) {
@@ -219,9 +220,12 @@ static void lexicon_units(struct planner *p)
 		for (int l = 0; l < p->pl.n; l++) {
 			const struct plink_item *it = &p->pl.v[l];
 			int inside = it->t0 >= i && it->t1 <= end && it->t1 - it->t0 < end - i;
-			if (!inside || it->kind != PL_COLUMN || it->t1 <= it->t0)
+			/* a class word inside it ("medicine" of "laboratory medicine") is not the class */
+			int cls = it->t1 == it->t0 + 1 && planner_in_list(planner_lex_phrases("class_word"), p->tk.v[it->t0].text);
+			if (!inside || (it->kind != PL_COLUMN && !cls) || it->t1 <= it->t0)
 				continue;
-			pf_decide(p, pf_span_text(p, it->t0, it->t1), "ignored", pf_cfq(p, it->cols[0]),
+			pf_decide(p, pf_span_text(p, it->t0, it->t1), "ignored",
+			          it->kind == PL_TABLE ? p->s->t[it->table].name : it->kind == PL_CONCEPT ? it->measure : pf_cfq(p, it->cols[0]),
 			          arena_printf(&p->a, "a part of '%s', which names one thing", pf_span_text(p, i, end)), 0);
 			for (int k = it->t0; k < it->t1; k++)
 				p->tk.v[k].used = 0;

@@ -11,12 +11,15 @@ usage: python3 scripts/probe_lexicon.py [--bin bin/askql] TARGET...
 import json, os, re, subprocess, sys, tempfile
 
 TEMPLATES = {
-    'drug': ['how many patients received {en}', '{ko} 투여받은 환자 수', 'average age of patients given {en}'],
-    'lab': ['average {en} value of patients', '{ko} 평균 수치', 'number of patients with {en} above 5'],
-    'vital': ['average {en} of patients', '{ko} 평균'],
-    'diagnosis': ['number of patients diagnosed with {en}', '{ko} 환자 수'],
-    'procedure': ['how many patients had {en}', '{ko} 받은 환자 수'],
-    'department': ['how many patients in {en}', '{ko} 환자 수'],
+    'drug': ['how many patients received {en}', '{ko} 투여받은 환자 수', 'average age of patients given {en}',
+             '{ko} 처방받은 여자 환자 수', 'number of male patients on {en} by year'],
+    'lab': ['average {en} value of patients', '{ko} 평균 수치', 'number of patients with {en} above 5',
+            '남자 환자의 {ko} 최댓값', 'average {en} by sex'],
+    'vital': ['average {en} of patients', '{ko} 평균', '여자 환자 {ko} 평균'],
+    'diagnosis': ['number of patients diagnosed with {en}', '{ko} 환자 수', 'share of women among {en} patients',
+                  '{ko} 진단받은 환자 평균 나이'],
+    'procedure': ['how many patients had {en}', '{ko} 받은 환자 수', '{ko} 건수 월별'],
+    'department': ['how many patients in {en}', '{ko} 환자 수', 'average age of {en} patients'],
     'ward': ['how many patients in the {en}', '{ko} 입원 환자 수'],
 }
 

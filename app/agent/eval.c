@@ -13,7 +13,8 @@
 
 #define NULL_CELL "\xe2\x88\x85"   /* ∅ */
 
-/* eval_cell: numbers rounded to 2 decimals (integers plain), t/f as 1/0, trimmed text */
+/* eval_cell: numbers rounded to 2 decimals (integers plain; one decimal when given so), t/f as 1/0,
+ * trimmed text */
 char *eval_cell(const char *v)
 {
 	char buf[64], *end;
@@ -33,10 +34,12 @@ char *eval_cell(const char *v)
 			double r = round(d * 100) / 100;
 			if (r == 0)
 				r = 0;   /* no "-0" */
+			const char *dot = strchr(v, '.');
+			int one = dot && isdigit((unsigned char)dot[1]) && !isdigit((unsigned char)dot[2]) && !strpbrk(v, "eE");
 			if (r == floor(r) && fabs(r) < 1e15)
 				snprintf(buf, sizeof buf, "%.0f", r);
 			else
-				snprintf(buf, sizeof buf, "%.2f", r);
+				snprintf(buf, sizeof buf, one ? "%.1f" : "%.2f", r);   /* as given to one decimal: kept so */
 			return strdup(buf);
 		}
 	}
@@ -122,8 +125,17 @@ static char *row_key(const struct eval_rows *r, int i, const int *cols, int nc)
 	return sb_ok(&sb) ? sb_steal(&sb) : NULL;
 }
 
-/* two row keys hold the same cells: equal text, or numbers at most one unit of the second decimal
- * apart.  Gold answers come already rounded (EHRSQL publishes 3 decimals, a gold SQL may ROUND to
+/* one_decimal: cell t (length n, value x) was given to one decimal ("57.3", kept so by eval_cell) and
+ * y rounds to it there (within half a unit of that decimal): a gold that rounds an average to one decimal (57.3) and an answer that
+ * does not (57.28) are the same number */
+static int one_decimal(const char *t, size_t n, double x, double y)
+{
+	return n >= 2 && t[n - 2] == '.' && fabs(x - y) <= 0.05 + 1e-9;   /* (y is itself rounded to 2 decimals:
+	                                                                   * 150.948 is 150.95, and 150.9) */
+}
+
+/* two row keys hold the same cells: equal text, numbers at most one unit of the second decimal
+ * apart, or a number and its value rounded to one decimal.  Gold answers come already rounded (EHRSQL publishes 3 decimals, a gold SQL may ROUND to
  * 2), and rounding once more can split a right answer from its gold by that unit (0.145 -> 0.14,
  * while the 0.14513 it was published from -> 0.15). */
 static int same_key(const char *a, const char *b)
@@ -133,7 +145,8 @@ static int same_key(const char *a, const char *b)
 		if (na != nb || strncmp(a, b, na)) {
 			char *ea, *eb;
 			double x = strtod(a, &ea), y = strtod(b, &eb);
-			if (ea != a + na || eb != b + nb || na == 0 || nb == 0 || fabs(x - y) > 0.01 + 1e-9)
+			if (ea != a + na || eb != b + nb || na == 0 || nb == 0 ||
+			    (fabs(x - y) > 0.01 + 1e-9 && !one_decimal(a, na, x, y) && !one_decimal(b, nb, y, x)))
 				return 0;
 		}
 		if (!a[na] || !b[nb])

@@ -15,7 +15,7 @@ struct lex { const char *w; enum role r; int unit; };
 /* The function words: structure, not schema.  Matched on the stem or the surface. */
 static const struct lex lexicon[] = {
 	{"count", R_COUNT, 0}, {"number", R_COUNT, 0}, {"many", R_MANY, 0}, {"how", R_HOW, 0},
-	{"몇", R_COUNT, 0}, {"몇명", R_COUNT, 0}, {"몇건", R_COUNT, 0}, {"건수", R_COUNT, 0}, {"개수", R_COUNT, 0}, {"횟수", R_COUNT, 0}, {"수", R_COUNT, 0},
+	{"몇", R_COUNT, 0}, {"몇명", R_COUNT, 0}, {"몇건", R_COUNT, 0}, {"몇개", R_COUNT, 0}, {"몇번", R_COUNT, 0}, {"건수", R_COUNT, 0}, {"개수", R_COUNT, 0}, {"횟수", R_COUNT, 0}, {"수", R_COUNT, 0},
 	{"인원", R_COUNT, 0}, {"명수", R_COUNT, 0},
 	{"average", R_AVG, 0}, {"avg", R_AVG, 0}, {"mean", R_AVG, 0}, {"평균", R_AVG, 0},
 	{"maximum", R_MAX, 0}, {"max", R_MAX, 0}, {"highest", R_MAX, 0}, {"largest", R_MAX, 0}, {"longest", R_MAX, 0},

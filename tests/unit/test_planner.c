@@ -647,6 +647,15 @@ static void test_small_readings(void **state)
 	assert_true(d);
 	HAS(s, "do not overlap");
 	free(s);
+	/* casual count words and endings: 몇개, 몇번, 몇 건이었죠 */
+	s = plan("spinal 로 한 케이스 몇개?", &d);
+	assert_false(d);
+	HAS(s, "clinical_data_table.ane_type = 'Spinal'");
+	free(s);
+	s = plan("작년 복강경 수술 몇 건이었죠?", &d);
+	assert_false(d);
+	HAS(s, "clinical_data_table.approach = 'Videoscopic'");
+	free(s);
 	/* a time said to be recorded has a value (conf/lexicon/phrases.tsv, role recorded) */
 	s = plan("how many cases have a recorded anesthesia end time", &d);
 	assert_false(d);

@@ -431,6 +431,18 @@ static enum err scan_number(struct arena *a, const char *q, size_t n, size_t *po
 	return OK;
 }
 
+/* utf8_punct: the length of the UTF-8 punctuation mark s starts with (en and em dash, ellipsis,
+ * curly quotes, middle dot), 0 when none */
+static size_t utf8_punct(const char *s)
+{
+	static const char *const marks[] = {"\xe2\x80\x93", "\xe2\x80\x94", "\xe2\x80\xa6", "\xe2\x80\x98",
+	                                    "\xe2\x80\x99", "\xe2\x80\x9c", "\xe2\x80\x9d", "\xc2\xb7", NULL};
+	for (int k = 0; marks[k]; k++)
+		if (!strncmp(s, marks[k], strlen(marks[k])))
+			return strlen(marks[k]);
+	return 0;
+}
+
 /* word_end: the end of the word that starts at q[i] (letters, digits, _, 's and any non-ASCII
  * byte); *hangul is set when it holds a Hangul syllable. */
 static size_t word_end(const char *q, size_t n, size_t i, int *hangul)
@@ -439,6 +451,8 @@ static size_t word_end(const char *q, size_t n, size_t i, int *hangul)
 
 	while (j < n) {
 		unsigned char d = (unsigned char)q[j];
+		if (d >= 0x80 && utf8_punct(q + j))
+			break;   /* "cases…", "robotic’" */
 		if (d >= 0x80) {
 			if (is_hangul_lead(d))
 				*hangul = 1;
@@ -585,7 +599,17 @@ enum err planner_tokenize(struct arena *a, const char *q, struct ptoks *out)
 		}
 		memset(t, 0, sizeof *t);
 		t->off = (int)i;
-		if (isdigit(c) && !type_word(q + i))
+		size_t ul = utf8_punct(q + i);
+		if (ul) {   /* a dash, an ellipsis, a curly quote: punctuation, not a word */
+			t->kind = TK_PUNCT;
+			t->len = (int)ul;
+			t->text = arena_strndup(a, q + i, ul);
+			t->stem = t->text;
+			t->norm = "";
+			t->role = R_STOP;
+			i += ul;
+			e = t->text ? OK : ERR_NOMEM;
+		} else if (isdigit(c) && !type_word(q + i))
 			e = scan_number(a, q, n, &i, t);
 		else if (isalpha(c) || c >= 0x80 || isdigit(c))   /* a digit here: a type word (2형) */
 			e = scan_word(a, q, n, &i, t, (size_t)nt + 2 < cap, &ntok);

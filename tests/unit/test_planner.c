@@ -647,6 +647,15 @@ static void test_small_readings(void **state)
 	assert_true(d);
 	HAS(s, "do not overlap");
 	free(s);
+	/* a dash, an ellipsis and curly quotes are punctuation, not parts of words */
+	s = plan("DM cases (preop diabetes flag) with a glucose result >200 \xe2\x80\x94 how many cases?", &d);
+	assert_false(d);
+	HAS(s, "lab_data_table.result > 200");
+	free(s);
+	s = plan("how many \xe2\x80\x98robotic\xe2\x80\x99 cases\xe2\x80\xa6", &d);
+	assert_false(d);
+	HAS(s, "clinical_data_table.approach = 'Robotic'");
+	free(s);
 	/* casual count words and endings: 몇개, 몇번, 몇 건이었죠 */
 	s = plan("spinal 로 한 케이스 몇개?", &d);
 	assert_false(d);

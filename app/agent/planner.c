@@ -424,7 +424,7 @@ static enum err emit_sql(struct planner *p, const struct planner_ctx *ctx, struc
 			out->sql = NULL;
 		}
 		/* an earlier attempt with exactly this SQL failed: do not repeat it */
-		for (int i = 0; ctx && i < ctx->nattempts; i++)
+		for (int i = 0; ctx && out->sql && i < ctx->nattempts; i++)   /* (NULL: declined above) */
 			if (ctx->attempts[i].sql && (ctx->attempts[i].error || ctx->attempts[i].empty_result) &&
 			    !strcmp(ctx->attempts[i].sql, out->sql)) {
 				free(out->sql);

@@ -101,6 +101,15 @@ if [ -f "$EHR/load_pg.sql" ]; then
 	"$ASKQL" index --quiet --target "host=$PGHOST port=$PGPORT dbname=$DB user=${PGUSER:-askql}" --name "$DB" >/dev/null 2>&1
 	"$ASKQL" eval --direct --target "host=$PGHOST port=$PGPORT dbname=$DB user=${PGUSER:-askql}" --name "$DB" \
 		--now '2100-12-31 23:59:00' --out "$TMP/ehr_out.jsonl" "$TMP/ehr.jsonl" >"$TMP/ehr_report.txt" 2>&1
+	# a retry after an empty first answer, on a question whose second plan is declined for its
+	# visit word, crashed the planner (strcmp of the declined plan's NULL SQL); from the development
+	# probe ehrsql_dev_new_2, line 28
+	sed -n 28p "$TOP/tests/data/eval_probe/ehrsql_dev_new_2.jsonl" >"$TMP/retry.jsonl"
+	"$ASKQL" eval --direct --target "host=$PGHOST port=$PGPORT dbname=$DB user=${PGUSER:-askql}" --name "$DB" \
+		--now '2100-12-31 23:59:00' "$TMP/retry.jsonl" >"$TMP/retry.txt" 2>&1
+	rc=$?
+	[ "$rc" = 0 ] && ok "a retry whose second plan is declined ends without a crash" ||
+		nok "a retry whose second plan is declined: exit $rc" "$(tail -5 "$TMP/retry.txt")"
 	read -r total acc decl rs10 < <(figures "$TMP/ehr_out.jsonl")
 	python3 -c "import sys; sys.exit(0 if float('$acc') >= 40 and float('$decl') >= 90 and float('$rs10') > 0 else 1)" &&
 		ok "EHRSQL subset ($total): answerable $acc % >= 40 %, unanswerable declined $decl % >= 90 %, RS(10) $rs10 > 0" ||

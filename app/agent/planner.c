@@ -27,6 +27,7 @@ static enum err planner_open(struct planner *p, struct catalog *cat, const struc
 	p->f.measure = p->f.time_col = p->f.order_col = p->f.rank_col = -1;
 	p->f.dur_start = p->f.dur_end = -1;
 	p->f.rate_link = -1;
+	p->f.rate_cmp = -1;
 	p->f.count_col = -1;
 	p->f.band_col = -1;
 	p->f.episode = -1;
@@ -552,7 +553,11 @@ static char *explain(struct planner *p, const struct planner_out *out, const cha
 		for (int i = 0; i < f->nin; i++)
 			sb_printf(&ex, ", where %s is '%s'%s", p->s->c[f->in[i].col].name, f->in[i].vals[0], f->in[i].n > 1 ? " (or others listed)" : "");
 		for (int i = 0; i < f->ncond; i++)
-			sb_printf(&ex, ", where %s %s %s", p->s->c[f->cond[i].col].name, f->cond[i].op, f->cond[i].lit);
+			if (f->cond[i].num == 2)
+				sb_printf(&ex, ", where %s %s", p->s->c[f->cond[i].col].name,
+				          strcmp(f->cond[i].op, "IS NOT NULL") ? "is empty" : "has a value");
+			else
+				sb_printf(&ex, ", where %s %s %s", p->s->c[f->cond[i].col].name, f->cond[i].op, f->cond[i].lit);
 		if (f->has_win)
 			sb_printf(&ex, ", in the window %s", tdesc);
 		if (f->episode >= 0)

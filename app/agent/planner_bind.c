@@ -379,6 +379,7 @@ int pf_comparisons(struct planner *p)
 				units_used(p, num + 1, e);
 		}
 		const char *ops = op_sql(op);
+		f->cond[f->ncond].at = num + 1;
 		f->cond[f->ncond].col = col;
 		f->cond[f->ncond].op = ops;
 		f->cond[f->ncond].lit = pf_numtext(p, n->num);

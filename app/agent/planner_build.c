@@ -351,11 +351,16 @@ static int build_where(struct planner *p, struct squery *q)
 		return -1;
 	for (int i = 0; i < p->tk.n && !f->current_all && !f->entity_val; i++)
 		if (p->tk.v[i].role == R_CURRENT && !p->tk.v[i].used && f->fact >= 0 &&
-		    (f->visit_mention == f->fact || pf_visit_table(p, 0) == f->fact)) {
+		    (f->visit_mention == f->fact || pf_visit_table(p, 0) == f->fact || pf_visit_table(p, 1) == f->fact)) {
+			/* "patients currently admitted", "currently in the ICU": the stay named has not ended */
 			f->visit_mention = f->fact;
-			f->current_all = 1;   /* "patients currently admitted" */
+			f->current_all = 1;
 			p->tk.v[i].used = 1;
 		}
+	for (int i = 0; i < p->tk.n && !f->current_all && !f->entity_val && f->episode < 0; i++)
+		if (p->tk.v[i].role == R_CURRENT && !p->tk.v[i].used)
+			return pf_decline(p, "the question asks what is so '%s', but the plan's table records no stay that is still "
+			                     "open", p->tk.v[i].text);
 	if (f->current_all) {
 		/* the end time of the visit table is empty */
 		const struct ptab *v = &p->s->t[f->visit_mention];
@@ -462,6 +467,8 @@ static int build_aggregate(struct planner *p, struct squery *q)
 {
 	struct frame *f = &p->f;
 	if (!strcmp(f->agg, "RATE")) {
+		if (!f->rate_n)
+			return pf_decline(p, "%s", "a share was asked, but of what could not be told");
 		/* a share among patients chosen through another table (hypertension patients prescribed
 		 * amlodipine) is a share of patients, not of the rows here; a share over a dictionary's
 		 * rows says nothing of patients */

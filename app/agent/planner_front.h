@@ -30,6 +30,8 @@ struct frame {
 	int rate_from, rate_n;       /* a rate (사망률): cond[rate_from .. +rate_n) is its numerator, not a filter */
 	int rate_link;               /* "percentage of admissions that ended in death": the link (pl index) of the
 	                              * stored value that is the numerator, -1 none */
+	int rate_cmp;                /* "what % of robotic cases had icu days > 0": the token of the comparison
+	                              * that is the numerator, -1 none (planner_screen.c) */
 	int dur_start, dur_end;      /* a duration measure (수술 시간): end - start in minutes; -1: none */
 	int dur_days;                /* ... a length of stay instead: end date - start date in days; 2:
 	                              * the time between them in days with their fraction */
@@ -69,9 +71,10 @@ struct frame {
 	int timeline;
 	int distinct;
 	int time_col;
-	struct { int col; const char *op; const char *lit; int num; const char *lit2; int col2; } cond[MAXF];   /* num: 0
+	struct { int col; const char *op; const char *lit; int num; const char *lit2; int col2; int at; } cond[MAXF];   /* num: 0
 	                                          * text, 1 number, 2 IS NULL, 3 metadata SQL, 4 age in years of a birth
-	                                          * date, 5 another column (col2: a reference range's limit) */
+	                                          * date, 5 another column (col2: a reference range's limit);
+	                                          * at: 1 + the token of a comparison's number, 0 other */
 	int ncond;
 	struct { int col; const char *vals[8]; int n; int contains; } in[4];   /* contains: ILIKE '%v%' */
 	int nin;
@@ -307,6 +310,12 @@ int pf_link_per(struct planner *p, const struct plink_item *it);
 /* pf_rate_part: in "A 중 B 비율", "share of A with B": the link of B (the numerator), -1 when the
  * question says no base and part */
 int pf_rate_part(struct planner *p);
+/* pf_rate_regions: the tokens of the part [*lo, *hi) of a share question and side[l] (1 base, 2
+ * part) of every stored value named, whether or not both sides name one; 0 when the question says
+ * no base and part */
+int pf_rate_regions(struct planner *p, int *side, int *lo, int *hi);
+/* pf_comparison_tok: t is a comparison's word or a number that carries one (>, over, 이상, ">= 5") */
+int pf_comparison_tok(const struct ptok *t);
 
 /* planner_screen.c: pf_screen: decline what no shape builds (future, negation, a number or a word
  * nothing could place, a reference to an earlier answer); 0 or -1 declined. */

@@ -7,6 +7,20 @@
 #include "agent/planner_link.h"
 #include "catalog/catalog.h"
 
+/* the longest stored value a question may spell, in tokens ("medical/surgical intensive care unit
+ * (micu/sicu)" is 11: punctuation counts) */
+#define VALUE_SPAN 12
+
+/* verb_after_noun: the span ending at j ends in an English past form followed by "up" ("cases
+ * ended up in the ICU": a verb after its subject, not a name written in two words, caseend; "cases
+ * ended in the last 24 hours" is the case end) */
+static int verb_after_noun(const struct ptoks *tk, int j)
+{
+	const char *w = tk->v[j - 1].text;
+	size_t n = strlen(w);
+	return !tk->v[j - 1].hangul && n > 4 && !strcmp(w + n - 2, "ed") && j < tk->n && !strcmp(tk->v[j].text, "up");
+}
+
 static int add_link(struct plink *pl, const struct plink_item *it)
 {
 	if (pl->n >= PL_MAX)
@@ -152,13 +166,39 @@ static int code_fits_column(const struct psnap *s, const char *word, const char 
 /* values: longest spans first, exact keys, then the stem of the last word, then synonyms */
 int planner_link_term(struct arena *a, const struct psnap *s, const char *term, const struct retrieval *r,
                       const int *banned_tables, double min, double *score);
+/* qualified: a column that holds only the first or last of something (first_careunit) */
+static int qualified(const char *name)
+{
+	return !strncmp(name, "first_", 6) || !strncmp(name, "last_", 5);
+}
+
+/* prefer_unqualified: a value stored both in a column of every occurrence and in one of the first
+ * or last only ("ever in the coronary care unit": every transfer, not the first unit of each ICU
+ * stay) names the first's or last's column only when the question says first or last */
+static void prefer_unqualified(const struct psnap *s, const struct ptoks *tk, struct plink_item *it)
+{
+	int plain = 0, n = 0;
+	for (int i = 0; i < tk->n; i++)
+		if (tk->v[i].role == R_FIRST || tk->v[i].role == R_LAST)
+			return;
+	for (int q = 0; q < it->ncols; q++)
+		plain |= !qualified(s->c[it->cols[q]].name);
+	for (int q = 0; plain && q < it->ncols; q++)
+		if (!qualified(s->c[it->cols[q]].name)) {
+			it->cols[n] = it->cols[q];
+			it->vals[n++] = it->vals[q];
+		}
+	if (plain)
+		it->ncols = n;
+}
+
 static void link_values(struct arena *a, const struct psnap *s, struct ptoks *tk, struct plink *pl,
                         const struct retrieval *r)
 {
 	for (int i = 0; i < tk->n; i++) {
 		if (tk->v[i].used || tk->v[i].kind == TK_PUNCT)
 			continue;
-		for (int j = (i + 8 < tk->n ? i + 8 : tk->n); j > i; j--) {
+		for (int j = (i + VALUE_SPAN < tk->n ? i + VALUE_SPAN : tk->n); j > i; j--) {
 			int used = 0;
 			for (int x = i; x < j; x++)
 				used |= tk->v[x].used;
@@ -302,6 +342,7 @@ static void link_values(struct arena *a, const struct psnap *s, struct ptoks *tk
 				it.cols[it.ncols] = s->v[first + q].col;
 				it.vals[it.ncols++] = s->v[first + q].value;
 			}
+			prefer_unqualified(s, tk, &it);
 			it.why = arena_printf(a, "%s match of a stored value", how);
 			if (add_link(pl, &it))
 				mark(tk, i, j);
@@ -601,7 +642,7 @@ static void link_schema(struct arena *a, const struct psnap *s, struct ptoks *tk
 			for (int x = i; x < j; x++)
 				if (tk->v[x].used || tk->v[x].kind != TK_WORD)
 					ok = 0;
-			if (!ok)
+			if (!ok || (j - i > 1 && verb_after_noun(tk, j)))
 				continue;
 			const char *terms[16];
 			int nt = terms_of(a, tk, i, j, terms, 16);
@@ -798,6 +839,24 @@ static void link_name_words(struct arena *a, const struct psnap *s, struct ptoks
 /* closed_up: two or three English words a column name writes as one ("care unit": careunit,
  * first_careunit), linked before single words take them apart ("unit" alone names a dose unit).
  * The column whose whole name is those words wins over one that only has them as a part. */
+/* inside_stored_value: tokens [i, j) are part of a longer span written exactly as a stored value
+ * ("care unit" of "coronary care unit (ccu)"): the value, linked later, is what they name */
+static int inside_stored_value(struct arena *a, const struct psnap *s, const struct ptoks *tk, int i, int j)
+{
+	for (int i0 = i >= 6 ? i - 6 : 0; i0 <= i; i0++)
+		for (int j0 = j; j0 <= tk->n && j0 <= j + 8 && j0 - i0 <= VALUE_SPAN; j0++) {
+			int cnt = 0, used = 0;
+			if (j0 - i0 <= j - i || tk->v[i0].kind == TK_PUNCT || tk->v[j0 - 1].kind == TK_PUNCT)
+				continue;
+			for (int x = i0; x < j0; x++)
+				used |= tk->v[x].used;
+			const char *key = used ? NULL : span_key(a, tk, i0, j0, 0);
+			if (key && planner_snap_values(s, key, &cnt) >= 0)
+				return 1;
+		}
+	return 0;
+}
+
 static void link_closed_up(struct arena *a, const struct psnap *s, struct ptoks *tk, struct plink *pl,
                            const int *banned)
 {
@@ -826,7 +885,9 @@ static void link_closed_up(struct arena *a, const struct psnap *s, struct ptoks 
 					whole = parts == 1;
 				}
 			}
-			if (best < 0)
+			if (best < 0 || inside_stored_value(a, s, tk, i, j))
+				continue;
+			if (verb_after_noun(tk, j) && !strstr(s->c[best].name, tk->v[j - 1].text))
 				continue;
 			struct plink_item it = {.t0 = i, .t1 = j, .kind = PL_COLUMN, .ncols = 1, .score = 0.9};
 			it.cols[0] = best;

@@ -297,7 +297,8 @@ int pf_aggregate_word(struct planner *p, struct cues *c)
 	if (!f->agg && f->has_win && !pf_has_role(p, R_FIRST) && !pf_has_role(p, R_LAST) && !pf_has_role(p, R_PER) &&
 	    !pf_has_role(p, R_BUCKET) && !pf_has_role(p, R_TOP) && !pf_has_role(p, R_MOST) && !pf_has_role(p, R_FREQ) &&
 	    !pf_has_role(p, R_ANY) && !(p->tk.n && p->tk.v[0].role == R_EXIST) &&   /* "was there any output": yes or no */
-	    !(p->tk.n && !strcmp(p->tk.v[0].text, "which")))   /* "which output events were charted": a list */
+	    !(p->tk.n && !strcmp(p->tk.v[0].text, "which")) &&   /* "which output events were charted": a list */
+	    !pf_has_role(p, R_DISTINCT))   /* "what kinds of output were charted": a list of kinds */
 		for (int i = 0; i < p->tk.n; i++) {
 			const char *w = p->tk.v[i].text;
 			int generic = 0;

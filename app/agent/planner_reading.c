@@ -147,11 +147,33 @@ static int link_before(struct planner *p, int s)
 	return 0;
 }
 
+int pf_comparison_tok(const struct ptok *t)
+{
+	return (t->kind == TK_NUM && t->cmp) || t->role == R_GT || t->role == R_LT || t->role == R_GE ||
+	       t->role == R_LE || t->role == R_BETWEEN;
+}
+
+/* link_holds: some link of the question holds token s ("in-hospital death rate for patients over 70":
+ * the rate word is part of the thing counted, named before the base) */
+static int link_holds(struct planner *p, int s)
+{
+	for (int l = 0; l < p->pl.n; l++)
+		if (p->pl.v[l].t0 <= s && s < p->pl.v[l].t1)
+			return 1;
+	return 0;
+}
+
 /* rate_sides: for a share question, which links are the base (the denominator's group) and which
  * the part: side[l] 1 base, 2 part, 0 neither.  "A 중 B 비율", "B 비율 (A 중)", "share / percentage /
  * proportion of A with (who, that, had) B", "among A, ... B".  0 when the question has no share
  * word or one side is empty. */
 static int rate_sides(struct planner *p, int *side)
+{
+	int lo, hi;
+	return pf_rate_regions(p, side, &lo, &hi) == 2;
+}
+
+int pf_rate_regions(struct planner *p, int *side, int *part_lo_out, int *part_hi_out)
 {
 	int s = -1, m = -1, among = 0;
 	for (int i = 0; i < p->tk.n; i++) {
@@ -200,10 +222,10 @@ static int rate_sides(struct planner *p, int *side)
 	} else if (m < 0 && s > 2 && (!strcmp(p->tk.v[0].text, "in") || !strcmp(p->tk.v[0].text, "for") ||
 	                              !strcmp(p->tk.v[0].text, "within")) && p->tk.v[0].kind == TK_WORD) {
 		/* "in women, what is the diabetes rate": the base said first, closed by a comma */
-		int c = 1;
-		while (c < s && p->tk.v[c].kind != TK_PUNCT)
+		int c = 1;   /* (not the hyphen of "in-hospital death rate") */
+		while (c < s && !(p->tk.v[c].kind == TK_PUNCT && !strcmp(p->tk.v[c].text, ",")))
 			c++;
-		if (c >= s)
+		if (c >= s || c == 1)
 			return 0;
 		base_lo = 1, base_hi = c, part_lo = c + 1, part_hi = p->tk.n;
 	} else if (m < 0 && s + 1 < p->tk.n && p->tk.v[s].hangul && p->tk.v[s + 1].hangul) {
@@ -244,7 +266,7 @@ static int rate_sides(struct planner *p, int *side)
 				ent = x;
 		if (k < p->tk.n)   /* "percentage of A who had B" */
 			base_lo = s + 2, base_hi = k, part_lo = k + 1, part_hi = p->tk.n;
-		else if (ent >= 0 && !link_before(p, s))
+		else if (ent >= 0 && !link_before(p, s) && !link_holds(p, s))
 			base_lo = s + 2, base_hi = ent + 1, part_lo = ent + 1, part_hi = p->tk.n;
 		else               /* "mortality rate of (for, in, among) A": B named before the rate word */
 			base_lo = s + 2, base_hi = p->tk.n, part_lo = 0, part_hi = s;
@@ -272,7 +294,9 @@ again:
 		part_lo = 0, part_hi = m;
 		goto again;
 	}
-	return nb && np;
+	*part_lo_out = part_lo;
+	*part_hi_out = part_hi;
+	return nb && np ? 2 : 1;
 }
 
 /* entity_asked: the question asks per patient, case or stay, or about one of them, or for rows
@@ -324,8 +348,17 @@ struct cov_reading *pf_reading(struct planner *p)
 	struct cov_reading *r = calloc(1, sizeof *r);
 	if (!r)
 		return NULL;
-	int side[PL_MAX] = {0};
-	int rate = rate_sides(p, side);
+	int side[PL_MAX] = {0}, lo = 0, hi = 0;
+	int regions = pf_rate_regions(p, side, &lo, &hi), rate = regions == 2;
+	/* "share of laparoscopic cases with an ASA of 3 or higher": the part is a comparison, and the
+	 * base's value must still be a filter, not what is counted */
+	for (int i = lo; regions == 1 && i < hi && i < p->tk.n; i++)
+		if (pf_comparison_tok(&p->tk.v[i])) {
+			for (int l = 0; l < p->pl.n; l++)
+				if (side[l] == 2)
+					side[l] = 0;
+			rate = 1;
+		}
 	for (int l = 0; l < p->pl.n; l++) {
 		const struct plink_item *it = &p->pl.v[l];
 		if (it->role == PL_ROLE_IGNORED || it->t1 <= it->t0)

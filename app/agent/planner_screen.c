@@ -2,6 +2,7 @@
  * a negation, a number or a content word nothing could place, a reference to an earlier answer, a
  * time difference.  A rate word (사망률) or a duration word (수술 시간) that the measure passes can
  * build is noted instead. */
+#include <stdlib.h>
 #include <string.h>
 #include "agent/planner_front.h"
 #include "agent/planner_link.h"
@@ -21,6 +22,17 @@ static int share_value(struct planner *p)
 	int best = pf_rate_part(p);   /* "A 중 B 비율": B, whatever the order of the words */
 	if (best >= 0)
 		return best;
+	/* "what % of robotic cases had icu days > 0": the part is a comparison, not the stored value
+	 * named (robotic: the base) */
+	int side[PL_MAX] = {0}, lo = 0, hi = 0;
+	if (pf_rate_regions(p, side, &lo, &hi))
+		for (int i = lo; i < hi && i < p->tk.n; i++) {
+			const struct ptok *t = &p->tk.v[i];
+			if (pf_comparison_tok(t)) {
+				p->f.rate_cmp = i;
+				return -1;
+			}
+		}
 	for (int l = 0; l < p->pl.n; l++)
 		if (p->pl.v[l].kind == PL_VALUE && (best < 0 || p->pl.v[l].t0 > p->pl.v[best].t0))
 			best = l;
@@ -99,8 +111,14 @@ int pf_screen(struct planner *p)
 		}
 		/* "What % of ER visits ...": a percent sign after no number asks for a share */
 		int pct = !strcmp(p->tk.v[i].text, "%") && (i == 0 || p->tk.v[i - 1].kind != TK_NUM);
-		if (((p->tk.v[i].role == R_UNSUP && share_word(&p->tk.v[i])) || pct) && (p->f.rate_link = share_value(p)) >= 0) {
+		if (((p->tk.v[i].role == R_UNSUP && share_word(&p->tk.v[i])) || pct) &&
+		    ((p->f.rate_link = share_value(p)) >= 0 || p->f.rate_cmp >= 0)) {
 			p->f.agg = "RATE";   /* the share of rows that hold the last value named */
+			for (int k = 0; k < p->f.ncond && p->f.rate_cmp >= 0 && !p->f.rate_n; k++)
+				if (p->f.cond[k].at && abs(p->f.cond[k].at - 1 - p->f.rate_cmp) <= 4) {
+					p->f.rate_from = k;   /* the comparison is the part: counted, not a filter */
+					p->f.rate_n = 1;
+				}
 			p->tk.v[i].used = 1;
 			continue;
 		}

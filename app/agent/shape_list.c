@@ -71,7 +71,11 @@ static int list_value(struct planner *p, const struct cues *c)
 		for (int i = 0; i < f->nin; i++)
 			if (p->s->c[f->in[i].col].table != f->fact || p->s->c[f->in[i].col].type == PT_TEXT)
 				dict_value = 1;   /* an item is named (lab name, dictionary label): its measured value */
-		if (dict_value || asks_value)
+		/* "which patients had an elective admission": the patients are what is asked, not a
+		 * measure of the rows the filter keeps */
+		int lists_entities = f->entity_col && f->entity_count && !f->entity_val && !f->exists &&
+		                     pf_col_in(p, f->fact, f->entity_col) >= 0;
+		if ((dict_value && !lists_entities) || asks_value)
 			f->proj[f->nproj++] = f->measure;
 	}
 	if (!f->agg && f->nproj < NPROJ && f->entity_col && f->entity_count && !f->entity_val && !f->exists) {
@@ -209,8 +213,18 @@ static int frame(struct planner *p, struct cues *c)
 			pf_decide(p, "", "projection", pf_cfq(p, ec), "whose measurements: the entity leads each row", 1);
 		}
 	}
-	if (!f->agg && !f->order && !f->timeline && !each_visit(p))
+	if (!f->agg && !f->order && !f->timeline && !each_visit(p)) {
 		f->distinct = 1;   /* a list of things: each once */
+		/* "which organisms were found": an empty name is not one of the things found */
+		int one = f->nproj == 1 ? f->proj[0] : -1;
+		if (one >= 0 && p->s->c[one].type == PT_TEXT && !pf_is_keyish(p, one) && f->ncond < MAXF) {
+			f->cond[f->ncond].col = one;
+			f->cond[f->ncond].op = "IS NOT NULL";
+			f->cond[f->ncond].lit = "";
+			f->cond[f->ncond].num = 2;
+			f->cond[f->ncond++].lit2 = NULL;
+		}
+	}
 	return 0;
 }
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cjson/cJSON.h>
+#include "agent/coverage.h"
 #include "agent/eval.h"
 #include "agent/planner.h"
 #include "agent/planner_int.h"
@@ -591,6 +592,50 @@ static void test_closed_up(void **state)
 	assert_false(planner_closed_up("careunit", "unit care"));     /* another order */
 	assert_false(planner_closed_up("firstcareunit", "care unit"));/* from the name's first letter */
 	assert_false(planner_closed_up("careunitnumber", "care unit"));
+}
+
+/* a share whose part is a comparison ("share of X cases with Y >= n", "A 중 n세 이상 비율"): the
+ * comparison is counted and the stored value named is the base; the reading flags the SQL that
+ * counts the value among the rows the comparison keeps (the planner wrote it so before) */
+static void test_share_of_comparison(void **state)
+{
+	NEED_DB();
+	static const char *const q[][3] = {
+		{"share of laparoscopic cases with an ASA of 3 or higher", "asa >= 3 AS int", "WHERE clinical_data_table.approach = 'Videoscopic'"},
+		{"여자 환자 중 65세 이상 비율", "age >= 65 AS int", "WHERE clinical_data_table.sex = 'F'"},
+		{"what percent of female patients had more than 3 ICU days?", "icu_days > 3 AS int", "WHERE clinical_data_table.sex = 'F'"},
+	};
+	for (size_t i = 0; i < sizeof q / sizeof q[0]; i++) {
+		struct planner_ctx ctx = {.now = NOW};
+		struct planner_out o;
+		struct cov_finding f[4];
+		int nf = -1;
+		assert_int_equal(planner_plan(cat, NULL, q[i][0], &ctx, &o), OK);
+		if (o.unanswerable)
+			fail_msg("%s: declined: %s", q[i][0], o.reason);
+		HAS(o.sql, q[i][1]);
+		HAS(o.sql, q[i][2]);
+		assert_non_null(o.reading);
+		assert_int_equal(coverage_check(o.reading, o.sql, f, 4, &nf), OK);
+		assert_int_equal(nf, 0);
+		/* the inverted share: the value counted, the comparison filtering */
+		const char *val = strstr(q[i][2], "clinical_data_table.");
+		const char *cmp = q[i][1];
+		char inv[512];
+		snprintf(inv, sizeof inv, "SELECT avg((%s)::int) FROM clinical_data_table WHERE clinical_data_table.%.*s",
+		         val, (int)(strstr(cmp, " AS int") - cmp), cmp);
+		assert_int_equal(coverage_check(o.reading, inv, f, 4, &nf), OK);
+		if (nf < 1 || f[0].drop != DROP_DENOMINATOR)
+			fail_msg("%s: the inverted SQL %s was not flagged (%d findings)", q[i][0], inv, nf);
+		planner_out_free(&o);
+	}
+	/* a rate word inside the thing counted, a comparison after it: the comparison is the base */
+	int d;
+	char *s = plan("in-hospital death rate for patients over 70", &d);
+	assert_false(d);
+	HAS(s, "CAST(clinical_data_table.death_inhosp = 1 AS int)");
+	HAS(s, "WHERE clinical_data_table.age > 70");
+	free(s);
 }
 
 static void test_small_readings(void **state)
@@ -1375,6 +1420,7 @@ int main(void)
 		cmocka_unit_test(test_event_windows),
 		cmocka_unit_test(test_closed_up),
 		cmocka_unit_test(test_small_readings),
+		cmocka_unit_test(test_share_of_comparison),
 		cmocka_unit_test(test_self_correction),
 		cmocka_unit_test(test_follow_up),
 		cmocka_unit_test(test_entities_and_rankings),

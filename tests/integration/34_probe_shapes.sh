@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# 34_probe_shapes.sh: issue 26, the mistakes the EHRSQL-style probes found, on a small schema written here (names of our own): each question is checked by execution against gold SQL, and each fails on the planner before the fix (docs/coverage.md, "Probe findings").
+set -uo pipefail
+TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
+ASKQL=${ASKQL:-$TOP/bin/askql}
+TMP=$(mktemp -d)
+DB=probe_shapes_$$
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+nok() { n=$((n + 1)); echo "not ok $n - $1"; [ -n "${2:-}" ] && sed 's/^/# /' <<<"$2" | head -20; }
+cleanup() {
+	psql -X -q -d askql -c "DELETE FROM askql.targets WHERE name = '$DB'; DELETE FROM askql.cat_targets WHERE name = '$DB'" >/dev/null 2>&1
+	psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $DB WITH (FORCE)" >/dev/null 2>&1
+	rm -rf "$TMP"
+}
+trap cleanup EXIT
+
+# A hospital stay, its unit moves, its intensive-care stays (first and last unit kept apart),
+# cultures whose organism is empty when nothing grew, and charted outputs named by a dictionary.
+psql -X -q -d postgres -c "CREATE DATABASE $DB" >/dev/null 2>&1
+psql -X -q -d "$DB" >/dev/null 2>&1 <<'SQL'
+CREATE TABLE person (person_no int PRIMARY KEY, sex text NOT NULL);
+CREATE TABLE hospital_admission (adm_no int PRIMARY KEY, person_no int NOT NULL REFERENCES person,
+  admit_kind text NOT NULL, admit_age int NOT NULL, admitted timestamp NOT NULL, discharged timestamp);
+COMMENT ON TABLE hospital_admission IS 'hospital admissions of patients';
+COMMENT ON COLUMN hospital_admission.admit_kind IS 'admission type';
+CREATE TABLE unit_move (move_no int PRIMARY KEY, person_no int NOT NULL REFERENCES person,
+  adm_no int REFERENCES hospital_admission, careunit text, move_in timestamp NOT NULL, move_out timestamp);
+COMMENT ON TABLE unit_move IS 'moves of patients between care units';
+CREATE TABLE icu_stay (icu_no int PRIMARY KEY, person_no int NOT NULL REFERENCES person,
+  adm_no int REFERENCES hospital_admission, first_careunit text NOT NULL, last_careunit text NOT NULL,
+  icu_in timestamp NOT NULL, icu_out timestamp);
+COMMENT ON TABLE icu_stay IS 'ICU stays (intensive care unit)';
+CREATE TABLE culture (culture_no int PRIMARY KEY, person_no int NOT NULL REFERENCES person,
+  adm_no int REFERENCES hospital_admission, organism text, taken timestamp NOT NULL);
+COMMENT ON TABLE culture IS 'microbiology cultures';
+COMMENT ON COLUMN culture.organism IS 'organism that grew (empty: no growth)';
+CREATE TABLE out_item (item_no int PRIMARY KEY, label text NOT NULL);
+CREATE TABLE output_event (ev_no int PRIMARY KEY, person_no int NOT NULL REFERENCES person,
+  icu_no int REFERENCES icu_stay, item_no int NOT NULL REFERENCES out_item, amount numeric NOT NULL,
+  charted timestamp NOT NULL);
+COMMENT ON TABLE output_event IS 'output events charted (urine, drains)';
+INSERT INTO person SELECT g, CASE WHEN g % 2 = 0 THEN 'F' ELSE 'M' END FROM generate_series(1, 12) g;
+INSERT INTO hospital_admission SELECT g, 1 + (g % 12), CASE WHEN g % 3 = 0 THEN 'elective' ELSE 'urgent' END,
+  30 + g, timestamp '2025-01-01' + g * interval '9 days',
+  CASE WHEN g > 36 THEN NULL ELSE timestamp '2025-01-05' + g * interval '9 days' END FROM generate_series(1, 40) g;
+INSERT INTO unit_move SELECT g, 1 + (g % 12), 1 + (g % 40),
+  (ARRAY['medicine', 'coronary care unit (ccu)', 'neurology', 'surgical intensive care unit (sicu)'])[1 + g % 4],
+  timestamp '2025-01-02' + g * interval '3 days', timestamp '2025-01-03' + g * interval '3 days' FROM generate_series(1, 80) g;
+INSERT INTO icu_stay SELECT g, 1 + (g % 12), 1 + (g % 40),
+  (ARRAY['surgical intensive care unit (sicu)', 'coronary care unit (ccu)'])[1 + g % 2],
+  (ARRAY['coronary care unit (ccu)', 'surgical intensive care unit (sicu)'])[1 + g % 2],
+  timestamp '2025-01-02' + g * interval '7 days',
+  CASE WHEN g > 17 THEN NULL ELSE timestamp '2025-01-04' + g * interval '7 days' END FROM generate_series(1, 20) g;
+INSERT INTO culture SELECT g, 1 + (g % 12), 1 + (g % 40), CASE WHEN g % 3 = 0 THEN NULL ELSE
+  (ARRAY['staph aureus', 'e. coli'])[1 + g % 2] END, timestamp '2025-01-02' + g * interval '5 days' FROM generate_series(1, 30) g;
+INSERT INTO out_item VALUES (1, 'foley'), (2, 'chest tube'), (3, 'drain');
+INSERT INTO output_event SELECT g, 1 + (g % 3), 1 + (g % 20), 1 + (g % 3), 10 * g, timestamp '2025-12-01' + g * interval '9 hours'
+  FROM generate_series(1, 30) g;
+SQL
+
+cat >"$TMP/q.jsonl" <<'J'
+{"question": "list the patients currently in the ICU", "gold_sql": "SELECT DISTINCT person_no FROM icu_stay WHERE icu_out IS NULL", "rule": "currently, of an ICU stay: the stay has not ended"}
+{"question": "which patients had an elective admission in 2025?", "gold_sql": "SELECT DISTINCT person_no FROM hospital_admission WHERE admit_kind = 'elective' AND admitted >= '2025-01-01' AND admitted < '2026-01-01'", "rule": "which patients: the patients, not a measure of their rows"}
+{"question": "what kinds of output were charted for patient 2 this month?", "gold_sql": "SELECT DISTINCT i.label FROM output_event e JOIN out_item i USING (item_no) WHERE e.person_no = 2 AND e.charted >= '2025-12-01'", "rule": "kinds of output: a list of kinds, not a total"}
+{"question": "has patient 3 ever been in the coronary care unit (ccu)?", "gold_sql": "SELECT count(*) > 0 FROM unit_move WHERE person_no = 3 AND careunit = 'coronary care unit (ccu)'", "rule": "a stored value of several words: not its 'care unit' column; every move, not the first unit only"}
+{"question": "how many patients were in the surgical intensive care unit (sicu) in 2025?", "gold_sql": "SELECT count(DISTINCT person_no) FROM unit_move WHERE careunit = 'surgical intensive care unit (sicu)' AND move_in >= '2025-01-01' AND move_in < '2026-01-01'", "rule": "a stored value of several words with a lexicon ward inside"}
+{"question": "which organisms were found in patient 4's cultures?", "gold_sql": "SELECT DISTINCT organism FROM culture WHERE person_no = 4 AND organism IS NOT NULL", "rule": "a list of names: an empty name is not one found"}
+J
+"$ASKQL" index --quiet --target "host=$PGHOST port=$PGPORT dbname=$DB user=${PGUSER:-askql}" --name "$DB" >/dev/null 2>&1
+# each question also as a gold answer of its own, so the eval compares executed rows
+python3 - "$TMP/q.jsonl" "$TMP/eval.jsonl" <<'PY'
+import json, sys
+with open(sys.argv[2], "w") as out:
+    for line in open(sys.argv[1]):
+        q = json.loads(line)
+        out.write(json.dumps({"question": q["question"], "gold_sql": q["gold_sql"]}) + "\n")
+PY
+"$ASKQL" eval --direct --target "host=$PGHOST port=$PGPORT dbname=$DB user=${PGUSER:-askql}" --name "$DB" \
+	--now '2025-12-31 23:59:00' --out "$TMP/out.jsonl" "$TMP/eval.jsonl" >"$TMP/report.txt" 2>&1
+python3 - "$TMP/q.jsonl" "$TMP/want.jsonl" <<'PY'
+import json, sys
+with open(sys.argv[2], "w") as out:
+    for line in open(sys.argv[1]):
+        q = json.loads(line)
+        out.write(json.dumps({"question": q["question"], "expect": "correct", "rule": q["rule"]}) + "\n")
+PY
+while IFS= read -r line; do
+	case $line in
+	OK\ *) ok "${line#OK }" ;;
+	*) nok "${line#NOK }" "$(cat "$TMP/report.txt")" ;;
+	esac
+done < <(python3 "$TOP/tests/lib/eval_expect.py" "$TMP/want.jsonl" "$TMP/out.jsonl")
+[ "$n" -eq 6 ] || nok "six questions were scored (got $n)"
+# "currently" of a table that records no open stay is declined naming the word, not dropped
+out=$("$ASKQL" eval --direct --target "host=$PGHOST port=$PGPORT dbname=$DB user=${PGUSER:-askql}" --name "$DB" \
+	--now '2025-12-31 23:59:00' --plan "which organisms are currently found in cultures?" 2>&1)
+case $out in
+*"reason: the question asks what is so 'currently'"*) ok "'currently' with no open stay is declined naming the word" ;;
+*) nok "'currently' with no open stay is declined naming the word" "$out" ;;
+esac
+echo "1..$n"

@@ -677,6 +677,7 @@ static int bind_value(struct planner *p, struct plink_item *it, const char *sp, 
 		f->in[f->nin].n = 1;
 		f->in[f->nin].vals[0] = it->vals[pick];
 		f->in[f->nin++].contains = 1;
+		it->bound = col + 1;
 		pf_decide(p, sp, "value", arena_printf(&p->a, "%s ILIKE '%%%s%%'", pf_cfq(p, col), it->vals[pick]), it->why,
 		          it->score);
 		return 0;
@@ -703,6 +704,7 @@ static int bind_value(struct planner *p, struct plink_item *it, const char *sp, 
 	}
 	if (k < 4 && f->in[k].n < 8 && !dup)
 		f->in[k].vals[f->in[k].n++] = it->vals[pick];
+	it->bound = col + 1;
 	pf_decide(p, sp, "value", arena_printf(&p->a, "%s = '%s'", pf_cfq(p, col), it->vals[pick]), it->why, it->score);
 	return 0;
 }
@@ -959,17 +961,45 @@ static int bind_table(struct planner *p, struct plink_item *it, const char *sp, 
 
 /* pf_bind_links: every link of the question bound to the frame; 0 or -1 declined */
 /* noun_tail: value link l is one word right after another stored value of another table ("the
- * med/surg/gyn unit": 'unit' is a dose unit's stored value, but here it ends the unit's name) */
+ * med/surg/gyn unit": 'unit' is a dose unit's stored value, but here it ends the unit's name).
+ * Every table either value may be in counts ("IMC SICU": a department code and a ward code, both
+ * of the admissions table, are two filters, whichever column each link lists first) */
 static int noun_tail(struct planner *p, const struct plink_item *it)
 {
 	if (it->kind != PL_VALUE || it->t1 - it->t0 != 1 || it->contains || p->tk.v[it->t0].hangul)
 		return 0;   /* Korean writes two filters side by side (폐렴 주상병): not a name's tail */
 	for (int m = 0; m < p->pl.n; m++) {
 		const struct plink_item *o = &p->pl.v[m];
-		if (o != it && o->kind == PL_VALUE && o->t1 == it->t0 &&
-		    p->s->c[o->cols[0]].table != p->s->c[it->cols[0]].table)
+		if (o == it || o->kind != PL_VALUE || o->t1 != it->t0)
+			continue;
+		int shared = 0;
+		for (int a = 0; a < o->ncols; a++)
+			for (int b = 0; b < it->ncols; b++)
+				shared |= p->s->c[o->cols[a]].table == p->s->c[it->cols[b]].table;
+		if (!shared)
 			return 1;
 	}
+	return 0;
+}
+
+/* either_columns: two stored values written as alternatives ("ER/inpatient", "ER or inpatient")
+ * that the binder did not put in one column's list: either of them is an OR across two columns,
+ * which is not built (both were ANDed); 1 when found (declined) */
+static int either_columns(struct planner *p)
+{
+	for (int l = 0; l < p->pl.n; l++)
+		for (int m = 0; m < p->pl.n; m++) {
+			const struct plink_item *a = &p->pl.v[l], *b = &p->pl.v[m];
+			if (a->kind != PL_VALUE || b->kind != PL_VALUE || a->t1 + 1 != b->t0 || a->t1 <= a->t0 ||
+			    a->role == PL_ROLE_IGNORED || b->role == PL_ROLE_IGNORED ||
+			    (strcmp(p->tk.v[a->t1].text, "/") && strcmp(p->tk.v[a->t1].text, "or")))
+				continue;
+			if (!a->bound || a->bound != b->bound) {
+				pf_decline(p, "%s names either of two values of different columns, which the offline planner does not "
+				              "build", arena_printf(&p->a, "'%s'", pf_span_text(p, a->t0, b->t1)));
+				return 1;
+			}
+		}
 	return 0;
 }
 
@@ -1002,6 +1032,8 @@ int pf_bind_links(struct planner *p)
 		for (int g = ng; g < p->f.ngroup && g < 3; g++)
 			at[g] = it->t0;
 	}
+	if (either_columns(p))
+		return -1;
 	for (int g = 1; g < p->f.ngroup && g < 3; g++)   /* insertion sort: stable, at most three */
 		for (int k = g; k > 0 && at[k - 1] > at[k]; k--) {
 			int c = p->f.group[k], t = at[k];

@@ -324,23 +324,29 @@ static void link_values(struct arena *a, const struct psnap *s, struct ptoks *tk
 					continue;
 			}
 			struct plink_item it = {.kind = PL_VALUE, .t0 = i, .t1 = j, .score = 1.0};
-			/* several stored values with this key: the one written exactly as asked first */
-			{
-				const char *surf = span_text_lower(a, tk, i, j, keys[0]);
-				for (int q = 0; surf && q < cnt; q++) {
-					char *lv = arena_strdup(a, s->v[first + q].value);
-					for (char *c = lv; c && *c; c++)
-						*c = (char)tolower((unsigned char)*c);
-					if (lv && !strcmp(lv, surf) && q) {
-						struct pval tmp = s->v[first];
-						((struct psnap *)s)->v[first] = s->v[first + q];
-						((struct psnap *)s)->v[first + q] = tmp;
-					}
-				}
-			}
 			for (int q = 0; q < cnt && it.ncols < 4; q++) {
 				it.cols[it.ncols] = s->v[first + q].col;
 				it.vals[it.ncols++] = s->v[first + q].value;
+			}
+			/* several stored values with this key: the first one written exactly as asked leads
+			 * (in the link only: the snapshot is shared by every question of the process, and
+			 * reordering it made the next question with this key read it the other way round) */
+			{
+				const char *surf = span_text_lower(a, tk, i, j, keys[0]);
+				for (int q = 1; surf && q < it.ncols; q++) {
+					char *lv = arena_strdup(a, it.vals[q]);
+					for (char *c = lv; c && *c; c++)
+						*c = (char)tolower((unsigned char)*c);
+					char *l0 = arena_strdup(a, it.vals[0]);
+					for (char *c = l0; c && *c; c++)
+						*c = (char)tolower((unsigned char)*c);
+					if (lv && l0 && !strcmp(lv, surf) && strcmp(l0, surf)) {
+						int c = it.cols[0];
+						const char *v = it.vals[0];
+						it.cols[0] = it.cols[q], it.vals[0] = it.vals[q];
+						it.cols[q] = c, it.vals[q] = v;
+					}
+				}
 			}
 			prefer_unqualified(s, tk, &it);
 			it.why = arena_printf(a, "%s match of a stored value", how);
@@ -785,21 +791,28 @@ static void link_schema(struct arena *a, const struct psnap *s, struct ptoks *tk
  * link_name_words and link_closed_up try */
 static int free_latin_words(const struct ptoks *tk, int i, int j, int plain)
 {
-	for (int x = i; x < j; x++)
-		if (tk->v[x].used || tk->v[x].kind != TK_WORD || tk->v[x].hangul || (plain && tk->v[x].role != R_NONE))
+	for (int x = i; x < j; x++) {
+		/* a Latin word with a Korean ending taken off ("location별") is a Latin word */
+		int latin = 1;
+		for (const char *c = tk->v[x].text; *c; c++)
+			latin &= (unsigned char)*c < 0x80;
+		if (tk->v[x].used || tk->v[x].kind != TK_WORD || (tk->v[x].hangul && !latin) ||
+		    (plain && tk->v[x].role != R_NONE))
 			return 0;
+	}
 	return 1;
 }
 
 /* link_name_words: a column's own name written as words ("discharge location": discharge_location),
- * two or three words, before the stored values: 'discharge' alone is a value of another column
- * (an event type), and taking it first left "location" to the admission's location.  Exact names
- * only (the words' surface or stem, in order); a name several tables share is left to the linker */
+ * two to four words (a Korean ending on the last: "location별"), before the stored values:
+ * 'discharge' alone is a value of another column (an event type), and taking it first left
+ * "location" to the admission's location.  Exact names only (the words' surface or stem, in
+ * order); a name several tables share is left to the linker */
 static void link_name_words(struct arena *a, const struct psnap *s, struct ptoks *tk, struct plink *pl,
                             const int *banned)
 {
 	for (int i = 0; i + 1 < tk->n; i++) {
-		for (int j = (i + 3 < tk->n ? i + 3 : tk->n); j >= i + 2; j--) {
+		for (int j = (i + 4 < tk->n ? i + 4 : tk->n); j >= i + 2; j--) {
 			if (!free_latin_words(tk, i, j, 0))
 				continue;
 			struct sb t = SB_INIT, st = SB_INIT;

@@ -24,6 +24,7 @@ struct plink_item {
 	int role;                   /* set by the structure pass: 1 a comparison's column, 2 names a
 	                             * value's column, PL_ROLE_IGNORED a generic measure word (amount,
 	                             * value) answered by the fact table's own measure */
+	int bound;                  /* VALUE: 1 + the column the binder filtered on, 0 none yet */
 };
 #define PL_MAX 48
 struct plink { struct plink_item v[PL_MAX]; int n; };

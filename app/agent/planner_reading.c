@@ -153,6 +153,13 @@ int pf_comparison_tok(const struct ptok *t)
 	       t->role == R_LE || t->role == R_BETWEEN;
 }
 
+/* clause_end: punctuation that closes a clause (",", "?"), not the slash or hyphen inside a stored
+ * value ("Biliary/Pancreas") */
+static int clause_end(const struct ptok *t)
+{
+	return t->kind == TK_PUNCT && strchr(",.?!;:", t->text[0]) && t->text[0];
+}
+
 /* link_holds: some link of the question holds token s ("in-hospital death rate for patients over 70":
  * the rate word is part of the thing counted, named before the base) */
 static int link_holds(struct planner *p, int s)
@@ -243,11 +250,13 @@ int pf_rate_regions(struct planner *p, int *side, int *part_lo_out, int *part_hi
 		base_lo = 0, base_hi = p->pl.v[last].t0, part_lo = p->pl.v[last].t0, part_hi = s;
 	} else if (m >= 0 && among) {
 		int end = m + 1;
-		while (end < p->tk.n && p->tk.v[end].kind != TK_PUNCT && end != s)
+		while (end < p->tk.n && !clause_end(&p->tk.v[end]) && end != s)
 			end++;
 		base_lo = m + 1, base_hi = end, part_lo = end, part_hi = p->tk.n;
-		if (s < m)   /* "proportion of B among A": the part between the share word and among */
+		if (s + 1 < m)   /* "proportion of B among A": the part between the share word and among */
 			part_lo = s + 1, part_hi = m;
+		else if (s < m)  /* "B rate among A": the part before the share word */
+			part_lo = 0, part_hi = s;
 	} else if (m >= 0 && m < s) {
 		base_lo = 0, base_hi = m, part_lo = m + 1, part_hi = s;
 	} else if (m > s) {
@@ -290,7 +299,10 @@ again:
 	}
 	/* "in-hospital mortality among ICU admits, as a %": nothing named after the base, so the part
 	 * is what was named before among */
-	if (m >= 0 && among && nb && !np && part_lo > m) {
+	int cmp = 0;   /* "among A, what % had an age over 70": the part is a comparison */
+	for (int i = part_lo; i < part_hi && i < p->tk.n; i++)
+		cmp |= pf_comparison_tok(&p->tk.v[i]);
+	if (m >= 0 && among && nb && !np && part_lo > m && !cmp) {
 		part_lo = 0, part_hi = m;
 		goto again;
 	}

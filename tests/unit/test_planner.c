@@ -604,6 +604,11 @@ static void test_share_of_comparison(void **state)
 		{"share of laparoscopic cases with an ASA of 3 or higher", "asa >= 3 AS int", "WHERE clinical_data_table.approach = 'Videoscopic'"},
 		{"여자 환자 중 65세 이상 비율", "age >= 65 AS int", "WHERE clinical_data_table.sex = 'F'"},
 		{"what percent of female patients had more than 3 ICU days?", "icu_days > 3 AS int", "WHERE clinical_data_table.sex = 'F'"},
+		/* "B rate among A": the part before the rate word; a base with a slash in its value */
+		{"Robotic rate among General surgery cases", "approach = 'Robotic' AS int", "WHERE clinical_data_table.department = 'General surgery'"},
+		{"Open rate among Biliary/Pancreas cases", "approach = 'Open' AS int", "WHERE clinical_data_table.optype = 'Biliary/Pancreas'"},
+		/* "among A, what % had ...": a comparison after the comma */
+		{"among Breast cases, what % had an age over 60", "age > 60 AS int", "WHERE clinical_data_table.optype = 'Breast'"},
 	};
 	for (size_t i = 0; i < sizeof q / sizeof q[0]; i++) {
 		struct planner_ctx ctx = {.now = NOW};

@@ -10,6 +10,9 @@ the answers whose SQL has the wrong shape for them (docs/coverage.md, "Probe fin
   both values in the WHERE.
 - breakdowns: every pair of those columns as a two-way count.  Right in shape: both columns in the
   GROUP BY.
+- thresholds and series: a value with a threshold on a numeric column of its table; a value by
+  month of a year or by 10-year bands of an age.  Right in shape: the value in the WHERE, and the
+  comparison there or the month or band in the GROUP BY.
 Every other answer is listed as a candidate silent wrong answer, for a person to read; a decline
 is never listed.  The templates are the askql team's own phrasings, not any evaluation set's
 questions.  Needs a running stack (make run; . var/env.sh).
@@ -29,6 +32,10 @@ TEMPLATES = [
 FILTERS = ['how many {a} {b} cases?', 'number of cases that are {a} and {b}', '{a} {b} 건수', '{a}이면서 {b}인 케이스 수',
            'average {n} of {a} cases with {b}', '{a} {b} 환자의 평균 {n}']
 BREAKDOWNS = ['number of cases by {c} and {d}', '{c}별 {d}별 건수', 'case count by {c} x {d}', '{c}와 {d}에 따른 건수']
+# a value with a threshold on a number, and a value by month of a year or by bands of a number
+THRESHOLDS = ['how many {a} cases with {c} over {n}?', '{a} 중 {c} {n} 이상 건수', 'number of {a} cases where {c} is at least {n}']
+SERIES = [('monthly number of {a} cases in 2025', 'MONTH'), ('2025년 {a} 월별 건수', 'MONTH'),
+          ('{a} cases by 10-year {c} band', 'BAND'), ('{c}대별 {a} 건수', 'BAND')]
 COMPARISONS = [('{c} over {n}', '{c} > {n}'), ('{c} of {n} or more', '{c} >= {n}'), ('{c} {n} 이상', '{c} >= {n}')]
 
 
@@ -74,6 +81,14 @@ def cases(target, limit):
                 out.append((tpl.format(a=a, b=b, n=n.replace('_', ' ')), t1, c1, a, 'FILTER', c2, b))
         for tpl in BREAKDOWNS:
             out.append((tpl.format(c=c1.replace('_', ' '), d=c2.replace('_', ' ')), t1, c1, None, 'GROUP', c2, None))
+    for (t1, c1), vs in vals.items():
+        for c in nums.get(t1, [])[:3]:
+            for tpl in THRESHOLDS:
+                out.append((tpl.format(a=vs[0], c=c.replace('_', ' '), n=5), t1, c1, vs[0], 'THRESHOLD', c, '5'))
+        for tpl, kind in SERIES:
+            cs = [c for c in nums.get(t1, []) if 'age' in c][:1] if kind == 'BAND' else [None]
+            for c in cs:
+                out.append((tpl.format(a=vs[0], c=(c or '').replace('_', ' ')), t1, c1, vs[0], kind, c, None))
     return out[:limit]
 
 
@@ -82,6 +97,12 @@ def shape_ok(sql, table, col, val, part, col2=None, val2=None):
     where = s.split(' WHERE ', 1)[1] if ' WHERE ' in s else ''
     if part == 'FILTER':
         return all("%s.%s = '%s'" % (table, c, v) in where for c, v in ((col, val), (col2, val2)))
+    if part == 'THRESHOLD':
+        return "%s.%s = '%s'" % (table, col, val) in where and re.search(r'\b%s\.%s (>|>=) 5\b' % (table, col2), where)
+    if part in ('MONTH', 'BAND'):
+        group = s.split(' GROUP BY ', 1)[1] if ' GROUP BY ' in s else ''
+        shape = r"date_trunc\('month'" if part == 'MONTH' else r'floor\(\(?%s\.%s\b' % (table, col2)
+        return "%s.%s = '%s'" % (table, col, val) in where and re.search(shape, group)
     if part == 'GROUP':
         group = s.split(' GROUP BY ', 1)[1] if ' GROUP BY ' in s else ''
         return all(re.search(r'\b%s\.%s\b' % (table, c), group) for c in (col, col2))

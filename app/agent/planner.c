@@ -236,7 +236,7 @@ static void lexicon_units(struct planner *p)
 	}
 }
 
-/* identifier_numbers: "patient number and discharge date", "case number": number after a word for an
+/* identifier_numbers: "patient number and discharge date", "case number", "patient ids": a word after an
  * entity names its identifier, not a count (a list of patients came back as their count); "the
  * number of patients" keeps its count */
 static void identifier_numbers(struct planner *p)
@@ -249,6 +249,21 @@ static void identifier_numbers(struct planner *p)
 			continue;   /* "patient number of ...", "patient number 12": the count, or the patient named */
 		t->role = R_STOP;
 		t->used = 1;
+	}
+	/* "give the patient ids", "the ids of male patients": the entity's identifier, which a list
+	 * of the entity shows; not a stored value ('id', an intradermal route) nor a word to link */
+	static const char *const idw[] = {"id", "ids", "identifier", "identifiers", NULL};
+	for (int i = 0; i < p->tk.n; i++) {
+		struct ptok *t = &p->tk.v[i];
+		if (!planner_in_list(idw, t->text) || (i + 1 < p->tk.n && p->tk.v[i + 1].kind == TK_NUM))
+			continue;   /* "patient id 123": the patient named */
+		int ent = i > 0 && pf_tok_ent(&p->tk.v[i - 1]) >= 0;
+		for (int k = i + 2; !ent && i + 1 < p->tk.n && !strcmp(p->tk.v[i + 1].text, "of") && k < p->tk.n && k <= i + 4; k++)
+			ent = pf_tok_ent(&p->tk.v[k]) >= 0;
+		if (ent) {
+			t->role = R_STOP;
+			t->used = 1;
+		}
 	}
 }
 

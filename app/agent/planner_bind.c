@@ -966,7 +966,9 @@ static int bind_table(struct planner *p, struct plink_item *it, const char *sp, 
  * of the admissions table, are two filters, whichever column each link lists first) */
 static int noun_tail(struct planner *p, const struct plink_item *it)
 {
-	if (it->kind != PL_VALUE || it->t1 - it->t0 != 1 || it->contains || p->tk.v[it->t0].hangul)
+	/* (or a word naming a text column of another table: 'unit' of dose_unit_rx) */
+	if ((it->kind != PL_VALUE && !(it->kind == PL_COLUMN && p->s->c[it->cols[0]].type == PT_TEXT)) ||
+	    it->t1 - it->t0 != 1 || it->contains || p->tk.v[it->t0].hangul)
 		return 0;   /* Korean writes two filters side by side (폐렴 주상병): not a name's tail */
 	for (int m = 0; m < p->pl.n; m++) {
 		const struct plink_item *o = &p->pl.v[m];
@@ -1070,6 +1072,17 @@ void pf_band_words(struct planner *p)
 			}
 		}
 	}
+	/* "BMI대별", "age대별": a number's word with 대 (a band of it) written on */
+	for (int l = 0; l < p->pl.n && !p->f.age_band; l++) {
+		const struct plink_item *it = &p->pl.v[l];
+		const struct ptok *t = &p->tk.v[it->t0];
+		size_t tl = strlen(t->text), dl = strlen("대");
+		if (it->kind != PL_COLUMN || it->t1 != it->t0 + 1 || p->s->c[it->cols[0]].type != PT_NUM || tl <= dl ||
+		    strcmp(t->text + tl - dl, "대"))
+			continue;
+		p->f.age_band = 1;
+		p->f.band_col = pf_age_word(t) ? -1 : it->cols[0];
+	}
 	/* the width: "10세 단위", "5 kg/m2 wide", "5-year bands", "간격 5" */
 	for (int i = 0; p->f.age_band && i < p->tk.n; i++) {
 		struct ptok *t = &p->tk.v[i];
@@ -1163,7 +1176,13 @@ int pf_bind_rest(struct planner *p)
 		int ec = pf_col_in(p, f->fact, f->entity_col);
 		for (int ti = 0; ti < p->s->nt && ec < 0; ti++)
 			ec = pf_col_in(p, ti, f->entity_col);
-		if (ec >= 0 && f->ngroup < 3)
+		/* "average operation time per case by op type and sex": where each row is one case (the
+		 * key is unique in the fact table) and other breakdowns are named, per case is the unit
+		 * averaged over, not a breakdown into groups of one row each */
+		int unit = ec >= 0 && p->s->c[ec].table == f->fact && p->s->c[ec].unique && f->ngroup > 0;
+		if (unit)
+			pf_decide(p, "", "ignored", pf_cfq(p, ec), "per case where each row is one case: the unit, not a breakdown", 1);
+		else if (ec >= 0 && f->ngroup < 3)
 			f->group[f->ngroup++] = ec;
 	}
 

@@ -166,6 +166,18 @@ static int code_fits_column(const struct psnap *s, const char *word, const char 
 /* values: longest spans first, exact keys, then the stem of the last word, then synonyms */
 int planner_link_term(struct arena *a, const struct psnap *s, const char *term, const struct retrieval *r,
                       const int *banned_tables, double min, double *score);
+/* names_own_column: stored value v is a word of its own column's name ('unit' in dose_unit_rx): a
+ * question's "unit" is that column's word ("in what unit was it charted"), not the value */
+static int names_own_column(const struct psnap *s, int v)
+{
+	char nm[128], *save = NULL;
+	snprintf(nm, sizeof nm, "%s", s->c[s->v[v].col].name);
+	for (char *part = strtok_r(nm, "_", &save); part; part = strtok_r(NULL, "_", &save))
+		if (!strcasecmp(part, s->v[v].value))
+			return 1;
+	return 0;
+}
+
 /* qualified: a column that holds only the first or last of something (first_careunit) */
 static int qualified(const char *name)
 {
@@ -264,7 +276,7 @@ static void link_values(struct arena *a, const struct psnap *s, struct ptoks *tk
 					first = -1;
 				how = q <= 1 ? "exact" : "stem/synonym";
 			}
-			if (first < 0)
+			if (first < 0 || (j - i == 1 && cnt == 1 && names_own_column(s, first)))
 				continue;
 			if (j - i > 1) {
 				/* "admission type": the name of a column, not a stored value */
@@ -796,8 +808,9 @@ static int free_latin_words(const struct ptoks *tk, int i, int j, int plain)
 		int latin = 1;
 		for (const char *c = tk->v[x].text; *c; c++)
 			latin &= (unsigned char)*c < 0x80;
+		/* (kind and type may be a name's part: optype, ane_type) */
 		if (tk->v[x].used || tk->v[x].kind != TK_WORD || (tk->v[x].hangul && !latin) ||
-		    (plain && tk->v[x].role != R_NONE))
+		    (plain && tk->v[x].role != R_NONE && !(x > i && tk->v[x].role == R_DISTINCT)))
 			return 0;
 	}
 	return 1;

@@ -426,11 +426,16 @@ struct cov_reading *pf_reading(struct planner *p)
 		} else if (it->kind == PL_COLUMN && it->role != 2 && p->s->c[it->cols[0]].type != PT_TIME && it->score >= 0.75) {
 			/* (a weak link, a word found in a comment, is no requirement: "rate" is not the dose unit) */
 			struct cov_item *ci = link_item(p, r, it, COV_COLUMN);
-			/* a word for a table's rows ("drugs") is used by reading the table; a Korean word for a
-			 * column of categories (남녀: sex) is not: a count of everyone leaves it out.  (English
-			 * column words are left lenient: on the EHRSQL development halves the strict rule
-			 * declined 6 and 3 right answers and caught no wrong one) */
-			int categories = p->tk.v[it->t0].hangul && p->s->c[it->cols[0]].nvalues > 0 && it->t1 == it->t0 + 1 &&
+			/* a word for a table's rows ("drugs", the label of its rows) is used by reading the
+			 * table; a word for another column of categories (남녀: sex; routes) is not: a count of
+			 * everyone, or a ranking of the drugs, leaves it out */
+			/* ("drugs", "medication": a word for a class of things names the rows that record them,
+			 * as does the label of those rows) */
+			int via, label = pf_label_col(p, p->s->c[it->cols[0]].table, &via) == it->cols[0] ||
+			                 planner_in_list(planner_lex_phrases("class_word"), p->tk.v[it->t0].text) ||
+			                 planner_in_list(planner_lex_phrases("class_word"), p->tk.v[it->t0].stem);
+			int categories = p->s->c[it->cols[0]].nvalues > 0 && it->t1 == it->t0 + 1 &&
+			                 (p->tk.v[it->t0].hangul || !label) &&
 			                 planner_term_table_score(p->s, p->s->c[it->cols[0]].table, p->tk.v[it->t0].stem) < 0.5 &&
 			                 planner_term_table_score(p->s, p->s->c[it->cols[0]].table, p->tk.v[it->t0].text) < 0.5 &&
 			                 pf_tok_ent(&p->tk.v[it->t0]) < 0;

@@ -22,8 +22,25 @@ static int word_in(const char *text, const char *w)
 static int frame(struct planner *p, struct cues *c)
 {
 	struct frame *f = &p->f;
-	/* rank what is asked for: a projected column, else the label of the fact table */
+	/* rank what is asked for: a column of categories named, a projected column, else the label of
+	 * the fact table */
 	int rc = -1;
+	/* a column of categories of the fact table named by the question ("the three most common
+	 * prescription routes": the route, not the drug that labels the table's rows), when one is */
+	int named_col = -1, ncand = 0;
+	for (int l = 0; l < p->pl.n; l++) {
+		const struct plink_item *it = &p->pl.v[l];
+		if (it->kind == PL_COLUMN && it->role != 2 && it->score >= 0.75 && p->s->c[it->cols[0]].table == f->fact &&
+		    p->s->c[it->cols[0]].type == PT_TEXT && p->s->c[it->cols[0]].nvalues && !pf_is_keyish(p, it->cols[0]) &&
+		    it->cols[0] != named_col && it->t1 == it->t0 + 1 &&
+		    planner_term_table_score(p->s, f->fact, p->tk.v[it->t0].stem) < 0.5 &&
+		    planner_term_table_score(p->s, f->fact, p->tk.v[it->t0].text) < 0.5) {   /* (not a word for the rows) */
+			named_col = it->cols[0];
+			ncand++;
+		}
+	}
+	if (rc < 0 && ncand == 1)
+		rc = named_col;
 	for (int i = 0; i < f->nproj && rc < 0; i++)
 		if (p->s->c[f->proj[i]].type == PT_TEXT)
 			rc = f->proj[i];

@@ -40,6 +40,10 @@ CREATE TABLE culture (culture_no int PRIMARY KEY, person_no int NOT NULL REFEREN
   adm_no int REFERENCES hospital_admission, organism text, taken timestamp NOT NULL);
 COMMENT ON TABLE culture IS 'microbiology cultures';
 COMMENT ON COLUMN culture.organism IS 'organism that grew (empty: no growth)';
+CREATE TABLE drug_order (order_no int PRIMARY KEY, person_no int NOT NULL REFERENCES person,
+  adm_no int REFERENCES hospital_admission, drug text NOT NULL, route text NOT NULL, ordered timestamp NOT NULL);
+COMMENT ON TABLE drug_order IS 'medication orders';
+COMMENT ON COLUMN drug_order.route IS 'route of administration (iv, po, id: intradermal)';
 CREATE TABLE out_item (item_no int PRIMARY KEY, label text NOT NULL);
 CREATE TABLE output_event (ev_no int PRIMARY KEY, person_no int NOT NULL REFERENCES person,
   icu_no int REFERENCES icu_stay, item_no int NOT NULL REFERENCES out_item, amount numeric NOT NULL,
@@ -61,6 +65,8 @@ INSERT INTO icu_stay SELECT g, 1 + (g % 12), 1 + (g % 40),
   CASE WHEN g > 17 THEN NULL ELSE timestamp '2025-01-04' + g * interval '7 days' END FROM generate_series(1, 20) g;
 INSERT INTO culture SELECT g, 1 + (g % 12), 1 + (g % 40), CASE WHEN g % 3 = 0 THEN NULL ELSE
   (ARRAY['staph aureus', 'e. coli'])[1 + g % 2] END, timestamp '2025-01-02' + g * interval '5 days' FROM generate_series(1, 30) g;
+INSERT INTO drug_order SELECT g, 1 + (g % 12), 1 + (g % 40), (ARRAY['heparin', 'cefazolin', 'insulin', 'tuberculin'])[1 + g % 4],
+  (ARRAY['iv', 'iv', 'iv', 'po', 'po', 'id'])[1 + g % 6], timestamp '2025-01-03' + g * interval '2 days' FROM generate_series(1, 60) g;
 INSERT INTO out_item VALUES (1, 'foley'), (2, 'chest tube'), (3, 'drain');
 INSERT INTO output_event SELECT g, 1 + (g % 3), 1 + (g % 20), 1 + (g % 3), 10 * g, timestamp '2025-12-01' + g * interval '9 hours'
   FROM generate_series(1, 30) g;
@@ -77,6 +83,8 @@ cat >"$TMP/q.jsonl" <<'J'
 {"question": "IMC SICU admissions count", "gold_sql": "SELECT count(*) FROM hospital_admission WHERE dept_code = 'IMC' AND ward_code = 'SICU'", "rule": "and a third time"}
 {"question": "how many IMC/W71 admissions?", "expect": "declined_ok", "rule": "either of two values of different columns (a slash) is declined, not ANDed"}
 {"question": "admit kind별 ward code별 입원 건수", "gold_sql": "SELECT admit_kind, ward_code, count(*) FROM hospital_admission GROUP BY 1, 2", "rule": "a column name in Latin words with a Korean ending (kind별): both groupings"}
+{"question": "which female patients had an elective admission? give the patient ids", "gold_sql": "SELECT DISTINCT h.person_no FROM hospital_admission h JOIN person p USING (person_no) WHERE p.sex = 'F' AND h.admit_kind = 'elective'", "rule": "patient ids: the identifier a list shows, not the stored route 'id'"}
+{"question": "the two most common routes of medication orders", "gold_sql": "SELECT route FROM (SELECT route, dense_rank() OVER (ORDER BY count(*) DESC) r FROM drug_order GROUP BY route) t WHERE r <= 2", "rule": "a ranking of the column of categories named (routes), not of the rows' label (drugs)"}
 {"question": "which organisms were found in patient 4's cultures?", "gold_sql": "SELECT DISTINCT organism FROM culture WHERE person_no = 4 AND organism IS NOT NULL", "rule": "a list of names: an empty name is not one found"}
 J
 "$ASKQL" index --quiet --target "host=$PGHOST port=$PGPORT dbname=$DB user=${PGUSER:-askql}" --name "$DB" >/dev/null 2>&1
@@ -106,7 +114,7 @@ while IFS= read -r line; do
 	*) nok "${line#NOK }" "$(cat "$TMP/report.txt")" ;;
 	esac
 done < <(python3 "$TOP/tests/lib/eval_expect.py" "$TMP/want.jsonl" "$TMP/out.jsonl")
-[ "$n" -eq 11 ] || nok "eleven questions were scored (got $n)"
+[ "$n" -eq 13 ] || nok "thirteen questions were scored (got $n)"
 # "currently" of a table that records no open stay is declined naming the word, not dropped
 out=$("$ASKQL" eval --direct --target "host=$PGHOST port=$PGPORT dbname=$DB user=${PGUSER:-askql}" --name "$DB" \
 	--now '2025-12-31 23:59:00' --plan "which organisms are currently found in cultures?" 2>&1)

@@ -643,6 +643,27 @@ static void test_share_of_comparison(void **state)
 	free(s);
 }
 
+/* readings the probes found wrong (docs/coverage.md, "Probe findings"): a band written as X대별,
+ * "per case" where each row is a case, a name with type in it written apart */
+static void test_probe_readings(void **state)
+{
+	NEED_DB();
+	int d;
+	char *s = plan("BMI대별 환자 수", &d);
+	assert_false(d);
+	HAS(s, "floor((clinical_data_table.bmi / 10))");
+	free(s);
+	s = plan("average operation time per case by op type and sex", &d);
+	assert_false(d);
+	HAS(s, "GROUP BY clinical_data_table.optype, clinical_data_table.sex");
+	assert_null(strstr(s, "GROUP BY clinical_data_table.optype, clinical_data_table.sex, clinical_data_table.caseid"));
+	free(s);
+	s = plan("케이스별 평균 심박수", &d);   /* vitals: many rows per case, so per case is a breakdown */
+	assert_false(d);
+	HAS(s, "GROUP BY vital_data_table.caseid");
+	free(s);
+}
+
 static void test_small_readings(void **state)
 {
 	NEED_DB();
@@ -1426,6 +1447,7 @@ int main(void)
 		cmocka_unit_test(test_closed_up),
 		cmocka_unit_test(test_small_readings),
 		cmocka_unit_test(test_share_of_comparison),
+		cmocka_unit_test(test_probe_readings),
 		cmocka_unit_test(test_self_correction),
 		cmocka_unit_test(test_follow_up),
 		cmocka_unit_test(test_entities_and_rankings),

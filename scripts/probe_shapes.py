@@ -10,6 +10,8 @@ the answers whose SQL has the wrong shape for them (docs/coverage.md, "Probe fin
   both values in the WHERE.
 - breakdowns: every pair of those columns as a two-way count.  Right in shape: both columns in the
   GROUP BY.
+- follow-ups: a count of one value, then "only" another value of that column (it replaces the
+  first), a value of another column (it is added), or a breakdown (it is added).
 - thresholds and series: a value with a threshold on a numeric column of its table; a value by
   month of a year or by 10-year bands of an age.  Right in shape: the value in the WHERE, and the
   comparison there or the month or band in the GROUP BY.
@@ -32,6 +34,11 @@ TEMPLATES = [
 FILTERS = ['how many {a} {b} cases?', 'number of cases that are {a} and {b}', '{a} {b} 건수', '{a}이면서 {b}인 케이스 수',
            'average {n} of {a} cases with {b}', '{a} {b} 환자의 평균 {n}']
 BREAKDOWNS = ['number of cases by {c} and {d}', '{c}별 {d}별 건수', 'case count by {c} x {d}', '{c}와 {d}에 따른 건수']
+# follow-ups: (parent, follow-up, what the follow-up's SQL must hold): another value of the same
+# column replaces the parent's; a value of another column is added; a breakdown is added
+FOLLOWUPS = [('number of {a} cases', 'only {a2}', 'REPLACE'), ('{a} 건수', '{a2}만', 'REPLACE'),
+             ('number of {a} cases', 'only {b}', 'ADD'), ('{a} 건수', '그중 {b}만', 'ADD'),
+             ('number of {a} cases', 'by {d}', 'BY'), ('{a} 건수', '{d}별로', 'BY')]
 # a value with a threshold on a number, and a value by month of a year or by bands of a number
 THRESHOLDS = ['how many {a} cases with {c} over {n}?', '{a} 중 {c} {n} 이상 건수', 'number of {a} cases where {c} is at least {n}']
 SERIES = [('monthly number of {a} cases in 2025', 'MONTH'), ('2025년 {a} 월별 건수', 'MONTH'),
@@ -81,6 +88,14 @@ def cases(target, limit):
                 out.append((tpl.format(a=a, b=b, n=n.replace('_', ' ')), t1, c1, a, 'FILTER', c2, b))
         for tpl in BREAKDOWNS:
             out.append((tpl.format(c=c1.replace('_', ' '), d=c2.replace('_', ' ')), t1, c1, None, 'GROUP', c2, None))
+    for (t1, c1), (t2, c2) in itertools.permutations(vals, 2):
+        if t1 != t2 or c1 == c2 or len(vals[(t1, c1)]) < 2:
+            continue
+        a, a2, b = vals[(t1, c1)][0], vals[(t1, c1)][1], vals[(t2, c2)][0]
+        for parent, tpl, kind in FOLLOWUPS:
+            q = tpl.format(a2=a2, b=b, d=c2.replace('_', ' '))
+            want = {'REPLACE': (c1, a2, None, None), 'ADD': (c1, a, c2, b), 'BY': (c1, a, c2, None)}[kind]
+            out.append((q, t1, want[0], want[1], 'FOLLOW_' + kind, want[2], want[3], parent.format(a=a)))
     for (t1, c1), vs in vals.items():
         for c in nums.get(t1, [])[:3]:
             for tpl in THRESHOLDS:
@@ -97,6 +112,14 @@ def shape_ok(sql, table, col, val, part, col2=None, val2=None):
     where = s.split(' WHERE ', 1)[1] if ' WHERE ' in s else ''
     if part == 'FILTER':
         return all("%s.%s = '%s'" % (table, c, v) in where for c, v in ((col, val), (col2, val2)))
+    if part.startswith('FOLLOW_'):
+        group = s.split(' GROUP BY ', 1)[1] if ' GROUP BY ' in s else ''
+        ok = "%s.%s = '%s'" % (table, col, val) in where
+        if part == 'FOLLOW_REPLACE':
+            return ok and not re.search(r"%s\.%s (=|IN) \(?'(?!%s')" % (table, col, re.escape(val)), where)
+        if part == 'FOLLOW_ADD':
+            return ok and "%s.%s = '%s'" % (table, col2, val2) in where
+        return ok and re.search(r'\b%s\.%s\b' % (table, col2), group)
     if part == 'THRESHOLD':
         return "%s.%s = '%s'" % (table, col, val) in where and re.search(r'\b%s\.%s (>|>=) 5\b' % (table, col2), where)
     if part in ('MONTH', 'BAND'):
@@ -128,8 +151,10 @@ def main(argv):
             src, out = os.path.join(d, target + '_q.jsonl'), os.path.join(d, target + '.jsonl')
             with open(src, 'w', encoding='utf-8') as f:
                 for i, c in enumerate(cs):
-                    f.write(json.dumps({'id': 's%d' % i, 'question': c[0], 'answerable': False, 'why': 'probe'},
-                                       ensure_ascii=False) + '\n')
+                    line = {'id': 's%d' % i, 'question': c[0], 'answerable': False, 'why': 'probe'}
+                    if c[4].startswith('FOLLOW_'):
+                        line['parent_question'] = c[7]
+                    f.write(json.dumps(line, ensure_ascii=False) + '\n')
             subprocess.run([binp, 'eval', '--target', target, src, '--out', out],
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             answered, listed = 0, []
@@ -139,7 +164,7 @@ def main(argv):
                     continue
                 answered += 1
                 c = cs[int(r['id'][1:])]
-                if not shape_ok(r['sql'], *c[1:]):
+                if not shape_ok(r['sql'], *c[1:7]):
                     listed.append((r['question'], r['sql']))
             print('%s: %d questions (shares, filters, breakdowns), %d answered, %d of the wrong shape' %
                   (target, len(cs), answered, len(listed)))

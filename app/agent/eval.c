@@ -36,8 +36,8 @@ char *eval_cell(const char *v)
 				r = 0;   /* no "-0" */
 			const char *dot = strchr(v, '.');
 			int one = dot && isdigit((unsigned char)dot[1]) && !isdigit((unsigned char)dot[2]) && !strpbrk(v, "eE");
-			if (r == floor(r) && fabs(r) < 1e15)
-				snprintf(buf, sizeof buf, "%.0f", r);
+			if (r == floor(r) && fabs(r) < 1e15 && !one)
+				snprintf(buf, sizeof buf, "%.0f", r);   /* (93.0 given so stays 93.0: a rounded 93.02) */
 			else
 				snprintf(buf, sizeof buf, one ? "%.1f" : "%.2f", r);   /* as given to one decimal: kept so */
 			return strdup(buf);

@@ -473,7 +473,14 @@ enum err coverage_check(const struct cov_reading *r, const char *sql, struct cov
 				}
 			if (!w && !a)
 				add_finding(out, max, nfound, DROP_VALUE, i, NULL);
-			else if (!a && wb >= 0 && w >= wb) {
+			else if (!a && f->share && wb < 0) {
+				/* no base named, and the part only filters: the share is of something else */
+				int dup = 0;
+				for (int k = 0; k < *nfound; k++)
+					dup |= out[k].drop == DROP_DENOMINATOR;
+				if (!dup)
+					add_finding(out, max, nfound, DROP_DENOMINATOR, i, NULL);
+			} else if (!a && wb >= 0 && w >= wb) {
 				/* the part filters every row the base does: the share is of B, not of A */
 				int dup = 0;
 				for (int k = 0; k < *nfound; k++)

@@ -55,6 +55,33 @@ static enum err planner_open(struct planner *p, struct catalog *cat, const struc
 	if (!p->banned || !p->via || planner_tokenize(&p->a, question, &p->tk) != OK) {
 		return ERR_NOMEM;
 	}
+	/* "# of patients", "no. of cases": the number of (a list of patients answered a count; "no"
+	 * was a negation) */
+	for (int i = 0; i + 1 < p->tk.n; i++) {
+		struct ptok *t = &p->tk.v[i];
+		int of = i + 1 < p->tk.n && !strcmp(p->tk.v[i + 1].text, "of");
+		int no_dot = !strcmp(t->text, "no") && i + 2 < p->tk.n && !strcmp(p->tk.v[i + 1].text, ".") &&
+		             !strcmp(p->tk.v[i + 2].text, "of");
+		if ((!strcmp(t->text, "#") && of) || no_dot) {
+			t->kind = TK_WORD;
+			t->text = t->stem = t->norm = "number";
+			t->role = R_COUNT;
+			if (no_dot)
+				p->tk.v[i + 1].used = 1;
+		}
+	}
+	/* "HR went above 110": a unit's abbreviation written in capitals and not after a number is a
+	 * name (heart rate), not hours */
+	for (int i = 0; i < p->tk.n; i++) {
+		struct ptok *t = &p->tk.v[i];
+		int caps = t->role == R_UNIT && t->len >= 2 && !t->hangul;
+		for (int k = 0; caps && k < t->len; k++)
+			caps = question[t->off + k] >= 'A' && question[t->off + k] <= 'Z';
+		if (caps && !(i > 0 && p->tk.v[i - 1].kind == TK_NUM)) {
+			t->role = R_NONE;
+			t->unitv = 0;
+		}
+	}
 	/* analyst edits and earlier attempts: tables removed, columns that did not exist */
 	for (int i = 0; ctx && i < ctx->nedits; i++) {
 		const struct planner_edit *e = &ctx->edits[i];

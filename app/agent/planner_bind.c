@@ -379,6 +379,15 @@ int pf_comparisons(struct planner *p)
 				units_used(p, num + 1, e);
 		}
 		const char *ops = op_sql(op);
+		/* "ICU stay over 48 hr": a span of time compared with a column counted in another unit (ICU
+		 * days) or in none (an age) is not that column's number */
+		int u = n->unit ? n->unit : (num + 1 < p->tk.n && p->tk.v[num + 1].role == R_UNIT ? p->tk.v[num + 1].unitv : 0);
+		if (col >= 0 && u && strchr("hdwm", u) && p->s->c[col].type != PT_TIME) {
+			const char *w = u == 'h' ? "hour" : u == 'd' ? "day" : u == 'w' ? "week" : "month";
+			if (!strstr(p->s->c[col].name, w) && !(u == 'h' && strstr(p->s->c[col].name, "hr")))
+				return pf_decline(p, "the number '%s' is a span of time, and the column it is compared with is not "
+				                     "counted in that unit", n->text);
+		}
 		f->cond[f->ncond].at = num + 1;
 		f->cond[f->ncond].col = col;
 		f->cond[f->ncond].op = ops;
@@ -886,7 +895,8 @@ static int bind_column(struct planner *p, struct plink_item *it, const char *sp,
 		pf_decide(p, sp, "group", pf_cfq(p, lc >= 0 ? lc : col), it->why, it->score);
 		return 0;
 	}
-	if (p->s->c[col].type == PT_TIME && f->ncond < MAXF && recorded_words(p, it->t0, it->t1)) {
+	if (f->ncond < MAXF && recorded_words(p, it->t0, it->t1)) {
+		/* (any column: "ASA recorded only", "a recorded date of death") */
 		/* "patients with a recorded date of death": the rows where it has a value */
 		f->cond[f->ncond].col = col;
 		f->cond[f->ncond].op = "IS NOT NULL";
@@ -895,7 +905,7 @@ static int bind_column(struct planner *p, struct plink_item *it, const char *sp,
 		f->cond[f->ncond++].lit2 = NULL;
 		pf_need(p, p->s->c[col].table);
 		pf_decide(p, sp, "filter", arena_printf(&p->a, "%s IS NOT NULL", pf_cfq(p, col)),
-		          "a time said to be recorded: the rows where it has a value", it->score);
+		          "a column said to be recorded: the rows where it has a value", it->score);
 		return 0;
 	}
 	if (p->s->c[col].type == PT_TIME) {
@@ -1151,6 +1161,15 @@ int pf_bind_rest(struct planner *p)
 			                  pf_cfq(p, f->cond[i].col2));
 		if (col < 0)
 			return pf_decline(p, "a number '%s' is compared, but with what column could not be told", f->cond[i].lit);
+		/* "cases over 4 hours of operation time": a span of time is compared with a duration, never
+		 * with an age or another measure (a column counted in days, ICU days, with days) */
+		int nt = f->cond[i].at - 1;
+		int span = nt >= 0 && nt < p->tk.n && (strchr("hdwm", p->tk.v[nt].unit ? p->tk.v[nt].unit : 'x') ||
+		                                      (nt + 1 < p->tk.n && p->tk.v[nt + 1].role == R_UNIT));
+		int days = span && strstr(p->s->c[col].name, "day") && !from_birth &&
+		           (p->tk.v[nt].unit == 'd' || (nt + 1 < p->tk.n && p->tk.v[nt + 1].unitv == 'd'));
+		if (span && !days)
+			return pf_decline(p, "a span of time '%s' is compared, but with what duration could not be told", f->cond[i].lit);
 		f->cond[i].col = col;
 		pf_decide(p, "", "filter", arena_printf(&p->a, "%s %s %s", pf_cfq(p, col), f->cond[i].op, f->cond[i].lit),
 		       "numeric comparison with the measured value", 0.8);

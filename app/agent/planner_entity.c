@@ -144,18 +144,36 @@ void pf_find_entities(struct planner *p, int pass)
 	}
 }
 
+/* linked: token i lies in a link of a stored value, a yes/no attribute or a concept */
+static int linked(const struct planner *p, int i)
+{
+	for (int l = 0; l < p->pl.n; l++) {
+		const struct plink_item *it = &p->pl.v[l];
+		if (it->t0 <= i && i < it->t1 && (it->kind == PL_VALUE || it->kind == PL_CONCEPT ||
+		                                  (it->kind == PL_COLUMN && p->s->c[it->cols[0]].flag)))
+			return 1;
+	}
+	return 0;
+}
+
 /* pf_person_count: "how many women received propofol": a word for people that is a value (women,
- * men) right after "how many" counts patients, with the value kept as a filter; pass 1 only, when
+ * men) right after "how many" (or after linked words: "how many diabetic women") counts patients, with the value kept as a filter; pass 1 only, when
  * no entity word was found.  The words: conf/lexicon/phrases.tsv, role people */
 void pf_person_count(struct planner *p)
 {
 	const char *const *people = planner_lex_phrases("people");
 	struct frame *f = &p->f;
 	const char *col = entity_column(p, "patient");
-	if (f->entity_col || !col)
-		return;
+	if ((f->entity_col && f->entity_counted) || !col)
+		return;   /* (an entity word the count is not attached to, "had surgery", does not count) */
 	for (int i = 1; i < p->tk.n; i++) {
-		if (p->tk.v[i - 1].role != R_MANY || !planner_in_list(people, p->tk.v[i].text))
+		if (!planner_in_list(people, p->tk.v[i].text))
+			continue;
+		/* right after "how many", or after words linked there ("how many diabetic women") */
+		int m = i - 1;
+		while (m > 0 && m >= i - 3 && p->tk.v[m].role != R_MANY && linked(p, m))
+			m--;
+		if (p->tk.v[m].role != R_MANY)
 			continue;
 		f->entity_col = col;
 		f->entity_word = "patient";

@@ -20,7 +20,9 @@ static int said_per(struct planner *p, const struct plink_item *it)
 	 * or key, not a breakdown) */
 	int basis = it->t1 < p->tk.n && !strcmp(p->tk.v[it->t1].text, "기준") &&
 	            (it->kind == PL_TABLE || pf_tok_ent(&p->tk.v[it->t1 - 1]) >= 0 ||
-	             (it->kind == PL_COLUMN && pf_is_keyish(p, it->cols[0])));
+	             (it->kind == PL_COLUMN && (pf_is_keyish(p, it->cols[0]) ||
+	                                        p->s->c[it->cols[0]].type == PT_TIME)));   /* (입원일시 기준: the
+	                                                                                  * time a window is of) */
 	return (it->t0 > 0 && p->tk.v[it->t0 - 1].role == R_PER) || p->tk.v[it->t1 - 1].group ||
 	       (it->t1 < p->tk.n && p->tk.v[it->t1].role == R_PER && p->tk.v[it->t1].hangul && !basis);
 }
@@ -160,6 +162,18 @@ static int clause_end(const struct ptok *t)
 	return t->kind == TK_PUNCT && strchr(",.?!;:", t->text[0]) && t->text[0];
 }
 
+/* in_name: token i is a word inside a longer name linked as a value or a column ("rate" of "heart
+ * rate"), not a word of its own */
+static int in_name(struct planner *p, int i)
+{
+	for (int l = 0; l < p->pl.n; l++) {
+		const struct plink_item *it = &p->pl.v[l];
+		if (it->t0 <= i && i < it->t1 && it->t1 - it->t0 > 1 && (it->kind == PL_VALUE || it->kind == PL_COLUMN))
+			return 1;
+	}
+	return 0;
+}
+
 /* link_holds: some link of the question holds token s ("in-hospital death rate for patients over 70":
  * the rate word is part of the thing counted, named before the base) */
 static int link_holds(struct planner *p, int s)
@@ -185,7 +199,7 @@ int pf_rate_regions(struct planner *p, int *side, int *part_lo_out, int *part_hi
 	int s = -1, m = -1, among = 0;
 	for (int i = 0; i < p->tk.n; i++) {
 		const struct ptok *t = &p->tk.v[i];
-		if (s < 0 && pf_share_word(t))
+		if (s < 0 && pf_share_word(t) && !in_name(p, i))
 			s = i;
 		/* the base marked: A 중 (가운데), A 대비 B, B 비율 (A 기준), among A */
 		if (m < 0 && (!strcmp(t->text, "중") || !strcmp(t->text, "가운데") || !strcmp(t->text, "대비") ||
@@ -364,6 +378,10 @@ struct cov_reading *pf_reading(struct planner *p)
 	int regions = pf_rate_regions(p, side, &lo, &hi), rate = regions == 2;
 	/* "share of laparoscopic cases with an ASA of 3 or higher": the part is a comparison, and the
 	 * base's value must still be a filter, not what is counted */
+	/* "연령대별 ICU 입실 비율, 개복 수술만": a part named and no base value: the part is still what
+	 * is counted, not a filter */
+	for (int l = 0; regions == 1 && l < p->pl.n; l++)
+		rate |= side[l] == 2;
 	for (int i = lo; regions == 1 && i < hi && i < p->tk.n; i++)
 		if (pf_comparison_tok(&p->tk.v[i])) {
 			for (int l = 0; l < p->pl.n; l++)

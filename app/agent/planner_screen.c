@@ -33,6 +33,13 @@ static int share_value(struct planner *p)
 				return -1;
 			}
 		}
+	/* "연령대별 ICU 입실 비율, 개복 수술만": the thing named where the part is said (the ICU
+	 * admission before the share word), though the base names no value of its own */
+	for (int l = 0; l < p->pl.n; l++)
+		if (side[l] == 2 && (best < 0 || p->pl.v[l].t0 > p->pl.v[best].t0))
+			best = l;
+	if (best >= 0)
+		return best;
 	for (int l = 0; l < p->pl.n; l++)
 		if (p->pl.v[l].kind == PL_VALUE && (best < 0 || p->pl.v[l].t0 > p->pl.v[best].t0))
 			best = l;

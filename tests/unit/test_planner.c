@@ -662,6 +662,43 @@ static void test_probe_readings(void **state)
 	assert_false(d);
 	HAS(s, "GROUP BY vital_data_table.caseid");
 	free(s);
+	/* "how many (diabetic) women had open surgery": the women are counted, not their operations */
+	s = plan("how many diabetic women had open surgery in 2024", &d);
+	assert_false(d);
+	HAS(s, "COUNT(DISTINCT clinical_data_table.subjectid)");
+	HAS(s, "clinical_data_table.preop_dm = 1");
+	free(s);
+	/* "# of patients": a count, not a list; "HR went above": heart rate, not hours; a span in hours
+	 * is not compared with ICU days; "ASA recorded only": a value; a share's part before its
+	 * word with only a filter after it */
+	s = plan("# of robotic pts", &d);
+	assert_false(d);
+	HAS(s, "COUNT(DISTINCT clinical_data_table.subjectid)");
+	free(s);
+	s = plan("number of robotic cases where HR went above 110 at any point", &d);
+	assert_false(d);
+	HAS(s, "vital_data_table.hr > 110");
+	free(s);
+	s = plan("patients with icu stay over 48 hr", &d);
+	assert_true(d);
+	free(s);
+	s = plan("case counts by approach and ASA class (ASA recorded only)", &d);
+	assert_false(d);
+	HAS(s, "clinical_data_table.asa IS NOT NULL");
+	free(s);
+	s = plan("연령대별 ICU 입실 비율(%), 개복 수술만", &d);
+	assert_false(d);
+	HAS(s, "AVG(CAST(clinical_data_table.icu_days > 0 AS int))");
+	HAS(s, "WHERE clinical_data_table.approach = 'Open'");
+	free(s);
+	s = plan("최근 30일 수술 건수 (수술 시작 기준)", &d);   /* a time said as the basis: not a breakdown */
+	assert_false(d);
+	assert_null(strstr(s, "GROUP BY"));
+	free(s);
+	/* 재원일수 is the hospital stay, which the demo does not record: not the ICU days */
+	s = plan("진료과별 평균 재원일수", &d);
+	assert_true(d);
+	free(s);
 }
 
 static void test_small_readings(void **state)

@@ -10,6 +10,8 @@ the answers whose SQL has the wrong shape for them (docs/coverage.md, "Probe fin
   both values in the WHERE.
 - breakdowns: every pair of those columns as a two-way count.  Right in shape: both columns in the
   GROUP BY.
+- singles: one value said with an article ("had a thyroid operation").  Right in shape: the value
+  in the WHERE.
 - follow-ups: a count of one value, then "only" another value of that column (it replaces the
   first), a value of another column (it is added), or a breakdown (it is added).
 - thresholds and series: a value with a threshold on a numeric column of its table; a value by
@@ -39,6 +41,9 @@ BREAKDOWNS = ['number of cases by {c} and {d}', '{c}별 {d}별 건수', 'case co
 FOLLOWUPS = [('number of {a} cases', 'only {a2}', 'REPLACE'), ('{a} 건수', '{a2}만', 'REPLACE'),
              ('number of {a} cases', 'only {b}', 'ADD'), ('{a} 건수', '그중 {b}만', 'ADD'),
              ('number of {a} cases', 'by {d}', 'BY'), ('{a} 건수', '{d}별로', 'BY')]
+# one value said with an article or a quantity around it ("a thyroid operation", "one robotic case")
+SINGLES = ['how many patients had a {a} operation?', 'number of patients with a {a} case', '{a} 수술 받은 환자 수',
+           'how many patients had an {a} procedure?']
 # a value with a threshold on a number, and a value by month of a year or by bands of a number
 THRESHOLDS = ['how many {a} cases with {c} over {n}?', '{a} 중 {c} {n} 이상 건수', 'number of {a} cases where {c} is at least {n}']
 SERIES = [('monthly number of {a} cases in 2025', 'MONTH'), ('2025년 {a} 월별 건수', 'MONTH'),
@@ -97,6 +102,9 @@ def cases(target, limit):
             want = {'REPLACE': (c1, a2, None, None), 'ADD': (c1, a, c2, b), 'BY': (c1, a, c2, None)}[kind]
             out.append((q, t1, want[0], want[1], 'FOLLOW_' + kind, want[2], want[3], parent.format(a=a)))
     for (t1, c1), vs in vals.items():
+        for a in vs[:3]:
+            for tpl in SINGLES:
+                out.append((tpl.format(a=a), t1, c1, a, 'SINGLE', None, None))
         for c in nums.get(t1, [])[:3]:
             for tpl in THRESHOLDS:
                 out.append((tpl.format(a=vs[0], c=c.replace('_', ' '), n=5), t1, c1, vs[0], 'THRESHOLD', c, '5'))
@@ -120,6 +128,8 @@ def shape_ok(sql, table, col, val, part, col2=None, val2=None):
         if part == 'FOLLOW_ADD':
             return ok and "%s.%s = '%s'" % (table, col2, val2) in where
         return ok and re.search(r'\b%s\.%s\b' % (table, col2), group)
+    if part == 'SINGLE':
+        return "%s.%s = '%s'" % (table, col, val) in where
     if part == 'THRESHOLD':
         return "%s.%s = '%s'" % (table, col, val) in where and re.search(r'\b%s\.%s (>|>=) 5\b' % (table, col2), where)
     if part in ('MONTH', 'BAND'):

@@ -197,14 +197,18 @@ static void answer_units(struct planner *p)
 	}
 }
 
-/* quantity_words: "during a single hospital visit": a one-word stored value between "a" (one,
- * each) and a word for visits or entities says how many, not which (marital status 'single'
- * filtered the patients); the link is dropped, and the word, left unread, is declined */
+/* quantity_words: "during a single hospital visit": a word for how many (conf/lexicon/phrases.tsv,
+ * role quantity) that is also a stored value, between "a" (one, each) and a word for visits or
+ * entities, says how many, not which (marital status 'single' filtered the patients): its link is
+ * dropped and the word read as said.  Any other value there is a value ("a thyroid operation": the
+ * operation type; it was dropped, and every patient counted) */
 static void quantity_words(struct planner *p)
 {
+	const char *const *quantity = planner_lex_phrases("quantity");
 	for (int l = 0; l < p->pl.n; l++) {
 		const struct plink_item *it = &p->pl.v[l];
-		if (it->kind != PL_VALUE || it->t1 != it->t0 + 1 || it->t0 == 0 || it->t1 >= p->tk.n)
+		if (it->kind != PL_VALUE || it->t1 != it->t0 + 1 || it->t0 == 0 || it->t1 >= p->tk.n ||
+		    !planner_in_list(quantity, p->tk.v[it->t0].text))
 			continue;
 		const char *pv = p->tk.v[it->t0 - 1].text;
 		if (strcmp(pv, "a") && strcmp(pv, "one") && strcmp(pv, "each") && strcmp(pv, "per"))
@@ -307,8 +311,16 @@ static void replace_followed_values(struct planner *p)
 		int newer = 0;
 		for (int m = 0; m < p->pl.n; m++) {
 			const struct plink_item *o = &p->pl.v[m];
-			newer |= o->kind == PL_VALUE && o->t1 > o->t0 && p->tk.v[o->t0].off >= p->follow_off &&
-			         o->ncols && it->ncols && o->cols[0] == it->cols[0];
+			/* (the same columns: IMC and MICU share the department dictionary's code column, but
+			 * one is the admission's department and the other its ward) */
+			int same = o->ncols == it->ncols;
+			for (int a = 0; same && a < o->ncols; a++) {
+				int found = 0;
+				for (int b = 0; b < it->ncols; b++)
+					found |= o->cols[a] == it->cols[b];
+				same = found;
+			}
+			newer |= o->kind == PL_VALUE && o->t1 > o->t0 && p->tk.v[o->t0].off >= p->follow_off && o->ncols && same;
 		}
 		if (newer) {
 			pf_decide(p, pf_span_text(p, it->t0, it->t1), "replaced", pf_cfq(p, it->cols[0]),
@@ -696,6 +708,13 @@ enum err planner_plan(struct catalog *cat, const struct retrieval *r, const char
 				free(out->explanation);
 				out->explanation = ex;
 			}
+			free(merged);
+			return OK;
+		}
+		/* a follow-up that says it changes the previous question ("only emergency room") and cannot
+		 * be read with it is declined so: alone it answers another question (a list of every
+		 * emergency admission, after a count the planner had declined) */
+		if (merged && out->unanswerable && !ctx->amend) {
 			free(merged);
 			return OK;
 		}

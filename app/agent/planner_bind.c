@@ -1199,6 +1199,12 @@ int pf_bind_rest(struct planner *p)
 		 * key is unique in the fact table) and other breakdowns are named, per case is the unit
 		 * averaged over, not a breakdown into groups of one row each */
 		int unit = ec >= 0 && p->s->c[ec].table == f->fact && p->s->c[ec].unique && f->ngroup > 0;
+		/* "avg pt age per case by year": the entity said after per is not the one the key came
+		 * from (the patient): grouping by patients was never asked */
+		for (int i = 0; i + 1 < p->tk.n && !unit; i++)
+			if (p->tk.v[i].role == R_PER && !p->tk.v[i].hangul && pf_tok_ent(&p->tk.v[i + 1]) >= 0 && f->entity_word &&
+			    strcmp(p->tk.v[i + 1].stem, f->entity_word) && pf_tok_ent(&p->tk.v[i + 1]) != planner_ent_word(f->entity_word))
+				unit = 1;
 		if (unit)
 			pf_decide(p, "", "ignored", pf_cfq(p, ec), "per case where each row is one case: the unit, not a breakdown", 1);
 		else if (ec >= 0 && f->ngroup < 3)
@@ -1227,5 +1233,14 @@ int pf_bind_rest(struct planner *p)
 			       pf_cfq(p, f->time_col)), "a breakdown by time bucket", 1);
 		}
 	}
+	/* "by sample month": the time column named beside its bucket is the bucket's, not a breakdown
+	 * by every instant of it */
+	for (int g = 0; f->bucket && g < f->ngroup; g++)
+		if (f->group[g] == f->time_col) {
+			for (int k = g; k + 1 < f->ngroup; k++)
+				f->group[k] = f->group[k + 1];
+			f->ngroup--;
+			g--;
+		}
 	return 0;
 }

@@ -236,8 +236,13 @@ static void bare_year(struct ptoks *tk, int i)
 {
 	struct ptok *t = &tk->v[i], *prev = i ? &tk->v[i - 1] : NULL;
 
-	if (t->kind == TK_NUM && t->num >= 1900 && t->num <= 2200 && t->num == (int)t->num && !t->unit && prev &&
-	    (prev->role == R_IN || prev->role == R_SINCE || prev->role == R_UNTIL || prev->role == R_ON)) {
+	/* (also "for 2024", "calendar 2024", "during 2024", and a year that starts the question: "2025 op
+	 * counts by dept") */
+	int lead = !prev && i + 1 < tk->n && tk->v[i + 1].kind == TK_WORD && !is_unit(&tk->v[i + 1]);
+	if (t->kind == TK_NUM && t->num >= 1900 && t->num <= 2200 && t->num == (int)t->num && !t->unit &&
+	    !t->cmp && (lead || (prev && (prev->role == R_IN || prev->role == R_SINCE || prev->role == R_UNTIL ||
+	                                  prev->role == R_ON || !strcmp(prev->text, "for") ||
+	                                  !strcmp(prev->text, "calendar") || !strcmp(prev->text, "during"))))) {
 		t->kind = TK_DATE;
 		t->y = (int)t->num;
 	}

@@ -82,6 +82,8 @@ cat >"$TMP/q.jsonl" <<'J'
 {"question": "GSX SICU 입원 건수", "gold_sql": "SELECT count(*) FROM hospital_admission WHERE dept_code = 'GSX' AND ward_code = 'SICU'", "rule": "the same again in one process: the shared code is not read the other way round"}
 {"question": "IMC SICU admissions count", "gold_sql": "SELECT count(*) FROM hospital_admission WHERE dept_code = 'IMC' AND ward_code = 'SICU'", "rule": "and a third time"}
 {"question": "how many IMC/W71 admissions?", "expect": "declined_ok", "rule": "either of two values of different columns (a slash) is declined, not ANDed"}
+{"question": "그중 SICU만", "parent_question": "IMC 입원 건수", "gold_sql": "SELECT count(*) FROM hospital_admission WHERE dept_code = 'IMC' AND ward_code = 'SICU'", "rule": "a follow-up value of another column is added, though both codes are in the unit dictionary's one column"}
+{"question": "only elective", "parent_question": "number of urgent widgets", "expect": "declined_ok", "rule": "a follow-up that changes a declined question is declined, not answered alone"}
 {"question": "admit kind별 ward code별 입원 건수", "gold_sql": "SELECT admit_kind, ward_code, count(*) FROM hospital_admission GROUP BY 1, 2", "rule": "a column name in Latin words with a Korean ending (kind별): both groupings"}
 {"question": "which female patients had an elective admission? give the patient ids", "gold_sql": "SELECT DISTINCT h.person_no FROM hospital_admission h JOIN person p USING (person_no) WHERE p.sex = 'F' AND h.admit_kind = 'elective'", "rule": "patient ids: the identifier a list shows, not the stored route 'id'"}
 {"question": "the two most common routes of medication orders", "gold_sql": "SELECT route FROM (SELECT route, dense_rank() OVER (ORDER BY count(*) DESC) r FROM drug_order GROUP BY route) t WHERE r <= 2", "rule": "a ranking of the column of categories named (routes), not of the rows' label (drugs)"}
@@ -94,12 +96,16 @@ import json, sys
 with open(sys.argv[2], "w") as out:
     for line in open(sys.argv[1]):
         q = json.loads(line)
+        line = {"question": q["question"]}
+        if "parent_question" in q:
+            line["parent_question"] = q["parent_question"]
         if "gold_sql" in q:
-            out.write(json.dumps({"question": q["question"], "gold_sql": q["gold_sql"]}) + "\n")
+            line["gold_sql"] = q["gold_sql"]
         else:
-            out.write(json.dumps({"question": q["question"], "answerable": False}) + "\n")
+            line["answerable"] = False
+        out.write(json.dumps(line) + "\n")
 PY
-"$ASKQL" eval --direct --target "host=$PGHOST port=$PGPORT dbname=$DB user=${PGUSER:-askql}" --name "$DB" \
+"$ASKQL" eval --target "host=$PGHOST port=$PGPORT dbname=$DB user=${PGUSER:-askql}" --name "$DB" \
 	--now '2025-12-31 23:59:00' --out "$TMP/out.jsonl" "$TMP/eval.jsonl" >"$TMP/report.txt" 2>&1
 python3 - "$TMP/q.jsonl" "$TMP/want.jsonl" <<'PY'
 import json, sys
@@ -114,7 +120,7 @@ while IFS= read -r line; do
 	*) nok "${line#NOK }" "$(cat "$TMP/report.txt")" ;;
 	esac
 done < <(python3 "$TOP/tests/lib/eval_expect.py" "$TMP/want.jsonl" "$TMP/out.jsonl")
-[ "$n" -eq 13 ] || nok "thirteen questions were scored (got $n)"
+[ "$n" -eq 15 ] || nok "fifteen questions were scored (got $n)"
 # "currently" of a table that records no open stay is declined naming the word, not dropped
 out=$("$ASKQL" eval --direct --target "host=$PGHOST port=$PGPORT dbname=$DB user=${PGUSER:-askql}" --name "$DB" \
 	--now '2025-12-31 23:59:00' --plan "which organisms are currently found in cultures?" 2>&1)

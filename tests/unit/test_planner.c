@@ -695,6 +695,30 @@ static void test_probe_readings(void **state)
 	assert_false(d);
 	assert_null(strstr(s, "GROUP BY"));
 	free(s);
+	/* a year that starts the question or follows for / calendar / during is its window; yr is a
+	 * year; the time column named beside its month is the month's; "per case" after a patient
+	 * word does not group by patients */
+	s = plan("2024 robotic case count by dept", &d);
+	assert_false(d);
+	HAS(s, "casestart >= TIMESTAMP '2024-01-01 00:00:00'");
+	free(s);
+	s = plan("robotic cases last yr", &d);
+	assert_false(d);
+	HAS(s, "TIMESTAMP '2024-01-01 00:00:00'");
+	free(s);
+	s = plan("monthly avg lactate for 2024 (by sample month)", &d);
+	assert_false(d);
+	assert_null(strstr(s, "GROUP BY date_trunc('month', lab_data_table.dt), lab_data_table.dt"));
+	free(s);
+	s = plan("avg pt age per case by yr & dept", &d);
+	assert_false(d);
+	assert_null(strstr(s, "subjectid"));
+	free(s);
+	/* "a thyroid operation": a value after "a" is a value (it was dropped as if it said how many) */
+	s = plan("by 10-year age group, how many distinct patients had a thyroid operation?", &d);
+	assert_false(d);
+	HAS(s, "clinical_data_table.optype = 'Thyroid'");
+	free(s);
 	/* 재원일수 is the hospital stay, which the demo does not record: not the ICU days */
 	s = plan("진료과별 평균 재원일수", &d);
 	assert_true(d);

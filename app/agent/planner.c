@@ -311,15 +311,23 @@ static void replace_followed_values(struct planner *p)
 		int newer = 0;
 		for (int m = 0; m < p->pl.n; m++) {
 			const struct plink_item *o = &p->pl.v[m];
-			/* (the same columns: IMC and MICU share the department dictionary's code column, but
-			 * one is the admission's department and the other its ward) */
-			int same = o->ncols == it->ncols;
-			for (int a = 0; same && a < o->ncols; a++) {
+			/* (the columns of one within the other's: IMC and MICU share the department
+			 * dictionary's code column, but one is the admission's department and the other its
+			 * ward; 'M' may also be another column's code, 'F' only the sex) */
+			int in_it = 1, in_o = 1;
+			for (int a = 0; a < o->ncols; a++) {
 				int found = 0;
 				for (int b = 0; b < it->ncols; b++)
 					found |= o->cols[a] == it->cols[b];
-				same = found;
+				in_it &= found;
 			}
+			for (int b = 0; b < it->ncols; b++) {
+				int found = 0;
+				for (int a = 0; a < o->ncols; a++)
+					found |= o->cols[a] == it->cols[b];
+				in_o &= found;
+			}
+			int same = in_it || in_o;
 			newer |= o->kind == PL_VALUE && o->t1 > o->t0 && p->tk.v[o->t0].off >= p->follow_off && o->ncols && same;
 		}
 		if (newer) {

@@ -298,6 +298,19 @@ static void identifier_numbers(struct planner *p)
 	}
 }
 
+/* cols_within: every candidate column of link a is one of link b's */
+static int cols_within(const struct plink_item *a, const struct plink_item *b)
+{
+	for (int x = 0; x < a->ncols; x++) {
+		int found = 0;
+		for (int y = 0; y < b->ncols; y++)
+			found |= a->cols[x] == b->cols[y];
+		if (!found)
+			return 0;
+	}
+	return 1;
+}
+
 /* replace_followed_values: in a follow-up read with its parent ("남자 환자 수" + "여자만"), a stored
  * value the follow-up names replaces the parent's value of the same column: women replace men */
 static void replace_followed_values(struct planner *p)
@@ -314,20 +327,7 @@ static void replace_followed_values(struct planner *p)
 			/* (the columns of one within the other's: IMC and MICU share the department
 			 * dictionary's code column, but one is the admission's department and the other its
 			 * ward; 'M' may also be another column's code, 'F' only the sex) */
-			int in_it = 1, in_o = 1;
-			for (int a = 0; a < o->ncols; a++) {
-				int found = 0;
-				for (int b = 0; b < it->ncols; b++)
-					found |= o->cols[a] == it->cols[b];
-				in_it &= found;
-			}
-			for (int b = 0; b < it->ncols; b++) {
-				int found = 0;
-				for (int a = 0; a < o->ncols; a++)
-					found |= o->cols[a] == it->cols[b];
-				in_o &= found;
-			}
-			int same = in_it || in_o;
+			int same = cols_within(o, it) || cols_within(it, o);
 			newer |= o->kind == PL_VALUE && o->t1 > o->t0 && p->tk.v[o->t0].off >= p->follow_off && o->ncols && same;
 		}
 		if (newer) {

@@ -898,11 +898,7 @@ static int bind_column(struct planner *p, struct plink_item *it, const char *sp,
 	if (f->ncond < MAXF && recorded_words(p, it->t0, it->t1)) {
 		/* (any column: "ASA recorded only", "a recorded date of death") */
 		/* "patients with a recorded date of death": the rows where it has a value */
-		f->cond[f->ncond].col = col;
-		f->cond[f->ncond].op = "IS NOT NULL";
-		f->cond[f->ncond].lit = "";
-		f->cond[f->ncond].num = 2;
-		f->cond[f->ncond++].lit2 = NULL;
+		pf_cond_not_null(f, col);
 		pf_need(p, p->s->c[col].table);
 		pf_decide(p, sp, "filter", arena_printf(&p->a, "%s IS NOT NULL", pf_cfq(p, col)),
 		          "a column said to be recorded: the rows where it has a value", it->score);

@@ -242,6 +242,8 @@ int pf_measure_col(struct planner *p, int table);
  * bucket and projections */
 void pf_frame_clear(struct frame *f);
 void pf_need(struct planner *p, int table);
+/* pf_cond_not_null: a condition "col IS NOT NULL" added to f (the caller checks f->ncond < MAXF) */
+void pf_cond_not_null(struct frame *f, int col);
 /* ---- event windows (planner_event.c; docs/lexicon.md, "Event windows") ---- */
 /* pf_event_words: the windows the question says (수술 전, after the surgery, intraoperative), their
  * relation words taken (전 is then not "ago"); before the screen, after linking. */

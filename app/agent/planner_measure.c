@@ -341,11 +341,7 @@ int pf_bind_measure(struct planner *p)
 		f->nproj = 0;
 		/* "of discharged admissions": the event named happened (its time is recorded) */
 		if (f->rate_link >= 0 && f->time_named && !f->has_win && f->time_col >= 0 && f->ncond < MAXF) {
-			f->cond[f->ncond].col = f->time_col;
-			f->cond[f->ncond].op = "IS NOT NULL";
-			f->cond[f->ncond].lit = "";
-			f->cond[f->ncond].num = 2;
-			f->cond[f->ncond++].lit2 = NULL;
+			pf_cond_not_null(f, f->time_col);
 			pf_decide(p, "", "filter", arena_printf(&p->a, "%s IS NOT NULL", pf_cfq(p, f->time_col)),
 			          "the rows the share is of: the event named took place", 1);
 		}
@@ -397,11 +393,7 @@ int pf_bind_measure(struct planner *p)
 			f->count_col = f->proj[0];
 		/* a count of those "transferred"/"discharged": only rows where the event took place */
 		if (f->time_named && !f->has_win && f->time_col >= 0 && happened_word(&p->tk.v[f->time_tok]) && f->ncond < MAXF) {
-			f->cond[f->ncond].col = f->time_col;
-			f->cond[f->ncond].op = "IS NOT NULL";
-			f->cond[f->ncond].lit = "";
-			f->cond[f->ncond].num = 2;
-			f->cond[f->ncond++].lit2 = NULL;
+			pf_cond_not_null(f, f->time_col);
 			pf_decide(p, p->tk.v[f->time_tok].text, "filter", arena_printf(&p->a, "%s IS NOT NULL", pf_cfq(p, f->time_col)),
 			          "the rows counted are those where the event named took place", 1);
 		}

@@ -255,6 +255,16 @@ int pf_label_col(struct planner *p, int table, int *via)
 	return -1;
 }
 
+void pf_cond_not_null(struct frame *f, int col)
+{
+	f->cond[f->ncond].col = col;
+	f->cond[f->ncond].op = "IS NOT NULL";
+	f->cond[f->ncond].lit = "";
+	f->cond[f->ncond].num = 2;
+	f->cond[f->ncond].lit2 = NULL;
+	f->cond[f->ncond++].at = 0;
+}
+
 void pf_need(struct planner *p, int table)
 {
 	struct frame *f = &p->f;

@@ -48,10 +48,7 @@ static int frame(struct planner *p, struct cues *c)
 	f->exists = 1;
 	/* "has any organism been found": the named column has a value */
 	for (int i = 0; i < f->nproj && f->ncond < MAXF; i++) {
-		f->cond[f->ncond].col = f->proj[i];
-		f->cond[f->ncond].op = "IS NOT NULL";
-		f->cond[f->ncond].lit = NULL;
-		f->cond[f->ncond++].num = 2;
+		pf_cond_not_null(f, f->proj[i]);
 	}
 	/* "was anything recorded?": with nothing to check, the answer says nothing */
 	if (!f->ncond && !f->entity_val && !f->has_win && !f->nsemi)

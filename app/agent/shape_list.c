@@ -217,13 +217,8 @@ static int frame(struct planner *p, struct cues *c)
 		f->distinct = 1;   /* a list of things: each once */
 		/* "which organisms were found": an empty name is not one of the things found */
 		int one = f->nproj == 1 ? f->proj[0] : -1;
-		if (one >= 0 && p->s->c[one].type == PT_TEXT && !pf_is_keyish(p, one) && f->ncond < MAXF) {
-			f->cond[f->ncond].col = one;
-			f->cond[f->ncond].op = "IS NOT NULL";
-			f->cond[f->ncond].lit = "";
-			f->cond[f->ncond].num = 2;
-			f->cond[f->ncond++].lit2 = NULL;
-		}
+		if (one >= 0 && p->s->c[one].type == PT_TEXT && !pf_is_keyish(p, one) && f->ncond < MAXF)
+			pf_cond_not_null(f, one);
 	}
 	return 0;
 }

@@ -29,6 +29,7 @@ static enum err planner_open(struct planner *p, struct catalog *cat, const struc
 	p->f.rate_link = -1;
 	p->f.rate_cmp = -1;
 	p->f.count_col = -1;
+	p->f.entity_total = -1;
 	p->f.band_col = -1;
 	p->f.episode = -1;
 	p->f.rank_key = -1;
@@ -193,6 +194,9 @@ static void answer_units(struct planner *p)
 		if ((in || apart) && (planner_in_list(units, t->text) || (in && !strcmp(t->text, "min")))) {
 			t->used = 1;
 			t->role = R_STOP;
+			/* a duration is given in it (the first said) */
+			if (!p->f.dur_unit)
+				p->f.dur_unit = t->text[0] == 'h' ? 'h' : t->text[0] == 'd' ? 'd' : t->text[0] == 's' ? 's' : 'i';
 		}
 	}
 }
@@ -605,6 +609,10 @@ static char *explain(struct planner *p, const struct planner_out *out, const cha
 			sb_printf(&ex, ", the top %ld %s by number of rows (ties kept)", f->rank_n, p->s->c[f->rank_col].name);
 		else if (f->exists)
 			sb_puts(&ex, ", whether any row matches");
+		else if (f->agg && f->entity_total >= 0)
+			sb_printf(&ex, ", %s of the %s per %s", f->agg,
+			          f->total_rows ? "number of rows" : arena_printf(&p->a, "total %s", p->s->c[f->measure].name),
+			          p->s->c[f->entity_total].name);
 		else if (f->agg)
 			sb_printf(&ex, ", %s of %s", f->agg,
 			          f->count_entity ? f->entity_col : (f->measure >= 0 && strcmp(f->agg, "COUNT")) ? p->s->c[f->measure].name : "rows");
@@ -620,6 +628,9 @@ static char *explain(struct planner *p, const struct planner_out *out, const cha
 				          strcmp(f->cond[i].op, "IS NOT NULL") ? "is empty" : "has a value");
 			else
 				sb_printf(&ex, ", where %s %s %s", p->s->c[f->cond[i].col].name, f->cond[i].op, f->cond[i].lit);
+		for (int i = 0; i < f->nsemi; i++)
+			sb_printf(&ex, ", where the same patient or stay has %s %s '%s' in %s", p->s->c[f->semi[i].col].name,
+			          f->semi[i].contains ? "containing" : "=", f->semi[i].val, p->s->t[f->semi[i].event].name);
 		if (f->has_win)
 			sb_printf(&ex, ", in the window %s", tdesc);
 		if (f->episode >= 0)

@@ -1011,6 +1011,54 @@ static int either_columns(struct planner *p)
 	return 0;
 }
 
+/* prefix_len: how many leading characters names a and b share */
+static size_t prefix_len(const char *a, const char *b)
+{
+	size_t n = 0;
+	while (a[n] && a[n] == b[n])
+		n++;
+	return n;
+}
+
+/* event_time_of_value: "which patients died (discharge_location) since October": a window with no
+ * time named is of the event a filtered value belongs to: the one time column of the fact table
+ * whose name starts like the value's column (dischtime beside discharge_location), at least four
+ * characters and more than the default time column shares; otherwise the default stays */
+static void event_time_of_value(struct planner *p)
+{
+	struct frame *f = &p->f;
+	if (!f->has_win || f->time_named || f->time_col < 0)
+		return;
+	int cols[MAXF + 4], n = 0;
+	for (int i = 0; i < f->ncond; i++)
+		if (f->cond[i].col >= 0 && f->cond[i].num == 0 && p->s->c[f->cond[i].col].table == f->fact)
+			cols[n++] = f->cond[i].col;
+	for (int i = 0; i < f->nin; i++)
+		if (p->s->c[f->in[i].col].table == f->fact)
+			cols[n++] = f->in[i].col;
+	const struct ptab *t = &p->s->t[f->fact];
+	for (int k = 0; k < n; k++) {
+		const char *vn = p->s->c[cols[k]].name;
+		size_t base = prefix_len(vn, p->s->c[f->time_col].name), best = 0;
+		int pick = -1, tie = 0;
+		for (int ci = t->c0; ci < t->c0 + t->nc; ci++) {
+			if (p->s->c[ci].type != PT_TIME || ci == f->time_col)
+				continue;
+			size_t l = prefix_len(vn, p->s->c[ci].name);
+			if (l > best)
+				best = l, pick = ci, tie = 0;
+			else if (l == best)
+				tie = 1;
+		}
+		if (pick >= 0 && !tie && best >= 4 && best > base) {
+			pf_decide(p, "", "time_column", pf_cfq(p, pick),
+			          arena_printf(&p->a, "the window is of the event %s belongs to", pf_cfq(p, cols[k])), 0.8);
+			f->time_col = pick;
+			return;
+		}
+	}
+}
+
 int pf_bind_links(struct planner *p)
 {
 	for (int l = 0; l < p->pl.n; l++)
@@ -1042,6 +1090,18 @@ int pf_bind_links(struct planner *p)
 	}
 	if (either_columns(p))
 		return -1;
+	/* "the visits that had the drug named cyanocobalamin", asked of another table: the column word
+	 * names the value's column, which the condition on the same patient or stay reads; it is no
+	 * column to show */
+	struct frame *f = &p->f;
+	for (int i = 0; i < f->nproj; i++)
+		for (int k = 0; k < f->nsemi; k++)
+			if (f->semi[k].col == f->proj[i] && p->s->c[f->proj[i]].table != f->fact) {
+				pf_decide(p, "", "ignored", pf_cfq(p, f->proj[i]), "the column of a value the condition on another table reads", 0);
+				f->proj[i--] = f->proj[--f->nproj];
+				break;
+			}
+	event_time_of_value(p);
 	for (int g = 1; g < p->f.ngroup && g < 3; g++)   /* insertion sort: stable, at most three */
 		for (int k = g; k > 0 && at[k - 1] > at[k]; k--) {
 			int c = p->f.group[k], t = at[k];

@@ -417,9 +417,26 @@ static void build_ranking(struct planner *p, struct squery *q)
 
 /* duration_expr: the frame's duration: a length of stay in days between the dates (dur_days 1),
  * the time of a stay in days with their fraction (2), else minutes */
+/* dur_name: the unit a duration is given in, as its column is named: said ("in hours"), else the
+ * shape's own (days for stays, minutes for start and end times) */
+static const char *dur_name(const struct frame *f)
+{
+	return f->dur_unit == 'h' ? "hours" : f->dur_unit == 'd' ? "days" : f->dur_unit == 's' ? "seconds"
+	     : f->dur_unit == 'i' ? "minutes" : f->dur_days ? "days" : "minutes";
+}
+
 static struct sexpr *duration_expr(struct planner *p)
 {
 	struct frame *f = &p->f;
+	/* "in hours": the time between them in that unit, with its fraction (as timestamps: a date
+	 * minus a date is a whole number of days); "in days" of a stay's dates stays the dates' difference */
+	if (f->dur_unit && !(f->dur_unit == 'd' && f->dur_days == 1)) {
+		const char *div = f->dur_unit == 'h' ? "3600" : f->dur_unit == 'd' ? "86400" : f->dur_unit == 's' ? "1" : "60";
+		return sx_arith(&p->a, "/", sx_func(&p->a, "date_part", sx_lit(&p->a, "epoch"),
+		                                    sx_arith(&p->a, "-", sx_cast(&p->a, pf_col(p, f->dur_end), "timestamp"),
+		                                             sx_cast(&p->a, pf_col(p, f->dur_start), "timestamp"))),
+		                sx_num(&p->a, div));
+	}
 	if (f->dur_days == 1)
 		return sx_arith(&p->a, "-", sx_cast(&p->a, pf_col(p, f->dur_end), "date"), sx_cast(&p->a, pf_col(p, f->dur_start), "date"));
 	return sx_arith(&p->a, "/", sx_func(&p->a, "date_part", sx_lit(&p->a, "epoch"),
@@ -454,7 +471,7 @@ static void agg_item(struct planner *p, struct squery *q, const char *agg)
 	if (f->decimals && strcmp(agg, "COUNT"))   /* "1 decimal": ROUND(AVG(x)::numeric, 1) */
 		q->sel[q->nsel].e = sx_func(&p->a, "ROUND", sx_cast(&p->a, q->sel[q->nsel].e, "numeric"),
 		                            sx_num(&p->a, arena_printf(&p->a, "%d", f->decimals - 1)));
-	char *as = arena_printf(&p->a, f->measure < 0 && f->dur_start >= 0 ? (f->dur_days ? "%s_days" : "%s_minutes") : "%s", agg);
+	char *as = f->measure < 0 && f->dur_start >= 0 ? arena_printf(&p->a, "%s_%s", agg, dur_name(f)) : arena_printf(&p->a, "%s", agg);
 	for (char *c = as; c && *c; c++)
 		*c = (char)tolower((unsigned char)*c);
 	q->sel[q->nsel++].as = as;
@@ -542,6 +559,19 @@ static int build_aggregate(struct planner *p, struct squery *q)
 	return 0;
 }
 
+/* build_entity_total: one figure per stay or patient (the measure's SUM, or the rows counted),
+ * grouped by its key, and the aggregate asked taken over those figures (q->wrap_agg) */
+static void build_entity_total(struct planner *p, struct squery *q)
+{
+	struct frame *f = &p->f;
+	q->sel[q->nsel].e = f->total_rows ? sx_agg(&p->a, "COUNT", 0, sx_star(&p->a)) : sx_agg(&p->a, "SUM", 0, pf_col(p, f->measure));
+	q->sel[q->nsel++].as = "total";
+	q->group[q->ngroup++] = pf_col(p, f->entity_total);
+	if (f->having_op)   /* "among patients with at least 2 visits": counted, kept when enough */
+		q->having = sx_cmp(&p->a, f->having_op, sx_agg(&p->a, "COUNT", 0, sx_star(&p->a)), sx_num(&p->a, f->having_n));
+	q->wrap_agg = f->agg;
+}
+
 /* build_rows: the projected columns, in order (the leading entity, then time or first/last);
  * 0 or -1 declined when there is nothing to show */
 static int build_rows(struct planner *p, struct squery *q)
@@ -554,7 +584,7 @@ static int build_rows(struct planner *p, struct squery *q)
 	if (!q->nsel && f->dur_start >= 0 && f->dur_days == 2) {
 		/* "how long was her last ICU stay": the stay's duration, each stay that is left */
 		q->sel[q->nsel].e = duration_expr(p);
-		q->sel[q->nsel++].as = "days";
+		q->sel[q->nsel++].as = dur_name(f);
 		q->where[q->nwhere++] = sx_null(&p->a, pf_col(p, f->dur_end), 1);
 	}
 	if (!q->nsel)
@@ -650,7 +680,9 @@ int pf_build(struct planner *p, struct squery *q)
 			q->sel[q->nsel++].e = pf_col(p, f->group[i]);
 			q->group[q->ngroup++] = pf_col(p, f->group[i]);
 		}
-		if (f->agg ? build_aggregate(p, q) < 0 : build_rows(p, q) < 0)
+		if (f->entity_total >= 0)
+			build_entity_total(p, q);
+		else if (f->agg ? build_aggregate(p, q) < 0 : build_rows(p, q) < 0)
 			return -1;
 		/* a series over time or over age bands reads in order: earliest (youngest) first */
 		if ((f->bucket || f->age_band) && !q->norder && q->ngroup) {

@@ -290,7 +290,9 @@ void pf_find_visits(struct planner *p)
 			int k = !strcmp(p->tk.v[i + 1].text, "and") && i + 3 < p->tk.n ? i + 3 : i + 1;
 			colname |= !strcmp(p->tk.v[k].stem, "date") || !strcmp(p->tk.v[k].stem, "time");
 		}
-		if ((pf_is_visit_word(t) || is_hospital(p, i)) && !t->used && !colname) {
+		/* "length of stay": a measure of the stay, said by pf_screen; not a mention of the visits */
+		int los = i >= 2 && !strcmp(p->tk.v[i - 2].text, "length") && !strcmp(p->tk.v[i - 1].text, "of");
+		if ((pf_is_visit_word(t) || is_hospital(p, i)) && !t->used && !colname && !los) {
 			/* "hospital visits", "admission": the visit table itself */
 			int icu = i > 0 && (!strcmp(p->tk.v[i - 1].text, "icu") || !strcmp(p->tk.v[i - 1].text, "중환자실"));
 			/* "admission to (in) the ICU": the ICU stay too */

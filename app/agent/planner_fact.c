@@ -85,6 +85,56 @@ static void adjust_scores(struct planner *p, double *sc, int nt, int wants_time)
 	}
 }
 
+/* value_apart: value link it has no candidate that table m holds or reaches by keys, and one that
+ * a table sharing a patient or stay with m holds or reaches */
+static int value_apart(struct planner *p, const struct plink_item *it, int m)
+{
+	int shared = 0;
+	for (int c = 0; c < it->ncols; c++) {
+		int t = p->s->c[it->cols[c]].table, e[4];
+		if (t == m || pf_path(p, m, t, e, 3) >= 0)
+			return 0;
+		if (pf_shared_key_of(p, m, t, NULL, NULL))
+			shared = 1;
+		for (int ti = 0; ti < p->s->nt && !shared; ti++)
+			shared = ti != m && pf_shared_key_of(p, m, ti, NULL, NULL) &&
+			         pf_dict_reaches(p, it->cols[c], it->vals[c], it->contains, ti, NULL);
+	}
+	return shared;
+}
+
+/* apart_measure_scores: an aggregate of a named numeric column whose table reaches none of the
+ * named values by keys but shares a patient or stay with the tables that hold them ("the total
+ * cost of visits that included a phosphate test"): the column's table is the fact and the values
+ * are conditions on the same patient or stay (semi-joins); the values' table could not reach the
+ * measure at all.  docs/architecture.md, "Per-entity totals". */
+static void apart_measure_scores(struct planner *p, double *sc, int nt)
+{
+	for (int l = 0; l < p->pl.n; l++) {
+		const struct plink_item *it = &p->pl.v[l];
+		if (it->kind != PL_COLUMN || p->s->c[it->cols[0]].type != PT_NUM || it->role == 1 ||
+		    pf_is_keyish(p, it->cols[0]) || p->tk.v[it->t0].role == R_VALUE)
+			continue;
+		int m = p->s->c[it->cols[0]].table, nval = 0, apart = 1;
+		for (int k = 0; k < p->pl.n && apart; k++) {
+			const struct plink_item *o = &p->pl.v[k];
+			if (o->kind == PL_VALUE) {
+				nval++;
+				apart = value_apart(p, o, m);
+			} else if (o->kind == PL_TABLE && o->table != m) {
+				int e[4];
+				apart = pf_path(p, m, o->table, e, 3) < 0 && pf_shared_key_of(p, m, o->table, NULL, NULL);
+				if (!apart)   /* the visit table itself ("hospital visits"): reached by its key */
+					apart = o->table == p->f.visit_mention;
+			} else if (o->kind == PL_CONCEPT) {
+				apart = 0;
+			}
+		}
+		if (nval && apart && m < nt)
+			sc[m] += 4;
+	}
+}
+
 /* measure_scores: an aggregate, a concept or a number compared is taken over a measured value:
  * the table of a named numeric column, or the one that measures a named value or dictionary
  * value; comparisons name their columns' tables too */
@@ -123,6 +173,8 @@ static void measure_scores(struct planner *p, double *sc, int nt)
 						sc[ti] += 1.5 / it->ncols;
 			}
 	}
+	if (aggw)
+		apart_measure_scores(p, sc, nt);
 	/* comparisons name columns too */
 	for (int i = 0; i < f->ncond; i++)
 		if (f->cond[i].col >= 0)

@@ -25,6 +25,10 @@ struct frame {
 	const char *agg2[3];         /* the summary shape: further aggregates, in the order asked */
 	int nagg2;
 	int count_entity;            /* COUNT(DISTINCT entity) */
+	/* per-entity totals (shape_entity_total.c): agg is taken over one figure per value of this
+	 * column of the fact table (a stay's or a patient's key): SUM(measure), or COUNT(*) when
+	 * total_rows; -1 none */
+	int entity_total, total_rows;
 	int count_col;               /* COUNT(DISTINCT this column): "how many different drugs"; -1 none */
 	int entity_counted;          /* entity_col came from the word a count word is attached to */
 	int rate_from, rate_n;       /* a rate (사망률): cond[rate_from .. +rate_n) is its numerator, not a filter */
@@ -33,6 +37,7 @@ struct frame {
 	int rate_cmp;                /* "what % of robotic cases had icu days > 0": the token of the comparison
 	                              * that is the numerator, -1 none (planner_screen.c) */
 	int dur_start, dur_end;      /* a duration measure (수술 시간): end - start in minutes; -1: none */
+	int dur_unit;                /* ... said in this unit ("in hours"): 'd', 'h', 'i' minutes, 's'; 0 not said */
 	int dur_days;                /* ... a length of stay instead: end date - start date in days; 2:
 	                              * the time between them in days with their fraction */
 	int measure;                 /* column aggregated or projected, -1 */
@@ -197,6 +202,9 @@ int pf_episode_duration(struct planner *p);
 int pf_rate_link(struct planner *p, int i);
 /* pf_age_word: t names an age (age, aged, 나이, 연령: the lexicon's age words) */
 int pf_age_word(const struct ptok *t);
+/* pf_per_entity: the entity a figure is said per: ENT_PATIENT for "per patient" / 환자당,
+ * ENT_ENCOUNTER for "per (ICU) stay" / "per admission" / 입원당; -1 none */
+int pf_per_entity(struct planner *p);
 /* pf_age_col: the column an age is read from (age, else a birth date: *from_birth 1); -1 none */
 int pf_age_col(struct planner *p, int *from_birth);
 /* pf_age_col_is: col is the age column (pf_age_col) */
@@ -236,6 +244,8 @@ int pf_dict_label(struct planner *p, int col, int *edge);
  * first when the question is about stays): 1 with the fact's key (*kf) and ti's (*kt), either may
  * be NULL; 0 none (two columns that reference one dictionary are no shared parent) */
 int pf_shared_key(struct planner *p, int ti, int *kf, int *kt);
+/* pf_shared_key_of: the same for table `from` in place of the fact table */
+int pf_shared_key_of(struct planner *p, int from, int ti, int *kf, int *kt);
 int pf_measure_col(struct planner *p, int table);
 /* pf_frame_clear: a shape that frames the whole answer itself (pair, having) clears what the
  * stages read for other shapes: aggregates, counted entity, groups, ranking, yes/no, time
@@ -332,7 +342,7 @@ int pf_pair_words(struct planner *p);
 int pf_pair_wrap(struct planner *p, struct squery *q);
 
 /* the shapes (shape_*.c), in the order planner_shapes tries them */
-extern const struct shape shape_timeline_multi, shape_extreme_time, shape_pair, shape_having, shape_summary, shape_rank_groups,
+extern const struct shape shape_timeline_multi, shape_extreme_time, shape_pair, shape_having, shape_entity_total, shape_summary, shape_rank_groups,
 	shape_top_n, shape_aggregate, shape_exists, shape_list;
 
 #endif

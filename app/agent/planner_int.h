@@ -198,6 +198,8 @@ struct squery {
 	const char *setop;
 	int exists_wrap;             /* SELECT COUNT(*) > 0 FROM (...) */
 	int count_wrap;              /* SELECT COUNT(*) AS count FROM (...): the groups counted */
+	const char *wrap_agg;        /* SELECT wrap_agg(total) FROM (...): an aggregate of the per-entity
+	                              * totals the query computes (its last column, named total) */
 	struct squery *outer_rank;   /* ranking: SELECT cols FROM (q) WHERE rnk <= n */
 	long rank_n;
 };

@@ -328,6 +328,47 @@ static int happened_word(const struct ptok *t)
 	return n > 4 && !strcmp(t->raw + n - 2, "ed");
 }
 
+int pf_per_entity(struct planner *p)
+{
+	for (int i = 0; i < p->tk.n; i++) {
+		const struct ptok *t = &p->tk.v[i];
+		int kind = pf_tok_ent(t) == ENT_PATIENT ? ENT_PATIENT : pf_is_visit_word(t) ? ENT_ENCOUNTER : -1;
+		if (kind < 0)
+			continue;
+		if (t->hangul ? t->group && planner_ends_with(t->raw, "당")
+		              : (i > 0 && !strcmp(p->tk.v[i - 1].text, "per")) ||
+		                (i > 1 && !strcmp(p->tk.v[i - 2].text, "per")))   /* per ICU stay */
+			return kind;
+	}
+	return -1;
+}
+
+/* per_entity_count: "the average number of lab tests per admission", "환자당 평균 수술 건수": a
+ * count word and a patient or stay said per (pf_per_entity): the rows are counted per patient or
+ * stay and the aggregate asked is taken over those counts; the count word is marked used.  1 or 0 */
+static int per_entity_count(struct planner *p)
+{
+	int count = -1;
+	for (int i = 0; i < p->tk.n; i++)
+		if (p->tk.v[i].role == R_COUNT && count < 0 &&
+		    (!p->tk.v[i].used || (i > 0 && (p->tk.v[i - 1].role == R_MAX || p->tk.v[i - 1].role == R_MIN))))
+			count = i;   /* ("the maximum number of": marked as a largest value before) */
+	if (count < 0 || pf_per_entity(p) < 0)
+		return 0;
+	p->tk.v[count].used = 1;
+	return 1;
+}
+
+/* measure_named: a word of the question links the measure column itself (not the fact table's
+ * default measure) */
+static int measure_named(struct planner *p)
+{
+	for (int l = 0; l < p->pl.n; l++)
+		if (p->pl.v[l].kind == PL_COLUMN && p->pl.v[l].cols[0] == p->f.measure)
+			return 1;
+	return 0;
+}
+
 /* pf_bind_measure: what the aggregate is of: a rate's numerator, a duration, the measure (taken
  * out of the projection), or the counted entity (COUNT DISTINCT patients); a category word that
  * ends in 별 becomes the group; 0 or -1 declined */
@@ -347,6 +388,13 @@ int pf_bind_measure(struct planner *p)
 		}
 		pf_self_group(p);
 		pf_decide(p, "", "aggregate", "rate: 100 * share of rows where the condition holds", "a rate word on a yes/no thing", 1);
+	} else if (f->agg && strcmp(f->agg, "COUNT") && strcmp(f->agg, "SUM") && f->dur_start < 0 &&
+	           (f->measure < 0 || !measure_named(p)) && per_entity_count(p)) {
+		/* counted per patient or stay, then aggregated (shape_entity_total.c); a measure the
+		 * table has but no word named is not what is averaged */
+		f->total_rows = 1;
+		f->measure = -1;
+		f->nproj = 0;
 	} else if (f->agg && strcmp(f->agg, "COUNT")) {
 		if (f->measure < 0 && f->dur_start < 0) {
 			for (int i = 0; i < p->tk.n && f->dur_start < 0; i++)
@@ -360,7 +408,7 @@ int pf_bind_measure(struct planner *p)
 			pf_self_group(p);
 			f->nproj = 0;
 			pf_decide(p, "", "aggregate", arena_printf(&p->a, "%s((%s - %s) in %s)", f->agg, pf_cfq(p, f->dur_end),
-			                                          pf_cfq(p, f->dur_start), f->dur_days ? "days" : "minutes"),
+			                                          pf_cfq(p, f->dur_start), f->dur_unit == 'h' ? "hours" : f->dur_unit == 'd' || (!f->dur_unit && f->dur_days) ? "days" : f->dur_unit == 's' ? "seconds" : "minutes"),
 			          f->dur_days ? "a length of stay: discharge date - admission date" : "a duration between a start and an end time", 1);
 		} else if (f->measure < 0) {
 			return pf_decline(p, "%s", "an aggregate was asked for but no numeric measure was found");

@@ -87,12 +87,30 @@ static void coded_numbers(struct planner *p)
 	}
 }
 
+/* stay_length: the length of stay asked: of the stay chosen ("the first ICU stay": its own start
+ * and end, days with their fraction) when that is not the hospital stay, else the hospital stay's
+ * admission and discharge dates; 1 found, 0 none */
+static int stay_length(struct planner *p)
+{
+	if (!pf_find_stay(p))
+		return 0;
+	if (p->f.episode >= 0 && p->f.episode != p->s->c[p->f.dur_start].table) {
+		int s0 = p->f.dur_start, e0 = p->f.dur_end;
+		p->f.dur_start = p->f.dur_end = -1;
+		p->f.dur_days = 0;
+		if (pf_episode_duration(p))
+			return 1;
+		p->f.dur_start = s0, p->f.dur_end = e0, p->f.dur_days = 1;
+	}
+	return 1;
+}
+
 int pf_screen(struct planner *p)
 {
 	coded_numbers(p);
 	/* a length of stay (재원일수): the admission and discharge times, in days */
 	for (int i = 0, n; i < p->tk.n; i++)
-		if (pf_stay_word(p, i, &n) && (p->f.dur_days || (p->f.dur_start < 0 && pf_find_stay(p))))
+		if (pf_stay_word(p, i, &n) && (p->f.dur_days || (p->f.dur_start < 0 && stay_length(p))))
 			for (int k = i; k < i + n; k++) {
 				p->tk.v[k].used = 1;   /* every mention ("재원일수 = 퇴원일자 - 입원일자"), and LOS
 				                        * is the stay even where a stored value spelled it */

@@ -11,6 +11,7 @@ static const struct shape *const shapes[] = {
 	&shape_extreme_time,     /* STAGE_LINKS: when was the heart rate highest */
 	&shape_pair,             /* STAGE_MEASURE: the change between two values, hours since the first */
 	&shape_having,           /* patients admitted 3 or more times */
+	&shape_entity_total,     /* the largest total cost of a hospital stay; tests per admission */
 	&shape_summary,          /* STAGE_MEASURE: lowest, highest and average; a count and an average */
 	&shape_rank_groups,      /* the department with the highest average age */
 	&shape_top_n,            /* top 5 drugs, with their counts */

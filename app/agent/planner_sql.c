@@ -370,6 +370,19 @@ void planner_sql_print(struct sb *sb, const struct squery *q)
 		sb_puts(sb, ") AS t");
 		return;
 	}
+	if (q->wrap_agg) {
+		char as[16];
+		size_t i = 0;
+		for (; q->wrap_agg[i] && i + 1 < sizeof as; i++)
+			as[i] = (char)tolower((unsigned char)q->wrap_agg[i]);
+		as[i] = 0;
+		sb_printf(sb, "SELECT %s(total) AS ", q->wrap_agg);
+		ident(sb, as);
+		sb_puts(sb, " FROM (");
+		print_query(sb, q);
+		sb_puts(sb, ") AS t");
+		return;
+	}
 	if (q->rank_n > 0) {
 		sb_puts(sb, "SELECT ");
 		for (int i = 0, k = 0; i < q->nsel; i++) {

@@ -350,6 +350,11 @@ int pf_dict_label(struct planner *p, int col, int *edge)
 
 int pf_shared_key(struct planner *p, int ti, int *kf, int *kt)
 {
+	return pf_shared_key_of(p, p->f.fact, ti, kf, kt);
+}
+
+int pf_shared_key_of(struct planner *p, int from, int ti, int *kf, int *kt)
+{
 	int best = 0;
 	/* the stay when the question is about stays (admissions, or the stays' table named: 입원들에서),
 	 * else the patient */
@@ -358,7 +363,7 @@ int pf_shared_key(struct planner *p, int ti, int *kf, int *kt)
 	const char *ek = planner_ent_column(p->s, ENT_ENCOUNTER), *ck = planner_ent_column(p->s, ENT_CASE);
 	for (int a = 0; a < p->s->nfk; a++)
 		for (int b = 0; b < p->s->nfk; b++) {
-			if (p->s->c[p->s->fk[a].from].table != p->f.fact || p->s->c[p->s->fk[b].from].table != ti ||
+			if (p->s->c[p->s->fk[a].from].table != from || p->s->c[p->s->fk[b].from].table != ti ||
 			    p->s->fk[a].to != p->s->fk[b].to)
 				continue;
 			const char *nm = p->s->c[p->s->fk[a].from].name;
@@ -367,6 +372,9 @@ int pf_shared_key(struct planner *p, int ti, int *kf, int *kt)
 			for (int l = 0; l < p->pl.n; l++)   /* "입원들에서": the parent the question names */
 				if (p->pl.v[l].kind == PL_TABLE && p->pl.v[l].table == p->s->c[p->s->fk[a].to].table && score > 1)
 					score = 4;
+			/* the stays or patients whose totals are taken are the ones that had it */
+			if (from == p->f.fact && p->s->fk[a].from == p->f.entity_total)
+				score = 5;
 			if (score > best) {
 				best = score;
 				if (kf)

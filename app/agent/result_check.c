@@ -16,16 +16,22 @@ struct asks {
 	long top_n;         /* top N / the N most ...: N, 0 when no ranking */
 };
 
-/* "the average number of visits per patient": an average of a number before "per" makes one rate,
- * not a breakdown ("average age per department" stays a breakdown) */
-static int avg_before(const struct ptoks *tk, int i)
+/* per_unit: "the average number of tests per admission", "the maximum total cost per stay",
+ * "환자당 평균 수술 건수": after an average, largest or smallest and a count or total word, per X
+ * (X당) is the unit each figure is of, not a breakdown ("average age per department" stays a
+ * breakdown); i is the "per" token or the Korean word with 당 */
+static int per_unit(const struct ptoks *tk, int i)
 {
-	for (int k = 0; k < i; k++)
-		if (tk->v[k].role == R_AVG)
-			for (int m = k + 1; m < i; m++)
-				if (tk->v[m].role == R_COUNT)
-					return !strcmp(tk->v[i].text, "per");
-	return 0;
+	const struct ptok *t = &tk->v[i];
+	size_t rl = t->raw ? strlen(t->raw) : 0;
+	if (t->hangul ? !(rl > 3 && !strcmp(t->raw + rl - 3, "당")) : strcmp(t->text, "per"))
+		return 0;
+	int ag = 0, cnt = 0;
+	for (int k = 0; k < tk->n; k++) {
+		ag |= tk->v[k].role == R_AVG || tk->v[k].role == R_MAX || tk->v[k].role == R_MIN;
+		cnt |= tk->v[k].role == R_COUNT || tk->v[k].role == R_SUM;
+	}
+	return ag && cnt;
 }
 
 static void read_question(const struct ptoks *tk, struct asks *q)
@@ -34,13 +40,13 @@ static void read_question(const struct ptoks *tk, struct asks *q)
 	q->group = -1;
 	for (int i = 0; i < tk->n; i++) {
 		const struct ptok *t = &tk->v[i];
-		if (q->group < 0 && t->kind == TK_WORD && t->hangul && t->group && strlen(t->text) >= 3)
+		if (q->group < 0 && t->kind == TK_WORD && t->hangul && t->group && strlen(t->text) >= 3 && !per_unit(tk, i))
 			q->group = i;
 		/* "by department", not "sorted by time" */
 		if (q->group < 0 && t->role == R_PER && i + 1 < tk->n && tk->v[i + 1].kind == TK_WORD && tk->v[i + 1].role == R_NONE &&
 		    !(i > 0 && (tk->v[i - 1].role == R_ASC || tk->v[i - 1].role == R_DESC || !strncmp(tk->v[i - 1].stem, "order", 5) ||
 		                !strncmp(tk->v[i - 1].stem, "sort", 4) || !strncmp(tk->v[i - 1].stem, "rank", 4))) &&
-		    !avg_before(tk, i))
+		    !per_unit(tk, i))
 			q->group = i + 1;
 		if (t->role == R_EXIST && i == 0)
 			q->yesno = 1;

@@ -7,7 +7,9 @@
 
 static int match(struct planner *p, const struct cues *c)
 {
-	return p->f.having_op != NULL;
+	/* ("among patients with at least one visit, the average number of visits per patient": the
+	 * counts are averaged, shape_entity_total.c) */
+	return p->f.having_op != NULL && !p->f.total_rows;
 }
 
 /* the entity kind counted per: the entity the count word is attached to (수술 3번 이상 받은 환자
@@ -46,6 +48,15 @@ static int which_column(struct planner *p)
 			if (it->kind == PL_COLUMN && it->t0 > i && it->t0 <= i + 3 && p->s->c[it->cols[0]].type == PT_TEXT &&
 			    !pf_is_keyish(p, it->cols[0]) && pf_tok_ent(&p->tk.v[it->t0]) < 0)
 				return it->cols[0];
+			/* "which lab tests were done more than 1000 times": the table's rows named by the
+			 * dictionary label they reference (labevents -> d_labitems.label) */
+			int via;
+			if (it->kind == PL_TABLE && it->t0 > i && it->t0 <= i + 3 && it->table == p->f.fact &&
+			    pf_tok_ent(&p->tk.v[it->t0]) < 0) {
+				int lc = pf_label_col(p, it->table, &via);
+				if (lc >= 0 && via >= 0)
+					return lc;
+			}
 		}
 	}
 	return -1;
@@ -58,8 +69,23 @@ static int frame(struct planner *p, struct cues *c)
 	 * ("admitted" as a visit kind while the fact is the diagnoses) leaves unclear what is counted */
 	if (f->nsemi)
 		return pf_decline(p, "%s", "a number of times per patient was asked, but which rows to count could not be told");
+	/* "two or more ICU stays within a hospital visit" asked of the visits: the stays named after
+	 * the number are other rows than the ones the plan would count */
+	for (int i = 1; i < p->tk.n; i++) {
+		const struct ptok *t = &p->tk.v[i];
+		int icu = !strcmp(p->tk.v[i - 1].text, "icu") || !strcmp(p->tk.v[i - 1].text, "중환자실");
+		int vt = pf_is_visit_word(t) ? pf_visit_table(p, icu) : -1, num = 0;
+		for (int k = i - 1; k >= 0 && k >= i - 5; k--)   /* (two or more ICU stays) */
+			num |= p->tk.v[k].kind == TK_NUM;
+		if (vt >= 0 && vt != f->fact && num)
+			return pf_decline(p, "the question counts '%s', which are not the rows of the table the plan counts",
+			                  pf_span_text(p, icu ? i - 1 : i, i + 1));
+	}
 	/* per a group the question names ("진료과별", "by clinic", "which clinics"), else per patient or stay */
 	int ec = f->ngroup == 1 ? f->group[0] : which_column(p);
+	/* "which organisms were reported in 40 results": an empty name is no organism */
+	if (ec >= 0 && f->ngroup != 1 && f->ncond < MAXF)
+		pf_cond_not_null(f, ec);
 	if (ec < 0)
 		ec = per_entity(p);
 	if (ec < 0)

@@ -21,6 +21,27 @@ static int each_visit(struct planner *p)
 	return 0;
 }
 
+/* place_of_event: the one text column of time column tc's table whose name starts like tc's
+ * (discharge_location beside dischtime: at least four letters, more than any other), -1 none */
+static int place_of_event(struct planner *p, int tc)
+{
+	const struct ptab *t = &p->s->t[p->s->c[tc].table];
+	size_t best = 0;
+	int pick = -1, tie = 0;
+	for (int ci = t->c0; ci < t->c0 + t->nc; ci++) {
+		if (p->s->c[ci].type != PT_TEXT || pf_is_keyish(p, ci))
+			continue;
+		size_t l = 0;
+		while (p->s->c[ci].name[l] && p->s->c[ci].name[l] == p->s->c[tc].name[l])
+			l++;
+		if (l > best)
+			best = l, pick = ci, tie = 0;
+		else if (l == best)
+			tie = 1;
+	}
+	return best >= 4 && !tie ? pick : -1;
+}
+
 /* first/last: order by time, one row; when: the time column is what is shown; 0 or -1 */
 static int list_first_last(struct planner *p, const struct cues *c)
 {
@@ -43,6 +64,15 @@ static int list_first_last(struct planner *p, const struct cues *c)
 	int times_shown = 0;
 	for (int k = 0; k < f->nproj; k++)
 		times_shown |= p->s->c[f->proj[k]].type == PT_TIME;
+	/* "where was patient 7 discharged to": a place, not the time of the event named */
+	if (p->tk.n && !strcmp(p->tk.v[0].text, "where") && f->time_named && !f->nproj && f->time_col >= 0 && !f->agg) {
+		int pc = place_of_event(p, f->time_col);
+		if (pc < 0)
+			return pf_decline(p, "the question asks where, and no place of %s could be told", pf_cfq(p, f->time_col));
+		f->proj[f->nproj++] = pc;
+		pf_decide(p, "where", "projection", pf_cfq(p, pc), "a place asked: the text column named like the event's time", 0.8);
+		return 0;
+	}
 	if ((c->when || (f->time_named && !f->nproj && f->entity_val && !f->exists)) && !f->agg && f->time_col >= 0 &&
 	    !times_shown) {
 		f->nproj = 0;

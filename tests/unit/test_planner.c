@@ -643,6 +643,34 @@ static void test_share_of_comparison(void **state)
 	free(s);
 }
 
+/* per-patient figures (docs/architecture.md, "Per-entity totals"): rows counted per patient, then
+ * averaged (declined before: "no numeric measure"); within a breakdown declined, not guessed; a
+ * duration asked in hours is given in hours (the unit was read and dropped before) */
+static void test_entity_totals(void **state)
+{
+	NEED_DB();
+	int d;
+	char *s = plan("환자당 평균 수술 건수", &d);
+	assert_false(d);
+	HAS(s, "SELECT AVG(total) AS avg FROM (SELECT COUNT(*) AS total FROM clinical_data_table GROUP BY clinical_data_table.subjectid) AS t");
+	free(s);
+	s = plan("maximum number of operations per patient", &d);
+	assert_false(d);
+	HAS(s, "SELECT MAX(total) AS max FROM (SELECT COUNT(*) AS total FROM clinical_data_table GROUP BY clinical_data_table.subjectid)");
+	free(s);
+	s = plan_at("환자당 평균 수술 건수", &d, 1);   /* the aggregate level: one figure per patient inside */
+	assert_true(d);
+	free(s);
+	s = plan("진료과별 환자당 평균 수술 건수", &d);
+	assert_true(d);
+	HAS(s, "a total per stay or patient within a breakdown");
+	free(s);
+	s = plan("average operation time in hours", &d);
+	assert_false(d);
+	HAS(s, "/ 3600)) AS avg_hours");
+	free(s);
+}
+
 /* readings the probes found wrong (docs/coverage.md, "Probe findings"): a band written as X대별,
  * "per case" where each row is a case, a name with type in it written apart */
 static void test_probe_readings(void **state)
@@ -1509,6 +1537,7 @@ int main(void)
 		cmocka_unit_test(test_small_readings),
 		cmocka_unit_test(test_share_of_comparison),
 		cmocka_unit_test(test_probe_readings),
+		cmocka_unit_test(test_entity_totals),
 		cmocka_unit_test(test_self_correction),
 		cmocka_unit_test(test_follow_up),
 		cmocka_unit_test(test_entities_and_rankings),

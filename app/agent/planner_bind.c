@@ -1011,15 +1011,6 @@ static int either_columns(struct planner *p)
 	return 0;
 }
 
-/* prefix_len: how many leading characters names a and b share */
-static size_t prefix_len(const char *a, const char *b)
-{
-	size_t n = 0;
-	while (a[n] && a[n] == b[n])
-		n++;
-	return n;
-}
-
 /* event_time_of_value: "which patients died (discharge_location) since October": a window with no
  * time named is of the event a filtered value belongs to: the one time column of the fact table
  * whose name starts like the value's column (dischtime beside discharge_location), at least four
@@ -1036,21 +1027,11 @@ static void event_time_of_value(struct planner *p)
 	for (int i = 0; i < f->nin; i++)
 		if (p->s->c[f->in[i].col].table == f->fact)
 			cols[n++] = f->in[i].col;
-	const struct ptab *t = &p->s->t[f->fact];
 	for (int k = 0; k < n; k++) {
 		const char *vn = p->s->c[cols[k]].name;
-		size_t base = prefix_len(vn, p->s->c[f->time_col].name), best = 0;
-		int pick = -1, tie = 0;
-		for (int ci = t->c0; ci < t->c0 + t->nc; ci++) {
-			if (p->s->c[ci].type != PT_TIME || ci == f->time_col)
-				continue;
-			size_t l = prefix_len(vn, p->s->c[ci].name);
-			if (l > best)
-				best = l, pick = ci, tie = 0;
-			else if (l == best)
-				tie = 1;
-		}
-		if (pick >= 0 && !tie && best >= 4 && best > base) {
+		size_t base = pf_name_prefix(vn, p->s->c[f->time_col].name), best;
+		int pick = pf_prefix_col(p, f->fact, vn, PT_TIME, f->time_col, &best);
+		if (pick >= 0 && best >= 4 && best > base) {
 			pf_decide(p, "", "time_column", pf_cfq(p, pick),
 			          arena_printf(&p->a, "the window is of the event %s belongs to", pf_cfq(p, cols[k])), 0.8);
 			f->time_col = pick;

@@ -417,9 +417,9 @@ static void build_ranking(struct planner *p, struct squery *q)
 
 /* duration_expr: the frame's duration: a length of stay in days between the dates (dur_days 1),
  * the time of a stay in days with their fraction (2), else minutes */
-/* dur_name: the unit a duration is given in, as its column is named: said ("in hours"), else the
+/* pf_dur_name: the unit a duration is given in, as its column is named: said ("in hours"), else the
  * shape's own (days for stays, minutes for start and end times) */
-static const char *dur_name(const struct frame *f)
+const char *pf_dur_name(const struct frame *f)
 {
 	return f->dur_unit == 'h' ? "hours" : f->dur_unit == 'd' ? "days" : f->dur_unit == 's' ? "seconds"
 	     : f->dur_unit == 'i' ? "minutes" : f->dur_days ? "days" : "minutes";
@@ -471,7 +471,7 @@ static void agg_item(struct planner *p, struct squery *q, const char *agg)
 	if (f->decimals && strcmp(agg, "COUNT"))   /* "1 decimal": ROUND(AVG(x)::numeric, 1) */
 		q->sel[q->nsel].e = sx_func(&p->a, "ROUND", sx_cast(&p->a, q->sel[q->nsel].e, "numeric"),
 		                            sx_num(&p->a, arena_printf(&p->a, "%d", f->decimals - 1)));
-	char *as = f->measure < 0 && f->dur_start >= 0 ? arena_printf(&p->a, "%s_%s", agg, dur_name(f)) : arena_printf(&p->a, "%s", agg);
+	char *as = f->measure < 0 && f->dur_start >= 0 ? arena_printf(&p->a, "%s_%s", agg, pf_dur_name(f)) : arena_printf(&p->a, "%s", agg);
 	for (char *c = as; c && *c; c++)
 		*c = (char)tolower((unsigned char)*c);
 	q->sel[q->nsel++].as = as;
@@ -584,7 +584,7 @@ static int build_rows(struct planner *p, struct squery *q)
 	if (!q->nsel && f->dur_start >= 0 && f->dur_days == 2) {
 		/* "how long was her last ICU stay": the stay's duration, each stay that is left */
 		q->sel[q->nsel].e = duration_expr(p);
-		q->sel[q->nsel++].as = dur_name(f);
+		q->sel[q->nsel++].as = pf_dur_name(f);
 		q->where[q->nwhere++] = sx_null(&p->a, pf_col(p, f->dur_end), 1);
 	}
 	if (!q->nsel)

@@ -171,6 +171,9 @@ void pf_concept_range(struct planner *p, int col, const char *value, double *lo,
 
 /* planner_build.c */
 int pf_build(struct planner *p, struct squery *q);
+/* pf_dur_name: the unit a duration is given in, as its column is named ("hours": said, else days
+ * for a stay, minutes for start and end times) */
+const char *pf_dur_name(const struct frame *f);
 
 /* planner_entity.c; pf_is_visit_word: t names a visit or stay (visit, admission, stay, 입원, 방문) */
 int pf_is_visit_word(const struct ptok *t);
@@ -244,6 +247,12 @@ int pf_dict_label(struct planner *p, int col, int *edge);
  * first when the question is about stays): 1 with the fact's key (*kf) and ti's (*kt), either may
  * be NULL; 0 none (two columns that reference one dictionary are no shared parent) */
 int pf_shared_key(struct planner *p, int ti, int *kf, int *kt);
+/* pf_name_prefix: how many leading characters names a and b share */
+size_t pf_name_prefix(const char *a, const char *b);
+/* pf_prefix_col: the one column of table, of type (a text one not a key), other than skip,
+ * whose name shares the longest leading run with name (*len its length): dischtime beside
+ * discharge_location; -1 when none or two share it equally */
+int pf_prefix_col(struct planner *p, int table, const char *name, enum ptype type, int skip, size_t *len);
 /* pf_shared_key_of: the same for table `from` in place of the fact table */
 int pf_shared_key_of(struct planner *p, int from, int ti, int *kf, int *kt);
 int pf_measure_col(struct planner *p, int table);

@@ -408,7 +408,7 @@ int pf_bind_measure(struct planner *p)
 			pf_self_group(p);
 			f->nproj = 0;
 			pf_decide(p, "", "aggregate", arena_printf(&p->a, "%s((%s - %s) in %s)", f->agg, pf_cfq(p, f->dur_end),
-			                                          pf_cfq(p, f->dur_start), f->dur_unit == 'h' ? "hours" : f->dur_unit == 'd' || (!f->dur_unit && f->dur_days) ? "days" : f->dur_unit == 's' ? "seconds" : "minutes"),
+			                                          pf_cfq(p, f->dur_start), pf_dur_name(f)),
 			          f->dur_days ? "a length of stay: discharge date - admission date" : "a duration between a start and an end time", 1);
 		} else if (f->measure < 0) {
 			return pf_decline(p, "%s", "an aggregate was asked for but no numeric measure was found");

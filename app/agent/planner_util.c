@@ -348,6 +348,31 @@ int pf_dict_label(struct planner *p, int col, int *edge)
 	return -1;
 }
 
+size_t pf_name_prefix(const char *a, const char *b)
+{
+	size_t n = 0;
+	while (a[n] && a[n] == b[n])
+		n++;
+	return n;
+}
+
+int pf_prefix_col(struct planner *p, int table, const char *name, enum ptype type, int skip, size_t *len)
+{
+	const struct ptab *t = &p->s->t[table];
+	int pick = -1, tie = 0;
+	*len = 0;
+	for (int ci = t->c0; ci < t->c0 + t->nc; ci++) {
+		if (p->s->c[ci].type != type || ci == skip || (type == PT_TEXT && pf_is_keyish(p, ci)))
+			continue;
+		size_t l = pf_name_prefix(name, p->s->c[ci].name);
+		if (l > *len)
+			*len = l, pick = ci, tie = 0;
+		else if (l == *len)
+			tie = 1;
+	}
+	return tie ? -1 : pick;
+}
+
 int pf_shared_key(struct planner *p, int ti, int *kf, int *kt)
 {
 	return pf_shared_key_of(p, p->f.fact, ti, kf, kt);

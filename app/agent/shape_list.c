@@ -25,21 +25,9 @@ static int each_visit(struct planner *p)
  * (discharge_location beside dischtime: at least four letters, more than any other), -1 none */
 static int place_of_event(struct planner *p, int tc)
 {
-	const struct ptab *t = &p->s->t[p->s->c[tc].table];
-	size_t best = 0;
-	int pick = -1, tie = 0;
-	for (int ci = t->c0; ci < t->c0 + t->nc; ci++) {
-		if (p->s->c[ci].type != PT_TEXT || pf_is_keyish(p, ci))
-			continue;
-		size_t l = 0;
-		while (p->s->c[ci].name[l] && p->s->c[ci].name[l] == p->s->c[tc].name[l])
-			l++;
-		if (l > best)
-			best = l, pick = ci, tie = 0;
-		else if (l == best)
-			tie = 1;
-	}
-	return best >= 4 && !tie ? pick : -1;
+	size_t best;
+	int pick = pf_prefix_col(p, p->s->c[tc].table, p->s->c[tc].name, PT_TEXT, -1, &best);
+	return best >= 4 ? pick : -1;
 }
 
 /* first/last: order by time, one row; when: the time column is what is shown; 0 or -1 */

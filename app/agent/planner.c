@@ -33,6 +33,7 @@ static enum err planner_open(struct planner *p, struct catalog *cat, const struc
 	p->f.band_col = -1;
 	p->f.episode = -1;
 	p->f.rank_key = -1;
+	p->f.pivot = -1;
 	p->f.entity_key = -1;
 	conninfo = ctx && ctx->conninfo ? ctx->conninfo : NULL;
 	if (!conninfo || !*conninfo)
@@ -621,7 +622,12 @@ static char *explain(struct planner *p, const struct planner_out *out, const cha
 		if (f->entity_val)
 			sb_printf(&ex, ", for %s %s", f->entity_col, f->entity_val);
 		for (int i = 0; i < f->nin; i++)
-			sb_printf(&ex, ", where %s is '%s'%s", p->s->c[f->in[i].col].name, f->in[i].vals[0], f->in[i].n > 1 ? " (or others listed)" : "");
+			if (i == f->pivot) {   /* one column per value */
+				sb_printf(&ex, ", apart for each %s:", p->s->c[f->in[i].col].name);
+				for (int v = 0; v < f->in[i].n; v++)
+					sb_printf(&ex, "%s '%s'", v ? "," : "", f->in[i].vals[v]);
+			} else
+				sb_printf(&ex, ", where %s is '%s'%s", p->s->c[f->in[i].col].name, f->in[i].vals[0], f->in[i].n > 1 ? " (or others listed)" : "");
 		for (int i = 0; i < f->ncond; i++)
 			if (f->cond[i].num == 2)
 				sb_printf(&ex, ", where %s %s", p->s->c[f->cond[i].col].name,

@@ -577,6 +577,7 @@ static int value_pick(struct planner *p, struct plink_item *it, const char *sp, 
 		if (p->s->c[it->cols[c]].table == f->fact)
 			pick = c;
 	*unreached = 0;
+	int by_path = pick < 0;
 	for (int c = 0; c < it->ncols; c++) {
 		int e[4];
 		int dt = p->s->c[it->cols[c]].table, via = -1;
@@ -598,6 +599,20 @@ static int value_pick(struct planner *p, struct plink_item *it, const char *sp, 
 		if (pick == c && via >= 0 && pf_set_via(p, dt, via, sp) < 0)
 			return -2;
 	}
+	/* the same stored text in two tables the question's table reaches just as directly ("ER": a
+	 * care site's code and the emergency visit type's code), with no word saying which: either
+	 * reading answers another question, so it is asked, naming the word (docs/coverage.md) */
+	for (int c = 0, e[4]; by_path && pick >= 0 && c < it->ncols; c++) {
+		int dt = p->s->c[it->cols[c]].table, dp = p->s->c[it->cols[pick]].table;
+		if (c == pick || dt == dp || dt == f->fact || dp == f->fact)
+			continue;
+		int np = pf_path(p, f->fact, dp, e, 2), nc = pf_path(p, f->fact, dt, e, 2);
+		if (nc >= 0 && nc <= np) {
+			pf_decline(p, "'%s' is stored as the value of two different things the question's table reaches; say which "
+			              "one is meant", sp);
+			return -2;
+		}
+	}
 	return pick;
 }
 
@@ -610,6 +625,17 @@ static int bind_value(struct planner *p, struct plink_item *it, const char *sp, 
 	int unreached;
 	if (it->role == PL_ROLE_IGNORED)
 		return 0;   /* a number's unit */
+	/* "응급실 내원 건수" of a visit table: 내원 (visit) names the visits counted, not a dictionary's
+	 * 'Visit' that its synonym happens to match */
+	if (it->t1 - it->t0 == 1 && pf_is_visit_word(&p->tk.v[it->t0]) && f->fact >= 0 && f->fact == pf_visit_table(p, 0)) {
+		int other = 1;
+		for (int c = 0; c < it->ncols; c++)
+			other &= p->s->c[it->cols[c]].table != f->fact && strcasecmp(it->vals[c], p->tk.v[it->t0].text) != 0;
+		if (other) {
+			pf_decide(p, sp, "ignored", pf_cfq(p, it->cols[0]), "a visit word names the visits themselves, not a stored value", 0);
+			return 0;
+		}
+	}
 	int pick = value_pick(p, it, sp, &unreached);
 	if (pick == -2)
 		return -1;
@@ -1207,6 +1233,19 @@ int pf_bind_rest(struct planner *p)
 		           (p->tk.v[nt].unit == 'd' || (nt + 1 < p->tk.n && p->tk.v[nt + 1].unitv == 'd'));
 		if (span && !days)
 			return pf_decline(p, "a span of time '%s' is compared, but with what duration could not be told", f->cond[i].lit);
+		/* "at least three different organisms": the number counts the thing named after it, per
+		 * patient or stay; compared with a measure or an age it would answer another question */
+		for (int k = nt + 1; nt >= 0 && k < p->tk.n && k <= nt + 3; k++) {
+			static const char *const between[] = {"different", "distinct", "unique", "separate", "more", "or",
+			                                      "other", "서로", "다른", NULL};
+			if (planner_in_list(between, p->tk.v[k].text))
+				continue;
+			for (int l = 0; l < p->pl.n; l++)
+				if ((p->pl.v[l].kind == PL_COLUMN || p->pl.v[l].kind == PL_TABLE) && p->pl.v[l].t0 == k)
+					return pf_decline(p, "the number '%s' counts the thing named after it for each patient or stay, which "
+					                     "the offline planner does not build", f->cond[i].lit);
+			break;
+		}
 		f->cond[i].col = col;
 		pf_decide(p, "", "filter", arena_printf(&p->a, "%s %s %s", pf_cfq(p, col), f->cond[i].op, f->cond[i].lit),
 		       "numeric comparison with the measured value", 0.8);

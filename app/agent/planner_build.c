@@ -267,6 +267,24 @@ static int entity_ref(struct planner *p)
 
 /* build_where: the WHERE clause: the numbered entity, stored values (several of one column: IN),
  * comparisons and concepts, the time window, the visit, "currently admitted"; 0 or -1 declined */
+/* pick_pivot: "admissions of men and women by ward": values that are every value their column
+ * holds filter nothing; each is asked for apart, so each becomes a column of the aggregate
+ * (docs/coverage.md, "Values named together") */
+static void pick_pivot(struct planner *p)
+{
+	struct frame *f = &p->f;
+	if (!f->agg || !strcmp(f->agg, "RATE") || f->bucket || f->nagg2)
+		return;
+	for (int k = 0; k < f->nin && f->pivot < 0; k++) {
+		int col = f->in[k].col, grouped = 0;
+		for (int g = 0; g < f->ngroup; g++)
+			grouped |= f->group[g] == col;
+		if (f->in[k].n >= 2 && !f->in[k].contains && !grouped && p->s->c[col].nvalues >= 2 &&
+		    f->in[k].n >= p->s->c[col].nvalues)
+			f->pivot = k;
+	}
+}
+
 static int build_where(struct planner *p, struct squery *q)
 {
 	struct frame *f = &p->f;
@@ -302,8 +320,11 @@ static int build_where(struct planner *p, struct squery *q)
 		q->where[q->nwhere++] = sx_cmp(&p->a, "=", pf_col(p, ec), sx_num(&p->a, f->entity_val));
 	}
 	/* value filters (several values of one column become IN) */
+	pick_pivot(p);
 	for (int i = 0; i < f->nin; i++) {
 		pf_need(p, p->s->c[f->in[i].col].table);
+		if (i == f->pivot)
+			continue;   /* each value is its own column's FILTER */
 		if (f->in[i].contains || f->in[i].n == 1) {
 			q->where[q->nwhere++] = value_cond(p, f->in[i].col, f->in[i].vals[0], f->in[i].contains);
 		} else {
@@ -467,14 +488,22 @@ static void agg_item(struct planner *p, struct squery *q, const char *agg)
 		pf_need(p, p->s->c[f->measure].table);
 		arg = f->measure_age ? age_expr(p, f->measure) : pf_col(p, f->measure);
 	}
-	q->sel[q->nsel].e = sx_agg(&p->a, agg, distinct, arg);
-	if (f->decimals && strcmp(agg, "COUNT"))   /* "1 decimal": ROUND(AVG(x)::numeric, 1) */
-		q->sel[q->nsel].e = sx_func(&p->a, "ROUND", sx_cast(&p->a, q->sel[q->nsel].e, "numeric"),
-		                            sx_num(&p->a, arena_printf(&p->a, "%d", f->decimals - 1)));
-	char *as = f->measure < 0 && f->dur_start >= 0 ? arena_printf(&p->a, "%s_%s", agg, pf_dur_name(f)) : arena_printf(&p->a, "%s", agg);
-	for (char *c = as; c && *c; c++)
-		*c = (char)tolower((unsigned char)*c);
-	q->sel[q->nsel++].as = as;
+	/* "by ward, men and women": one aggregate per value named, each over its rows (FILTER) */
+	int nv = f->pivot >= 0 ? f->in[f->pivot].n : 1;
+	for (int v = 0; v < nv && q->nsel < 16; v++) {
+		q->sel[q->nsel].e = sx_agg(&p->a, agg, distinct, arg);
+		if (f->pivot >= 0 && q->sel[q->nsel].e)
+			q->sel[q->nsel].e->filter = value_cond(p, f->in[f->pivot].col, f->in[f->pivot].vals[v], 0);
+		if (f->decimals && strcmp(agg, "COUNT"))   /* "1 decimal": ROUND(AVG(x)::numeric, 1) */
+			q->sel[q->nsel].e = sx_func(&p->a, "ROUND", sx_cast(&p->a, q->sel[q->nsel].e, "numeric"),
+			                            sx_num(&p->a, arena_printf(&p->a, "%d", f->decimals - 1)));
+		char *as = f->measure < 0 && f->dur_start >= 0 ? arena_printf(&p->a, "%s_%s", agg, pf_dur_name(f)) : arena_printf(&p->a, "%s", agg);
+		if (f->pivot >= 0)
+			as = arena_printf(&p->a, "%s_%s", as, f->in[f->pivot].vals[v]);
+		for (char *c = as; c && *c; c++)
+			*c = isalnum((unsigned char)*c) || (unsigned char)*c >= 0x80 ? (char)tolower((unsigned char)*c) : '_';
+		q->sel[q->nsel++].as = as;
+	}
 }
 
 /* build_aggregate: the aggregate (COUNT, COUNT DISTINCT entity, AVG..., a rate in percent, a

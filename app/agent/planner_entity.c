@@ -188,7 +188,7 @@ void pf_person_count(struct planner *p)
 int pf_is_visit_word(const struct ptok *t)
 {
 	static const char *const w[] = {"visit", "encount", "encounter", "stay", "admission", "adm", "hospitalization",
-	                                "hospitaliz", "입원", "방문", "재원", NULL};
+	                                "hospitaliz", "입원", "방문", "내원", "재원", NULL};
 	for (int i = 0; w[i]; i++)
 		if (!strcmp(t->stem, w[i]) || !strcmp(t->text, w[i]))
 			return 1;

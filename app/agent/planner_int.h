@@ -176,6 +176,7 @@ struct sexpr {
 	int distinct;
 	struct sexpr **args; int nargs;
 	struct squery *sub;
+	struct sexpr *filter;        /* AGG: FILTER (WHERE filter), or NULL */
 };
 struct sitem { struct sexpr *e; const char *as; };
 struct sjoin { const char *table, *alias; struct sexpr *on; };

@@ -369,6 +369,23 @@ static int measure_named(struct planner *p)
 	return 0;
 }
 
+/* distinct_word: a word for different values ("different", "types of") that is not part of a
+ * column's name ("admission type" names admission_type; counting admissions by it is no count of
+ * its values) */
+static int distinct_word(const struct planner *p)
+{
+	for (int i = 0; i < p->tk.n; i++) {
+		if (p->tk.v[i].role != R_DISTINCT)
+			continue;
+		int inside = 0;
+		for (int l = 0; l < p->pl.n && !inside; l++)
+			inside = p->pl.v[l].kind == PL_COLUMN && p->pl.v[l].t0 <= i && i < p->pl.v[l].t1 && p->pl.v[l].t1 - p->pl.v[l].t0 > 1;
+		if (!inside)
+			return 1;
+	}
+	return 0;
+}
+
 /* pf_bind_measure: what the aggregate is of: a rate's numerator, a duration, the measure (taken
  * out of the projection), or the counted entity (COUNT DISTINCT patients); a category word that
  * ends in 별 becomes the group; 0 or -1 declined */
@@ -436,9 +453,18 @@ int pf_bind_measure(struct planner *p)
 		int one = f->nproj > 0;   /* one column named, maybe by two words ("prescription drugs") */
 		for (int i = 1; i < f->nproj; i++)
 			one &= f->proj[i] == f->proj[0];
-		if (!f->count_entity && pf_has_role(p, R_DISTINCT) && one && !f->ngroup &&
+		if (!f->count_entity && distinct_word(p) && one && !f->ngroup &&
 		    !pf_has_role(p, R_MOST) && !pf_has_role(p, R_TOP))
 			f->count_col = f->proj[0];
+		/* "how many types of admission": kinds of something asked, but no column of kinds found;
+		 * counting the rows would answer another question */
+		for (int i = 0; i < p->tk.n && !f->count_entity && f->count_col < 0 && distinct_word(p); i++) {
+			static const char *const kinds[] = {"type", "types", "kind", "kinds", "sort", "sorts", "종류", NULL};
+			if (p->tk.v[i].role == R_DISTINCT && planner_in_list(kinds, p->tk.v[i].text) &&
+			    ((i + 1 < p->tk.n && !strcmp(p->tk.v[i + 1].text, "of")) || !strcmp(p->tk.v[i].text, "종류")))
+				return pf_decline(p, "'%s' asks how many kinds there are, but which column holds the kinds could not be told",
+				                  p->tk.v[i].text);
+		}
 		/* a count of those "transferred"/"discharged": only rows where the event took place */
 		if (f->time_named && !f->has_win && f->time_col >= 0 && happened_word(&p->tk.v[f->time_tok]) && f->ncond < MAXF) {
 			pf_cond_not_null(f, f->time_col);

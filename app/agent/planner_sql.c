@@ -208,6 +208,11 @@ static void expr(struct sb *sb, const struct sexpr *e)
 			expr(sb, e->args[i]);
 		}
 		sb_putc(sb, ')');
+		if (e->filter) {
+			sb_puts(sb, " FILTER (WHERE ");
+			expr(sb, e->filter);
+			sb_putc(sb, ')');
+		}
 		break;
 	case SX_CMP:
 	case SX_ARITH:

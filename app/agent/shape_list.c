@@ -184,9 +184,56 @@ static int list_timeline_order(struct planner *p, const struct cues *c)
 	return 0;
 }
 
+/* asked_noun_unshown: "what is the name of the facility ...", "which hospital was she transferred
+ * from": the noun asked for must be what the rows show; a name answered with a time, or a hospital
+ * (the visits' own word) answered with a column of another table, is another question.  0 or -1 */
+static int asked_noun_unshown(struct planner *p)
+{
+	struct frame *f = &p->f;
+	if (f->agg || !f->nproj)
+		return 0;
+	int text = 0, visit_col = 0, vt = pf_visit_table(p, 0);
+	for (int i = 0; i < f->nproj; i++) {
+		text |= p->s->c[f->proj[i]].type == PT_TEXT;
+		visit_col |= p->s->c[f->proj[i]].table == vt && p->s->c[f->proj[i]].type == PT_TEXT;
+	}
+	for (int i = 0; i + 1 < p->tk.n; i++) {
+		const struct ptok *t = &p->tk.v[i], *n = &p->tk.v[i + 1];
+		/* "the name of", "이름" as the thing asked */
+		if (!text && (!strcmp(t->text, "name") || !strcmp(t->text, "names")) && !strcmp(n->text, "of"))
+			return pf_decline(p, "the question asks for the %s of something, but what the plan shows is not a name", t->text);
+		/* "which hospital", "what hospital": the hospital itself, which only a text column of the
+		 * visits may name (never their times) */
+		if (t->role == R_WHICH && (!strcmp(n->text, "hospital") || !strcmp(n->text, "hospitals") || !strcmp(n->text, "병원")) &&
+		    !(i + 2 < p->tk.n && pf_is_visit_word(&p->tk.v[i + 2])) && !visit_col)
+			return pf_decline(p, "the question asks which %s, and no column names hospitals", n->text);
+	}
+	return 0;
+}
+
+/* untimed_act: "when was the culture result reported": the time of an act on the record after the
+ * event (conf/lexicon/phrases.tsv, role untimed_act) that no linked column holds; 0 or -1 */
+static int untimed_act(struct planner *p, const struct cues *c)
+{
+	const char *const *w = planner_lex_phrases("untimed_act");
+	for (int i = 0; c->when && w && i < p->tk.n; i++) {
+		if (!planner_in_list(w, p->tk.v[i].text))
+			continue;
+		int linked = 0;
+		for (int l = 0; l < p->pl.n; l++)
+			linked |= p->pl.v[l].t0 <= i && i < p->pl.v[l].t1;
+		if (!linked)
+			return pf_decline(p, "the question asks when something was %s, a time no column of the database holds",
+			                  p->tk.v[i].text);
+	}
+	return 0;
+}
+
 static int frame(struct planner *p, struct cues *c)
 {
 	struct frame *f = &p->f;
+	if (untimed_act(p, c) < 0)
+		return -1;
 	if (list_first_last(p, c) < 0 || list_value(p, c) < 0)
 		return -1;
 	list_table_timeline(p, c);
@@ -231,6 +278,8 @@ static int frame(struct planner *p, struct cues *c)
 			pf_decide(p, "", "projection", pf_cfq(p, ec), "whose measurements: the entity leads each row", 1);
 		}
 	}
+	if (asked_noun_unshown(p) < 0)
+		return -1;
 	if (!f->agg && !f->order && !f->timeline && !each_visit(p)) {
 		f->distinct = 1;   /* a list of things: each once */
 		/* "which organisms were found": an empty name is not one of the things found */

@@ -18,6 +18,16 @@ static int word_in(const char *text, const char *w)
 	return 0;
 }
 
+/* asks_codes: the question asks for codes ("the three most recorded diagnosis codes", "코드"), not
+ * the names a dictionary gives them */
+static int asks_codes(const struct planner *p)
+{
+	for (int i = 0; i < p->tk.n; i++)
+		if (!strcmp(p->tk.v[i].stem, "code") || strstr(p->tk.v[i].text, "코드"))
+			return 1;
+	return 0;
+}
+
 /* rank what is asked for: a projected column, else the label of the fact table; 0 or -1 */
 static int frame(struct planner *p, struct cues *c)
 {
@@ -44,6 +54,26 @@ static int frame(struct planner *p, struct cues *c)
 	for (int i = 0; i < f->nproj && rc < 0; i++)
 		if (p->s->c[f->proj[i]].type == PT_TEXT)
 			rc = f->proj[i];
+	/* a dictionary the question names that the fact table's key points into ("top 2 units" of
+	 * admissions, the unit dictionary named): its label, through that key */
+	for (int l = 0; l < p->pl.n && rc < 0; l++) {
+		const struct plink_item *it = &p->pl.v[l];
+		if (it->kind != PL_TABLE || it->table == f->fact)
+			continue;
+		for (int k = 0, edge, lc; k < p->s->nfk && rc < 0; k++)
+			if (p->s->c[p->s->fk[k].from].table == f->fact && p->s->c[p->s->fk[k].to].table == it->table &&
+			    (lc = pf_dict_label(p, p->s->fk[k].from, &edge)) >= 0 && p->s->c[lc].table == it->table)
+				rc = p->s->fk[k].from;   /* the key; its label is taken below */
+	}
+	/* a code column that a dictionary labels ("top 3 wards": ward_cd -> the ward's name): the
+	 * name is ranked, as a breakdown by that column shows it, unless codes are asked for */
+	for (int edge, lc; rc >= 0 && !asks_codes(p) && (lc = pf_dict_label(p, rc, &edge)) >= 0; ) {
+		if (pf_set_via(p, p->s->c[lc].table, edge, p->s->c[rc].name) < 0)
+			return -1;
+		f->rank_key = rc;
+		rc = lc;
+		break;
+	}
 	/* a key named ("diagnoses": condition_concept_id): the label of the dictionary it points to */
 	for (int i = 0, edge; i < f->nproj && rc < 0; i++)
 		if ((rc = pf_dict_label(p, f->proj[i], &edge)) >= 0)

@@ -169,6 +169,18 @@ void restate(struct sb *out, const char *lang, const struct sql_reading *rd, con
 			sb_puts(&g, sb_cstr(&col));
 		sb_free(&col);
 	}
+	if (rd->npivot) {
+		/* one output column per value of a column: a dimension too, said with its values */
+		struct sb col = SB_INIT, vals = SB_INIT;
+		name(&col, lang, rd->pivot_col, nm);
+		for (int i = 0; i < rd->npivot; i++)
+			sb_printf(&vals, "%s%s", i ? ", " : "", rd->pivot_val[i]);
+		if (g.len)
+			sb_puts(&g, i18n_get(lang, "restate.times"));
+		i18n_format(&g, lang, "restate.pivot", (const char *[]){"col", sb_cstr(&col), "vals", sb_cstr(&vals), NULL});
+		sb_free(&col);
+		sb_free(&vals);
+	}
 	if (g.len)
 		i18n_format(&what, lang, "restate.by", (const char *[]){"measure", sb_cstr(&m), "groups", sb_cstr(&g), NULL});
 	else

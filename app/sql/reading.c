@@ -180,6 +180,40 @@ static void numerator(const cJSON *n, struct sql_reading *o)
 		o->num[o->nnum++] = c;
 }
 
+static const cJSON *find_agg(const cJSON *n);
+
+/* pivot: two or more select items that are each an aggregate with a FILTER of one equality on
+ * the same column: one output column per value, read as such and not as a share */
+static void pivot(const cJSON *targets, struct sql_reading *o)
+{
+	const cJSON *e;
+	int n = 0;
+	char col[RD_NAME] = "", vals[4][RD_VAL] = {{0}};
+	cJSON_ArrayForEach(e, targets) {
+		const char *type;
+		const cJSON *rt = pgt_body(e, &type);
+		const cJSON *v = rt ? cJSON_GetObjectItemCaseSensitive(rt, "val") : NULL;
+		const cJSON *a = v ? find_agg(v) : NULL;
+		const cJSON *f = a ? cJSON_GetObjectItemCaseSensitive(a, "agg_filter") : NULL;
+		if (!f)
+			continue;
+		struct sql_reading one;
+		memset(&one, 0, sizeof one);
+		numerator(f, &one);
+		if (one.nnum != 1 || strcmp(one.num[0].op, "=") || (col[0] && strcmp(col, one.num[0].col)) || n >= 4)
+			return;
+		snprintf(col, sizeof col, "%s", one.num[0].col);
+		snprintf(vals[n++], RD_VAL, "%s", one.num[0].val);
+	}
+	if (n < 2)
+		return;
+	snprintf(o->pivot_col, sizeof o->pivot_col, "%s", col);
+	memcpy(o->pivot_val, vals, sizeof o->pivot_val);
+	o->npivot = n;
+	o->rate = 0;
+	o->nnum = 0;
+}
+
 /* find_agg: the first aggregate call in a select-list expression (not inside a subquery) */
 static const cJSON *find_agg(const cJSON *n)
 {
@@ -378,6 +412,7 @@ static void read_select(const cJSON *s, struct sql_reading *o)
 			}
 		}
 	}
+	pivot(targets, o);
 	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(s, "groupClause")) {
 		struct rd_group g;
 		const cJSON *item = e;

@@ -40,6 +40,11 @@ struct sql_reading {
 	char cols[4][RD_NAME];         /* the plain columns the outermost SELECT lists (rows shown) */
 	int ncols;
 	int ncols_done;                /* (reading: the first arm's columns are taken) */
+	/* "COUNT(*) FILTER (WHERE sex = 'M'), COUNT(*) FILTER (WHERE sex = 'F')": the same aggregate
+	 * apart for each value of one column, one output column each (not a share) */
+	char pivot_col[RD_NAME];
+	char pivot_val[4][RD_VAL];
+	int npivot;
 	int complete;                  /* 1: every condition of the WHERE was read; 0: some could not be
 	                                * said back (a subquery, a function), and the restatement says so */
 };

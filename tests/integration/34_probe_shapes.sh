@@ -3,21 +3,11 @@
 set -uo pipefail
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 ASKQL=${ASKQL:-$TOP/bin/askql}
-TMP=$(mktemp -d)
-DB=probe_shapes_$$
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-nok() { n=$((n + 1)); echo "not ok $n - $1"; [ -n "${2:-}" ] && sed 's/^/# /' <<<"$2" | head -20; }
-cleanup() {
-	psql -X -q -d askql -c "DELETE FROM askql.targets WHERE name = '$DB'; DELETE FROM askql.cat_targets WHERE name = '$DB'" >/dev/null 2>&1
-	psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $DB WITH (FORCE)" >/dev/null 2>&1
-	rm -rf "$TMP"
-}
-trap cleanup EXIT
+. "$TOP/tests/lib/own_schema.sh"
+own_schema_begin probe_shapes
 
 # A hospital stay, its unit moves, its intensive-care stays (first and last unit kept apart),
 # cultures whose organism is empty when nothing grew, and charted outputs named by a dictionary.
-psql -X -q -d postgres -c "CREATE DATABASE $DB" >/dev/null 2>&1
 psql -X -q -d "$DB" >/dev/null 2>&1 <<'SQL'
 CREATE TABLE person (person_no int PRIMARY KEY, sex text NOT NULL);
 CREATE TABLE org_unit (unit_code text PRIMARY KEY, unit_label text NOT NULL);
@@ -89,43 +79,9 @@ cat >"$TMP/q.jsonl" <<'J'
 {"question": "the two most common routes of medication orders", "gold_sql": "SELECT route FROM (SELECT route, dense_rank() OVER (ORDER BY count(*) DESC) r FROM drug_order GROUP BY route) t WHERE r <= 2", "rule": "a ranking of the column of categories named (routes), not of the rows' label (drugs)"}
 {"question": "which organisms were found in patient 4's cultures?", "gold_sql": "SELECT DISTINCT organism FROM culture WHERE person_no = 4 AND organism IS NOT NULL", "rule": "a list of names: an empty name is not one found"}
 J
-"$ASKQL" index --quiet --target "host=$PGHOST port=$PGPORT dbname=$DB user=${PGUSER:-askql}" --name "$DB" >/dev/null 2>&1
-# each question also as a gold answer of its own, so the eval compares executed rows
-python3 - "$TMP/q.jsonl" "$TMP/eval.jsonl" <<'PY'
-import json, sys
-with open(sys.argv[2], "w") as out:
-    for line in open(sys.argv[1]):
-        q = json.loads(line)
-        line = {"question": q["question"]}
-        if "parent_question" in q:
-            line["parent_question"] = q["parent_question"]
-        if "gold_sql" in q:
-            line["gold_sql"] = q["gold_sql"]
-        else:
-            line["answerable"] = False
-        out.write(json.dumps(line) + "\n")
-PY
-"$ASKQL" eval --target "host=$PGHOST port=$PGPORT dbname=$DB user=${PGUSER:-askql}" --name "$DB" \
-	--now '2025-12-31 23:59:00' --out "$TMP/out.jsonl" "$TMP/eval.jsonl" >"$TMP/report.txt" 2>&1
-python3 - "$TMP/q.jsonl" "$TMP/want.jsonl" <<'PY'
-import json, sys
-with open(sys.argv[2], "w") as out:
-    for line in open(sys.argv[1]):
-        q = json.loads(line)
-        out.write(json.dumps({"question": q["question"], "expect": q.get("expect", "correct"), "rule": q["rule"]}) + "\n")
-PY
-while IFS= read -r line; do
-	case $line in
-	OK\ *) ok "${line#OK }" ;;
-	*) nok "${line#NOK }" "$(cat "$TMP/report.txt")" ;;
-	esac
-done < <(python3 "$TOP/tests/lib/eval_expect.py" "$TMP/want.jsonl" "$TMP/out.jsonl")
+own_schema_eval "$TMP/q.jsonl"
 [ "$n" -eq 15 ] || nok "fifteen questions were scored (got $n)"
 # "currently" of a table that records no open stay is declined naming the word, not dropped
-out=$("$ASKQL" eval --direct --target "host=$PGHOST port=$PGPORT dbname=$DB user=${PGUSER:-askql}" --name "$DB" \
-	--now '2025-12-31 23:59:00' --plan "which organisms are currently found in cultures?" 2>&1)
-case $out in
-*"reason: the question asks what is so 'currently'"*) ok "'currently' with no open stay is declined naming the word" ;;
-*) nok "'currently' with no open stay is declined naming the word" "$out" ;;
-esac
+own_schema_expect "reason: the question asks what is so 'currently'" \
+	"'currently' with no open stay is declined naming the word" "which organisms are currently found in cultures?"
 echo "1..$n"

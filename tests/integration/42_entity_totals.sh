@@ -3,21 +3,11 @@
 set -uo pipefail
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 ASKQL=${ASKQL:-$TOP/bin/askql}
-TMP=$(mktemp -d)
-DB=entity_totals_$$
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-nok() { n=$((n + 1)); echo "not ok $n - $1"; [ -n "${2:-}" ] && sed 's/^/# /' <<<"$2" | head -20; }
-cleanup() {
-	psql -X -q -d askql -c "DELETE FROM askql.targets WHERE name = '$DB'; DELETE FROM askql.cat_targets WHERE name = '$DB'" >/dev/null 2>&1
-	psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $DB WITH (FORCE)" >/dev/null 2>&1
-	rm -rf "$TMP"
-}
-trap cleanup EXIT
+. "$TOP/tests/lib/own_schema.sh"
+own_schema_begin entity_totals
 
 # Hospital stays with where they ended, charges billed to a stay, lab results named by a test
 # dictionary, drug orders, intensive-care stays inside a hospital stay, cultures with organisms.
-psql -X -q -d postgres -c "CREATE DATABASE $DB" >/dev/null 2>&1
 psql -X -q -d "$DB" >/dev/null 2>&1 <<'SQL'
 CREATE TABLE person (person_no int PRIMARY KEY, sex text NOT NULL);
 CREATE TABLE hospital_admission (adm_no int PRIMARY KEY, person_no int NOT NULL REFERENCES person,
@@ -74,34 +64,10 @@ cat >"$TMP/q.jsonl" <<'J'
 {"question": "How long, in hours, was patient 3 in the ICU?", "gold_sql": "SELECT extract(epoch FROM icu_out - icu_in) / 3600 FROM icu_stay WHERE person_no = 3", "rule": "in hours: the unit asked, not days"}
 {"question": "which patients died since 2025-06-01 according to the discharge place?", "gold_sql": "SELECT DISTINCT person_no FROM hospital_admission WHERE discharge_place = 'died' AND discharged >= '2025-06-01'", "rule": "the window is of the event the value belongs to (discharged), not the admission"}
 J
-"$ASKQL" index --quiet --target "host=$PGHOST port=$PGPORT dbname=$DB user=${PGUSER:-askql}" --name "$DB" >/dev/null 2>&1
-python3 - "$TMP/q.jsonl" "$TMP/eval.jsonl" "$TMP/want.jsonl" <<'PY'
-import json, sys
-with open(sys.argv[2], "w") as out, open(sys.argv[3], "w") as want:
-    for line in open(sys.argv[1]):
-        q = json.loads(line)
-        e = {"question": q["question"]}
-        if "gold_sql" in q:
-            e["gold_sql"] = q["gold_sql"]
-        else:
-            e["answerable"] = False
-        out.write(json.dumps(e) + "\n")
-        want.write(json.dumps({"question": q["question"], "expect": q.get("expect", "correct"), "rule": q["rule"]}) + "\n")
-PY
-"$ASKQL" eval --target "host=$PGHOST port=$PGPORT dbname=$DB user=${PGUSER:-askql}" --name "$DB" \
-	--now '2025-12-31 23:59:00' --out "$TMP/out.jsonl" "$TMP/eval.jsonl" >"$TMP/report.txt" 2>&1
-while IFS= read -r line; do
-	case $line in
-	OK\ *) ok "${line#OK }" ;;
-	*) nok "${line#NOK }" "$(tail -5 "$TMP/report.txt")" ;;
-	esac
-done < <(python3 "$TOP/tests/lib/eval_expect.py" "$TMP/want.jsonl" "$TMP/out.jsonl")
+own_schema_eval "$TMP/q.jsonl"
 [ "$n" -eq 13 ] || nok "thirteen questions were scored (got $n)"
 # the restatement says what is totalled and per what
-out=$("$ASKQL" eval --direct --target "host=$PGHOST port=$PGPORT dbname=$DB user=${PGUSER:-askql}" --name "$DB" \
-	--now '2025-12-31 23:59:00' --plan "what is the maximum total cost of a hospital admission that included a potassium lab test?" 2>&1)
-case $out in
-*"MAX of the total cost per adm_no, where the same patient or stay has test_label = 'potassium'"*) ok "the restatement names the per-stay total and the test" ;;
-*) nok "the restatement names the per-stay total and the test" "$out" ;;
-esac
+own_schema_expect "MAX of the total cost per adm_no, where the same patient or stay has test_label = 'potassium'" \
+	"the restatement names the per-stay total and the test" \
+	"what is the maximum total cost of a hospital admission that included a potassium lab test?"
 echo "1..$n"

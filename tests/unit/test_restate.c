@@ -91,6 +91,15 @@ static void test_said_back(void **state)
 	assert_string_equal(say("en", "SELECT caseid, dt, 'hr' AS m, hr FROM v WHERE caseid = 3 UNION ALL "
 	                              "SELECT caseid, dt, name, result FROM l WHERE caseid = 3 AND name = 'k' ORDER BY 1, 2"),
 	                    "Records in time order, where caseid = 3 and name = k");
+	/* one column per value of a column (admissions of men and women by ward): a dimension, not a share */
+	assert_string_equal(say("ko", "SELECT department, COUNT(*) FILTER (WHERE sex = 'M') AS count_m, COUNT(*) FILTER (WHERE sex = 'F') "
+	                              "AS count_f FROM c GROUP BY department"),
+	                    "진료과(department) × 성별(sex)(M, F, 열로 나눠)별 건수");
+	assert_string_equal(say("en", "SELECT AVG(age) FILTER (WHERE sex = 'M'), AVG(age) FILTER (WHERE sex = 'F') FROM c WHERE preop_dm = 1"),
+	                    "Average age by sex (M, F, a column each), where preop_dm = 1");
+	/* one count with a FILTER stays a share's part */
+	assert_string_equal(say("en", "SELECT COUNT(*) FILTER (WHERE sex = 'F') FROM c WHERE preop_dm = 1"),
+	                    "Share with sex = F among rows where preop_dm = 1");
 	/* what cannot be read is said */
 	assert_string_equal(say("en", "SELECT count(*) FROM c WHERE caseid IN (SELECT caseid FROM l)"),
 	                    "Number of rows (and conditions not said here: see the SQL)");

@@ -622,7 +622,7 @@ static char *explain(struct planner *p, const struct planner_out *out, const cha
 		if (f->entity_val)
 			sb_printf(&ex, ", for %s %s", f->entity_col, f->entity_val);
 		for (int i = 0; i < f->nin; i++)
-			if (i == f->pivot) {   /* one column per value */
+			if (i == f->pivot) {   /* one column (or group) per value */
 				sb_printf(&ex, ", apart for each %s:", p->s->c[f->in[i].col].name);
 				for (int v = 0; v < f->in[i].n; v++)
 					sb_printf(&ex, "%s '%s'", v ? "," : "", f->in[i].vals[v]);

@@ -273,15 +273,26 @@ static int entity_ref(struct planner *p)
 static void pick_pivot(struct planner *p)
 {
 	struct frame *f = &p->f;
-	if (!f->agg || !strcmp(f->agg, "RATE") || f->bucket || f->nagg2)
+	if (!f->agg || !strcmp(f->agg, "RATE") || f->bucket || f->nagg2 || f->pivot >= 0)
 		return;
+	/* a column per value only when columns are asked for ("남자 건수, 여자 건수 두 칸으로",
+	 * conf/lexicon/phrases.tsv role as_columns); else the column is one more grouping, after
+	 * those named (진료과 × 성별) */
+	const char *const *cw = planner_lex_phrases("as_columns");
+	int columns = 0;
+	for (int i = 0; cw && i < p->tk.n; i++)
+		columns |= planner_in_list(cw, p->tk.v[i].text) || (p->tk.v[i].raw && planner_in_list(cw, p->tk.v[i].raw));
 	for (int k = 0; k < f->nin && f->pivot < 0; k++) {
 		int col = f->in[k].col, grouped = 0;
 		for (int g = 0; g < f->ngroup; g++)
 			grouped |= f->group[g] == col;
 		if (f->in[k].n >= 2 && !f->in[k].contains && !grouped && p->s->c[col].nvalues >= 2 &&
-		    f->in[k].n >= p->s->c[col].nvalues)
+		    f->in[k].n >= p->s->c[col].nvalues && (columns || f->ngroup < 3)) {
 			f->pivot = k;
+			f->pivot_grouped = !columns;
+			if (!columns)
+				f->group[f->ngroup++] = col;
+		}
 	}
 }
 
@@ -489,16 +500,16 @@ static void agg_item(struct planner *p, struct squery *q, const char *agg)
 		arg = f->measure_age ? age_expr(p, f->measure) : pf_col(p, f->measure);
 	}
 	/* "by ward, men and women": one aggregate per value named, each over its rows (FILTER) */
-	int nv = f->pivot >= 0 ? f->in[f->pivot].n : 1;
+	int split = f->pivot >= 0 && !f->pivot_grouped, nv = split ? f->in[f->pivot].n : 1;
 	for (int v = 0; v < nv && q->nsel < 16; v++) {
 		q->sel[q->nsel].e = sx_agg(&p->a, agg, distinct, arg);
-		if (f->pivot >= 0 && q->sel[q->nsel].e)
+		if (split && q->sel[q->nsel].e)
 			q->sel[q->nsel].e->filter = value_cond(p, f->in[f->pivot].col, f->in[f->pivot].vals[v], 0);
 		if (f->decimals && strcmp(agg, "COUNT"))   /* "1 decimal": ROUND(AVG(x)::numeric, 1) */
 			q->sel[q->nsel].e = sx_func(&p->a, "ROUND", sx_cast(&p->a, q->sel[q->nsel].e, "numeric"),
 			                            sx_num(&p->a, arena_printf(&p->a, "%d", f->decimals - 1)));
 		char *as = f->measure < 0 && f->dur_start >= 0 ? arena_printf(&p->a, "%s_%s", agg, pf_dur_name(f)) : arena_printf(&p->a, "%s", agg);
-		if (f->pivot >= 0)
+		if (split)
 			as = arena_printf(&p->a, "%s_%s", as, f->in[f->pivot].vals[v]);
 		for (char *c = as; c && *c; c++)
 			*c = isalnum((unsigned char)*c) || (unsigned char)*c >= 0x80 ? (char)tolower((unsigned char)*c) : '_';

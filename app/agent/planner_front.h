@@ -70,7 +70,9 @@ struct frame {
 	int rank_col;                /* the column ranked */
 	int rank_key;                /* the fact table's key to the ranked dictionary, -1 */
 	int pivot;                   /* "by ward, men and women": the in[] list whose values are each a
-	                              * column of the aggregate (FILTER), -1 none */
+	                              * column of the aggregate (FILTER, when columns are asked for) or
+	                              * a grouping (pivot_grouped), -1 none */
+	int pivot_grouped;
 	const char *rank_agg;        /* rank by this aggregate of the measure (NULL: COUNT(*)) */
 	int rank_entity;             /* rank by COUNT(DISTINCT entity) ("for the most patients") */
 	int rank_asc;                /* least/lowest first */

@@ -1198,6 +1198,22 @@ void pf_precision_words(struct planner *p)
 
 /* pf_bind_rest: what the links leave: comparisons without a named column (the measure, else the
  * patients' age), the entity grouped (환자별), time buckets (월별); 0 or -1 declined */
+/* in_by_list: token i follows "and", "," or "x" in a list of breakdowns that a by/per began a few
+ * words before ("by department and year", "per ward, sex and month") */
+static int in_by_list(const struct planner *p, int i)
+{
+	static const char *const joins[] = {"and", ",", "x", "×", "&", NULL};
+	if (!planner_in_list(joins, p->tk.v[i - 1].text))
+		return 0;
+	for (int j = i - 2; j >= 0 && j >= i - 6; j--) {
+		if (p->tk.v[j].role == R_PER && !p->tk.v[j].hangul)
+			return 1;
+		if (p->tk.v[j].kind == TK_NUM || p->tk.v[j].kind == TK_DATE)
+			return 0;
+	}
+	return 0;
+}
+
 int pf_bind_rest(struct planner *p)
 {
 	struct frame *f = &p->f;
@@ -1296,6 +1312,8 @@ int pf_bind_rest(struct planner *p)
 			f->bucket = t->unitv;
 		else if (t->role == R_UNIT && (t->group || (i > 0 && p->tk.v[i - 1].role == R_PER)))
 			f->bucket = t->unitv;
+		else if (t->role == R_UNIT && i > 1 && in_by_list(p, i))
+			f->bucket = t->unitv;   /* "by department and year": the last of a list after by */
 		else if (t->role == R_WHEN && t->group)
 			f->bucket = 'd';   /* 날짜별 */
 		if (f->bucket) {

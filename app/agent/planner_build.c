@@ -589,6 +589,18 @@ static int build_aggregate(struct planner *p, struct squery *q)
 			                  arena_printf(&p->a, "%s (%s)", pf_cfq(p, f->measure), p->s->t[f->fact].name));
 		agg_item(p, q, f->agg);
 	}
+	/* "상위 5개를 진료과별로", "top 5 drugs by department": the top N within each group, or the top N
+	 * pairs? The pairs would be built; the other reading is as likely, so it is asked */
+	int ndistinct = 0;
+	for (int g = 0; g < f->ngroup; g++) {
+		int seen = 0;
+		for (int h = 0; h < g; h++)
+			seen |= f->group[h] == f->group[g];
+		ndistinct += !seen;
+	}
+	if (ndistinct >= 2 && f->order && f->limit > 0)
+		return pf_decline(p, "%s", "a top N over a breakdown in two ways (the top N within each group, or of the pairs) "
+		                           "could not be told apart");
 	if (f->ngroup && f->order) {
 		q->order[q->norder].e = q->sel[q->nsel - 1].e;
 		q->order[q->norder++].desc = f->order < 0;

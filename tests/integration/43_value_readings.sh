@@ -43,12 +43,19 @@ cat >"$TMP/q.jsonl" <<'J'
 {"question": "count the admissions whose admission type was urgent", "gold_sql": "SELECT count(*) FROM admission WHERE admission_type = 'urgent'", "rule": "a column named after whose is a filter's column, not a count of its values"}
 {"question": "when was the first admission of patient 3 reported?", "expect": "declined_ok", "rule": "the time of an act the tables do not record is declined, not the event's time"}
 {"question": "Which hospital was patient 3 admitted from?", "expect": "declined_ok", "rule": "which hospital: no column names hospitals"}
+{"question": "number of admissions by unit and year", "gold_sql": "SELECT date_trunc('year', admitted), u.unit_name, count(*) FROM admission a JOIN code_dict u ON u.unit_code = a.unit_code GROUP BY 1, 2", "rule": "a time bucket at the end of a list after by is a breakdown too"}
 {"question": "how many OP visits were there?", "expect": "declined_ok", "rule": "a code two dictionaries hold, reached as directly: asked, not guessed"}
 J
 own_schema_eval "$TMP/q.jsonl"
-[ "$n" -eq 12 ] || nok "twelve questions were scored (got $n)"
+[ "$n" -eq 13 ] || nok "thirteen questions were scored (got $n)"
 own_schema_expect "'OP' is stored as the value of two different things the question's table reaches; say which one is meant" \
 	"the decline names the word stored in two dictionaries" "how many OP visits were there?"
 own_schema_expect "apart for each sex: 'M', 'F'" "the explanation says each value is apart" \
 	"number of admissions of men and women by unit"
+# a top N over a two-way breakdown (within each group, or of the pairs?) is asked, on the demo database
+out=$("$ASKQL" eval --direct --target demo --now '2025-12-31 23:59:00' --plan "진료과별 성별 케이스 수 상위 3개" 2>&1)
+case $out in
+*"reason: a top N over a breakdown in two ways"*) ok "a top N over two groupings is declined naming both readings" ;;
+*) nok "a top N over two groupings is declined naming both readings" "$out" ;;
+esac
 echo "1..$n"

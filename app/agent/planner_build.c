@@ -520,9 +520,31 @@ static void agg_item(struct planner *p, struct squery *q, const char *agg)
 /* build_aggregate: the aggregate (COUNT, COUNT DISTINCT entity, AVG..., a rate in percent, a
  * duration in minutes) and the summary's further aggregates, ordered and limited for a top N of
  * groups; 0 or -1 declined */
+/* counts_dictionary: "외래 환자 수" once counted the concept dictionary's rows whose code is OP: a
+ * count whose table is a dictionary (other tables reference it, it holds no patient or stay) that
+ * the question reaches only through one of its values counts entries, not patients or events */
+static int counts_dictionary(struct planner *p)
+{
+	struct frame *f = &p->f;
+	int referenced = 0, named = 0;
+	if (strcmp(f->agg, "COUNT") || pf_holds_entity(p, f->fact))
+		return 0;
+	for (int k = 0; k < p->s->nfk && !referenced; k++)
+		referenced = p->s->c[p->s->fk[k].to].table == f->fact && p->s->c[p->s->fk[k].from].table != f->fact;
+	for (int l = 0; l < p->pl.n; l++) {
+		const struct plink_item *it = &p->pl.v[l];
+		named |= (it->kind == PL_TABLE && it->table == f->fact) ||
+		         (it->kind == PL_COLUMN && it->role != 2 && p->s->c[it->cols[0]].table == f->fact);
+	}
+	return referenced && !named;
+}
+
 static int build_aggregate(struct planner *p, struct squery *q)
 {
 	struct frame *f = &p->f;
+	if (counts_dictionary(p))
+		return pf_decline(p, "the count would be of %s's entries, a dictionary the question reaches only through a value; "
+		                     "what is counted could not be told", p->s->t[f->fact].name);
 	if (!strcmp(f->agg, "RATE")) {
 		if (!f->rate_n)
 			return pf_decline(p, "%s", "a share was asked, but of what could not be told");

@@ -34,6 +34,7 @@ static enum err planner_open(struct planner *p, struct catalog *cat, const struc
 	p->f.episode = -1;
 	p->f.rank_key = -1;
 	p->f.pivot = -1;
+	p->f.rank_entity_col = -1;
 	p->f.entity_key = -1;
 	conninfo = ctx && ctx->conninfo ? ctx->conninfo : NULL;
 	if (!conninfo || !*conninfo)

@@ -419,7 +419,7 @@ static void build_ranking(struct planner *p, struct squery *q)
 	q->sel[q->nsel++].as = p->s->c[f->rank_col].name;
 	/* what ranks: the aggregate of the measure, the number of distinct entities (the most
 	 * patients), else the number of rows */
-	int ek = f->rank_entity ? pf_col_in(p, f->fact, f->entity_col) : -1;
+	int ek = !f->rank_entity ? -1 : f->rank_entity_col >= 0 ? f->rank_entity_col : pf_col_in(p, f->fact, f->entity_col);
 	struct sexpr *cnt = f->rank_agg ? sx_agg(&p->a, f->rank_agg, 0, pf_col(p, f->measure))
 	                  : ek >= 0 ? sx_agg(&p->a, "COUNT", 1, pf_col(p, ek))
 	                            : sx_agg(&p->a, "COUNT", 0, sx_star(&p->a));
@@ -508,7 +508,8 @@ static void agg_item(struct planner *p, struct squery *q, const char *agg)
 		if (f->decimals && strcmp(agg, "COUNT"))   /* "1 decimal": ROUND(AVG(x)::numeric, 1) */
 			q->sel[q->nsel].e = sx_func(&p->a, "ROUND", sx_cast(&p->a, q->sel[q->nsel].e, "numeric"),
 			                            sx_num(&p->a, arena_printf(&p->a, "%d", f->decimals - 1)));
-		char *as = f->measure < 0 && f->dur_start >= 0 ? arena_printf(&p->a, "%s_%s", agg, pf_dur_name(f)) : arena_printf(&p->a, "%s", agg);
+		char *as = f->measure < 0 && f->dur_start >= 0 && strcmp(agg, "COUNT") ? arena_printf(&p->a, "%s_%s", agg, pf_dur_name(f))
+		                                                                      : arena_printf(&p->a, "%s", agg);
 		if (split)
 			as = arena_printf(&p->a, "%s_%s", as, f->in[f->pivot].vals[v]);
 		for (char *c = as; c && *c; c++)

@@ -45,6 +45,19 @@ void pf_find_entities(struct planner *p, int pass)
 		struct ptok *t = &p->tk.v[i];
 		if (t->kind != TK_WORD || (pass == 1 && pf_event_token(p, i)))
 			continue;   /* "after surgery" is when, not what is counted (planner_event.c) */
+		if (pass == 1 && t->used && i + 1 < p->tk.n && p->tk.v[i + 1].role == R_COUNT &&
+		    (entity_column(p, t->text) || entity_column(p, t->stem))) {
+			/* "당뇨 환자 수": the entity word closing a yes/no attribute's words ("당뇨 환자" names
+			 * preop_dm) right before the count word is still what is counted; the link keeps the rest */
+			for (int l = 0; l < p->pl.n; l++) {
+				struct plink_item *it = &p->pl.v[l];
+				if (it->t1 == i + 1 && it->t0 < i &&
+				    (it->kind == PL_CONCEPT || (it->kind == PL_COLUMN && p->s->c[it->cols[0]].flag))) {
+					it->t1 = i;
+					t->used = 0;
+				}
+			}
+		}
 		if (pass == 1 && t->used) {
 			/* a one-word link to an entity key column (or to the entity's own table): the entity */
 			int l, hit = -1;

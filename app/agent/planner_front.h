@@ -73,6 +73,8 @@ struct frame {
 	                              * column of the aggregate (FILTER, when columns are asked for) or
 	                              * a grouping (pivot_grouped), -1 none */
 	int pivot_grouped;
+	int rank_entity_col;         /* the ranked count's entity key in a joined table (the fact has
+	                              * none: drugs ranked by patients through the case), -1 */
 	const char *rank_agg;        /* rank by this aggregate of the measure (NULL: COUNT(*)) */
 	int rank_entity;             /* rank by COUNT(DISTINCT entity) ("for the most patients") */
 	int rank_asc;                /* least/lowest first */

@@ -292,8 +292,15 @@ static int date_year(struct ptoks *tk, int i, const struct tm *now, struct texpr
 static int date_window(struct ptoks *tk, int i, const struct tm *now, struct texpr *e, char *desc, size_t dn)
 {
 	struct ptok *t = &tk->v[i], *prev = i ? &tk->v[i - 1] : NULL;
-	int since = prev && (prev->role == R_SINCE);
-	int until = prev && (prev->role == R_UNTIL);
+	/* (a Korean particle before the date belongs to the date before it: 1월부터 3월까지) */
+	int since = prev && (prev->role == R_SINCE) && !prev->hangul;
+	int until = prev && (prev->role == R_UNTIL) && !prev->hangul;
+	/* "from January to March": the end of a range that "from" began, March included */
+	static const char *const to_words[] = {"to", "-", "~", NULL};
+	int range_end = 0;
+	for (int k = i - 2; prev && planner_in_list(to_words, prev->text) && k >= 0 && k >= i - 4; k--)
+		if (tk->v[k].role == R_SINCE && !tk->v[k].hangul)
+			range_end = until = 1;
 	struct tm d;
 	int y, unit, span1;
 
@@ -320,11 +327,12 @@ static int date_window(struct ptoks *tk, int i, const struct tm *now, struct tex
 	span1 = e->span1;
 	if (span1 < tk->n && (tk->v[span1].role == R_SINCE) && tk->v[span1].hangul)
 		since = 1;   /* 2023년부터 */
+	int ko_until = 0;   /* 3월까지: up to the end of March, March included (as "through March") */
 	if (span1 < tk->n && (tk->v[span1].role == R_UNTIL) && tk->v[span1].hangul)
-		until = 1;
+		until = ko_until = 1;
 	if (since)
 		e->x.to[0] = 0;
-	if (until && prev && (!strcmp(prev->text, "through") || !strcmp(prev->text, "thru"))) {
+	if (until && (ko_until || range_end || (prev && (!strcmp(prev->text, "through") || !strcmp(prev->text, "thru"))))) {
 		e->x.from[0] = 0;   /* "through 2025-12-31": up to the end of that day, included */
 	} else if (until) {
 		memcpy(e->x.to, e->x.from, sizeof e->x.to);

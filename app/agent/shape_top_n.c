@@ -114,6 +114,17 @@ static int frame(struct planner *p, struct cues *c)
 	/* "by number of patients", "환자 수가 가장 많은": the entity a count word is attached to */
 	if ((f->entity_counted || f->count_entity) && f->entity_col && pf_col_in(p, f->fact, f->entity_col) >= 0)
 		f->rank_entity = 1;
+	/* ... kept in another table the rows reach (a drug's rows hold the case, the case its
+	 * patient): counted there, never the rows instead */
+	for (int ti = 0, e[4]; (f->entity_counted || f->count_entity) && f->entity_col && !f->rank_entity && ti < p->s->nt; ti++)
+		if (pf_col_in(p, ti, f->entity_col) >= 0 && pf_path(p, f->fact, ti, e, 3) >= 0) {
+			f->rank_entity = 1;
+			f->rank_entity_col = pf_col_in(p, ti, f->entity_col);
+			pf_need(p, ti);
+		}
+	if ((f->entity_counted || f->count_entity) && f->entity_col && !f->rank_entity)
+		return pf_decline(p, "the ranking is by the number of %s, which no table the question's rows reach holds",
+		                  f->entity_col);
 	f->rank_col = rc;
 	f->rank_n = c->n;
 	f->rank_asc = c->asc;

@@ -221,6 +221,19 @@ static void test_time_windows(void **state)
 	assert_string_equal(w.to, "2100-06-07 00:00:00");
 	window("작년", NOW, &w, &rc);
 	assert_string_equal(w.from, "2024-01-01 00:00:00");
+	/* a range's end is included: 3월까지 and "to March" after "from" keep March (both once ended
+	 * at March 1; the particle 부터 of January was read as the start of March too) */
+	window("2025년 1월부터 3월까지 수술 건수", NOW, &w, &rc);
+	assert_string_equal(w.from, "2025-01-01 00:00:00");
+	assert_string_equal(w.to, "2025-04-01 00:00:00");
+	window("2024년부터 2025년까지", NOW, &w, &rc);
+	assert_string_equal(w.from, "2024-01-01 00:00:00");
+	assert_string_equal(w.to, "2026-01-01 00:00:00");
+	window("cases from January to March 2025", NOW, &w, &rc);
+	assert_string_equal(w.from, "2025-01-01 00:00:00");
+	assert_string_equal(w.to, "2025-04-01 00:00:00");
+	window("cases until March 2025", NOW, &w, &rc);   /* until: before March */
+	assert_string_equal(w.to, "2025-03-01 00:00:00");
 	/* a day written with its month's name; "in the past year" is the last 12 months, "last year"
 	 * the calendar year before */
 	window("the last input on December 30, 2100", "2100-12-31 23:59:00", &w, &rc);
@@ -677,6 +690,16 @@ static void test_probe_readings(void **state)
 {
 	NEED_DB();
 	int d;
+	/* "당뇨 환자 수": the patients of the yes/no attribute's words are counted, not its cases */
+	char *dm = plan("당뇨 환자 수", &d);
+	assert_false(d);
+	HAS(dm, "COUNT(DISTINCT clinical_data_table.subjectid)");
+	free(dm);
+	/* ranked by patients whose key is in the case the drug's rows reach: counted there, not rows */
+	char *r = plan("top 5 drugs by number of patients", &d);
+	assert_false(d);
+	HAS(r, "DENSE_RANK() OVER (ORDER BY COUNT(DISTINCT clinical_data_table.subjectid) DESC)");
+	free(r);
 	char *s = plan("BMI대별 환자 수", &d);
 	assert_false(d);
 	HAS(s, "floor((clinical_data_table.bmi / 10))");

@@ -272,8 +272,9 @@ static int calendar_start(const char *v, int *y, int *m)
 }
 
 /* with_calendar: p with, for each column whose every value starts a month (a date_trunc bucket),
- * three more columns: its year, its month and its quarter as whole numbers.  A month given as the instant it
- * starts and as (year, month) numbers is one answer (docs/coverage.md, "Measuring it").
+ * four more columns: its year, its month and its quarter as whole numbers, and the month written
+ * YYYY-MM.  A month given as the instant it starts, as (year, month) numbers or as '2100-01' is one
+ * answer (docs/coverage.md, "Measuring it").
  * Heap rows in *out (eval_rows_free), or 0 when p has no such column (out untouched). */
 static int with_calendar(const struct eval_rows *p, struct eval_rows *out)
 {
@@ -282,12 +283,12 @@ static int with_calendar(const struct eval_rows *p, struct eval_rows *out)
 		int all = 1;
 		for (int r = 0; r < p->nrows && all; r++)
 			all = calendar_start(p->rows[r][c], &y, &m);
-		if (all && p->ncols + 3 * (ncal + 1) <= 16)
+		if (all && p->ncols + 4 * (ncal + 1) <= 16)
 			cal[ncal++] = c;
 	}
 	if (!ncal)
 		return 0;
-	out->ncols = p->ncols + 3 * ncal;
+	out->ncols = p->ncols + 4 * ncal;
 	out->nrows = p->nrows;
 	out->rows = calloc((size_t)p->nrows, sizeof *out->rows);
 	for (int r = 0; out->rows && r < p->nrows; r++) {
@@ -300,11 +301,13 @@ static int with_calendar(const struct eval_rows *p, struct eval_rows *out)
 			char b[16];
 			calendar_start(p->rows[r][cal[k]], &y, &m);
 			snprintf(b, sizeof b, "%d", y);
-			row[p->ncols + 3 * k] = strdup(b);
+			row[p->ncols + 4 * k] = strdup(b);
 			snprintf(b, sizeof b, "%d", m);
-			row[p->ncols + 3 * k + 1] = strdup(b);
+			row[p->ncols + 4 * k + 1] = strdup(b);
 			snprintf(b, sizeof b, "%d", (m - 1) / 3 + 1);   /* its quarter (of a quarter's first month) */
-			row[p->ncols + 3 * k + 2] = strdup(b);
+			row[p->ncols + 4 * k + 2] = strdup(b);
+			snprintf(b, sizeof b, "%04d-%02d", y % 10000, m % 100);
+			row[p->ncols + 4 * k + 3] = strdup(b);
 		}
 	}
 	return 1;

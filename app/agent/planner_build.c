@@ -282,10 +282,18 @@ static void pick_pivot(struct planner *p)
 	int columns = 0;
 	for (int i = 0; cw && i < p->tk.n; i++)
 		columns |= planner_in_list(cw, p->tk.v[i].text) || (p->tk.v[i].raw && planner_in_list(cw, p->tk.v[i].raw));
+	/* "highest hemoglobin and highest hematocrit": two measured items named by the label of the
+	 * rows measured; one MAX over both mixes two measurements, so each is a column */
+	int via, label = pf_label_col(p, f->fact, &via);
+	int measure_agg = strcmp(f->agg, "COUNT") != 0;
 	for (int k = 0; k < f->nin && f->pivot < 0; k++) {
 		int col = f->in[k].col, grouped = 0;
 		for (int g = 0; g < f->ngroup; g++)
 			grouped |= f->group[g] == col;
+		if (f->in[k].n >= 2 && !f->in[k].contains && !grouped && measure_agg && col == label) {
+			f->pivot = k;   /* (pivot_grouped stays 0: a column each) */
+			continue;
+		}
 		if (f->in[k].n >= 2 && !f->in[k].contains && !grouped && p->s->c[col].nvalues >= 2 &&
 		    f->in[k].n >= p->s->c[col].nvalues && (columns || f->ngroup < 3)) {
 			f->pivot = k;
@@ -735,7 +743,8 @@ int pf_build(struct planner *p, struct squery *q)
 			 * time in the table, the answer and the chart */
 			struct sexpr *b = sx_func(&p->a, "date_trunc", sx_lit(&p->a, u), pf_col(p, f->time_col));
 			if (b) {
-				q->sel[q->nsel].e = b;
+				/* (a day is shown as its date, 2100-11-23, not as its midnight) */
+				q->sel[q->nsel].e = f->bucket == 'd' ? sx_cast(&p->a, b, "date") : b;
 				q->sel[q->nsel++].as = u;
 				q->group[q->ngroup++] = b;
 			}

@@ -311,6 +311,10 @@ void pf_find_visits(struct planner *p)
 			/* "admission to (in) the ICU": the ICU stay too */
 			static const char *const to_the[] = {"to", "into", "in", "the", NULL};
 			icu = icu || icu_after(p, i, to_the);
+			/* "ICU stays began ...; the number of stays": the same word again names the same stays */
+			for (int k = 1; !icu && k < i; k++)
+				icu = !strcmp(p->tk.v[k].stem, t->stem) && (!strcmp(p->tk.v[k - 1].text, "icu") ||
+				                                             !strcmp(p->tk.v[k - 1].text, "중환자실"));
 			int vt = pf_visit_table(p, icu);
 			int prevwhich = i > 0 && (p->tk.v[i - 1].role == R_FIRST || p->tk.v[i - 1].role == R_LAST ||
 			                          p->tk.v[i - 1].role == R_THIS || p->tk.v[i - 1].role == R_CURRENT);

@@ -50,12 +50,23 @@ static int advance(struct planner *p, struct cues *c, enum shape_stage to)
 	return 0;
 }
 
+/* which_days: "on which days did ...", "what dates": the days themselves are listed, a shape the
+ * offline planner does not build (it showed the patients, or every time with its value); -1 */
+static int which_days(struct planner *p)
+{
+	for (int i = 0; i + 1 < p->tk.n; i++)
+		if (p->tk.v[i].role == R_WHICH && (!strcmp(p->tk.v[i + 1].text, "days") || !strcmp(p->tk.v[i + 1].text, "dates")))
+			return pf_decline(p, "the question asks %s, a list of days that the offline planner does not build",
+			                  arena_printf(&p->a, "'%s %s'", p->tk.v[i].text, p->tk.v[i + 1].text));
+	return 0;
+}
+
 int pf_structure(struct planner *p)
 {
 	struct cues c;
 	enum shape_stage at = STAGE_WORDS;
 
-	if (pf_screen(p) < 0)
+	if (pf_screen(p) < 0 || which_days(p) < 0)
 		return -1;
 	cues_words(p, &c);
 	for (int i = 0; shapes[i]; i++) {

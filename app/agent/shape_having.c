@@ -91,7 +91,11 @@ static int frame(struct planner *p, struct cues *c)
 	if (ec < 0)
 		return pf_decline(p, "a number of times per patient was asked, but %s has no patient column", p->s->t[f->fact].name);
 	/* "how many patients ...": the patients counted; else listed with their count */
-	f->having_count = (c->how_many || f->count_entity) && !pf_has_role(p, R_WHICH) && !pf_has_role(p, R_LIST);
+	/* ("the insurance listed as other": a participle, not a request for a list) */
+	int list = 0;
+	for (int i = 0; i < p->tk.n; i++)
+		list |= p->tk.v[i].role == R_LIST && strcmp(p->tk.v[i].text, "listed");
+	f->having_count = (c->how_many || f->count_entity) && !pf_has_role(p, R_WHICH) && !list;
 	pf_frame_clear(f);
 	f->agg = "COUNT";
 	f->measure = -1;

@@ -211,6 +211,44 @@ static int asked_noun_unshown(struct planner *p)
 	return 0;
 }
 
+/* paired_times: "the ICU intime and outtime", "the admission and discharge times": two times named
+ * with one time noun, each the time column its word names; both are shown, or declined when a
+ * visit's time is one of them and it is not found.  0 or -1 */
+static int paired_times(struct planner *p)
+{
+	struct frame *f = &p->f;
+	static const char *const nouns[] = {"time", "date", NULL};
+	int ntimes = 0;
+	for (int k = 0; k < f->nproj; k++)
+		ntimes += p->s->c[f->proj[k]].type == PT_TIME;
+	for (int i = 0; i + 3 < p->tk.n && !f->agg && f->nproj < NPROJ - 1 && ntimes < 2; i++) {
+		if (strcmp(p->tk.v[i + 1].text, "and") || !planner_in_list(nouns, p->tk.v[i + 3].stem))
+			continue;
+		int cols[2];
+		for (int k = 0; k < 2; k++) {
+			double sc;   /* the word alone among the time columns ("admission": admittime) */
+			cols[k] = planner_link_term_type(&p->a, p->s, p->tk.v[i + 2 * k].stem, p->r, p->banned, 0.5, PT_TIME, &sc);
+		}
+		if (cols[0] < 0 || cols[1] < 0 || cols[0] == cols[1] || p->s->c[cols[0]].table != p->s->c[cols[1]].table ||
+		    p->s->c[cols[0]].table != f->fact) {
+			/* "the admission and discharge times" with one of them not found: one time shown
+			 * for two asked is another answer */
+			if (pf_is_visit_word(&p->tk.v[i]) || pf_is_visit_word(&p->tk.v[i + 2]))
+				return pf_decline(p, "the question asks for two times ('%s' and another), and the plan cannot show both",
+				                  p->tk.v[i].text);
+			continue;
+		}
+		f->nproj = 0;
+		for (int k = 0; k < 2; k++) {
+			f->proj[f->nproj++] = cols[k];
+			pf_decide(p, p->tk.v[i + 2 * k].text, "projection", pf_cfq(p, cols[k]), "two times named with one time noun", 0.9);
+		}
+		p->tk.v[i].used = p->tk.v[i + 2].used = p->tk.v[i + 3].used = 1;
+		return 0;
+	}
+	return 0;
+}
+
 /* untimed_act: "when was the culture result reported": the time of an act on the record after the
  * event (conf/lexicon/phrases.tsv, role untimed_act) that no linked column holds; 0 or -1 */
 static int untimed_act(struct planner *p, const struct cues *c)
@@ -236,6 +274,15 @@ static int frame(struct planner *p, struct cues *c)
 		return -1;
 	if (list_first_last(p, c) < 0 || list_value(p, c) < 0)
 		return -1;
+	/* "the first heart rate and the first respiratory rate": the first row of either is one value,
+	 * not the first of each */
+	int via, label = pf_label_col(p, f->fact, &via), either = 0;
+	for (int i = 0; i < p->tk.n; i++)
+		either |= !strcmp(p->tk.v[i].text, "or") || !strcmp(p->tk.v[i].text, "either") || !strcmp(p->tk.v[i].text, "또는");
+	for (int k = 0; k < f->nin && f->limit == 1 && label >= 0 && !either; k++)
+		if (f->in[k].col == label && f->in[k].n >= 2)
+			return pf_decline(p, "the first or last of each of several named things ('%s' and others) is not a shape the "
+			                     "offline planner builds", f->in[k].vals[0]);
 	list_table_timeline(p, c);
 	if (!f->agg && !f->nproj) {
 		/* "what lab test ...", "which drug": the label of the fact table's rows */
@@ -278,7 +325,7 @@ static int frame(struct planner *p, struct cues *c)
 			pf_decide(p, "", "projection", pf_cfq(p, ec), "whose measurements: the entity leads each row", 1);
 		}
 	}
-	if (asked_noun_unshown(p) < 0)
+	if (asked_noun_unshown(p) < 0 || (!f->timeline && paired_times(p) < 0))
 		return -1;
 	if (!f->agg && !f->order && !f->timeline && !each_visit(p)) {
 		f->distinct = 1;   /* a list of things: each once */

@@ -50,10 +50,13 @@ cat >"$TMP/q.jsonl" <<'J'
 {"question": "number of admissions by unit and year", "gold_sql": "SELECT date_trunc('year', admitted), u.unit_name, count(*) FROM admission a JOIN code_dict u ON u.unit_code = a.unit_code GROUP BY 1, 2", "rule": "a time bucket at the end of a list after by is a breakdown too"}
 {"question": "AMBUL count in 2025", "gold_sql": "SELECT count(*) FROM admission a JOIN route_code r ON r.route_id = a.route_id WHERE r.route_code = 'AMBUL' AND admitted >= '2025-01-01' AND admitted < '2026-01-01'", "rule": "a count that would be of a dictionary's entries reached through a value is declined, not the code list counted", "expect": "declined"}
 {"question": "how many AMBUL patients in 2025", "gold_sql": "SELECT count(DISTINCT patient_no) FROM admission a JOIN route_code r ON r.route_id = a.route_id WHERE r.route_code = 'AMBUL' AND admitted >= '2025-01-01' AND admitted < '2026-01-01'", "rule": "the same value with the patients counted: answered through the key"}
+{"question": "How many patients had at least one admission with the admission type listed as urgent?", "gold_sql": "SELECT count(DISTINCT patient_no) FROM admission WHERE admission_type = 'urgent'", "rule": "'listed as' is a participle, not a request for a list: the patients are counted"}
+{"question": "how many admissions per day in January 2025? show the day and the count", "gold_sql": "SELECT admitted::date, count(*) FROM admission WHERE admitted >= '2025-01-01' AND admitted < '2025-02-01' GROUP BY 1", "rule": "a day is shown as its date"}
+{"question": "admission and discharge times of patient 3", "gold_sql": "SELECT admitted, discharged FROM admission WHERE patient_no = 3", "rule": "two times named with one time noun: both shown"}
 {"question": "how many OP visits were there?", "expect": "declined_ok", "rule": "a code two dictionaries hold, reached as directly: asked, not guessed"}
 J
 own_schema_eval "$TMP/q.jsonl"
-[ "$n" -eq 15 ] || nok "fifteen questions were scored (got $n)"
+[ "$n" -eq 18 ] || nok "eighteen questions were scored (got $n)"
 own_schema_expect "'OP' is stored as the value of two different things the question's table reaches; say which one is meant" \
 	"the decline names the word stored in two dictionaries" "how many OP visits were there?"
 own_schema_expect "apart for each sex: 'M', 'F'" "the explanation says each value is apart" \

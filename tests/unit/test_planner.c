@@ -403,6 +403,9 @@ static void test_eval_compare(void **state)
 		                          {"[[2025, 2, 120]]", "[[\"2025-04-01 00:00:00\", 120]]", "1"},
 		                          {"[[2025, 4, 120]]", "[[\"2025-03-01 00:00:00\", 120]]", "0"},
 		                          {"[[2025, 3, 120]]", "[[\"2025-03-02 00:00:00\", 120]]", "0"},
+		                          /* a month written YYYY-MM is the same month */
+		                          {"[[\"2100-01\", 4]]", "[[\"2100-01-01 00:00:00\", 4]]", "1"},
+		                          {"[[\"2100-02\", 4]]", "[[\"2100-01-01 00:00:00\", 4]]", "0"},
 		                          /* every row tied at the first time, with the time, holding the gold's one */
 		                          {"[[\"x\"]]", "[[\"x\", \"2100-01-02 10:00:00\"], [\"y\", \"2100-01-02 10:00:00\"]]", "1"},
 		                          {"[[\"z\"]]", "[[\"x\", \"2100-01-02 10:00:00\"], [\"y\", \"2100-01-02 10:00:00\"]]", "0"},
@@ -690,6 +693,21 @@ static void test_probe_readings(void **state)
 {
 	NEED_DB();
 	int d;
+	/* two measured items with one aggregate each: a column each, never one MAX over both; the
+	 * first of each is declined, not the first of either (fifth EHRSQL-style probe, sixth set) */
+	char *two = plan("highest potassium and highest sodium of case 3", &d);
+	assert_false(d);
+	HAS(two, "MAX(lab_data_table.result) FILTER (WHERE lab_data_table.name = 'k') AS max_k");
+	HAS(two, "FILTER (WHERE lab_data_table.name = 'na')");
+	free(two);
+	two = plan("first potassium and first sodium of case 3", &d);
+	assert_true(d);
+	HAS(two, "the first or last of each of several named things");
+	free(two);
+	two = plan("on which days did case 3 have a potassium test?", &d);
+	assert_true(d);
+	HAS(two, "a list of days");
+	free(two);
 	/* "당뇨 환자 수": the patients of the yes/no attribute's words are counted, not its cases */
 	char *dm = plan("당뇨 환자 수", &d);
 	assert_false(d);

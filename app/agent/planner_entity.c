@@ -130,7 +130,7 @@ void pf_find_entities(struct planner *p, int pass)
 		t->used = 1;
 		/* the entity without a number: counted ("how many patients"), grouped ("환자별", "per patient") or listed */
 		/* (X에 따른 환자 수: 따른 belongs to X, the patients are counted) */
-		if (t->group || (i > 0 && p->tk.v[i - 1].role == R_PER && !p->tk.v[i - 1].hangul)) {
+		if (t->group || (i > 0 && p->tk.v[i - 1].role == R_PER && (!p->tk.v[i - 1].hangul || !strcmp(p->tk.v[i - 1].text, "각")))) {   /* per patient, 각 환자 */
 			f->entity_group = 1;
 			if (i > 0 && p->tk.v[i - 1].role == R_PER)
 				p->tk.v[i - 1].used = 1;

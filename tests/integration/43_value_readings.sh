@@ -53,10 +53,11 @@ cat >"$TMP/q.jsonl" <<'J'
 {"question": "How many patients had at least one admission with the admission type listed as urgent?", "gold_sql": "SELECT count(DISTINCT patient_no) FROM admission WHERE admission_type = 'urgent'", "rule": "'listed as' is a participle, not a request for a list: the patients are counted"}
 {"question": "how many admissions per day in January 2025? show the day and the count", "gold_sql": "SELECT admitted::date, count(*) FROM admission WHERE admitted >= '2025-01-01' AND admitted < '2025-02-01' GROUP BY 1", "rule": "a day is shown as its date"}
 {"question": "admission and discharge times of patient 3", "gold_sql": "SELECT admitted, discharged FROM admission WHERE patient_no = 3", "rule": "two times named with one time noun: both shown"}
+{"question": "각 unit의 평균 weight", "gold_sql": "SELECT u.unit_name, avg(weight_kg) FROM admission a JOIN code_dict u ON u.unit_code = a.unit_code GROUP BY 1", "rule": "각 X (each X) is a breakdown by X"}
 {"question": "how many OP visits were there?", "expect": "declined_ok", "rule": "a code two dictionaries hold, reached as directly: asked, not guessed"}
 J
 own_schema_eval "$TMP/q.jsonl"
-[ "$n" -eq 18 ] || nok "eighteen questions were scored (got $n)"
+[ "$n" -eq 19 ] || nok "nineteen questions were scored (got $n)"
 own_schema_expect "'OP' is stored as the value of two different things the question's table reaches; say which one is meant" \
 	"the decline names the word stored in two dictionaries" "how many OP visits were there?"
 own_schema_expect "apart for each sex: 'M', 'F'" "the explanation says each value is apart" \

@@ -1196,14 +1196,11 @@ void pf_precision_words(struct planner *p)
 	}
 }
 
-/* pf_bind_rest: what the links leave: comparisons without a named column (the measure, else the
- * patients' age), the entity grouped (환자별), time buckets (월별); 0 or -1 declined */
-/* in_by_list: token i follows "and", "," or "x" in a list of breakdowns that a by/per began a few
- * words before ("by department and year", "per ward, sex and month") */
+/* in_by_list: token i follows a joiner (and, ',', x) in a list of breakdowns that a by/per began a
+ * few words before ("by department and year", "per ward, sex and month") */
 static int in_by_list(const struct planner *p, int i)
 {
-	static const char *const joins[] = {"and", ",", "x", "×", "&", NULL};
-	if (!planner_in_list(joins, p->tk.v[i - 1].text))
+	if (!pf_joiner(&p->tk.v[i - 1]))
 		return 0;
 	for (int j = i - 2; j >= 0 && j >= i - 6; j--) {
 		if (p->tk.v[j].role == R_PER && !p->tk.v[j].hangul)
@@ -1214,6 +1211,8 @@ static int in_by_list(const struct planner *p, int i)
 	return 0;
 }
 
+/* pf_bind_rest: what the links leave: comparisons without a named column (the measure, else the
+ * patients' age), the entity grouped (환자별), time buckets (월별); 0 or -1 declined */
 int pf_bind_rest(struct planner *p)
 {
 	struct frame *f = &p->f;

@@ -265,8 +265,6 @@ static int entity_ref(struct planner *p)
 	return ec;
 }
 
-/* build_where: the WHERE clause: the numbered entity, stored values (several of one column: IN),
- * comparisons and concepts, the time window, the visit, "currently admitted"; 0 or -1 declined */
 /* pick_pivot: "admissions of men and women by ward": values that are every value their column
  * holds filter nothing; each is asked for apart, so each becomes a column of the aggregate
  * (docs/coverage.md, "Values named together") */
@@ -304,6 +302,8 @@ static void pick_pivot(struct planner *p)
 	}
 }
 
+/* build_where: the WHERE clause: the numbered entity, stored values (several of one column: IN),
+ * comparisons and concepts, the time window, the visit, "currently admitted"; 0 or -1 declined */
 static int build_where(struct planner *p, struct squery *q)
 {
 	struct frame *f = &p->f;
@@ -339,7 +339,6 @@ static int build_where(struct planner *p, struct squery *q)
 		q->where[q->nwhere++] = sx_cmp(&p->a, "=", pf_col(p, ec), sx_num(&p->a, f->entity_val));
 	}
 	/* value filters (several values of one column become IN) */
-	pick_pivot(p);
 	for (int i = 0; i < f->nin; i++) {
 		pf_need(p, p->s->c[f->in[i].col].table);
 		if (i == f->pivot)
@@ -455,8 +454,6 @@ static void build_ranking(struct planner *p, struct squery *q)
 	q->rank_n = f->rank_n;
 }
 
-/* duration_expr: the frame's duration: a length of stay in days between the dates (dur_days 1),
- * the time of a stay in days with their fraction (2), else minutes */
 /* pf_dur_name: the unit a duration is given in, as its column is named: said ("in hours"), else the
  * shape's own (days for stays, minutes for start and end times) */
 const char *pf_dur_name(const struct frame *f)
@@ -465,6 +462,8 @@ const char *pf_dur_name(const struct frame *f)
 	     : f->dur_unit == 'i' ? "minutes" : f->dur_days ? "days" : "minutes";
 }
 
+/* duration_expr: the frame's duration: a length of stay in days between the dates (dur_days 1),
+ * the time of a stay in days with their fraction (2), else minutes; in the unit said (dur_unit) when one was */
 static struct sexpr *duration_expr(struct planner *p)
 {
 	struct frame *f = &p->f;
@@ -526,9 +525,6 @@ static void agg_item(struct planner *p, struct squery *q, const char *agg)
 	}
 }
 
-/* build_aggregate: the aggregate (COUNT, COUNT DISTINCT entity, AVG..., a rate in percent, a
- * duration in minutes) and the summary's further aggregates, ordered and limited for a top N of
- * groups; 0 or -1 declined */
 /* counts_dictionary: "외래 환자 수" once counted the concept dictionary's rows whose code is OP: a
  * count whose table is a dictionary (other tables reference it, it holds no patient or stay) that
  * the question reaches only through one of its values counts entries, not patients or events */
@@ -548,6 +544,9 @@ static int counts_dictionary(struct planner *p)
 	return referenced && !named;
 }
 
+/* build_aggregate: the aggregate (COUNT, COUNT DISTINCT entity, AVG..., a rate in percent, a
+ * duration in minutes) and the summary's further aggregates, ordered and limited for a top N of
+ * groups; 0 or -1 declined */
 static int build_aggregate(struct planner *p, struct squery *q)
 {
 	struct frame *f = &p->f;
@@ -717,6 +716,7 @@ int pf_build(struct planner *p, struct squery *q)
 	q->from = fact;
 	q->alias = fact;
 
+	pick_pivot(p);   /* (before the WHERE, which leaves its values out, and the groups it may add to) */
 	if (build_where(p, q) < 0)
 		return -1;
 	if (f->exists) {

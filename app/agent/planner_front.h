@@ -332,6 +332,8 @@ int pf_structure(struct planner *p);
  * heap (coverage_reading_free), NULL on no memory; pf_share_word: t asks for a share or a rate */
 struct cov_reading *pf_reading(struct planner *p);
 int pf_share_word(const struct ptok *t);
+/* pf_joiner: t joins two breakdowns: and, ',', ×, x, &, 및, 그리고 (와/과 end the word before) */
+int pf_joiner(const struct ptok *t);
 /* pf_link_per: the link is a breakdown (X별, by X and Y, 진료과와 성별에 따른, 성별 환자 수) */
 int pf_link_per(struct planner *p, const struct plink_item *it);
 /* pf_rate_part: in "A 중 B 비율", "share of A with B": the link of B (the numerator), -1 when the

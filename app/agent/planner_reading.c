@@ -27,8 +27,7 @@ static int said_per(struct planner *p, const struct plink_item *it)
 	       (it->t1 < p->tk.n && p->tk.v[it->t1].role == R_PER && p->tk.v[it->t1].hangul && !basis);
 }
 
-/* joiner: token i joins two breakdowns: and, ',', ×, x, &, 및 (와/과 end the word before) */
-static int joiner(const struct ptok *t)
+int pf_joiner(const struct ptok *t)
 {
 	static const char *const w[] = {"and", ",", "×", "x", "&", "및", "그리고", NULL};
 	return planner_in_list(w, t->text);
@@ -89,19 +88,19 @@ int pf_link_per(struct planner *p, const struct plink_item *it)
 	const struct plink_item *nx = NULL;
 	if (korean_and(&p->tk.v[it->t1 - 1]))
 		nx = link_at(p, it->t1, -1);
-	else if (it->t1 + 1 < p->tk.n && joiner(&p->tk.v[it->t1]))
+	else if (it->t1 + 1 < p->tk.n && pf_joiner(&p->tk.v[it->t1]))
 		nx = link_at(p, it->t1 + 1, -1);
 	if (nx && own_per(p, nx))
 		return 1;
 	/* joined to a period said per before it: "by year and approach", "per month and department" */
-	if (it->t0 >= 3 && joiner(&p->tk.v[it->t0 - 1]) &&
+	if (it->t0 >= 3 && pf_joiner(&p->tk.v[it->t0 - 1]) &&
 	    (p->tk.v[it->t0 - 2].role == R_UNIT || p->tk.v[it->t0 - 2].role == R_BUCKET) &&
 	    p->tk.v[it->t0 - 3].role == R_PER)
 		return 1;
 	/* joined to the breakdown before it: by X and Y, "by year x dept x sex" (the one before is a
 	 * breakdown by any of these rules; it lies to the left, so this ends) */
 	const struct plink_item *pv = NULL;
-	if (it->t0 >= 2 && joiner(&p->tk.v[it->t0 - 1]))
+	if (it->t0 >= 2 && pf_joiner(&p->tk.v[it->t0 - 1]))
 		pv = link_at(p, -1, it->t0 - 1);
 	return pv && pv->t0 < it->t0 && pf_link_per(p, pv);
 }

@@ -67,12 +67,12 @@ static int frame(struct planner *p, struct cues *c)
 	}
 	/* a code column that a dictionary labels ("top 3 wards": ward_cd -> the ward's name): the
 	 * name is ranked, as a breakdown by that column shows it, unless codes are asked for */
-	for (int edge, lc; rc >= 0 && !asks_codes(p) && (lc = pf_dict_label(p, rc, &edge)) >= 0; ) {
-		if (pf_set_via(p, p->s->c[lc].table, edge, p->s->c[rc].name) < 0)
+	int code_edge, code_label;
+	if (rc >= 0 && !asks_codes(p) && (code_label = pf_dict_label(p, rc, &code_edge)) >= 0) {
+		if (pf_set_via(p, p->s->c[code_label].table, code_edge, p->s->c[rc].name) < 0)
 			return -1;
 		f->rank_key = rc;
-		rc = lc;
-		break;
+		rc = code_label;
 	}
 	/* a key named ("diagnoses": condition_concept_id): the label of the dictionary it points to */
 	for (int i = 0, edge; i < f->nproj && rc < 0; i++)

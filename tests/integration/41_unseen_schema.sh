@@ -3,22 +3,12 @@
 set -uo pipefail
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 ASKQL=${ASKQL:-$TOP/bin/askql}
-TMP=$(mktemp -d)
-DB=unseen_$$
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-nok() { n=$((n + 1)); echo "not ok $n - $1"; [ -n "${2:-}" ] && sed 's/^/# /' <<<"$2" | head -20; }
-cleanup() {
-	psql -X -q -d askql -c "DELETE FROM askql.targets WHERE name = '$DB'; DELETE FROM askql.cat_targets WHERE name = '$DB'" >/dev/null 2>&1
-	psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $DB WITH (FORCE)" >/dev/null 2>&1
-	rm -rf "$TMP"
-}
-trap cleanup EXIT
+. "$TOP/tests/lib/own_schema.sh"
+own_schema_begin unseen
 
 # A small inpatient mart: patients, stays (department and unit codes both from one code table, a
 # discharge result code explained in the comment), diagnoses with a code table in Korean and English,
 # lab results with a lab code table.  Names are this test's own.
-psql -X -q -d postgres -c "CREATE DATABASE $DB" >/dev/null 2>&1
 psql -X -q -d "$DB" >/dev/null 2>&1 <<'SQL'
 SELECT setseed(0.23);
 CREATE TABLE pt_mst (pt_id int PRIMARY KEY, brth_ymd date, sex_cd text);

@@ -128,6 +128,29 @@ static struct sexpr *age_expr(struct planner *p, int col)
 	return sx_func(&p->a, "date_part", sx_lit(&p->a, "year"), sx_func(&p->a, "AGE", sx_ts(&p->a, now), pf_col(p, col)));
 }
 
+/* typed_join: join table ti to the fact table by a typed link (struct ptlink) between them, the
+ * type column's value in the ON clause: JOIN cost ON cost.event_id = labevents.row_id AND
+ * cost.event_type = 'labevents'; 0, or -1 when no link joins the two */
+static int typed_join(struct planner *p, struct squery *q, int ti, int *joined)
+{
+	struct frame *f = &p->f;
+	for (int k = 0; k < p->s->ntl; k++) {
+		const struct ptlink *l = &p->s->tl[k];
+		int from = p->s->c[l->id_col].table;
+		if (!((from == f->fact && l->table == ti) || (from == ti && l->table == f->fact)) || q->njoins >= 6)
+			continue;
+		q->joins[q->njoins].table = q->joins[q->njoins].alias = p->s->t[ti].name;
+		q->joins[q->njoins++].on = sx_and(&p->a, sx_cmp(&p->a, "=", pf_col(p, l->id_col), pf_col(p, l->key)),
+		                                  sx_cmp(&p->a, "=", pf_col(p, l->type_col), sx_lit(&p->a, l->value)));
+		joined[ti] = 1;
+		pf_decide(p, "", "join", arena_printf(&p->a, "%s = %s AND %s = '%s'", pf_cfq(p, l->id_col), pf_cfq(p, l->key),
+		                                      pf_cfq(p, l->type_col), l->value),
+		          "a typed link: the type column names the table the id points into", 1);
+		return 0;
+	}
+	return -1;
+}
+
 /* join every needed table along the shortest key path from the fact table */
 static int add_joins(struct planner *p, struct squery *q)
 {
@@ -137,6 +160,10 @@ static int add_joins(struct planner *p, struct squery *q)
 	for (int i = 0; i < f->nneed; i++) {
 		int e[4], n = pf_path(p, f->fact, f->need[i], e, 3);
 		if (n < 0 && semi_join(p, q, f->need[i]) == 0)
+			continue;
+		if (n < 0 && !joined[f->need[i]] && typed_join(p, q, f->need[i], joined) == 0)
+			continue;
+		if (n < 0 && joined[f->need[i]])
 			continue;
 		if (n < 0)
 			return pf_decline(p, "no join path from %s to the other table it needs", p->s->t[f->fact].name);
@@ -687,6 +714,10 @@ static int build_rows(struct planner *p, struct squery *q)
 		}
 		q->limit = f->limit;
 		q->offset = f->offset;
+		/* the last one: PostgreSQL sorts a missing time first when descending; a row without the
+		 * time is not the last of anything */
+		if (f->order < 0 && f->limit && !f->order2)
+			q->where[q->nwhere++] = sx_null(&p->a, pf_col(p, f->order_col), 1);
 		if (f->ties && f->limit == 1 && !f->offset && !f->order2) {
 			/* each name once, with the time it shares (DISTINCT needs what it is ordered by) */
 			q->sel[q->nsel++].e = pf_col(p, f->order_col);

@@ -227,6 +227,7 @@ int pf_stay_word(struct planner *p, int i, int *n);
 int pf_find_stay(struct planner *p);
 
 /* planner_util.c */
+/* pf_col: column col as an expression, read through a cast when it is a number kept as text */
 struct sexpr *pf_col(struct planner *p, int col);
 int pf_asks_when(struct planner *p);
 const char *pf_cfq(struct planner *p, int col);

@@ -98,6 +98,9 @@ struct pcol {
 	char **syn; int nsyn;  /* metadata synonyms, normalised */
 	int has_range; double lo, hi;
 	int flag;              /* only 0/1 values: a yes/no attribute */
+	int numtext;           /* text whose every indexed value is a decimal number (a dose kept as
+	                        * text): typed PT_NUM, read through a cast (docs/schema-model.md, "Numbers
+	                        * stored as text") */
 };
 /* A condition of an ontology concept ("vital_data_table.sbp < 90"). */
 struct pcond { int col; const char *op; const char *lit; int list; };
@@ -113,12 +116,17 @@ struct ptab {
 };
 struct pval { char *key; char *value; int col; int syn; /* 1: a metadata synonym of value */ };
 struct pfk { int from, to; int inferred; };   /* column indexes */
+/* A typed link (docs/schema-model.md, "Typed links"): rows of one table point at rows of several others
+ * by an id column and a type column whose stored value names the table pointed at (a charge's
+ * event_type 'labevents' + event_id -> labevents.row_id).  No key path reaches them. */
+struct ptlink { int id_col, type_col; int table; int key; const char *value; };
 struct psnap {
 	char *conninfo;
 	struct ptab *t; int nt;
 	struct pcol *c; int nc;
 	struct pval *v; int nv;     /* sorted by key */
 	struct pfk *fk; int nfk;
+	struct ptlink *tl; int ntl;
 	struct pconcept *con; int ncon;     /* from the metadata file, when it describes this database */
 	struct pvrange *vr; int nvr;
 	char *entity_patient, *entity_case; /* identifier columns of a patient and a case: the metadata's

@@ -288,7 +288,10 @@ int pf_aggregate_word(struct planner *p, struct cues *c)
 		f->agg = "COUNT";
 	if (pf_has_role(p, R_HOW) && !c->how_many) {
 		for (int i = 0; i < p->tk.n; i++)
-			if (!strcmp(p->tk.v[i].text, "much") && !f->agg)
+			/* "how much does a potassium test cost", "how much does he weigh": what one is or
+			 * costs in general (present tense), not a total */
+			if (!strcmp(p->tk.v[i].text, "much") && !f->agg &&
+			    !(i + 1 < p->tk.n && (!strcmp(p->tk.v[i + 1].text, "does") || !strcmp(p->tk.v[i + 1].text, "do"))))
 				f->agg = "SUM";
 	}
 	/* "the volume of foley output since 12/07", "what his void output was since 06/05": a volume or

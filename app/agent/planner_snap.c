@@ -91,6 +91,127 @@ static int only_digits(const char *k)
 	return 1;
 }
 
+/* decimal_number: k is a plain decimal number ("12", "0.5", "-3.25"); *point set when it has a point */
+static int decimal_number(const char *k, int *point)
+{
+	int digits = 0;
+	if (*k == '-')
+		k++;
+	for (; *k; k++) {
+		if (*k == '.' && !*point && digits)
+			*point = 1;
+		else if (*k >= '0' && *k <= '9')
+			digits++;
+		else
+			return 0;
+	}
+	return digits > 0;
+}
+
+/* mark_numtext: a text column every indexed value of which (5 or more) is a decimal number, one
+ * at least with a point, and that is no key, is a measure kept as text (a dose "0.5"): typed
+ * PT_NUM with numtext set, so measures and comparisons read it through a cast (pf_col).  Codes
+ * stored as digits have no points; a key or an identifier-named column is never one. */
+static void mark_numtext(struct psnap *s, const struct catalog *cat, const int *map)
+{
+	int *all = calloc((size_t)s->nc + 1, sizeof *all), *num = calloc((size_t)s->nc + 1, sizeof *num);
+	int *point = calloc((size_t)s->nc + 1, sizeof *point);
+
+	if (all && num && point) {
+		for (int i = 0; i < cat->nvalues; i++) {
+			int col = map[cat->values[i].col], pt = 0;
+			if (col < 0 || s->c[col].type != PT_TEXT)
+				continue;
+			all[col]++;
+			if (decimal_number(cat->values[i].value, &pt))
+				num[col]++;
+			point[col] |= pt;
+		}
+		for (int ci = 0; ci < s->nc; ci++) {
+			size_t l = strlen(s->c[ci].name);
+			int keyish = s->c[ci].unique || (l > 2 && !strcmp(s->c[ci].name + l - 2, "id"));
+			for (int k = 0; k < s->nfk && !keyish; k++)
+				keyish = s->fk[k].from == ci || s->fk[k].to == ci;
+			if (all[ci] >= 5 && num[ci] == all[ci] && point[ci] && !keyish) {
+				s->c[ci].type = PT_NUM;
+				s->c[ci].numtext = 1;
+			}
+		}
+	}
+	free(all);
+	free(num);
+	free(point);
+}
+
+/* find_table: the planner's index of table name, or -1 */
+static int find_table(const struct psnap *s, const char *name)
+{
+	for (int t = 0; t < s->nt; t++)
+		if (!strcmp(s->t[t].name, name))
+			return t;
+	return -1;
+}
+
+/* the one unique integer column of table t (its row key), or -1 when none or several */
+static int row_key(const struct psnap *s, int t)
+{
+	int key = -1, n = 0;
+	for (int ci = s->t[t].c0; ci < s->t[t].c0 + s->t[t].nc; ci++)
+		if (s->c[ci].unique && s->c[ci].is_int) {
+			key = ci;
+			n++;
+		}
+	return n == 1 ? key : -1;
+}
+
+/* typed_links: a text column whose every indexed value (two or more) is the name of another
+ * table with a row key, beside exactly one integer column named as an id (…id, …ref, …key) of the
+ * same table that is no key of a join, links each row to a row of the table its value names (struct ptlink) */
+static void typed_links(struct psnap *s, struct arena *a, const struct catalog *cat, const int *map)
+{
+	for (int ci = 0; ci < s->nc; ci++) {
+		int n = 0, named = 0, id = -1, nid = 0, tb = s->c[ci].table;
+		if (s->c[ci].type != PT_TEXT)
+			continue;
+		for (int i = 0; i < cat->nvalues; i++) {
+			if (map[cat->values[i].col] != ci)
+				continue;
+			int vt = find_table(s, cat->values[i].value);
+			n++;
+			named += vt >= 0 && vt != tb && row_key(s, vt) >= 0;
+		}
+		if (n < 2 || named != n)
+			continue;
+		for (int k = s->t[tb].c0; k < s->t[tb].c0 + s->t[tb].nc; k++) {
+			size_t l = strlen(s->c[k].name);
+			int joined = s->c[k].unique;
+			for (int e = 0; e < s->nfk && !joined; e++)
+				joined = s->fk[e].from == k || s->fk[e].to == k;
+			const char *nm = s->c[k].name;
+			int idname = (l > 2 && !strcmp(nm + l - 2, "id")) || (l > 3 && !strcmp(nm + l - 3, "ref")) ||
+			             (l > 3 && !strcmp(nm + l - 3, "key"));
+			if (s->c[k].is_int && !joined && idname) {
+				id = k;
+				nid++;
+			}
+		}
+		if (nid != 1)
+			continue;
+		for (int i = 0; i < cat->nvalues; i++) {
+			if (map[cat->values[i].col] != ci)
+				continue;
+			struct ptlink *grown = arena_alloc(a, (size_t)(s->ntl + 1) * sizeof *grown);
+			if (!grown)
+				return;
+			if (s->ntl)
+				memcpy(grown, s->tl, (size_t)s->ntl * sizeof *grown);
+			int vt = find_table(s, cat->values[i].value);
+			grown[s->ntl++] = (struct ptlink){id, ci, vt, row_key(s, vt), arena_strdup(a, cat->values[i].value)};
+			s->tl = grown;
+		}
+	}
+}
+
 static int col_fq(const struct psnap *s, const char *fq)
 {
 	char t[256];
@@ -335,6 +456,8 @@ static enum err load(struct snapslot *sl, const struct catalog *cat)
 		if (f >= 0 && t >= 0)
 			s->fk[s->nfk++] = (struct pfk){f, t, cat->edges[i].inferred && !cat->edges[i].confirmed};
 	}
+	mark_numtext(s, cat, map);
+	typed_links(s, a, cat, map);
 	for (int i = 0; i < cat->nvalues; i++) {
 		const struct cat_value *v = &cat->values[i];
 		int col = map[v->col];

@@ -577,8 +577,36 @@ static int type_word(const char *q)
 
 /* planner_tokenize: words, numbers (with Korean unit suffixes), dates (MM/YYYY, MM/DD/YYYY,
  * YYYY-MM-DD), punctuation.  Hangul runs are words; particles are stripped in finish(). */
+/* undot: "e.r.", "p.o.", "U.S.": an abbreviation written with a point after each letter is the
+ * word of its letters ("er"), padded with spaces so that every offset into q still holds */
+static char *undot(struct arena *a, const char *q)
+{
+	char *c = arena_strdup(a, q);
+	for (size_t i = 0; c && c[i]; i++) {
+		size_t j = i, nl = 0;
+		if (i > 0 && (isalnum((unsigned char)c[i - 1]) || c[i - 1] == '.'))
+			continue;
+		while (isalpha((unsigned char)c[j]) && c[j + 1] == '.' && (c[j + 2] == '\0' || !isalnum((unsigned char)c[j + 2]) ||
+		                                                              !isalnum((unsigned char)c[j + 3]))) {
+			j += 2;
+			nl++;
+		}
+		if (nl < 2 || isalnum((unsigned char)c[j]))
+			continue;
+		size_t w = i;
+		for (size_t k = i; k < j; k += 2)
+			c[w++] = c[k];
+		while (w < j)
+			c[w++] = ' ';
+		i = j - 1;
+	}
+	return c;
+}
+
 enum err planner_tokenize(struct arena *a, const char *q, struct ptoks *out)
 {
+	if (!(q = undot(a, q)))
+		return ERR_NOMEM;
 	size_t n = strlen(q), cap = n + 4;
 	struct ptok *v = arena_alloc(a, cap * sizeof *v);
 	int nt = 0;
@@ -661,6 +689,21 @@ enum err planner_tokenize(struct arena *a, const char *q, struct ptoks *out)
 			v[k].alt = NULL;
 			v[k].role = planner_lex_role(v[k].text, v[k].stem, &v[k].unitv);
 		}
+	/* "leave (the) hospital": the end of the hospital visit, as "discharged" says it
+	 * (conf/lexicon/phrases.tsv, role left_place) */
+	for (int k = 0; k + 1 < nt; k++) {
+		int h = k + 1 + (k + 2 < nt && !strcmp(v[k + 1].text, "the"));
+		if (v[k].kind != TK_WORD || !planner_in_list(planner_lex_phrases("left_place"), v[k].text) ||
+		    strcmp(v[h].text, "hospital"))
+			continue;
+		char *st = arena_alloc(a, 64);
+		v[k].text = v[k].norm = arena_strdup(a, "discharged");
+		if (!v[k].text || !st)
+			return ERR_NOMEM;
+		planner_stem(v[k].text, st, 64);
+		v[k].stem = st;
+		v[k].role = planner_lex_role(v[k].text, v[k].stem, &v[k].unitv);
+	}
 	out->n = nt;
 	return OK;
 }

@@ -136,12 +136,25 @@ int pf_time_col_quality(struct planner *p, int ci)
 	return 1;
 }
 
-/* the measured number of a table: its one non-key numeric column (valuenum, amount, result) */
+/* named_by_word: a word of the question is a whole part of column ci's name ("dose" of dose_val_rx) */
+static int named_by_word(struct planner *p, int ci)
+{
+	char buf[256];
+	snprintf(buf, sizeof buf, "%s", p->s->c[ci].name);
+	for (char *sv = NULL, *w = strtok_r(buf, "_", &sv); w; w = strtok_r(NULL, "_", &sv))
+		for (int i = 0; strlen(w) >= 3 && i < p->tk.n; i++)
+			if (p->tk.v[i].kind == TK_WORD && (!strcmp(p->tk.v[i].text, w) || !strcmp(p->tk.v[i].stem, w)))
+				return 1;
+	return 0;
+}
+
+/* the measured number of a table: its one non-key numeric column (valuenum, amount, result); a
+ * number kept as text (numtext) is a measure only where a word of the question names it */
 int pf_measure_col(struct planner *p, int table)
 {
 	int best = -1, n = 0;
 	for (int ci = p->s->t[table].c0; ci < p->s->t[table].c0 + p->s->t[table].nc; ci++) {
-		if (p->s->c[ci].type != PT_NUM || pf_is_keyish(p, ci))
+		if (p->s->c[ci].type != PT_NUM || pf_is_keyish(p, ci) || (p->s->c[ci].numtext && !named_by_word(p, ci)))
 			continue;
 		n++;
 		if (best < 0)
@@ -154,7 +167,7 @@ int pf_measure_col(struct planner *p, int table)
 	int named = -1, nnamed = 0;
 	for (int ci = p->s->t[table].c0; n > 1 && ci < p->s->t[table].c0 + p->s->t[table].nc; ci++) {
 		const struct pcol *c = &p->s->c[ci];
-		if (c->type != PT_NUM || pf_is_keyish(p, ci))
+		if (c->type != PT_NUM || pf_is_keyish(p, ci) || (c->numtext && !named_by_word(p, ci)))
 			continue;
 		if (strstr(c->name, "value") || strstr(c->name, "result") || strstr(c->name, "valuenum") ||
 		    (c->comment && (strstr(c->comment, "결과") || strstr(c->comment, "수치") || strstr(c->comment, "측정값") ||
@@ -168,7 +181,7 @@ int pf_measure_col(struct planner *p, int table)
 	/* a text "result"/"value" column holding numbers (lab results stored as text) */
 	for (int ci = p->s->t[table].c0; ci < p->s->t[table].c0 + p->s->t[table].nc; ci++)
 		if (n == 0 && (strstr(p->s->c[ci].name, "result") || strstr(p->s->c[ci].name, "value")) &&
-		    p->s->c[ci].type == PT_NUM)
+		    p->s->c[ci].type == PT_NUM && !p->s->c[ci].numtext)
 			return ci;
 	return -1;
 }
@@ -414,7 +427,8 @@ int pf_shared_key_of(struct planner *p, int from, int ti, int *kf, int *kt)
 /* ---- building ---- */
 struct sexpr *pf_col(struct planner *p, int col)
 {
-	return sx_col(&p->a, pf_tname(p, col), p->s->c[col].name);
+	struct sexpr *e = sx_col(&p->a, pf_tname(p, col), p->s->c[col].name);
+	return p->s->c[col].numtext ? sx_cast(&p->a, e, "numeric") : e;
 }
 
 int pf_find_role(struct planner *p, enum role r)

@@ -84,6 +84,12 @@ static int list_value(struct planner *p, const struct cues *c)
 	 * measure, whatever else is named (the drug), is not answered by the drug's name */
 	if (asks_value && !f->agg && !numeric_shown && f->measure < 0 && !f->exists && !c->when)
 		return pf_decline(p, "the question asks for an amount or value, but %s has no numeric measure", p->s->t[f->fact].name);
+	/* the same with a measure: the value is shown, whatever else is named */
+	if (asks_value && !f->agg && !numeric_shown && f->measure >= 0 && f->nproj && f->nproj < NPROJ && !f->exists && !c->when) {
+		pf_proj_shift(f);
+		f->proj[0] = f->measure;
+		f->nproj++;
+	}
 	if (!f->agg && !f->nproj && f->measure >= 0) {
 		int dict_value = 0;
 		for (int i = 0; i < f->nin; i++)
@@ -129,7 +135,8 @@ static void list_table_timeline(struct planner *p, const struct cues *c)
 		for (int l = 0; l < p->pl.n; l++)
 			named |= p->pl.v[l].kind == PL_TABLE && p->pl.v[l].table == f->fact;
 		for (int ci = p->s->t[f->fact].c0; named && ci < p->s->t[f->fact].c0 + p->s->t[f->fact].nc; ci++)
-			if (p->s->c[ci].type == PT_NUM && !pf_is_keyish(p, ci) && !p->s->c[ci].flag && f->nproj < NPROJ - 1) {
+			if (p->s->c[ci].type == PT_NUM && !pf_is_keyish(p, ci) && !p->s->c[ci].flag && !p->s->c[ci].numtext &&
+			    f->nproj < NPROJ - 1) {
 				f->proj[f->nproj++] = ci;
 				nm++;
 			}
@@ -249,6 +256,24 @@ static int paired_times(struct planner *p)
 	return 0;
 }
 
+/* price_of_kind: "the cost of a potassium test", "the price of vitamin e": a number of a row that a
+ * typed link ties to the fact's rows (a charge of each event, docs/schema-model.md "Typed links"), asked
+ * of a kind of thing (no patient, no period): the values it takes, each once, not every event's */
+static int price_of_kind(struct planner *p, int col)
+{
+	const struct frame *f = &p->f;
+	int t = p->s->c[col].table;
+	if (f->entity_val || f->has_win || t == f->fact)
+		return 0;
+	for (int k = 0; k < p->s->ntl; k++) {
+		const struct ptlink *l = &p->s->tl[k];
+		int from = p->s->c[l->id_col].table;
+		if ((from == t && l->table == f->fact) || (from == f->fact && l->table == t))
+			return 1;
+	}
+	return 0;
+}
+
 /* untimed_act: "when was the culture result reported": the time of an act on the record after the
  * event (conf/lexicon/phrases.tsv, role untimed_act) that no linked column holds; 0 or -1 */
 static int untimed_act(struct planner *p, const struct cues *c)
@@ -298,7 +323,8 @@ static int frame(struct planner *p, struct cues *c)
 		return pf_decline(p, "%s", "a breakdown was asked for, but not of what (a count or an aggregate)");
 	int numeric = 0;
 	for (int i = 0; i < f->nproj; i++)
-		numeric |= p->s->c[f->proj[i]].type == PT_NUM && !pf_is_keyish(p, f->proj[i]) && !p->s->c[f->proj[i]].flag;
+		numeric |= p->s->c[f->proj[i]].type == PT_NUM && !pf_is_keyish(p, f->proj[i]) && !p->s->c[f->proj[i]].flag &&
+		           !price_of_kind(p, f->proj[i]);
 	if (!f->agg && !f->order && !f->timeline && numeric && f->time_col >= 0 && !f->exists && f->nproj < NPROJ) {
 		/* a list of measurements: each with its time, in time order (duplicates are real) */
 		pf_proj_shift(f);

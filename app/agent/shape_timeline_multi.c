@@ -12,7 +12,7 @@ static int wide_cols(struct planner *p, int t, int *out, int max)
 {
 	int n = 0;
 	for (int ci = p->s->t[t].c0; ci < p->s->t[t].c0 + p->s->t[t].nc; ci++)
-		if (p->s->c[ci].type == PT_NUM && !pf_is_keyish(p, ci) && !p->s->c[ci].flag && n < max)
+		if (p->s->c[ci].type == PT_NUM && !pf_is_keyish(p, ci) && !p->s->c[ci].flag && !p->s->c[ci].numtext && n < max)
 			out[n++] = ci;
 	return n;
 }

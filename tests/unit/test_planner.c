@@ -176,6 +176,20 @@ static void test_tok_english_inflections(void **state)
 	assert_int_equal(find_tok(&t, "how")->role, R_HOW);
 	assert_int_equal(find_tok(&t, "many")->role, R_MANY);
 	assert_string_equal(find_tok(&t, "patients")->stem, "patient");
+	/* an abbreviation with a point after each letter is one word; offsets still point into the question */
+	assert_int_equal(planner_tokenize(&a, "Was he in the e.r. or given p.o. meds, i.e. tablets?", &t), OK);
+	assert_non_null(find_tok(&t, "er"));
+	assert_non_null(find_tok(&t, "po"));
+	assert_null(find_tok(&t, "e"));
+	assert_int_equal(find_tok(&t, "er")->off, 14);
+	assert_int_equal(planner_tokenize(&a, "Dr. Kim saw 3.5 mg", &t), OK);
+	assert_non_null(find_tok(&t, "dr"));
+	/* "leave (the) hospital" is the end of the visit; leaving anything else is not */
+	assert_int_equal(planner_tokenize(&a, "When did patient 3 leave the hospital?", &t), OK);
+	assert_non_null(find_tok(&t, "discharged"));
+	assert_null(find_tok(&t, "leave"));
+	assert_int_equal(planner_tokenize(&a, "When did patient 3 leave the ICU?", &t), OK);
+	assert_non_null(find_tok(&t, "leave"));
 	arena_free(&a);
 }
 

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# 44_event_links.sh: issue 26, sixth session: readings the EHRSQL development halves declined, on a small schema written here (names of our own): a charge that points at its event by a kind column naming the table and an id (a typed link), a dose kept as text, "leave the hospital", "e.r.", and the last of something never a row without its time (docs/schema-model.md, "Typed links" and "Numbers stored as text").
+set -uo pipefail
+TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
+ASKQL=${ASKQL:-$TOP/bin/askql}
+. "$TOP/tests/lib/own_schema.sh"
+own_schema_begin event_links
+
+# Stays (one still open: no discharge time), orders with a dose stored as text, lab results
+# with a test dictionary, and charges that name the kind of event they bill and its id.
+psql -X -q -d "$DB" >/dev/null 2>&1 <<'SQL'
+CREATE TABLE stay (stay_id int PRIMARY KEY, patient_no int NOT NULL, admitted timestamp NOT NULL, discharged timestamp,
+  came_from text NOT NULL, age int NOT NULL);
+COMMENT ON TABLE stay IS 'hospital stays';
+CREATE TABLE test_dict (test_id int PRIMARY KEY, test_name text NOT NULL);
+CREATE TABLE lab_result (result_id int PRIMARY KEY, stay_id int NOT NULL REFERENCES stay, test_id int NOT NULL REFERENCES test_dict,
+  taken timestamp NOT NULL, result numeric);
+CREATE TABLE med_order (order_id int PRIMARY KEY, stay_id int NOT NULL REFERENCES stay, ordered timestamp NOT NULL,
+  drug text NOT NULL, dose_given text NOT NULL, dose_unit text NOT NULL);
+COMMENT ON TABLE med_order IS 'medication orders';
+CREATE TABLE charge (charge_id int PRIMARY KEY, stay_id int NOT NULL REFERENCES stay, event_kind text NOT NULL,
+  event_ref int NOT NULL, charged timestamp NOT NULL, price numeric NOT NULL);
+COMMENT ON TABLE charge IS 'charges of each billed event';
+INSERT INTO stay SELECT g, 1 + g % 6, timestamp '2025-01-01' + g * interval '9 days',
+  CASE WHEN g = 21 THEN NULL ELSE timestamp '2025-01-04' + g * interval '9 days' END,
+  (ARRAY['emergency room', 'clinic referral', 'transfer'])[1 + g % 3], 30 + g * 2 FROM generate_series(1, 24) g;
+INSERT INTO test_dict VALUES (1, 'glucose'), (2, 'sodium'), (3, 'lactate');
+INSERT INTO lab_result SELECT g, 1 + g % 24, 1 + g % 3, timestamp '2025-01-01' + g * interval '2 days', 3 + g % 5
+  FROM generate_series(1, 90) g;
+INSERT INTO med_order SELECT g, 1 + g % 24, timestamp '2025-01-02' + g * interval '2 days',
+  (ARRAY['amoxicillin', 'heparin', 'insulin', 'paracetamol'])[1 + g % 4],
+  (ARRAY['500.0', '5000.0', '4.5', '1000.0', '0.5'])[1 + g % 5], 'mg' FROM generate_series(1, 80) g;
+INSERT INTO charge SELECT g, 1 + g % 24, 'lab_result', g, timestamp '2025-01-01' + g * interval '2 days',
+  CASE (1 + g % 3) WHEN 1 THEN 12.5 WHEN 2 THEN 8.25 ELSE 20 END FROM generate_series(1, 90) g;
+INSERT INTO charge SELECT 100 + g, 1 + g % 24, 'med_order', g, timestamp '2025-01-02' + g * interval '2 days',
+  CASE g % 4 WHEN 0 THEN 3.1 WHEN 1 THEN 7.75 WHEN 2 THEN 1.2 ELSE 0.9 END FROM generate_series(1, 80) g;
+SQL
+
+cat >"$TMP/q.jsonl" <<'J'
+{"question": "What is the price of a lab glucose test?", "gold_sql": "SELECT DISTINCT c.price FROM charge c JOIN lab_result r ON c.event_kind = 'lab_result' AND c.event_ref = r.result_id JOIN test_dict d ON d.test_id = r.test_id WHERE d.test_name = 'glucose'", "rule": "a charge reached by its kind and id (a typed link): the price of a kind of test, each value once"}
+{"question": "How much does the drug heparin cost?", "gold_sql": "SELECT DISTINCT c.price FROM charge c JOIN med_order o ON c.event_kind = 'med_order' AND c.event_ref = o.order_id WHERE o.drug = 'heparin'", "rule": "how much does X cost: the price, not a total over every order"}
+{"question": "What was the total dose of amoxicillin given to patient 3?", "gold_sql": "SELECT sum(dose_given::numeric) FROM med_order o JOIN stay s USING (stay_id) WHERE s.patient_no = 3 AND o.drug = 'amoxicillin'", "rule": "a dose kept as text is summed as a number"}
+{"question": "What are the top 2 drugs ordered in stays where age was 60 or above?", "gold_sql": "SELECT drug FROM (SELECT drug, dense_rank() OVER (ORDER BY count(*) DESC) AS r FROM med_order o JOIN stay s USING (stay_id) WHERE s.age >= 60 GROUP BY drug) t WHERE r <= 2", "rule": "a number beside an age is not compared with a dose kept as text"}
+{"question": "When did patient 3 leave the hospital for the last time?", "gold_sql": "SELECT max(discharged) FROM stay WHERE patient_no = 3", "rule": "leave the hospital is the discharge; the last one is never a stay still open (no time)"}
+{"question": "Has patient 4 been to the e.r.?", "gold_sql": "SELECT count(*) > 0 FROM stay WHERE patient_no = 4 AND came_from = 'emergency room'", "rule": "e.r. written with points is ER, the emergency room"}
+J
+own_schema_eval "$TMP/q.jsonl"
+[ "$n" -eq 6 ] || nok "six questions were scored (got $n)"
+own_schema_expect "a typed link: the type column names the table the id points into" \
+	"the explanation says how the charge reaches its event" "What is the price of a lab glucose test?"
+own_schema_expect "CAST(med_order.dose_given AS numeric)" "the text dose is read through a cast" \
+	"What was the total dose of amoxicillin given to patient 3?"
+echo "1..$n"

@@ -621,6 +621,154 @@ static void link_contains(struct arena *a, const struct psnap *s, struct ptoks *
 	}
 }
 
+/* measured: 1 when stored value v of dictionary label column ci has rows in a table that refers
+ * to its dictionary (a test that was done, an item that was charted), 0 when none has, -1 when no
+ * table refers to the dictionary.  One probe (guarded, read-only, cached per snapshot). */
+static int measured(struct arena *a, const struct psnap *s, int ci, const char *v)
+{
+	int dt = s->c[ci].table, n = 0;
+	struct sb q = SB_INIT;
+	sb_init_arena(&q, a);
+	sb_printf(&q, "SELECT 1 FROM \"%s\" d WHERE d.\"%s\" = '", s->t[dt].name, s->c[ci].name);
+	for (const char *c = v; *c; c++) {
+		if (*c == '\'')
+			sb_putc(&q, '\'');
+		sb_putc(&q, *c);
+	}
+	sb_puts(&q, "' AND (");
+	for (int k = 0; k < s->nfk; k++) {
+		int from = s->fk[k].from, to = s->fk[k].to;
+		if (s->c[to].table != dt || s->c[from].table == dt)
+			continue;
+		sb_printf(&q, "%sEXISTS (SELECT 1 FROM \"%s\" e WHERE e.\"%s\" = d.\"%s\")", n++ ? " OR " : "",
+		          s->t[s->c[from].table].name, s->c[from].name, s->c[to].name);
+	}
+	sb_puts(&q, ") LIMIT 1");
+	if (!n || !sb_ok(&q))
+		return -1;
+	/* the probe cache is the snapshot's one mutable part (planner_snap_probe) */
+	return planner_snap_probe((struct psnap *)s, sb_cstr(&q));
+}
+
+/* same_row: stored values x and y (two columns of one dictionary) are on one row */
+static int same_row(struct arena *a, const struct psnap *s, int x, int y)
+{
+	struct sb q = SB_INIT;
+	sb_init_arena(&q, a);
+	sb_printf(&q, "SELECT 1 FROM \"%s\" WHERE ", s->t[s->c[s->v[x].col].table].name);
+	for (int k = 0; k < 2; k++) {
+		int v = k ? y : x;
+		sb_printf(&q, "%s\"%s\" = '", k ? " AND " : "", s->c[s->v[v].col].name);
+		for (const char *c = s->v[v].value; *c; c++) {
+			if (*c == '\'')
+				sb_putc(&q, '\'');
+			sb_putc(&q, *c);
+		}
+		sb_putc(&q, '\'');
+	}
+	sb_puts(&q, " LIMIT 1");
+	return sb_ok(&q) && planner_snap_probe((struct psnap *)s, sb_cstr(&q)) == 1;
+}
+
+#define MEASURED_MAX 24   /* labels probed for one word at most */
+
+/* only_measured: the one stored label of a dictionary holding key as a whole word that has rows
+ * (not value `except`), or NULL when none or several have; *col set to its column */
+static const char *only_measured(struct arena *a, const struct psnap *s, const char *key, const char *except, int *col)
+{
+	size_t kl = strlen(key);
+	int tried = 0, found = -1;
+	for (int v = 0; v < s->nv; v++) {
+		if (s->v[v].syn || !dict_label(s, s->v[v].col) || !key_inside(s->v[v].key, key, kl, 0) ||
+		    (except && !strcmp(s->v[v].value, except)))
+			continue;
+		if (found >= 0 && !strcmp(s->v[found].value, s->v[v].value) &&
+		    s->c[s->v[found].col].table == s->c[s->v[v].col].table) {
+			/* the same item under two columns of its dictionary (label and abbreviation): its label */
+			const char *nm = s->c[s->v[v].col].name;
+			if (strstr(nm, "label") || strstr(nm, "name"))
+				found = v;
+			continue;
+		}
+		if (++tried > MEASURED_MAX)
+			return NULL;
+		if (measured(a, s, s->v[v].col, s->v[v].value) != 1)
+			continue;
+		if (found >= 0 && s->v[found].col != s->v[v].col && s->c[s->v[found].col].table == s->c[s->v[v].col].table &&
+		    same_row(a, s, found, v)) {
+			/* one item's label and abbreviation ('temperature celsius', 'temperature c'): its label */
+			const char *nm = s->c[s->v[v].col].name;
+			if (strstr(nm, "label") || strstr(nm, "name"))
+				found = v;
+			continue;
+		}
+		if (found >= 0)
+			return NULL;   /* two measured labels hold the word: which one is meant is not said */
+		found = v;
+	}
+	if (found < 0)
+		return NULL;
+	*col = s->v[found].col;
+	return s->v[found].value;
+}
+
+/* link_measured: a measurement named the way analysts say it ("weight", "height", "body
+ * temperature") where the dictionary keeps it under a longer label ('daily weight', 'height
+ * (cm)') or keeps an item of that exact name that was never charted: the one label holding the
+ * word that has rows is meant; none or several: nothing changes (docs/schema-model.md, "Measured
+ * labels") */
+static void link_measured(struct arena *a, const struct psnap *s, struct ptoks *tk, struct plink *pl)
+{
+	/* a stored name linked exactly that nothing refers to: the one measured label holding it */
+	for (int l = 0; l < pl->n; l++) {
+		struct plink_item *it = &pl->v[l];
+		int col;
+		int unmeasured = it->kind == PL_VALUE && it->ncols >= 1 && !it->contains;
+		for (int c = 0; unmeasured && c < it->ncols; c++)   /* under every column that holds it */
+			unmeasured = dict_label(s, it->cols[c]) && measured(a, s, it->cols[c], it->vals[c]) == 0;
+		if (!unmeasured)
+			continue;
+		const char *key = planner_norm(a, it->vals[0]), *v = key && *key ? only_measured(a, s, key, it->vals[0], &col) : NULL;
+		if (!v)
+			continue;
+		it->cols[0] = col;
+		it->vals[0] = v;
+		it->ncols = 1;
+		it->why = arena_printf(a, "'%s' was never recorded; '%s' is the one recorded item holding it", key, v);
+	}
+	/* a part of stored labels ("weight" in 'daily weight', 'weight bearing status') of which one
+	 * label only was ever recorded: that label */
+	for (int l = 0; l < pl->n; l++) {
+		struct plink_item *it = &pl->v[l];
+		int col;
+		if (it->kind != PL_VALUE || it->ncols != 1 || !it->contains || !dict_label(s, it->cols[0]))
+			continue;
+		const char *key = planner_norm(a, it->vals[0]), *v = key && *key ? only_measured(a, s, key, NULL, &col) : NULL;
+		if (!v || col != it->cols[0])
+			continue;
+		it->vals[0] = v;
+		it->contains = 0;
+		it->why = arena_printf(a, "'%s' is the one recorded item holding '%s'", v, key);
+	}
+	/* a measurement word nothing explained */
+	for (int i = 0; i < tk->n; i++) {
+		struct ptok *t = &tk->v[i];
+		int col;
+		if (t->used || t->kind != TK_WORD || t->role != R_NONE || t->hangul || strlen(t->text) < 4 ||
+		    !(planner_lex_measured(t->text) || planner_lex_measured(t->stem)))
+			continue;
+		const char *v = only_measured(a, s, t->text, NULL, &col);
+		if (!v)
+			continue;
+		struct plink_item it = {.kind = PL_VALUE, .t0 = i, .t1 = i + 1, .score = 0.8, .con = -1, .ncols = 1};
+		it.cols[0] = col;
+		it.vals[0] = v;
+		it.why = arena_printf(a, "'%s' is the one recorded item holding '%s'", v, t->text);
+		if (add_link(pl, &it))
+			t->used = 1;
+	}
+}
+
 /* concepts: an abnormality named by one word, resolved to a measure term */
 static void link_concepts(struct arena *a, struct ptoks *tk, struct plink *pl)
 {
@@ -1202,6 +1350,7 @@ enum err planner_link(struct arena *a, const struct psnap *s, struct ptoks *tk, 
 	link_retrieval_values(a, s, tk, pl, r);
 	link_contains(a, s, tk, pl, 1);
 	link_contains(a, s, tk, pl, 0);
+	link_measured(a, s, tk, pl);
 	drop_dates_of_other_kinds(s, tk, pl);
 	return OK;
 }

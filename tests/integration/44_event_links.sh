@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# 44_event_links.sh: issue 26, sixth session: readings the EHRSQL development halves declined, on a small schema written here (names of our own): a charge that points at its event by a kind column naming the table and an id (a typed link), a dose kept as text, "leave the hospital", "e.r.", and the last of something never a row without its time (docs/schema-model.md, "Typed links" and "Numbers stored as text").
+# 44_event_links.sh: issue 26, sixth session: readings the EHRSQL development halves declined, on a small schema written here (names of our own): a charge that points at its event by a kind column naming the table and an id (a typed link), a dose kept as text, a measurement named by a word no charted label equals (weight, height), "leave the hospital", "e.r.", and the last of something never a row without its time (docs/schema-model.md, "Typed links" and "Numbers stored as text").
 set -uo pipefail
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 ASKQL=${ASKQL:-$TOP/bin/askql}
@@ -34,6 +34,14 @@ INSERT INTO charge SELECT g, 1 + g % 24, 'lab_result', g, timestamp '2025-01-01'
   CASE (1 + g % 3) WHEN 1 THEN 12.5 WHEN 2 THEN 8.25 ELSE 20 END FROM generate_series(1, 90) g;
 INSERT INTO charge SELECT 100 + g, 1 + g % 24, 'med_order', g, timestamp '2025-01-02' + g * interval '2 days',
   CASE g % 4 WHEN 0 THEN 3.1 WHEN 1 THEN 7.75 WHEN 2 THEN 1.2 ELSE 0.9 END FROM generate_series(1, 80) g;
+CREATE TABLE chart_item (item_id int PRIMARY KEY, item_label text NOT NULL);
+CREATE TABLE chart_value (chart_id int PRIMARY KEY, stay_id int NOT NULL REFERENCES stay, item_id int NOT NULL REFERENCES chart_item,
+  charted timestamp NOT NULL, reading numeric);
+COMMENT ON TABLE chart_value IS 'charted observations';
+INSERT INTO chart_item VALUES (1, 'admission weight (kg)'), (2, 'daily weight'), (3, 'height'), (4, 'height (cm)'),
+  (5, 'skin temperature'), (6, 'core temperature'), (7, 'weight bearing status');
+INSERT INTO chart_value SELECT g, 1 + g % 24, (ARRAY[2, 4, 5, 6])[1 + g % 4], timestamp '2025-01-01' + g * interval '1 day',
+  (ARRAY[70, 172, 33, 37])[1 + g % 4] + g % 3 FROM generate_series(1, 120) g;
 SQL
 
 cat >"$TMP/q.jsonl" <<'J'
@@ -42,12 +50,17 @@ cat >"$TMP/q.jsonl" <<'J'
 {"question": "What was the total dose of amoxicillin given to patient 3?", "gold_sql": "SELECT sum(dose_given::numeric) FROM med_order o JOIN stay s USING (stay_id) WHERE s.patient_no = 3 AND o.drug = 'amoxicillin'", "rule": "a dose kept as text is summed as a number"}
 {"question": "What are the top 2 drugs ordered in stays where age was 60 or above?", "gold_sql": "SELECT drug FROM (SELECT drug, dense_rank() OVER (ORDER BY count(*) DESC) AS r FROM med_order o JOIN stay s USING (stay_id) WHERE s.age >= 60 GROUP BY drug) t WHERE r <= 2", "rule": "a number beside an age is not compared with a dose kept as text"}
 {"question": "When did patient 3 leave the hospital for the last time?", "gold_sql": "SELECT max(discharged) FROM stay WHERE patient_no = 3", "rule": "leave the hospital is the discharge; the last one is never a stay still open (no time)"}
+{"question": "What was the last weight of patient 3?", "gold_sql": "SELECT v.reading FROM chart_value v JOIN stay s USING (stay_id) JOIN chart_item i USING (item_id) WHERE s.patient_no = 3 AND i.item_label = 'daily weight' ORDER BY v.charted DESC LIMIT 1", "rule": "a measurement word no label equals: the one charted label holding it (admission weight never charted)"}
+{"question": "What was the first height of patient 3?", "gold_sql": "SELECT v.reading FROM chart_value v JOIN stay s USING (stay_id) JOIN chart_item i USING (item_id) WHERE s.patient_no = 3 AND i.item_label = 'height (cm)' ORDER BY v.charted LIMIT 1", "rule": "a label equal to the word but never charted gives way to the one charted label holding it"}
 {"question": "Has patient 4 been to the e.r.?", "gold_sql": "SELECT count(*) > 0 FROM stay WHERE patient_no = 4 AND came_from = 'emergency room'", "rule": "e.r. written with points is ER, the emergency room"}
 J
 own_schema_eval "$TMP/q.jsonl"
-[ "$n" -eq 6 ] || nok "six questions were scored (got $n)"
+[ "$n" -eq 8 ] || nok "eight questions were scored (got $n)"
 own_schema_expect "a typed link: the type column names the table the id points into" \
 	"the explanation says how the charge reaches its event" "What is the price of a lab glucose test?"
+own_schema_expect "where item_label is 'daily weight'" "the explanation names the one charted label, not every label holding the word" \
+	"What was the last weight of patient 3?"
 own_schema_expect "CAST(med_order.dose_given AS numeric)" "the text dose is read through a cast" \
 	"What was the total dose of amoxicillin given to patient 3?"
 echo "1..$n"
+

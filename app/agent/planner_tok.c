@@ -704,6 +704,38 @@ enum err planner_tokenize(struct arena *a, const char *q, struct ptoks *out)
 		v[k].stem = st;
 		v[k].role = planner_lex_role(v[k].text, v[k].stem, &v[k].unitv);
 	}
+	/* "how is X administered", "methods for taking X": the route it is given by
+	 * (conf/lexicon/phrases.tsv, roles route_verb, route_noun, route_act) */
+	static const char *const aux[] = {"is", "are", "was", "were", "should", "does", "do", "can", NULL};
+	int how_aux = nt > 1 && !strcmp(v[0].text, "how") && planner_in_list(aux, v[1].text);
+	for (int k = 0; k < nt; k++) {
+		int verb = how_aux && k > 1 && planner_in_list(planner_lex_phrases("route_verb"), v[k].text);
+		int noun = planner_in_list(planner_lex_phrases("route_noun"), v[k].text), act = -1;
+		for (int j = k + 1; noun && j < nt && j <= k + 3 && act < 0; j++)
+			if (planner_in_list(planner_lex_phrases("route_act"), v[j].text))
+				act = j;
+		if (!verb && act < 0)
+			continue;
+		if (act >= 0)
+			for (int j = k + 1; j <= act; j++) {
+				v[j].used = 1;
+				v[j].role = R_STOP;
+			}
+		/* "delivered to the body" */
+		if (verb && k + 2 < nt && (!strcmp(v[k + 1].text, "to") || !strcmp(v[k + 1].text, "into"))) {
+			int b = !strcmp(v[k + 2].text, "the") ? k + 3 : k + 2;
+			for (int j = k + 1; b < nt && !strcmp(v[b].text, "body") && j <= b; j++) {
+				v[j].used = 1;
+				v[j].role = R_STOP;
+			}
+		}
+		v[k].text = v[k].stem = v[k].norm = arena_strdup(a, "route");
+		if (!v[k].text)
+			return ERR_NOMEM;
+		v[k].raw = v[k].text;
+		v[k].alt = NULL;
+		v[k].role = planner_lex_role(v[k].text, v[k].stem, &v[k].unitv);
+	}
 	out->n = nt;
 	return OK;
 }

@@ -274,6 +274,32 @@ static int price_of_kind(struct planner *p, int col)
 	return 0;
 }
 
+/* lookup_other_column: "what label corresponds to X" where X is stored both in the column asked
+ * and in another column of the same table (an abbreviation): the row is found by the other column,
+ * not by the column asked, which would only say X back */
+static void lookup_other_column(struct planner *p)
+{
+	struct frame *f = &p->f;
+	if (f->nproj != 1 || f->agg)
+		return;
+	for (int i = 0; i < f->nin; i++) {
+		if (f->in[i].col != f->proj[0] || f->in[i].n != 1 || f->in[i].contains)
+			continue;
+		const char *key = planner_norm(&p->a, f->in[i].vals[0]);
+		int n, lo = key ? planner_snap_values(p->s, key, &n) : -1, other = -1;
+		for (int k = lo; lo >= 0 && k < lo + n; k++) {
+			int c = p->s->v[k].col;
+			if (c != f->in[i].col && p->s->c[c].table == p->s->c[f->in[i].col].table && !strcmp(p->s->v[k].value, f->in[i].vals[0]))
+				other = c;
+		}
+		if (other < 0)
+			continue;
+		f->in[i].col = other;
+		pf_decide(p, "", "filter", arena_printf(&p->a, "%s = '%s'", pf_cfq(p, other), f->in[i].vals[0]),
+		          "the value is found by the other column that holds it; the column asked is shown", 1);
+	}
+}
+
 /* untimed_act: "when was the culture result reported": the time of an act on the record after the
  * event (conf/lexicon/phrases.tsv, role untimed_act) that no linked column holds; 0 or -1 */
 static int untimed_act(struct planner *p, const struct cues *c)
@@ -353,6 +379,7 @@ static int frame(struct planner *p, struct cues *c)
 	}
 	if (asked_noun_unshown(p) < 0 || (!f->timeline && paired_times(p) < 0))
 		return -1;
+	lookup_other_column(p);
 	if (!f->agg && !f->order && !f->timeline && !each_visit(p)) {
 		f->distinct = 1;   /* a list of things: each once */
 		/* "which organisms were found": an empty name is not one of the things found */

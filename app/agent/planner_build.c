@@ -747,6 +747,9 @@ int pf_build(struct planner *p, struct squery *q)
 	q->from = fact;
 	q->alias = fact;
 
+	/* (before the WHERE and the ranking: the other thing given together leaves the value list) */
+	if (pf_together_where(p, q) < 0)
+		return -1;
 	pick_pivot(p);   /* (before the WHERE, which leaves its values out, and the groups it may add to) */
 	if (build_where(p, q) < 0)
 		return -1;

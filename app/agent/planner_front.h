@@ -106,6 +106,7 @@ struct frame {
 	struct { int event, edge, col; const char *val; int contains; } semi[4];   /* edge -1: a column of event */
 	int nsemi;
 	int lead[3]; int nlead;      /* a timeline per entity: ordered by these before the time */
+	int together;                /* enum together: things of one column given together (planner_together.c) */
 	int time_named;              /* a time column was named by the question (수술 시작, discharged) */
 	int time_tok;                /* ... by this token */
 	int multi;                   /* a timeline over several tables: built from tl, not from the fields above */
@@ -346,6 +347,14 @@ int pf_rate_part(struct planner *p);
 int pf_rate_regions(struct planner *p, int *side, int *lo, int *hi);
 /* pf_comparison_tok: t is a comparison's word or a number that carries one (>, over, 이상, ">= 5") */
 int pf_comparison_tok(const struct ptok *t);
+
+/* planner_together.c: things given together ("A and B at the same time", "the top drugs given later
+ * in the same month as X"): pf_together_words reads the words and marks them (0); pf_together_where
+ * adds the condition on the fact's rows, taking the other thing out of the value list (0 or -1
+ * declined) */
+enum together { TOG_NONE, TOG_SAME_TIME, TOG_AFTER_SAME_MONTH, TOG_AFTER_SAME_DAY, TOG_AFTER_SAME_VISIT };
+int pf_together_words(struct planner *p);
+int pf_together_where(struct planner *p, struct squery *q);
 
 /* planner_screen.c: pf_screen: decline what no shape builds (future, negation, a number or a word
  * nothing could place, a reference to an earlier answer); 0 or -1 declined. */

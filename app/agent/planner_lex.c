@@ -169,8 +169,8 @@ static void load_fwords(void)
 }
 
 /* phrases of conf phrases_file (conf/lexicon/phrases.tsv), by role, loaded once */
-#define PHRASE_ROLES 16
-static struct { char role[16]; const char **w; int n; } phrases[PHRASE_ROLES];
+#define PHRASE_ROLES 32
+static struct { char role[24]; const char **w; int n; } phrases[PHRASE_ROLES];
 static const char *const no_phrases[] = {NULL};
 static pthread_once_t phrases_once = PTHREAD_ONCE_INIT;
 

@@ -128,6 +128,7 @@ int pf_screen(struct planner *p)
 			t->used = 1;
 		}
 	}
+	pf_together_words(p);
 	/* shapes it does not build */
 	for (int i = 0; i < p->tk.n; i++) {
 		if (p->tk.v[i].role == R_UNSUP && p->tk.v[i].unsup_rate && pf_rate_link(p, i) >= 0) {

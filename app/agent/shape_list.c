@@ -326,11 +326,11 @@ static int frame(struct planner *p, struct cues *c)
 	if (list_first_last(p, c) < 0 || list_value(p, c) < 0)
 		return -1;
 	/* "the first heart rate and the first respiratory rate": the first row of either is one value,
-	 * not the first of each */
+	 * not the first of each (two given at the same time: the first time both were, planner_together.c) */
 	int via, label = pf_label_col(p, f->fact, &via), either = 0;
 	for (int i = 0; i < p->tk.n; i++)
 		either |= !strcmp(p->tk.v[i].text, "or") || !strcmp(p->tk.v[i].text, "either") || !strcmp(p->tk.v[i].text, "또는");
-	for (int k = 0; k < f->nin && f->limit == 1 && label >= 0 && !either; k++)
+	for (int k = 0; k < f->nin && f->limit == 1 && label >= 0 && !either && f->together != TOG_SAME_TIME; k++)
 		if (f->in[k].col == label && f->in[k].n >= 2)
 			return pf_decline(p, "the first or last of each of several named things ('%s' and others) is not a shape the "
 			                     "offline planner builds", f->in[k].vals[0]);

@@ -741,11 +741,16 @@ static void link_measured(struct arena *a, const struct psnap *s, struct ptoks *
 	for (int l = 0; l < pl->n; l++) {
 		struct plink_item *it = &pl->v[l];
 		int col;
-		if (it->kind != PL_VALUE || it->ncols != 1 || !it->contains || !dict_label(s, it->cols[0]))
+		if (it->kind != PL_VALUE || it->ncols < 1 || !it->contains || !dict_label(s, it->cols[0]))
 			continue;
 		const char *key = planner_norm(a, it->vals[0]), *v = key && *key ? only_measured(a, s, key, NULL, &col) : NULL;
-		if (!v || col != it->cols[0])
+		int among = 0;   /* (under one of the columns the part was found in: label, abbreviation) */
+		for (int c = 0; v && c < it->ncols; c++)
+			among |= it->cols[c] == col;
+		if (!among)
 			continue;
+		it->cols[0] = col;
+		it->ncols = 1;
 		it->vals[0] = v;
 		it->contains = 0;
 		it->why = arena_printf(a, "'%s' is the one recorded item holding '%s'", v, key);

@@ -85,6 +85,12 @@ int pf_together_where(struct planner *p, struct squery *q)
 	int k = value_list(p);
 	const char *ent = planner_ent_column(p->s, ENT_PATIENT);
 	int ec = ent ? pf_col_in(p, f->fact, ent) : -1, tc = f->time_col;
+	/* no patient column in the fact: its key of the table that holds the patient (the stay), for
+	 * what happens at one time or within one stay (a patient is in one stay at a time) */
+	for (int e = 0; ec < 0 && ent && f->together != TOG_AFTER_SAME_MONTH && f->together != TOG_AFTER_SAME_DAY &&
+	                e < p->s->nfk; e++)
+		if (p->s->c[p->s->fk[e].from].table == f->fact && pf_col_in(p, p->s->c[p->s->fk[e].to].table, ent) >= 0)
+			ec = p->s->fk[e].from;
 	if (k < 0 || ec < 0 || tc < 0 || p->s->c[tc].table != f->fact)
 		return pf_decline(p, "%s", "things given together were asked, but which things, whose and when could not be told");
 	int col = f->in[k].col;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# 44_event_links.sh: issue 26, sixth session: readings the EHRSQL development halves declined, on a small schema written here (names of our own): a charge that points at its event by a kind column naming the table and an id (a typed link), a dose kept as text, a measurement named by a word no charted label equals (weight, height), "leave the hospital", "e.r.", and the last of something never a row without its time (docs/schema-model.md, "Typed links" and "Numbers stored as text").
+# 44_event_links.sh: issue 26, sixth session: readings the EHRSQL development halves declined, on a small schema written here (names of our own): a charge that points at its event by a kind column naming the table and an id (a typed link), a dose kept as text, a measurement named by a word no charted label equals (weight, height), the route asked as "how is X administered", a label found by its abbreviation, drugs given together, "leave the hospital", "e.r.", and the last of something never a row without its time (docs/schema-model.md, "Typed links" and "Numbers stored as text").
 set -uo pipefail
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 ASKQL=${ASKQL:-$TOP/bin/askql}
@@ -16,7 +16,7 @@ CREATE TABLE test_dict (test_id int PRIMARY KEY, test_name text NOT NULL);
 CREATE TABLE lab_result (result_id int PRIMARY KEY, stay_id int NOT NULL REFERENCES stay, test_id int NOT NULL REFERENCES test_dict,
   taken timestamp NOT NULL, result numeric);
 CREATE TABLE med_order (order_id int PRIMARY KEY, stay_id int NOT NULL REFERENCES stay, ordered timestamp NOT NULL,
-  drug text NOT NULL, dose_given text NOT NULL, dose_unit text NOT NULL);
+  drug text NOT NULL, dose_given text NOT NULL, dose_unit text NOT NULL, route text NOT NULL);
 COMMENT ON TABLE med_order IS 'medication orders';
 CREATE TABLE charge (charge_id int PRIMARY KEY, stay_id int NOT NULL REFERENCES stay, event_kind text NOT NULL,
   event_ref int NOT NULL, charged timestamp NOT NULL, price numeric NOT NULL);
@@ -29,17 +29,24 @@ INSERT INTO lab_result SELECT g, 1 + g % 24, 1 + g % 3, timestamp '2025-01-01' +
   FROM generate_series(1, 90) g;
 INSERT INTO med_order SELECT g, 1 + g % 24, timestamp '2025-01-02' + g * interval '2 days',
   (ARRAY['amoxicillin', 'heparin', 'insulin', 'paracetamol'])[1 + g % 4],
-  (ARRAY['500.0', '5000.0', '4.5', '1000.0', '0.5'])[1 + g % 5], 'mg' FROM generate_series(1, 80) g;
+  (ARRAY['500.0', '5000.0', '4.5', '1000.0', '0.5'])[1 + g % 5], 'mg', (ARRAY['oral', 'iv'])[1 + g % 2]
+  FROM generate_series(1, 80) g;
+-- insulin given at the same time as some heparin orders, and once more a day after each of them
+INSERT INTO med_order SELECT 200 + order_id, stay_id, ordered, 'insulin', '4.0', 'unit', 'subcutaneous' FROM med_order
+  WHERE drug = 'heparin' AND order_id % 3 = 0;
+INSERT INTO med_order SELECT 300 + order_id, stay_id, ordered + interval '1 day', 'insulin', '2.0', 'unit', 'subcutaneous'
+  FROM med_order WHERE drug = 'heparin' AND order_id < 200;
 INSERT INTO charge SELECT g, 1 + g % 24, 'lab_result', g, timestamp '2025-01-01' + g * interval '2 days',
   CASE (1 + g % 3) WHEN 1 THEN 12.5 WHEN 2 THEN 8.25 ELSE 20 END FROM generate_series(1, 90) g;
 INSERT INTO charge SELECT 100 + g, 1 + g % 24, 'med_order', g, timestamp '2025-01-02' + g * interval '2 days',
   CASE g % 4 WHEN 0 THEN 3.1 WHEN 1 THEN 7.75 WHEN 2 THEN 1.2 ELSE 0.9 END FROM generate_series(1, 80) g;
-CREATE TABLE chart_item (item_id int PRIMARY KEY, item_label text NOT NULL);
+CREATE TABLE chart_item (item_id int PRIMARY KEY, item_label text NOT NULL, item_abbrev text NOT NULL);
 CREATE TABLE chart_value (chart_id int PRIMARY KEY, stay_id int NOT NULL REFERENCES stay, item_id int NOT NULL REFERENCES chart_item,
   charted timestamp NOT NULL, reading numeric);
 COMMENT ON TABLE chart_value IS 'charted observations';
-INSERT INTO chart_item VALUES (1, 'admission weight (kg)'), (2, 'daily weight'), (3, 'height'), (4, 'height (cm)'),
-  (5, 'skin temperature'), (6, 'core temperature'), (7, 'weight bearing status');
+INSERT INTO chart_item VALUES (1, 'admission weight (kg)', 'admit wt'), (2, 'daily weight', 'daily weight'),
+  (3, 'height', 'height'), (4, 'height (cm)', 'height (cm)'), (5, 'skin temperature', 'skin temp'),
+  (6, 'core temperature', 'core temperature'), (7, 'weight bearing status', 'weight bearing');
 INSERT INTO chart_value SELECT g, 1 + g % 24, (ARRAY[2, 4, 5, 6])[1 + g % 4], timestamp '2025-01-01' + g * interval '1 day',
   (ARRAY[70, 172, 33, 37])[1 + g % 4] + g % 3 FROM generate_series(1, 120) g;
 SQL
@@ -52,10 +59,16 @@ cat >"$TMP/q.jsonl" <<'J'
 {"question": "When did patient 3 leave the hospital for the last time?", "gold_sql": "SELECT max(discharged) FROM stay WHERE patient_no = 3", "rule": "leave the hospital is the discharge; the last one is never a stay still open (no time)"}
 {"question": "What was the last weight of patient 3?", "gold_sql": "SELECT v.reading FROM chart_value v JOIN stay s USING (stay_id) JOIN chart_item i USING (item_id) WHERE s.patient_no = 3 AND i.item_label = 'daily weight' ORDER BY v.charted DESC LIMIT 1", "rule": "a measurement word no label equals: the one charted label holding it (admission weight never charted)"}
 {"question": "What was the first height of patient 3?", "gold_sql": "SELECT v.reading FROM chart_value v JOIN stay s USING (stay_id) JOIN chart_item i USING (item_id) WHERE s.patient_no = 3 AND i.item_label = 'height (cm)' ORDER BY v.charted LIMIT 1", "rule": "a label equal to the word but never charted gives way to the one charted label holding it"}
+{"question": "How is heparin administered?", "gold_sql": "SELECT DISTINCT route FROM med_order WHERE drug = 'heparin'", "rule": "how is X administered asks the route"}
+{"question": "What are the methods for taking amoxicillin?", "gold_sql": "SELECT DISTINCT route FROM med_order WHERE drug = 'amoxicillin'", "rule": "methods for taking X asks the route"}
+{"question": "Was heparin given to patient 3?", "gold_sql": "SELECT count(*) > 0 FROM med_order o JOIN stay s USING (stay_id) WHERE s.patient_no = 3 AND o.drug = 'heparin'", "rule": "given, without how, is no route"}
+{"question": "What label corresponds to core temperature?", "gold_sql": "SELECT item_label FROM chart_item WHERE item_abbrev = 'core temperature'", "rule": "what label corresponds to X: the row found by the other column holding X"}
+{"question": "When was patient 5 given heparin and insulin at the same time for the first time?", "gold_sql": "SELECT min(a.ordered) FROM med_order a JOIN med_order b ON a.stay_id = b.stay_id AND a.ordered = b.ordered JOIN stay s ON s.stay_id = a.stay_id WHERE s.patient_no = 5 AND a.drug = 'heparin' AND b.drug = 'insulin'", "rule": "two things at the same time: the first time both were given"}
+{"question": "Among patients who were given heparin, what are the top 2 drugs given at the same time?", "gold_sql": "SELECT drug FROM (SELECT b.drug, dense_rank() OVER (ORDER BY count(*) DESC) AS r FROM med_order a JOIN med_order b ON a.ordered = b.ordered JOIN stay sa ON sa.stay_id = a.stay_id JOIN stay sb ON sb.stay_id = b.stay_id AND sb.patient_no = sa.patient_no WHERE a.drug = 'heparin' GROUP BY b.drug) t WHERE r <= 2", "rule": "the top things given at the same time as X (pairs counted)"}
 {"question": "Has patient 4 been to the e.r.?", "gold_sql": "SELECT count(*) > 0 FROM stay WHERE patient_no = 4 AND came_from = 'emergency room'", "rule": "e.r. written with points is ER, the emergency room"}
 J
 own_schema_eval "$TMP/q.jsonl"
-[ "$n" -eq 8 ] || nok "eight questions were scored (got $n)"
+[ "$n" -eq 14 ] || nok "fourteen questions were scored (got $n)"
 own_schema_expect "a typed link: the type column names the table the id points into" \
 	"the explanation says how the charge reaches its event" "What is the price of a lab glucose test?"
 own_schema_expect "where item_label is 'daily weight'" "the explanation names the one charted label, not every label holding the word" \

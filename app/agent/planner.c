@@ -720,6 +720,47 @@ static int follow_off(const char *prev, const char *merged)
 	return n && merged && !strncmp(prev, merged, n) ? (int)n : 0;
 }
 
+/* one_total: o is one number (an aggregate with no breakdown) */
+static int one_total(const struct planner_out *o)
+{
+	return !o->unanswerable && o->sql && o->shape && !strcmp(o->shape, "aggregate") && !strstr(o->sql, " GROUP BY ");
+}
+
+/* difference: a question declined whole that asks "the difference between A and B ...": each part
+ * planned alone and, when both are one number, the SQL of their difference (planner_compose.c);
+ * out is replaced only then */
+static void difference(struct catalog *cat, const struct retrieval *r, const char *question,
+                       const struct planner_ctx *ctx, struct planner_out *out)
+{
+	char *q1, *q2, *sql = NULL, *ex = NULL;
+	struct planner_out o1, o2;
+	if (!planner_split_difference(question, &q1, &q2))
+		return;
+	memset(&o1, 0, sizeof o1);
+	memset(&o2, 0, sizeof o2);
+	if (plan_once(cat, r, q1, ctx, &o1, 0) == OK && one_total(&o1) && plan_once(cat, r, q2, ctx, &o2, 0) == OK &&
+	    one_total(&o2) && asprintf(&sql, "SELECT (%s) - (%s) AS difference", o1.sql, o2.sql) >= 0 &&
+	    asprintf(&ex, "The difference of two answers: (\"%s\") %s minus (\"%s\") %s", q1,
+	             o1.explanation ? o1.explanation : "", q2, o2.explanation ? o2.explanation : "") >= 0) {
+		planner_out_free(out);
+		*out = o1;          /* the first part's decisions and confidence; its reading covers it only */
+		memset(&o1, 0, sizeof o1);
+		free(out->sql);
+		out->sql = sql;
+		free(out->explanation);
+		out->explanation = ex;
+		sql = ex = NULL;
+		if (o2.confidence < out->confidence)
+			out->confidence = o2.confidence;
+	}
+	free(sql);
+	free(ex);
+	planner_out_free(&o1);
+	planner_out_free(&o2);
+	free(q1);
+	free(q2);
+}
+
 enum err planner_plan(struct catalog *cat, const struct retrieval *r, const char *question,
                       const struct planner_ctx *ctx, struct planner_out *out)
 {
@@ -749,6 +790,8 @@ enum err planner_plan(struct catalog *cat, const struct retrieval *r, const char
 		free(merged);
 	}
 	enum err rc = plan_once(cat, r, question, ctx, out, 0);
+	if (rc == OK && out->unanswerable)
+		difference(cat, r, question, ctx, out);
 	if (rc == OK && out->unanswerable && ctx && ctx->nattempts && out->reason &&
 	    !strncmp(out->reason, "the same SQL already failed", 27)) {
 		/* self-correction: the next candidate, without the table the failed plan was built on */

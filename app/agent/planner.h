@@ -73,6 +73,11 @@ enum err planner_plan(struct catalog *cat, const struct retrieval *r, const char
                       const struct planner_ctx *ctx, struct planner_out *out);
 void planner_out_free(struct planner_out *out);
 
+/* planner_split_difference: "the difference between the total input and output of patient 7" ->
+ * *first "the total input of patient 7", *second "the total output of patient 7" (heap); 1 when q
+ * asks the difference between two things, else 0 (both NULL).  planner_compose.c */
+int planner_split_difference(const char *q, char **first, char **second);
+
 /* planner_reset: forget cached schema snapshots (tests; after re-indexing). */
 void planner_reset(void);
 

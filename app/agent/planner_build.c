@@ -751,6 +751,19 @@ int pf_build(struct planner *p, struct squery *q)
 	if (pf_together_where(p, q) < 0)
 		return -1;
 	pick_pivot(p);   /* (before the WHERE, which leaves its values out, and the groups it may add to) */
+	if (f->pct_value) {
+		/* a percentile: the measurement's rows of everyone, the named patient only says whose age */
+		const char *ent = f->entity_val;
+		int ep = f->episode, which = f->episode_which;
+		f->entity_val = NULL;
+		f->episode = -1;
+		int rc = build_where(p, q);
+		f->entity_val = ent;
+		f->episode = ep;
+		if (rc < 0 || pf_percentile_build(p, q, ent, ep, which) < 0 || add_semi(p, q) < 0 || add_joins(p, q) < 0)
+			return -1;
+		return 0;
+	}
 	if (build_where(p, q) < 0)
 		return -1;
 	if (f->exists) {

@@ -252,7 +252,8 @@ int pf_visit_table(struct planner *p, int icu)
 		if (!icu && has_icu)
 			sc -= 2;
 		if (!icu && (strstr(t->name, "admission") || strstr(t->name, "admit") || strstr(t->name, "encounter") ||
-		             strstr(t->name, "visit") || strstr(t->comment, "admission")))
+		             strstr(t->name, "visit") || strstr(t->comment, "admission") || strstr(t->name, "stay") ||
+		             strstr(t->comment, "hospital stay")))
 			sc += 2;
 		if (sc > bs) {
 			bs = sc;

@@ -106,6 +106,8 @@ struct frame {
 	struct { int event, edge, col; const char *val; int contains; } semi[4];   /* edge -1: a column of event */
 	int nsemi;
 	int lead[3]; int nlead;      /* a timeline per entity: ordered by these before the time */
+	const char *pct_value;       /* shape_percentile: the value whose percentile is asked, NULL none */
+	int pct_same_age;            /* ... among patients of the same age as the one named */
 	int together;                /* enum together: things of one column given together (planner_together.c) */
 	int time_named;              /* a time column was named by the question (수술 시작, discharged) */
 	int time_tok;                /* ... by this token */
@@ -356,6 +358,11 @@ enum together { TOG_NONE, TOG_SAME_TIME, TOG_AFTER_SAME_MONTH, TOG_AFTER_SAME_DA
 int pf_together_words(struct planner *p);
 int pf_together_where(struct planner *p, struct squery *q);
 
+/* shape_percentile.c: pf_percentile_words marks "percentile of V" (0); pf_percentile_build the
+ * select and population (0 or -1 declined) */
+int pf_percentile_words(struct planner *p);
+int pf_percentile_build(struct planner *p, struct squery *q, const char *entity, int episode, int which);
+
 /* planner_screen.c: pf_screen: decline what no shape builds (future, negation, a number or a word
  * nothing could place, a reference to an earlier answer); 0 or -1 declined. */
 int pf_screen(struct planner *p);
@@ -370,6 +377,6 @@ int pf_pair_wrap(struct planner *p, struct squery *q);
 
 /* the shapes (shape_*.c), in the order planner_shapes tries them */
 extern const struct shape shape_timeline_multi, shape_extreme_time, shape_pair, shape_having, shape_entity_total, shape_summary, shape_rank_groups,
-	shape_top_n, shape_aggregate, shape_exists, shape_list;
+	shape_top_n, shape_aggregate, shape_exists, shape_list, shape_percentile;
 
 #endif

@@ -129,6 +129,7 @@ int pf_screen(struct planner *p)
 		}
 	}
 	pf_together_words(p);
+	pf_percentile_words(p);
 	/* shapes it does not build */
 	for (int i = 0; i < p->tk.n; i++) {
 		if (p->tk.v[i].role == R_UNSUP && p->tk.v[i].unsup_rate && pf_rate_link(p, i) >= 0) {

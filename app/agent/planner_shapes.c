@@ -10,6 +10,7 @@ static const struct shape *const shapes[] = {
 	&shape_timeline_multi,   /* STAGE_WORDS: vitals and labs of case 1 over time */
 	&shape_extreme_time,     /* STAGE_LINKS: when was the heart rate highest */
 	&shape_pair,             /* STAGE_MEASURE: the change between two values, hours since the first */
+	&shape_percentile,       /* the percentile of a value among patients of the same age */
 	&shape_having,           /* patients admitted 3 or more times */
 	&shape_entity_total,     /* the largest total cost of a hospital stay; tests per admission */
 	&shape_summary,          /* STAGE_MEASURE: lowest, highest and average; a count and an average */

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# 44_event_links.sh: issue 26, sixth session: readings the EHRSQL development halves declined, on a small schema written here (names of our own): a charge that points at its event by a kind column naming the table and an id (a typed link), a dose kept as text, a measurement named by a word no charted label equals (weight, height), the route asked as "how is X administered", a label found by its abbreviation, drugs given together, "leave the hospital", "e.r.", and the last of something never a row without its time (docs/schema-model.md, "Typed links" and "Numbers stored as text").
+# 44_event_links.sh: issue 26, sixth session: readings the EHRSQL development halves declined, on a small schema written here (names of our own): a charge that points at its event by a kind column naming the table and an id (a typed link), a dose kept as text, a measurement named by a word no charted label equals (weight, height), the route asked as "how is X administered", a label found by its abbreviation, drugs given together, the percentile of a value, "leave the hospital", "e.r.", and the last of something never a row without its time (docs/schema-model.md, "Typed links" and "Numbers stored as text").
 set -uo pipefail
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 ASKQL=${ASKQL:-$TOP/bin/askql}
@@ -23,7 +23,7 @@ CREATE TABLE charge (charge_id int PRIMARY KEY, stay_id int NOT NULL REFERENCES 
 COMMENT ON TABLE charge IS 'charges of each billed event';
 INSERT INTO stay SELECT g, 1 + g % 6, timestamp '2025-01-01' + g * interval '9 days',
   CASE WHEN g = 21 THEN NULL ELSE timestamp '2025-01-04' + g * interval '9 days' END,
-  (ARRAY['emergency room', 'clinic referral', 'transfer'])[1 + g % 3], 30 + g * 2 FROM generate_series(1, 24) g;
+  (ARRAY['emergency room', 'clinic referral', 'transfer'])[1 + g % 3], 40 + (g % 5) * 7 FROM generate_series(1, 24) g;
 INSERT INTO test_dict VALUES (1, 'glucose'), (2, 'sodium'), (3, 'lactate');
 INSERT INTO lab_result SELECT g, 1 + g % 24, 1 + g % 3, timestamp '2025-01-01' + g * interval '2 days', 3 + g % 5
   FROM generate_series(1, 90) g;
@@ -65,10 +65,11 @@ cat >"$TMP/q.jsonl" <<'J'
 {"question": "What label corresponds to core temperature?", "gold_sql": "SELECT item_label FROM chart_item WHERE item_abbrev = 'core temperature'", "rule": "what label corresponds to X: the row found by the other column holding X"}
 {"question": "When was patient 5 given heparin and insulin at the same time for the first time?", "gold_sql": "SELECT min(a.ordered) FROM med_order a JOIN med_order b ON a.stay_id = b.stay_id AND a.ordered = b.ordered JOIN stay s ON s.stay_id = a.stay_id WHERE s.patient_no = 5 AND a.drug = 'heparin' AND b.drug = 'insulin'", "rule": "two things at the same time: the first time both were given"}
 {"question": "Among patients who were given heparin, what are the top 2 drugs given at the same time?", "gold_sql": "SELECT drug FROM (SELECT b.drug, dense_rank() OVER (ORDER BY count(*) DESC) AS r FROM med_order a JOIN med_order b ON a.ordered = b.ordered JOIN stay sa ON sa.stay_id = a.stay_id JOIN stay sb ON sb.stay_id = b.stay_id AND sb.patient_no = sa.patient_no WHERE a.drug = 'heparin' GROUP BY b.drug) t WHERE r <= 2", "rule": "the top things given at the same time as X (pairs counted)"}
+{"question": "What is the percentile of 5 in a glucose test among patients of the same age as patient 3 on the last hospital stay?", "gold_sql": "SELECT DISTINCT pr FROM (SELECT r.result, percent_rank() OVER (ORDER BY r.result) AS pr FROM lab_result r JOIN test_dict d USING (test_id) WHERE d.test_name = 'glucose' AND r.stay_id IN (SELECT stay_id FROM stay WHERE age = (SELECT age FROM stay WHERE patient_no = 3 AND discharged IS NOT NULL ORDER BY admitted DESC LIMIT 1))) t WHERE result = 5", "rule": "the percentile of a value among patients of the same age as a named one at a named stay"}
 {"question": "Has patient 4 been to the e.r.?", "gold_sql": "SELECT count(*) > 0 FROM stay WHERE patient_no = 4 AND came_from = 'emergency room'", "rule": "e.r. written with points is ER, the emergency room"}
 J
 own_schema_eval "$TMP/q.jsonl"
-[ "$n" -eq 14 ] || nok "fourteen questions were scored (got $n)"
+[ "$n" -eq 15 ] || nok "fifteen questions were scored (got $n)"
 own_schema_expect "a typed link: the type column names the table the id points into" \
 	"the explanation says how the charge reaches its event" "What is the price of a lab glucose test?"
 own_schema_expect "where item_label is 'daily weight'" "the explanation names the one charted label, not every label holding the word" \

@@ -11,6 +11,10 @@
 /* words that begin the part both questions share ("of patient 7 since May") */
 static const char *const shared_lead[] = {"of", "for", "in", "on", "since", "during", "from", "at", "over", "between", NULL};
 
+/* words before the first thing that both parts share ("the total input and output") */
+static const char *const shared_prefix[] = {"the", "total", "overall", "sum", "average", "mean", "daily", "patient",
+                                            NULL};
+
 static int word_is(const char *w, size_t n, const char *const *list)
 {
 	for (int i = 0; list[i]; i++)
@@ -51,8 +55,28 @@ int planner_split_difference(const char *q, char **first, char **second)
 	size_t bl = (size_t)(rest - b);
 	while (bl && (b[bl - 1] == ' ' || b[bl - 1] == ','))
 		bl--;
-	if (!bl || alast == and)
+	if (!bl || alast == and || !*rest)
 		return 0;
+	/* B is one or two words ("output", "output volume"): a longer one may hold words both parts
+	 * need ("heparin given to patient 3"), which the first part would lose */
+	int bw = 1;
+	for (size_t i = 0; i < bl; i++)
+		bw += b[i] == ' ';
+	if (bw > 2)
+		return 0;
+	/* the words before A's last one are shared only when they say how much or whose ("the total",
+	 * "patient 7's total"), not part of A's name ("the heart rate" and "blood pressure") */
+	for (const char *w = a; w < alast;) {
+		size_t n = strcspn(w, " ");
+		int num = 1;
+		for (size_t i = 0; i < n; i++)
+			num &= isdigit((unsigned char)w[i]) != 0;
+		if (!word_is(w, n, shared_prefix) && !num && !(n > 2 && w[n - 2] == '\'' && w[n - 1] == 's'))
+			return 0;
+		w += n;
+		while (*w == ' ')
+			w++;
+	}
 	if (asprintf(first, "%.*s %s", (int)(and - a), a, rest) < 0) {
 		*first = NULL;
 		return 0;

@@ -193,6 +193,30 @@ static void test_tok_english_inflections(void **state)
 	arena_free(&a);
 }
 
+/* ---- a question of two totals, split in two ---- */
+static void test_split_difference(void **state)
+{
+	char *a, *b;
+	assert_int_equal(planner_split_difference("What is the difference between the total input and output volume for "
+	                                          "patient 7 since 02/08/2100?", &a, &b), 1);
+	assert_string_equal(a, "the total input for patient 7 since 02/08/2100?");
+	assert_string_equal(b, "the total output volume for patient 7 since 02/08/2100?");
+	free(a), free(b);
+	assert_int_equal(planner_split_difference("Show me the difference between patient 7's total input and output on 05/31/2100.",
+	                                          &a, &b), 1);
+	assert_string_equal(a, "patient 7's total input on 05/31/2100.");
+	assert_string_equal(b, "patient 7's total output on 05/31/2100.");
+	free(a), free(b);
+	/* a second part that may hold words both need, or a first part whose words are its name: not split */
+	assert_int_equal(planner_split_difference("the difference between the total dose of amoxicillin and heparin given to "
+	                                          "patient 3", &a, &b), 0);
+	assert_null(a);
+	assert_int_equal(planner_split_difference("difference between the heart rate and blood pressure of patient 3", &a, &b), 0);
+	assert_int_equal(planner_split_difference("the difference between men and women", &a, &b), 0);
+	assert_int_equal(planner_split_difference("how many patients were admitted?", &a, &b), 0);
+	(void)state;
+}
+
 /* ---- time windows relative to the reference time ---- */
 static void window(const char *q, const char *now, struct ptime *w, int *rc)
 {
@@ -1578,6 +1602,7 @@ int main(void)
 		cmocka_unit_test(test_tok_ambiguous_particles),
 		cmocka_unit_test(test_tok_numbers_units_dates),
 		cmocka_unit_test(test_tok_english_inflections),
+		cmocka_unit_test(test_split_difference),
 		cmocka_unit_test(test_time_windows),
 		cmocka_unit_test(test_sql_printer),
 		cmocka_unit_test(test_timeline_builder),

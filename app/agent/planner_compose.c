@@ -57,12 +57,19 @@ int planner_split_difference(const char *q, char **first, char **second)
 		bl--;
 	if (!bl || alast == and || !*rest)
 		return 0;
-	/* B is one or two words ("output", "output volume"): a longer one may hold words both parts
-	 * need ("heparin given to patient 3"), which the first part would lose */
-	int bw = 1;
-	for (size_t i = 0; i < bl; i++)
-		bw += b[i] == ' ';
-	if (bw > 2)
+	/* B is one or two words ("output", "output volume", "the total output"): a longer one may hold
+	 * words both parts need ("heparin given to patient 3"), which the first part would lose */
+	int bw = 0;   /* (its own "the total" not counted) */
+	for (size_t i = 0; i < bl;) {
+		size_t n = strcspn(b + i, " ");
+		if (n > bl - i)
+			n = bl - i;
+		bw += !word_is(b + i, n, shared_prefix);
+		i += n;
+		while (i < bl && b[i] == ' ')
+			i++;
+	}
+	if (bw < 1 || bw > 2)
 		return 0;
 	/* the words before A's last one are shared only when they say how much or whose ("the total",
 	 * "patient 7's total"), not part of A's name ("the heart rate" and "blood pressure") */
@@ -81,7 +88,9 @@ int planner_split_difference(const char *q, char **first, char **second)
 		*first = NULL;
 		return 0;
 	}
-	if (asprintf(second, "%.*s%.*s %s", (int)(alast - a), a, (int)bl, b, rest) < 0) {
+	/* (a second thing with its own "the total" takes none of the first's) */
+	int own = word_is(b, strcspn(b, " "), shared_prefix);
+	if (asprintf(second, "%.*s%.*s %s", own ? 0 : (int)(alast - a), a, (int)bl, b, rest) < 0) {
 		free(*first);
 		*first = *second = NULL;
 		return 0;

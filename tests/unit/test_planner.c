@@ -207,6 +207,10 @@ static void test_split_difference(void **state)
 	assert_string_equal(a, "patient 7's total input on 05/31/2100.");
 	assert_string_equal(b, "patient 7's total output on 05/31/2100.");
 	free(a), free(b);
+	assert_int_equal(planner_split_difference("the difference between the total input and the total output of patient 7",
+	                                          &a, &b), 1);
+	assert_string_equal(b, "the total output of patient 7");
+	free(a), free(b);
 	/* a second part that may hold words both need, or a first part whose words are its name: not split */
 	assert_int_equal(planner_split_difference("the difference between the total dose of amoxicillin and heparin given to "
 	                                          "patient 3", &a, &b), 0);

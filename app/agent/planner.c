@@ -443,6 +443,21 @@ static int key_used(struct planner *p, const char *sql, int ti)
 	return 0;
 }
 
+/* parts_of_visits: the fact table's rows belong to the visits the question names (it holds their
+ * key) and the answer is their sum or a count of patients, the same over the visits as over their
+ * parts; a count of the rows themselves would not be of visits */
+static int parts_of_visits(struct planner *p)
+{
+	const struct frame *f = &p->f;
+	int child = 0;
+	for (int k = 0; k < p->s->nfk && !child; k++)
+		child = p->s->c[p->s->fk[k].from].table == f->fact && p->s->c[p->s->fk[k].to].table == f->visit_mention;
+	/* ("how many ICU stays had a total output of ...": the stays are counted, not the output summed) */
+	int counts = pf_has_role(p, R_MANY) || pf_has_role(p, R_COUNT);
+	return child && f->episode < 0 && f->agg && !f->ngroup && !f->rank_n &&
+	       ((!strcmp(f->agg, "SUM") && !counts) || (!strcmp(f->agg, "COUNT") && f->entity_count && f->entity_col));
+}
+
 /* emit_sql: the SQL tree printed into out->sql, unless the plan leaves out a table the question
  * names or repeats SQL that already failed (then declined, out->sql NULL); OK or ERR_NOMEM */
 static enum err emit_sql(struct planner *p, const struct planner_ctx *ctx, struct planner_out *out)
@@ -485,9 +500,11 @@ static enum err emit_sql(struct planner *p, const struct planner_ctx *ctx, struc
 				out->sql = NULL;
 			}
 		}
-		/* visits named (입원 횟수, admissions) must be what the answer reads */
+		/* visits named (입원 횟수, admissions) must be what the answer reads, unless the rows read
+		 * are parts of visits and the answer adds them up or counts patients ("the total cost of
+		 * their hospital visit", "patients who stayed in the discharge lounge") */
 		if (!p->decline && out->sql && p->f.visit_mention >= 0 && !planner_sql_names(out->sql, p->s->t[p->f.visit_mention].name, 0) &&
-		    !key_used(p, out->sql, p->f.visit_mention)) {
+		    !key_used(p, out->sql, p->f.visit_mention) && !parts_of_visits(p)) {
 			pf_decline(p, "the question names visits or stays (%s), which the plan does not use", p->s->t[p->f.visit_mention].name);
 			free(out->sql);
 			out->sql = NULL;

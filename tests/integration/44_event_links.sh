@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# 44_event_links.sh: issue 26, sixth session: readings the EHRSQL development halves declined, on a small schema written here (names of our own): a charge that points at its event by a kind column naming the table and an id (a typed link), a dose kept as text, a measurement named by a word no charted label equals (weight, height), the route asked as "how is X administered", a label found by its abbreviation, drugs given together, the percentile of a value, "leave the hospital", "e.r.", and the last of something never a row without its time (docs/schema-model.md, "Typed links" and "Numbers stored as text").
+# 44_event_links.sh: issue 26, sixth session: readings the EHRSQL development halves declined, on a small schema written here (names of our own): a charge that points at its event by a kind column naming the table and an id (a typed link), a dose kept as text, a measurement named by a word no charted label equals (weight, height), the route asked as "how is X administered", a label found by its abbreviation, drugs given together, the percentile of a value, a total over the parts of the stays named, "leave the hospital", "e.r.", and the last of something never a row without its time (docs/schema-model.md, "Typed links" and "Numbers stored as text").
 set -uo pipefail
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 ASKQL=${ASKQL:-$TOP/bin/askql}
@@ -66,10 +66,12 @@ cat >"$TMP/q.jsonl" <<'J'
 {"question": "When was patient 5 given heparin and insulin at the same time for the first time?", "gold_sql": "SELECT min(a.ordered) FROM med_order a JOIN med_order b ON a.stay_id = b.stay_id AND a.ordered = b.ordered JOIN stay s ON s.stay_id = a.stay_id WHERE s.patient_no = 5 AND a.drug = 'heparin' AND b.drug = 'insulin'", "rule": "two things at the same time: the first time both were given"}
 {"question": "Among patients who were given heparin, what are the top 2 drugs given at the same time?", "gold_sql": "SELECT drug FROM (SELECT b.drug, dense_rank() OVER (ORDER BY count(*) DESC) AS r FROM med_order a JOIN med_order b ON a.ordered = b.ordered JOIN stay sa ON sa.stay_id = a.stay_id JOIN stay sb ON sb.stay_id = b.stay_id AND sb.patient_no = sa.patient_no WHERE a.drug = 'heparin' GROUP BY b.drug) t WHERE r <= 2", "rule": "the top things given at the same time as X (pairs counted)"}
 {"question": "What is the percentile of 5 in a glucose test among patients of the same age as patient 3 on the last hospital stay?", "gold_sql": "SELECT DISTINCT pr FROM (SELECT r.result, percent_rank() OVER (ORDER BY r.result) AS pr FROM lab_result r JOIN test_dict d USING (test_id) WHERE d.test_name = 'glucose' AND r.stay_id IN (SELECT stay_id FROM stay WHERE age = (SELECT age FROM stay WHERE patient_no = 3 AND discharged IS NOT NULL ORDER BY admitted DESC LIMIT 1))) t WHERE result = 5", "rule": "the percentile of a value among patients of the same age as a named one at a named stay"}
+{"question": "What is the total price of the hospital stays of patient 3?", "gold_sql": "SELECT sum(c.price) FROM charge c JOIN stay s USING (stay_id) WHERE s.patient_no = 3", "rule": "the total of rows that are parts of the stays named is the total of the stays"}
+{"question": "How many hospital stays had a total price of at least 100?", "expect": "declined", "gold_sql": "SELECT count(*) FROM (SELECT stay_id FROM charge GROUP BY stay_id HAVING sum(price) >= 100) t", "rule": "stays counted by their total are not the total summed"}
 {"question": "Has patient 4 been to the e.r.?", "gold_sql": "SELECT count(*) > 0 FROM stay WHERE patient_no = 4 AND came_from = 'emergency room'", "rule": "e.r. written with points is ER, the emergency room"}
 J
 own_schema_eval "$TMP/q.jsonl"
-[ "$n" -eq 15 ] || nok "fifteen questions were scored (got $n)"
+[ "$n" -eq 17 ] || nok "seventeen questions were scored (got $n)"
 own_schema_expect "a typed link: the type column names the table the id points into" \
 	"the explanation says how the charge reaches its event" "What is the price of a lab glucose test?"
 own_schema_expect "where item_label is 'daily weight'" "the explanation names the one charted label, not every label holding the word" \

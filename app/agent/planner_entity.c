@@ -366,6 +366,18 @@ void pf_find_visits(struct planner *p)
 			int vt = pf_visit_table(p, icu);
 			if (vt < 0)
 				break;
+			/* "the current number of hospitalized patients": no one patient named, the patients
+			 * counted or listed are those whose visit has not ended */
+			int patients = 0;
+			for (int k = 0; k < p->tk.n && which == 2 && !f->entity_val && t->role == R_CURRENT; k++)
+				patients |= entity_column(p, p->tk.v[k].stem) && p->tk.v[k].kind == TK_WORD;
+			if (patients) {
+				f->visit_mention = vt;
+				f->current_all = 1;
+				p->tk.v[i].used = p->tk.v[j].used = 1;   /* ("number of" between them is the count) */
+				pf_decide(p, pf_span_text(p, i, j + 1), "filter", p->s->t[vt].name, "current: the visit has not ended", 0.8);
+				break;
+			}
 			/* "current hospital visit. ... since their first stay in careunit X": the current
 			 * visit stays chosen; this ordinal is left to what else the question says */
 			if (f->episode == vt && f->episode_which == 2 && which != 2) {

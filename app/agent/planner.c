@@ -778,6 +778,55 @@ static void difference(struct catalog *cat, const struct retrieval *r, const cha
 	free(q2);
 }
 
+/* one_list: o lists the distinct values of one column; *cols set to its select list */
+static int one_list(const struct planner_out *o, const char **cols, size_t *n)
+{
+	const char *s = o->sql, *from = s ? strstr(s, " FROM ") : NULL;
+	if (o->unanswerable || !s || strncmp(s, "SELECT DISTINCT ", 16) || !from || strstr(s, " GROUP BY ") || strstr(s, " LIMIT "))
+		return 0;
+	*cols = s + 16;
+	*n = (size_t)(from - *cols);
+	return !memchr(*cols, ',', *n);
+}
+
+/* new_since: a question declined whole that asks what is new in one period against the one before
+ * ("new prescriptions today compared to yesterday"): the things of the later period EXCEPT those of
+ * the earlier one, when each part plans as a list of one column, the same (planner_compose.c) */
+static void new_since(struct catalog *cat, const struct retrieval *r, const char *question,
+                      const struct planner_ctx *ctx, struct planner_out *out)
+{
+	char *q1, *q2, *sql = NULL, *ex = NULL;
+	const char *c1, *c2;
+	size_t n1, n2;
+	struct planner_out o1, o2;
+	if (!planner_split_new_since(question, &q1, &q2))
+		return;
+	memset(&o1, 0, sizeof o1);
+	memset(&o2, 0, sizeof o2);
+	if (plan_once(cat, r, q1, ctx, &o1, 0) == OK && one_list(&o1, &c1, &n1) && plan_once(cat, r, q2, ctx, &o2, 0) == OK &&
+	    one_list(&o2, &c2, &n2) && n1 == n2 && !memcmp(c1, c2, n1) &&
+	    asprintf(&sql, "(%s) EXCEPT (%s)", o1.sql, o2.sql) >= 0 &&
+	    asprintf(&ex, "What is new: (\"%s\") %s except (\"%s\") %s", q1, o1.explanation ? o1.explanation : "", q2,
+	             o2.explanation ? o2.explanation : "") >= 0) {
+		planner_out_free(out);
+		*out = o1;
+		memset(&o1, 0, sizeof o1);
+		free(out->sql);
+		out->sql = sql;
+		free(out->explanation);
+		out->explanation = ex;
+		sql = ex = NULL;
+		if (o2.confidence < out->confidence)
+			out->confidence = o2.confidence;
+	}
+	free(sql);
+	free(ex);
+	planner_out_free(&o1);
+	planner_out_free(&o2);
+	free(q1);
+	free(q2);
+}
+
 enum err planner_plan(struct catalog *cat, const struct retrieval *r, const char *question,
                       const struct planner_ctx *ctx, struct planner_out *out)
 {
@@ -809,6 +858,8 @@ enum err planner_plan(struct catalog *cat, const struct retrieval *r, const char
 	enum err rc = plan_once(cat, r, question, ctx, out, 0);
 	if (rc == OK && out->unanswerable)
 		difference(cat, r, question, ctx, out);
+	if (rc == OK && out->unanswerable)
+		new_since(cat, r, question, ctx, out);
 	if (rc == OK && out->unanswerable && ctx && ctx->nattempts && out->reason &&
 	    !strncmp(out->reason, "the same SQL already failed", 27)) {
 		/* self-correction: the next candidate, without the table the failed plan was built on */

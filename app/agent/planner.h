@@ -77,6 +77,10 @@ void planner_out_free(struct planner_out *out);
  * *first "the total input of patient 7", *second "the total output of patient 7" (heap); 1 when q
  * asks the difference between two things, else 0 (both NULL).  planner_compose.c */
 int planner_split_difference(const char *q, char **first, char **second);
+/* planner_split_new_since: "the new prescriptions of patient 7 today compared to yesterday" ->
+ * *first "the prescriptions of patient 7 today", *second "the prescriptions of patient 7
+ * yesterday" (heap); 1 when q asks what is new in one period against the one before it */
+int planner_split_new_since(const char *q, char **first, char **second);
 
 /* planner_reset: forget cached schema snapshots (tests; after re-indexing). */
 void planner_reset(void);

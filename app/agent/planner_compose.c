@@ -1,7 +1,8 @@
 /* planner_compose.c: questions made of two questions: "the difference between the total input and
  * output of patient 7 since May" is the total input of patient 7 since May minus the total output
- * of patient 7 since May.  Only the words are split here; planner.c plans each part and subtracts
- * (docs/coverage.md, "Differences of two totals"). */
+ * of patient 7 since May; "the new prescriptions of patient 7 today compared to yesterday" are
+ * today's prescriptions except yesterday's.  Only the words are split here; planner.c plans each
+ * part and combines them (docs/coverage.md, "Questions of two questions"). */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -95,5 +96,82 @@ int planner_split_difference(const char *q, char **first, char **second)
 		*first = *second = NULL;
 		return 0;
 	}
+	return 1;
+}
+
+/* periods that a "compared to" can set against each other, the later first */
+static const char *const periods[] = {"today", "yesterday", "this week", "last week", "this month", "last month",
+                                      "this year", "last year", NULL};
+
+/* find_period: the first period of the list in [s, e) as whole words, or NULL; *which its index */
+static const char *find_period(const char *s, const char *e, int *which)
+{
+	const char *best = NULL;
+	for (int i = 0; periods[i]; i++) {
+		size_t n = strlen(periods[i]);
+		for (const char *h = strcasestr(s, periods[i]); h && h + n <= e; h = strcasestr(h + 1, periods[i]))
+			if ((h == s || !isalnum((unsigned char)h[-1])) && !isalnum((unsigned char)h[n]) && (!best || h < best)) {
+				best = h;
+				*which = i;
+				break;
+			}
+	}
+	return best;
+}
+
+/* cut: s with [a, b) taken out; heap */
+static char *cut(const char *s, const char *a, const char *b)
+{
+	char *out = NULL;
+	if (asprintf(&out, "%.*s%s", (int)(a - s), s, b) < 0)
+		return NULL;
+	return out;
+}
+
+int planner_split_new_since(const char *q, char **first, char **second)
+{
+	*first = *second = NULL;
+	if (!q || strlen(q) > 2000)
+		return 0;
+	const char *c = strcasestr(q, "compared to ");
+	if (!c)
+		c = strcasestr(q, "compared with ");
+	const char *nw = strcasestr(q, "newly added ");
+	size_t nwl = nw ? strlen("newly added ") : 0;
+	if (!nw && (nw = strcasestr(q, "new ")) && nw > q && isalpha((unsigned char)nw[-1]))
+		nw = NULL;
+	if (nw && !nwl)
+		nwl = strlen("new ");
+	if (!c || !nw)
+		return 0;
+	/* the clause that names the earlier period: up to a comma, a question mark or the end */
+	const char *ce = c + strcspn(c, ",?.");
+	int p2, p1;
+	const char *t2 = find_period(c, ce, &p2);
+	if (!t2)
+		return 0;
+	/* the later period, outside the clause */
+	const char *from = c > q && c[-1] == ' ' && *ce != ',' ? c - 1 : c;   /* ("today compared to ...?": no space left before ?) */
+	char *rest = cut(q, from, *ce == ',' ? ce + 1 : ce);
+	if (!rest)
+		return 0;
+	const char *t1 = find_period(rest, rest + strlen(rest), &p1);
+	if (!t1 || p1 == p2 || p1 % 2 || p2 != p1 + 1) {
+		free(rest);
+		return 0;   /* this one against the one before it only (today / yesterday) */
+	}
+	/* "new" taken out: the things of the later period, then those of the earlier one */
+	const char *n2 = strcasestr(rest, nwl == strlen("new ") ? "new " : "newly added ");
+	char *a = n2 ? cut(rest, n2, n2 + nwl) : NULL;
+	free(rest);
+	if (!a)
+		return 0;
+	const char *t = find_period(a, a + strlen(a), &p1);
+	if (!t || asprintf(second, "%.*s%s%s", (int)(t - a), a, periods[p2], t + strlen(periods[p1])) < 0) {
+		free(a);
+		*second = NULL;
+		return 0;
+	}
+	*first = a;
 	return 1;
 }

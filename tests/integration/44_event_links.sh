@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# 44_event_links.sh: issue 26, sixth session: readings the EHRSQL development halves declined, on a small schema written here (names of our own): a charge that points at its event by a kind column naming the table and an id (a typed link), a dose kept as text, a measurement named by a word no charted label equals (weight, height), the route asked as "how is X administered", a label found by its abbreviation, drugs given together, the percentile of a value, a total over the parts of the stays named, "leave the hospital", "e.r.", and the last of something never a row without its time (docs/schema-model.md, "Typed links" and "Numbers stored as text").
+# 44_event_links.sh: issue 26, sixth session: readings the EHRSQL development halves declined, on a small schema written here (names of our own): a charge that points at its event by a kind column naming the table and an id (a typed link), a dose kept as text, a measurement named by a word no charted label equals (weight, height), the route asked as "how is X administered", a label found by its abbreviation, drugs given together, the percentile of a value, a total over the parts of the stays named, what is new today against yesterday, "leave the hospital", "e.r.", and the last of something never a row without its time (docs/schema-model.md, "Typed links" and "Numbers stored as text").
 set -uo pipefail
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 ASKQL=${ASKQL:-$TOP/bin/askql}
@@ -36,6 +36,11 @@ INSERT INTO med_order SELECT 200 + order_id, stay_id, ordered, 'insulin', '4.0',
   WHERE drug = 'heparin' AND order_id % 3 = 0;
 INSERT INTO med_order SELECT 300 + order_id, stay_id, ordered + interval '1 day', 'insulin', '2.0', 'unit', 'subcutaneous'
   FROM med_order WHERE drug = 'heparin' AND order_id < 200;
+-- patient 5's orders of the last two days (now is 2025-12-31 23:59)
+INSERT INTO med_order VALUES (901, 22, '2025-12-31 08:00', 'heparin', '5000.0', 'unit', 'iv'),
+  (902, 22, '2025-12-31 09:00', 'insulin', '4.0', 'unit', 'subcutaneous'),
+  (903, 22, '2025-12-31 10:00', 'paracetamol', '1000.0', 'mg', 'oral'),
+  (904, 22, '2025-12-30 08:00', 'heparin', '5000.0', 'unit', 'iv');
 INSERT INTO charge SELECT g, 1 + g % 24, 'lab_result', g, timestamp '2025-01-01' + g * interval '2 days',
   CASE (1 + g % 3) WHEN 1 THEN 12.5 WHEN 2 THEN 8.25 ELSE 20 END FROM generate_series(1, 90) g;
 INSERT INTO charge SELECT 100 + g, 1 + g % 24, 'med_order', g, timestamp '2025-01-02' + g * interval '2 days',
@@ -68,10 +73,11 @@ cat >"$TMP/q.jsonl" <<'J'
 {"question": "What is the percentile of 5 in a glucose test among patients of the same age as patient 3 on the last hospital stay?", "gold_sql": "SELECT DISTINCT pr FROM (SELECT r.result, percent_rank() OVER (ORDER BY r.result) AS pr FROM lab_result r JOIN test_dict d USING (test_id) WHERE d.test_name = 'glucose' AND r.stay_id IN (SELECT stay_id FROM stay WHERE age = (SELECT age FROM stay WHERE patient_no = 3 AND discharged IS NOT NULL ORDER BY admitted DESC LIMIT 1))) t WHERE result = 5", "rule": "the percentile of a value among patients of the same age as a named one at a named stay"}
 {"question": "What is the total price of the hospital stays of patient 3?", "gold_sql": "SELECT sum(c.price) FROM charge c JOIN stay s USING (stay_id) WHERE s.patient_no = 3", "rule": "the total of rows that are parts of the stays named is the total of the stays"}
 {"question": "How many hospital stays had a total price of at least 100?", "expect": "declined", "gold_sql": "SELECT count(*) FROM (SELECT stay_id FROM charge GROUP BY stay_id HAVING sum(price) >= 100) t", "rule": "stays counted by their total are not the total summed"}
+{"question": "What new drugs were ordered for patient 5 today compared to yesterday?", "gold_sql": "SELECT drug FROM med_order o JOIN stay s USING (stay_id) WHERE s.patient_no = 5 AND o.ordered >= '2025-12-31' EXCEPT SELECT drug FROM med_order o JOIN stay s USING (stay_id) WHERE s.patient_no = 5 AND o.ordered >= '2025-12-30' AND o.ordered < '2025-12-31'", "rule": "what is new today against yesterday: today's things except yesterday's"}
 {"question": "Has patient 4 been to the e.r.?", "gold_sql": "SELECT count(*) > 0 FROM stay WHERE patient_no = 4 AND came_from = 'emergency room'", "rule": "e.r. written with points is ER, the emergency room"}
 J
 own_schema_eval "$TMP/q.jsonl"
-[ "$n" -eq 17 ] || nok "seventeen questions were scored (got $n)"
+[ "$n" -eq 18 ] || nok "eighteen questions were scored (got $n)"
 own_schema_expect "a typed link: the type column names the table the id points into" \
 	"the explanation says how the charge reaches its event" "What is the price of a lab glucose test?"
 own_schema_expect "where item_label is 'daily weight'" "the explanation names the one charted label, not every label holding the word" \

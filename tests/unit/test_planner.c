@@ -221,6 +221,27 @@ static void test_split_difference(void **state)
 	(void)state;
 }
 
+/* ---- what is new in one period against the one before ---- */
+static void test_split_new_since(void **state)
+{
+	char *a, *b;
+	assert_int_equal(planner_split_new_since("What new prescriptions were given to patient 7 today compared to those "
+	                                         "given yesterday?", &a, &b), 1);
+	assert_string_equal(a, "What prescriptions were given to patient 7 today?");
+	assert_string_equal(b, "What prescriptions were given to patient 7 yesterday?");
+	free(a), free(b);
+	assert_int_equal(planner_split_new_since("Compared to last month, what are the newly added drugs of patient 7 this month?",
+	                                         &a, &b), 1);
+	assert_string_equal(a, " what are the drugs of patient 7 this month?");
+	assert_string_equal(b, " what are the drugs of patient 7 last month?");
+	free(a), free(b);
+	/* no "new", or periods that are not one against the one before it: not split */
+	assert_int_equal(planner_split_new_since("prescriptions of patient 7 today compared to yesterday", &a, &b), 0);
+	assert_int_equal(planner_split_new_since("new prescriptions of patient 7 today compared to last year", &a, &b), 0);
+	assert_null(a);
+	(void)state;
+}
+
 /* ---- time windows relative to the reference time ---- */
 static void window(const char *q, const char *now, struct ptime *w, int *rc)
 {
@@ -1607,6 +1628,7 @@ int main(void)
 		cmocka_unit_test(test_tok_numbers_units_dates),
 		cmocka_unit_test(test_tok_english_inflections),
 		cmocka_unit_test(test_split_difference),
+		cmocka_unit_test(test_split_new_since),
 		cmocka_unit_test(test_time_windows),
 		cmocka_unit_test(test_sql_printer),
 		cmocka_unit_test(test_timeline_builder),

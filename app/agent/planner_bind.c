@@ -857,7 +857,8 @@ int pf_group_alternatives(struct planner *p, int col, int *out, int max)
 
 /* recorded_words: "a recorded date of death", "a discharge time on record", "사망일 기록이 있는":
  * words saying that a column has a value (conf/lexicon/phrases.tsv, role recorded) right before
- * the span [t0, t1) (over "a", "any") or right after it; they are marked read.  1 when found */
+ * the span [t0, t1) (over "a", "any") or right after it, or "an organism found" (role found after
+ * a span "a", "an" or "any" begins); they are marked read.  1 when found */
 static int recorded_words(struct planner *p, int t0, int t1)
 {
 	const char *const *w = planner_lex_phrases("recorded");
@@ -884,6 +885,14 @@ static int recorded_words(struct planner *p, int t0, int t1)
 			p->tk.v[t1].used = p->tk.v[t1 + 1].used = 1;
 			return 1;
 		}
+	}
+	/* "had an organism found": a thing found, said of any one (role found); "the organism found"
+	 * asks which */
+	if (t0 > 0 && t1 < p->tk.n && (!strcmp(p->tk.v[t0 - 1].text, "a") || !strcmp(p->tk.v[t0 - 1].text, "an") ||
+	                               !strcmp(p->tk.v[t0 - 1].text, "any")) &&
+	    planner_in_list(planner_lex_phrases("found"), p->tk.v[t1].text)) {
+		p->tk.v[t1].used = 1;
+		return 1;
 	}
 	return 0;
 }

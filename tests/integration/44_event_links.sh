@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# 44_event_links.sh: issue 26, sixth session: readings the EHRSQL development halves declined, on a small schema written here (names of our own): a charge that points at its event by a kind column naming the table and an id (a typed link), a dose kept as text, a measurement named by a word no charted label equals (weight, height), the route asked as "how is X administered", a label found by its abbreviation, drugs given together, the percentile of a value, a total over the parts of the stays named, what is new today against yesterday, "leave the hospital", "e.r.", and the last of something never a row without its time (docs/schema-model.md, "Typed links" and "Numbers stored as text").
+# 44_event_links.sh: issue 26, sixth session: readings the EHRSQL development halves declined, on a small schema written here (names of our own): a charge that points at its event by a kind column naming the table and an id (a typed link), a dose kept as text, a measurement named by a word no charted label equals (weight, height), the route asked as "how is X administered", a label found by its abbreviation, drugs given together, the percentile of a value, a total over the parts of the stays named, what is new today against yesterday, "an organism found", "leave the hospital", "e.r.", and the last of something never a row without its time (docs/schema-model.md, "Typed links" and "Numbers stored as text").
 set -uo pipefail
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 ASKQL=${ASKQL:-$TOP/bin/askql}
@@ -14,7 +14,7 @@ CREATE TABLE stay (stay_id int PRIMARY KEY, patient_no int NOT NULL, admitted ti
 COMMENT ON TABLE stay IS 'hospital stays';
 CREATE TABLE test_dict (test_id int PRIMARY KEY, test_name text NOT NULL);
 CREATE TABLE lab_result (result_id int PRIMARY KEY, stay_id int NOT NULL REFERENCES stay, test_id int NOT NULL REFERENCES test_dict,
-  taken timestamp NOT NULL, result numeric);
+  taken timestamp NOT NULL, result numeric, organism text);
 CREATE TABLE med_order (order_id int PRIMARY KEY, stay_id int NOT NULL REFERENCES stay, ordered timestamp NOT NULL,
   drug text NOT NULL, dose_given text NOT NULL, dose_unit text NOT NULL, route text NOT NULL);
 COMMENT ON TABLE med_order IS 'medication orders';
@@ -25,8 +25,8 @@ INSERT INTO stay SELECT g, 1 + g % 6, timestamp '2025-01-01' + g * interval '9 d
   CASE WHEN g = 21 THEN NULL ELSE timestamp '2025-01-04' + g * interval '9 days' END,
   (ARRAY['emergency room', 'clinic referral', 'transfer'])[1 + g % 3], 40 + (g % 5) * 7 FROM generate_series(1, 24) g;
 INSERT INTO test_dict VALUES (1, 'glucose'), (2, 'sodium'), (3, 'lactate');
-INSERT INTO lab_result SELECT g, 1 + g % 24, 1 + g % 3, timestamp '2025-01-01' + g * interval '2 days', 3 + g % 5
-  FROM generate_series(1, 90) g;
+INSERT INTO lab_result SELECT g, 1 + g % 24, 1 + g % 3, timestamp '2025-01-01' + g * interval '2 days', 3 + g % 5,
+  CASE WHEN g % 7 = 0 THEN (ARRAY['e. coli', 'staph aureus'])[1 + g % 2] END FROM generate_series(1, 90) g;
 INSERT INTO med_order SELECT g, 1 + g % 24, timestamp '2025-01-02' + g * interval '2 days',
   (ARRAY['amoxicillin', 'heparin', 'insulin', 'paracetamol'])[1 + g % 4],
   (ARRAY['500.0', '5000.0', '4.5', '1000.0', '0.5'])[1 + g % 5], 'mg', (ARRAY['oral', 'iv'])[1 + g % 2]
@@ -74,10 +74,11 @@ cat >"$TMP/q.jsonl" <<'J'
 {"question": "What is the total price of the hospital stays of patient 3?", "gold_sql": "SELECT sum(c.price) FROM charge c JOIN stay s USING (stay_id) WHERE s.patient_no = 3", "rule": "the total of rows that are parts of the stays named is the total of the stays"}
 {"question": "How many hospital stays had a total price of at least 100?", "expect": "declined", "gold_sql": "SELECT count(*) FROM (SELECT stay_id FROM charge GROUP BY stay_id HAVING sum(price) >= 100) t", "rule": "stays counted by their total are not the total summed"}
 {"question": "What new drugs were ordered for patient 5 today compared to yesterday?", "gold_sql": "SELECT drug FROM med_order o JOIN stay s USING (stay_id) WHERE s.patient_no = 5 AND o.ordered >= '2025-12-31' EXCEPT SELECT drug FROM med_order o JOIN stay s USING (stay_id) WHERE s.patient_no = 5 AND o.ordered >= '2025-12-30' AND o.ordered < '2025-12-31'", "rule": "what is new today against yesterday: today's things except yesterday's"}
+{"question": "How many patients had an organism found in a lactate test?", "gold_sql": "SELECT count(DISTINCT s.patient_no) FROM lab_result r JOIN stay s USING (stay_id) JOIN test_dict d USING (test_id) WHERE d.test_name = 'lactate' AND r.organism IS NOT NULL", "rule": "a thing found, said of any one: the rows where it has a value"}
 {"question": "Has patient 4 been to the e.r.?", "gold_sql": "SELECT count(*) > 0 FROM stay WHERE patient_no = 4 AND came_from = 'emergency room'", "rule": "e.r. written with points is ER, the emergency room"}
 J
 own_schema_eval "$TMP/q.jsonl"
-[ "$n" -eq 18 ] || nok "eighteen questions were scored (got $n)"
+[ "$n" -eq 19 ] || nok "nineteen questions were scored (got $n)"
 own_schema_expect "a typed link: the type column names the table the id points into" \
 	"the explanation says how the charge reaches its event" "What is the price of a lab glucose test?"
 own_schema_expect "where item_label is 'daily weight'" "the explanation names the one charted label, not every label holding the word" \

@@ -22,7 +22,7 @@ static const char *op_sql(enum role op)
  * patient or stay are compared with N (shape_having.c) */
 static void having(struct planner *p, enum role op, int num, int tw)
 {
-	p->f.having_op = op_sql(op);
+	p->f.having_op = op == R_NONE ? "=" : op_sql(op);   /* (R_NONE: "prescribed two times", exactly) */
 	p->f.having_n = pf_numtext(p, p->tk.v[num].num);
 	p->tk.v[num].used = p->tk.v[tw].used = 1;
 	pf_decide(p, pf_span_text(p, num, tw + 1), "filter", arena_printf(&p->a, "COUNT(*) %s %s", p->f.having_op, p->f.having_n),
@@ -270,6 +270,12 @@ int pf_comparisons(struct planner *p)
 		} else if (t->kind == TK_NUM && t->cmp && !t->used) {
 			op = t->cmp;
 			num = i;
+		} else if (t->kind == TK_NUM && !t->used && !t->unit && i + 1 < p->tk.n && times_word(&p->tk.v[i + 1]) &&
+		           !p->tk.v[i + 1].hangul && !(i > 0 && p->tk.v[i - 1].role != R_NONE && p->tk.v[i - 1].role != R_STOP) &&
+		           f->entity_val && !f->having_op) {
+			/* "the drug patient 7 was prescribed two times": exactly that many, of one patient's rows */
+			having(p, R_NONE, i, i + 1);
+			continue;
 		} else if ((t->role == R_GT || t->role == R_LT || t->role == R_GE || t->role == R_LE || t->role == R_BETWEEN) &&
 		           !t->used) {
 			/* "greater than or equal to", "at least", "more than" */

@@ -83,6 +83,15 @@ static int frame(struct planner *p, struct cues *c)
 	}
 	/* per a group the question names ("진료과별", "by clinic", "which clinics"), else per patient or stay */
 	int ec = f->ngroup == 1 ? f->group[0] : which_column(p);
+	/* "what drug was patient 7 prescribed two times": one patient's rows, counted per the thing asked */
+	for (int l = 0; ec < 0 && f->entity_val && l < p->pl.n; l++) {
+		const struct plink_item *it = &p->pl.v[l];
+		if (it->kind == PL_COLUMN && p->s->c[it->cols[0]].table == f->fact && p->s->c[it->cols[0]].type == PT_TEXT &&
+		    !pf_is_keyish(p, it->cols[0]))
+			ec = it->cols[0];
+	}
+	if (ec < 0 && f->entity_val && !strcmp(f->having_op, "="))
+		return pf_decline(p, "%s", "a number of times of one patient was asked, but of what could not be told");
 	/* "which organisms were reported in 40 results": an empty name is no organism */
 	if (ec >= 0 && f->ngroup != 1 && f->ncond < MAXF)
 		pf_cond_not_null(f, ec);

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# 44_event_links.sh: issue 26, sixth session: readings the EHRSQL development halves declined, on a small schema written here (names of our own): a charge that points at its event by a kind column naming the table and an id (a typed link), a dose kept as text, a measurement named by a word no charted label equals (weight, height), the route asked as "how is X administered", a label found by its abbreviation, drugs given together, the percentile of a value, a total over the parts of the stays named, what is new today against yesterday, "an organism found", "leave the hospital", "e.r.", and the last of something never a row without its time (docs/schema-model.md, "Typed links" and "Numbers stored as text").
+# 44_event_links.sh: issue 26, sixth session: readings the EHRSQL development halves declined, on a small schema written here (names of our own): a charge that points at its event by a kind column naming the table and an id (a typed link), a dose kept as text, a measurement named by a word no charted label equals (weight, height), the route asked as "how is X administered", a label found by its abbreviation, drugs given together, the percentile of a value, a total over the parts of the stays named, what is new today against yesterday, "an organism found", a drug given N times, "leave the hospital", "e.r.", and the last of something never a row without its time (docs/schema-model.md, "Typed links" and "Numbers stored as text").
 set -uo pipefail
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 ASKQL=${ASKQL:-$TOP/bin/askql}
@@ -75,10 +75,11 @@ cat >"$TMP/q.jsonl" <<'J'
 {"question": "How many hospital stays had a total price of at least 100?", "expect": "declined", "gold_sql": "SELECT count(*) FROM (SELECT stay_id FROM charge GROUP BY stay_id HAVING sum(price) >= 100) t", "rule": "stays counted by their total are not the total summed"}
 {"question": "What new drugs were ordered for patient 5 today compared to yesterday?", "gold_sql": "SELECT drug FROM med_order o JOIN stay s USING (stay_id) WHERE s.patient_no = 5 AND o.ordered >= '2025-12-31' EXCEPT SELECT drug FROM med_order o JOIN stay s USING (stay_id) WHERE s.patient_no = 5 AND o.ordered >= '2025-12-30' AND o.ordered < '2025-12-31'", "rule": "what is new today against yesterday: today's things except yesterday's"}
 {"question": "How many patients had an organism found in a lactate test?", "gold_sql": "SELECT count(DISTINCT s.patient_no) FROM lab_result r JOIN stay s USING (stay_id) JOIN test_dict d USING (test_id) WHERE d.test_name = 'lactate' AND r.organism IS NOT NULL", "rule": "a thing found, said of any one: the rows where it has a value"}
+{"question": "What drug was patient 1 ordered six times?", "gold_sql": "SELECT drug FROM (SELECT o.drug, count(*) AS c FROM med_order o JOIN stay s USING (stay_id) WHERE s.patient_no = 1 GROUP BY o.drug) t WHERE c = 6", "rule": "one patient's things given exactly N times"}
 {"question": "Has patient 4 been to the e.r.?", "gold_sql": "SELECT count(*) > 0 FROM stay WHERE patient_no = 4 AND came_from = 'emergency room'", "rule": "e.r. written with points is ER, the emergency room"}
 J
 own_schema_eval "$TMP/q.jsonl"
-[ "$n" -eq 19 ] || nok "nineteen questions were scored (got $n)"
+[ "$n" -eq 20 ] || nok "twenty questions were scored (got $n)"
 own_schema_expect "a typed link: the type column names the table the id points into" \
 	"the explanation says how the charge reaches its event" "What is the price of a lab glucose test?"
 own_schema_expect "where item_label is 'daily weight'" "the explanation names the one charted label, not every label holding the word" \

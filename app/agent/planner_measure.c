@@ -224,6 +224,17 @@ int pf_find_stay(struct planner *p)
 /* pf_aggregate_word: the aggregate the question asks for (f->agg: COUNT, AVG, MAX, MIN, SUM) and
  * the numeric column it is about when one is named; c->how_many, c->ag set; 0, or -1 declined
  * when two different aggregates are asked at once */
+/* first_or_last_time: "for the first time", "the last time" (not yet read as a visit's): how much
+ * was given that time, not in total */
+static int first_or_last_time(const struct planner *p)
+{
+	for (int i = 0; i + 1 < p->tk.n; i++)
+		if ((p->tk.v[i].role == R_FIRST || p->tk.v[i].role == R_LAST) && !p->tk.v[i].used &&
+		    !strcmp(p->tk.v[i + 1].text, "time"))
+			return 1;
+	return 0;
+}
+
 int pf_aggregate_word(struct planner *p, struct cues *c)
 {
 	struct frame *f = &p->f;
@@ -291,7 +302,8 @@ int pf_aggregate_word(struct planner *p, struct cues *c)
 			/* "how much does a potassium test cost", "how much does he weigh": what one is or
 			 * costs in general (present tense), not a total */
 			if (!strcmp(p->tk.v[i].text, "much") && !f->agg &&
-			    !(i + 1 < p->tk.n && (!strcmp(p->tk.v[i + 1].text, "does") || !strcmp(p->tk.v[i + 1].text, "do"))))
+			    !(i + 1 < p->tk.n && (!strcmp(p->tk.v[i + 1].text, "does") || !strcmp(p->tk.v[i + 1].text, "do"))) &&
+			    !first_or_last_time(p))
 				f->agg = "SUM";
 	}
 	/* "the volume of foley output since 12/07", "what his void output was since 06/05": a volume or

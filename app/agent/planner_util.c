@@ -136,9 +136,17 @@ int pf_time_col_quality(struct planner *p, int ci)
 	return 1;
 }
 
-/* named_by_word: a word of the question is a whole part of column ci's name ("dose" of dose_val_rx) */
+/* named_by_word: a word of the question is a whole part of column ci's name ("dose" of dose_val_rx),
+ * or the question asks "how much" of the table's rows ("how much heparin was prescribed": the
+ * quantity given, its one number kept as text) */
 static int named_by_word(struct planner *p, int ci)
 {
+	int numtext = 0;
+	for (int k = p->s->t[p->s->c[ci].table].c0; k < p->s->t[p->s->c[ci].table].c0 + p->s->t[p->s->c[ci].table].nc; k++)
+		numtext += p->s->c[k].numtext;
+	for (int i = 0; numtext == 1 && i + 1 < p->tk.n; i++)
+		if (!strcmp(p->tk.v[i].text, "how") && !strcmp(p->tk.v[i + 1].text, "much"))
+			return 1;
 	char buf[256];
 	snprintf(buf, sizeof buf, "%s", p->s->c[ci].name);
 	for (char *sv = NULL, *w = strtok_r(buf, "_", &sv); w; w = strtok_r(NULL, "_", &sv))

@@ -360,6 +360,9 @@ int pf_rate_part(struct planner *p)
 static int date_part(const struct planner *p, int i)
 {
 	long v = (long)p->tk.v[i].num;
+	/* a clock time's hour, minute or second (14:00:00) */
+	if ((i + 1 < p->tk.n && !strcmp(p->tk.v[i + 1].text, ":")) || (i > 0 && !strcmp(p->tk.v[i - 1].text, ":")))
+		return 1;
 	for (int k = i - 3; k <= i + 1; k++) {
 		const struct ptok *d = k >= 0 && k < p->tk.n && k != i ? &p->tk.v[k] : NULL;
 		if (d && d->kind == TK_DATE && (v == d->d || v == d->y))

@@ -289,6 +289,16 @@ static int date_year(struct ptoks *tk, int i, const struct tm *now, struct texpr
 
 /* date_window: the window of the date token i: its year, month or day, open-ended after "since"
  * or "until" (before or after it).  1 placed, -1 a date without a year. */
+/* clock_part: token k is a whole number 0..max (an hour, minute or second of a clock time) */
+static int clock_part(const struct ptoks *tk, int k, int max, int *v)
+{
+	if (k >= tk->n || tk->v[k].kind != TK_NUM || tk->v[k].num != (int)tk->v[k].num || tk->v[k].num < 0 ||
+	    tk->v[k].num > max || tk->v[k].unit)
+		return 0;
+	*v = (int)tk->v[k].num;
+	return 1;
+}
+
 static int date_window(struct ptoks *tk, int i, const struct tm *now, struct texpr *e, char *desc, size_t dn)
 {
 	struct ptok *t = &tk->v[i], *prev = i ? &tk->v[i - 1] : NULL;
@@ -325,6 +335,23 @@ static int date_window(struct ptoks *tk, int i, const struct tm *now, struct tex
 	tm_norm(&d);
 	cal(&e->x, d, unit);
 	span1 = e->span1;
+	/* "2100-12-31 23:00:00", "2100-05-15 14:00": that instant (a value measured at it) */
+	int hh, mm, ss = 0, k = span1;
+	if (unit == 'd' && clock_part(tk, k, 23, &hh) && k + 2 < tk->n && !strcmp(tk->v[k + 1].text, ":") &&
+	    clock_part(tk, k + 2, 59, &mm)) {
+		k += 3;
+		if (k + 1 < tk->n && !strcmp(tk->v[k].text, ":") && clock_part(tk, k + 1, 59, &ss))
+			k += 2;
+		d.tm_hour = hh, d.tm_min = mm, d.tm_sec = ss;
+		tm_norm(&d);
+		fmt(e->x.from, sizeof e->x.from, &d);
+		d.tm_sec++;
+		tm_norm(&d);
+		fmt(e->x.to, sizeof e->x.to, &d);
+		e->span1 = span1 = k;
+		snprintf(desc + strlen(desc), dn - strlen(desc), "%sat %s", *desc ? "; " : "", e->x.from);
+		return 1;
+	}
 	if (span1 < tk->n && (tk->v[span1].role == R_SINCE) && tk->v[span1].hangul)
 		since = 1;   /* 2023년부터 */
 	int ko_until = 0;   /* 3월까지: up to the end of March, March included (as "through March") */

@@ -265,6 +265,14 @@ static void test_time_windows(void **state)
 	assert_string_equal(w.to, "");
 	window("지난 24시간 동안 끝난 수술", NOW, &w, &rc);
 	assert_string_equal(w.from, "2025-12-30 23:59:00");
+	/* a date with a clock time: that instant (a value measured at it) */
+	window("the heart rate measured at 2100-05-15 14:00:00", NOW, &w, &rc);
+	assert_int_equal(rc, 1);
+	assert_string_equal(w.from, "2100-05-15 14:00:00");
+	assert_string_equal(w.to, "2100-05-15 14:00:01");
+	window("at 2100-12-31 23:59", NOW, &w, &rc);
+	assert_string_equal(w.from, "2100-12-31 23:59:00");
+	assert_string_equal(w.to, "2100-12-31 23:59:01");
 	window("cases in 2023", NOW, &w, &rc);
 	assert_string_equal(w.from, "2023-01-01 00:00:00");
 	assert_string_equal(w.to, "2024-01-01 00:00:00");

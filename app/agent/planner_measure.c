@@ -293,6 +293,14 @@ int pf_aggregate_word(struct planner *p, struct cues *c)
 	} else if (c->ag >= 0) {
 		enum role r = p->tk.v[c->ag].role;
 		f->agg = r == R_AVG ? "AVG" : r == R_MAX ? "MAX" : r == R_MIN ? "MIN" : r == R_SUM ? "SUM" : "COUNT";
+		/* "the total ICU visits of patient 7", "total admissions": the visits themselves, counted */
+		int k = c->ag + 1;
+		while (k < p->tk.n && (!strcmp(p->tk.v[k].text, "icu") || !strcmp(p->tk.v[k].text, "hospital") ||
+		                       !strcmp(p->tk.v[k].text, "number") || !strcmp(p->tk.v[k].text, "of")))
+			k++;
+		if (r == R_SUM && k < p->tk.n && pf_is_visit_word(&p->tk.v[k]) && !p->tk.v[k].hangul &&
+		    (k + 1 >= p->tk.n || p->tk.v[k + 1].role != R_UNIT))
+			f->agg = "COUNT";
 		/* "number of X" where X is a numeric column is a count, "total X" is a sum */
 	}
 	if (c->how_many && !f->agg)

@@ -24,6 +24,76 @@ static int word_is(const char *w, size_t n, const char *const *list)
 	return 0;
 }
 
+/* has_word: word w (n bytes) is a whole word of s[0..len) */
+static int has_word(const char *s, size_t len, const char *w, size_t n)
+{
+	for (size_t i = 0; i + n <= len; i++)
+		if ((i == 0 || s[i - 1] == ' ') && !strncasecmp(s + i, w, n) && (i + n == len || s[i + n] == ' '))
+			return 1;
+	return 0;
+}
+
+/* split_minus: "the total input minus the total output of patient 7": A is everything before
+ * "minus", B its second thing, whose words but the last must all be A's ("the total"); the second
+ * question is A with its last word changed for B's */
+static int split_minus(const char *q, char **first, char **second)
+{
+	const char *m = strcasestr(q, " minus ");
+	if (!m)
+		return 0;
+	const char *b = m + strlen(" minus "), *rest = b;
+	while (*rest) {
+		size_t n = strcspn(rest, " ,?.");
+		if (n && word_is(rest, n, shared_lead))
+			break;
+		rest += n;
+		while (*rest == ' ' || *rest == ',')
+			rest++;
+		if (*rest == '?' || *rest == '.')
+			break;
+	}
+	size_t bl = (size_t)(rest - b);
+	while (bl && (b[bl - 1] == ' ' || b[bl - 1] == ','))
+		bl--;
+	const char *alast = m;
+	while (alast > q && alast[-1] != ' ')
+		alast--;
+	if (!bl || alast == q || !*rest)
+		return 0;
+	/* A's last word right after a word that says how much ("total input"), not inside a name
+	 * ("heart rate") */
+	const char *pw = alast - 1;
+	while (pw > q && pw[-1] != ' ')
+		pw--;
+	if (!word_is(pw, (size_t)(alast - 1 - pw), shared_prefix))
+		return 0;
+	const char *blast = b + bl;
+	while (blast > b && blast[-1] != ' ')
+		blast--;
+	int words = 1;
+	for (const char *w = b; w < blast;) {   /* B's words before its last: all A's */
+		size_t n = strcspn(w, " ");
+		if (!has_word(q, (size_t)(alast - q), w, n))
+			return 0;
+		words++;
+		w += n;
+		while (*w == ' ')
+			w++;
+	}
+	if (words > 3)
+		return 0;
+	if (asprintf(first, "%.*s %s", (int)(m - q), q, rest) < 0) {
+		*first = NULL;
+		return 0;
+	}
+	if (asprintf(second, "%.*s%.*s %s", (int)(alast - q), q, (int)(b + bl - blast), blast, rest) < 0) {
+		free(*first);
+		*first = *second = NULL;
+		return 0;
+	}
+	return 1;
+}
+
 int planner_split_difference(const char *q, char **first, char **second)
 {
 	*first = *second = NULL;
@@ -31,7 +101,7 @@ int planner_split_difference(const char *q, char **first, char **second)
 		return 0;
 	const char *d = strcasestr(q, "difference between ");
 	if (!d)
-		return 0;
+		return split_minus(q, first, second);
 	const char *a = d + strlen("difference between ");
 	const char *and = strcasestr(a, " and ");
 	if (!and || and == a)

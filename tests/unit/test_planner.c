@@ -211,6 +211,17 @@ static void test_split_difference(void **state)
 	                                          &a, &b), 1);
 	assert_string_equal(b, "the total output of patient 7");
 	free(a), free(b);
+	/* "A minus B": B's words but its last are A's; the second question is A with B's last word */
+	assert_int_equal(planner_split_difference("Patient 7: total input minus total output on 31 May 2100?", &a, &b), 1);
+	assert_string_equal(a, "Patient 7: total input on 31 May 2100?");
+	assert_string_equal(b, "Patient 7: total output on 31 May 2100?");
+	free(a), free(b);
+	assert_int_equal(planner_split_difference("What is the total input minus the total output of patient 7 on 12/01/2100?",
+	                                          &a, &b), 1);
+	assert_string_equal(b, "What is the total output of patient 7 on 12/01/2100?");
+	free(a), free(b);
+	assert_int_equal(planner_split_difference("average heart rate minus lactate of patient 7", &a, &b), 0);
+	assert_int_equal(planner_split_difference("total input minus the urine output of patient 7", &a, &b), 0);
 	/* a second part that may hold words both need, or a first part whose words are its name: not split */
 	assert_int_equal(planner_split_difference("the difference between the total dose of amoxicillin and heparin given to "
 	                                          "patient 3", &a, &b), 0);

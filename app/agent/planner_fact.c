@@ -278,6 +278,17 @@ int pf_fact(struct planner *p, const struct cues *c)
 				f->fact = ti;
 		}
 	}
+	if (f->fact < 0 && f->episode >= 0 && c->when && f->episode_which != 2 && f->entity_val) {
+		/* "when was patient 7's last hospital visit (since a year ago)": the visits themselves, the
+		 * last of them by their start in the period asked, not the last ended one then windowed */
+		f->fact = f->episode;
+		f->episode = -1;
+		for (int i = 0; i < p->tk.n; i++)
+			if ((p->tk.v[i].role == R_FIRST || p->tk.v[i].role == R_LAST) && p->tk.v[i].used &&
+			    i + 1 < p->tk.n && (pf_is_visit_word(&p->tk.v[i + 1]) || !strcmp(p->tk.v[i + 1].text, "hospital")))
+				p->tk.v[i].used = 0;
+		pf_decide(p, "", "fact_table", p->s->t[f->fact].name, "when was the first/last visit: the visits, ordered by their start", 1);
+	}
 	if (f->fact < 0)
 		return pf_decline(p, "%s", "nothing in the question names a table, column or stored value");
 	if (f->entity_col && pf_entity_names_table(p, f->fact) && pf_col_in(p, f->fact, f->entity_col) < 0) {

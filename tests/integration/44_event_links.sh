@@ -79,10 +79,11 @@ cat >"$TMP/q.jsonl" <<'J'
 {"question": "For the first time, how much amoxicillin was ordered for patient 2?", "gold_sql": "SELECT o.dose_given::numeric FROM med_order o JOIN stay s USING (stay_id) WHERE s.patient_no = 2 AND o.drug = 'amoxicillin' ORDER BY o.ordered LIMIT 1", "rule": "how much the first time: that order's amount, not the total"}
 {"question": "How much heparin was ordered for patient 3 in total?", "gold_sql": "SELECT sum(o.dose_given::numeric) FROM med_order o JOIN stay s USING (stay_id) WHERE s.patient_no = 3 AND o.drug = 'heparin'", "rule": "how much in total: the sum of the one number of the orders, kept as text"}
 {"question": "Tell me the total hospital stays of patient 3.", "gold_sql": "SELECT count(*) FROM stay WHERE patient_no = 3", "rule": "the total of visits is their number"}
+{"question": "When was patient 3's last hospital stay?", "gold_sql": "SELECT max(admitted) FROM stay WHERE patient_no = 3", "rule": "when was the last visit: the visits ordered by their start"}
 {"question": "Has patient 4 been to the e.r.?", "gold_sql": "SELECT count(*) > 0 FROM stay WHERE patient_no = 4 AND came_from = 'emergency room'", "rule": "e.r. written with points is ER, the emergency room"}
 J
 own_schema_eval "$TMP/q.jsonl"
-[ "$n" -eq 23 ] || nok "twenty-three questions were scored (got $n)"
+[ "$n" -eq 24 ] || nok "twenty-four questions were scored (got $n)"
 own_schema_expect "a typed link: the type column names the table the id points into" \
 	"the explanation says how the charge reaches its event" "What is the price of a lab glucose test?"
 own_schema_expect "where item_label is 'daily weight'" "the explanation names the one charted label, not every label holding the word" \

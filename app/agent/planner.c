@@ -449,9 +449,7 @@ static int key_used(struct planner *p, const char *sql, int ti)
 static int parts_of_visits(struct planner *p)
 {
 	const struct frame *f = &p->f;
-	int child = 0;
-	for (int k = 0; k < p->s->nfk && !child; k++)
-		child = p->s->c[p->s->fk[k].from].table == f->fact && p->s->c[p->s->fk[k].to].table == f->visit_mention;
+	int child = pf_key_into(p, f->fact, f->visit_mention) >= 0;
 	/* ("how many ICU stays had a total output of ...": the stays are counted, not the output summed) */
 	int counts = pf_has_role(p, R_MANY) || pf_has_role(p, R_COUNT);
 	return child && f->episode < 0 && f->agg && !f->ngroup && !f->rank_n &&
@@ -743,41 +741,6 @@ static int one_total(const struct planner_out *o)
 	return !o->unanswerable && o->sql && o->shape && !strcmp(o->shape, "aggregate") && !strstr(o->sql, " GROUP BY ");
 }
 
-/* difference: a question declined whole that asks "the difference between A and B ...": each part
- * planned alone and, when both are one number, the SQL of their difference (planner_compose.c);
- * out is replaced only then */
-static void difference(struct catalog *cat, const struct retrieval *r, const char *question,
-                       const struct planner_ctx *ctx, struct planner_out *out)
-{
-	char *q1, *q2, *sql = NULL, *ex = NULL;
-	struct planner_out o1, o2;
-	if (!planner_split_difference(question, &q1, &q2))
-		return;
-	memset(&o1, 0, sizeof o1);
-	memset(&o2, 0, sizeof o2);
-	if (plan_once(cat, r, q1, ctx, &o1, 0) == OK && one_total(&o1) && plan_once(cat, r, q2, ctx, &o2, 0) == OK &&
-	    one_total(&o2) && asprintf(&sql, "SELECT (%s) - (%s) AS difference", o1.sql, o2.sql) >= 0 &&
-	    asprintf(&ex, "The difference of two answers: (\"%s\") %s minus (\"%s\") %s", q1,
-	             o1.explanation ? o1.explanation : "", q2, o2.explanation ? o2.explanation : "") >= 0) {
-		planner_out_free(out);
-		*out = o1;          /* the first part's decisions and confidence; its reading covers it only */
-		memset(&o1, 0, sizeof o1);
-		free(out->sql);
-		out->sql = sql;
-		free(out->explanation);
-		out->explanation = ex;
-		sql = ex = NULL;
-		if (o2.confidence < out->confidence)
-			out->confidence = o2.confidence;
-	}
-	free(sql);
-	free(ex);
-	planner_out_free(&o1);
-	planner_out_free(&o2);
-	free(q1);
-	free(q2);
-}
-
 /* one_list: o lists the distinct values of one column; *cols set to its select list */
 static int one_list(const struct planner_out *o, const char **cols, size_t *n)
 {
@@ -789,27 +752,48 @@ static int one_list(const struct planner_out *o, const char **cols, size_t *n)
 	return !memchr(*cols, ',', *n);
 }
 
-/* new_since: a question declined whole that asks what is new in one period against the one before
- * ("new prescriptions today compared to yesterday"): the things of the later period EXCEPT those of
- * the earlier one, when each part plans as a list of one column, the same (planner_compose.c) */
-static void new_since(struct catalog *cat, const struct retrieval *r, const char *question,
-                      const struct planner_ctx *ctx, struct planner_out *out)
+/* one_list_any: o lists the distinct values of one column */
+static int one_list_any(const struct planner_out *o)
 {
-	char *q1, *q2, *sql = NULL, *ex = NULL;
+	const char *c;
+	size_t n;
+	return one_list(o, &c, &n);
+}
+
+/* same_list: o1 and o2 list the same column */
+static int same_list(const struct planner_out *o1, const struct planner_out *o2)
+{
 	const char *c1, *c2;
 	size_t n1, n2;
+	return one_list(o1, &c1, &n1) && one_list(o2, &c2, &n2) && n1 == n2 && !memcmp(c1, c2, n1);
+}
+
+/* How two parts of a question are put together (planner_compose.c splits the words). */
+struct combination {
+	int (*part)(const struct planner_out *);   /* each part must be this (one number, one list) */
+	int (*pair)(const struct planner_out *, const struct planner_out *);   /* and both this, or NULL */
+	const char *sql;                           /* printf format of the two parts' SQL */
+	const char *ex;                            /* of the two questions and their explanations */
+};
+static const struct combination difference_of = {one_total, NULL, "SELECT (%s) - (%s) AS difference",
+                                                 "The difference of two answers: (\"%s\") %s minus (\"%s\") %s"};
+static const struct combination new_since_of = {one_list_any, same_list, "(%s) EXCEPT (%s)",
+                                                "What is new: (\"%s\") %s except (\"%s\") %s"};
+
+/* combine: a question declined whole, split into q1 and q2 (freed here): each part planned alone
+ * and, when they are as `how` requires, out replaced by their combination; else out unchanged */
+static void combine(struct catalog *cat, const struct retrieval *r, const struct planner_ctx *ctx, char *q1, char *q2,
+                    const struct combination *how, struct planner_out *out)
+{
+	char *sql = NULL, *ex = NULL;
 	struct planner_out o1, o2;
-	if (!planner_split_new_since(question, &q1, &q2))
-		return;
 	memset(&o1, 0, sizeof o1);
 	memset(&o2, 0, sizeof o2);
-	if (plan_once(cat, r, q1, ctx, &o1, 0) == OK && one_list(&o1, &c1, &n1) && plan_once(cat, r, q2, ctx, &o2, 0) == OK &&
-	    one_list(&o2, &c2, &n2) && n1 == n2 && !memcmp(c1, c2, n1) &&
-	    asprintf(&sql, "(%s) EXCEPT (%s)", o1.sql, o2.sql) >= 0 &&
-	    asprintf(&ex, "What is new: (\"%s\") %s except (\"%s\") %s", q1, o1.explanation ? o1.explanation : "", q2,
-	             o2.explanation ? o2.explanation : "") >= 0) {
+	if (plan_once(cat, r, q1, ctx, &o1, 0) == OK && how->part(&o1) && plan_once(cat, r, q2, ctx, &o2, 0) == OK &&
+	    how->part(&o2) && (!how->pair || how->pair(&o1, &o2)) && asprintf(&sql, how->sql, o1.sql, o2.sql) >= 0 &&
+	    asprintf(&ex, how->ex, q1, o1.explanation ? o1.explanation : "", q2, o2.explanation ? o2.explanation : "") >= 0) {
 		planner_out_free(out);
-		*out = o1;
+		*out = o1;          /* the first part's decisions and confidence; its reading covers it only */
 		memset(&o1, 0, sizeof o1);
 		free(out->sql);
 		out->sql = sql;
@@ -856,10 +840,13 @@ enum err planner_plan(struct catalog *cat, const struct retrieval *r, const char
 		free(merged);
 	}
 	enum err rc = plan_once(cat, r, question, ctx, out, 0);
-	if (rc == OK && out->unanswerable)
-		difference(cat, r, question, ctx, out);
-	if (rc == OK && out->unanswerable)
-		new_since(cat, r, question, ctx, out);
+	/* a question of two questions: "the difference between A and B ...", "what is new today
+	 * compared to yesterday" (planner_compose.c) */
+	char *q1, *q2;
+	if (rc == OK && out->unanswerable && planner_split_difference(question, &q1, &q2))
+		combine(cat, r, ctx, q1, q2, &difference_of, out);
+	if (rc == OK && out->unanswerable && planner_split_new_since(question, &q1, &q2))
+		combine(cat, r, ctx, q1, q2, &new_since_of, out);
 	if (rc == OK && out->unanswerable && ctx && ctx->nattempts && out->reason &&
 	    !strncmp(out->reason, "the same SQL already failed", 27)) {
 		/* self-correction: the next candidate, without the table the failed plan was built on */

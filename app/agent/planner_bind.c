@@ -526,9 +526,8 @@ static int semi_value(struct planner *p, struct plink_item *it, int c, const cha
 		return -1;
 	/* the event table is a part of the question's rows (orders during visits): its rows, not
 	 * the visits of patients who had one, are what is asked about */
-	for (int k = 0; k < p->s->nfk; k++)
-		if (p->s->c[p->s->fk[k].from].table == ev && p->s->c[p->s->fk[k].to].table == f->fact)
-			return -1;
+	if (pf_key_into(p, ev, f->fact) >= 0)
+		return -1;
 	/* "ER/inpatient visits": two values of one column are alternatives or two different rows; one
 	 * subquery row holding both is neither */
 	for (int k = 0; k < f->nsemi; k++)
@@ -595,9 +594,7 @@ static int value_pick(struct planner *p, struct plink_item *it, const char *sp, 
 			/* a dictionary the fact table references directly: the value must be found through
 			 * one of those keys (a drug's name is not reached through a visit's admitted-from
 			 * concept, nor through a diagnosis's concept) */
-			int direct = 0;
-			for (int k = 0; k < p->s->nfk; k++)
-				direct |= p->s->c[p->s->fk[k].from].table == f->fact && p->s->c[p->s->fk[k].to].table == dt;
+			int direct = pf_key_into(p, f->fact, dt) >= 0;
 			*unreached = direct && !pf_dict_reaches(p, it->cols[c], it->vals[c], it->contains, f->fact, &via);
 		}
 		/* two things of one dictionary reached through different keys (a diagnosis and its

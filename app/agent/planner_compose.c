@@ -24,6 +24,29 @@ static int word_is(const char *w, size_t n, const char *const *list)
 	return 0;
 }
 
+/* second_part: the second thing, from b up to the first word that begins the part both questions
+ * share ("of patient 7"), a question mark or the end: its length without trailing spaces and
+ * commas; *rest set to the shared part */
+static size_t second_part(const char *b, const char **rest)
+{
+	const char *r = b;
+	while (*r) {
+		size_t n = strcspn(r, " ,?.");
+		if (n && word_is(r, n, shared_lead))
+			break;
+		r += n;
+		while (*r == ' ' || *r == ',')
+			r++;
+		if (*r == '?' || *r == '.')
+			break;
+	}
+	size_t bl = (size_t)(r - b);
+	while (bl && (b[bl - 1] == ' ' || b[bl - 1] == ','))
+		bl--;
+	*rest = r;
+	return bl;
+}
+
 /* has_word: word w (n bytes) is a whole word of s[0..len) */
 static int has_word(const char *s, size_t len, const char *w, size_t n)
 {
@@ -41,20 +64,8 @@ static int split_minus(const char *q, char **first, char **second)
 	const char *m = strcasestr(q, " minus ");
 	if (!m)
 		return 0;
-	const char *b = m + strlen(" minus "), *rest = b;
-	while (*rest) {
-		size_t n = strcspn(rest, " ,?.");
-		if (n && word_is(rest, n, shared_lead))
-			break;
-		rest += n;
-		while (*rest == ' ' || *rest == ',')
-			rest++;
-		if (*rest == '?' || *rest == '.')
-			break;
-	}
-	size_t bl = (size_t)(rest - b);
-	while (bl && (b[bl - 1] == ' ' || b[bl - 1] == ','))
-		bl--;
+	const char *b = m + strlen(" minus "), *rest;
+	size_t bl = second_part(b, &rest);
 	const char *alast = m;
 	while (alast > q && alast[-1] != ' ')
 		alast--;
@@ -110,22 +121,8 @@ int planner_split_difference(const char *q, char **first, char **second)
 	const char *alast = and;
 	while (alast > a && alast[-1] != ' ')
 		alast--;
-	const char *b = and + strlen(" and "), *rest = b;
-	/* B: up to the first word that begins the shared part, or the end */
-	while (*rest) {
-		const char *w = rest;
-		size_t n = strcspn(w, " ,?.");
-		if (n && word_is(w, n, shared_lead))
-			break;
-		rest = w + n;
-		while (*rest == ' ' || *rest == ',')
-			rest++;
-		if (*rest == '?' || *rest == '.')
-			break;
-	}
-	size_t bl = (size_t)(rest - b);
-	while (bl && (b[bl - 1] == ' ' || b[bl - 1] == ','))
-		bl--;
+	const char *b = and + strlen(" and "), *rest;
+	size_t bl = second_part(b, &rest);   /* B: up to the part both share */
 	if (!bl || alast == and || !*rest)
 		return 0;
 	/* B is one or two words ("output", "output volume", "the total output"): a longer one may hold

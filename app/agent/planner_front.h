@@ -300,6 +300,9 @@ int pf_form_key(struct planner *p);
 int pf_form_finish(struct planner *p, struct squery *q);
 const char *pf_numtext(struct planner *p, double v);
 int pf_path(struct planner *p, int from, int to, int *edges, int max);
+/* pf_key_into: the first join key from a column of table `from` to table `to` (an index into
+ * p->s->fk), or -1 */
+int pf_key_into(struct planner *p, int from, int to);
 void pf_proj_shift(struct frame *f);
 void pf_self_group(struct planner *p);
 const char *pf_span_text(struct planner *p, int t0, int t1);

@@ -150,6 +150,9 @@ int planner_snap_col(const struct psnap *s, int table, const char *name);
 int planner_snap_table(const struct psnap *s, const char *name);
 /* planner_snap_values: first index of key in s->v (and count via *n); -1 if absent. */
 int planner_snap_values(const struct psnap *s, const char *key, int *n);
+/* planner_snap_keyish: column ci is a key or an identifier (unique, named …id, or an end of a join
+ * key): never a measure */
+int planner_snap_keyish(const struct psnap *s, int ci);
 /* planner_snap_probe: 1 when sql returns a row (run by the executor: guarded, read-only). cached. */
 int planner_snap_probe(struct psnap *s, const char *sql);
 /* planner_snap_path: shortest key path from table `from` to table `to`, walking only towards the
@@ -231,6 +234,8 @@ struct sexpr *sx_subq(struct arena *a, struct squery *q);   /* (SELECT ...): a s
 /* planner_sql_names: 1 when sql has name as a whole identifier (not inside a longer one);
  * icase: letters compared without case (SQL an LLM or an analyst wrote) */
 int planner_sql_names(const char *sql, const char *name, int icase);
+/* planner_sql_literal: s as a PostgreSQL string literal ('it''s') appended to sb */
+void planner_sql_literal(struct sb *sb, const char *s);
 /* planner_sql_print: the one function that prints a query tree as PostgreSQL. */
 void planner_sql_print(struct sb *sb, const struct squery *q);
 

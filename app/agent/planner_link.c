@@ -629,13 +629,9 @@ static int measured(struct arena *a, const struct psnap *s, int ci, const char *
 	int dt = s->c[ci].table, n = 0;
 	struct sb q = SB_INIT;
 	sb_init_arena(&q, a);
-	sb_printf(&q, "SELECT 1 FROM \"%s\" d WHERE d.\"%s\" = '", s->t[dt].name, s->c[ci].name);
-	for (const char *c = v; *c; c++) {
-		if (*c == '\'')
-			sb_putc(&q, '\'');
-		sb_putc(&q, *c);
-	}
-	sb_puts(&q, "' AND (");
+	sb_printf(&q, "SELECT 1 FROM \"%s\" d WHERE d.\"%s\" = ", s->t[dt].name, s->c[ci].name);
+	planner_sql_literal(&q, v);
+	sb_puts(&q, " AND (");
 	for (int k = 0; k < s->nfk; k++) {
 		int from = s->fk[k].from, to = s->fk[k].to;
 		if (s->c[to].table != dt || s->c[from].table == dt)
@@ -658,13 +654,8 @@ static int same_row(struct arena *a, const struct psnap *s, int x, int y)
 	sb_printf(&q, "SELECT 1 FROM \"%s\" WHERE ", s->t[s->c[s->v[x].col].table].name);
 	for (int k = 0; k < 2; k++) {
 		int v = k ? y : x;
-		sb_printf(&q, "%s\"%s\" = '", k ? " AND " : "", s->c[s->v[v].col].name);
-		for (const char *c = s->v[v].value; *c; c++) {
-			if (*c == '\'')
-				sb_putc(&q, '\'');
-			sb_putc(&q, *c);
-		}
-		sb_putc(&q, '\'');
+		sb_printf(&q, "%s\"%s\" = ", k ? " AND " : "", s->c[s->v[v].col].name);
+		planner_sql_literal(&q, s->v[v].value);
 	}
 	sb_puts(&q, " LIMIT 1");
 	return sb_ok(&q) && planner_snap_probe((struct psnap *)s, sb_cstr(&q)) == 1;

@@ -108,6 +108,18 @@ static int decimal_number(const char *k, int *point)
 	return digits > 0;
 }
 
+int planner_snap_keyish(const struct psnap *s, int ci)
+{
+	const char *n = s->c[ci].name;
+	size_t l = strlen(n);
+	if (s->c[ci].unique || (l > 2 && !strcmp(n + l - 2, "id")))
+		return 1;   /* (…_id ends in id too) */
+	for (int k = 0; k < s->nfk; k++)
+		if (s->fk[k].from == ci || s->fk[k].to == ci)
+			return 1;
+	return 0;
+}
+
 /* mark_numtext: a text column every indexed value of which (5 or more) is a decimal number, one
  * at least with a point, and that is no key, is a measure kept as text (a dose "0.5"): typed
  * PT_NUM with numtext set, so measures and comparisons read it through a cast (pf_col).  Codes
@@ -128,11 +140,7 @@ static void mark_numtext(struct psnap *s, const struct catalog *cat, const int *
 			point[col] |= pt;
 		}
 		for (int ci = 0; ci < s->nc; ci++) {
-			size_t l = strlen(s->c[ci].name);
-			int keyish = s->c[ci].unique || (l > 2 && !strcmp(s->c[ci].name + l - 2, "id"));
-			for (int k = 0; k < s->nfk && !keyish; k++)
-				keyish = s->fk[k].from == ci || s->fk[k].to == ci;
-			if (all[ci] >= 5 && num[ci] == all[ci] && point[ci] && !keyish) {
+			if (all[ci] >= 5 && num[ci] == all[ci] && point[ci] && !planner_snap_keyish(s, ci)) {
 				s->c[ci].type = PT_NUM;
 				s->c[ci].numtext = 1;
 			}

@@ -156,7 +156,7 @@ static void ident(struct sb *sb, const char *s)
 }
 
 /* string literals: single quotes doubled; standard_conforming_strings is on */
-static void literal(struct sb *sb, const char *s)
+void planner_sql_literal(struct sb *sb, const char *s)
 {
 	sb_putc(sb, '\'');
 	for (const char *p = s; *p; p++) {
@@ -184,14 +184,14 @@ static void expr(struct sb *sb, const struct sexpr *e)
 		ident(sb, e->b);
 		break;
 	case SX_LIT:
-		literal(sb, e->a);
+		planner_sql_literal(sb, e->a);
 		break;
 	case SX_NUM:
 		sb_puts(sb, e->a);
 		break;
 	case SX_TS:
 		sb_puts(sb, "TIMESTAMP ");
-		literal(sb, e->a);
+		planner_sql_literal(sb, e->a);
 		break;
 	case SX_STAR:
 		sb_putc(sb, '*');
@@ -259,7 +259,7 @@ static void expr(struct sb *sb, const struct sexpr *e)
 		sb_putc(sb, '(');
 		expr(sb, e->args[0]);
 		sb_puts(sb, " - INTERVAL ");
-		literal(sb, e->a);
+		planner_sql_literal(sb, e->a);
 		sb_putc(sb, ')');
 		break;
 	case SX_CAST:

@@ -121,10 +121,7 @@ int pf_together_where(struct planner *p, struct squery *q)
 	} else {
 		on = sx_and(&p->a, on, sx_cmp(&p->a, "<", t1, pf_col(p, tc)));
 		if (f->together == TOG_AFTER_SAME_VISIT) {
-			int vt = pf_visit_table(p, 0), vk = -1;
-			for (int e = 0; e < p->s->nfk && vt >= 0; e++)
-				if (p->s->c[p->s->fk[e].from].table == f->fact && p->s->c[p->s->fk[e].to].table == vt)
-					vk = p->s->fk[e].from;
+			int e = pf_key_into(p, f->fact, pf_visit_table(p, 0)), vk = e >= 0 ? p->s->fk[e].from : -1;
 			if (vk < 0)
 				return pf_decline(p, "the same visit was asked, but %s has no key of a visit", fact);
 			on = sx_and(&p->a, on, sx_cmp(&p->a, "=", sx_col(&p->a, "t1", p->s->c[vk].name), pf_col(p, vk)));

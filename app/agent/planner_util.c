@@ -42,6 +42,14 @@ int pf_decline(struct planner *p, const char *fmt, const char *arg)
 }
 
 /* ---- joins: shortest key path between two tables (declared and inferred keys) ---- */
+int pf_key_into(struct planner *p, int from, int to)
+{
+	for (int k = 0; from >= 0 && to >= 0 && k < p->s->nfk; k++)
+		if (p->s->c[p->s->fk[k].from].table == from && p->s->c[p->s->fk[k].to].table == to)
+			return k;
+	return -1;
+}
+
 int pf_path(struct planner *p, int from, int to, int *edges, int max)
 {
 	/* a dictionary table referenced by several keys of the same table (gender, race and
@@ -116,16 +124,7 @@ int pf_time_col(struct planner *p, int table)
 
 int pf_is_keyish(struct planner *p, int ci)
 {
-	const char *n = p->s->c[ci].name;
-	size_t l = strlen(n);
-	if (p->s->c[ci].unique)
-		return 1;
-	if ((l > 2 && !strcmp(n + l - 2, "id")) || (l > 3 && !strcmp(n + l - 3, "_id")))
-		return 1;
-	for (int k = 0; k < p->s->nfk; k++)
-		if (p->s->fk[k].from == ci || p->s->fk[k].to == ci)
-			return 1;
-	return 0;
+	return planner_snap_keyish(p->s, ci);
 }
 
 int pf_time_col_quality(struct planner *p, int ci)
@@ -309,15 +308,11 @@ int pf_dict_reaches(struct planner *p, int dict_col, const char *val, int contai
 			continue;
 		struct sb q = SB_INIT;
 		sb_init_arena(&q, &p->a);
-		sb_printf(&q, "SELECT 1 FROM \"%s\" f JOIN \"%s\" d ON f.\"%s\" = d.\"%s\" WHERE d.\"%s\" %s '%s",
+		sb_printf(&q, "SELECT 1 FROM \"%s\" f JOIN \"%s\" d ON f.\"%s\" = d.\"%s\" WHERE d.\"%s\" %s ",
 		          p->s->t[table].name, p->s->t[dt].name, p->s->c[from].name, p->s->c[to].name, p->s->c[dict_col].name,
-		          contains ? "ILIKE" : "=", contains ? "%" : "");
-		for (const char *c = val; *c; c++) {
-			if (*c == '\'')
-				sb_putc(&q, '\'');
-			sb_putc(&q, *c);
-		}
-		sb_puts(&q, contains ? "%' LIMIT 1" : "' LIMIT 1");
+		          contains ? "ILIKE" : "=");
+		planner_sql_literal(&q, contains ? arena_printf(&p->a, "%%%s%%", val) : val);
+		sb_puts(&q, " LIMIT 1");
 		if (sb_ok(&q) && planner_snap_probe(p->s, sb_cstr(&q))) {
 			if (via_key)
 				*via_key = k;

@@ -50,9 +50,8 @@ static int frame(struct planner *p, struct cues *c)
 	if (kind == ENT_ENCOUNTER) {
 		/* the stays: the fact table's key into the visit table the question names (not the
 		 * visits' own table: one row each, and its references to itself are other visits) */
-		for (int k = 0; k < p->s->nfk && kc < 0 && f->visit_mention != f->fact; k++)
-			if (p->s->c[p->s->fk[k].from].table == f->fact && p->s->c[p->s->fk[k].to].table == f->visit_mention)
-				kc = p->s->fk[k].from;
+		int k = f->visit_mention != f->fact ? pf_key_into(p, f->fact, f->visit_mention) : -1;
+		kc = k >= 0 ? p->s->fk[k].from : -1;
 	} else if (kind == ENT_PATIENT) {
 		const char *name = planner_ent_column(p->s, kind);
 		kc = name ? pf_col_in(p, f->fact, name) : -1;

@@ -85,12 +85,8 @@ int pf_percentile_build(struct planner *p, struct squery *q, const char *entity,
 	int vt = episode >= 0 ? episode : pf_visit_table(p, 0), fb;
 	int age = vt >= 0 ? pf_age_col(p, &fb) : -1;
 	const char *ent = f->entity_col;
-	int ec = vt >= 0 && ent ? pf_col_in(p, vt, ent) : -1, key = -1, fkey = -1, start = -1, end = -1;
-	for (int e = 0; vt >= 0 && e < p->s->nfk && fkey < 0; e++)
-		if (p->s->c[p->s->fk[e].from].table == f->fact && p->s->c[p->s->fk[e].to].table == vt) {
-			fkey = p->s->fk[e].from;
-			key = p->s->fk[e].to;
-		}
+	int ec = vt >= 0 && ent ? pf_col_in(p, vt, ent) : -1, e = pf_key_into(p, f->fact, vt), start = -1, end = -1;
+	int fkey = e >= 0 ? p->s->fk[e].from : -1, key = e >= 0 ? p->s->fk[e].to : -1;
 	for (int ci = vt >= 0 ? p->s->t[vt].c0 : 0; vt >= 0 && ci < p->s->t[vt].c0 + p->s->t[vt].nc; ci++)
 		if (p->s->c[ci].type == PT_TIME && start < 0)
 			start = ci;

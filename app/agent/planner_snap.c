@@ -177,18 +177,24 @@ static int row_key(const struct psnap *s, int t)
  * same table that is no key of a join, links each row to a row of the table its value names (struct ptlink) */
 static void typed_links(struct psnap *s, struct arena *a, const struct catalog *cat, const int *map)
 {
-	for (int ci = 0; ci < s->nc; ci++) {
-		int n = 0, named = 0, id = -1, nid = 0, tb = s->c[ci].table;
-		if (s->c[ci].type != PT_TEXT)
+	/* one pass over the values: per text column, how many there are and how many name a table */
+	int *n = calloc((size_t)s->nc + 1, sizeof *n), *named = calloc((size_t)s->nc + 1, sizeof *named);
+	int *idcol = malloc(((size_t)s->nc + 1) * sizeof *idcol), nlinks = 0;
+	if (!n || !named || !idcol)
+		goto out;
+	for (int i = 0; i < cat->nvalues; i++) {
+		int ci = map[cat->values[i].col], vt;
+		if (ci < 0 || s->c[ci].type != PT_TEXT)
 			continue;
-		for (int i = 0; i < cat->nvalues; i++) {
-			if (map[cat->values[i].col] != ci)
-				continue;
-			int vt = find_table(s, cat->values[i].value);
-			n++;
-			named += vt >= 0 && vt != tb && row_key(s, vt) >= 0;
-		}
-		if (n < 2 || named != n)
+		n[ci]++;
+		vt = find_table(s, cat->values[i].value);
+		named[ci] += vt >= 0 && vt != s->c[ci].table && row_key(s, vt) >= 0;
+	}
+	/* the columns that qualify, each with its one id column */
+	for (int ci = 0; ci < s->nc; ci++) {
+		int tb = s->c[ci].table, nid = 0;
+		idcol[ci] = -1;
+		if (n[ci] < 2 || named[ci] != n[ci])
 			continue;
 		for (int k = s->t[tb].c0; k < s->t[tb].c0 + s->t[tb].nc; k++) {
 			size_t l = strlen(s->c[k].name);
@@ -199,25 +205,29 @@ static void typed_links(struct psnap *s, struct arena *a, const struct catalog *
 			int idname = (l > 2 && !strcmp(nm + l - 2, "id")) || (l > 3 && !strcmp(nm + l - 3, "ref")) ||
 			             (l > 3 && !strcmp(nm + l - 3, "key"));
 			if (s->c[k].is_int && !joined && idname) {
-				id = k;
+				idcol[ci] = k;
 				nid++;
 			}
 		}
 		if (nid != 1)
-			continue;
-		for (int i = 0; i < cat->nvalues; i++) {
-			if (map[cat->values[i].col] != ci)
-				continue;
-			struct ptlink *grown = arena_alloc(a, (size_t)(s->ntl + 1) * sizeof *grown);
-			if (!grown)
-				return;
-			if (s->ntl)
-				memcpy(grown, s->tl, (size_t)s->ntl * sizeof *grown);
-			int vt = find_table(s, cat->values[i].value);
-			grown[s->ntl++] = (struct ptlink){id, ci, vt, row_key(s, vt), arena_strdup(a, cat->values[i].value)};
-			s->tl = grown;
-		}
+			idcol[ci] = -1;
+		else
+			nlinks += n[ci];
 	}
+	/* one link per value of those columns */
+	if (!nlinks || !(s->tl = arena_alloc(a, (size_t)nlinks * sizeof *s->tl)))
+		goto out;
+	for (int i = 0; i < cat->nvalues; i++) {
+		int ci = map[cat->values[i].col];
+		if (ci < 0 || s->c[ci].type != PT_TEXT || idcol[ci] < 0)
+			continue;
+		int vt = find_table(s, cat->values[i].value);
+		s->tl[s->ntl++] = (struct ptlink){idcol[ci], ci, vt, row_key(s, vt), arena_strdup(a, cat->values[i].value)};
+	}
+out:
+	free(n);
+	free(named);
+	free(idcol);
 }
 
 static int col_fq(const struct psnap *s, const char *fq)

@@ -617,7 +617,11 @@ static char *explain(struct planner *p, const struct planner_out *out, const cha
 		for (int i = 0; i < f->tl.nflt; i++)
 			sb_printf(&ex, ", where %s %s %s", p->s->c[f->tl.flt[i].col].name, f->tl.flt[i].nvals ? "=" : f->tl.flt[i].op,
 			          f->tl.flt[i].nvals ? f->tl.flt[i].vals[0] : f->tl.flt[i].lit);
-		if (f->has_win)
+		if (f->has_win && f->win.at2_from[0])
+			sb_printf(&ex, ", the value at %s %s the value at %s", f->win.from,
+			          f->pair == 'd' ? "minus" : f->pair == '<' ? "compared (less than) with" : "compared (greater than) with",
+			          f->win.at2_from);
+		else if (f->has_win)
 			sb_printf(&ex, ", in the window %s", tdesc);
 		sb_printf(&ex, ", ordered by %s and time.", f->tl.key);
 	} else if (out->sql) {
@@ -653,12 +657,16 @@ static char *explain(struct planner *p, const struct planner_out *out, const cha
 		for (int i = 0; i < f->nsemi; i++)
 			sb_printf(&ex, ", where the same patient or stay has %s %s '%s' in %s", p->s->c[f->semi[i].col].name,
 			          f->semi[i].contains ? "containing" : "=", f->semi[i].val, p->s->t[f->semi[i].event].name);
-		if (f->has_win)
+		if (f->has_win && f->win.at2_from[0])
+			sb_printf(&ex, ", the value at %s %s the value at %s", f->win.from,
+			          f->pair == 'd' ? "minus" : f->pair == '<' ? "compared (less than) with" : "compared (greater than) with",
+			          f->win.at2_from);
+		else if (f->has_win)
 			sb_printf(&ex, ", in the window %s", tdesc);
 		if (f->episode >= 0)
 			sb_printf(&ex, ", during the %s %s", f->episode_which == 2 ? "current" : f->episode_which > 0 ? "first" : "last",
 			          p->s->t[f->episode].name);
-		if (f->order && f->limit == 1)
+		if (f->order && f->limit == 1 && !f->win.at2_from[0])
 			sb_printf(&ex, ", the %s by %s", f->order > 0 ? "first" : "last", p->s->c[f->order_col].name);
 		else if (f->timeline)
 			sb_puts(&ex, ", ordered by time");
@@ -701,6 +709,11 @@ static enum err plan_once(struct catalog *cat, const struct retrieval *r, const 
 	p->follow_off = follow_off;
 	if (!p->decline)
 		link_question(p, ctx);
+	/* two instants kept apart by planner_time are only read as the two sides of a comparison or
+	 * a change (shape_pair.c); anything else would silently use the first alone */
+	if (!p->decline && p->f.win.at2_from[0] && (p->f.pair == 0 || p->f.pair == 'e'))
+		pf_decline(p, "two points in time are named (the second %s) but not as two values compared",
+		           p->f.win.at2_from);
 	if (!p->decline)
 		abstain(p);
 	if (!p->decline && (rc = emit_sql(p, ctx, out)) != OK)

@@ -408,6 +408,8 @@ static int build_where(struct planner *p, struct squery *q)
 		if (f->time_col < 0)
 			return pf_decline(p, "the question has a time window but %s has no time column", fact);
 		pf_need(p, p->s->c[f->time_col].table);
+		if (f->win.from[0] && f->win.to[0])
+			q->win_where = q->nwhere + 1;
 		if (f->win.from[0])
 			q->where[q->nwhere++] = sx_cmp(&p->a, ">=", pf_col(p, f->time_col), sx_ts(&p->a, f->win.from));
 		if (f->win.to[0])

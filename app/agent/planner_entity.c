@@ -216,12 +216,31 @@ static int is_hospital(const struct planner *p, int i)
 	return !(i + 1 < p->tk.n && pf_is_visit_word(&p->tk.v[i + 1]));
 }
 
+/* icu_tok: token k says the ICU: "icu", "중환자실", or the first or last word of "intensive care
+ * (unit)", whose words are then marked read (they name the stay, not a column: "care unit") */
+static int icu_tok(struct planner *p, int k)
+{
+	struct ptok *v = p->tk.v;
+	if (k < 0 || k >= p->tk.n)
+		return 0;
+	if (!strcmp(v[k].text, "icu") || !strcmp(v[k].text, "중환자실"))
+		return 1;
+	int s0 = -1, s1 = -1;
+	if (!strcmp(v[k].text, "intensive") && k + 1 < p->tk.n && !strcmp(v[k + 1].text, "care"))
+		s0 = k, s1 = k + 2 < p->tk.n && !strcmp(v[k + 2].stem, "unit") ? k + 3 : k + 2;
+	else if (!strcmp(v[k].stem, "unit") && k >= 2 && !strcmp(v[k - 1].text, "care") && !strcmp(v[k - 2].text, "intensive"))
+		s0 = k - 2, s1 = k + 1;
+	for (int x = s0; x >= 0 && x < s1; x++)
+		v[x].used = 1;
+	return s0 >= 0;
+}
+
 /* icu_after: "icu" follows token j within three tokens, with only words of skip between ("admission
- * to the ICU", "her last stay in the ICU") */
-static int icu_after(const struct planner *p, int j, const char *const *skip)
+ * to the ICU", "her last stay in the ICU", "stay in the intensive care unit") */
+static int icu_after(struct planner *p, int j, const char *const *skip)
 {
 	for (int k = j + 1; k < p->tk.n && k <= j + 3; k++) {
-		if (!strcmp(p->tk.v[k].text, "icu"))
+		if (icu_tok(p, k))
 			return 1;
 		if (!planner_in_list(skip, p->tk.v[k].text))
 			return 0;
@@ -308,7 +327,7 @@ void pf_find_visits(struct planner *p)
 		int los = i >= 2 && !strcmp(p->tk.v[i - 2].text, "length") && !strcmp(p->tk.v[i - 1].text, "of");
 		if ((pf_is_visit_word(t) || is_hospital(p, i)) && !t->used && !colname && !los) {
 			/* "hospital visits", "admission": the visit table itself */
-			int icu = i > 0 && (!strcmp(p->tk.v[i - 1].text, "icu") || !strcmp(p->tk.v[i - 1].text, "중환자실"));
+			int icu = icu_tok(p, i - 1);
 			/* "admission to (in) the ICU": the ICU stay too */
 			static const char *const to_the[] = {"to", "into", "in", "the", NULL};
 			icu = icu || icu_after(p, i, to_the);
@@ -358,8 +377,7 @@ void pf_find_visits(struct planner *p)
 				continue;
 			int icu = 0;
 			for (int k = i; k <= j; k++)
-				if (!strcmp(p->tk.v[k].text, "icu") || !strcmp(p->tk.v[k].text, "중환자실"))
-					icu = 1;
+				icu |= icu_tok(p, k);
 			/* "her last stay in the ICU" */
 			static const char *const in_the[] = {"in", "at", "the", NULL};
 			icu = icu || icu_after(p, j, in_the);

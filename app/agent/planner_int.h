@@ -214,6 +214,8 @@ struct squery {
 	                              * totals the query computes (its last column, named total) */
 	struct squery *outer_rank;   /* ranking: SELECT cols FROM (q) WHERE rnk <= n */
 	long rank_n;
+	int win_where;               /* 1 + the index in where[] of the time window's lower bound (its
+	                              * upper bound follows); 0: no window of both bounds */
 };
 struct sexpr *sx_col(struct arena *a, const char *alias, const char *col);
 struct sexpr *sx_lit(struct arena *a, const char *text);

@@ -1208,6 +1208,68 @@ static int lex_code_column(const struct psnap *s, const char *key, const int *ba
 	return found;
 }
 
+/* lex_code_table: the one table that a one-word abbreviation of lexicon term key names well
+ * ("intensive care unit" -> ICU -> icustays, as the word "ICU" itself links); -1 none or two */
+static int lex_code_table(const struct psnap *s, const char *key, const int *banned)
+{
+	int found = -1;
+	for (const char *const *sy = planner_lex_syn(key); sy && *sy; sy++) {
+		if (strchr(*sy, ' ') || strlen(*sy) < 2 || (unsigned char)**sy >= 0x80)
+			continue;
+		for (int t = 0; t < s->nt; t++) {
+			if ((banned && banned[t]) || planner_term_table_score(s, t, *sy) < 0.7)
+				continue;
+			if (found >= 0 && found != t)
+				return -1;
+			found = t;
+		}
+	}
+	return found;
+}
+
+/* column_inside: token x is read by a column link that lies inside [i, j) and is shorter */
+static int column_inside(const struct plink *pl, int x, int i, int j)
+{
+	for (int l = 0; l < pl->n; l++)
+		if (pl->v[l].kind == PL_COLUMN && pl->v[l].t0 <= x && x < pl->v[l].t1 && pl->v[l].t0 >= i &&
+		    pl->v[l].t1 <= j && pl->v[l].t1 - pl->v[l].t0 < j - i)
+			return 1;
+	return 0;
+}
+
+/* lexicon_tables: a multi-word lexicon term still unread after the stored values were linked
+ * ("intensive care unit", not part of a care unit's stored name) whose one-word abbreviation
+ * names a table (ICU -> icustays): a link to that table */
+static void link_lexicon_tables(struct arena *a, const struct psnap *s, struct ptoks *tk, struct plink *pl,
+                                const int *banned)
+{
+	for (int i = 0; i < tk->n; i++)
+		for (int j = (i + 4 < tk->n ? i + 4 : tk->n); j > i + 1; j--) {
+			int ok = 1;
+			for (int x = i; x < j; x++)
+				ok &= tk->v[x].kind == TK_WORD && (!tk->v[x].used || column_inside(pl, x, i, j));
+			if (!ok)
+				continue;
+			const char *k0 = span_key(a, tk, i, j, 0);
+			int t = lex_code_table(s, k0, banned);
+			if (t < 0)
+				continue;
+			/* a column a part of it named ("care unit" of "intensive care unit") is not it */
+			int k = 0;
+			for (int l = 0; l < pl->n; l++)
+				if (!(pl->v[l].kind == PL_COLUMN && pl->v[l].t0 >= i && pl->v[l].t1 <= j))
+					pl->v[k++] = pl->v[l];
+			pl->n = k;
+			struct plink_item it = {.kind = PL_TABLE, .t0 = i, .t1 = j, .table = t, .score = 0.85};
+			it.why = arena_printf(a, "'%s' is the lexicon's term for an abbreviation that names table %s (conf/lexicon)",
+			                      k0, s->t[t].name);
+			if (add_link(pl, &it))
+				mark(tk, i, j);
+			i = j - 1;
+			break;
+		}
+}
+
 /* phrases: metadata concepts (any length), multi-word column synonyms ("수술 전 고혈압") and
  * multi-word lexicon terms whose abbreviation is a column's name */
 static void link_phrases(struct arena *a, const struct psnap *s, struct ptoks *tk, struct plink *pl, const int *banned)
@@ -1340,6 +1402,7 @@ enum err planner_link(struct arena *a, const struct psnap *s, struct ptoks *tk, 
 	link_closed_up(a, s, tk, pl, banned_tables);
 	link_any_order(a, s, tk, pl);
 	link_values(a, s, tk, pl, r);
+	link_lexicon_tables(a, s, tk, pl, banned_tables);
 	link_concepts(a, tk, pl);
 	link_schema(a, s, tk, pl, r, banned_tables);
 	link_coded_numbers(s, tk, pl);

@@ -121,6 +121,15 @@ int pf_episode_duration(struct planner *p)
 {
 	struct frame *f = &p->f;
 	int ti = f->episode;
+	/* "how long was the first hospital stay of patient 7 in the ICU": the ICU stay named after the
+	 * hospital visit is the stay measured, and the ordinal is its own (the first ICU stay) */
+	int icu = pf_visit_table(p, 1);
+	for (int l = 0; ti >= 0 && icu >= 0 && icu != ti && l < p->pl.n; l++)
+		if (p->pl.v[l].kind == PL_TABLE && p->pl.v[l].table == icu && ti == pf_visit_table(p, 0)) {
+			pf_decide(p, pf_span_text(p, p->pl.v[l].t0, p->pl.v[l].t1), "visit", p->s->t[icu].name,
+			          "the stay named inside the visit is the one whose length is asked", 0.9);
+			f->episode = ti = icu;
+		}
 	/* no visit chosen: the one table the question names ("how long was patient 7's last admission") */
 	for (int l = 0; ti < 0 && l < p->pl.n; l++)
 		if (p->pl.v[l].kind == PL_TABLE)

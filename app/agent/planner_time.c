@@ -109,6 +109,7 @@ static int is_unit(const struct ptok *t) { return t->kind == TK_WORD && t->role 
 struct texpr {
 	struct ptime x;
 	int span0, span1;
+	int instant;   /* a date with a clock time: one second */
 };
 
 /* month_of_year: "07/this year", "10/last year" at token i: the number becomes a month of that
@@ -349,6 +350,7 @@ static int date_window(struct ptoks *tk, int i, const struct tm *now, struct tex
 		tm_norm(&d);
 		fmt(e->x.to, sizeof e->x.to, &d);
 		e->span1 = span1 = k;
+		e->instant = 1;
 		snprintf(desc + strlen(desc), dn - strlen(desc), "%sat %s", *desc ? "; " : "", e->x.from);
 		return 1;
 	}
@@ -534,7 +536,9 @@ static void whole_year_span(struct ptoks *tk)
 
 int planner_time(struct ptoks *tk, const struct tm *now, struct ptime *w, char *desc, size_t dn)
 {
-	int found = 0;
+	int found = 0, instants = 0, others = 0, itok[2] = {-1, -1};
+	struct ptime second;
+	memset(&second, 0, sizeof second);
 	memset(w, 0, sizeof *w);
 	desc[0] = 0;
 	whole_year_span(tk);
@@ -556,11 +560,36 @@ int planner_time(struct ptoks *tk, const struct tm *now, struct ptime *w, char *
 		if (!r)
 			continue;
 		mark_used(tk, i, &e);
+		if (e.instant && instants < 2)
+			itok[instants] = i;
+		i = e.span1 - 1;
+		if (e.instant && ++instants == 2) {
+			second = e.x;   /* kept apart: a comparison of the values at two instants */
+			continue;
+		}
+		others += !e.instant;
 		/* intersect with what was found before */
 		intersect(w, &e.x);
 		found = 1;
-		i = e.span1 - 1;
 	}
+	if (instants == 2 && !others && strcmp(second.from, w->from)) {
+		/* "from T1 to T2": a change over that span is the later value minus the earlier, so the
+		 * first instant (the window) is the later one */
+		static const char *const to[] = {"to", "until", "till", "through", NULL};
+		if (itok[0] > 0 && itok[1] > 0 && tk->v[itok[0] - 1].role == R_SINCE && !tk->v[itok[0] - 1].hangul &&
+		    planner_in_list(to, tk->v[itok[1] - 1].text) && strcmp(second.from, w->from) > 0) {
+			struct ptime first = *w;
+			memcpy(w->from, second.from, sizeof w->from);
+			memcpy(w->to, second.to, sizeof w->to);
+			memcpy(second.from, first.from, sizeof second.from);
+			memcpy(second.to, first.to, sizeof second.to);
+		}
+		memcpy(w->at2_from, second.from, sizeof w->at2_from);
+		memcpy(w->at2_to, second.to, sizeof w->at2_to);
+		return 1;
+	}
+	if (instants >= 2)
+		intersect(w, &second);   /* with other windows, or three instants: one window, as before */
 	/* two expressions that do not meet ("2024" and "since January 2025"): no window, not an
 	 * empty one that answers zero */
 	if (found && w->from[0] && w->to[0] && strcmp(w->from, w->to) >= 0)

@@ -124,7 +124,9 @@ int pf_pair_words(struct planner *p)
 				p->tk.v[i].used = 1;
 		/* "since the admission to the ICU": the latest one, unless an ordinal says which */
 		f->pick[0].dir = -1, f->pick[0].off = 0;
-	} else if ((change >= 0 || cmp >= 0) && nord == 2) {
+	} else if ((change >= 0 || cmp >= 0) && (nord == 2 || (nord == 0 && f->win.at2_from[0]))) {
+		/* two ordinals ("the last value compared to the first"), or two instants ("measured at
+		 * T1 compared to the value measured at T2": the window holds T1, win.at2_* T2) */
 		f->pair = change >= 0 ? 'd' : p->tk.v[cmp].role == R_LT ? '<' : '>';
 		if (change >= 0)
 			p->tk.v[change].used = 1;
@@ -153,6 +155,9 @@ int pf_pair_words(struct planner *p)
 		ord[0] = ord[1];
 		ord[1] = first;
 	}
+	if (nord == 0)
+		for (int k = 0; k < 2; k++)
+			f->pick[k].dir = 1, f->pick[k].off = 0;
 	for (int k = 0; k < nord && k < 2; k++) {
 		f->pick[k].dir = ord[k].dir;
 		f->pick[k].off = ord[k].off;
@@ -214,9 +219,16 @@ int pf_pair_wrap(struct planner *p, struct squery *q)
 		if (!(b = arena_alloc(&p->a, sizeof *b)))
 			return pf_decline(p, "%s", "out of memory");
 		*b = *q;
-		/* the second pick: the same rows, its own order and place */
+		/* the second pick: the same rows, its own order and place, or the same rows at the
+		 * second instant (the builder put the window's two bounds at where[win_where - 1]) */
 		b->order[b->norder - 1].desc = f->pick[1].dir < 0;
 		b->offset = f->pick[1].off;
+		if (f->win.at2_from[0]) {
+			if (!q->win_where || q->win_where + 1 > q->nwhere)
+				return pf_decline(p, "%s", "two instants were named, but the query has no time window to move");
+			b->where[q->win_where - 1] = sx_cmp(&p->a, ">=", pf_col(p, f->time_col), sx_ts(&p->a, f->win.at2_from));
+			b->where[q->win_where] = sx_cmp(&p->a, "<", pf_col(p, f->time_col), sx_ts(&p->a, f->win.at2_to));
+		}
 		e = f->pair == 'd' ? sx_arith(&p->a, "-", sx_subq(&p->a, a), sx_subq(&p->a, b))
 		                   : sx_cmp(&p->a, f->pair == '<' ? "<" : ">", sx_subq(&p->a, a), sx_subq(&p->a, b));
 		as = f->pair == 'd' ? "change" : "answer";

@@ -281,6 +281,22 @@ static void test_time_windows(void **state)
 	assert_int_equal(rc, 1);
 	assert_string_equal(w.from, "2100-05-15 14:00:00");
 	assert_string_equal(w.to, "2100-05-15 14:00:01");
+	assert_string_equal(w.at2_from, "");
+	/* two instants: the first is the window, the second kept apart for a comparison of the two */
+	window("heart rate at 2100-05-15 14:00:00 greater than at 2100-05-15 13:00:00", NOW, &w, &rc);
+	assert_int_equal(rc, 1);
+	assert_string_equal(w.from, "2100-05-15 14:00:00");
+	assert_string_equal(w.at2_from, "2100-05-15 13:00:00");
+	assert_string_equal(w.at2_to, "2100-05-15 13:00:01");
+	/* ... "from T1 to T2": the later one is the window (a change is later minus earlier) */
+	window("weight change from 2100-12-30 00:00:00 to 2100-12-31 00:00:00", NOW, &w, &rc);
+	assert_int_equal(rc, 1);
+	assert_string_equal(w.from, "2100-12-31 00:00:00");
+	assert_string_equal(w.at2_from, "2100-12-30 00:00:00");
+	/* ... with a period besides them: one window as before (here, none that meets) */
+	window("in 2099 at 2100-05-15 14:00:00 and 2100-05-15 13:00:00", NOW, &w, &rc);
+	assert_int_equal(rc, -2);
+	assert_string_equal(w.at2_from, "");
 	window("at 2100-12-31 23:59", NOW, &w, &rc);
 	assert_string_equal(w.from, "2100-12-31 23:59:00");
 	assert_string_equal(w.to, "2100-12-31 23:59:01");

@@ -211,6 +211,25 @@ static int add_visit(struct planner *p, struct squery *q)
 			fkey = fc;
 		}
 	}
+	/* the fact table does not carry the visit key, but a table its key points into does (a
+	 * vital sign of an ICU episode, the episode of a hospital stay): the fact's rows of that
+	 * table's rows of the visit, fact.ptr IN (SELECT mid.key FROM mid WHERE mid.visit IN (...));
+	 * a join of the visit table would go by whatever path joins it, the patient's key among them */
+	int ptr = -1, ptr_to = -1;   /* fact column pointing into mid, and the column it points to */
+	for (int k = 0; key < 0 && k < p->s->nfk; k++) {
+		int mid = p->s->c[p->s->fk[k].to].table;
+		if (p->s->c[p->s->fk[k].from].table != f->fact || mid == f->episode || mid == f->fact)
+			continue;
+		for (int ci = v->c0; ci < v->c0 + v->nc && key < 0; ci++) {
+			int mc = p->s->c[ci].unique && strcmp(p->s->c[ci].name, "row_id") ? pf_col_in(p, mid, p->s->c[ci].name) : -1;
+			if (mc < 0)
+				continue;
+			key = ci;
+			fkey = mc;
+			ptr = p->s->fk[k].from;
+			ptr_to = p->s->fk[k].to;
+		}
+	}
 	if (key < 0) {
 		/* the fact table does not carry the visit key: join through it */
 		for (int ci = v->c0; ci < v->c0 + v->nc && key < 0; ci++)
@@ -247,6 +266,17 @@ static int add_visit(struct planner *p, struct squery *q)
 		sq->order[sq->norder].e = pf_col(p, start);
 		sq->order[sq->norder++].desc = f->episode_which < 0;
 		sq->limit = 1;
+	}
+	if (ptr >= 0) {
+		struct squery *mq = arena_alloc(&p->a, sizeof *mq);
+		if (!mq)
+			return -1;
+		mq->from = mq->alias = p->s->t[p->s->c[ptr_to].table].name;
+		mq->sel[mq->nsel++].e = pf_col(p, ptr_to);
+		mq->where[mq->nwhere++] = sx_in_sub(&p->a, pf_col(p, fkey), sq);
+		pf_decide(p, "", "visit", pf_cfq(p, fkey), "the visit reached through the table the fact's key points into", 0.9);
+		q->where[q->nwhere++] = sx_in_sub(&p->a, pf_col(p, ptr), mq);
+		return 0;
 	}
 	q->where[q->nwhere++] = sx_in_sub(&p->a, pf_col(p, fkey), sq);
 	return 0;

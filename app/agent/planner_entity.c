@@ -313,6 +313,9 @@ void pf_find_visits(struct planner *p)
 	for (int i = 0; i < p->tk.n; i++) {
 		struct ptok *t = &p->tk.v[i];
 		int colname = 0;
+		/* "pre-admission": the second part of a hyphenated word is no visit of its own */
+		if (i >= 2 && !strcmp(p->tk.v[i - 1].text, "-") && p->tk.v[i - 2].kind == TK_WORD && pf_is_visit_word(t))
+			continue;
 		if (pf_is_visit_word(t) && !t->used && i + 1 < p->tk.n && p->tk.v[i + 1].kind == TK_WORD) {
 			char st[256];
 			const char *two = arena_printf(&p->a, "%s %s", t->text, p->tk.v[i + 1].text);

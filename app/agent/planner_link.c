@@ -560,6 +560,12 @@ static int schema_link_of(const struct plink *pl, int x)
 	return -1;
 }
 
+/* edge_word: a function word or preposition, which neither begins nor ends a part of a name */
+static int edge_word(const struct ptok *t)
+{
+	return !t->hangul && (t->role == R_STOP || t->role == R_IN || t->role == R_ON || t->role == R_AND);
+}
+
 /* a part of stored labels, for words nothing else explained: '심부전' in 상병 names such as
  * '울혈성 심부전', 'type 2 diabetes' (a lexicon synonym of 제2형 당뇨병) in 'Type 2 diabetes
  * mellitus'; longest span first.  known_only: phrases of two words or more that the lexicon
@@ -578,7 +584,10 @@ static void link_contains(struct arena *a, const struct psnap *s, struct ptoks *
 				unused += !tk->v[x].used && tk->v[x].role == R_NONE && !planner_lex_generic(tk->v[x].stem) &&
 				          !planner_lex_generic(tk->v[x].text);   /* a word nothing else could explain */
 			}
-			if (!ok || !unused || !span_has_content(tk, i, j))
+			/* a phrase does not begin or end with a function word ("changes in" of 'changes in
+			 * temperature' is no part of a name) */
+			if (!ok || !unused || !span_has_content(tk, i, j) ||
+			    (j - i > 1 && (edge_word(&tk->v[i]) || edge_word(&tk->v[j - 1]))))
 				continue;
 			const char *keys[12];
 			int nk = 0;

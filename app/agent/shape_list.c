@@ -341,6 +341,9 @@ static int frame(struct planner *p, struct cues *c)
 		if (lc >= 0 && (pf_has_role(p, R_WHICH) || pf_has_role(p, R_LIST) || pf_has_role(p, R_DISTINCT))) {
 			f->proj[f->nproj++] = lc;
 			pf_decide(p, "", "projection", pf_cfq(p, lc), "what the question asks to name", 1);
+			/* ... of the first or last rows: every name at that time, as list_first_last keeps */
+			if (f->limit == 1 && f->order && !f->offset && p->s->c[lc].type == PT_TEXT)
+				f->ties = 1;
 		}
 	}
 	if (list_timeline_order(p, c) < 0)

@@ -273,6 +273,38 @@ static void lexicon_units(struct planner *p)
 	}
 }
 
+/* entity_tables: a word for the patient or the case ("케이스 수", "cases per month") that linked
+ * to a table by its name (case_lab: the lab results of each case) names the table where each row
+ * is one of them (the table whose key it is), when the schema has one: counting the lab rows of
+ * each case answered another question */
+static void entity_tables(struct planner *p)
+{
+	for (int l = 0; l < p->pl.n; l++) {
+		struct plink_item *it = &p->pl.v[l];
+		if (it->kind != PL_TABLE || it->t1 != it->t0 + 1)
+			continue;
+		const struct ptok *t = &p->tk.v[it->t0];
+		int kind = planner_ent_word(t->text) >= 0 ? planner_ent_word(t->text) : planner_ent_word(t->stem);
+		const char *key = kind == planner_ent_word("case") ? p->s->entity_case
+		                : kind == planner_ent_word("patient") ? p->s->entity_patient : NULL;
+		if (kind < 0 || !key)
+			continue;
+		int home = -1;
+		for (int ti = 0; ti < p->s->nt && home < 0; ti++) {
+			int kc = pf_col_in(p, ti, key);
+			if (kc >= 0 && p->s->c[kc].unique)
+				home = ti;
+		}
+		int kc = pf_col_in(p, it->table, key);
+		if (home < 0 || home == it->table || (kc >= 0 && p->s->c[kc].unique))
+			continue;
+		pf_decide(p, t->text, "table", p->s->t[home].name,
+		          arena_printf(&p->a, "a word for the %s names the table where each row is one (not %s)", key,
+		                       p->s->t[it->table].name), 0.9);
+		it->table = home;
+	}
+}
+
 /* identifier_numbers: "patient number and discharge date", "case number", "patient ids": a word after an
  * entity names its identifier, not a count (a list of patients came back as their count); "the
  * number of patients" keeps its count */
@@ -389,6 +421,7 @@ static void link_question(struct planner *p, const struct planner_ctx *ctx)
 	keys_on_named_table(p);
 	quantity_words(p);
 	lexicon_units(p);
+	entity_tables(p);
 	replace_followed_values(p);
 	pf_find_entities(p, 1);
 	pf_person_count(p);

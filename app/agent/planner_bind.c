@@ -342,7 +342,12 @@ int pf_comparisons(struct planner *p)
 		if (n->unit == 'a' || n->unit == 'D' || !strcmp(t->text, "older") ||
 		    (num == i && i + 2 < p->tk.n && (!strcmp(p->tk.v[i + 2].text, "older") || !strcmp(p->tk.v[i + 2].text, "younger"))) ||
 		    (num > 0 && (!strcmp(p->tk.v[num - 1].text, "aged") || !strcmp(p->tk.v[num - 1].text, "age"))) || !strcmp(t->text, "younger") || !strcmp(t->stem, "ag") ||
-		    (num > i && i > 0 && pf_age_word(&p->tk.v[i - 1])))   /* "aged over 70", "age above 65" */
+		    (num > i && i > 0 && pf_age_word(&p->tk.v[i - 1])) ||   /* "aged over 70", "age above 65" */
+		    /* "patients over 80 with a lactate above 4": over a bare number, said of the patients, is
+		     * their age (the number went to the lactate, the nearest measure) */
+		    (num == i + 1 && i > 0 && !n->unit && pf_tok_ent(&p->tk.v[i - 1]) >= 0 &&
+		     pf_tok_ent(&p->tk.v[i - 1]) == planner_ent_word("patient") &&
+		     !(num + 1 < p->tk.n && (unit_tok(&p->tk.v[num + 1]) || p->tk.v[num + 1].role == R_UNIT))))
 			col = pf_age_col(p, &from_birth);
 		int bestd = 99;
 		for (int l = 0; l < p->pl.n && col >= 0; l++)
@@ -1205,6 +1210,14 @@ void pf_precision_words(struct planner *p)
 				p->f.decimals = 1 + atoi(ko[k][1]);   /* 소수 첫째자리(까지) */
 				t->used = 1;
 			}
+		/* ... spaced: "소수 첫째 자리": the ordinal is the place ("첫째" + "자리" = "첫째자리") */
+		static const char *const ord[] = {"첫째", "둘째", "셋째", NULL};
+		int o = planner_in_list_at(ord, t->text);
+		if (o >= 0 && i + 1 < p->tk.n && !strncmp(p->tk.v[i + 1].text, "자리", 6) && i > 0 &&
+		    !strncmp(p->tk.v[i - 1].text, "소수", 6)) {
+			p->f.decimals = 2 + o;
+			t->used = p->tk.v[i + 1].used = p->tk.v[i - 1].used = 1;
+		}
 	}
 }
 

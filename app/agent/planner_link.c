@@ -1307,7 +1307,11 @@ static void link_phrases(struct arena *a, const struct psnap *s, struct ptoks *t
 				tk->v[j - 1].norm = save;
 			}
 			int hit = 0;
-			for (int c = 0; c < s->ncon && !hit; c++)
+			/* "aged 65 or older", "aged over 80": a word of a concept (elderly) followed by a number
+			 * or a comparison names the measure compared, not the concept's own definition */
+			int compared = j < tk->n && (tk->v[j].kind == TK_NUM || tk->v[j].role == R_GT || tk->v[j].role == R_LT ||
+			                             tk->v[j].role == R_GE || tk->v[j].role == R_LE || tk->v[j].role == R_BETWEEN);
+			for (int c = 0; c < s->ncon && !hit && !compared; c++)
 				for (int q = 0; q < s->con[c].nsyn && !hit; q++)
 					if (s->con[c].syn[q] && (!strcmp(s->con[c].syn[q], k0) || !strcmp(s->con[c].syn[q], k1) ||
 					                         (k2 && !strcmp(s->con[c].syn[q], k2)))) {

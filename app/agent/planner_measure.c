@@ -424,6 +424,15 @@ static int distinct_word(const struct planner *p)
 int pf_bind_measure(struct planner *p)
 {
 	struct frame *f = &p->f;
+	/* "robotic ops per quarter", "cases by month": the things named right before a breakdown by
+	 * time, with nothing else to aggregate, are counted in each period */
+	for (int i = 1; f->bucket && !f->agg && i + 1 < p->tk.n; i++)
+		if (p->tk.v[i].role == R_PER && !p->tk.v[i].hangul && p->tk.v[i + 1].used &&
+		    (p->tk.v[i + 1].role == R_BUCKET || p->tk.v[i + 1].role == R_UNIT) && pf_tok_ent(&p->tk.v[i - 1]) >= 0) {
+			f->agg = "COUNT";
+			p->tk.v[i - 1].used = 1;
+			pf_decide(p, pf_span_text(p, i - 1, i + 2), "aggregate", "COUNT", "the things named before a breakdown by time are counted", 1);
+		}
 	if (f->agg && !strcmp(f->agg, "RATE")) {
 		if (!f->rate_n)
 			return pf_decline(p, "%s", "a rate was asked for, but not of what");

@@ -240,8 +240,10 @@ int pf_rate_regions(struct planner *p, int *side, int *part_lo_out, int *part_hi
 	} else if (loc > s) {
 		base_lo = s + 1, base_hi = loc + 1, part_lo = 0, part_hi = s;
 	} else if (m < 0 && s > 2 && (!strcmp(p->tk.v[0].text, "in") || !strcmp(p->tk.v[0].text, "for") ||
-	                              !strcmp(p->tk.v[0].text, "within")) && p->tk.v[0].kind == TK_WORD) {
-		/* "in women, what is the diabetes rate": the base said first, closed by a comma */
+	                              !strcmp(p->tk.v[0].text, "within") || !strcmp(p->tk.v[0].text, "of")) &&
+	           p->tk.v[0].kind == TK_WORD) {
+		/* "in women, what is the diabetes rate", "of the cases that ended in death, what percentage
+		 * were 70 or older": the base said first, closed by a comma */
 		int c = 1;   /* (not the hyphen of "in-hospital death rate") */
 		while (c < s && !(p->tk.v[c].kind == TK_PUNCT && !strcmp(p->tk.v[c].text, ",")))
 			c++;

@@ -8,13 +8,14 @@
 #include "agent/planner_int.h"
 #include "catalog/lexicon.h"
 
-/* Korean particles and endings, longest first: stripped from the end of a Hangul word. */
+/* Korean particles and endings, longest first: stripped from the end of a Hangul word ("임": the
+ * casual copula of typed notes, 몇건임 = 몇 건이다). */
 static const char *const particles[] = {
 	"에서부터", "으로부터", "이었어요", "이었나요", "이었죠", "이었지", "였나요", "였죠", "에서는", "에서도", "으로는", "에게서", "이라는", "이었던", "이었어",
 	"였어요", "였어",
 	"인가요", "입니까", "입니다", "이에요", "이야", "이냐", "인지", "였던", "이었", "인데", "으로", "에서", "에게", "한테",
 	"까지", "부터", "보다", "처럼", "이나", "라도", "에는", "들의", "들은", "들이", "들을", "들", "와의", "과의",
-	"은", "는", "이", "가", "을", "를", "의", "에", "로", "와", "과", "도", "만", "인", "랑", "씩", NULL
+	"은", "는", "이", "가", "을", "를", "의", "에", "로", "와", "과", "도", "만", "인", "임", "랑", "씩", NULL
 };
 
 /* Korean words that end like a particle but are whole words (checked before stripping). */
@@ -392,6 +393,20 @@ static void number_suffixes(const char *q, size_t n, size_t *i, struct ptok *t)
 	}
 }
 
+/* duration_after: the word after q[i] (spaces skipped) makes the number before it a span of time
+ * (동안, 간, 전, 후, 째, 이상, 이하, 미만, 넘게, 만에, 이내, 차) */
+static int duration_after(const char *q, size_t n, size_t i)
+{
+	static const char *const w[] = {"동안", "간", "전", "후", "째", "이상", "이하", "미만", "초과", "넘", "만에", "이내",
+	                                "차", "ago", "year", NULL};
+	while (i < n && isspace((unsigned char)q[i]))
+		i++;
+	for (int k = 0; w[k]; k++)
+		if (!strncmp(q + i, w[k], strlen(w[k])))
+			return 1;
+	return 0;
+}
+
 /* scan_number: the number or date token t that starts at q[*pos] (t->off is set); *pos ends
  * after it and its suffixes.  OK or ERR_NOMEM. */
 static enum err scan_number(struct arena *a, const char *q, size_t n, size_t *pos, struct ptok *t)
@@ -404,9 +419,15 @@ static enum err scan_number(struct arena *a, const char *q, size_t n, size_t *po
 	number_kind(a, t);
 	t->len = (int)(j - i);
 	i = j;
+	size_t suf0 = i;
 	number_suffixes(q, n, &i, t);
 	if (t->kind == TK_NUM && t->unit == 'y' && t->num >= 1900) {
 		t->kind = TK_DATE; t->y = (int)t->num; t->unit = 0;
+	} else if (t->kind == TK_NUM && t->unit == 'y' && t->len == 2 && !strncmp(q + suf0, "년", 3) &&
+	           strncmp(q + suf0 + 3, "간", 3) && !duration_after(q, n, i)) {
+		/* "25년 GS 월별": a year written with two digits (00-68 are 20xx, 69-99 19xx, as POSIX
+		 * strptime's %y reads them); "25년 동안", "3년 전" stay spans of years */
+		t->kind = TK_DATE; t->y = (int)t->num + (t->num < 69 ? 2000 : 1900); t->unit = 0;
 	} else if (t->kind == TK_NUM && t->unit == 'M' && t->num >= 1 && t->num <= 12) {
 		t->kind = TK_DATE; t->m = (int)t->num; t->unit = 0;
 	}
@@ -669,7 +690,7 @@ enum err planner_tokenize(struct arena *a, const char *q, struct ptoks *out)
 	for (int k = 0; k + 1 < nt; k++) {
 		static const char *const mins[] = {"minutes", "minute", "mins", "분", NULL};
 		int en = (!strcmp(v[k].text, "in") || !strcmp(v[k].text, "(")) && planner_in_list(mins, v[k + 1].text) &&
-		         v[k + 1].kind == TK_WORD && !v[k + 1].hangul;
+		         v[k + 1].kind == TK_WORD && (!v[k + 1].hangul || !strcmp(v[k].text, "("));   /* also "(분)" */
 		int ko = v[k].hangul && !strcmp(v[k].text, "분") && !strcmp(v[k + 1].text, "단위");
 		if (!en && !ko)
 			continue;
@@ -678,6 +699,34 @@ enum err planner_tokenize(struct arena *a, const char *q, struct ptoks *out)
 			v[j].role = R_STOP;
 		}
 	}
+	/* "a lactate above 4 in that same case": the case of the row is the case the attribute is of,
+	 * as a case's rows are read anyway; "same" asks for nothing more there */
+	for (int k = 2; k + 1 < nt; k++)
+		if (!strcmp(v[k].text, "same") && (!strcmp(v[k - 1].text, "that") || !strcmp(v[k - 1].text, "the")) &&
+		    (!strcmp(v[k - 2].text, "in") || !strcmp(v[k - 2].text, "during")) &&
+		    planner_ent_word(v[k + 1].text) >= 0 && planner_ent_word(v[k + 1].text) == planner_ent_word("case"))
+			for (int j = k - 2; j <= k + 1; j++) {
+				v[j].role = R_STOP;
+				v[j].used = 1;
+			}
+	/* "w/ DM", "w/o ICU": with and without as typed in notes; the words keep their text, so a
+	 * stored name written so ('tpn w/ lipids') still matches, and only their role changes */
+	for (int k = 0; k + 1 < nt; k++) {
+		if (strcmp(v[k].text, "w") || strcmp(v[k + 1].text, "/"))
+			continue;
+		int without = k + 2 < nt && !strcmp(v[k + 2].text, "o");
+		v[k].stem = (char *)(without ? "without" : "with");
+		v[k].role = planner_lex_role(v[k].stem, v[k].stem, &v[k].unitv);
+		if (without)
+			v[k + 2].role = R_STOP;
+	}
+	/* "per quarter", "by quarter": a breakdown by quarter, as 분기별 is; "the first quarter of
+	 * 2024" stays a word (a period, not a breakdown) */
+	for (int k = 0; k + 1 < nt; k++)
+		if (v[k].role == R_PER && !v[k].hangul && (!strcmp(v[k + 1].text, "quarter") || !strcmp(v[k + 1].text, "quarters"))) {
+			v[k + 1].role = R_BUCKET;
+			v[k + 1].unitv = 'q';
+		}
 	/* 환자 수가 (the number of patients + the particle 가), not the fee 수가: after a word naming
 	 * what is counted, 수가 is 수 */
 	for (int k = 1; k < nt; k++)

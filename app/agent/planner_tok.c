@@ -709,6 +709,19 @@ enum err planner_tokenize(struct arena *a, const char *q, struct ptoks *out)
 				v[j].role = R_STOP;
 				v[j].used = 1;
 			}
+	/* "average BMI across cholecystectomy cases", "across all patients": over the rows named (a
+	 * stored value may stand between); "across departments" stays a word to read (a breakdown?) */
+	for (int k = 0; k + 1 < nt; k++) {
+		if (strcmp(v[k].text, "across"))
+			continue;
+		int ent = 0;
+		for (int j = k + 1; j < nt && j <= k + 4 && !ent; j++)
+			ent = planner_ent_word(v[j].text) >= 0 || planner_ent_word(v[j].stem) >= 0;
+		if (ent || !strcmp(v[k + 1].text, "all")) {
+			v[k].role = R_STOP;
+			v[k].used = 1;
+		}
+	}
 	/* "w/ DM", "w/o ICU": with and without as typed in notes; the words keep their text, so a
 	 * stored name written so ('tpn w/ lipids') still matches, and only their role changes */
 	for (int k = 0; k + 1 < nt; k++) {

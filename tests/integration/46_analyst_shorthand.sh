@@ -35,8 +35,9 @@ cat >"$TMP/q.jsonl" <<'J'
 {"question": "# of cases in pts over 80 w/ any lactate >4", "gold_sql": "SELECT count(DISTINCT c.case_no) FROM op_case c JOIN case_lab l USING (case_no) WHERE c.age > 80 AND l.test = 'lactate' AND l.value > 4", "rule": "patients over 80 beside a lactate above 4: the 80 is their age"}
 {"question": "how many female patients aged 65 or older had a lactate above 4 in that same case?", "gold_sql": "SELECT count(DISTINCT c.patient_no) FROM op_case c JOIN case_lab l USING (case_no) WHERE c.sex = 'F' AND c.age >= 65 AND l.test = 'lactate' AND l.value > 4", "rule": "aged 65 or older is the age compared; in that same case asks nothing more"}
 {"question": "Of the cases that ended in an in-hospital death, what percentage were patients aged 70 or older?", "gold_sql": "SELECT 100.0 * avg((age >= 70)::int) FROM op_case WHERE died_in_hospital = 1", "rule": "of the A, what percentage were B: A is the base"}
+{"question": "average age across robotic cases", "gold_sql": "SELECT avg(age) FROM op_case WHERE technique = 'robotic'", "rule": "across the cases named: over them"}
 {"parent_question": "How many robotic cases in 2025?", "question": "break it down by department", "gold_sql": "SELECT ward_dept, count(*) FROM op_case WHERE technique = 'robotic' AND op_start >= '2025-01-01' AND op_start < '2026-01-01' GROUP BY ward_dept", "rule": "break it down by X: the parent grouped by X"}
 J
 own_schema_eval "$TMP/q.jsonl"
-[ "$n" -eq 11 ] || nok "eleven questions were scored (got $n)"
+[ "$n" -eq 12 ] || nok "twelve questions were scored (got $n)"
 echo "1..$n"

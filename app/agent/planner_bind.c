@@ -345,8 +345,9 @@ int pf_comparisons(struct planner *p)
 		    (num > i && i > 0 && pf_age_word(&p->tk.v[i - 1])) ||   /* "aged over 70", "age above 65" */
 		    /* "patients over 80 with a lactate above 4": over a bare number, said of the patients, is
 		     * their age (the number went to the lactate, the nearest measure) */
-		    (num == i + 1 && i > 0 && !n->unit && pf_tok_ent(&p->tk.v[i - 1]) >= 0 &&
-		     pf_tok_ent(&p->tk.v[i - 1]) == planner_ent_word("patient") &&
+		    (num == i + 1 && i > 0 && !n->unit &&
+		     ((pf_tok_ent(&p->tk.v[i - 1]) >= 0 && pf_tok_ent(&p->tk.v[i - 1]) == planner_ent_word("patient")) ||
+		      planner_in_list(planner_lex_phrases("people"), p->tk.v[i - 1].text)) &&   /* "women over 60" */
 		     !(num + 1 < p->tk.n && (unit_tok(&p->tk.v[num + 1]) || p->tk.v[num + 1].role == R_UNIT))))
 			col = pf_age_col(p, &from_birth);
 		int bestd = 99;
@@ -420,6 +421,18 @@ int pf_comparisons(struct planner *p)
 		else
 			f->cond[f->ncond - 1].lit2 = f->cond[f->ncond - 1].lit2 ? f->cond[f->ncond - 1].lit2 : NULL;
 	}
+	/* two numbers compared the same way with one measure ("women over 60 with a potassium above
+	 * 5" read as potassium > 60 and > 5): one of them belongs to something else; the stricter
+	 * alone would answer another question, so the question is declined, naming the number */
+	for (int a = 0; a < f->ncond; a++)
+		for (int b = a + 1; b < f->ncond; b++) {
+			const char *x = f->cond[a].op, *y = f->cond[b].op;
+			if (f->cond[a].num != 1 || f->cond[b].num != 1 || f->cond[a].col != f->cond[b].col || !x || !y ||
+			    f->cond[a].lit2 || f->cond[b].lit2 || x[0] != y[0] || (x[0] != '>' && x[0] != '<'))
+				continue;
+			return pf_decline(p, "two numbers ('%s' and another) are compared the same way with one measure; which "
+			                     "thing each is of could not be told", f->cond[b].lit);
+		}
 	return 0;
 }
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# 46_analyst_shorthand.sh: issue 26, seventh session: how analysts type (the blind everyday sets' development halves): 몇건임 (a casual ending), w/ and w/o, "per quarter", "ops", a two-digit year (25년) and a span of years (3년 동안), "소수 첫째 자리" spaced, "patients over 80" as an age beside another measure, "aged 65 or older" not also the elderly concept, "in that same case", "of the A, what percentage were B" (A the base), cases counted where each row is one case, and the follow-up "break it down by X", on a small schema written here with names of our own.
+# 46_analyst_shorthand.sh: issue 26, seventh session: how analysts type (the blind everyday sets' development halves): 몇건임 (a casual ending), w/ and w/o, "per quarter", "ops", a two-digit year (25년) and a span of years (3년 동안), "소수 첫째 자리" spaced, "patients over 80" as an age beside another measure, "aged 65 or older" not also the elderly concept, "in that same case", "of the A, what percentage were B" (A the base), cases counted where each row is one case, two same-way thresholds on one measure declined, and the follow-up "break it down by X", on a small schema written here with names of our own.
 set -uo pipefail
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 ASKQL=${ASKQL:-$TOP/bin/askql}
@@ -36,8 +36,10 @@ cat >"$TMP/q.jsonl" <<'J'
 {"question": "how many female patients aged 65 or older had a lactate above 4 in that same case?", "gold_sql": "SELECT count(DISTINCT c.patient_no) FROM op_case c JOIN case_lab l USING (case_no) WHERE c.sex = 'F' AND c.age >= 65 AND l.test = 'lactate' AND l.value > 4", "rule": "aged 65 or older is the age compared; in that same case asks nothing more"}
 {"question": "Of the cases that ended in an in-hospital death, what percentage were patients aged 70 or older?", "gold_sql": "SELECT 100.0 * avg((age >= 70)::int) FROM op_case WHERE died_in_hospital = 1", "rule": "of the A, what percentage were B: A is the base"}
 {"question": "average age across robotic cases", "gold_sql": "SELECT avg(age) FROM op_case WHERE technique = 'robotic'", "rule": "across the cases named: over them"}
+{"question": "how many diabetic women over 60 had a lactate above 4 in the same case?", "gold_sql": "SELECT count(DISTINCT c.patient_no) FROM op_case c JOIN case_lab l USING (case_no) WHERE c.sex = 'F' AND c.diabetes = 1 AND c.age > 60 AND l.test = 'lactate' AND l.value > 4", "rule": "women over 60: their age, not a second lactate threshold"}
+{"question": "how many cases had a lactate above 2 and a sodium above 135?", "expect": "declined", "gold_sql": "SELECT count(*) FROM op_case c WHERE EXISTS (SELECT 1 FROM case_lab l WHERE l.case_no = c.case_no AND l.test = 'lactate' AND l.value > 2) AND EXISTS (SELECT 1 FROM case_lab l WHERE l.case_no = c.case_no AND l.test = 'sodium' AND l.value > 135)", "rule": "two numbers compared the same way with one measure column: declined, not both on one row"}
 {"parent_question": "How many robotic cases in 2025?", "question": "break it down by department", "gold_sql": "SELECT ward_dept, count(*) FROM op_case WHERE technique = 'robotic' AND op_start >= '2025-01-01' AND op_start < '2026-01-01' GROUP BY ward_dept", "rule": "break it down by X: the parent grouped by X"}
 J
 own_schema_eval "$TMP/q.jsonl"
-[ "$n" -eq 12 ] || nok "twelve questions were scored (got $n)"
+[ "$n" -eq 14 ] || nok "fourteen questions were scored (got $n)"
 echo "1..$n"

@@ -421,6 +421,39 @@ int pf_comparisons(struct planner *p)
 		else
 			f->cond[f->ncond - 1].lit2 = f->cond[f->ncond - 1].lit2 ? f->cond[f->ncond - 1].lit2 : NULL;
 	}
+	/* "robotic cases with an ICU stay", "w/ ICU stay": a count of days or times said after with and
+	 * compared with nothing is the rows where it is more than zero (the cases were listed with
+	 * their ICU days, the with dropped) */
+	for (int l = 0; l < p->pl.n && f->ncond < MAXF; l++) {
+		struct plink_item *it = &p->pl.v[l];
+		if (it->kind != PL_COLUMN || it->role || p->s->c[it->cols[0]].type != PT_NUM || pf_is_keyish(p, it->cols[0]) ||
+		    p->s->c[it->cols[0]].flag)
+			continue;
+		const char *nm = p->s->c[it->cols[0]].name;
+		if (!strstr(nm, "day") && !strstr(nm, "cnt") && !strstr(nm, "count") && !strstr(nm, "times"))
+			continue;
+		int k = it->t0 - 1;
+		while (k > 0 && (!strcmp(p->tk.v[k].text, "a") || !strcmp(p->tk.v[k].text, "an") || !strcmp(p->tk.v[k].text, "any") ||
+		                 !strcmp(p->tk.v[k].text, "/")))
+			k--;   /* ("w/ ICU stay": the w read as with) */
+		if (k < 0 || strcmp(p->tk.v[k].stem, "with"))
+			continue;
+		int e = it->t1;
+		if (e < p->tk.n && (p->tk.v[e].kind == TK_NUM || p->tk.v[e].role == R_GT || p->tk.v[e].role == R_LT ||
+		                    p->tk.v[e].role == R_GE || p->tk.v[e].role == R_LE || p->tk.v[e].role == R_BETWEEN))
+			continue;   /* "with ICU days over 3": the comparison said */
+		f->cond[f->ncond].at = 0;
+		f->cond[f->ncond].col = it->cols[0];
+		f->cond[f->ncond].op = ">";
+		f->cond[f->ncond].lit = "0";
+		f->cond[f->ncond].num = 1;
+		f->cond[f->ncond].lit2 = NULL;
+		f->ncond++;
+		it->role = 1;
+		p->tk.v[k].used = 1;
+		pf_decide(p, pf_span_text(p, k, it->t1), "filter", arena_printf(&p->a, "%s > 0", pf_cfq(p, it->cols[0])),
+		          "a count said after with: the rows where there is one", 1);
+	}
 	/* two numbers compared the same way with one measure ("women over 60 with a potassium above
 	 * 5" read as potassium > 60 and > 5): one of them belongs to something else; the stricter
 	 * alone would answer another question, so the question is declined, naming the number */

@@ -195,6 +195,17 @@ void pf_person_count(struct planner *p)
 		pf_decide(p, p->tk.v[i].text, "entity", col, "people counted: each is a patient", 1);
 		return;
 	}
+	/* "GS 여자 75세 이상 몇명": 몇명 (how many people) with no word for who: the patients, not the
+	 * rows (the cases) */
+	for (int i = 0; i < p->tk.n; i++)
+		if (!strcmp(p->tk.v[i].text, "몇명") || (!strcmp(p->tk.v[i].text, "몇") && i + 1 < p->tk.n && !strcmp(p->tk.v[i + 1].text, "명"))) {
+			f->entity_col = col;
+			f->entity_word = "patient";
+			f->entity_count = 1;
+			f->entity_counted = 1;
+			pf_decide(p, p->tk.v[i].text, "entity", col, "몇명 counts people: each is a patient", 1);
+			return;
+		}
 }
 
 /* ---- visits: "the last hospital visit", "first ICU stay", "this hospital encounter" ---- */

@@ -90,7 +90,7 @@ static int value_comparison(struct planner *p)
 int pf_pair_words(struct planner *p)
 {
 	struct frame *f = &p->f;
-	struct ordinal { int tok, n, dir, off; } ord[3];
+	struct ordinal { int tok, n, dir, off; } ord[3] = {{0}};
 	int nord = 0, change = -1, cmp = value_comparison(p), how = -1, unit = 0, since = 0;
 	for (int i = 0; i < p->tk.n; i++) {
 		int d, o, n = ordinal_at(p, i, &d, &o);
@@ -148,7 +148,7 @@ int pf_pair_words(struct planner *p)
 	 * the later minus the earlier */
 	int later1 = nord >= 2 &&
 	             (ord[1].dir < 0 ? 1000 - ord[1].off : ord[1].off) > (ord[0].dir < 0 ? 1000 - ord[0].off : ord[0].off);
-	if (f->pair == 'd' && ((preceded_by(p, ord[0].tok, "from") && preceded_by(p, ord[1].tok, "to") &&
+	if (f->pair == 'd' && nord >= 2 && ((preceded_by(p, ord[0].tok, "from") && preceded_by(p, ord[1].tok, "to") &&
 	                        !compared_to(p, ord[1].tok)) ||
 	                       (preceded_by(p, ord[0].tok, "between") && preceded_by(p, ord[1].tok, "and") && later1))) {
 		struct ordinal first = ord[0];

@@ -169,6 +169,17 @@ static int linked(const struct planner *p, int i)
 	return 0;
 }
 
+/* count_patients: the patients (key column col) are what is counted, said by token i */
+static void count_patients(struct planner *p, const char *col, int i, const char *why)
+{
+	struct frame *f = &p->f;
+	f->entity_col = col;
+	f->entity_word = "patient";
+	f->entity_count = 1;
+	f->entity_counted = 1;
+	pf_decide(p, p->tk.v[i].text, "entity", col, why, 1);
+}
+
 /* pf_person_count: "how many women received propofol": a word for people that is a value (women,
  * men) right after "how many" (or after linked words: "how many diabetic women") counts patients, with the value kept as a filter; pass 1 only, when
  * no entity word was found.  The words: conf/lexicon/phrases.tsv, role people */
@@ -188,22 +199,14 @@ void pf_person_count(struct planner *p)
 			m--;
 		if (p->tk.v[m].role != R_MANY)
 			continue;
-		f->entity_col = col;
-		f->entity_word = "patient";
-		f->entity_count = 1;
-		f->entity_counted = 1;
-		pf_decide(p, p->tk.v[i].text, "entity", col, "people counted: each is a patient", 1);
+		count_patients(p, col, i, "people counted: each is a patient");
 		return;
 	}
 	/* "GS 여자 75세 이상 몇명": 몇명 (how many people) with no word for who: the patients, not the
 	 * rows (the cases) */
 	for (int i = 0; i < p->tk.n; i++)
 		if (!strcmp(p->tk.v[i].text, "몇명") || (!strcmp(p->tk.v[i].text, "몇") && i + 1 < p->tk.n && !strcmp(p->tk.v[i + 1].text, "명"))) {
-			f->entity_col = col;
-			f->entity_word = "patient";
-			f->entity_count = 1;
-			f->entity_counted = 1;
-			pf_decide(p, p->tk.v[i].text, "entity", col, "몇명 counts people: each is a patient", 1);
+			count_patients(p, col, i, "몇명 counts people: each is a patient");
 			return;
 		}
 }

@@ -156,9 +156,25 @@ int planner_split_difference(const char *q, char **first, char **second)
 		*first = NULL;
 		return 0;
 	}
-	/* (a second thing with its own "the total" takes none of the first's) */
+	/* a second thing with its own "the total" takes none of the first's words of how much, but
+	 * keeps whose ("patient 7's total input and total output": patient 7's output too) */
 	int own = word_is(b, strcspn(b, " "), shared_prefix);
-	if (asprintf(second, "%.*s%.*s %s", own ? 0 : (int)(alast - a), a, (int)bl, b, rest) < 0) {
+	char whose[256] = "";
+	size_t wl = 0;
+	for (const char *w = a; own && w < alast;) {
+		size_t n = strcspn(w, " ");
+		if (!word_is(w, n, shared_prefix) || !strncasecmp(w, "patient", n))
+			if (wl + n + 1 < sizeof whose) {
+				memcpy(whose + wl, w, n);
+				wl += n;
+				whose[wl++] = ' ';
+				whose[wl] = 0;
+			}
+		w += n;
+		while (*w == ' ')
+			w++;
+	}
+	if (asprintf(second, "%.*s%s%.*s %s", own ? 0 : (int)(alast - a), a, whose, (int)bl, b, rest) < 0) {
 		free(*first);
 		*first = *second = NULL;
 		return 0;

@@ -197,7 +197,16 @@ void pf_person_count(struct planner *p)
 		int m = i - 1;
 		while (m > 0 && m >= i - 3 && p->tk.v[m].role != R_MANY && linked(p, m))
 			m--;
-		if (p->tk.v[m].role != R_MANY)
+		/* ... or "how many" after them and their conditions ("diabetic women over 65 how many") */
+		int k = i + 1;
+		while (k < p->tk.n && k <= i + 4 && p->tk.v[k].role != R_MANY &&
+		       (linked(p, k) || p->tk.v[k].kind == TK_NUM || p->tk.v[k].role == R_HOW || p->tk.v[k].role == R_GT ||
+		        p->tk.v[k].role == R_GE || p->tk.v[k].role == R_LT || p->tk.v[k].role == R_LE))
+			k++;
+		int end = k + 1;   /* ("how many" last, a question mark after it) */
+		while (end < p->tk.n && p->tk.v[end].kind == TK_PUNCT)
+			end++;
+		if (p->tk.v[m].role != R_MANY && !(k < p->tk.n && p->tk.v[k].role == R_MANY && end == p->tk.n))
 			continue;
 		count_patients(p, col, i, "people counted: each is a patient");
 		return;

@@ -75,6 +75,8 @@ static const struct lex lexicon[] = {
 	{"ascending", R_ASC, 0}, {"오름차순", R_ASC, 0}, {"descending", R_DESC, 0}, {"내림차순", R_DESC, 0},
 	{"not", R_NEG, 0}, {"no", R_NEG, 0}, {"without", R_NEG, 0}, {"never", R_NEG, 0}, {"없는", R_NEG, 0},
 	{"않은", R_NEG, 0}, {"제외", R_NEG, 0}, {"except", R_NEG, 0}, {"excluding", R_NEG, 0},
+	{"besides", R_NEG, 0}, {"exclude", R_NEG, 0}, {"excluded", R_NEG, 0}, {"빼고", R_NEG, 0}, {"말고", R_NEG, 0},
+	{"제외하고", R_NEG, 0}, {"제외한", R_NEG, 0},
 	{"which", R_WHICH, 0}, {"what", R_WHICH, 0}, {"name", R_WHICH, 0}, {"무엇", R_WHICH, 0},
 	{"어떤", R_WHICH, 0}, {"어느", R_WHICH, 0}, {"무슨", R_WHICH, 0},
 	{"value", R_VALUE, 0}, {"level", R_VALUE, 0}, {"result", R_VALUE, 0}, {"reading", R_VALUE, 0},

@@ -191,7 +191,9 @@ static void prefer_unqualified(const struct psnap *s, const struct ptoks *tk, st
 {
 	int plain = 0, n = 0;
 	for (int i = 0; i < tk->n; i++)
-		if (tk->v[i].role == R_FIRST || tk->v[i].role == R_LAST)
+		if ((tk->v[i].role == R_FIRST || tk->v[i].role == R_LAST) &&
+		    /* "for the last time": the last occurrence, of every occurrence */
+		    !(i + 1 < tk->n && (!strcmp(tk->v[i + 1].text, "time") || !strcmp(tk->v[i + 1].text, "times"))))
 			return;
 	for (int q = 0; q < it->ncols; q++)
 		plain |= !qualified(s->c[it->cols[q]].name);

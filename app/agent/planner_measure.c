@@ -233,6 +233,17 @@ int pf_find_stay(struct planner *p)
 /* pf_aggregate_word: the aggregate the question asks for (f->agg: COUNT, AVG, MAX, MIN, SUM) and
  * the numeric column it is about when one is named; c->how_many, c->ag set; 0, or -1 declined
  * when two different aggregates are asked at once */
+/* what_events: "what output events (items) were ...": "what" asks which events, not how much */
+static int what_events(const struct planner *p)
+{
+	if (p->tk.n < 3 || strcmp(p->tk.v[0].text, "what"))
+		return 0;
+	for (int i = 1; i < p->tk.n && i <= 3; i++)
+		if (!strcmp(p->tk.v[i].text, "events") || !strcmp(p->tk.v[i].text, "items"))
+			return 1;
+	return 0;
+}
+
 /* first_or_last_time: "for the first time", "the last time" (not yet read as a visit's): how much
  * was given that time, not in total */
 static int first_or_last_time(const struct planner *p)
@@ -330,6 +341,7 @@ int pf_aggregate_word(struct planner *p, struct cues *c)
 	    !pf_has_role(p, R_BUCKET) && !pf_has_role(p, R_TOP) && !pf_has_role(p, R_MOST) && !pf_has_role(p, R_FREQ) &&
 	    !pf_has_role(p, R_ANY) && !(p->tk.n && p->tk.v[0].role == R_EXIST) &&   /* "was there any output": yes or no */
 	    !(p->tk.n && !strcmp(p->tk.v[0].text, "which")) &&   /* "which output events were charted": a list */
+	    !what_events(p) &&                                     /* "what output events were charted": too */
 	    !pf_has_role(p, R_DISTINCT))   /* "what kinds of output were charted": a list of kinds */
 		for (int i = 0; i < p->tk.n; i++) {
 			const char *w = p->tk.v[i].text;

@@ -498,7 +498,10 @@ struct cov_reading *pf_reading(struct planner *p)
 		if (t->kind != TK_NUM || t->num == 1 || (t->unit && strchr("hdwmy", t->unit)))
 			continue;
 		if (i + 1 < p->tk.n && (!strcmp(p->tk.v[i + 1].text, "번째") || !strcmp(p->tk.v[i + 1].text, "째") ||
-		                        p->tk.v[i + 1].role == R_UNIT))
+		                        p->tk.v[i + 1].role == R_UNIT ||
+		                        /* 3분기, "quarter 3": which quarter, placed in time */
+		                        (p->tk.v[i + 1].used && (!strcmp(p->tk.v[i + 1].text, "분기") ||
+		                                                 !strcmp(p->tk.v[i + 1].stem, "quarter")))))
 			continue;
 		if (date_part(p, i))
 			continue;

@@ -45,20 +45,24 @@ static void fmt(char *buf, size_t n, const struct tm *t)
 	snprintf(buf, n, "%.19s", tmp);
 }
 
-/* window of one calendar unit starting at t ('y','m','d') */
+/* window of one calendar unit starting at t ('y', 'q' a quarter, 'm', 'w', 'd') */
 static void cal(struct ptime *w, struct tm t, int unit)
 {
 	t.tm_hour = t.tm_min = t.tm_sec = 0;
 	if (unit == 'y') {
 		t.tm_mon = 0;
 		t.tm_mday = 1;
-	} else if (unit == 'm') {
+	} else if (unit == 'm' || unit == 'q') {
 		t.tm_mday = 1;
+		if (unit == 'q')
+			t.tm_mon -= t.tm_mon % 3;
 	}
 	tm_norm(&t);
 	fmt(w->from, sizeof w->from, &t);
 	if (unit == 'y')
 		t.tm_year++;
+	else if (unit == 'q')
+		t.tm_mon += 3;
 	else if (unit == 'm')
 		t.tm_mon++;
 	else if (unit == 'w')
@@ -232,6 +236,48 @@ static int day_of_month(struct ptoks *tk, int i, const struct tm *now)
 	return 1;
 }
 
+/* quarter_find: the quarter (1..4) that the words around year token i name (k: the token after
+ * the year's own words), the tokens of those words [*lo, *hi); 0 none.  After the year: a
+ * number 1..4 and 분기 or "quarter" ("2025년 1분기"), or q1..q4 ("2025 Q1"); before it: q1..q4
+ * ("Q1 2025"), or an ordinal, "quarter" and "of" ("the first quarter of 2025", "3rd quarter of") */
+static int quarter_find(const struct ptoks *tk, int i, int k, int *lo, int *hi)
+{
+	static const char *const ord[] = {"first", "second", "third", "fourth", NULL};
+	static const char *const ord_num[] = {"1st", "2nd", "3rd", "4th", NULL};
+	const struct ptok *a = k < tk->n ? &tk->v[k] : NULL, *b = i > 0 ? &tk->v[i - 1] : NULL;
+	if (a && a->kind == TK_NUM && a->num >= 1 && a->num <= 4 && a->num == (int)a->num && !a->unit && k + 1 < tk->n &&
+	    (!strcmp(tk->v[k + 1].text, "분기") || !strcmp(tk->v[k + 1].stem, "quarter"))) {
+		*lo = k, *hi = k + 2;
+		return (int)a->num;
+	}
+	if (a && strlen(a->text) == 2 && a->text[0] == 'q' && a->text[1] >= '1' && a->text[1] <= '4') {
+		*lo = k, *hi = k + 1;
+		return a->text[1] - '0';
+	}
+	if (b && strlen(b->text) == 2 && b->text[0] == 'q' && b->text[1] >= '1' && b->text[1] <= '4') {
+		*lo = i - 1, *hi = i;
+		return b->text[1] - '0';
+	}
+	if (i >= 3 && !strcmp(tk->v[i - 1].text, "of") && !strcmp(tk->v[i - 2].stem, "quarter"))
+		for (int q = 0; ord[q]; q++)
+			if (!strcmp(tk->v[i - 3].text, ord[q]) || !strcmp(tk->v[i - 3].text, ord_num[q])) {
+				*lo = i - 3, *hi = i;
+				return q + 1;
+			}
+	return 0;
+}
+
+/* quarter_of: quarter_find, its words marked read and *span1 moved past those after the year */
+static int quarter_of(struct ptoks *tk, int i, int *span1)
+{
+	int lo, hi, q = quarter_find(tk, i, *span1, &lo, &hi);
+	for (int k = lo; q && k < hi; k++)
+		tk->v[k].used = 1;
+	if (q && hi > i)
+		*span1 = hi;
+	return q;
+}
+
 /* bare_year: "in 2024", "since 2100": a bare year at token i after a preposition becomes a TK_DATE. */
 static void bare_year(struct ptoks *tk, int i)
 {
@@ -240,8 +286,10 @@ static void bare_year(struct ptoks *tk, int i)
 	/* (also "for 2024", "calendar 2024", "during 2024", and a year that starts the question: "2025 op
 	 * counts by dept") */
 	int lead = !prev && i + 1 < tk->n && tk->v[i + 1].kind == TK_WORD && !is_unit(&tk->v[i + 1]);
+	/* a year beside a quarter: "Q1 2025", "the first quarter of 2025", "2025 1분기" */
+	int lo, hi, quarter = quarter_find(tk, i, i + 1, &lo, &hi);
 	if (t->kind == TK_NUM && t->num >= 1900 && t->num <= 2200 && t->num == (int)t->num && !t->unit &&
-	    !t->cmp && (lead || (prev && (prev->role == R_IN || prev->role == R_SINCE || prev->role == R_UNTIL ||
+	    !t->cmp && (lead || quarter || (prev && (prev->role == R_IN || prev->role == R_SINCE || prev->role == R_UNTIL ||
 	                                  prev->role == R_ON || !strcmp(prev->text, "for") ||
 	                                  !strcmp(prev->text, "calendar") || !strcmp(prev->text, "during"))))) {
 		t->kind = TK_DATE;
@@ -323,6 +371,12 @@ static int date_window(struct ptoks *tk, int i, const struct tm *now, struct tex
 	d.tm_mon = t->m ? t->m - 1 : 0;
 	d.tm_mday = t->d ? t->d : 1;
 	unit = t->d ? 'd' : t->m ? 'm' : 'y';
+	/* a quarter of the year: "2025년 1분기", "2025 Q1", "Q1 2025", "the first quarter of 2025" */
+	int qn = unit == 'y' ? quarter_of(tk, i, &e->span1) : 0;
+	if (qn) {
+		d.tm_mon = 3 * (qn - 1);
+		unit = 'q';
+	}
 	/* Korean: 2023년 3월 → one month */
 	if (unit == 'y' && i + 1 < tk->n && tk->v[i + 1].kind == TK_DATE && !tk->v[i + 1].y && tk->v[i + 1].m) {
 		d.tm_mon = tk->v[i + 1].m - 1;

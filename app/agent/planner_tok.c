@@ -733,6 +733,16 @@ enum err planner_tokenize(struct arena *a, const char *q, struct ptoks *out)
 		if (without)
 			v[k + 2].role = R_STOP;
 	}
+	/* "other than general surgery": a negation (as "except"), not the value 'Others' */
+	for (int k = 0; k + 1 < nt; k++)
+		if (!strcmp(v[k].text, "other") && !strcmp(v[k + 1].text, "than")) {
+			v[k].text = v[k].stem = v[k].norm = arena_strdup(a, "other than");   /* (no value 'Others') */
+			if (!v[k].text)
+				return ERR_NOMEM;
+			v[k].alt = NULL;
+			v[k].role = R_NEG;
+			v[k + 1].role = R_STOP;
+		}
 	/* "per quarter", "by quarter": a breakdown by quarter, as 분기별 is; "the first quarter of
 	 * 2024" stays a word (a period, not a breakdown) */
 	for (int k = 0; k + 1 < nt; k++)

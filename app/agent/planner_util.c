@@ -483,6 +483,7 @@ int pf_asks_when(struct planner *p)
 			const struct ptok *pv = &p->tk.v[i - 1];
 			if (pv->role != R_FIRST && pv->role != R_LAST && pv->role != R_MANY && pv->kind != TK_NUM &&
 			    pv->role != R_THIS && pv->role != R_ANY && strcmp(pv->text, "same") && strcmp(pv->text, "over") && strcmp(pv->text, "one") &&
+			    strcmp(pv->text, "each") && strcmp(pv->text, "every") &&   /* "each time it was measured": every value */
 			    !(i + 1 < p->tk.n && !strcmp(p->tk.v[i + 1].text, "that") && pv->role == R_STOP))
 				return 1;
 		}

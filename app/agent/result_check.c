@@ -42,8 +42,9 @@ static void read_question(const struct ptoks *tk, struct asks *q)
 		const struct ptok *t = &tk->v[i];
 		if (q->group < 0 && t->kind == TK_WORD && t->hangul && t->group && strlen(t->text) >= 3 && !per_unit(tk, i))
 			q->group = i;
-		/* "by department", not "sorted by time" */
+		/* "by department", not "sorted by time" nor "by the ih route" (the way given) */
 		if (q->group < 0 && t->role == R_PER && i + 1 < tk->n && tk->v[i + 1].kind == TK_WORD && tk->v[i + 1].role == R_NONE &&
+		    strcmp(tk->v[i + 1].text, "the") && strcmp(tk->v[i + 1].text, "a") && strcmp(tk->v[i + 1].text, "an") &&
 		    !(i > 0 && (tk->v[i - 1].role == R_ASC || tk->v[i - 1].role == R_DESC || !strncmp(tk->v[i - 1].stem, "order", 5) ||
 		                !strncmp(tk->v[i - 1].stem, "sort", 4) || !strncmp(tk->v[i - 1].stem, "rank", 4))) &&
 		    !per_unit(tk, i))

@@ -300,6 +300,18 @@ static void lookup_other_column(struct planner *p)
 	}
 }
 
+/* fixed_to_one: column col is equal to one text value in every row (a WHERE col = 'v') */
+static int fixed_to_one(const struct frame *f, int col)
+{
+	for (int i = 0; i < f->ncond; i++)
+		if (f->cond[i].col == col && f->cond[i].num == 0 && f->cond[i].op && !strcmp(f->cond[i].op, "="))
+			return 1;
+	for (int i = 0; i < f->nin; i++)
+		if (f->in[i].col == col && f->in[i].n == 1 && !f->in[i].contains)
+			return 1;
+	return 0;
+}
+
 /* untimed_act: "when was the culture result reported": the time of an act on the record after the
  * event (conf/lexicon/phrases.tsv, role untimed_act) that no linked column holds; 0 or -1 */
 static int untimed_act(struct planner *p, const struct cues *c)
@@ -385,6 +397,11 @@ static int frame(struct planner *p, struct cues *c)
 	lookup_other_column(p);
 	if (!f->agg && !f->order && !f->timeline && !each_visit(p)) {
 		f->distinct = 1;   /* a list of things: each once */
+		/* "organisms identified in the abscess specimen": the column the value named is fixed
+		 * to one value, a constant beside the things listed */
+		for (int i = 0; f->nproj > 1 && i < f->nproj; i++)
+			if (fixed_to_one(f, f->proj[i]))
+				f->proj[i--] = f->proj[--f->nproj];
 		/* "which organisms were found": an empty name is not one of the things found */
 		int one = f->nproj == 1 ? f->proj[0] : -1;
 		if (one >= 0 && p->s->c[one].type == PT_TEXT && !pf_is_keyish(p, one) && f->ncond < MAXF)

@@ -211,6 +211,12 @@ static void test_split_difference(void **state)
 	                                          &a, &b), 1);
 	assert_string_equal(b, "the total output of patient 7");
 	free(a), free(b);
+	/* a second thing with its own "total" still belongs to the first's patient */
+	assert_int_equal(planner_split_difference("What's the difference between patient 7's total input and total output "
+	                                          "on 12/30/2100?", &a, &b), 1);
+	assert_string_equal(a, "patient 7's total input on 12/30/2100?");
+	assert_string_equal(b, "patient 7's total output on 12/30/2100?");
+	free(a), free(b);
 	/* "A minus B": B's words but its last are A's; the second question is A with B's last word */
 	assert_int_equal(planner_split_difference("Patient 7: total input minus total output on 31 May 2100?", &a, &b), 1);
 	assert_string_equal(a, "Patient 7: total input on 31 May 2100?");
@@ -300,6 +306,23 @@ static void test_time_windows(void **state)
 	window("at 2100-12-31 23:59", NOW, &w, &rc);
 	assert_string_equal(w.from, "2100-12-31 23:59:00");
 	assert_string_equal(w.to, "2100-12-31 23:59:01");
+	/* a quarter of a named year: a window of three months, not a breakdown by quarter */
+	const char *quarters[] = {"2025년 3분기 수술 건수", "laparoscopic cases in Q3 2025", "2025 Q3 case count",
+	                          "cases in the third quarter of 2025", "2025 3 quarter cases", NULL};
+	for (int i = 0; quarters[i]; i++) {
+		window(quarters[i], NOW, &w, &rc);
+		assert_int_equal(rc, 1);
+		assert_string_equal(w.from, "2025-07-01 00:00:00");
+		assert_string_equal(w.to, "2025-10-01 00:00:00");
+	}
+	window("2024년 4분기", NOW, &w, &rc);
+	assert_string_equal(w.from, "2024-10-01 00:00:00");
+	assert_string_equal(w.to, "2025-01-01 00:00:00");
+	window("2025년 분기별 수술 건수", NOW, &w, &rc);   /* a breakdown over the year */
+	assert_string_equal(w.from, "2025-01-01 00:00:00");
+	assert_string_equal(w.to, "2026-01-01 00:00:00");
+	window("2025년 5분기", NOW, &w, &rc);   /* no fifth quarter: the year, and 5 left unread */
+	assert_string_equal(w.to, "2026-01-01 00:00:00");
 	window("cases in 2023", NOW, &w, &rc);
 	assert_string_equal(w.from, "2023-01-01 00:00:00");
 	assert_string_equal(w.to, "2024-01-01 00:00:00");

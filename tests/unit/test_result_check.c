@@ -93,6 +93,7 @@ static void test_breakdown(void **state)
 	free(f);
 	assert_null(check("average age per department", 2, 4));
 	assert_null(check("list the drugs sorted by time", 1, 12));   /* sorting is not a breakdown */
+	assert_null(check("which drugs did patient 7 receive by the ih route?", 1, 3));   /* the way given, not a breakdown */
 	assert_null(check("average age", 1, 1));
 	/* an average of a number per patient is one rate */
 	assert_null(check("what is the average number of outpatient visits per patient?", 1, 1));

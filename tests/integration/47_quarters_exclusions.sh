@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# 47_quarters_exclusions.sh: issue 26, eighth session: a quarter of a named year is a window of three months, not a breakdown by quarter over the year ("2025년 3분기", "Q1 2025", "the first quarter of 2025"); exclusions said as "other than", "besides", "빼고", "말고", "제외하고" are declined, never read as the value they exclude (or as a stored value 'other'); on a small schema written here with names of our own.
+set -uo pipefail
+TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
+ASKQL=${ASKQL:-$TOP/bin/askql}
+. "$TOP/tests/lib/own_schema.sh"
+own_schema_begin quarters
+
+psql -X -q -d "$DB" >/dev/null 2>&1 <<'SQL'
+CREATE TABLE op_case (case_no int PRIMARY KEY, patient_no int NOT NULL, ward_dept text NOT NULL, technique text NOT NULL,
+  sex text NOT NULL, age int NOT NULL, op_start timestamp NOT NULL);
+COMMENT ON TABLE op_case IS 'surgical cases';
+COMMENT ON COLUMN op_case.technique IS 'surgical approach';
+COMMENT ON COLUMN op_case.ward_dept IS 'department';
+INSERT INTO op_case SELECT g, 1 + g % 150, (ARRAY['general surgery', 'urology', 'gynecology'])[1 + g % 3],
+  (ARRAY['robotic', 'open', 'laparoscopic', 'other'])[1 + g % 4], (ARRAY['F', 'M'])[1 + g % 2], 30 + (g * 7) % 61,
+  timestamp '2023-01-01' + g * interval '3 days' FROM generate_series(1, 360) g;
+SQL
+
+cat >"$TMP/q.jsonl" <<'J'
+{"question": "2024년 3분기 robotic 수술 건수", "gold_sql": "SELECT count(*) FROM op_case WHERE technique = 'robotic' AND op_start >= '2024-07-01' AND op_start < '2024-10-01'", "rule": "3분기 of a named year: July to September"}
+{"question": "robotic cases in Q1 2024", "gold_sql": "SELECT case_no FROM op_case WHERE technique = 'robotic' AND op_start >= '2024-01-01' AND op_start < '2024-04-01'", "rule": "Q1 before the year"}
+{"question": "how many urology cases in the fourth quarter of 2023?", "gold_sql": "SELECT count(*) FROM op_case WHERE ward_dept = 'urology' AND op_start >= '2023-10-01' AND op_start < '2024-01-01'", "rule": "the fourth quarter of a year"}
+{"question": "2024년 4분기 월별 케이스 수", "gold_sql": "SELECT date_trunc('month', op_start), count(*) FROM op_case WHERE op_start >= '2024-10-01' AND op_start < '2025-01-01' GROUP BY 1 ORDER BY 1", "rule": "a breakdown by month inside one quarter"}
+{"question": "2024년 분기별 케이스 수", "gold_sql": "SELECT date_trunc('quarter', op_start), count(*) FROM op_case WHERE op_start >= '2024-01-01' AND op_start < '2025-01-01' GROUP BY 1 ORDER BY 1", "rule": "분기별 with no number: still a breakdown by quarter"}
+{"question": "other than urology, how many robotic cases?", "expect": "declined", "gold_sql": "SELECT count(*) FROM op_case WHERE ward_dept <> 'urology' AND technique = 'robotic'", "rule": "other than: an exclusion, not the value 'other' and not urology itself"}
+{"question": "robotic cases besides urology", "expect": "declined", "gold_sql": "SELECT case_no FROM op_case WHERE ward_dept <> 'urology' AND technique = 'robotic'", "rule": "besides: an exclusion"}
+{"question": "urology 빼고 robotic 수술 건수", "expect": "declined", "gold_sql": "SELECT count(*) FROM op_case WHERE ward_dept <> 'urology' AND technique = 'robotic'", "rule": "빼고: an exclusion"}
+{"question": "urology 말고 robotic 수술 건수", "expect": "declined", "gold_sql": "SELECT count(*) FROM op_case WHERE ward_dept <> 'urology' AND technique = 'robotic'", "rule": "말고: an exclusion"}
+{"question": "how many other cases?", "gold_sql": "SELECT count(*) FROM op_case WHERE technique = 'other'", "rule": "other alone is still the stored value"}
+J
+own_schema_eval "$TMP/q.jsonl"
+[ "$n" -eq 10 ] || nok "ten questions were scored (got $n)"
+echo "1..$n"

@@ -105,6 +105,18 @@ static enum err planner_open(struct planner *p, struct catalog *cat, const struc
 /* rate_words: "mortality rate", "ICU admission rate": an English "rate" right after a thing that
  * holds or not (a stored value, a yes/no attribute, a concept) asks for its share, not for a
  * measure named rate (heart rate is linked as one phrase before this) */
+/* held_before: a link ends right before token i and names a thing that holds or not */
+static int held_before(const struct planner *p, int i)
+{
+	for (int m = 0; m < p->pl.n; m++) {
+		const struct plink_item *o = &p->pl.v[m];
+		if (o->t1 == i && (o->kind == PL_VALUE || (o->kind == PL_CONCEPT && o->con >= 0) ||
+		                   (o->kind == PL_COLUMN && p->s->c[o->cols[0]].flag)))
+			return 1;
+	}
+	return 0;
+}
+
 static void rate_words(struct planner *p)
 {
 	for (int l = 0; l < p->pl.n; l++) {
@@ -112,18 +124,26 @@ static void rate_words(struct planner *p)
 		struct ptok *t = &p->tk.v[it->t0];
 		if (it->kind != PL_COLUMN || it->t1 != it->t0 + 1 || it->t0 == 0 || (strcmp(t->text, "rate") && strcmp(t->text, "rates")))
 			continue;
-		int held = 0;
-		for (int m = 0; m < p->pl.n; m++) {
-			const struct plink_item *o = &p->pl.v[m];
-			held |= o->t1 == it->t0 && (o->kind == PL_VALUE || (o->kind == PL_CONCEPT && o->con >= 0) ||
-			                            (o->kind == PL_COLUMN && p->s->c[o->cols[0]].flag));
-		}
-		if (!held)
+		if (!held_before(p, it->t0))
 			continue;
 		t->role = R_UNSUP;
 		t->used = 0;
 		pf_decide(p, t->text, "rate", "share", "a rate of the thing named before it, not a measure", 1);
 		p->pl.v[l--] = p->pl.v[--p->pl.n];
+	}
+	/* ... and where no column is named rate ("urology death rate" on a database without a heart
+	 * rate): the same share */
+	for (int i = 1; i < p->tk.n; i++) {
+		struct ptok *t = &p->tk.v[i];
+		if (t->used || t->role == R_UNSUP || (strcmp(t->text, "rate") && strcmp(t->text, "rates")) || !held_before(p, i))
+			continue;
+		int linked = 0;
+		for (int l = 0; l < p->pl.n; l++)
+			linked |= p->pl.v[l].t0 <= i && i < p->pl.v[l].t1;
+		if (linked)
+			continue;
+		t->role = R_UNSUP;
+		pf_decide(p, t->text, "rate", "share", "a rate of the thing named before it, not a measure", 1);
 	}
 }
 

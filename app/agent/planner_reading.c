@@ -260,9 +260,12 @@ int pf_rate_regions(struct planner *p, int *side, int *part_lo_out, int *part_hi
 		for (int l = 0; l < p->pl.n; l++)
 			if (p->pl.v[l].t1 <= s && (last < 0 || p->pl.v[l].t0 > p->pl.v[last].t0))
 				last = l;
-		if (last < 0 || p->pl.v[last].t0 == 0)
+		if (link_holds(p, s))   /* "2024년 흉부외과 사망률": the share word names the part itself */
+			base_lo = 0, base_hi = s, part_lo = s, part_hi = s + 1;
+		else if (last < 0 || p->pl.v[last].t0 == 0)
 			return 0;
-		base_lo = 0, base_hi = p->pl.v[last].t0, part_lo = p->pl.v[last].t0, part_hi = s;
+		else
+			base_lo = 0, base_hi = p->pl.v[last].t0, part_lo = p->pl.v[last].t0, part_hi = s;
 	} else if (m >= 0 && among) {
 		int end = m + 1;
 		while (end < p->tk.n && !clause_end(&p->tk.v[end]) && end != s)
@@ -294,6 +297,17 @@ int pf_rate_regions(struct planner *p, int *side, int *part_lo_out, int *part_hi
 			base_lo = s + 2, base_hi = ent + 1, part_lo = ent + 1, part_hi = p->tk.n;
 		else               /* "mortality rate of (for, in, among) A": B named before the rate word */
 			base_lo = s + 2, base_hi = p->tk.n, part_lo = 0, part_hi = s;
+	} else if (m < 0 && !p->tk.v[s].hangul && s >= 2 &&
+	           (!strcmp(p->tk.v[s].text, "rate") || !strcmp(p->tk.v[s].text, "rates"))) {
+		/* "thoracic surgery mortality rate": no marker; the thing named right before "rate" is
+		 * the part (planner.c rate_words), what is named before it the base */
+		int last = -1;
+		for (int l = 0; l < p->pl.n; l++)
+			if (p->pl.v[l].t1 == s)
+				last = l;
+		if (last < 0 || p->pl.v[last].t0 == 0)
+			return 0;
+		base_lo = 0, base_hi = p->pl.v[last].t0, part_lo = p->pl.v[last].t0, part_hi = s;
 	} else {
 		return 0;
 	}

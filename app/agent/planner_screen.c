@@ -22,6 +22,17 @@ static int share_value(struct planner *p)
 	int best = pf_rate_part(p);   /* "A 중 B 비율": B, whatever the order of the words */
 	if (best >= 0)
 		return best;
+	/* "thoracic surgery mortality rate": the thing right before "rate" (rate_words in planner.c),
+	 * not the last value named (thoracic surgery: the base) */
+	for (int l = 0; l < p->pl.n; l++) {
+		const struct plink_item *it = &p->pl.v[l];
+		int r = it->t1;
+		if (r < p->tk.n && p->tk.v[r].role == R_UNSUP &&
+		    (!strcmp(p->tk.v[r].text, "rate") || !strcmp(p->tk.v[r].text, "rates")) &&
+		    (it->kind == PL_VALUE || (it->kind == PL_CONCEPT && it->con >= 0) ||
+		     (it->kind == PL_COLUMN && p->s->c[it->cols[0]].flag)))
+			return l;
+	}
 	/* "what % of robotic cases had icu days > 0": the part is a comparison, not the stored value
 	 * named (robotic: the base) */
 	int side[PL_MAX] = {0}, lo = 0, hi = 0;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# 47_quarters_exclusions.sh: issue 26, eighth session: a quarter of a named year is a window of three months, not a breakdown by quarter over the year ("2025년 3분기", "Q1 2025", "the first quarter of 2025"); exclusions said as "other than", "besides", "빼고", "말고", "제외하고" are declined, never read as the value they exclude (or as a stored value 'other'); on a small schema written here with names of our own.
+# 47_quarters_exclusions.sh: issue 26, eighth session: a quarter of a named year is a window of three months, not a breakdown by quarter over the year ("2025년 3분기", "Q1 2025", "the first quarter of 2025"); exclusions said as "other than", "besides", "빼고", "말고", "제외하고" are declined, never read as the value they exclude (or as a stored value 'other'); "urology in-hospital death rate" is the deaths among urology cases, not the share of urology among deaths; on a small schema written here with names of our own.
 set -uo pipefail
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 ASKQL=${ASKQL:-$TOP/bin/askql}
@@ -8,13 +8,14 @@ own_schema_begin quarters
 
 psql -X -q -d "$DB" >/dev/null 2>&1 <<'SQL'
 CREATE TABLE op_case (case_no int PRIMARY KEY, patient_no int NOT NULL, ward_dept text NOT NULL, technique text NOT NULL,
-  sex text NOT NULL, age int NOT NULL, op_start timestamp NOT NULL);
+  sex text NOT NULL, age int NOT NULL, died_in_hospital int NOT NULL, op_start timestamp NOT NULL);
 COMMENT ON TABLE op_case IS 'surgical cases';
 COMMENT ON COLUMN op_case.technique IS 'surgical approach';
 COMMENT ON COLUMN op_case.ward_dept IS 'department';
+COMMENT ON COLUMN op_case.died_in_hospital IS 'in-hospital death (1 yes, 0 no)';
 INSERT INTO op_case SELECT g, 1 + g % 150, (ARRAY['general surgery', 'urology', 'gynecology'])[1 + g % 3],
   (ARRAY['robotic', 'open', 'laparoscopic', 'other'])[1 + g % 4], (ARRAY['F', 'M'])[1 + g % 2], 30 + (g * 7) % 61,
-  timestamp '2023-01-01' + g * interval '3 days' FROM generate_series(1, 360) g;
+  (g % 9 = 0)::int, timestamp '2023-01-01' + g * interval '3 days' FROM generate_series(1, 360) g;
 SQL
 
 cat >"$TMP/q.jsonl" <<'J'
@@ -27,8 +28,10 @@ cat >"$TMP/q.jsonl" <<'J'
 {"question": "robotic cases besides urology", "expect": "declined", "gold_sql": "SELECT case_no FROM op_case WHERE ward_dept <> 'urology' AND technique = 'robotic'", "rule": "besides: an exclusion"}
 {"question": "urology 빼고 robotic 수술 건수", "expect": "declined", "gold_sql": "SELECT count(*) FROM op_case WHERE ward_dept <> 'urology' AND technique = 'robotic'", "rule": "빼고: an exclusion"}
 {"question": "urology 말고 robotic 수술 건수", "expect": "declined", "gold_sql": "SELECT count(*) FROM op_case WHERE ward_dept <> 'urology' AND technique = 'robotic'", "rule": "말고: an exclusion"}
+{"question": "urology in-hospital death rate", "gold_sql": "SELECT 100.0 * avg(died_in_hospital) FROM op_case WHERE ward_dept = 'urology'", "rule": "A B rate with no marker: B (right before rate) is the part, A the base, not the share of urology among deaths"}
+{"question": "2024 robotic in-hospital death rate", "gold_sql": "SELECT 100.0 * avg(died_in_hospital) FROM op_case WHERE technique = 'robotic' AND op_start >= '2024-01-01' AND op_start < '2025-01-01'", "rule": "the same with a year"}
 {"question": "how many other cases?", "gold_sql": "SELECT count(*) FROM op_case WHERE technique = 'other'", "rule": "other alone is still the stored value"}
 J
 own_schema_eval "$TMP/q.jsonl"
-[ "$n" -eq 10 ] || nok "ten questions were scored (got $n)"
+[ "$n" -eq 12 ] || nok "twelve questions were scored (got $n)"
 echo "1..$n"

@@ -130,7 +130,12 @@ void pf_find_entities(struct planner *p, int pass)
 		t->used = 1;
 		/* the entity without a number: counted ("how many patients"), grouped ("환자별", "per patient") or listed */
 		/* (X에 따른 환자 수: 따른 belongs to X, the patients are counted) */
-		if (t->group || (i > 0 && p->tk.v[i - 1].role == R_PER && (!p->tk.v[i - 1].hangul || !strcmp(p->tk.v[i - 1].text, "각")))) {   /* per patient, 각 환자 */
+		/* "top 3 departments by case count": by the count of cases, not per case */
+		int by_count = i > 0 && p->tk.v[i - 1].role == R_PER && !p->tk.v[i - 1].hangul && strcmp(p->tk.v[i - 1].text, "per") &&
+		               i + 1 < p->tk.n && p->tk.v[i + 1].role == R_COUNT;
+		if (by_count)
+			p->tk.v[i - 1].used = 1;
+		if (!by_count && (t->group || (i > 0 && p->tk.v[i - 1].role == R_PER && (!p->tk.v[i - 1].hangul || !strcmp(p->tk.v[i - 1].text, "각"))))) {   /* per patient, 각 환자 */
 			f->entity_group = 1;
 			if (i > 0 && p->tk.v[i - 1].role == R_PER)
 				p->tk.v[i - 1].used = 1;
@@ -206,7 +211,9 @@ void pf_person_count(struct planner *p)
 		int end = k + 1;   /* ("how many" last, a question mark after it) */
 		while (end < p->tk.n && p->tk.v[end].kind == TK_PUNCT)
 			end++;
-		if (p->tk.v[m].role != R_MANY && !(k < p->tk.n && p->tk.v[k].role == R_MANY && end == p->tk.n))
+		/* ... or a count word right after them ("obese women count", "여자 수") */
+		int counted = i + 1 < p->tk.n && p->tk.v[i + 1].role == R_COUNT;
+		if (p->tk.v[m].role != R_MANY && !counted && !(k < p->tk.n && p->tk.v[k].role == R_MANY && end == p->tk.n))
 			continue;
 		count_patients(p, col, i, "people counted: each is a patient");
 		return;

@@ -293,6 +293,11 @@ int pf_rate_regions(struct planner *p, int *side, int *part_lo_out, int *part_hi
 				ent = x;
 		if (k < p->tk.n)   /* "percentage of A who had B" */
 			base_lo = s + 2, base_hi = k, part_lo = k + 1, part_hi = p->tk.n;
+		else if (ent >= 0 && !link_before(p, s) && !link_holds(p, s) &&
+		         (!strcmp(p->tk.v[ent + 1].text, "in") || !strcmp(p->tk.v[ent + 1].text, "within") ||
+		          !strcmp(p->tk.v[ent + 1].text, "among")))
+			/* "percentage of laparoscopic cases in general surgery": B named first, A after "in" */
+			base_lo = ent + 2, base_hi = p->tk.n, part_lo = s + 2, part_hi = ent + 1;
 		else if (ent >= 0 && !link_before(p, s) && !link_holds(p, s))
 			base_lo = s + 2, base_hi = ent + 1, part_lo = ent + 1, part_hi = p->tk.n;
 		else               /* "mortality rate of (for, in, among) A": B named before the rate word */
@@ -351,6 +356,9 @@ static int entity_asked(struct planner *p)
 		const struct ptok *t = &p->tk.v[i];
 		if (pf_tok_ent(t) < 0)
 			continue;
+		if (i > 0 && p->tk.v[i - 1].role == R_PER && i + 1 < p->tk.n && p->tk.v[i + 1].role == R_COUNT &&
+		    strcmp(p->tk.v[i - 1].text, "per"))
+			continue;   /* "by case count": by the count of cases, not per case */
 		if (t->group || (i > 0 && (!strcmp(p->tk.v[i - 1].text, "each") || !strcmp(p->tk.v[i - 1].text, "각") ||
 		                           !strcmp(p->tk.v[i - 1].text, "every") ||
 		                           (p->tk.v[i - 1].role == R_PER && !p->tk.v[i - 1].hangul))))

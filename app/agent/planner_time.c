@@ -45,24 +45,23 @@ static void fmt(char *buf, size_t n, const struct tm *t)
 	snprintf(buf, n, "%.19s", tmp);
 }
 
-/* window of one calendar unit starting at t ('y', 'q' a quarter, 'm', 'w', 'd') */
+/* window of one calendar unit starting at t ('y', 'H' a half year, 'q' a quarter, 'm', 'w', 'd') */
 static void cal(struct ptime *w, struct tm t, int unit)
 {
 	t.tm_hour = t.tm_min = t.tm_sec = 0;
 	if (unit == 'y') {
 		t.tm_mon = 0;
 		t.tm_mday = 1;
-	} else if (unit == 'm' || unit == 'q') {
+	} else if (unit == 'm' || unit == 'q' || unit == 'H') {
 		t.tm_mday = 1;
-		if (unit == 'q')
-			t.tm_mon -= t.tm_mon % 3;
+		t.tm_mon -= unit == 'q' ? t.tm_mon % 3 : unit == 'H' ? t.tm_mon % 6 : 0;
 	}
 	tm_norm(&t);
 	fmt(w->from, sizeof w->from, &t);
 	if (unit == 'y')
 		t.tm_year++;
-	else if (unit == 'q')
-		t.tm_mon += 3;
+	else if (unit == 'q' || unit == 'H')
+		t.tm_mon += unit == 'q' ? 3 : 6;
 	else if (unit == 'm')
 		t.tm_mon++;
 	else if (unit == 'w')
@@ -236,7 +235,8 @@ static int day_of_month(struct ptoks *tk, int i, const struct tm *now)
 	return 1;
 }
 
-/* quarter_find: the quarter (1..4) that the words around year token i name (k: the token after
+/* quarter_find: the quarter (1..4) or half year (5 the first, 6 the second: 상반기, H2, "the
+ * first half of 2025") that the words around year token i name (k: the token after
  * the year's own words), the tokens of those words [*lo, *hi); 0 none.  After the year: a
  * number 1..4 and 분기 or "quarter" ("2025년 1분기"), or q1..q4 ("2025 Q1"); before it: q1..q4
  * ("Q1 2025"), or an ordinal, "quarter" and "of" ("the first quarter of 2025", "3rd quarter of") */
@@ -249,6 +249,23 @@ static int quarter_find(const struct ptoks *tk, int i, int k, int *lo, int *hi)
 	    (!strcmp(tk->v[k + 1].text, "분기") || !strcmp(tk->v[k + 1].stem, "quarter"))) {
 		*lo = k, *hi = k + 2;
 		return (int)a->num;
+	}
+	if (a && (!strcmp(a->text, "상반기") || !strcmp(a->text, "하반기"))) {   /* 2025년 상반기: a half year */
+		*lo = k, *hi = k + 1;
+		return !strcmp(a->text, "상반기") ? 5 : 6;
+	}
+	if (a && strlen(a->text) == 2 && a->text[0] == 'h' && (a->text[1] == '1' || a->text[1] == '2')) {   /* 2025 H1 */
+		*lo = k, *hi = k + 1;
+		return 4 + a->text[1] - '0';
+	}
+	if (b && strlen(b->text) == 2 && b->text[0] == 'h' && (b->text[1] == '1' || b->text[1] == '2')) {   /* H2 2025 */
+		*lo = i - 1, *hi = i;
+		return 4 + b->text[1] - '0';
+	}
+	if (i >= 3 && !strcmp(tk->v[i - 1].text, "of") && !strcmp(tk->v[i - 2].text, "half") &&
+	    (!strcmp(tk->v[i - 3].text, "first") || !strcmp(tk->v[i - 3].text, "second"))) {   /* the first half of 2025 */
+		*lo = i - 3, *hi = i;
+		return !strcmp(tk->v[i - 3].text, "first") ? 5 : 6;
 	}
 	if (a && strlen(a->text) == 2 && a->text[0] == 'q' && a->text[1] >= '1' && a->text[1] <= '4') {
 		*lo = k, *hi = k + 1;
@@ -374,8 +391,8 @@ static int date_window(struct ptoks *tk, int i, const struct tm *now, struct tex
 	/* a quarter of the year: "2025년 1분기", "2025 Q1", "Q1 2025", "the first quarter of 2025" */
 	int qn = unit == 'y' ? quarter_of(tk, i, &e->span1) : 0;
 	if (qn) {
-		d.tm_mon = 3 * (qn - 1);
-		unit = 'q';
+		d.tm_mon = qn <= 4 ? 3 * (qn - 1) : 6 * (qn - 5);
+		unit = qn <= 4 ? 'q' : 'H';
 	}
 	/* Korean: 2023년 3월 → one month */
 	if (unit == 'y' && i + 1 < tk->n && tk->v[i + 1].kind == TK_DATE && !tk->v[i + 1].y && tk->v[i + 1].m) {

@@ -262,6 +262,26 @@ int pf_label_col(struct planner *p, int table, int *via)
 		return guided;
 	if (nguided > 1)
 		return -1;
+	/* a word of the question in the comment of one text column that holds names ("top 5
+	 * operations": opname, 'Operation name (procedure performed)'; not the department, the first
+	 * text column); several such columns: none */
+	for (int ci = p->s->t[table].c0; ci < p->s->t[table].c0 + p->s->t[table].nc; ci++) {
+		const struct pcol *c = &p->s->c[ci];
+		if (c->type != PT_TEXT || pf_is_keyish(p, ci) || !c->nvalues || !c->comment ||
+		    !(strstr(c->name, "name") || strstr(c->name, "_nm") || strcasestr(c->comment, " name")))
+			continue;
+		for (int i = 0; i < p->tk.n; i++)
+			if (p->tk.v[i].kind == TK_WORD && strlen(p->tk.v[i].stem) >= 5 && strcasestr(c->comment, p->tk.v[i].stem)) {
+				if (guided != ci)
+					nguided++;
+				guided = ci;
+				break;
+			}
+	}
+	if (nguided == 1)
+		return guided;
+	if (nguided > 1)
+		return -1;
 	/* the first text column that is not a key, nor a yes/no or two-valued flag (main_sick_yn is
 	 * no label of diagnoses) */
 	for (int ci = p->s->t[table].c0; ci < p->s->t[table].c0 + p->s->t[table].nc; ci++) {

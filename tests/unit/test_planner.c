@@ -318,6 +318,17 @@ static void test_time_windows(void **state)
 	window("2024년 4분기", NOW, &w, &rc);
 	assert_string_equal(w.from, "2024-10-01 00:00:00");
 	assert_string_equal(w.to, "2025-01-01 00:00:00");
+	/* a half year */
+	const char *halves[] = {"2025년 하반기 사망 건수", "H2 2025 robotic cases", "the second half of 2025", NULL};
+	for (int i = 0; halves[i]; i++) {
+		window(halves[i], NOW, &w, &rc);
+		assert_int_equal(rc, 1);
+		assert_string_equal(w.from, "2025-07-01 00:00:00");
+		assert_string_equal(w.to, "2026-01-01 00:00:00");
+	}
+	window("2024년 상반기", NOW, &w, &rc);
+	assert_string_equal(w.from, "2024-01-01 00:00:00");
+	assert_string_equal(w.to, "2024-07-01 00:00:00");
 	window("2025년 분기별 수술 건수", NOW, &w, &rc);   /* a breakdown over the year */
 	assert_string_equal(w.from, "2025-01-01 00:00:00");
 	assert_string_equal(w.to, "2026-01-01 00:00:00");

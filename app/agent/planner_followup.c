@@ -55,10 +55,11 @@ static char *strip_markers(const char *q)
 	return out;
 }
 
-/* a grouping word: Korean X별 / X별로, English "by X" / "per X" */
+/* a grouping word: Korean X별 / X별로 / X별로도 (also by X), English "by X" / "per X" */
 static int is_group_word(const char *w, size_t n)
 {
-	return (n > 3 && !memcmp(w + n - 3, "별", 3)) || (n > 6 && !memcmp(w + n - 6, "별로", 6));
+	return (n > 3 && !memcmp(w + n - 3, "별", 3)) || (n > 6 && !memcmp(w + n - 6, "별로", 6)) ||
+	       (n > 9 && !memcmp(w + n - 9, "별로도", 9));
 }
 
 static int has_grouping(const char *q)
@@ -120,6 +121,33 @@ static int says_instead(const char *q)
 	return 0;
 }
 
+/* without_time: prev without the words of its time expressions (heap), when q names a time of its
+ * own ("로봇 수술 건수 2025년" then "same for 2024": 2024 replaces 2025, not both); NULL when
+ * either names none */
+static char *without_time(const char *prev, struct ptoks *tp, struct ptoks *tq)
+{
+	struct tm now;
+	struct ptime w;
+	char desc[256];
+	if (!planner_time_now("2000-01-01 00:00:00", &now))
+		return NULL;
+	int qt = planner_time(tq, &now, &w, desc, sizeof desc), pt = planner_time(tp, &now, &w, desc, sizeof desc);
+	if (qt <= 0 || pt <= 0)
+		return NULL;
+	struct sb sb = SB_INIT;
+	size_t at = 0;
+	for (int i = 0; i < tp->n; i++) {
+		if (!tp->v[i].used)
+			continue;
+		sb_append(&sb, prev + at, (size_t)tp->v[i].off - at);
+		at = (size_t)(tp->v[i].off + tp->v[i].len);
+	}
+	sb_puts(&sb, prev + at);
+	char *out = sb_ok(&sb) ? sb_steal(&sb) : NULL;
+	sb_free(&sb);
+	return out;
+}
+
 /* follow_up: the previous question with this one's numbered patient/case put in, or both joined
  * ("케이스 5의 심박수 추이" then "케이스 6은?" -> case 6; "only women?" -> the previous plus a filter) */
 char *pf_follow_up(const char *prev, const char *q)
@@ -155,7 +183,9 @@ char *pf_follow_up(const char *prev, const char *q)
 		 * replaces it only when the analyst says so (대신, instead: conf/lexicon/followup.txt) */
 		if (qq && has_grouping(qq) && says_instead(q))
 			pp = drop_grouping(prev);
-		sb_printf(&sb, "%s %s", pp ? pp : prev, qq ? qq : q);
+		char *pt = pp ? NULL : without_time(prev, &tp, &tq);
+		sb_printf(&sb, "%s %s", pp ? pp : pt ? pt : prev, qq ? qq : q);
+		free(pt);
 		res = sb_ok(&sb) ? sb_steal(&sb) : NULL;
 		sb_free(&sb);
 		free(qq);
@@ -180,8 +210,9 @@ int pf_reads_as_change(const char *q)
 			return 1;
 	for (const char *p = q; *p;) {
 		size_t n = strcspn(p, " ,?.");
-		/* a word that ends in the particle 만 (여자만, 이상만): only that */
-		if (n > 3 && !memcmp(p + n - 3, "만", 3))
+		/* a word that ends in the particle 만 (여자만, 이상만): only that; in 로도 (성별로도: by sex
+		 * too) */
+		if ((n > 3 && !memcmp(p + n - 3, "만", 3)) || (n > 6 && !memcmp(p + n - 6, "로도", 6)))
 			return 1;
 		p += n;
 		p += strspn(p, " ,?.");

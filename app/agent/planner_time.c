@@ -308,7 +308,8 @@ static void bare_year(struct ptoks *tk, int i)
 	if (t->kind == TK_NUM && t->num >= 1900 && t->num <= 2200 && t->num == (int)t->num && !t->unit &&
 	    !t->cmp && (lead || quarter || (prev && (prev->role == R_IN || prev->role == R_SINCE || prev->role == R_UNTIL ||
 	                                  prev->role == R_ON || !strcmp(prev->text, "for") ||
-	                                  !strcmp(prev->text, "calendar") || !strcmp(prev->text, "during"))))) {
+	                                  !strcmp(prev->text, "calendar") || !strcmp(prev->text, "during") ||
+	                                  !strcmp(prev->text, "about"))))) {   /* "what about 2023?" */
 		t->kind = TK_DATE;
 		t->y = (int)t->num;
 	}

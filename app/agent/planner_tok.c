@@ -251,9 +251,10 @@ static enum err finish(struct arena *a, struct ptok *t)
 			t->unsup_rate = 1;
 		/* 환자별, 진료과마다, 케이스당: the grouping suffix (당 only after two syllables and not
 		 * in a known word: 혈당, 식당) */
-		if (known(t->text) && planner_ends_with(t->text, "별") && planner_ends_with(t->raw, "로") &&
-		    strlen(t->raw) == strlen(t->text) + strlen("로")) {
-			t->group = 1;   /* 성별로: by sex (the 별 is the word's own) */
+		if (known(t->text) && planner_ends_with(t->text, "별") &&
+		    ((planner_ends_with(t->raw, "로") && strlen(t->raw) == strlen(t->text) + strlen("로")) ||
+		     (planner_ends_with(t->raw, "로도") && strlen(t->raw) == strlen(t->text) + strlen("로도")))) {
+			t->group = 1;   /* 성별로, 성별로도 (by sex too): by sex (the 별 is the word's own) */
 		} else if (planner_ends_with(t->text, "별") && strlen(t->text) > 3 && strcmp(t->text, "별") && !known(t->text)) {
 			t->text[strlen(t->text) - 3] = 0;
 			t->group = 1;

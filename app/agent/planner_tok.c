@@ -539,6 +539,14 @@ static enum err scan_word(struct arena *a, const char *q, size_t n, size_t *pos,
 	t->hangul = hangul;
 	t->len = (int)(j - i);
 	*pos = j;
+	/* "GS만", "OS에서": a Latin word and a Korean particle; the word is the Latin part */
+	size_t lat = 0;
+	while (t->text[lat] && ((unsigned char)t->text[lat] < 0x80 && (isalnum((unsigned char)t->text[lat]))))
+		lat++;
+	if (hangul && lat && !isdigit((unsigned char)t->text[0]) && planner_in_list(particles, t->text + lat)) {
+		t->text[lat] = 0;
+		t->hangul = 0;
+	}
 	for (int w = 0; numwords[w]; w++) {
 		if (!strcmp(t->text, numwords[w])) {
 			t->kind = TK_NUM;
@@ -734,6 +742,15 @@ enum err planner_tokenize(struct arena *a, const char *q, struct ptoks *out)
 		if (without)
 			v[k + 2].role = R_STOP;
 	}
+	/* "남녀로 나눠서", "성별로 구분해서": split by that word, as 성별로 (a grouping) */
+	static const char *const split_verbs[] = {"나눠서", "나눠", "나누어", "나누어서", "나눠줘", "나눠서요", "구분해서",
+	                                          "구분하여", "구분해", NULL};
+	for (int k = 1; k < nt; k++)
+		if (planner_in_list(split_verbs, v[k].text) && v[k - 1].hangul && v[k - 1].raw &&
+		    (planner_ends_with(v[k - 1].raw, "로") || planner_ends_with(v[k - 1].raw, "별"))) {
+			v[k - 1].group = 1;
+			v[k].role = R_STOP;
+		}
 	/* "other than general surgery": a negation (as "except"), not the value 'Others' */
 	for (int k = 0; k + 1 < nt; k++)
 		if (!strcmp(v[k].text, "other") && !strcmp(v[k + 1].text, "than")) {

@@ -262,9 +262,10 @@ int pf_comparisons(struct planner *p)
 			op = R_BETWEEN;   /* "aged 40 to 49" */
 			num = i;
 			num2 = i + 2;
-		} else if (t->kind == TK_NUM && !t->used && i + 2 < p->tk.n && !strcmp(p->tk.v[i + 1].text, "or") &&
+		} else if (t->kind == TK_NUM && !t->used && i + 2 < p->tk.n &&
+		           (!strcmp(p->tk.v[i + 1].text, "or") || !strcmp(p->tk.v[i + 1].text, "and")) &&
 		           (p->tk.v[i + 2].role == R_GT || p->tk.v[i + 2].role == R_LT)) {
-			op = p->tk.v[i + 2].role == R_GT ? R_GE : R_LE;   /* "60 or above" */
+			op = p->tk.v[i + 2].role == R_GT ? R_GE : R_LE;   /* "60 or above", "65 and over" */
 			num = i;
 			p->tk.v[i + 1].used = p->tk.v[i + 2].used = 1;
 		} else if (t->kind == TK_NUM && t->cmp && !t->used) {
@@ -345,7 +346,7 @@ int pf_comparisons(struct planner *p)
 		    (num > i && i > 0 && pf_age_word(&p->tk.v[i - 1])) ||   /* "aged over 70", "age above 65" */
 		    /* "patients over 80 with a lactate above 4": over a bare number, said of the patients, is
 		     * their age (the number went to the lactate, the nearest measure) */
-		    (num == i + 1 && i > 0 && !n->unit &&
+		    ((num == i + 1 || (num == i && t->kind == TK_NUM)) && i > 0 && !n->unit &&   /* (or "patients 65 and over") */
 		     ((pf_tok_ent(&p->tk.v[i - 1]) >= 0 && pf_tok_ent(&p->tk.v[i - 1]) == planner_ent_word("patient")) ||
 		      planner_in_list(planner_lex_phrases("people"), p->tk.v[i - 1].text)) &&   /* "women over 60" */
 		     !(num + 1 < p->tk.n && (unit_tok(&p->tk.v[num + 1]) || p->tk.v[num + 1].role == R_UNIT))))

@@ -36,6 +36,13 @@ int pf_entity_names_table(struct planner *p, int ti)
 	return k >= 0 && planner_ent_key_stem(k, st);
 }
 
+/* plural_word: an English plural ("patients", "cases"): a number after it is no identifier of one */
+static int plural_word(const struct ptok *t)
+{
+	size_t n = strlen(t->text);
+	return !t->hangul && n > 3 && t->text[n - 1] == 's' && strcmp(t->text, t->stem);
+}
+
 /* pass 0: numbered entities ("patient 123"), before linking; pass 1: entity words left after
  * linking (so "general surgery" stays a value), including single-word links to the key column */
 void pf_find_entities(struct planner *p, int pass)
@@ -116,7 +123,12 @@ void pf_find_entities(struct planner *p, int pass)
 		if (pass == 0 && j < p->tk.n && p->tk.v[j].kind == TK_NUM && p->tk.v[j].num == (long)p->tk.v[j].num &&
 		    !f->entity_val && !p->tk.v[j].unit && !strchr(p->tk.v[j].text, '.') &&
 		    !(j + 2 < p->tk.n && !strcmp(p->tk.v[j + 1].text, "or") &&
-		      (p->tk.v[j + 2].role == R_GT || p->tk.v[j + 2].role == R_LT))) {   /* "patients 65 or older" */
+		      (p->tk.v[j + 2].role == R_GT || p->tk.v[j + 2].role == R_LT)) &&   /* "patients 65 or older" */
+		    /* "patients 65 and over", "patients 70+": a plural word for them, then an age */
+		    !(plural_word(t) && j + 1 < p->tk.n &&
+		      (!strcmp(p->tk.v[j + 1].text, "+") ||
+		       (j + 2 < p->tk.n && !strcmp(p->tk.v[j + 1].text, "and") &&
+		        (p->tk.v[j + 2].role == R_GT || p->tk.v[j + 2].role == R_LT))))) {
 			f->entity_col = col;
 			f->entity_val = arena_printf(&p->a, "%ld", (long)p->tk.v[j].num);
 			for (int k = i; k <= j; k++)

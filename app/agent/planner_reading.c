@@ -183,6 +183,32 @@ static int link_holds(struct planner *p, int s)
 	return 0;
 }
 
+/* leading_part: the link that opens the question (after "the", "what is the") and names a thing
+ * that holds or not (a concept, a stored value, a yes/no column), followed by for, of, in or
+ * among, with the share word s after the base ("mortality for open cases ..., as a percent");
+ * -1 none */
+static int leading_part(struct planner *p, int s)
+{
+	static const char *const open[] = {"the", "what", "is", "was", "show", "give", "me", NULL};
+	static const char *const prep[] = {"for", "of", "in", "among", NULL};
+	int first = 0;
+	while (first < p->tk.n && planner_in_list(open, p->tk.v[first].text))
+		first++;
+	/* ("in-hospital death for ...": the link may begin after the "in-" or "in-hospital" of its name) */
+	int hyph = first + 2 < p->tk.n && !strcmp(p->tk.v[first].text, "in") && !strcmp(p->tk.v[first + 1].text, "-");
+	for (int l = 0; l < p->pl.n; l++) {
+		const struct plink_item *it = &p->pl.v[l];
+		if ((it->t0 != first && !(hyph && (it->t0 == first + 2 || it->t0 == first + 3))) || it->t1 >= s ||
+		    !planner_in_list(prep, p->tk.v[it->t1].text) || it->t1 + 1 >= s || link_holds(p, it->t1) ||
+		    (it->t1 + 1 < p->tk.n && !strcmp(p->tk.v[it->t1 + 1].text, "-")))   /* (not "urology in-hospital ...") */
+			continue;
+		if (it->kind == PL_CONCEPT ? it->con >= 0 : it->kind == PL_VALUE ||
+		                                            (it->kind == PL_COLUMN && p->s->c[it->cols[0]].flag))
+			return l;
+	}
+	return -1;
+}
+
 /* rate_sides: for a share question, which links are the base (the denominator's group) and which
  * the part: side[l] 1 base, 2 part, 0 neither.  "A 중 B 비율", "B 비율 (A 중)", "share / percentage /
  * proportion of A with (who, that, had) B", "among A, ... B".  0 when the question has no share
@@ -207,7 +233,7 @@ int pf_rate_regions(struct planner *p, int *side, int *part_lo_out, int *part_hi
 	}
 	if (s < 0)
 		return 0;
-	int base_lo = 0, base_hi = 0, part_lo = 0, part_hi = 0, of = -1;
+	int base_lo = 0, base_hi = 0, part_lo = 0, part_hi = 0, of = -1, lead;
 	/* "여자 환자의 당뇨 비율": the words before a possessive 의 are the base, those after it the part */
 	for (int i = 0; m < 0 && i < s; i++) {
 		const struct ptok *t = &p->tk.v[i];
@@ -241,7 +267,8 @@ int pf_rate_regions(struct planner *p, int *side, int *part_lo_out, int *part_hi
 		base_lo = s + 1, base_hi = loc + 1, part_lo = 0, part_hi = s;
 	} else if (m < 0 && s > 2 && (!strcmp(p->tk.v[0].text, "in") || !strcmp(p->tk.v[0].text, "for") ||
 	                              !strcmp(p->tk.v[0].text, "within") || !strcmp(p->tk.v[0].text, "of")) &&
-	           p->tk.v[0].kind == TK_WORD) {
+	           p->tk.v[0].kind == TK_WORD && !link_holds(p, 0) &&
+	           !(p->tk.n > 1 && !strcmp(p->tk.v[1].text, "-"))) {   /* (not "In-hospital mortality ...") */
 		/* "in women, what is the diabetes rate", "of the cases that ended in death, what percentage
 		 * were 70 or older": the base said first, closed by a comma */
 		int c = 1;   /* (not the hyphen of "in-hospital death rate") */
@@ -302,6 +329,10 @@ int pf_rate_regions(struct planner *p, int *side, int *part_lo_out, int *part_hi
 			base_lo = s + 2, base_hi = ent + 1, part_lo = ent + 1, part_hi = p->tk.n;
 		else               /* "mortality rate of (for, in, among) A": B named before the rate word */
 			base_lo = s + 2, base_hi = p->tk.n, part_lo = 0, part_hi = s;
+	} else if (m < 0 && !p->tk.v[s].hangul && (lead = leading_part(p, s)) >= 0) {
+		/* "in-hospital mortality for open GS cases aged 65+, as a percent": the thing that opens
+		 * the question is the part, what follows its "for" (of, in, among) the base */
+		base_lo = p->pl.v[lead].t1 + 1, base_hi = s, part_lo = p->pl.v[lead].t0, part_hi = p->pl.v[lead].t1;
 	} else if (m < 0 && !p->tk.v[s].hangul && s >= 2 &&
 	           (!strcmp(p->tk.v[s].text, "rate") || !strcmp(p->tk.v[s].text, "rates"))) {
 		/* "thoracic surgery mortality rate": no marker; the thing named right before "rate" is

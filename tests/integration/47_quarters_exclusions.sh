@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# 47_quarters_exclusions.sh: issue 26, eighth session: a quarter of a named year is a window of three months, not a breakdown by quarter over the year ("2025년 3분기", "Q1 2025", "the first quarter of 2025"), and a half year (하반기) six; exclusions said as "other than", "besides", "빼고", "말고", "제외하고" are declined, never read as the value they exclude (or as a stored value 'other'); "urology in-hospital death rate" is the deaths among urology cases, not the share of urology among deaths; "percentage of robotic cases in urology": urology is the base; "by case count" ranks by the count of cases; the follow-ups "성별로도" (by sex too) and "what about 2023?" (its year replaces the parent's); a Latin word with a Korean particle (urology에서); 성별로 나눠서 (split by sex) a grouping; on a small schema written here with names of our own.
+# 47_quarters_exclusions.sh: issue 26, eighth session: a quarter of a named year is a window of three months, not a breakdown by quarter over the year ("2025년 3분기", "Q1 2025", "the first quarter of 2025"), and a half year (하반기) six; exclusions said as "other than", "besides", "빼고", "말고", "제외하고" are declined, never read as the value they exclude (or as a stored value 'other'); "urology in-hospital death rate" is the deaths among urology cases, not the share of urology among deaths; "percentage of robotic cases in urology": urology is the base; "by case count" ranks by the count of cases; the follow-ups "성별로도" (by sex too) and "what about 2023?" (its year replaces the parent's); a Latin word with a Korean particle (urology에서); 성별로 나눠서 (split by sex) a grouping; "patients 65 and over" an age, not patient 65; "in-hospital death for A, as a percent": the death is the part; on a small schema written here with names of our own.
 set -uo pipefail
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 ASKQL=${ASKQL:-$TOP/bin/askql}
@@ -38,8 +38,10 @@ cat >"$TMP/q.jsonl" <<'J'
 {"parent_question": "how many urology cases in 2024?", "question": "what about 2023?", "gold_sql": "SELECT count(*) FROM op_case WHERE ward_dept = 'urology' AND op_start >= '2023-01-01' AND op_start < '2024-01-01'", "rule": "a follow-up's own year replaces the parent's"}
 {"question": "urology에서 robotic 수술 몇 건", "gold_sql": "SELECT count(*) FROM op_case WHERE ward_dept = 'urology' AND technique = 'robotic'", "rule": "a Latin word with a Korean particle (urology에서): the word is the Latin part"}
 {"question": "진료과별 robotic 수술 건수 성별로 나눠서", "gold_sql": "SELECT ward_dept, sex, count(*) FROM op_case WHERE technique = 'robotic' GROUP BY 1, 2", "rule": "X로 나눠서 (split by X): a grouping"}
+{"question": "how many patients 65 and over had robotic surgery?", "gold_sql": "SELECT count(DISTINCT patient_no) FROM op_case WHERE age >= 65 AND technique = 'robotic'", "rule": "patients 65 and over: their age, not patient number 65"}
+{"question": "In-hospital death for robotic urology cases in patients 65 and over, as a percent", "gold_sql": "SELECT 100.0 * avg(died_in_hospital) FROM op_case WHERE technique = 'robotic' AND ward_dept = 'urology' AND age >= 65", "rule": "the thing that opens the question, before for, is the part; not the share of urology"}
 {"question": "how many other cases?", "gold_sql": "SELECT count(*) FROM op_case WHERE technique = 'other'", "rule": "other alone is still the stored value"}
 J
 own_schema_eval "$TMP/q.jsonl"
-[ "$n" -eq 19 ] || nok "nineteen questions were scored (got $n)"
+[ "$n" -eq 21 ] || nok "twenty-one questions were scored (got $n)"
 echo "1..$n"

@@ -309,7 +309,8 @@ int pf_rate_regions(struct planner *p, int *side, int *part_lo_out, int *part_hi
 	} else if (s + 1 < p->tk.n && (!strcmp(p->tk.v[s + 1].text, "of") || !strcmp(p->tk.v[s + 1].text, "for") ||
 	                               !strcmp(p->tk.v[s + 1].text, "in") || !strcmp(p->tk.v[s + 1].text, "among"))) {
 		static const char *const rel[] = {"that", "who", "which", "with", "had", "have", "has", "having", "were", "was",
-		                                  "did", "got", "received", "whose", NULL};
+		                                  "did", "got", "received", "whose", "done", "performed", "underwent", "using",
+		                                  "via", "ended", NULL};
 		int k = s + 2, ent = -1;
 		while (k < p->tk.n && !planner_in_list(rel, p->tk.v[k].text))
 			k++;

@@ -303,10 +303,15 @@ static void bare_year(struct ptoks *tk, int i)
 	/* (also "for 2024", "calendar 2024", "during 2024", and a year that starts the question: "2025 op
 	 * counts by dept") */
 	int lead = !prev && i + 1 < tk->n && tk->v[i + 1].kind == TK_WORD && !is_unit(&tk->v[i + 1]);
+	/* ... or ends it, after a word that compares nothing ("lap chole count 2024?", "cases per
+	 * month 2024 (by case start)") */
+	int tail = prev && prev->kind == TK_WORD && prev->role != R_GT && prev->role != R_LT && prev->role != R_GE &&
+	           prev->role != R_LE && prev->role != R_BETWEEN && prev->role != R_TOP &&
+	           (i + 1 >= tk->n || tk->v[i + 1].kind == TK_PUNCT);
 	/* a year beside a quarter: "Q1 2025", "the first quarter of 2025", "2025 1분기" */
 	int lo, hi, quarter = quarter_find(tk, i, i + 1, &lo, &hi);
 	if (t->kind == TK_NUM && t->num >= 1900 && t->num <= 2200 && t->num == (int)t->num && !t->unit &&
-	    !t->cmp && (lead || quarter || (prev && (prev->role == R_IN || prev->role == R_SINCE || prev->role == R_UNTIL ||
+	    !t->cmp && (lead || tail || quarter || (prev && (prev->role == R_IN || prev->role == R_SINCE || prev->role == R_UNTIL ||
 	                                  prev->role == R_ON || !strcmp(prev->text, "for") ||
 	                                  !strcmp(prev->text, "calendar") || !strcmp(prev->text, "during") ||
 	                                  !strcmp(prev->text, "about"))))) {   /* "what about 2023?" */

@@ -212,6 +212,9 @@ static size_t split_point(const char *w)
 		/* 수술시간, 마취시간: a known word and the duration word 시간 (the time it took) */
 		if (!strcmp(b, "시간") && known(x))
 			return k;
+		/* 흉부외과환자: a known word of two syllables or more and a word for the patients or cases */
+		if (k >= 6 && known(x) && planner_ent_word(b) >= 0)
+			return k;
 	}
 	return 0;
 }

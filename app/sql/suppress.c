@@ -1288,6 +1288,12 @@ static char *agg_arg(const struct sx *s, const struct agg *a)
 		}
 		return span_text(s, i, e);
 	}
+	/* an argument given by name (count(x := v)): its text is no expression of its own, and no
+	 * aggregate takes one: not read (the caller refuses the statement) */
+	const cJSON *arg;
+	cJSON_ArrayForEach(arg, get(body(a->fc), "args"))
+		if (get(arg, "NamedArgExpr"))
+			return NULL;
 	i = next_real(s, open + 1);
 	if (i < close && (s->toks[i].token == T_DISTINCT || s->toks[i].token == T_ALL))
 		i++;

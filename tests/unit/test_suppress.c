@@ -348,6 +348,7 @@ static void test_refuses_groups_and_aggregates(void **state)
 	no("SELECT sex, rank(93) WITHIN GROUP (ORDER BY age) FROM hwanja GROUP BY sex", SUPP_AGG_OTHER);
 	no("SELECT sex, sum(age ORDER BY age) FROM hwanja GROUP BY sex", SUPP_AGG_ORDER);
 	no("SELECT sex, sum(1) FROM hwanja GROUP BY sex", SUPP_AGG_OTHER);   /* a count past the rounding */
+	no("SELECT count(x := age) FROM hwanja", SUPP_AGG_OTHER);   /* an argument by name: no text of its own to count */
 	no("SELECT percentile_disc(1) WITHIN GROUP (ORDER BY age) FROM hwanja", SUPP_PERCENTILE);
 	no("SELECT percentile_disc(0) WITHIN GROUP (ORDER BY age) FROM hwanja", SUPP_PERCENTILE);
 	no("SELECT percentile_disc(0.05) WITHIN GROUP (ORDER BY age) FROM hwanja", SUPP_PERCENTILE);

@@ -102,27 +102,24 @@ static enum err planner_open(struct planner *p, struct catalog *cat, const struc
 	return OK;
 }
 
-/* rate_words: "mortality rate", "ICU admission rate": an English "rate" right after a thing that
- * holds or not (a stored value, a yes/no attribute, a concept) asks for its share, not for a
- * measure named rate (heart rate is linked as one phrase before this) */
 /* held_before: a link ends right before token i and names a thing that holds or not */
 static int held_before(const struct planner *p, int i)
 {
-	for (int m = 0; m < p->pl.n; m++) {
-		const struct plink_item *o = &p->pl.v[m];
-		if (o->t1 == i && (o->kind == PL_VALUE || (o->kind == PL_CONCEPT && o->con >= 0) ||
-		                   (o->kind == PL_COLUMN && p->s->c[o->cols[0]].flag)))
+	for (int m = 0; m < p->pl.n; m++)
+		if (p->pl.v[m].t1 == i && pf_link_holds_or_not(p, &p->pl.v[m]))
 			return 1;
-	}
 	return 0;
 }
 
+/* rate_words: "mortality rate", "ICU admission rate": an English "rate" right after a thing that
+ * holds or not (a stored value, a yes/no attribute, a concept) asks for its share, not for a
+ * measure named rate (heart rate is linked as one phrase before this) */
 static void rate_words(struct planner *p)
 {
 	for (int l = 0; l < p->pl.n; l++) {
 		const struct plink_item *it = &p->pl.v[l];
 		struct ptok *t = &p->tk.v[it->t0];
-		if (it->kind != PL_COLUMN || it->t1 != it->t0 + 1 || it->t0 == 0 || (strcmp(t->text, "rate") && strcmp(t->text, "rates")))
+		if (it->kind != PL_COLUMN || it->t1 != it->t0 + 1 || it->t0 == 0 || !pf_rate_word(t))
 			continue;
 		if (!held_before(p, it->t0))
 			continue;
@@ -135,7 +132,7 @@ static void rate_words(struct planner *p)
 	 * rate): the same share */
 	for (int i = 1; i < p->tk.n; i++) {
 		struct ptok *t = &p->tk.v[i];
-		if (t->used || t->role == R_UNSUP || (strcmp(t->text, "rate") && strcmp(t->text, "rates")) || !held_before(p, i))
+		if (t->used || t->role == R_UNSUP || !pf_rate_word(t) || !held_before(p, i))
 			continue;
 		int linked = 0;
 		for (int l = 0; l < p->pl.n; l++)

@@ -212,6 +212,11 @@ int pf_find_duration(struct planner *p);
  * disch, dsch), in days with their fraction (dur_days 2); 1 set, 0 when that table has no such pair */
 int pf_episode_duration(struct planner *p);
 int pf_rate_link(struct planner *p, int i);
+/* pf_link_holds_or_not: link it names a thing that holds or not on a row: a stored value, a
+ * concept, a yes/no column (what a share counts) */
+int pf_link_holds_or_not(const struct planner *p, const struct plink_item *it);
+/* pf_rate_word: t is the English "rate" or "rates" */
+int pf_rate_word(const struct ptok *t);
 /* pf_age_word: t names an age (age, aged, 나이, 연령: the lexicon's age words) */
 int pf_age_word(const struct ptok *t);
 /* pf_per_entity: the entity a figure is said per: ENT_PATIENT for "per patient" / 환자당,

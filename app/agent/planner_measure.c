@@ -230,9 +230,6 @@ int pf_find_stay(struct planner *p)
 
 /* ---- the aggregate: which, of what ---- */
 
-/* pf_aggregate_word: the aggregate the question asks for (f->agg: COUNT, AVG, MAX, MIN, SUM) and
- * the numeric column it is about when one is named; c->how_many, c->ag set; 0, or -1 declined
- * when two different aggregates are asked at once */
 /* what_events: "what output events (items) were ...": "what" asks which events, not how much */
 static int what_events(const struct planner *p)
 {
@@ -255,6 +252,9 @@ static int first_or_last_time(const struct planner *p)
 	return 0;
 }
 
+/* pf_aggregate_word: the aggregate the question asks for (f->agg: COUNT, AVG, MAX, MIN, SUM) and
+ * the numeric column it is about when one is named; c->how_many, c->ag set; 0, or -1 declined
+ * when two different aggregates are asked at once */
 int pf_aggregate_word(struct planner *p, struct cues *c)
 {
 	struct frame *f = &p->f;

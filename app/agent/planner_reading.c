@@ -202,8 +202,7 @@ static int leading_part(struct planner *p, int s)
 		    !planner_in_list(prep, p->tk.v[it->t1].text) || it->t1 + 1 >= s || link_holds(p, it->t1) ||
 		    (it->t1 + 1 < p->tk.n && !strcmp(p->tk.v[it->t1 + 1].text, "-")))   /* (not "urology in-hospital ...") */
 			continue;
-		if (it->kind == PL_CONCEPT ? it->con >= 0 : it->kind == PL_VALUE ||
-		                                            (it->kind == PL_COLUMN && p->s->c[it->cols[0]].flag))
+		if (pf_link_holds_or_not(p, it))
 			return l;
 	}
 	return -1;
@@ -334,8 +333,7 @@ int pf_rate_regions(struct planner *p, int *side, int *part_lo_out, int *part_hi
 		/* "in-hospital mortality for open GS cases aged 65+, as a percent": the thing that opens
 		 * the question is the part, what follows its "for" (of, in, among) the base */
 		base_lo = p->pl.v[lead].t1 + 1, base_hi = s, part_lo = p->pl.v[lead].t0, part_hi = p->pl.v[lead].t1;
-	} else if (m < 0 && !p->tk.v[s].hangul && s >= 2 &&
-	           (!strcmp(p->tk.v[s].text, "rate") || !strcmp(p->tk.v[s].text, "rates"))) {
+	} else if (m < 0 && !p->tk.v[s].hangul && s >= 2 && pf_rate_word(&p->tk.v[s])) {
 		/* "thoracic surgery mortality rate": no marker; the thing named right before "rate" is
 		 * the part (planner.c rate_words), what is named before it the base */
 		int last = -1;

@@ -27,10 +27,7 @@ static int share_value(struct planner *p)
 	for (int l = 0; l < p->pl.n; l++) {
 		const struct plink_item *it = &p->pl.v[l];
 		int r = it->t1;
-		if (r < p->tk.n && p->tk.v[r].role == R_UNSUP &&
-		    (!strcmp(p->tk.v[r].text, "rate") || !strcmp(p->tk.v[r].text, "rates")) &&
-		    (it->kind == PL_VALUE || (it->kind == PL_CONCEPT && it->con >= 0) ||
-		     (it->kind == PL_COLUMN && p->s->c[it->cols[0]].flag)))
+		if (r < p->tk.n && p->tk.v[r].role == R_UNSUP && pf_rate_word(&p->tk.v[r]) && pf_link_holds_or_not(p, it))
 			return l;
 	}
 	/* "what % of robotic cases had icu days > 0": the part is a comparison, not the stored value

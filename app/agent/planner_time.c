@@ -235,6 +235,13 @@ static int day_of_month(struct ptoks *tk, int i, const struct tm *now)
 	return 1;
 }
 
+/* period_code: t is "q1".."q4" or "h1".."h2" (letter, up to max): its number, else 0 */
+static int period_code(const struct ptok *t, char letter, int max)
+{
+	return t && strlen(t->text) == 2 && t->text[0] == letter && t->text[1] >= '1' && t->text[1] <= '0' + max
+	       ? t->text[1] - '0' : 0;
+}
+
 /* quarter_find: the quarter (1..4) or half year (5 the first, 6 the second: 상반기, H2, "the
  * first half of 2025") that the words around year token i name (k: the token after
  * the year's own words), the tokens of those words [*lo, *hi); 0 none.  After the year: a
@@ -254,26 +261,26 @@ static int quarter_find(const struct ptoks *tk, int i, int k, int *lo, int *hi)
 		*lo = k, *hi = k + 1;
 		return !strcmp(a->text, "상반기") ? 5 : 6;
 	}
-	if (a && strlen(a->text) == 2 && a->text[0] == 'h' && (a->text[1] == '1' || a->text[1] == '2')) {   /* 2025 H1 */
+	if (period_code(a, 'h', 2)) {   /* 2025 H1 */
 		*lo = k, *hi = k + 1;
-		return 4 + a->text[1] - '0';
+		return 4 + period_code(a, 'h', 2);
 	}
-	if (b && strlen(b->text) == 2 && b->text[0] == 'h' && (b->text[1] == '1' || b->text[1] == '2')) {   /* H2 2025 */
+	if (period_code(b, 'h', 2)) {   /* H2 2025 */
 		*lo = i - 1, *hi = i;
-		return 4 + b->text[1] - '0';
+		return 4 + period_code(b, 'h', 2);
 	}
 	if (i >= 3 && !strcmp(tk->v[i - 1].text, "of") && !strcmp(tk->v[i - 2].text, "half") &&
 	    (!strcmp(tk->v[i - 3].text, "first") || !strcmp(tk->v[i - 3].text, "second"))) {   /* the first half of 2025 */
 		*lo = i - 3, *hi = i;
 		return !strcmp(tk->v[i - 3].text, "first") ? 5 : 6;
 	}
-	if (a && strlen(a->text) == 2 && a->text[0] == 'q' && a->text[1] >= '1' && a->text[1] <= '4') {
+	if (period_code(a, 'q', 4)) {   /* 2025 Q1 */
 		*lo = k, *hi = k + 1;
-		return a->text[1] - '0';
+		return period_code(a, 'q', 4);
 	}
-	if (b && strlen(b->text) == 2 && b->text[0] == 'q' && b->text[1] >= '1' && b->text[1] <= '4') {
+	if (period_code(b, 'q', 4)) {   /* Q1 2025 */
 		*lo = i - 1, *hi = i;
-		return b->text[1] - '0';
+		return period_code(b, 'q', 4);
 	}
 	if (i >= 3 && !strcmp(tk->v[i - 1].text, "of") && !strcmp(tk->v[i - 2].stem, "quarter"))
 		for (int q = 0; ord[q]; q++)

@@ -295,6 +295,17 @@ int pf_label_col(struct planner *p, int table, int *via)
 	return -1;
 }
 
+int pf_link_holds_or_not(const struct planner *p, const struct plink_item *it)
+{
+	return it->kind == PL_VALUE || (it->kind == PL_CONCEPT && it->con >= 0) ||
+	       (it->kind == PL_COLUMN && p->s->c[it->cols[0]].flag);
+}
+
+int pf_rate_word(const struct ptok *t)
+{
+	return !strcmp(t->text, "rate") || !strcmp(t->text, "rates");
+}
+
 void pf_cond_not_null(struct frame *f, int col)
 {
 	f->cond[f->ncond].col = col;

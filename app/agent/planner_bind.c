@@ -483,6 +483,10 @@ int pf_unread_comparison(struct planner *p)
 		static const char *const cond_words[] = {"above", "below", "exceed", "exceeding", "exceeded", "exceeds", "greater",
 		                                         "higher", "lower", "초과", "미만", "넘은", "넘는", "넘게", "높은", "낮은",
 		                                         NULL};   /* not 이상: alone it also means "abnormal" */
+		if (!strcmp(t->text, "이상"))
+			/* 이상 that no number or limit read is "abnormal" ("이상 결과"): a filter to link, not a
+			 * word to skip */
+			return pf_decline(p, "could not link '%s' to any table, column or stored value", t->text);
 		if (!planner_in_list(cond_words, t->text))
 			continue;
 		if (i > 0 && (!strcmp(p->tk.v[i - 1].text, "가장") || !strcmp(p->tk.v[i - 1].text, "제일") ||
@@ -954,6 +958,29 @@ static int recorded_words(struct planner *p, int t0, int t1)
 
 /* bind_column: a column: a group (per X), the time the question is about, a yes/no filter, or a
  * projected column */
+/* add_group: column col as a breakdown said by span sp through column src (the key a dictionary's
+ * label is reached by, or col itself); 0, or -1 declined when another breakdown groups by that
+ * very column said through another key ("by department and ward": both the name in one table of
+ * departments and wards, joined through two keys; one join cannot hold both, and one grouping would
+ * answer neither).  The same breakdown said twice is kept once; a fourth is left out as before */
+static int add_group(struct planner *p, int col, int src, const char *sp)
+{
+	struct frame *f = &p->f;
+	for (int g = 0; g < f->ngroup; g++) {
+		if (f->group[g] != col)
+			continue;
+		if (f->group_src[g] && f->group_src[g] != src + 1)
+			return pf_decline(p, "'%s' is told apart by the same column as another breakdown of the question, "
+			                     "reached through another key; one join cannot hold both", sp);
+		return 0;
+	}
+	if (f->ngroup < 3) {
+		f->group_src[f->ngroup] = src + 1;
+		f->group[f->ngroup++] = col;
+	}
+	return 0;
+}
+
 static int bind_column(struct planner *p, struct plink_item *it, const char *sp, int per)
 {
 	struct frame *f = &p->f;
@@ -980,8 +1007,8 @@ static int bind_column(struct planner *p, struct plink_item *it, const char *sp,
 		if (lc < 0 && p->s->c[col].unique && pf_is_keyish(p, col) &&
 		    (lc = pf_label_col(p, p->s->c[col].table, &via)) >= 0 && via >= 0)
 			lc = -1;   /* a label in yet another table: keep the key */
-		if (f->ngroup < 3)
-			f->group[f->ngroup++] = lc >= 0 ? lc : col;
+		if (add_group(p, lc >= 0 ? lc : col, col, sp) < 0)
+			return -1;
 		pf_decide(p, sp, "group", pf_cfq(p, lc >= 0 ? lc : col), it->why, it->score);
 		return 0;
 	}
@@ -1045,12 +1072,11 @@ static int bind_column(struct planner *p, struct plink_item *it, const char *sp,
 /* bind_table: a table named: a group by its label when said per table */
 static int bind_table(struct planner *p, struct plink_item *it, const char *sp, int per)
 {
-	struct frame *f = &p->f;
 	pf_decide(p, sp, "table", p->s->t[it->table].name, it->why, it->score);
 	if (per) {
 		int via, lc = pf_label_col(p, it->table, &via);
-		if (lc >= 0 && f->ngroup < 3)
-			f->group[f->ngroup++] = lc;
+		if (lc >= 0 && add_group(p, lc, lc, sp) < 0)
+			return -1;
 	}
 	return 0;
 }

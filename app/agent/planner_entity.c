@@ -43,6 +43,33 @@ static int plural_word(const struct ptok *t)
 	return !t->hangul && n > 3 && t->text[n - 1] == 's' && strcmp(t->text, t->stem);
 }
 
+/* counted_table_word: the token the count word is attached to (입원 건수, 입원 횟수, number of
+ * admissions, how many admissions, admission count) when it is linked to a table and names no
+ * entity; -1 otherwise */
+static int counted_table_word(const struct planner *p)
+{
+	/* (a ranking of patients by their visits ranks the patients: shape_top_n reads it) */
+	if (pf_has_role((struct planner *)p, R_TOP) || pf_has_role((struct planner *)p, R_MOST))
+		return -1;
+	for (int k = 0; k < p->tk.n; k++) {
+		int w = -1;
+		if (p->tk.v[k].role == R_COUNT && k > 0 && p->tk.v[k - 1].kind == TK_WORD)
+			w = k - 1;   /* 입원 건수, admission count */
+		if (p->tk.v[k].role == R_COUNT && k + 2 < p->tk.n && !strcmp(p->tk.v[k + 1].text, "of"))
+			w = k + 2;   /* number of admissions */
+		if (p->tk.v[k].role == R_MANY && k + 1 < p->tk.n)
+			w = k + 1;   /* how many admissions */
+		if (w < 0 || p->tk.v[w].kind != TK_WORD || pf_tok_ent(&p->tk.v[w]) >= 0)
+			continue;
+		if (pf_is_visit_word(&p->tk.v[w]) && pf_visit_table((struct planner *)p, 0) >= 0)
+			return w;   /* admissions, visits: the visit table's rows */
+		for (int l = 0; l < p->pl.n; l++)
+			if (p->pl.v[l].kind == PL_TABLE && p->pl.v[l].t0 <= w && w < p->pl.v[l].t1)
+				return w;
+	}
+	return -1;
+}
+
 /* pass 0: numbered entities ("patient 123"), before linking; pass 1: entity words left after
  * linking (so "general surgery" stays a value), including single-word links to the key column */
 void pf_find_entities(struct planner *p, int pass)
@@ -171,6 +198,13 @@ void pf_find_entities(struct planner *p, int pass)
 			f->entity_word = p->tk.v[i].stem;
 			f->entity_counted = counted;
 		}
+	}
+	/* "남자 환자 입원 건수", "number of admissions of male patients": the count word is attached to a
+	 * word naming a table's rows, not to the patients named beside it: those rows are counted */
+	int rows = pass == 1 && f->entity_count && !f->entity_counted ? counted_table_word(p) : -1;
+	if (rows >= 0) {
+		f->entity_count = 0;
+		pf_decide(p, p->tk.v[rows].text, "entity", "rows", "the count word is attached to this word, not to the people", 1);
 	}
 }
 

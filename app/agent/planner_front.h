@@ -44,6 +44,8 @@ struct frame {
 	int measure_age;             /* ... a birth date, aggregated as the age in years at "now" */
 	int proj[NPROJ]; int nproj;  /* projected columns */
 	int group[3]; int ngroup;    /* group-by columns */
+	int group_src[3];            /* ... each said by this column + 1 (a dictionary's key, or the
+	                              * label itself); 0 not recorded (planner_bind.c add_group) */
 	int order;                   /* +1 first (ASC), -1 last (DESC), 0 none */
 	int order_col;
 	int order2, order2_col, extreme;

@@ -294,7 +294,7 @@ static void link_values(struct arena *a, const struct psnap *s, struct ptoks *tk
 				 * name part is enough ("gender" of gender_concept_id) */
 				size_t rl = tk->v[i].raw ? strlen(tk->v[i].raw) : 0;
 				int per = tk->v[i].group || (i + 1 < tk->n && tk->v[i + 1].role == R_PER) ||
-				          (i > 0 && tk->v[i - 1].role == R_PER) ||
+				          (i > 0 && tk->v[i - 1].role == R_PER && (!tk->v[i - 1].hangul || !strcmp(tk->v[i - 1].text, "각"))) ||
 				          (rl > 3 && !strcmp(tk->v[i].raw + rl - 3, "별"));   /* 성별: by itself */
 				double colmin = per ? 0.75 : 0.95;
 				int coded = 1;   /* only a code's name from a comment (W: 병동): a column named so wins */

@@ -415,7 +415,7 @@ static int measure_named(struct planner *p)
 
 /* distinct_word: a word for different values ("different", "types of") that is not part of a
  * column's name ("admission type" names admission_type; counting admissions by it is no count of
- * its values) */
+ * its values) nor of a stored value's ("type 2 diabetes" is one diagnosis, not kinds of them) */
 static int distinct_word(const struct planner *p)
 {
 	for (int i = 0; i < p->tk.n; i++) {
@@ -423,11 +423,48 @@ static int distinct_word(const struct planner *p)
 			continue;
 		int inside = 0;
 		for (int l = 0; l < p->pl.n && !inside; l++)
-			inside = p->pl.v[l].kind == PL_COLUMN && p->pl.v[l].t0 <= i && i < p->pl.v[l].t1 && p->pl.v[l].t1 - p->pl.v[l].t0 > 1;
+			inside = (p->pl.v[l].kind == PL_COLUMN || p->pl.v[l].kind == PL_VALUE) && p->pl.v[l].t0 <= i && i < p->pl.v[l].t1 && p->pl.v[l].t1 - p->pl.v[l].t0 > 1;
 		if (!inside)
 			return 1;
 	}
 	return 0;
+}
+
+/* names_rows: token w names the rows of the plan's table (a table link to the fact table) or an
+ * entity (cases, patients) */
+static int names_rows(const struct planner *p, int w)
+{
+	if (w < 0 || w >= p->tk.n || p->tk.v[w].kind != TK_WORD)
+		return 0;
+	if (pf_tok_ent(&p->tk.v[w]) >= 0 || (pf_is_visit_word(&p->tk.v[w]) && p->f.visit_mention == p->f.fact))
+		return 1;
+	for (int l = 0; l < p->pl.n; l++)
+		if (p->pl.v[l].kind == PL_TABLE && p->pl.v[l].table == p->f.fact && p->pl.v[l].t0 <= w && w < p->pl.v[l].t1)
+			return 1;
+	return 0;
+}
+
+/* rows_broken_down: "admissions by ward", "cases broken down by approach", "진료과별 입원": a
+ * breakdown of the rows named, with no aggregate word and no word asking for a list, asks how many
+ * there are in each group; the token naming the rows, or -1 */
+static int rows_broken_down(const struct planner *p)
+{
+	if (pf_has_role((struct planner *)p, R_LIST) || pf_has_role((struct planner *)p, R_WHICH))
+		return -1;
+	for (int i = 1; i + 1 < p->tk.n; i++) {
+		const struct ptok *t = &p->tk.v[i];
+		if (t->role == R_PER && !t->hangul && (!strcmp(t->text, "by") || !strcmp(t->text, "per")) && p->tk.v[i + 1].used) {
+			int w = i - 1;
+			while (w > 0 && p->tk.v[w].role == R_STOP)
+				w--;   /* (broken down by) */
+			if (names_rows(p, w) && (w == 0 || p->tk.v[w - 1].kind != TK_WORD || p->tk.v[w - 1].used))
+				return w;
+		}
+		/* 진료과별 입원: the rows, last, after the breakdown */
+		if (t->hangul && t->group && t->used && i + 2 == p->tk.n && names_rows(p, i + 1))
+			return i + 1;
+	}
+	return -1;
 }
 
 /* pf_bind_measure: what the aggregate is of: a rate's numerator, a duration, the measure (taken
@@ -445,6 +482,12 @@ int pf_bind_measure(struct planner *p)
 			p->tk.v[i - 1].used = 1;
 			pf_decide(p, pf_span_text(p, i - 1, i + 2), "aggregate", "COUNT", "the things named before a breakdown by time are counted", 1);
 		}
+	int w = !f->agg && !f->bucket && f->ngroup ? rows_broken_down(p) : -1;
+	if (w >= 0) {
+		f->agg = "COUNT";
+		p->tk.v[w].used = 1;
+		pf_decide(p, p->tk.v[w].text, "aggregate", "COUNT", "the rows named before a breakdown, with nothing else to aggregate, are counted in each group", 1);
+	}
 	if (f->agg && !strcmp(f->agg, "RATE")) {
 		if (!f->rate_n)
 			return pf_decline(p, "%s", "a rate was asked for, but not of what");

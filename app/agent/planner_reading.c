@@ -17,13 +17,20 @@ int pf_share_word(const struct ptok *t)
 static int said_per(struct planner *p, const struct plink_item *it)
 {
 	/* (환자 기본정보 기준: the source; 수술 건 기준, 환자 기준: what is counted, an entity's rows
-	 * or key, not a breakdown) */
+	 * or key, not a breakdown; 진료과 기준, a dictionary's rows: a breakdown by them) */
+	int edge;   /* (a key into a dictionary, 진료과 코드 기준, is its categories) */
 	int basis = it->t1 < p->tk.n && !strcmp(p->tk.v[it->t1].text, "기준") &&
-	            (it->kind == PL_TABLE || pf_tok_ent(&p->tk.v[it->t1 - 1]) >= 0 ||
-	             (it->kind == PL_COLUMN && (pf_is_keyish(p, it->cols[0]) ||
+	            ((it->kind == PL_TABLE && pf_holds_entity(p, it->table)) || pf_tok_ent(&p->tk.v[it->t1 - 1]) >= 0 ||
+	             (it->kind == PL_COLUMN && ((pf_is_keyish(p, it->cols[0]) && pf_dict_label(p, it->cols[0], &edge) < 0) ||
 	                                        p->s->c[it->cols[0]].type == PT_TIME)));   /* (입원일시 기준: the
 	                                                                                  * time a window is of) */
-	return (it->t0 > 0 && p->tk.v[it->t0 - 1].role == R_PER) || p->tk.v[it->t1 - 1].group ||
+	/* (외래 처방 기준: a thing qualified by a stored value is the basis of the count, not categories) */
+	for (int l = 0; l < p->pl.n && !basis && it->t1 < p->tk.n && !strcmp(p->tk.v[it->t1].text, "기준"); l++)
+		basis = (p->pl.v[l].kind == PL_VALUE || p->pl.v[l].kind == PL_CONCEPT) && p->pl.v[l].t1 == it->t0;
+	/* (a Korean 기준, 따라, 별로 says per the words before it, not after: "퇴원결과 기준 입원 건수"
+	 * counts admissions per result; 각 alone comes first) */
+	const struct ptok *before = it->t0 > 0 ? &p->tk.v[it->t0 - 1] : NULL;
+	return (before && before->role == R_PER && (!before->hangul || !strcmp(before->text, "각"))) || p->tk.v[it->t1 - 1].group ||
 	       (it->t1 < p->tk.n && p->tk.v[it->t1].role == R_PER && p->tk.v[it->t1].hangul && !basis);
 }
 
@@ -526,6 +533,14 @@ struct cov_reading *pf_reading(struct planner *p)
 			int thing = planner_lex_named_thing(w) && !planner_lex_own_syn(w);
 			if (ci && !categories && !measure && !thing)
 				ci->table = arena_strdup(&r->a, pf_tname(p, it->cols[0]));
+		} else if (it->kind == PL_COLUMN && it->role != 2 && it->t1 == it->t0 + 1 && p->s->c[it->cols[0]].nvalues > 0 &&
+		           p->s->c[it->cols[0]].type == PT_TEXT && !pf_is_keyish(p, it->cols[0]) &&
+		           p->tk.v[it->t0].role == R_NONE && pf_tok_ent(&p->tk.v[it->t0]) < 0 && p->tk.v[it->t0].hangul) {
+			/* a Korean word found only in the comment of a column of categories ("남자" in "성별 (M
+			 * 남자, F 여자)"): it says one of them, so the column must be used; a count of everyone
+			 * drops it.  (An English word found in a comment is weaker still: "written" is no
+			 * dosing instruction) */
+			link_item(p, r, it, COV_COLUMN);
 		}
 	}
 	/* a share word that no link took ("heart rate" names a column; "rate" alone asks for a share) */

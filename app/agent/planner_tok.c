@@ -764,6 +764,16 @@ enum err planner_tokenize(struct arena *a, const char *q, struct ptoks *out)
 			v[k].role = R_NEG;
 			v[k + 1].role = R_STOP;
 		}
+	/* "broken down by", "break it down by": the "by" says the breakdown, "down" is part of the verb */
+	for (int k = 1; k < nt; k++)
+		if (!strcmp(v[k].text, "down") &&
+		    (!strcmp(v[k - 1].text, "broken") || !strcmp(v[k - 1].text, "break") || !strcmp(v[k - 1].text, "breaking") ||
+		     (k > 1 && !strcmp(v[k - 2].text, "break")))) {
+			v[k].role = R_STOP;
+			for (int j = k - 1; j >= 0 && j >= k - 2; j--)
+				if (!strcmp(v[j].text, "break") || !strcmp(v[j].text, "breaking"))
+					v[j].role = R_STOP;
+		}
 	/* "per quarter", "by quarter": a breakdown by quarter, as 분기별 is; "the first quarter of
 	 * 2024" stays a word (a period, not a breakdown) */
 	for (int k = 0; k + 1 < nt; k++)

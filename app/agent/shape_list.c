@@ -128,7 +128,13 @@ static int list_value(struct planner *p, const struct cues *c)
 static void list_table_timeline(struct planner *p, const struct cues *c)
 {
 	struct frame *f = &p->f;
-	if (!f->agg && !f->nproj && (f->entity_val || pf_has_role(p, R_TIMELINE) || c->over_time || f->has_win) &&
+	/* a window alone makes a timeline of a case's or a patient's rows ("vitals in the last 24 hours",
+	 * "환자별"), not of a breakdown by a category: "admissions per department in 2025" asks for counts */
+	int by_category = 0;
+	for (int g = 0; g < f->ngroup; g++)
+		by_category |= !pf_is_keyish(p, f->group[g]);
+	if (!f->agg && !f->nproj &&
+	    (f->entity_val || pf_has_role(p, R_TIMELINE) || c->over_time || (f->has_win && !by_category)) &&
 	    f->time_col >= 0 && !f->exists) {
 		/* "show me the vitals of case 8", "바이탈 타임라인": every measured column of the table named, over time */
 		int named = 0, nm = 0;

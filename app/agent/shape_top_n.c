@@ -76,8 +76,13 @@ static int frame(struct planner *p, struct cues *c)
 	}
 	/* a key named ("diagnoses": condition_concept_id): the label of the dictionary it points to */
 	for (int i = 0, edge; i < f->nproj && rc < 0; i++)
-		if ((rc = pf_dict_label(p, f->proj[i], &edge)) >= 0)
+		if ((rc = pf_dict_label(p, f->proj[i], &edge)) >= 0) {
+			/* (through that key: a dictionary joined through another key for a value named is
+			 * not this one's labels) */
+			if (pf_set_via(p, p->s->c[rc].table, edge, p->s->c[f->proj[i]].name) < 0)
+				return -1;
 			f->rank_key = f->proj[i];
+		}
 	/* else the label of the table the question names ("top 5 diagnoses", or the dictionary that
 	 * labels it: "the 2 tests"); a table only inferred from values has no label the question asked
 	 * for ("the patient with the highest potassium") */

@@ -925,6 +925,55 @@ static void apply_lexicon(struct run *x)
 	}
 }
 
+/* spaced_codes: "(M 남자, F 여자)", "(1 외래, 2 응급실, 3 타병원 전원)": a list in parentheses whose
+ * every item (two or more, split by commas) is a short code (up to 4 characters, a digit or a capital
+ * in it), a space and a name; each pair passed to fn; returns how many (0 for a list with any item
+ * of prose: "(department or ward name)", "(in hospital, at home)") */
+static int spaced_codes(const char *comment, void (*fn)(void *, const char *, const char *), void *arg)
+{
+	int total = 0;
+	for (const char *open = strchr(comment, '('); open; open = strchr(open + 1, '(')) {
+		const char *close = strchr(open + 1, ')');
+		if (!close)
+			break;
+		char code[8][16], name[8][200];
+		int n = 0, ok = 1;
+		for (const char *q = open + 1; q < close && ok;) {
+			while (q < close && *q == ' ')
+				q++;
+			size_t cl = 0, nl = 0;
+			while (q < close && (isalnum((unsigned char)*q) || *q == '_' || *q == '-' || *q == '+') && cl < sizeof code[0] - 1)
+				code[n < 8 ? n : 7][cl++] = *q++;
+			if (!cl || cl > 8 || q >= close || *q != ' ' || n >= 8) {
+				ok = 0;
+				break;
+			}
+			code[n][cl] = 0;
+			while (q < close && *q == ' ')
+				q++;
+			while (q < close && *q != ',' && nl < sizeof name[0] - 1)
+				name[n][nl++] = *q++;
+			while (nl && name[n][nl - 1] == ' ')
+				nl--;
+			name[n][nl] = 0;
+			int upper = 0;
+			for (size_t k = 0; k < cl; k++)
+				upper |= isdigit((unsigned char)code[n][k]) || isupper((unsigned char)code[n][k]);
+			if (!nl || !upper || cl > 4)
+				ok = 0;   /* a code is short, a digit or a capital in it: "(in hospital, at home)" is prose */
+			n++;
+			if (q < close && *q == ',')
+				q++;
+		}
+		if (!ok || n < 2)
+			continue;
+		for (int i = 0; i < n; i++)
+			fn(arg, code[i], name[i]);
+		total += n;
+	}
+	return total;
+}
+
 /* "K=potassium, NA=sodium" or "(K: 칼륨, NA: 나트륨)" in a column comment: code -> name pairs,
  * each passed to fn; returns how many */
 static int comment_codes(const char *comment, void (*fn)(void *, const char *, const char *), void *arg)
@@ -970,7 +1019,7 @@ static int comment_codes(const char *comment, void (*fn)(void *, const char *, c
 			n++;
 		}
 	}
-	return n;
+	return n ? n : spaced_codes(comment, fn, arg);
 }
 
 static void code_ignored(void *arg, const char *code, const char *name)

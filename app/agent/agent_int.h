@@ -121,6 +121,22 @@ char *result_check_run(struct agent *a, const struct exec_out *eo);
  * what the run's question's words were linked to, else a finding (heap) naming the word; run on
  * SQL from every source (planner, model, cache, verified query), not on SQL the analyst shaped */
 char *coverage_run(struct agent *a, const char *sql);
+/* Empty results (empty_check.c; docs/coverage.md, "Empty results").  empty_parts_of: the
+ * top-level FROM list and WHERE conditions of sql as written (conjuncts on the same leading column
+ * joined into one condition, a top-level OR kept whole); ERR_PARSE for a WITH, a set operation or
+ * no WHERE, ERR_LIMIT past EMPTY_MAX_PARTS conditions.  Free with empty_parts_free. */
+#define EMPTY_MAX_PARTS 16
+struct empty_parts {
+	char *from;
+	char *cond[EMPTY_MAX_PARTS];
+	int n;
+};
+enum err empty_parts_of(const char *sql, struct empty_parts *p);
+void empty_parts_free(struct empty_parts *p);
+/* empty_check_run: NULL unless eo ran and found no row (and nothing was suppressed); then a
+ * finding (heap) naming each condition that alone matches no row of the data, tried one short
+ * statement each through the guard, or saying that only their combination is empty. */
+char *empty_check_run(struct agent *a, const struct exec_out *eo);
 /* executor_run: guard then run sql for a preview (max_rows rows), recorded as step name. */
 void executor_run(struct agent *a, const char *name, const char *sql, long max_rows,
                   struct exec_out *out);

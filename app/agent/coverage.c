@@ -541,7 +541,7 @@ char *coverage_say(const struct cov_reading *r, const struct cov_finding *f, int
 	for (int i = 0; i < n; i++) {
 		const struct cov_item *it = f[i].item >= 0 && f[i].item < r->n ? &r->v[f[i].item] : NULL;
 		const char *w = it && it->span ? it->span : "";
-		const char *c = it && it->ncolumns ? it->columns[0] : f[i].column ? f[i].column : "";
+		const char *c = it && it->ncolumns ? it->columns[0] : f[i].column ? f[i].column : it && it->table ? it->table : "";
 		if (i)
 			sb_puts(&sb, "; ");
 		switch (f[i].drop) {

@@ -582,7 +582,7 @@ static void cover(struct planner *p, struct planner_out *out)
 		return;
 	/* the first finding, named in words the Korean table reads (conf/i18n/ko.decline.tsv) */
 	const struct cov_item *it = f[0].item >= 0 ? &out->reading->v[f[0].item] : NULL;
-	const char *col = it && it->ncolumns ? it->columns[0] : f[0].column ? f[0].column : "?";
+	const char *col = it && it->ncolumns ? it->columns[0] : f[0].column ? f[0].column : it && it->table ? it->table : "?";
 	const char *word = it && it->span ? it->span : "";
 	switch (f[0].drop) {
 	case DROP_VALUE:

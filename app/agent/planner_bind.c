@@ -1269,7 +1269,7 @@ void pf_band_words(struct planner *p)
 
 void pf_precision_words(struct planner *p)
 {
-	static const char *const en[] = {"decimal", "decimals", NULL};
+	static const char *const en[] = {"decimal", "decimals", "dp", NULL};   /* dp: decimal places */
 	static const char *const ko[][2] = {{"첫째자리", "1"}, {"둘째자리", "2"}, {"셋째자리", "3"}, {NULL, NULL}};
 	for (int i = 0; i < p->tk.n; i++) {
 		struct ptok *t = &p->tk.v[i];
@@ -1283,6 +1283,12 @@ void pf_precision_words(struct planner *p)
 				p->f.decimals = 1 + atoi(ko[k][1]);   /* 소수 첫째자리(까지) */
 				t->used = 1;
 			}
+		/* "소수 1자리", "소수점 2자리": the number of places */
+		if (!strncmp(t->text, "소수", 6) && i + 2 < p->tk.n && p->tk.v[i + 1].kind == TK_NUM &&
+		    p->tk.v[i + 1].num >= 0 && p->tk.v[i + 1].num <= 4 && !strncmp(p->tk.v[i + 2].text, "자리", 6)) {
+			p->f.decimals = 1 + (int)p->tk.v[i + 1].num;
+			t->used = p->tk.v[i + 1].used = p->tk.v[i + 2].used = 1;
+		}
 		/* ... spaced: "소수 첫째 자리": the ordinal is the place ("첫째" + "자리" = "첫째자리") */
 		static const char *const ord[] = {"첫째", "둘째", "셋째", NULL};
 		int o = planner_in_list_at(ord, t->text);

@@ -316,9 +316,20 @@ static int lit_ok(const char *s)
 static int entity_ref(struct planner *p)
 {
 	int ec = pf_col_in(p, p->f.fact, p->f.entity_col);
+	/* else a table already joined that holds it, else the nearest one by keys (the vital sign's
+	 * operation, not a lab table three keys away that also holds the patient number) */
+	for (int i = 0; i < p->f.nneed && ec < 0; i++)
+		ec = pf_col_in(p, p->f.need[i], p->f.entity_col);
+	int best = -1, best_n = 99;
+	for (int ti = 0; ti < p->s->nt && ec < 0; ti++) {
+		int e[4], n;
+		if (pf_col_in(p, ti, p->f.entity_col) >= 0 && (n = pf_path(p, p->f.fact, ti, e, 3)) >= 0 && n < best_n)
+			best = ti, best_n = n;
+	}
 	for (int ti = 0; ti < p->s->nt && ec < 0; ti++)
-		if ((ec = pf_col_in(p, ti, p->f.entity_col)) >= 0)
-			pf_need(p, ti);
+		if (best < 0 || ti == best)
+			if ((ec = pf_col_in(p, ti, p->f.entity_col)) >= 0)
+				pf_need(p, ti);
 	return ec;
 }
 

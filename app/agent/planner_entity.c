@@ -109,6 +109,10 @@ void pf_find_entities(struct planner *p, int pass)
 			if (p->pl.v[hit].kind == PL_TABLE && p->pl.v[hit].score < 0.9 &&
 			    !(pf_col_in(p, p->pl.v[hit].table, ec) >= 0 && p->s->c[pf_col_in(p, p->pl.v[hit].table, ec)].unique))
 				continue;   /* a weak link to a table that is not the entity's home stays */
+			if (p->pl.v[hit].kind == PL_TABLE && f->nent_tab < 4) {
+				f->ent_tab[f->nent_tab] = p->pl.v[hit].table;
+				f->ent_tok[f->nent_tab++] = i;
+			}
 			p->pl.v[hit] = p->pl.v[--p->pl.n];
 			t->used = 0;
 		}
@@ -183,7 +187,10 @@ void pf_find_entities(struct planner *p, int pass)
 		}
 		/* the counted entity is the one the count word is attached to ("수술 중 ... 환자 수":
 		 * patients, not the surgery named first), else the first one named */
-		int counted = (i + 1 < p->tk.n && p->tk.v[i + 1].role == R_COUNT) ||
+		/* ("수술한 환자 목록", "수술받은 환자 보여줘": the word before the Korean list word is
+		 * the head of what is listed, the surgery before it says which patients) */
+		int counted = (i + 1 < p->tk.n && (p->tk.v[i + 1].role == R_COUNT ||
+		                                   (p->tk.v[i + 1].role == R_LIST && p->tk.v[i + 1].hangul && t->hangul))) ||
 		              (i > 0 && (p->tk.v[i - 1].role == R_MANY || p->tk.v[i - 1].role == R_COUNT));
 		/* "환자 기준", "per-patient basis": the entity the counting is based on, said outright,
 		 * wins over the one next to the count word (진료과별 수술 건수, 환자 기준) */

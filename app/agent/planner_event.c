@@ -20,6 +20,8 @@ static struct {
 	const char *stems[EV_TERMS]; int nstems;          /* its time columns' name stems */
 	const char *rel[EV_NREL][EV_TERMS]; int nrel[EV_NREL];      /* words beside the event word */
 	const char *prefix[EV_NREL][EV_TERMS]; int nprefix[EV_NREL];  /* one word for both */
+	const char *measured[EV_NREL][EV_TERMS]; int nmeasured[EV_NREL];  /* beside the event word, a
+	                                          * relation only before a value measured in time */
 } lex;
 
 static const char *const rel_names[EV_NREL] = {"before", "after", "during"};
@@ -68,6 +70,8 @@ static void load(void)
 			lex.nstems = split(f[3], lex.stems);
 		} else if (nf == 3 && !strcmp(f[0], "relation") && (r = rel_of(f[1])) >= 0) {
 			lex.nrel[r] = split(f[2], lex.rel[r]);
+		} else if (nf == 3 && !strcmp(f[0], "measured") && (r = rel_of(f[1])) >= 0) {
+			lex.nmeasured[r] = split(f[2], lex.measured[r]);
 		} else if (nf == 3 && !strcmp(f[0], "prefix") && (r = rel_of(f[1])) >= 0) {
 			lex.nprefix[r] = split(f[2], lex.prefix[r]);
 		} else {
@@ -92,6 +96,28 @@ static int skippable(const struct ptok *t)
 {
 	return !strcmp(t->text, "the") || !strcmp(t->text, "their") || !strcmp(t->text, "his") ||
 	       !strcmp(t->text, "her") || !strcmp(t->text, "an") || !strcmp(t->text, "a");
+}
+
+static int time_of(const struct planner *p, int t, int end);
+
+/* measured_after: a word after token i is linked to a column of a table whose rows carry a time of
+ * their own and are not the event's own rows (no start and end of the event): a value measured in
+ * time ("수술 중 SBP 80 미만": the blood pressure's rows), not an attribute of the operation
+ * ("수술 중 복강경 비율": among the operations) */
+static int measured_after(const struct planner *p, int i)
+{
+	for (int l = 0; l < p->pl.n; l++) {
+		const struct plink_item *it = &p->pl.v[l];
+		if (it->t0 <= i || (it->kind != PL_COLUMN && it->kind != PL_VALUE) || it->ncols < 1)
+			continue;
+		int t = p->s->c[it->cols[0]].table;
+		if (time_of(p, t, 0) >= 0 && time_of(p, t, 1) >= 0)
+			continue;
+		for (int c = 0; c < p->s->nc; c++)
+			if (p->s->c[c].table == t && p->s->c[c].type == PT_TIME)
+				return 1;
+	}
+	return 0;
 }
 
 /* add: window rel said by tokens [t0, t1), its relation tokens marked used (전 is no longer "ago") */
@@ -137,6 +163,20 @@ void pf_event_words(struct planner *p)
 			}
 		if (r < EV_NREL && i + 1 < p->tk.n)
 			continue;
+		/* 수술 중 SBP 80 미만: during the operations, or among them? Among them when the event word
+		 * comes back as what is counted ("수술 중에 Hb 8 미만 나온 수술 몇 건"); with a value measured
+		 * in time after it and nothing else to tell, asked back, never guessed */
+		for (r = 0; i + 1 < p->tk.n && r < EV_NREL; r++)
+			if (in(lex.measured[r], lex.nmeasured[r], &p->tk.v[i + 1]) && measured_after(p, i + 1)) {
+				int again = 0;
+				for (int k = i + 2; k < p->tk.n && !again; k++)
+					again = is_event(&p->tk.v[k]);
+				if (!again) {
+					pf_decline(p, "'%s' may mean during the event or among those events; which could not be told",
+					           pf_span_text(p, i, i + 2));
+					return;
+				}
+			}
 		/* before (the) surgery: the relation before it, articles between */
 		int j = i - 1;
 		while (j > 0 && skippable(&p->tk.v[j]))

@@ -31,6 +31,10 @@ struct frame {
 	int entity_total, total_rows;
 	int count_col;               /* COUNT(DISTINCT this column): "how many different drugs"; -1 none */
 	int entity_counted;          /* entity_col came from the word a count word is attached to */
+	/* entity words whose link to a table was taken for the entity ("수술" -> operation): which
+	 * table and token, so the reading can still ask for that table when another entity is what is
+	 * counted or listed ("수술한 환자 목록": the patients who have operations) */
+	int ent_tab[4], ent_tok[4], nent_tab;
 	int rate_from, rate_n;       /* a rate (사망률): cond[rate_from .. +rate_n) is its numerator, not a filter */
 	int rate_link;               /* "percentage of admissions that ended in death": the link (pl index) of the
 	                              * stored value that is the numerator, -1 none */

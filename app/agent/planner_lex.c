@@ -61,7 +61,7 @@ static const struct lex lexicon[] = {
 	{"when", R_WHEN, 0}, {"언제", R_WHEN, 0}, {"time", R_TIMES, 0}, {"date", R_TIMES, 0},
 	{"시각", R_WHEN, 0}, {"날짜", R_WHEN, 0}, {"일시", R_WHEN, 0},
 	{"list", R_LIST, 0}, {"tell", R_LIST, 0}, {"show", R_LIST, 0}, {"display", R_LIST, 0}, {"목록", R_LIST, 0},
-	{"리스트", R_LIST, 0}, {"보여", R_LIST, 0}, {"보여줘", R_LIST, 0}, {"알려줘", R_LIST, 0},
+	{"리스트", R_LIST, 0}, {"명단", R_LIST, 0}, {"보여", R_LIST, 0}, {"보여줘", R_LIST, 0}, {"알려줘", R_LIST, 0},
 	{"알려", R_LIST, 0}, {"조회", R_LIST, 0}, {"조회해줘", R_LIST, 0}, {"나열", R_LIST, 0},
 	{"distinct", R_DISTINCT, 0}, {"unique", R_DISTINCT, 0}, {"different", R_DISTINCT, 0},
 	{"종류", R_DISTINCT, 0}, {"kind", R_DISTINCT, 0}, {"type", R_DISTINCT, 0},

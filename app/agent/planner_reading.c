@@ -543,6 +543,19 @@ struct cov_reading *pf_reading(struct planner *p)
 			link_item(p, r, it, COV_COLUMN);
 		}
 	}
+	/* "patients who had an operation", "수술한 환자 목록": an entity word naming a table's rows
+	 * ("수술" -> operation) beside another entity that is counted or listed (the patients) says
+	 * those rows exist; a list of every patient does not read them */
+	for (int k = 0; k < p->f.nent_tab; k++) {
+		const struct ptok *t = &p->tk.v[p->f.ent_tok[k]];
+		int kind = pf_tok_ent(t);
+		const char *col = kind >= 0 ? planner_ent_column(p->s, kind) : NULL;
+		if (kind == ENT_PATIENT || !p->f.entity_col || (col && !strcmp(col, p->f.entity_col)))
+			continue;
+		struct cov_item *ci = add_item(r, COV_COLUMN, t->text);
+		if (ci)
+			ci->table = arena_strdup(&r->a, p->s->t[p->f.ent_tab[k]].name);
+	}
 	/* a share word that no link took ("heart rate" names a column; "rate" alone asks for a share) */
 	for (int i = 0; i < p->tk.n; i++) {
 		int linked = 0;

@@ -69,6 +69,21 @@ static int list_first_last(struct planner *p, const struct cues *c)
 	return 0;
 }
 
+/* asks_which: a word that asks for rows themselves: list, show, which, what, who, give, ids,
+ * 목록, 보여줘, 어떤, 누구, 번호, 뽑아줘 (planner_lex.c R_LIST and R_WHICH, and these) */
+static int asks_which(struct planner *p)
+{
+	static const char *const words[] = {"who", "whom", "give", "id", "ids", "identifiers", "find", "get", "누구",
+	                                    "번호", "뽑아줘", "뽑아", "찾아줘", "출력해줘", "출력", "정리해줘"};
+	if (pf_has_role(p, R_LIST) || pf_has_role(p, R_WHICH))
+		return 1;
+	for (int i = 0; i < p->tk.n; i++)
+		for (size_t w = 0; w < sizeof words / sizeof *words; w++)
+			if (!strcmp(p->tk.v[i].text, words[w]))
+				return 1;
+	return 0;
+}
+
 /* the value words: the measure; else a list of patients (the patients themselves); 0 or -1 */
 static int list_value(struct planner *p, const struct cues *c)
 {
@@ -112,6 +127,11 @@ static int list_value(struct planner *p, const struct cues *c)
 			if (!strncmp(p->tk.v[i].text, "calcul", 6) || !strncmp(p->tk.v[i].text, "comput", 6))
 				return pf_decline(p, "the question asks to %s the patients, and a list of patients is not calculated "
 				               "(a count?)", p->tk.v[i].text);
+		/* "spinal cases in 2024?": the rows named with nothing asked of them, neither a count
+		 * word nor a list word; how many, or which? asked back, not guessed */
+		if (ec >= 0 && !f->nproj && !asks_which(p))
+			return pf_decline(p, "the question asks neither how many nor which of the rows named by '%s' (a count or a list?)",
+			                  f->entity_word ? f->entity_word : p->s->c[ec].name);
 		if (ec >= 0) {
 			for (int k = f->nproj; k > 0; k--)   /* not memmove: see pf_proj_shift */
 				f->proj[k] = f->proj[k - 1];

@@ -1,4 +1,4 @@
-/* test_result_check.c: the checks a result must pass before it is shown (breakdown columns, yes/no rows, patients counted, top N). */
+/* test_result_check.c: the checks a result must pass before it is shown (breakdown columns, yes/no rows, patients counted, top N) and the splitting of an empty result's conditions (empty_check.c). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -108,6 +108,48 @@ static void test_yes_no(void **state)
 	assert_null(check(NULL, 1, 1));
 }
 
+
+/* empty_parts_of: the FROM list and the WHERE's conditions, a window's two ends one condition */
+static void test_empty_parts(void **state)
+{
+	struct empty_parts p;
+
+	assert_int_equal(empty_parts_of("SELECT DISTINCT c.subjectid FROM lab l JOIN c ON l.caseid = c.caseid "
+	                                "WHERE l.name = 'lac' AND l.result > 40 AND c.casestart >= TIMESTAMP '2025-01-01' "
+	                                "AND c.casestart < TIMESTAMP '2026-01-01' ORDER BY 1 LIMIT 10", &p), OK);
+	assert_string_equal(p.from, "lab l JOIN c ON l.caseid = c.caseid");
+	assert_int_equal(p.n, 3);
+	assert_string_equal(p.cond[0], "l.name = 'lac'");
+	assert_string_equal(p.cond[1], "l.result > 40");
+	assert_string_equal(p.cond[2], "c.casestart >= TIMESTAMP '2025-01-01' AND c.casestart < TIMESTAMP '2026-01-01'");
+	empty_parts_free(&p);
+	/* an AND inside a string, a parenthesis or a BETWEEN is no conjunct; GROUP BY ends the WHERE */
+	assert_int_equal(empty_parts_of("SELECT t.a, count(*) FROM t WHERE t.name = 'salt AND pepper' AND (t.x = 1 AND t.y = 2) "
+	                                "AND t.age BETWEEN 10 AND 20 GROUP BY t.a", &p), OK);
+	assert_int_equal(p.n, 3);
+	assert_string_equal(p.cond[0], "t.name = 'salt AND pepper'");
+	assert_string_equal(p.cond[1], "(t.x = 1 AND t.y = 2)");
+	assert_string_equal(p.cond[2], "t.age BETWEEN 10 AND 20");
+	empty_parts_free(&p);
+	/* a top-level OR: the whole WHERE is one condition */
+	assert_int_equal(empty_parts_of("SELECT * FROM t WHERE t.a = 1 AND t.b = 2 OR t.c = 3", &p), OK);
+	assert_int_equal(p.n, 1);
+	assert_string_equal(p.cond[0], "t.a = 1 AND t.b = 2 OR t.c = 3");
+	empty_parts_free(&p);
+	/* no single reading to split: a set operation, a WITH, no WHERE, an unclosed quote */
+	assert_int_equal(empty_parts_of("SELECT a FROM t WHERE a = 1 UNION SELECT a FROM u WHERE a = 2", &p), ERR_PARSE);
+	assert_int_equal(empty_parts_of("WITH x AS (SELECT 1) SELECT * FROM x WHERE 1 = 1", &p), ERR_PARSE);
+	assert_int_equal(empty_parts_of("SELECT count(*) FROM t", &p), ERR_PARSE);
+	assert_int_equal(empty_parts_of("SELECT a FROM t WHERE a = 'x", &p), ERR_PARSE);
+	assert_int_equal(empty_parts_of(NULL, &p), ERR_INPUT);
+	/* EXTRACT(YEAR FROM ...) in the select list is not the FROM */
+	assert_int_equal(empty_parts_of("SELECT EXTRACT(YEAR FROM t.d) FROM t WHERE t.a = 1;", &p), OK);
+	assert_string_equal(p.from, "t");
+	assert_string_equal(p.cond[0], "t.a = 1");
+	empty_parts_free(&p);
+	(void)state;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -115,6 +157,7 @@ int main(void)
 		cmocka_unit_test(test_yes_no),
 		cmocka_unit_test(test_patients_counted),
 		cmocka_unit_test(test_top_n),
+		cmocka_unit_test(test_empty_parts),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

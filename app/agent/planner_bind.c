@@ -295,8 +295,11 @@ int pf_comparisons(struct planner *p)
 				t->used = 1;
 				continue;
 			} else if (i > 0 && p->tk.v[unit_start(p, i)].kind == TK_NUM && !p->tk.v[unit_start(p, i)].used &&
-			           p->tk.v[i].hangul) {
-				op = t->role;   /* 65 이상, 10 g/dL 미만 */
+			           (p->tk.v[i].hangul ||
+			            /* ("3+ admissions": how many rows, not an attribute of 3 or more) */
+			            (!strcmp(p->tk.v[i].text, "+") &&
+			             !(i + 1 < p->tk.n && p->tk.v[i + 1].kind == TK_WORD && pf_is_visit_word(&p->tk.v[i + 1]))))) {
+				op = t->role;   /* 65 이상, 10 g/dL 미만, ASA 3+ */
 				num = unit_start(p, i);
 				units_used(p, num + 1, i);
 			} else if (t->role != R_BETWEEN && f->ncond < MAXF && (rl = ref_link(p, i)) >= 0) {

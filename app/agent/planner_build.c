@@ -775,9 +775,36 @@ static int build_rows(struct planner *p, struct squery *q)
 }
 
 /* build the squery from the frame */
+/* ranges_meet: -1 (declined) when two comparisons of one column with numbers leave no value
+ * between them ("elderly (>=80) cases with Hb < 8" read as result >= 80 AND result < 8: a number
+ * meant for another column was given to this one) */
+static int ranges_meet(struct planner *p)
+{
+	const struct frame *f = &p->f;
+	for (int i = 0; i < f->ncond; i++)
+		for (int j = 0; j < f->ncond; j++) {
+			const char *lo = f->cond[i].op, *hi = f->cond[j].op;
+			if (i == j || f->cond[i].col != f->cond[j].col || f->cond[i].num != 1 || f->cond[j].num != 1 ||
+			    !lo || !hi || lo[0] != '>' || hi[0] != '<' || !f->cond[i].lit || !f->cond[j].lit)
+				continue;
+			char *e1, *e2;
+			double l = strtod(f->cond[i].lit, &e1), u = strtod(f->cond[j].lit, &e2);
+			if (*e1 || *e2 || e1 == f->cond[i].lit || e2 == f->cond[j].lit)
+				continue;
+			if (l > u || (l == u && (!lo[1] || !hi[1])))
+				return pf_decline(p, "two numbers compared with one column leave no value between them (%s); one of them "
+				                     "is likely of another thing",
+				                  arena_printf(&p->a, "%s %s %s and %s %s", pf_cfq(p, f->cond[i].col), lo, f->cond[i].lit, hi,
+				                               f->cond[j].lit));
+		}
+	return 0;
+}
+
 int pf_build(struct planner *p, struct squery *q)
 {
 	struct frame *f = &p->f;
+	if (ranges_meet(p) < 0)
+		return -1;
 	if (f->multi) {
 		const char *why;
 		if (planner_timeline(&p->a, p->s, &f->tl, q, &why) < 0)

@@ -512,7 +512,10 @@ struct cov_reading *pf_reading(struct planner *p)
 			 * everyone, or a ranking of the drugs, leaves it out */
 			/* ("drugs", "medication": a word for a class of things names the rows that record them,
 			 * as does the label of those rows) */
-			int via, label = pf_label_col(p, p->s->c[it->cols[0]].table, &via) == it->cols[0] ||
+			/* (the label of a dictionary the rows point into; not a column that is the label only
+			 * because the question named it: "department x year case counts" dropped the
+			 * department and counted everything) */
+			int via, label = (pf_label_col(p, p->s->c[it->cols[0]].table, &via) == it->cols[0] && via >= 0) ||
 			                 planner_in_list(planner_lex_phrases("class_word"), p->tk.v[it->t0].text) ||
 			                 planner_in_list(planner_lex_phrases("class_word"), p->tk.v[it->t0].stem);
 			int categories = p->s->c[it->cols[0]].nvalues > 0 && it->t1 == it->t0 + 1 &&

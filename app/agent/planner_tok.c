@@ -592,6 +592,9 @@ static enum err scan_punct(struct arena *a, const char *q, size_t n, size_t *pos
 	} else {
 		t->text = arena_strndup(a, q + i, 1);
 		t->role = c == '<' ? R_LT : c == '>' ? R_GT : R_STOP;
+		/* "ASA 3+", "70+": a plus right after a number is "or more", as 이상 after it */
+		if (c == '+' && i > 0 && q[i - 1] >= '0' && q[i - 1] <= '9')
+			t->role = R_GE;
 		*pos = i + 1;
 	}
 	if (!t->text)
@@ -774,6 +777,15 @@ enum err planner_tokenize(struct arena *a, const char *q, struct ptoks *out)
 				if (!strcmp(v[j].text, "break") || !strcmp(v[j].text, "breaking"))
 					v[j].role = R_STOP;
 		}
+	/* "aged 75+ (as of today)", "as of now": the moment ages and states are taken at, which is
+	 * the question's now already, not a window of one day on the events */
+	for (int k = 0; k + 2 < nt; k++)
+		if (!strcmp(v[k].text, "as") && !strcmp(v[k + 1].text, "of") &&
+		    (!strcmp(v[k + 2].text, "today") || !strcmp(v[k + 2].text, "now")))
+			for (int j = k; j <= k + 2; j++) {
+				v[j].role = R_STOP;
+				v[j].used = 1;
+			}
 	/* "per quarter", "by quarter": a breakdown by quarter, as 분기별 is; "the first quarter of
 	 * 2024" stays a word (a period, not a breakdown) */
 	for (int k = 0; k + 1 < nt; k++)

@@ -410,6 +410,14 @@ static int frame(struct planner *p, struct cues *c)
 				pf_need(p, ti);
 			}
 		}
+		/* "ASA 3+ pts with albumin under 3": patients named with a threshold on the measure and
+		 * nothing asked of them: how many, or which (with their values)? asked back */
+		int threshold = 0;
+		for (int k = 0; k < f->ncond; k++)
+			threshold |= f->cond[k].col == f->measure && f->cond[k].num == 1;
+		if (ec >= 0 && threshold && !asks_which(p))
+			return pf_decline(p, "the question asks neither how many nor which of the rows named by '%s' (a count or a list?)",
+			                  f->entity_word ? f->entity_word : p->s->c[ec].name);
 		if (ec >= 0 && f->nproj < NPROJ && f->nlead < 3) {
 			pf_proj_shift(f);
 			f->proj[0] = ec;

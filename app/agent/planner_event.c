@@ -163,20 +163,21 @@ void pf_event_words(struct planner *p)
 			}
 		if (r < EV_NREL && i + 1 < p->tk.n)
 			continue;
-		/* 수술 중 SBP 80 미만: during the operations, or among them? Among them when the event word
-		 * comes back as what is counted ("수술 중에 Hb 8 미만 나온 수술 몇 건"); with a value measured
-		 * in time after it and nothing else to tell, asked back, never guessed */
+		/* 수술 중 SBP 80 미만: during the operations, when a value measured in time follows; among
+		 * them when the event word comes back as what is counted ("수술 중에 Hb 8 미만 나온 수술 몇
+		 * 건": of the operations, those with a low Hb) */
 		for (r = 0; i + 1 < p->tk.n && r < EV_NREL; r++)
 			if (in(lex.measured[r], lex.nmeasured[r], &p->tk.v[i + 1]) && measured_after(p, i + 1)) {
 				int again = 0;
 				for (int k = i + 2; k < p->tk.n && !again; k++)
 					again = is_event(&p->tk.v[k]);
 				if (!again) {
-					pf_decline(p, "'%s' may mean during the event or among those events; which could not be told",
-					           pf_span_text(p, i, i + 2));
-					return;
+					add(p, r, i, i + 2);
+					break;
 				}
 			}
+		if (r < EV_NREL && i + 1 < p->tk.n)
+			continue;
 		/* before (the) surgery: the relation before it, articles between */
 		int j = i - 1;
 		while (j > 0 && skippable(&p->tk.v[j]))

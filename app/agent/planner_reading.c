@@ -146,6 +146,18 @@ static struct cov_item *link_item(struct planner *p, struct cov_reading *r, cons
 	return ci;
 }
 
+/* per_word_near: token i is next to a breakdown word ("approach by year", "approach x year",
+ * "by approach"): an English word found only in a column's comment, said as a dimension, names
+ * that column, and a plan that leaves it out answers another question */
+static int per_word_near(const struct planner *p, int i)
+{
+	for (int k = i - 1; k <= i + 1; k++)
+		if (k >= 0 && k < p->tk.n && k != i &&
+		    (p->tk.v[k].role == R_PER || !strcmp(p->tk.v[k].text, "x") || !strcmp(p->tk.v[k].text, "×")))
+			return 1;
+	return 0;
+}
+
 /* link_before: some link of the question lies wholly before token s */
 static int link_before(struct planner *p, int s)
 {
@@ -538,7 +550,8 @@ struct cov_reading *pf_reading(struct planner *p)
 				ci->table = arena_strdup(&r->a, pf_tname(p, it->cols[0]));
 		} else if (it->kind == PL_COLUMN && it->role != 2 && it->t1 == it->t0 + 1 && p->s->c[it->cols[0]].nvalues > 0 &&
 		           p->s->c[it->cols[0]].type == PT_TEXT && !pf_is_keyish(p, it->cols[0]) &&
-		           p->tk.v[it->t0].role == R_NONE && pf_tok_ent(&p->tk.v[it->t0]) < 0 && p->tk.v[it->t0].hangul) {
+		           p->tk.v[it->t0].role == R_NONE && pf_tok_ent(&p->tk.v[it->t0]) < 0 &&
+		           (p->tk.v[it->t0].hangul || (strlen(p->tk.v[it->t0].text) >= 5 && per_word_near(p, it->t0)))) {
 			/* a Korean word found only in the comment of a column of categories ("남자" in "성별 (M
 			 * 남자, F 여자)"): it says one of them, so the column must be used; a count of everyone
 			 * drops it.  (An English word found in a comment is weaker still: "written" is no

@@ -130,6 +130,11 @@ static int frame(struct planner *p, struct cues *c)
 	if ((f->entity_counted || f->count_entity) && f->entity_col && !f->rank_entity)
 		return pf_decline(p, "the ranking is by the number of %s, which no table the question's rows reach holds",
 		                  f->entity_col);
+	/* "top 5 main diagnoses" ranked the main-diagnosis flag (Y, N): a column of two values or a
+	 * yes/no has no top 5; the word said which rows, not what is ranked */
+	if (c->n >= 2 && (p->s->c[rc].flag || (p->s->c[rc].nvalues > 0 && p->s->c[rc].nvalues <= 2)))
+		return pf_decline(p, "a top N was asked, but '%s' holds only two values (yes/no); what is ranked could not be told",
+		                  p->s->c[rc].name);
 	f->rank_col = rc;
 	f->rank_n = c->n;
 	f->rank_asc = c->asc;

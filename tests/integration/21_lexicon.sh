@@ -111,7 +111,7 @@ INSERT INTO meas SELECT g, 1 + g % 70, 3 + g % 2, CASE WHEN g % 2 = 0 THEN 'SBP'
   CASE WHEN g % 2 = 0 THEN 70 + g % 80 ELSE 3 + (g % 30) / 10.0 END FROM generate_series(1, 300) g;
 SQL
 "$ASKQL" index --name "${DB}_ko" --target "$URL2" >/dev/null 2>&1
-plan=$("$ASKQL" eval --target "${DB}_ko" --plan "asthma patients with hypotension" 2>&1)
+plan=$("$ASKQL" eval --target "${DB}_ko" --plan "list the asthma patients with hypotension" 2>&1)
 check "a condition on another event table goes through the patient, not through the concept ids both reference" \
 	'grep -q "person_id IN (SELECT meas.person_id FROM meas" <<<"$plan" && ! grep -q "concept_id IN (SELECT" <<<"$plan"' "$plan"
 echo "1..$n"

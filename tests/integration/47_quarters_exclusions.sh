@@ -21,7 +21,7 @@ SQL
 
 cat >"$TMP/q.jsonl" <<'J'
 {"question": "2024년 3분기 robotic 수술 건수", "gold_sql": "SELECT count(*) FROM op_case WHERE technique = 'robotic' AND op_start >= '2024-07-01' AND op_start < '2024-10-01'", "rule": "3분기 of a named year: July to September"}
-{"question": "robotic cases in Q1 2024", "gold_sql": "SELECT case_no FROM op_case WHERE technique = 'robotic' AND op_start >= '2024-01-01' AND op_start < '2024-04-01'", "rule": "Q1 before the year"}
+{"question": "list robotic cases in Q1 2024", "gold_sql": "SELECT case_no FROM op_case WHERE technique = 'robotic' AND op_start >= '2024-01-01' AND op_start < '2024-04-01'", "rule": "Q1 before the year"}
 {"question": "how many urology cases in the fourth quarter of 2023?", "gold_sql": "SELECT count(*) FROM op_case WHERE ward_dept = 'urology' AND op_start >= '2023-10-01' AND op_start < '2024-01-01'", "rule": "the fourth quarter of a year"}
 {"question": "2024년 4분기 월별 케이스 수", "gold_sql": "SELECT date_trunc('month', op_start), count(*) FROM op_case WHERE op_start >= '2024-10-01' AND op_start < '2025-01-01' GROUP BY 1 ORDER BY 1", "rule": "a breakdown by month inside one quarter"}
 {"question": "2024년 하반기 robotic 수술 건수", "gold_sql": "SELECT count(*) FROM op_case WHERE technique = 'robotic' AND op_start >= '2024-07-01' AND op_start < '2025-01-01'", "rule": "하반기: the second half of the year"}

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# 49_empty_asked_back.sh: issue 26, tenth session, on a schema of our own: an offline reading whose result has no row is asked back, naming the condition that alone matches nothing (or saying only the combination is empty), never shown as "none"; a count of zero is still answered; "수술한 환자 목록" on a schema where operations are one table among others must read the operations (declined, not every patient); "laparoscopic operations in 2025?" (rows named, neither how many nor which) is asked back; "수술 중 SBP 80 미만" (during or among?) is asked back while "수술중" is during and "수술 중 laparoscopic 비율" is among; patients are counted through the nearest table that holds them; N+ is N or more; two comparisons of one column that no value meets are declined; patients with a threshold and nothing asked of them are asked back; on the demo, a column named as a bare word and left unused is declined ("department x year case counts" counted every case).
+# 49_empty_asked_back.sh: issue 26, tenth session, on a schema of our own: an offline reading whose result has no row is asked back, naming the condition that alone matches nothing (or saying only the combination is empty), never shown as "none"; a count of zero is still answered; "수술한 환자 목록" on a schema where operations are one table among others must read the operations (declined, not every patient); "laparoscopic operations in 2025?" (rows named, neither how many nor which) is asked back; "수술 중 SBP 80 미만" is during the operation, "수술 중에 SBP 80 미만 나온 수술 몇 건" (the event counted again) and "수술 중 laparoscopic 비율" are among them; patients are counted through the nearest table that holds them; N+ is N or more; two comparisons of one column that no value meets are declined; patients with a threshold and nothing asked of them are asked back; an English comment word said as a dimension must be grouped; a top N of a yes/no column is declined; on the demo, a column named as a bare word and left unused is declined ("department x year case counts" counted every case).
 set -uo pipefail
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 ASKQL=${ASKQL:-$TOP/bin/askql}
@@ -21,6 +21,12 @@ COMMENT ON COLUMN operation.op_end IS '수술 종료';
 INSERT INTO operation SELECT g, 1 + g % 60, (ARRAY['open', 'laparoscopic', 'laparoscopic'])[1 + g % 3],
   timestamp '2025-03-01 08:00' + g * interval '1 day', timestamp '2025-03-01 10:00' + g * interval '1 day'
   FROM generate_series(1, 120) g;
+CREATE TABLE diagnosis (dx_no int PRIMARY KEY, person_no int NOT NULL REFERENCES person, dx_name text NOT NULL, main_yn text NOT NULL);
+COMMENT ON TABLE diagnosis IS '진단 (diagnoses)';
+COMMENT ON COLUMN diagnosis.dx_name IS '진단명 (diagnosis name)';
+COMMENT ON COLUMN diagnosis.main_yn IS '주진단 여부 (main diagnosis: Y, N)';
+INSERT INTO diagnosis SELECT g, 1 + g % 80, (ARRAY['pneumonia', 'sepsis', 'stroke', 'asthma'])[1 + g % 4], (ARRAY['Y', 'N', 'N'])[1 + g % 3]
+  FROM generate_series(1, 200) g;
 CREATE TABLE vital (vital_no int PRIMARY KEY, op_no int NOT NULL REFERENCES operation, rec_time timestamp NOT NULL, sbp int);
 COMMENT ON TABLE vital IS '활력징후 (vital signs)';
 COMMENT ON COLUMN vital.sbp IS '수축기 혈압 SBP (systolic blood pressure, mmHg)';
@@ -43,12 +49,15 @@ cat >"$TMP/q.jsonl" <<'J'
 {"question": "number of patients with potassium over 40", "gold_sql": "SELECT count(DISTINCT person_no) FROM lab WHERE test_name = 'potassium' AND result_val > 40", "rule": "a count of zero is an answer"}
 {"question": "수술받은 환자 목록 (환자번호)", "gold_sql": "SELECT DISTINCT person_no FROM operation", "rule": "the same with the patient number named: read from the operations"}
 {"question": "laparoscopic operations in 2025?", "expect": "declined", "gold_sql": "SELECT count(*) FROM operation WHERE op_method = 'laparoscopic' AND op_start >= '2025-01-01' AND op_start < '2026-01-01'", "rule": "rows named, neither how many nor which: asked back"}
-{"question": "수술 중 SBP 80 미만 환자 수", "expect": "declined", "gold_sql": "SELECT count(DISTINCT o.person_no) FROM vital v JOIN operation o ON o.op_no = v.op_no WHERE v.sbp < 80 AND v.rec_time >= o.op_start AND v.rec_time <= o.op_end", "rule": "수술 중 before a value measured in time: during or among? asked back"}
+{"question": "수술 중 SBP 80 미만 환자 수", "gold_sql": "SELECT count(DISTINCT o.person_no) FROM vital v JOIN operation o ON o.op_no = v.op_no WHERE v.sbp < 80 AND v.rec_time >= o.op_start AND v.rec_time <= o.op_end", "rule": "수술 중 before a value measured in time: during the operation"}
+{"question": "수술 중에 SBP 80 미만 나온 수술 몇 건", "gold_sql": "SELECT count(DISTINCT v.op_no) FROM vital v WHERE v.sbp < 80", "rule": "수술 중에 ... 수술 몇 건: among the operations (the event word counted again), no window"}
 {"question": "수술중 SBP 80 미만 환자 수", "gold_sql": "SELECT count(DISTINCT o.person_no) FROM vital v JOIN operation o ON o.op_no = v.op_no WHERE v.sbp < 80 AND v.rec_time >= o.op_start AND v.rec_time <= o.op_end", "rule": "수술중 in one word: during; the patients counted through the nearest table that holds them"}
 {"question": "수술한 환자 목록", "expect": "declined", "gold_sql": "SELECT DISTINCT person_no FROM operation", "rule": "patients who had an operation: the operations must be read; a list of every patient is declined"}
 {"question": "number of patients with potassium 5+", "gold_sql": "SELECT count(DISTINCT person_no) FROM lab WHERE test_name = 'potassium' AND result_val >= 5", "rule": "N+ is N or more"}
 {"question": "number of patients with potassium over 10 and under 2", "expect": "declined", "gold_sql": "SELECT count(DISTINCT person_no) FROM lab WHERE test_name = 'potassium' AND result_val > 10 AND result_val < 2", "rule": "two comparisons of one column that no value meets: declined, not a count of 0"}
 {"question": "patients with potassium over 5", "expect": "declined", "gold_sql": "SELECT count(DISTINCT person_no) FROM lab WHERE test_name = 'potassium' AND result_val > 5", "rule": "patients and a threshold, nothing asked of them: a count or a list? asked back"}
+{"question": "approach x year operation counts", "expect": "declined", "gold_sql": "SELECT op_method, date_trunc('year', op_start), count(*) FROM operation GROUP BY 1, 2", "rule": "an English word found in a comment, said as a dimension (x, by), must be grouped: declined, not a count by year alone"}
+{"question": "top 3 main diagnoses", "expect": "declined", "gold_sql": "SELECT dx_name, count(*) FROM diagnosis WHERE main_yn = 'Y' GROUP BY 1 ORDER BY 2 DESC LIMIT 3", "rule": "a top N of a yes/no column ranks nothing: declined"}
 J
 own_schema_eval "$TMP/q.jsonl"
 
@@ -78,5 +87,5 @@ for q in "department x year case counts" "department by year case counts" "numbe
 	*) nok "a named column unused is declined: $q" "$out" ;;
 	esac
 done
-[ "$n" -eq 17 ] || nok "seventeen checks were made (got $n)"
+[ "$n" -eq 20 ] || nok "twenty checks were made (got $n)"
 echo "1..$n"

@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "agent/agent_int.h"
-#include "agent/planner_int.h"
 #include "util/sb.h"
 
 /* at most this many condition groups are tried one by one (one short statement each) */
@@ -170,26 +169,6 @@ static void say_cond(struct sb *m, const char *c)
 	sb_printf(m, "'%.*s%s'", (int)(n > 120 ? 117 : n), c, n > 120 ? "..." : "");
 }
 
-/* names_one: condition c is "<table.>key = <whole number>" for a patient, case or visit key (keys
- * NULL-terminated): one named patient's or case's record, which may well hold nothing */
-static int names_one(const char *c, char *const *keys)
-{
-	const char *eq = strstr(c, " = ");
-	if (!eq || strstr(c, " AND ") || strstr(c, " OR "))
-		return 0;
-	const char *col = c;
-	for (const char *d = c; d < eq; d++)
-		if (*d == '.')
-			col = d + 1;
-	const char *v = eq + 3;
-	if (!*v || strspn(v, "0123456789") != strlen(v))
-		return 0;
-	for (int k = 0; keys[k]; k++)
-		if (strlen(keys[k]) == (size_t)(eq - col) && !strncmp(col, keys[k], (size_t)(eq - col)))
-			return 1;
-	return 0;
-}
-
 /* top_having: sql has a HAVING outside parentheses ("tests done more than 30 times": that none
  * is done so often is an answer) */
 static int top_having(const char *sql)
@@ -216,24 +195,7 @@ char *empty_check_run(struct agent *a, const struct exec_out *eo)
 		return NULL;
 	struct empty_parts p;
 	struct sb m = SB_INIT;
-	if (empty_parts_of(eo->sql, &p) == OK) {
-		/* one named patient, case or visit: "which organisms were found in patient 4's cultures?"
-		 * may truly be none */
-		char *keys[ENT_NKINDS + 1] = {0};
-		int nk = 0, one = 0;
-		for (int k = 0; k < ENT_NKINDS; k++)
-			if ((keys[nk] = planner_entity_key(a->cat, a->conninfo, k, NULL)))
-				nk++;
-		for (int i = 0; i < p.n && !one; i++)
-			one = names_one(p.cond[i], keys);
-		for (int k = 0; k < nk; k++)
-			free(keys[k]);
-		if (one) {
-			empty_parts_free(&p);
-			return NULL;
-		}
-	}
-	if (!p.from) {   /* (not split: a WITH, a set operation, no WHERE) */
+	if (empty_parts_of(eo->sql, &p) != OK) {   /* not split: a WITH, a set operation, no WHERE */
 		sb_printf(&m, "empty result: no row matches this reading of the question; a reading that finds "
 		          "nothing is asked back, not shown as none");
 		return sb_steal(&m);

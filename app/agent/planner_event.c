@@ -172,12 +172,11 @@ void pf_event_words(struct planner *p)
 				for (int k = i + 2; k < p->tk.n && !again; k++)
 					again = is_event(&p->tk.v[k]);
 				if (!again) {
-					add(p, r, i, i + 2);
-					break;
+					pf_decline(p, "'%s' may mean during the event or among those events; which could not be told",
+					           pf_span_text(p, i, i + 2));
+					return;
 				}
 			}
-		if (r < EV_NREL && i + 1 < p->tk.n)
-			continue;
 		/* before (the) surgery: the relation before it, articles between */
 		int j = i - 1;
 		while (j > 0 && skippable(&p->tk.v[j]))

@@ -77,7 +77,7 @@ cat >"$TMP/q.jsonl" <<'J'
 {"question": "admit kind별 ward code별 입원 건수", "gold_sql": "SELECT admit_kind, ward_code, count(*) FROM hospital_admission GROUP BY 1, 2", "rule": "a column name in Latin words with a Korean ending (kind별): both groupings"}
 {"question": "which female patients had an elective admission? give the patient ids", "gold_sql": "SELECT DISTINCT h.person_no FROM hospital_admission h JOIN person p USING (person_no) WHERE p.sex = 'F' AND h.admit_kind = 'elective'", "rule": "patient ids: the identifier a list shows, not the stored route 'id'"}
 {"question": "the two most common routes of medication orders", "gold_sql": "SELECT route FROM (SELECT route, dense_rank() OVER (ORDER BY count(*) DESC) r FROM drug_order GROUP BY route) t WHERE r <= 2", "rule": "a ranking of the column of categories named (routes), not of the rows' label (drugs)"}
-{"question": "which organisms were found in patient 4's cultures?", "gold_sql": "SELECT DISTINCT organism FROM culture WHERE person_no = 4 AND organism IS NOT NULL", "rule": "a list of names: an empty name is not one found"}
+{"question": "which organisms were found in patient 4's cultures?", "expect": "declined", "gold_sql": "SELECT DISTINCT organism FROM culture WHERE person_no = 4 AND organism IS NOT NULL", "rule": "a list of names: an empty name is not one found; none is left, and an offline reading that finds no row is asked back (docs/coverage.md, Empty results)"}
 J
 own_schema_eval "$TMP/q.jsonl"
 [ "$n" -eq 15 ] || nok "fifteen questions were scored (got $n)"

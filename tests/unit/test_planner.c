@@ -1428,7 +1428,7 @@ static void test_entities_and_rankings(void **state)
 	NEED_DB();
 	struct planner_ctx ctx = {.now = NOW};
 	struct planner_out o;
-	assert_int_equal(planner_plan(cat, NULL, "수술 중 수축기 혈압 90 미만인 환자 수", &ctx, &o), OK);
+	assert_int_equal(planner_plan(cat, NULL, "수술중 수축기 혈압 90 미만인 환자 수", &ctx, &o), OK);
 	assert_false(o.unanswerable);
 	HAS(o.sql, "COUNT(DISTINCT clinical_data_table.subjectid)");
 	HAS(o.sql, "vital_data_table.sbp < 90");

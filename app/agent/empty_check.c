@@ -21,6 +21,26 @@ static int kw_at(const char *s, size_t i, const char *kw)
 	return s[i + n] == 0 || isspace((unsigned char)s[i + n]);
 }
 
+/* top_level: step the scan past character ch (quote: the open quote or 0; depth: parentheses
+ * open); 1 when ch stands outside every quote and parenthesis and opens or closes neither */
+static int top_level(char ch, int *depth, int *quote)
+{
+	if (*quote) {
+		if (ch == *quote)
+			*quote = 0;
+		return 0;
+	}
+	if (ch == '\'' || ch == '"') {
+		*quote = ch;
+		return 0;
+	}
+	if (ch == '(' || ch == ')') {
+		*depth += ch == '(' ? 1 : -1;
+		return 0;
+	}
+	return !*depth;
+}
+
 /* lead_len: the length of a condition's leading column reference ("t.col" of "t.col >= 5"); 0
  * when it starts otherwise (a function, a parenthesis) */
 static size_t lead_len(const char *c, size_t n)
@@ -90,21 +110,7 @@ enum err empty_parts_of(const char *sql, struct empty_parts *p)
 		return ERR_PARSE;
 	/* the top level's FROM, WHERE and what ends the WHERE; a set operation is no single reading */
 	for (size_t i = 0; i < len; i++) {
-		char ch = sql[i];
-		if (quote) {
-			if (ch == quote)
-				quote = 0;
-			continue;
-		}
-		if (ch == '\'' || ch == '"') {
-			quote = ch;
-			continue;
-		}
-		if (ch == '(' || ch == ')') {
-			depth += ch == '(' ? 1 : -1;
-			continue;
-		}
-		if (depth)
+		if (!top_level(sql[i], &depth, &quote))
 			continue;
 		if (kw_at(sql, i, "UNION") || kw_at(sql, i, "INTERSECT") || kw_at(sql, i, "EXCEPT"))
 			return ERR_PARSE;
@@ -128,21 +134,7 @@ enum err empty_parts_of(const char *sql, struct empty_parts *p)
 	int between = 0;
 	enum err e = OK;
 	for (size_t i = where; i < end && e == OK && !ors; i++) {
-		char ch = sql[i];
-		if (quote) {
-			if (ch == quote)
-				quote = 0;
-			continue;
-		}
-		if (ch == '\'' || ch == '"') {
-			quote = ch;
-			continue;
-		}
-		if (ch == '(' || ch == ')') {
-			depth += ch == '(' ? 1 : -1;
-			continue;
-		}
-		if (depth)
+		if (!top_level(sql[i], &depth, &quote))
 			continue;
 		if (kw_at(sql, i, "BETWEEN"))
 			between = 1;
@@ -174,18 +166,9 @@ static void say_cond(struct sb *m, const char *c)
 static int top_having(const char *sql)
 {
 	int depth = 0, quote = 0;
-	for (size_t i = 0; sql[i]; i++) {
-		if (quote) {
-			quote = sql[i] == quote ? 0 : quote;
-			continue;
-		}
-		if (sql[i] == '\'' || sql[i] == '"')
-			quote = sql[i];
-		else if (sql[i] == '(' || sql[i] == ')')
-			depth += sql[i] == '(' ? 1 : -1;
-		else if (!depth && kw_at(sql, i, "HAVING"))
+	for (size_t i = 0; sql[i]; i++)
+		if (top_level(sql[i], &depth, &quote) && kw_at(sql, i, "HAVING"))
 			return 1;
-	}
 	return 0;
 }
 

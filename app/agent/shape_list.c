@@ -84,6 +84,13 @@ static int asks_which(struct planner *p)
 	return 0;
 }
 
+/* count_or_list: -1, declined: the rows of entity column ec are named and nothing is asked of them */
+static int count_or_list(struct planner *p, int ec)
+{
+	return pf_decline(p, "the question asks neither how many nor which of the rows named by '%s' (a count or a list?)",
+	                  p->f.entity_word ? p->f.entity_word : p->s->c[ec].name);
+}
+
 /* the value words: the measure; else a list of patients (the patients themselves); 0 or -1 */
 static int list_value(struct planner *p, const struct cues *c)
 {
@@ -130,8 +137,7 @@ static int list_value(struct planner *p, const struct cues *c)
 		/* "spinal cases in 2024?": the rows named with nothing asked of them, neither a count
 		 * word nor a list word; how many, or which? asked back, not guessed */
 		if (ec >= 0 && !f->nproj && !asks_which(p))
-			return pf_decline(p, "the question asks neither how many nor which of the rows named by '%s' (a count or a list?)",
-			                  f->entity_word ? f->entity_word : p->s->c[ec].name);
+			return count_or_list(p, ec);
 		if (ec >= 0) {
 			for (int k = f->nproj; k > 0; k--)   /* not memmove: see pf_proj_shift */
 				f->proj[k] = f->proj[k - 1];
@@ -416,8 +422,7 @@ static int frame(struct planner *p, struct cues *c)
 		for (int k = 0; k < f->ncond; k++)
 			threshold |= f->cond[k].col == f->measure && f->cond[k].num == 1;
 		if (ec >= 0 && threshold && !asks_which(p))
-			return pf_decline(p, "the question asks neither how many nor which of the rows named by '%s' (a count or a list?)",
-			                  f->entity_word ? f->entity_word : p->s->c[ec].name);
+			return count_or_list(p, ec);
 		if (ec >= 0 && f->nproj < NPROJ && f->nlead < 3) {
 			pf_proj_shift(f);
 			f->proj[0] = ec;

@@ -11,6 +11,7 @@
 
 #define F_WHERE 1u   /* under a WHERE, a JOIN's ON or a HAVING */
 #define F_AGG 2u     /* inside an aggregate's arguments or its FILTER */
+#define F_OUT 4u     /* in a SELECT's target list, outside a window's OVER: an output */
 
 #define NAMELEN 64
 #define LITLEN 160
@@ -34,6 +35,8 @@ struct facts {
 	char shown[MAXGRP * 2][NAMELEN];  /* columns of the outermost target list and ORDER BY */
 	int nshown;
 	int aggregates;                /* any aggregate call */
+	int measures;                  /* aggregate calls that are outputs of some SELECT (not inside a
+	                                * window's OVER, nor inside another aggregate) */
 	char table[MAXGRP][NAMELEN];   /* tables read (FROM, JOIN, subqueries) */
 	int ntable;
 	char paired[MAXGRP][NAMELEN];  /* columns compared with another column (l.dt < c.opstart) */
@@ -85,7 +88,7 @@ static void add_ref(struct facts *f, const char *col, unsigned flags)
 {
 	if (f->nref < MAXREF) {
 		snprintf(f->ref[f->nref].col, NAMELEN, "%s", col);
-		f->ref[f->nref++].flags = flags;
+		f->ref[f->nref++].flags = flags & (F_WHERE | F_AGG);
 	}
 }
 
@@ -113,7 +116,7 @@ static void comparison(const cJSON *e, unsigned flags, struct facts *f)
 			for (int k = 0; k < v->nlit && f->ncmp < MAXCMP; k++) {
 				snprintf(f->cmp[f->ncmp].col, NAMELEN, "%s", c->col[i]);
 				snprintf(f->cmp[f->ncmp].lit, LITLEN, "%s", v->lit[k]);
-				f->cmp[f->ncmp++].flags = flags;
+				f->cmp[f->ncmp++].flags = flags & (F_WHERE | F_AGG);
 			}
 	}
 }
@@ -226,7 +229,7 @@ static void walk_select(const cJSON *s, struct facts *f, int top)
 		walk_select(larg, f, top);
 		walk_select(cJSON_GetObjectItemCaseSensitive(s, "rarg"), f, 0);
 	}
-	walk(targets, 0, f, 0);
+	walk(targets, F_OUT, f, 0);
 	walk(cJSON_GetObjectItemCaseSensitive(s, "fromClause"), 0, f, 0);
 	walk(cJSON_GetObjectItemCaseSensitive(s, "whereClause"), F_WHERE, f, 0);
 	walk(cJSON_GetObjectItemCaseSensitive(s, "havingClause"), F_WHERE, f, 0);
@@ -290,9 +293,12 @@ static void walk(const cJSON *n, unsigned flags, struct facts *f, int top)
 		const char *fn = pgt_last_sval(cJSON_GetObjectItemCaseSensitive(bd, "funcname"));
 		unsigned inner = flags;
 		if (fn && is_agg(fn) && !cJSON_GetObjectItemCaseSensitive(bd, "over")) {
+			f->measures += (flags & (F_OUT | F_AGG)) == F_OUT;
 			inner |= F_AGG;
 			f->aggregates = 1;
 		}
+		if (cJSON_GetObjectItemCaseSensitive(bd, "over"))
+			inner &= ~F_OUT;   /* (RANK() OVER (ORDER BY COUNT(*)): the count is an order, not an output) */
 		if (fn && !strcasecmp(fn, "avg"))
 			f->share = 1;
 		cJSON_ArrayForEach(e, bd)
@@ -386,6 +392,19 @@ static int number_used(const struct facts *f, double num)
 	return 0;
 }
 
+/* number_compared: the number is compared with one of the item's columns ("bmi > 30", "30 <= bmi",
+ * "bmi BETWEEN 30 AND 40") */
+static int number_compared(const struct facts *f, const struct cov_item *it)
+{
+	for (int i = 0; i < f->ncmp; i++) {
+		char *end;
+		double v = strtod(f->cmp[i].lit, &end);
+		if (col_in(it, f->cmp[i].col) && end != f->cmp[i].lit && !*end && fabs(v - it->num) <= 1e-9 * (fabs(it->num) + 1))
+			return 1;
+	}
+	return 0;
+}
+
 /* table_read: the statement reads table (NULL: no) */
 static int table_read(const struct facts *f, const char *table)
 {
@@ -447,6 +466,8 @@ enum err coverage_check(const struct cov_reading *r, const char *sql, struct cov
 		case COV_NUMBER:
 			if (!number_used(f, it->num))
 				add_finding(out, max, nfound, DROP_NUMBER, i, NULL);
+			else if (it->ncolumns && !number_compared(f, it))
+				add_finding(out, max, nfound, DROP_NUMBER_COLUMN, i, NULL);
 			break;
 		case COV_RATE_BASE: {
 			int w = uses(f, it, F_WHERE, 0), a = uses(f, it, F_AGG, 0);
@@ -463,6 +484,12 @@ enum err coverage_check(const struct cov_reading *r, const char *sql, struct cov
 		case COV_SHARE:
 			if (!f->share)
 				add_finding(out, max, nfound, DROP_SHARE, i, NULL);
+			break;
+		case COV_MEASURES:
+			if (f->measures < (int)it->num && *nfound < max) {
+				add_finding(out, max, nfound, DROP_MEASURES, i, NULL);
+				out[*nfound - 1].computed = f->measures;
+			}
 			break;
 		case COV_RATE_PART: {
 			int w = uses(f, it, F_WHERE, 0), a = uses(f, it, F_AGG, 0), wb = -1;
@@ -531,6 +558,8 @@ const char *coverage_drop_name(enum cov_drop d)
 	case DROP_WINDOW: return "window";
 	case DROP_SHARE: return "share";
 	case DROP_COUNT_ONE: return "count_of_one";
+	case DROP_MEASURES: return "measures";
+	case DROP_NUMBER_COLUMN: return "number_column";
 	}
 	return "?";
 }
@@ -574,6 +603,14 @@ char *coverage_say(const struct cov_reading *r, const struct cov_finding *f, int
 		case DROP_COUNT_ONE:
 			sb_printf(&sb, "the SQL counts distinct %s per %s: every count is 1; count the rows asked about",
 			          f[i].counted, f[i].counted);
+			break;
+		case DROP_NUMBER_COLUMN:
+			sb_printf(&sb, "the question compares %s with the number '%s', and the SQL compares another column with it", c, w);
+			break;
+		case DROP_MEASURES:
+			sb_printf(&sb, "the question asks for %d measures ('%s'), and the SQL computes %d: compute each one as "
+			               "its own output column (a count of all rows and a count with a FILTER, for example)",
+			          it ? (int)it->num : 2, w, f[i].computed);
 			break;
 		case DROP_NONE:
 			break;

@@ -11,13 +11,17 @@ enum cov_need {
 	COV_VALUE,        /* a stored value: the column compared with one of values[] somewhere */
 	COV_COLUMN,       /* a column named: referenced somewhere, or its table read */
 	COV_GROUP,        /* a breakdown (X별, by X): the column (or a band of it) in a GROUP BY */
-	COV_NUMBER,       /* a number (a threshold, a limit): a literal of that value somewhere */
+	COV_NUMBER,       /* a number (a threshold, a limit): a literal of that value somewhere; with
+	                   * columns (a numeric column named right before it: "bmi over 30"), compared
+	                   * with one of them */
 	COV_RATE_BASE,    /* the denominator of a rate (A of "A 중 B 비율"): filtered in a WHERE */
 	COV_RATE_PART,    /* its numerator (B): inside the aggregate, or in fewer WHEREs than A */
 	COV_WINDOW,       /* an event window (수술 전, after surgery): a column compared with another column,
 	                   * one of columns[] (the event's start or end) */
-	COV_SHARE         /* a share word no link took (비율, percentage, rate, %): the SQL computes a share
+	COV_SHARE,        /* a share word no link took (비율, percentage, rate, %): the SQL computes a share
 	                   * (a division, or an average: of a condition, or of a 0/1 flag) */
+	COV_MEASURES      /* several measures joined by and/와 ("수술 건수와 사망 건수", "number of cases and
+	                   * number of deaths"): at least num aggregates among the SQL's output columns */
 };
 
 #define COV_MAXVAL 12
@@ -29,7 +33,7 @@ struct cov_item {
 	const char *values[COV_MAXVAL];     /* COV_VALUE / COV_RATE_*: stored values, any one serves */
 	int nvalues;
 	int contains;                       /* values are parts of stored labels (ILIKE '%v%') */
-	double num;                         /* COV_NUMBER */
+	double num;                         /* COV_NUMBER: the number; COV_MEASURES: how many measures */
 	const char *table;                  /* COV_COLUMN: the column's table; a word that names a column
 	                                     * may name the table's rows ("drugs", "surgical cases"), so
 	                                     * reading that table uses it.  COV_VALUE: a table the word
@@ -63,7 +67,9 @@ enum cov_drop {
 	DROP_ENTITY_GROUPED, /* an identifier is grouped though no one asked per patient/case */
 	DROP_WINDOW,         /* an event window (수술 전) compares no time with the event's */
 	DROP_SHARE,          /* a share was asked (비율, %) and the SQL computes none: a count or a list */
-	DROP_COUNT_ONE       /* COUNT(DISTINCT c) in a SELECT grouped by c: every count is 1 */
+	DROP_COUNT_ONE,      /* COUNT(DISTINCT c) in a SELECT grouped by c: every count is 1 */
+	DROP_NUMBER_COLUMN,  /* a number said of a column ("bmi over 30") is compared with another column */
+	DROP_MEASURES        /* fewer aggregates are computed than measures asked ("A 건수와 B 건수": one count) */
 };
 
 struct cov_finding {
@@ -71,6 +77,7 @@ struct cov_finding {
 	int item;            /* index into the reading's v, -1 for DROP_ENTITY_GROUPED and DROP_COUNT_ONE */
 	const char *column;  /* DROP_ENTITY_GROUPED: the identifier grouped (points into the reading) */
 	char counted[64];    /* DROP_COUNT_ONE: the column counted ("t.c" as written) */
+	int computed;        /* DROP_MEASURES: the aggregates the SQL outputs */
 };
 
 /*

@@ -445,6 +445,10 @@ static void link_question(struct planner *p, const struct planner_ctx *ctx)
 	pf_pair_words(p);
 	pf_band_words(p);
 	pf_precision_words(p);
+	if (getenv("ASKQL_PLANNER_DEBUG"))
+		for (int l = 0; l < p->pl.n; l++)
+			fprintf(stderr, "planner: link %d kind %d [%d,%d) col %s role %d\n", l, p->pl.v[l].kind, p->pl.v[l].t0, p->pl.v[l].t1,
+			        p->pl.v[l].ncols ? p->s->c[p->pl.v[l].cols[0]].name : "-", p->pl.v[l].role);
 	if (pf_comparisons(p) == 0 && pf_structure(p) == 0)
 		pf_unread_comparison(p);
 }
@@ -614,6 +618,14 @@ static void cover(struct planner *p, struct planner_out *out)
 	case DROP_COUNT_ONE:
 		pf_decline(p, "the plan counts distinct %s within each of its own values: every count would be 1",
 		           arena_printf(&p->a, "%s", f[0].counted));
+		break;
+	case DROP_NUMBER_COLUMN:
+		pf_decline(p, "the question compares %s, and the plan compares another column with that number",
+		           arena_printf(&p->a, "%s with '%s'", col, word));
+		break;
+	case DROP_MEASURES:
+		pf_decline(p, "the question asks for several measures (%s), and the plan computes one at a time",
+		           arena_printf(&p->a, "'%s'", word));
 		break;
 	case DROP_NONE:
 		break;

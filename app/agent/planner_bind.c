@@ -354,11 +354,13 @@ int pf_comparisons(struct planner *p)
 		      planner_in_list(planner_lex_phrases("people"), p->tk.v[i - 1].text)) &&   /* "women over 60" */
 		     !(num + 1 < p->tk.n && (unit_tok(&p->tk.v[num + 1]) || p->tk.v[num + 1].role == R_UNIT))))
 			col = pf_age_col(p, &from_birth);
-		int bestd = 99;
+		int bestd = 99, aged = col >= 0;
 		for (int l = 0; l < p->pl.n && col >= 0; l++)
 			if (p->pl.v[l].kind == PL_COLUMN && p->pl.v[l].cols[0] == col)
 				p->pl.v[l].role = 1;   /* "aged": the age column of the comparison */
-		for (int l = 0; l < p->pl.n && col < 0; l++) {
+		/* (every link is weighed: "average age of patients with bmi over 30" compared the age, the
+		 * first numeric column named, and averaged the bmi) */
+		for (int l = 0; l < p->pl.n && !aged; l++) {
 			struct plink_item *it = &p->pl.v[l];
 			if (it->kind != PL_COLUMN || p->s->c[it->cols[0]].type != PT_NUM || pf_is_keyish(p, it->cols[0]))
 				continue;   /* a number is not compared with an identifier or a code's key */
@@ -1126,6 +1128,22 @@ static int either_columns(struct planner *p)
 				              "build", arena_printf(&p->a, "'%s'", pf_span_text(p, a->t0, b->t1)));
 				return 1;
 			}
+		}
+	/* "patients with diabetes or hypertension": two flags (or a flag and a value) said as
+	 * alternatives were ANDed, the patients with both */
+	static const char *const or_words[] = {"or", "또는", "혹은", NULL};
+	for (int l = 0; l < p->pl.n; l++)
+		for (int m = 0; m < p->pl.n; m++) {
+			const struct plink_item *a = &p->pl.v[l], *b = &p->pl.v[m];
+			if (a->t1 + 1 != b->t0 || a->t1 <= a->t0 || b->t1 <= b->t0 || a->role == PL_ROLE_IGNORED ||
+			    b->role == PL_ROLE_IGNORED || !planner_in_list(or_words, p->tk.v[a->t1].text) ||
+			    (a->kind != PL_VALUE && a->kind != PL_COLUMN && a->kind != PL_CONCEPT) ||
+			    (b->kind != PL_VALUE && b->kind != PL_COLUMN && b->kind != PL_CONCEPT) ||
+			    (a->kind == PL_VALUE && b->kind == PL_VALUE) || (a->ncols && b->ncols && a->cols[0] == b->cols[0]))
+				continue;
+			pf_decline(p, "%s names either of two things, which the offline planner does not build",
+			           arena_printf(&p->a, "'%s'", pf_span_text(p, a->t0, b->t1)));
+			return 1;
 		}
 	return 0;
 }

@@ -444,6 +444,171 @@ static int date_part(const struct planner *p, int i)
 	return 0;
 }
 
+/* strongly_linked: token i lies inside a link of the question (not a generic word): "total
+ * bilirubin", "heart rate", "patient number" name things, not measures */
+static int strongly_linked(const struct planner *p, int i)
+{
+	for (int l = 0; l < p->pl.n; l++)
+		if (p->pl.v[l].role != PL_ROLE_IGNORED && p->pl.v[l].t0 <= i && i < p->pl.v[l].t1 && p->pl.v[l].score >= 0.75)
+			return 1;
+	return 0;
+}
+
+/* measure_word: token i asks for a measure: a count (건수, 환자수, number, how many), an average,
+ * a maximum or minimum, a total, or a share */
+static int measure_word(const struct planner *p, int i)
+{
+	const struct ptok *t = &p->tk.v[i];
+	if (strongly_linked(p, i))
+		return 0;
+	if (t->role == R_COUNT || t->role == R_AVG || t->role == R_MAX || t->role == R_MIN || pf_share_word(t))
+		return 1;
+	if (t->role == R_SUM && strcmp(t->text, "총"))   /* (총 수술 건수: one count, 총 qualifies it) */
+		return 1;
+	if (t->role == R_HOW && i + 1 < p->tk.n && (!strcmp(p->tk.v[i + 1].text, "many") || !strcmp(p->tk.v[i + 1].text, "much")))
+		return 1;
+	/* 환자수, 수술건수: a thing counted and 수 written as one word */
+	size_t n = strlen(t->text);
+	if (t->hangul && n > 3 && !strcmp(t->text + n - 3, "수")) {
+		char head[64];
+		snprintf(head, sizeof head, "%.*s", (int)(n - 3), t->text);
+		size_t hn = strlen(head);
+		return planner_ent_word(head) >= 0 || (hn >= 3 && !strcmp(head + hn - 3, "건")) ||
+		       (hn >= 3 && !strcmp(head + hn - 3, "횟"));
+	}
+	return 0;
+}
+
+/* value_split: the words before measure word m0 and those between it and m1 name two stored values
+ * of one column ("남자 환자 수와 여자 환자 수"): one count split by that column, which the
+ * value links hold the SQL to */
+static int value_split(const struct planner *p, int m0, int m1)
+{
+	for (int a = 0; a < p->pl.n; a++)
+		for (int b = 0; p->pl.v[a].kind == PL_VALUE && p->pl.v[a].t1 <= m0 && b < p->pl.n; b++)
+			if (p->pl.v[b].kind == PL_VALUE && p->pl.v[b].t0 > m0 && p->pl.v[b].t1 <= m1 &&
+			    p->pl.v[b].cols[0] == p->pl.v[a].cols[0])
+				return 1;
+	return 0;
+}
+
+/* measures_asked: how many measures the question joins with and/와 ("수술 건수와 사망 건수",
+ * "number of cases and number of deaths", "min, max and average"): 1 + each join between two
+ * measure words where the joiner sits right after the first (Korean order: A 건수와 B 건수) or
+ * right before the second (English order: number of A and number of B).  *first and *last receive
+ * the first join's two words */
+/* sentence_break: a mark that ends a sentence or opens an aside ("?", ".", "(", "—"): the output
+ * columns said after it ("... by ward? Ward name and number of patients") name the same measure */
+static int sentence_break(const struct ptok *t)
+{
+	return t->kind == TK_PUNCT && t->text[0] && (strchr(".?!;:()[]", t->text[0]) || !strcmp(t->text, "—") ||
+	                                             !strcmp(t->text, "-") || !strcmp(t->text, "–"));
+}
+
+/* counted_near: the entity kind a count word at i is of: the word before it (환자 수) or after
+ * "of" (number of patients); -1 when none */
+static int counted_near(const struct planner *p, int i)
+{
+	int k = i > 0 ? planner_ent_word(p->tk.v[i - 1].text) : -1;
+	if (k < 0 && i + 2 < p->tk.n && !strcmp(p->tk.v[i + 1].text, "of"))
+		k = planner_ent_word(p->tk.v[i + 2].text);
+	return k;
+}
+
+/* thing_word: token i names something counted or kept: a word of a link, or an entity word */
+static int thing_word(const struct planner *p, int i)
+{
+	if (i < 0 || i >= p->tk.n)
+		return 0;
+	for (int l = 0; l < p->pl.n; l++)
+		if (p->pl.v[l].role != PL_ROLE_IGNORED && p->pl.v[l].t0 <= i && i < p->pl.v[l].t1)
+			return 1;
+	return planner_ent_word(p->tk.v[i].text) >= 0;
+}
+
+/* same_measure: the word at m1 says again the measure of m0 ("건수 top 5 수술명, 건수랑 같이":
+ * the count shown beside the names): the same word, and nothing of its own named with it (사망
+ * 건수, number of deaths) other than what m0 counts */
+static int same_measure(const struct planner *p, int m0, int m1)
+{
+	if (strcmp(p->tk.v[m0].stem, p->tk.v[m1].stem))
+		return 0;
+	/* the words m1 counts: before it in Korean (back to m0 or a comma), after "of" in English */
+	int lo, hi;
+	if (p->tk.v[m1].hangul) {
+		lo = m1;
+		while (lo > m0 + 1 && !clause_end(&p->tk.v[lo - 1]))
+			lo--;
+		hi = m1;
+	} else {
+		if (!(m1 + 2 < p->tk.n && !strcmp(p->tk.v[m1 + 1].text, "of")))
+			return 1;
+		lo = hi = m1 + 2;
+		while (hi < p->tk.n && p->tk.v[hi].kind == TK_WORD && !pf_joiner(&p->tk.v[hi]) && p->tk.v[hi].role != R_PER)
+			hi++;
+	}
+	int a = counted_near(p, m0);
+	for (int k = lo; k < hi && k > m0; k++) {
+		if (!thing_word(p, k) || clause_end(&p->tk.v[k]))
+			continue;
+		int e = planner_ent_word(p->tk.v[k].text);
+		if (e < 0 || e != a)
+			return 0;   /* a thing of its own: 사망 건수, number of deaths */
+	}
+	return 1;
+}
+
+static int measures_asked(struct planner *p, int *first, int *last)
+{
+	int n = 1, prev = -1;
+	for (int i = 0; i < p->tk.n; i++) {
+		if (sentence_break(&p->tk.v[i]))
+			prev = -1;   /* (a measure said again after a break is the same one) */
+		if (!measure_word(p, i))
+			continue;
+		/* "highest first", "많은 순": an order, not a measure */
+		if (i + 1 < p->tk.n && (p->tk.v[i].role == R_MAX || p->tk.v[i].role == R_MIN) &&
+		    (!strcmp(p->tk.v[i + 1].text, "first") || !strcmp(p->tk.v[i + 1].text, "순") ||
+		     !strcmp(p->tk.v[i + 1].text, "순으로")))
+			continue;
+		if (prev >= 0 && i > prev + (p->tk.v[prev].role == R_HOW) && !same_measure(p, prev, i)) {
+			const struct ptok *after = prev + 1 < p->tk.n ? &p->tk.v[prev + 1] : NULL;
+			int joined = korean_and(&p->tk.v[prev]) || (after && pf_joiner(after)) ||
+			             pf_joiner(&p->tk.v[i - 1]) || korean_and(&p->tk.v[i - 1]);
+			if (joined && !value_split(p, prev, i)) {
+				if (n == 1) {
+					*first = prev;
+					*last = i;
+				}
+				n++;
+			}
+		}
+		if (p->tk.v[i].role == R_HOW)
+			i++;   /* (how many: one measure of two words) */
+		prev = i;
+	}
+	return n;
+}
+
+/* column_before: the link of a numeric column named right before the number at i, over comparison
+ * and linking words ("bmi over 30", "ASA of 3 or higher", "BMI가 30 이상"), or -1 */
+static int column_before(struct planner *p, int i)
+{
+	static const char *const glue[] = {"of", "is", "was", "were", "a", "an", "value", NULL};
+	int k = i - 1;
+	while (k >= 0 && k > i - 4 && (pf_comparison_tok(&p->tk.v[k]) || planner_in_list(glue, p->tk.v[k].text) ||
+	                               !strcmp(p->tk.v[k].text, "than") || !strcmp(p->tk.v[k].text, "to") ||
+	                               !strcmp(p->tk.v[k].text, "equal")))
+		k--;
+	for (int l = 0; k >= 0 && l < p->pl.n; l++) {
+		const struct plink_item *it = &p->pl.v[l];
+		if (it->kind == PL_COLUMN && it->t1 == k + 1 && it->role != PL_ROLE_IGNORED && it->score >= 0.75 &&
+		    p->s->c[it->cols[0]].type == PT_NUM && !pf_is_keyish(p, it->cols[0]) && !p->s->c[it->cols[0]].flag)
+			return l;
+	}
+	return -1;
+}
+
 struct cov_reading *pf_reading(struct planner *p)
 {
 	struct cov_reading *r = calloc(1, sizeof *r);
@@ -588,6 +753,13 @@ struct cov_reading *pf_reading(struct planner *p)
 			break;
 		}
 	}
+	/* two measures joined ("진료과별 수술 건수와 사망 건수" counted the deaths alone) */
+	int m0 = -1, m1 = -1, nm = measures_asked(p, &m0, &m1);
+	if (nm > 1) {
+		struct cov_item *ci = add_item(r, COV_MEASURES, pf_span_text(p, m0, m1 + 1));
+		if (ci)
+			ci->num = nm;
+	}
 	/* numbers: a threshold, a count, a limit; not a time span (3개월), a date or an ordinal */
 	for (int i = 0; i < p->tk.n; i++) {
 		const struct ptok *t = &p->tk.v[i];
@@ -604,6 +776,9 @@ struct cov_reading *pf_reading(struct planner *p)
 		struct cov_item *ci = add_item(r, COV_NUMBER, pf_span_text(p, i, i + 1));
 		if (ci)
 			ci->num = t->num;
+		int cl = column_before(p, i);
+		if (ci && cl >= 0)
+			add_col(r, ci, p->s->c[p->pl.v[cl].cols[0]].name);
 	}
 	/* event windows (수술 전 크레아티닌): a time compared with the event's start or end */
 	for (int e = 0; e < p->f.nev; e++) {

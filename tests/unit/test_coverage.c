@@ -225,6 +225,56 @@ static void test_column_and_errors(void **state)
 	assert_string_equal(coverage_drop_name(DROP_DENOMINATOR), "denominator");
 }
 
+/* 진료과별 수술 건수와 사망 건수: the planner counted the deaths alone (one count, the deaths' filter
+ * on it); two counts are two output aggregates, a count and a FILTERed count */
+static void test_measures_dropped(void **state)
+{
+	struct cov_reading r = {0};
+	enum cov_drop d;
+	struct cov_finding f[2];
+	int n;
+	struct cov_item *it = item(&r, COV_MEASURES, "건수와 사망 건수", "", NULL);
+	it->ncolumns = 0;
+	it->num = 2;
+	const char *wrong = "SELECT c.department, COUNT(DISTINCT c.caseid) AS count FROM clinical_data_table c "
+	                    "WHERE c.death_inhosp = 1 GROUP BY c.department";
+	assert_int_equal(check(&r, wrong, &d), 1);
+	assert_int_equal(d, DROP_MEASURES);
+	assert_int_equal(coverage_check(&r, wrong, f, 2, &n), OK);
+	assert_int_equal(f[0].computed, 1);
+	char *s = coverage_say(&r, f, n);
+	assert_non_null(strstr(s, "2 measures ('건수와 사망 건수')"));
+	free(s);
+	assert_int_equal(check(&r, "SELECT department, COUNT(*), COUNT(*) FILTER (WHERE death_inhosp = 1) "
+	                           "FROM clinical_data_table GROUP BY department", &d), 0);
+	/* two scalar subqueries are two measures */
+	assert_int_equal(check(&r, "SELECT (SELECT count(*) FROM c), (SELECT count(*) FROM c WHERE death_inhosp = 1)", &d), 0);
+	/* the count a ranking orders by is no second output; nor is an aggregate inside another */
+	assert_int_equal(check(&r, "SELECT dept, n FROM (SELECT dept, DENSE_RANK() OVER (ORDER BY COUNT(*) DESC) AS rk, "
+	                           "COUNT(*) AS n FROM c GROUP BY dept) s WHERE rk <= 3", &d), 1);
+	assert_int_equal(check(&r, "SELECT dept, COUNT(*) FROM c GROUP BY dept HAVING COUNT(*) > 2 ORDER BY COUNT(*)", &d), 1);
+	/* a share with its two counts beside it is three */
+	it->num = 3;
+	assert_int_equal(check(&r, "SELECT ROUND(AVG(CAST(x = 1 AS int)) * 100, 2), SUM(CAST(x = 1 AS int)), COUNT(*) FROM c", &d), 0);
+	assert_string_equal(coverage_drop_name(DROP_MEASURES), "measures");
+}
+
+/* "average age of patients with bmi over 30": the planner compared the age (the first numeric column
+ * named) with 30 and averaged the bmi; every word and number was used */
+static void test_number_on_other_column(void **state)
+{
+	struct cov_reading r = {0};
+	enum cov_drop d;
+	item(&r, COV_NUMBER, "30", "bmi", NULL)->num = 30;
+	assert_int_equal(check(&r, "SELECT AVG(bmi) FROM clinical_data_table WHERE age > 30", &d), 1);
+	assert_int_equal(d, DROP_NUMBER_COLUMN);
+	assert_int_equal(check(&r, "SELECT AVG(age) FROM clinical_data_table WHERE bmi > 30", &d), 0);
+	assert_int_equal(check(&r, "SELECT AVG(age) FROM clinical_data_table WHERE 30 <= c.bmi", &d), 0);
+	assert_int_equal(check(&r, "SELECT AVG(age) FROM clinical_data_table WHERE bmi BETWEEN 30 AND 40", &d), 0);
+	assert_int_equal(check(&r, "SELECT AVG(age) FROM clinical_data_table", &d), 1);
+	assert_int_equal(d, DROP_NUMBER);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -232,6 +282,7 @@ int main(void)
 		cmocka_unit_test(test_inverted_denominator), cmocka_unit_test(test_number_unused),
 		cmocka_unit_test(test_identifier_grouped), cmocka_unit_test(test_column_and_errors),
 		cmocka_unit_test(test_window_dropped), cmocka_unit_test(test_count_of_one),
+		cmocka_unit_test(test_measures_dropped), cmocka_unit_test(test_number_on_other_column),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

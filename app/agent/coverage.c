@@ -35,6 +35,7 @@ struct facts {
 	char shown[MAXGRP * 2][NAMELEN];  /* columns of the outermost target list and ORDER BY */
 	int nshown;
 	int aggregates;                /* any aggregate call */
+	int time_grouped;              /* a GROUP BY buckets a time (date_trunc, date_part, ...) */
 	int measures;                  /* aggregate calls that are outputs of some SELECT (not inside a
 	                                * window's OVER, nor inside another aggregate) */
 	char table[MAXGRP][NAMELEN];   /* tables read (FROM, JOIN, subqueries) */
@@ -125,6 +126,50 @@ static void walk(const cJSON *n, unsigned flags, struct facts *f, int top);
 
 /* group_item: the columns one GROUP BY item stands for (a position or an output name resolved
  * through the target list) */
+/* time_func: the expression buckets a time (date_trunc, date_part, extract, to_char, date_bin, a
+ * cast to date), not entering subqueries */
+static int time_func(const cJSON *n)
+{
+	const char *type;
+	const cJSON *bd, *e;
+	if (!n)
+		return 0;
+	if (cJSON_IsArray(n)) {
+		cJSON_ArrayForEach(e, n)
+			if (time_func(e))
+				return 1;
+		return 0;
+	}
+	if (!cJSON_IsObject(n))
+		return 0;
+	if (!(bd = pgt_body(n, &type))) {
+		cJSON_ArrayForEach(e, n)
+			if (time_func(e))
+				return 1;
+		return 0;
+	}
+	if (!strcmp(type, "SelectStmt"))
+		return 0;
+	if (!strcmp(type, "FuncCall")) {
+		static const char *const fn[] = {"date_trunc", "date_part", "extract", "to_char", "date_bin", "date", NULL};
+		const char *name = pgt_last_sval(cJSON_GetObjectItemCaseSensitive(bd, "funcname"));
+		for (int i = 0; name && fn[i]; i++)
+			if (!strcasecmp(name, fn[i]))
+				return 1;
+	}
+	if (!strcmp(type, "TypeCast")) {
+		const cJSON *tn = cJSON_GetObjectItemCaseSensitive(bd, "typeName");
+		const cJSON *tb = tn ? pgt_body(tn, &type) : NULL;
+		const char *t = pgt_last_sval(cJSON_GetObjectItemCaseSensitive(tb ? tb : tn, "names"));
+		if (t && !strcasecmp(t, "date"))
+			return 1;
+	}
+	cJSON_ArrayForEach(e, bd)
+		if (time_func(e))
+			return 1;
+	return 0;
+}
+
 static void group_item(const cJSON *g, const cJSON *targets, struct facts *f, int top)
 {
 	const char *type;
@@ -154,6 +199,7 @@ static void group_item(const cJSON *g, const cJSON *targets, struct facts *f, in
 			}
 	}
 	struct bag b = {0};
+	f->time_grouped |= time_func(use);
 	gather(use, &b);
 	for (int i = 0; i < b.ncol; i++) {
 		add_name(f->group, &f->ngroup, MAXGRP, b.col[i]);
@@ -485,6 +531,10 @@ enum err coverage_check(const struct cov_reading *r, const char *sql, struct cov
 			if (!f->share)
 				add_finding(out, max, nfound, DROP_SHARE, i, NULL);
 			break;
+		case COV_BUCKET:
+			if (f->aggregates && !f->time_grouped)
+				add_finding(out, max, nfound, DROP_BUCKET, i, NULL);
+			break;
 		case COV_MEASURES:
 			if (f->measures < (int)it->num && *nfound < max) {
 				add_finding(out, max, nfound, DROP_MEASURES, i, NULL);
@@ -560,6 +610,7 @@ const char *coverage_drop_name(enum cov_drop d)
 	case DROP_COUNT_ONE: return "count_of_one";
 	case DROP_MEASURES: return "measures";
 	case DROP_NUMBER_COLUMN: return "number_column";
+	case DROP_BUCKET: return "time_bucket";
 	}
 	return "?";
 }
@@ -603,6 +654,9 @@ char *coverage_say(const struct cov_reading *r, const struct cov_finding *f, int
 		case DROP_COUNT_ONE:
 			sb_printf(&sb, "the SQL counts distinct %s per %s: every count is 1; count the rows asked about",
 			          f[i].counted, f[i].counted);
+			break;
+		case DROP_BUCKET:
+			sb_printf(&sb, "the question asks per '%s', and the SQL groups by no period of time (date_trunc)", w);
 			break;
 		case DROP_NUMBER_COLUMN:
 			sb_printf(&sb, "the question compares %s with the number '%s', and the SQL compares another column with it", c, w);

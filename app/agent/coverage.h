@@ -20,6 +20,8 @@ enum cov_need {
 	                   * one of columns[] (the event's start or end) */
 	COV_SHARE,        /* a share word no link took (비율, percentage, rate, %): the SQL computes a share
 	                   * (a division, or an average: of a condition, or of a 0/1 flag) */
+	COV_BUCKET,       /* a period said per (월별, per month, monthly): an aggregate SQL groups by a time
+	                   * bucket (date_trunc, date_part, extract, to_char, a cast to date) */
 	COV_MEASURES      /* several measures joined by and/와 ("수술 건수와 사망 건수", "number of cases and
 	                   * number of deaths"): at least num aggregates among the SQL's output columns */
 };
@@ -68,7 +70,8 @@ enum cov_drop {
 	DROP_WINDOW,         /* an event window (수술 전) compares no time with the event's */
 	DROP_SHARE,          /* a share was asked (비율, %) and the SQL computes none: a count or a list */
 	DROP_COUNT_ONE,      /* COUNT(DISTINCT c) in a SELECT grouped by c: every count is 1 */
-	DROP_NUMBER_COLUMN,  /* a number said of a column ("bmi over 30") is compared with another column */
+	DROP_NUMBER_COLUMN,
+	DROP_BUCKET,         /* a period said per (월별, per month) and no time bucket grouped */  /* a number said of a column ("bmi over 30") is compared with another column */
 	DROP_MEASURES        /* fewer aggregates are computed than measures asked ("A 건수와 B 건수": one count) */
 };
 

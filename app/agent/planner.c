@@ -30,6 +30,7 @@ static enum err planner_open(struct planner *p, struct catalog *cat, const struc
 	p->f.rate_cmp = -1;
 	p->f.count_col = -1;
 	p->f.entity_total = -1;
+	p->f.rows_tab = -1;
 	p->f.band_col = -1;
 	p->f.episode = -1;
 	p->f.rank_key = -1;
@@ -555,6 +556,16 @@ static enum err emit_sql(struct planner *p, const struct planner_ctx *ctx, struc
 		/* visits named (입원 횟수, admissions) must be what the answer reads, unless the rows read
 		 * are parts of visits and the answer adds them up or counts patients ("the total cost of
 		 * their hospital visit", "patients who stayed in the discharge lounge") */
+		/* "how many admissions per department had a potassium above 5.5": the admissions are what is
+		 * counted; rows of another table (the lab results, joined to the admissions for their
+		 * department) counted one by one are not them */
+		if (!p->decline && out->sql && p->f.rows_tab >= 0 && p->f.rows_tab != p->f.fact && p->f.agg &&
+		    !strcmp(p->f.agg, "COUNT") && !p->f.entity_count && p->f.count_col < 0) {
+			pf_decline(p, "the question counts %s, and the plan would count the rows of another table joined to them",
+			           p->s->t[p->f.rows_tab].name);
+			free(out->sql);
+			out->sql = NULL;
+		}
 		if (!p->decline && out->sql && p->f.visit_mention >= 0 && !planner_sql_names(out->sql, p->s->t[p->f.visit_mention].name, 0) &&
 		    !key_used(p, out->sql, p->f.visit_mention) && !parts_of_visits(p)) {
 			pf_decline(p, "the question names visits or stays (%s), which the plan does not use", p->s->t[p->f.visit_mention].name);
@@ -618,6 +629,9 @@ static void cover(struct planner *p, struct planner_out *out)
 	case DROP_COUNT_ONE:
 		pf_decline(p, "the plan counts distinct %s within each of its own values: every count would be 1",
 		           arena_printf(&p->a, "%s", f[0].counted));
+		break;
+	case DROP_BUCKET:
+		pf_decline(p, "the question asks per %s, which the plan does not group by", arena_printf(&p->a, "'%s' (a period of time)", word));
 		break;
 	case DROP_NUMBER_COLUMN:
 		pf_decline(p, "the question compares %s, and the plan compares another column with that number",
@@ -776,6 +790,8 @@ static enum err plan_once(struct catalog *cat, const struct retrieval *r, const 
 	if (!p->decline && p->f.win.at2_from[0] && (p->f.pair == 0 || p->f.pair == 'e'))
 		pf_decline(p, "two points in time are named (the second %s) but not as two values compared",
 		           p->f.win.at2_from);
+	if (!p->decline)
+		pf_stay_kind_check(p);
 	if (!p->decline)
 		abstain(p);
 	if (!p->decline && (rc = emit_sql(p, ctx, out)) != OK)

@@ -246,6 +246,12 @@ static void ref_compare(struct planner *p, int i, int l)
 	          "a comparison with another column", 0.9);
 }
 
+/* n_fraction: the number is written with a fraction (5.5): never a number of rows */
+static int n_fraction(const struct ptok *t)
+{
+	return t->kind == TK_NUM && t->num != (double)(long)t->num;
+}
+
 /* numeric comparisons: a number next to a comparison word, bound to the nearest numeric column */
 int pf_comparisons(struct planner *p)
 {
@@ -321,9 +327,16 @@ int pf_comparisons(struct planner *p)
 		} else {
 			continue;
 		}
+		/* "hemoglobin under 8 cases": a measure named right before the comparison (or a fraction,
+		 * 5.5) is a threshold of that measure, not a number of rows ("cases with fewer than 8 tests") */
+		int lead = num > i ? i - 1 : num - 1, measured = n_fraction(&p->tk.v[num]);
+		for (int l = 0; l < p->pl.n && lead >= 0 && !measured; l++)
+			measured = p->pl.v[l].t1 == lead + 1 && p->pl.v[l].role != PL_ROLE_IGNORED &&
+			           (p->pl.v[l].kind == PL_VALUE || (p->pl.v[l].kind == PL_COLUMN && p->s->c[p->pl.v[l].cols[0]].type == PT_NUM &&
+			                                            !pf_is_keyish(p, p->pl.v[l].cols[0])));
 		/* "admitted 4 or more times", "more than 3 times", 3번 이상, "at least 3 visits" */
 		int tw = after_or_more(p, num);
-		if (((tw < p->tk.n && times_word(&p->tk.v[tw])) || times_num(&p->tk.v[num]) || rows_named_after(p, num)) &&
+		if (((tw < p->tk.n && times_word(&p->tk.v[tw])) || times_num(&p->tk.v[num]) || (!measured && rows_named_after(p, num))) &&
 		    op != R_BETWEEN) {
 			having(p, op, num, times_num(&p->tk.v[num]) ? num : tw < p->tk.n && times_word(&p->tk.v[tw]) ? tw : num + 1);
 			t->used = 1;
@@ -331,7 +344,7 @@ int pf_comparisons(struct planner *p)
 		}
 		/* "more than one ICU stay", "at least 10 ... input events": rows counted per patient; "at
 		 * least 45 different patients": patients counted per something else, not built */
-		int counted = op != R_BETWEEN ? counted_after(p, num) : 0;
+		int counted = op != R_BETWEEN && !measured ? counted_after(p, num) : 0;
 		if (counted == 1) {
 			having(p, op, num, num);
 			t->used = 1;

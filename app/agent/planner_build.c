@@ -878,6 +878,12 @@ int pf_build(struct planner *p, struct squery *q)
 				q->group[q->ngroup++] = band;
 				continue;
 			}
+			/* "top 5 patients by bmi" counted the patients of each BMI value: a measure of
+			 * fractional values is no breakdown unless banded */
+			if (p->s->c[f->group[i]].type == PT_NUM && !p->s->c[f->group[i]].is_int && !p->s->c[f->group[i]].flag &&
+			    !pf_is_keyish(p, f->group[i]))
+				return pf_decline(p, "%s is a measure of many fractional values: a breakdown by each of them (or a ranking "
+				                     "by it) is not a shape the offline planner builds; ask for bands", pf_cfq(p, f->group[i]));
 			q->sel[q->nsel++].e = pf_col(p, f->group[i]);
 			q->group[q->ngroup++] = pf_col(p, f->group[i]);
 		}

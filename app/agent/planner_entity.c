@@ -61,8 +61,13 @@ static int counted_table_word(const struct planner *p)
 			w = k + 1;   /* how many admissions */
 		if (w < 0 || p->tk.v[w].kind != TK_WORD || pf_tok_ent(&p->tk.v[w]) >= 0)
 			continue;
-		if (pf_is_visit_word(&p->tk.v[w]) && pf_visit_table((struct planner *)p, 0) >= 0)
-			return w;   /* admissions, visits: the visit table's rows */
+		/* ("환자의 진료과별 수": 진료과별 says per what, it is not what is counted; the lab results
+		 * were counted instead of the patients) */
+		if (p->tk.v[w].group || (w > 0 && p->tk.v[w - 1].role == R_PER))
+			continue;
+		if (pf_is_visit_word(&p->tk.v[w]))
+			return w;   /* admissions, visits: the visit table's rows (or, with none known, the rows
+			             * of a table the word is linked into) */
 		for (int l = 0; l < p->pl.n; l++)
 			if (p->pl.v[l].kind == PL_TABLE && p->pl.v[l].t0 <= w && w < p->pl.v[l].t1)
 				return w;
@@ -208,7 +213,20 @@ void pf_find_entities(struct planner *p, int pass)
 	}
 	/* "남자 환자 입원 건수", "number of admissions of male patients": the count word is attached to a
 	 * word naming a table's rows, not to the patients named beside it: those rows are counted */
-	int rows = pass == 1 && f->entity_count && !f->entity_counted ? counted_table_word(p) : -1;
+	int w = pass == 1 && !f->entity_counted ? counted_table_word(p) : -1;
+	if (w >= 0) {
+		/* which table's rows the count word names: the check in planner.c holds the plan to them */
+		f->rows_tab = !pf_is_visit_word(&p->tk.v[w]) ? -1 : f->visit_mention >= 0 ? f->visit_mention : pf_visit_table(p, 0);
+		for (int l = 0; l < p->pl.n && f->rows_tab < 0; l++)
+			if (p->pl.v[l].kind == PL_TABLE && p->pl.v[l].t0 <= w && w < p->pl.v[l].t1)
+				f->rows_tab = p->pl.v[l].table;
+		/* (a visit word linked to a column of the stays, "admissions" -> the admission time: those
+		 * rows) */
+		for (int l = 0; l < p->pl.n && f->rows_tab < 0 && pf_is_visit_word(&p->tk.v[w]); l++)
+			if (p->pl.v[l].kind == PL_COLUMN && p->pl.v[l].t0 <= w && w < p->pl.v[l].t1)
+				f->rows_tab = p->s->c[p->pl.v[l].cols[0]].table;
+	}
+	int rows = f->entity_count ? w : -1;
 	if (rows >= 0) {
 		f->entity_count = 0;
 		pf_decide(p, p->tk.v[rows].text, "entity", "rows", "the count word is attached to this word, not to the people", 1);
@@ -387,6 +405,51 @@ static int names_something(struct planner *p, const struct ptok *t)
 	return 0;
 }
 
+/* stays_among_visits: t is a word for a stay in hospital (입원, admission) and the visit table vt
+ * says in its description that it records another kind of visit too (outpatient): the word is
+ * then one kind of its rows, not all of them (conf/lexicon/phrases.tsv, inpatient_word and
+ * other_visit_kind) */
+static int stays_among_visits(const struct planner *p, int vt, const struct ptok *t)
+{
+	const char *const *stay = planner_lex_phrases("inpatient_word"), *const *other = planner_lex_phrases("other_visit_kind");
+	const char *d = p->s->t[vt].comment;
+	if (!d || !(planner_in_list(stay, t->text) || planner_in_list(stay, t->stem)))
+		return 0;
+	for (int k = 0; other && other[k]; k++)
+		if (strcasestr(d, other[k]))
+			return 1;
+	return 0;
+}
+
+int pf_stay_kind_check(struct planner *p)
+{
+	int vt = p->f.visit_mention;
+	if (!p->f.stay_tok || vt < 0)
+		return 0;
+	/* a stored value on the visits, or in a dictionary they point into, says the kind already
+	 * ("inpatient admissions": concept_code 'IP') */
+	for (int l = 0; l < p->pl.n; l++) {
+		if (p->pl.v[l].kind != PL_VALUE || !p->pl.v[l].ncols || p->pl.v[l].role == PL_ROLE_IGNORED)
+			continue;
+		int ct = p->s->c[p->pl.v[l].cols[0]].table, beside = 0;
+		/* (said right beside a word for stays: "inpatient admissions", "입원 (IP)") */
+		const char *const *stay = planner_lex_phrases("inpatient_word");
+		for (int w = 0; w < p->tk.n && !beside; w++)
+			beside = (planner_in_list(stay, p->tk.v[w].text) || planner_in_list(stay, p->tk.v[w].stem)) &&
+			         (p->pl.v[l].t1 == w || p->pl.v[l].t0 == w + 1);
+		if (!beside)
+			continue;
+		if (ct == vt)
+			return 0;
+		for (int k = 0; k < p->s->nfk; k++)
+			if (p->s->c[p->s->fk[k].from].table == vt && p->s->c[p->s->fk[k].to].table == ct)
+				return 0;
+	}
+	/* "2025년 입원 건수" on a table of every kind of visit counted the outpatient visits too */
+	return pf_decline(p, "'%s' says stays in hospital, and the visits table also records other kinds of visits (outpatient); "
+	                     "name the kind of visit as it is stored", p->tk.v[p->f.stay_tok - 1].text);
+}
+
 void pf_find_visits(struct planner *p)
 {
 	struct frame *f = &p->f;
@@ -430,6 +493,8 @@ void pf_find_visits(struct planner *p)
 				           t->text);
 				return;
 			}
+			if (vt >= 0 && !icu && !f->stay_tok && stays_among_visits(p, vt, t))
+				f->stay_tok = i + 1;   /* held to a stored kind once the words are linked (pf_stay_kind_check) */
 			if (vt >= 0 && !prevwhich && !(i > 1 && (p->tk.v[i - 2].role == R_FIRST || p->tk.v[i - 2].role == R_LAST ||
 			                                         p->tk.v[i - 2].role == R_THIS || p->tk.v[i - 2].role == R_CURRENT))) {
 				f->visit_mention = vt;

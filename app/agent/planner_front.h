@@ -31,6 +31,10 @@ struct frame {
 	int entity_total, total_rows;
 	int count_col;               /* COUNT(DISTINCT this column): "how many different drugs"; -1 none */
 	int entity_counted;          /* entity_col came from the word a count word is attached to */
+	int stay_tok;                /* 1 + the token of 입원/admission said of a visits table that also records
+	                              * other kinds of visits; 0 none (pf_stay_kind_check) */
+	int rows_tab;                /* the table whose rows the count word names ("how many admissions":
+	                              * the visits), -1 none */
 	/* entity words whose link to a table was taken for the entity ("수술" -> operation): which
 	 * table and token, so the reading can still ask for that table when another entity is what is
 	 * counted or listed ("수술한 환자 목록": the patients who have operations) */
@@ -250,6 +254,9 @@ int pf_col_in_loose(struct planner *p, int ti, const char *name);
 void pf_decide(struct planner *p, const char *span, const char *kind, const char *target, const char *why,
                double score);
 int pf_decline(struct planner *p, const char *fmt, const char *arg);
+/* pf_stay_kind_check: -1 (declined) when 입원/admission was said of a visits table that records other
+ * kinds of visits too and no stored value of the question names the kind; 0 otherwise */
+int pf_stay_kind_check(struct planner *p);
 int pf_dict_reaches(struct planner *p, int dict_col, const char *val, int contains, int table, int *via_key);
 int pf_find_role(struct planner *p, enum role r);
 int pf_has_role(struct planner *p, enum role r);

@@ -753,6 +753,19 @@ struct cov_reading *pf_reading(struct planner *p)
 			break;
 		}
 	}
+	/* a period said per (월별, per month, monthly, each year): the answer is grouped by it ("hemoglobin
+	 * under 8 cases per month" counted once for the year) */
+	for (int i = 0; i < p->tk.n; i++) {
+		const struct ptok *t = &p->tk.v[i];
+		int per = i > 0 && p->tk.v[i - 1].role == R_PER && !p->tk.v[i - 1].hangul &&
+		          !(i > 1 && (p->tk.v[i - 2].kind == TK_NUM || p->tk.v[i - 2].kind == TK_PUNCT ||
+		                      strlen(p->tk.v[i - 2].text) <= 2));   /* (mg per day, 2 per day: a rate) */
+		/* (not a word of a name linked: "daily weight") */
+		if ((t->role == R_BUCKET || (t->role == R_UNIT && (t->group || per))) && !strongly_linked(p, i)) {
+			add_item(r, COV_BUCKET, pf_span_text(p, per ? i - 1 : i, i + 1));
+			break;
+		}
+	}
 	/* two measures joined ("진료과별 수술 건수와 사망 건수" counted the deaths alone) */
 	int m0 = -1, m1 = -1, nm = measures_asked(p, &m0, &m1);
 	if (nm > 1) {

@@ -148,6 +148,17 @@ int pf_screen(struct planner *p)
 		int pct = !strcmp(p->tk.v[i].text, "%") && (i == 0 || p->tk.v[i - 1].kind != TK_NUM);
 		if (((p->tk.v[i].role == R_UNSUP && share_word(&p->tk.v[i])) || pct) &&
 		    ((p->f.rate_link = share_value(p)) >= 0 || p->f.rate_cmp >= 0)) {
+			/* "일반외과 환자의 성별 비율": the share of each sex among the cases named (a make-up of
+			 * them), not the share of those cases within each sex, which the SQL would be */
+			for (int l = 0; l < p->pl.n && p->f.rate_link >= 0 && i > 0; l++) {
+				const struct plink_item *g = &p->pl.v[l];
+				const struct ptok *w = &p->tk.v[i - 1];
+				size_t wl = strlen(w->text);
+				if (g->kind == PL_COLUMN && g->t1 == i && p->pl.v[p->f.rate_link].t1 <= g->t0 &&
+				    (pf_link_per(p, g) || (w->hangul && wl > 3 && !strcmp(w->text + wl - 3, "별"))))
+					return pf_decline(p, "%s asks for the make-up of the rows named by each of its values, a shape the "
+					                     "offline planner does not build", arena_printf(&p->a, "'%s'", pf_span_text(p, g->t0, i + 1)));
+			}
 			p->f.agg = "RATE";   /* the share of rows that hold the last value named */
 			for (int k = 0; k < p->f.ncond && p->f.rate_cmp >= 0 && !p->f.rate_n; k++)
 				if (p->f.cond[k].at && abs(p->f.cond[k].at - 1 - p->f.rate_cmp) <= 4) {

@@ -275,6 +275,25 @@ static void test_number_on_other_column(void **state)
 	assert_int_equal(d, DROP_NUMBER);
 }
 
+/* "hemoglobin under 8 cases per month in 2024" counted cases with fewer than 8 tests, once for the
+ * year: a period said per must be a time bucket of the GROUP BY */
+static void test_bucket_dropped(void **state)
+{
+	struct cov_reading r = {0};
+	enum cov_drop d;
+	struct cov_item *it = item(&r, COV_BUCKET, "per month", "", NULL);
+	it->ncolumns = 0;
+	assert_int_equal(check(&r, "SELECT COUNT(*) FROM (SELECT caseid FROM lab GROUP BY caseid HAVING COUNT(*) < 8) t", &d), 1);
+	assert_int_equal(d, DROP_BUCKET);
+	assert_int_equal(check(&r, "SELECT date_trunc('month', dt) AS month, COUNT(*) FROM lab GROUP BY 1", &d), 0);
+	assert_int_equal(check(&r, "SELECT date_trunc('month', dt) AS month, COUNT(*) FROM lab GROUP BY month", &d), 0);
+	assert_int_equal(check(&r, "SELECT EXTRACT(month FROM dt), COUNT(*) FROM lab GROUP BY EXTRACT(month FROM dt)", &d), 0);
+	assert_int_equal(check(&r, "SELECT CAST(dt AS date), COUNT(*) FROM lab GROUP BY CAST(dt AS date)", &d), 0);
+	assert_int_equal(check(&r, "SELECT dept, COUNT(*) FROM lab GROUP BY dept", &d), 1);
+	/* a list (no aggregate) is left alone */
+	assert_int_equal(check(&r, "SELECT dt, result FROM lab ORDER BY dt", &d), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -283,6 +302,7 @@ int main(void)
 		cmocka_unit_test(test_identifier_grouped), cmocka_unit_test(test_column_and_errors),
 		cmocka_unit_test(test_window_dropped), cmocka_unit_test(test_count_of_one),
 		cmocka_unit_test(test_measures_dropped), cmocka_unit_test(test_number_on_other_column),
+		cmocka_unit_test(test_bucket_dropped),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -290,7 +290,10 @@ int pf_comparisons(struct planner *p)
 			while (j < p->tk.n && p->tk.v[j].kind == TK_WORD && (p->tk.v[j].role == R_STOP || planner_lex_generic(p->tk.v[j].stem) ||
 			                                                     p->tk.v[j].role == R_GE) && j < i + 4)
 				j++;
-			if (j < p->tk.n && p->tk.v[j].kind == TK_NUM) {
+			/* (a Korean comparison word follows its number: "1.5 초과 70세 이상" is 1.5 exceeded,
+			 * then 70 or more, never "more than 70") */
+			int behind = t->hangul && i > 0 && p->tk.v[unit_start(p, i)].kind == TK_NUM && !p->tk.v[unit_start(p, i)].used;
+			if (j < p->tk.n && p->tk.v[j].kind == TK_NUM && !behind) {
 				op = t->role;
 				num = j;
 				if (op == R_BETWEEN && j + 2 < p->tk.n && p->tk.v[j + 1].role == R_AND && p->tk.v[j + 2].kind == TK_NUM)
@@ -1322,6 +1325,17 @@ void pf_precision_words(struct planner *p)
 		    p->tk.v[i + 1].num >= 0 && p->tk.v[i + 1].num <= 4 && !strncmp(p->tk.v[i + 2].text, "자리", 6)) {
 			p->f.decimals = 1 + (int)p->tk.v[i + 1].num;
 			t->used = p->tk.v[i + 1].used = p->tk.v[i + 2].used = 1;
+		}
+		/* "소수점 한자리로", "소수 두 자리": a native Korean count of places after 소수 */
+		static const char *const native[] = {"한자리", "두자리", "세자리", NULL};
+		static const char *const native1[] = {"한", "두", "세", NULL};
+		int nv = planner_in_list_at(native, t->text), n1 = planner_in_list_at(native1, t->text);
+		if (i > 0 && !strncmp(p->tk.v[i - 1].text, "소수", 6) &&
+		    (nv >= 0 || (n1 >= 0 && i + 1 < p->tk.n && !strncmp(p->tk.v[i + 1].text, "자리", 6)))) {
+			p->f.decimals = 2 + (nv >= 0 ? nv : n1);
+			t->used = p->tk.v[i - 1].used = 1;
+			if (nv < 0)
+				p->tk.v[i + 1].used = 1;
 		}
 		/* ... spaced: "소수 첫째 자리": the ordinal is the place ("첫째" + "자리" = "첫째자리") */
 		static const char *const ord[] = {"첫째", "둘째", "셋째", NULL};

@@ -95,7 +95,7 @@ static const struct lex lexicon[] = {
 	{"weekly", R_BUCKET, 'w'}, {"hourly", R_BUCKET, 'h'}, {"quarterly", R_BUCKET, 'q'}, {"분기별", R_BUCKET, 'q'},
 	{"분기", R_BUCKET, 'q'}, {"월", R_UNIT, 'm'}, {"연도", R_UNIT, 'y'},
 	{"년도", R_UNIT, 'y'}, {"주별", R_BUCKET, 'w'}, {"시간별", R_BUCKET, 'h'}, {"correlation", R_UNSUP, 0}, {"median", R_UNSUP, 0},
-	{"차이", R_UNSUP, 0}, {"비율", R_UNSUP, 0}, {"비교", R_UNSUP, 0}, {"백분위", R_UNSUP, 0},
+	{"차이", R_UNSUP, 0}, {"비율", R_UNSUP, 0}, {"퍼센트", R_UNSUP, 0}, {"비교", R_UNSUP, 0}, {"백분위", R_UNSUP, 0},
 	{"두번째", R_UNSUP, 0}, {"중앙값", R_UNSUP, 0}, {"increase", R_UNSUP, 0}, {"decrease", R_UNSUP, 0},
 	{"why", R_UNSUP, 0}, {"predict", R_UNSUP, 0}, {"will", R_UNSUP, 0}, {"should", R_UNSUP, 0},
 	{"both", R_UNSUP, 0}, {"also", R_UNSUP, 0},

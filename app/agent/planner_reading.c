@@ -9,7 +9,7 @@
 int pf_share_word(const struct ptok *t)
 {
 	static const char *const w[] = {"percentage", "percent", "proportion", "share", "fraction", "rate", "ratio",
-	                                "비율", "백분율", "%", NULL};
+	                                "비율", "백분율", "퍼센트", "%", NULL};
 	return planner_in_list(w, t->text) || t->unsup_rate;
 }
 

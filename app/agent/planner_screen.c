@@ -11,7 +11,7 @@
 static int share_word(const struct ptok *t)
 {
 	static const char *const w[] = {"percentage", "percent", "proportion", "share", "fraction", "rate", "rates", "비율",
-	                                "백분율", NULL};
+	                                "백분율", "퍼센트", NULL};
 	return planner_in_list(w, t->text);
 }
 
@@ -113,9 +113,64 @@ static int stay_length(struct planner *p)
 	return 1;
 }
 
+/* missing_left_out: "leave out cases with no ASA", "skip cases without BMI", "BMI 없는 건 제외": the
+ * rows where that column has a value (IS NOT NULL); the words are conf/lexicon/phrases.tsv,
+ * leave_out and missing_word.  An attribute that holds or not (without diabetes) is a negation,
+ * left to the screen below */
+static void missing_left_out(struct planner *p)
+{
+	const char *const *verbs = planner_lex_phrases("leave_out"), *const *miss = planner_lex_phrases("missing_word");
+	for (int k = 0; k < p->tk.n; k++) {
+		struct ptok *t = &p->tk.v[k];
+		if (t->used || !(planner_in_list(miss, t->text) || (!strcmp(t->text, "with") && k + 1 < p->tk.n &&
+		                                                    !strcmp(p->tk.v[k + 1].text, "no"))))
+			continue;
+		int x = k + (!strcmp(t->text, "with") ? 2 : 1), verb = -1, kor = t->hangul;
+		if (kor) {
+			/* "BMI 없는 건 제외", "ASA 없는 케이스 빼고": the column before, the verb after */
+			x = -1;
+			for (int l = 0; l < p->pl.n; l++)
+				if (p->pl.v[l].t1 == k)
+					x = p->pl.v[l].t0;
+			for (int j = k + 1; j < p->tk.n && j <= k + 3 && verb < 0; j++)
+				if (planner_in_list(verbs, p->tk.v[j].text))
+					verb = j;
+		} else {
+			while (x < p->tk.n && (!strcmp(p->tk.v[x].text, "a") || !strcmp(p->tk.v[x].text, "an") ||
+			                       !strcmp(p->tk.v[x].text, "any") || !strcmp(p->tk.v[x].text, "recorded")))
+				x++;
+			for (int j = k - 1; j >= 0 && j >= k - 5 && verb < 0; j--)
+				if (planner_in_list(verbs, p->tk.v[j].text) || planner_in_list(verbs, p->tk.v[j].stem))
+					verb = j;
+		}
+		if (x < 0 || x >= p->tk.n || verb < 0)
+			continue;
+		for (int l = 0; l < p->pl.n; l++) {
+			const struct plink_item *it = &p->pl.v[l];
+			int ci = it->ncols ? it->cols[0] : -1;
+			if (it->kind != PL_COLUMN || it->t0 != x || ci < 0 || p->s->c[ci].flag || pf_is_keyish(p, ci) ||
+			    p->f.ncond >= MAXF)
+				continue;
+			pf_cond_not_null(&p->f, ci);
+			t->used = p->tk.v[verb].used = 1;
+			for (int m = 0; m < p->pl.n; m++)   /* ("leave" is no discharge here) */
+				if (p->pl.v[m].t0 <= verb + 1 && verb < p->pl.v[m].t1)
+					p->pl.v[m].role = PL_ROLE_IGNORED;
+			if (!kor && !strcmp(t->text, "with"))
+				p->tk.v[k + 1].used = 1;
+			if (!kor && verb + 1 < p->tk.n && !strcmp(p->tk.v[verb + 1].text, "out"))
+				p->tk.v[verb + 1].used = 1;
+			pf_decide(p, pf_span_text(p, kor ? x : verb, kor ? verb + 1 : it->t1), "filter",
+			          arena_printf(&p->a, "%s IS NOT NULL", pf_cfq(p, ci)), "the rows with no value are left out", 1);
+			break;
+		}
+	}
+}
+
 int pf_screen(struct planner *p)
 {
 	coded_numbers(p);
+	missing_left_out(p);
 	/* a length of stay (재원일수): the admission and discharge times, in days */
 	for (int i = 0, n; i < p->tk.n; i++)
 		if (pf_stay_word(p, i, &n) && (p->f.dur_days || (p->f.dur_start < 0 && stay_length(p))))

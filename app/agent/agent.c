@@ -612,12 +612,20 @@ char *agent_normalize_question(const char *q)
 		space = 0;
 		sb_putc(&b, (char)(*p < 128 ? tolower(*p) : *p));
 	}
-	while (b.len && strchr("?.!。？！ ", b.buf[b.len - 1]))
-		b.buf[--b.len] = '\0';
-	/* "？" and "。" are multi-byte: strip their UTF-8 forms too */
-	while (b.len >= 3 && (!memcmp(b.buf + b.len - 3, "\xef\xbc\x9f", 3) ||
-	                      !memcmp(b.buf + b.len - 3, "\xe3\x80\x82", 3)))
-		b.buf[b.len -= 3] = '\0';
+	/* trailing marks: the ASCII ones byte by byte, the full-width ones (？ ！ 。) as whole UTF-8
+	 * sequences; a byte test against a string holding them cut "몇 %야" to an invalid sequence, since
+	 * 야 ends in the byte 0xBC that ？ and ！ contain */
+	for (int cut = 1; cut && b.len;) {
+		cut = 0;
+		if (strchr("?.! ", b.buf[b.len - 1]) && b.buf[b.len - 1]) {
+			b.buf[--b.len] = '\0';
+			cut = 1;
+		} else if (b.len >= 3 && (!memcmp(b.buf + b.len - 3, "\xef\xbc\x9f", 3) || !memcmp(b.buf + b.len - 3, "\xef\xbc\x81", 3) ||
+		                          !memcmp(b.buf + b.len - 3, "\xe3\x80\x82", 3))) {
+			b.buf[b.len -= 3] = '\0';
+			cut = 1;
+		}
+	}
 	if (!b.buf)
 		return strdup("");
 	return sb_steal(&b);

@@ -1326,17 +1326,6 @@ void pf_precision_words(struct planner *p)
 			p->f.decimals = 1 + (int)p->tk.v[i + 1].num;
 			t->used = p->tk.v[i + 1].used = p->tk.v[i + 2].used = 1;
 		}
-		/* "소수점 한자리로", "소수 두 자리": a native Korean count of places after 소수 */
-		static const char *const native[] = {"한자리", "두자리", "세자리", NULL};
-		static const char *const native1[] = {"한", "두", "세", NULL};
-		int nv = planner_in_list_at(native, t->text), n1 = planner_in_list_at(native1, t->text);
-		if (i > 0 && !strncmp(p->tk.v[i - 1].text, "소수", 6) &&
-		    (nv >= 0 || (n1 >= 0 && i + 1 < p->tk.n && !strncmp(p->tk.v[i + 1].text, "자리", 6)))) {
-			p->f.decimals = 2 + (nv >= 0 ? nv : n1);
-			t->used = p->tk.v[i - 1].used = 1;
-			if (nv < 0)
-				p->tk.v[i + 1].used = 1;
-		}
 		/* ... spaced: "소수 첫째 자리": the ordinal is the place ("첫째" + "자리" = "첫째자리") */
 		static const char *const ord[] = {"첫째", "둘째", "셋째", NULL};
 		int o = planner_in_list_at(ord, t->text);

@@ -365,6 +365,25 @@ int pf_rate_regions(struct planner *p, int *side, int *part_lo_out, int *part_hi
 	} else {
 		return 0;
 	}
+	/* "ICU 입실 케이스는 일반외과에서 몇 %", "복강경 수술은 전체 수술 중 몇 %": a topic (은/는) said before the
+	 * base names the part, not more of the base (the share of general surgery among ICU cases was
+	 * computed) */
+	if (part_lo >= base_hi && base_lo == 0 && (of >= 0 || (m >= 0 && m < s && !among)))
+		for (int i = base_hi - 2; i >= 0; i--) {
+			const struct ptok *t = &p->tk.v[i];
+			const char *raw = t->raw ? t->raw : t->text;
+			size_t rl = strlen(raw);
+			int topic = t->hangul && rl > 3 && strcmp(raw, t->text) && (!strcmp(raw + rl - 3, "는") || !strcmp(raw + rl - 3, "은"));
+			int named = 0;
+			for (int l = 0; topic && l < p->pl.n; l++)
+				named |= p->pl.v[l].t1 <= i + 1 && p->pl.v[l].role != PL_ROLE_IGNORED &&
+				         (p->pl.v[l].kind == PL_VALUE || p->pl.v[l].kind == PL_CONCEPT ||
+				          (p->pl.v[l].kind == PL_COLUMN && p->s->c[p->pl.v[l].cols[0]].flag));
+			if (topic && named) {
+				part_lo = 0, part_hi = i + 1, base_lo = i + 1;
+				break;
+			}
+		}
 	int nb = 0, np = 0;
 again:
 	nb = np = 0;

@@ -786,13 +786,6 @@ enum err planner_tokenize(struct arena *a, const char *q, struct ptoks *out)
 				v[j].role = R_STOP;
 				v[j].used = 1;
 			}
-	/* "비율 몇 %야", "몇 퍼센트": what percent, the share itself, not a count */
-	for (int k = 0; k + 1 < nt; k++)
-		if (!strcmp(v[k].text, "몇") && (!strcmp(v[k + 1].text, "%") || !strncmp(v[k + 1].text, "퍼센트", 9) ||
-		                                 !strcmp(v[k + 1].text, "프로"))) {
-			v[k].role = R_STOP;
-			v[k].used = 1;
-		}
 	/* "per quarter", "by quarter": a breakdown by quarter, as 분기별 is; "the first quarter of
 	 * 2024" stays a word (a period, not a breakdown) */
 	for (int k = 0; k + 1 < nt; k++)

@@ -150,6 +150,21 @@ static void test_empty_parts(void **state)
 	(void)state;
 }
 
+/* the query cache's key form: trailing marks cut whole, never a byte of a Korean syllable ("몇 %야":
+ * 야 ends in 0xBC, a byte of ？ and ！; the key was invalid UTF-8 and the cache store failed) */
+static void test_normalize_question(void **state)
+{
+	char *k = agent_normalize_question("  GS 비율  몇 %야?  ");
+	assert_string_equal(k, "gs 비율 몇 %야");
+	free(k);
+	k = agent_normalize_question("비율 몇 %야？！。");
+	assert_string_equal(k, "비율 몇 %야");
+	free(k);
+	k = agent_normalize_question("?!");
+	assert_string_equal(k, "");
+	free(k);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -158,6 +173,7 @@ int main(void)
 		cmocka_unit_test(test_patients_counted),
 		cmocka_unit_test(test_top_n),
 		cmocka_unit_test(test_empty_parts),
+		cmocka_unit_test(test_normalize_question),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -779,8 +779,9 @@ struct cov_reading *pf_reading(struct planner *p)
 		int per = i > 0 && p->tk.v[i - 1].role == R_PER && !p->tk.v[i - 1].hangul &&
 		          !(i > 1 && (p->tk.v[i - 2].kind == TK_NUM || p->tk.v[i - 2].kind == TK_PUNCT ||
 		                      strlen(p->tk.v[i - 2].text) <= 2));   /* (mg per day, 2 per day: a rate) */
-		/* (not a word of a name linked: "daily weight") */
-		if ((t->role == R_BUCKET || (t->role == R_UNIT && (t->group || per))) && !strongly_linked(p, i)) {
+		/* (not a word of a name linked: "daily weight"; nor which period: "3분기", "quarter 3") */
+		int which = (i > 0 && p->tk.v[i - 1].kind == TK_NUM) || (i + 1 < p->tk.n && p->tk.v[i + 1].kind == TK_NUM);
+		if ((t->role == R_BUCKET || (t->role == R_UNIT && (t->group || per))) && !strongly_linked(p, i) && !which) {
 			add_item(r, COV_BUCKET, pf_span_text(p, per ? i - 1 : i, i + 1));
 			break;
 		}

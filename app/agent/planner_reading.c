@@ -614,11 +614,19 @@ static int measures_asked(struct planner *p, int *first, int *last)
 static int column_before(struct planner *p, int i)
 {
 	static const char *const glue[] = {"of", "is", "was", "were", "a", "an", "value", NULL};
-	int k = i - 1;
+	int k = i - 1, cmp = p->tk.v[i].cmp != 0;
 	while (k >= 0 && k > i - 4 && (pf_comparison_tok(&p->tk.v[k]) || planner_in_list(glue, p->tk.v[k].text) ||
 	                               !strcmp(p->tk.v[k].text, "than") || !strcmp(p->tk.v[k].text, "to") ||
-	                               !strcmp(p->tk.v[k].text, "equal")))
+	                               !strcmp(p->tk.v[k].text, "equal"))) {
+		cmp |= pf_comparison_tok(&p->tk.v[k]);
 		k--;
+	}
+	/* a threshold only: a comparison word before the number or right after it ("30 이상", "3 or
+	 * higher"); a number said with no comparison may be a code or an identifier */
+	for (int j = i + 1; j < p->tk.n && j <= i + 2 && !cmp; j++)
+		cmp = pf_comparison_tok(&p->tk.v[j]);
+	if (!cmp)
+		return -1;
 	for (int l = 0; k >= 0 && l < p->pl.n; l++) {
 		const struct plink_item *it = &p->pl.v[l];
 		if (it->kind == PL_COLUMN && it->t1 == k + 1 && it->role != PL_ROLE_IGNORED && it->score >= 0.75 &&
@@ -810,8 +818,8 @@ struct cov_reading *pf_reading(struct planner *p)
 		if (ci)
 			ci->num = t->num;
 		int cl = column_before(p, i);
-		if (ci && cl >= 0)
-			add_col(r, ci, p->s->c[p->pl.v[cl].cols[0]].name);
+		for (int k = 0; ci && cl >= 0 && k < p->pl.v[cl].ncols && k < COV_MAXVAL; k++)
+			add_col(r, ci, p->s->c[p->pl.v[cl].cols[k]].name);   /* (any column the words name) */
 	}
 	/* event windows (수술 전 크레아티닌): a time compared with the event's start or end */
 	for (int e = 0; e < p->f.nev; e++) {

@@ -124,8 +124,6 @@ static void comparison(const cJSON *e, unsigned flags, struct facts *f)
 
 static void walk(const cJSON *n, unsigned flags, struct facts *f, int top);
 
-/* group_item: the columns one GROUP BY item stands for (a position or an output name resolved
- * through the target list) */
 /* time_func: the expression buckets a time (date_trunc, date_part, extract, to_char, date_bin, a
  * cast to date), not entering subqueries */
 static int time_func(const cJSON *n)
@@ -170,6 +168,8 @@ static int time_func(const cJSON *n)
 	return 0;
 }
 
+/* group_item: the columns one GROUP BY item stands for (a position or an output name resolved
+ * through the target list) */
 static void group_item(const cJSON *g, const cJSON *targets, struct facts *f, int top)
 {
 	const char *type;
@@ -419,15 +419,21 @@ static int in_names(const char (*list)[NAMELEN], int n, const struct cov_item *i
 	return 0;
 }
 
+/* lit_is_number: the literal is the number num written out ("30", "30.0") */
+static int lit_is_number(const char *lit, double num)
+{
+	char *end;
+	double v = strtod(lit, &end);
+	return end != lit && !*end && fabs(v - num) <= 1e-9 * (fabs(num) + 1);
+}
+
 /* number_used: a literal of that value, or a string literal that writes it ("interval '3 days'") */
 static int number_used(const struct facts *f, double num)
 {
 	char txt[64];
 	snprintf(txt, sizeof txt, "%g", num);
 	for (int i = 0; i < f->nlit; i++) {
-		char *end;
-		double v = strtod(f->lit[i], &end);
-		if (end != f->lit[i] && !*end && fabs(v - num) <= 1e-9 * (fabs(num) + 1))
+		if (lit_is_number(f->lit[i], num))
 			return 1;
 		/* a number of the question written inside a text literal: a date, an interval */
 		const char *hit = strstr(f->lit[i], txt);
@@ -442,12 +448,9 @@ static int number_used(const struct facts *f, double num)
  * "bmi BETWEEN 30 AND 40") */
 static int number_compared(const struct facts *f, const struct cov_item *it)
 {
-	for (int i = 0; i < f->ncmp; i++) {
-		char *end;
-		double v = strtod(f->cmp[i].lit, &end);
-		if (col_in(it, f->cmp[i].col) && end != f->cmp[i].lit && !*end && fabs(v - it->num) <= 1e-9 * (fabs(it->num) + 1))
+	for (int i = 0; i < f->ncmp; i++)
+		if (col_in(it, f->cmp[i].col) && lit_is_number(f->cmp[i].lit, it->num))
 			return 1;
-	}
 	return 0;
 }
 

@@ -553,9 +553,6 @@ static enum err emit_sql(struct planner *p, const struct planner_ctx *ctx, struc
 				out->sql = NULL;
 			}
 		}
-		/* visits named (입원 횟수, admissions) must be what the answer reads, unless the rows read
-		 * are parts of visits and the answer adds them up or counts patients ("the total cost of
-		 * their hospital visit", "patients who stayed in the discharge lounge") */
 		/* "how many admissions per department had a potassium above 5.5": the admissions are what is
 		 * counted; rows of another table (the lab results, joined to the admissions for their
 		 * department) counted one by one are not them */
@@ -566,6 +563,9 @@ static enum err emit_sql(struct planner *p, const struct planner_ctx *ctx, struc
 			free(out->sql);
 			out->sql = NULL;
 		}
+		/* visits named (입원 횟수, admissions) must be what the answer reads, unless the rows read
+		 * are parts of visits and the answer adds them up or counts patients ("the total cost of
+		 * their hospital visit", "patients who stayed in the discharge lounge") */
 		if (!p->decline && out->sql && p->f.visit_mention >= 0 && !planner_sql_names(out->sql, p->s->t[p->f.visit_mention].name, 0) &&
 		    !key_used(p, out->sql, p->f.visit_mention) && !parts_of_visits(p)) {
 			pf_decline(p, "the question names visits or stays (%s), which the plan does not use", p->s->t[p->f.visit_mention].name);

@@ -405,15 +405,21 @@ static int names_something(struct planner *p, const struct ptok *t)
 	return 0;
 }
 
-/* stays_among_visits: t is a word for a stay in hospital (입원, admission) and the visit table vt
- * says in its description that it records another kind of visit too (outpatient): the word is
- * then one kind of its rows, not all of them (conf/lexicon/phrases.tsv, inpatient_word and
- * other_visit_kind) */
+/* inpatient_word: t is a word for a stay in hospital (입원, admission; conf/lexicon/phrases.tsv) */
+static int inpatient_word(const struct ptok *t)
+{
+	const char *const *stay = planner_lex_phrases("inpatient_word");
+	return planner_in_list(stay, t->text) || planner_in_list(stay, t->stem);
+}
+
+/* stays_among_visits: t is a word for a stay in hospital and the visit table vt says in its
+ * description that it records another kind of visit too (outpatient): the word is then one kind
+ * of its rows, not all of them (conf/lexicon/phrases.tsv, inpatient_word and other_visit_kind) */
 static int stays_among_visits(const struct planner *p, int vt, const struct ptok *t)
 {
-	const char *const *stay = planner_lex_phrases("inpatient_word"), *const *other = planner_lex_phrases("other_visit_kind");
+	const char *const *other = planner_lex_phrases("other_visit_kind");
 	const char *d = p->s->t[vt].comment;
-	if (!d || !(planner_in_list(stay, t->text) || planner_in_list(stay, t->stem)))
+	if (!d || !inpatient_word(t))
 		return 0;
 	for (int k = 0; other && other[k]; k++)
 		if (strcasestr(d, other[k]))
@@ -433,17 +439,10 @@ int pf_stay_kind_check(struct planner *p)
 			continue;
 		int ct = p->s->c[p->pl.v[l].cols[0]].table, beside = 0;
 		/* (said right beside a word for stays: "inpatient admissions", "입원 (IP)") */
-		const char *const *stay = planner_lex_phrases("inpatient_word");
 		for (int w = 0; w < p->tk.n && !beside; w++)
-			beside = (planner_in_list(stay, p->tk.v[w].text) || planner_in_list(stay, p->tk.v[w].stem)) &&
-			         (p->pl.v[l].t1 == w || p->pl.v[l].t0 == w + 1);
-		if (!beside)
-			continue;
-		if (ct == vt)
+			beside = inpatient_word(&p->tk.v[w]) && (p->pl.v[l].t1 == w || p->pl.v[l].t0 == w + 1);
+		if (beside && (ct == vt || pf_key_into(p, vt, ct) >= 0))
 			return 0;
-		for (int k = 0; k < p->s->nfk; k++)
-			if (p->s->c[p->s->fk[k].from].table == vt && p->s->c[p->s->fk[k].to].table == ct)
-				return 0;
 	}
 	/* "2025년 입원 건수" on a table of every kind of visit counted the outpatient visits too */
 	return pf_decline(p, "'%s' says stays in hospital, and the visits table also records other kinds of visits (outpatient); "

@@ -40,12 +40,19 @@ int pf_joiner(const struct ptok *t)
 	return planner_in_list(w, t->text);
 }
 
+/* took_particle: the tokenizer took the particle part (의, 에서, 는 ...) off the end of a Korean
+ * word as written */
+static int took_particle(const struct ptok *t, const char *part)
+{
+	const char *raw = t->raw ? t->raw : t->text;
+	size_t rl = strlen(raw), pl = strlen(part);
+	return t->hangul && rl > pl && strcmp(t->text, raw) && !strcmp(raw + rl - pl, part);
+}
+
 /* korean_and: the word ends in the particle 와/과 (진료과와 성별에 따른) */
 static int korean_and(const struct ptok *t)
 {
-	const char *raw = t->raw ? t->raw : t->text;
-	size_t rl = strlen(raw);
-	return t->hangul && rl > 3 && strcmp(t->text, raw) && (!strcmp(raw + rl - 3, "와") || !strcmp(raw + rl - 3, "과"));
+	return took_particle(t, "와") || took_particle(t, "과");
 }
 
 static const struct plink_item *link_at(struct planner *p, int t0, int t1)
@@ -202,6 +209,16 @@ static int link_holds(struct planner *p, int s)
 	return 0;
 }
 
+/* strongly_linked: token i lies inside a link of the question (not a generic word): "total
+ * bilirubin", "heart rate", "patient number" name things, not measures */
+static int strongly_linked(const struct planner *p, int i)
+{
+	for (int l = 0; l < p->pl.n; l++)
+		if (p->pl.v[l].role != PL_ROLE_IGNORED && p->pl.v[l].t0 <= i && i < p->pl.v[l].t1 && p->pl.v[l].score >= 0.75)
+			return 1;
+	return 0;
+}
+
 /* leading_part: the link that opens the question (after "the", "what is the") and names a thing
  * that holds or not (a concept, a stored value, a yes/no column), followed by for, of, in or
  * among, with the share word s after the base ("mortality for open cases ..., as a percent");
@@ -255,9 +272,7 @@ int pf_rate_regions(struct planner *p, int *side, int *part_lo_out, int *part_hi
 	/* "여자 환자의 당뇨 비율": the words before a possessive 의 are the base, those after it the part */
 	for (int i = 0; m < 0 && i < s; i++) {
 		const struct ptok *t = &p->tk.v[i];
-		const char *raw = t->raw ? t->raw : t->text;
-		size_t rl = strlen(raw);
-		if (t->hangul && rl > 3 && !strcmp(raw + rl - 3, "의") && strcmp(raw, t->text))
+		if (took_particle(t, "의"))
 			of = i;
 		/* "women's mortality rate", "robotic cases' death rate" (the ' a token of its own): the English
 		 * possessive likewise */
@@ -270,13 +285,9 @@ int pf_rate_regions(struct planner *p, int *side, int *part_lo_out, int *part_hi
 	/* "여자 환자에서 당뇨 비율", "당뇨 비율은 여자 환자에서": the word that ends in 에서 (in, among) closes
 	 * the base, before or after the share word */
 	int loc = -1;
-	for (int i = 0; m < 0 && of < 0 && loc < 0 && i < p->tk.n; i++) {
-		const struct ptok *t = &p->tk.v[i];
-		const char *raw = t->raw ? t->raw : t->text;
-		size_t rl = strlen(raw), el = strlen("에서");
-		if (t->hangul && i != s && rl > el && !strcmp(raw + rl - el, "에서") && strcmp(raw, t->text))
+	for (int i = 0; m < 0 && of < 0 && loc < 0 && i < p->tk.n; i++)
+		if (i != s && took_particle(&p->tk.v[i], "에서"))
 			loc = i;
-	}
 	if (of < 0 && loc >= 0 && loc < s)
 		of = loc;
 	if (of >= 0) {
@@ -370,11 +381,7 @@ int pf_rate_regions(struct planner *p, int *side, int *part_lo_out, int *part_hi
 	 * computed) */
 	if (part_lo >= base_hi && base_lo == 0 && (of >= 0 || (m >= 0 && m < s && !among)))
 		for (int i = base_hi - 2; i >= 0; i--) {
-			const struct ptok *t = &p->tk.v[i];
-			const char *raw = t->raw ? t->raw : t->text;
-			size_t rl = strlen(raw);
-			int topic = t->hangul && rl > 3 && strcmp(raw, t->text) && (!strcmp(raw + rl - 3, "는") || !strcmp(raw + rl - 3, "은"));
-			int named = 0;
+			int topic = took_particle(&p->tk.v[i], "는") || took_particle(&p->tk.v[i], "은"), named = 0;
 			for (int l = 0; topic && l < p->pl.n; l++)
 				named |= p->pl.v[l].t1 <= i + 1 && p->pl.v[l].role != PL_ROLE_IGNORED &&
 				         (p->pl.v[l].kind == PL_VALUE || p->pl.v[l].kind == PL_CONCEPT ||
@@ -463,16 +470,6 @@ static int date_part(const struct planner *p, int i)
 	return 0;
 }
 
-/* strongly_linked: token i lies inside a link of the question (not a generic word): "total
- * bilirubin", "heart rate", "patient number" name things, not measures */
-static int strongly_linked(const struct planner *p, int i)
-{
-	for (int l = 0; l < p->pl.n; l++)
-		if (p->pl.v[l].role != PL_ROLE_IGNORED && p->pl.v[l].t0 <= i && i < p->pl.v[l].t1 && p->pl.v[l].score >= 0.75)
-			return 1;
-	return 0;
-}
-
 /* measure_word: token i asks for a measure: a count (건수, 환자수, number, how many), an average,
  * a maximum or minimum, a total, or a share */
 static int measure_word(const struct planner *p, int i)
@@ -511,11 +508,6 @@ static int value_split(const struct planner *p, int m0, int m1)
 	return 0;
 }
 
-/* measures_asked: how many measures the question joins with and/와 ("수술 건수와 사망 건수",
- * "number of cases and number of deaths", "min, max and average"): 1 + each join between two
- * measure words where the joiner sits right after the first (Korean order: A 건수와 B 건수) or
- * right before the second (English order: number of A and number of B).  *first and *last receive
- * the first join's two words */
 /* sentence_break: a mark that ends a sentence or opens an aside ("?", ".", "(", "—"): the output
  * columns said after it ("... by ward? Ward name and number of patients") name the same measure */
 static int sentence_break(const struct ptok *t)
@@ -577,6 +569,11 @@ static int same_measure(const struct planner *p, int m0, int m1)
 	return 1;
 }
 
+/* measures_asked: how many measures the question joins with and/와 ("수술 건수와 사망 건수",
+ * "number of cases and number of deaths", "min, max and average"): 1 + each join between two
+ * measure words where the joiner sits right after the first (Korean order: A 건수와 B 건수) or
+ * right before the second (English order: number of A and number of B).  *first and *last receive
+ * the first join's two words */
 static int measures_asked(struct planner *p, int *first, int *last)
 {
 	int n = 1, prev = -1;
@@ -766,16 +763,12 @@ struct cov_reading *pf_reading(struct planner *p)
 	}
 	/* a share word that no link took ("heart rate" names a column; "rate" alone asks for a share) */
 	for (int i = 0; i < p->tk.n; i++) {
-		int linked = 0;
 		if (!pf_share_word(&p->tk.v[i]) || (!strcmp(p->tk.v[i].text, "%") && i > 0 && p->tk.v[i - 1].kind == TK_NUM))
 			continue;   /* (dextrose 5%: a strength, part of a name) */
 		if ((!strcmp(p->tk.v[i].text, "rate") || !strcmp(p->tk.v[i].text, "rates")) && p->tk.v[i].role != R_UNSUP)
 			continue;   /* an English "rate" is a share only after a thing that holds or not ("mortality
 			             * rate": rate_words); "infusion rate", "rate limited" are not */
-		for (int l = 0; l < p->pl.n && !linked; l++)
-			linked = p->pl.v[l].role != PL_ROLE_IGNORED && p->pl.v[l].t0 <= i && i < p->pl.v[l].t1 &&
-			         p->pl.v[l].score >= 0.75;
-		if (!linked) {
+		if (!strongly_linked(p, i)) {
 			add_item(r, COV_SHARE, pf_span_text(p, i, i + 1));
 			break;
 		}

@@ -45,6 +45,9 @@ struct facts {
 	int share;                     /* a division or an average anywhere: a share may be computed */
 	char count_one[NAMELEN];       /* a column counted DISTINCT in a SELECT that groups by it: every
 	                                * count is 1 ("" none) */
+	int ordered;                   /* an ORDER BY or a window function somewhere */
+	int agg_selects;               /* SELECTs that output an aggregate (two: an extreme of a grouped
+	                                * subquery's aggregates) */
 };
 
 static const char *const agg_names[] = {
@@ -275,7 +278,10 @@ static void walk_select(const cJSON *s, struct facts *f, int top)
 		walk_select(larg, f, top);
 		walk_select(cJSON_GetObjectItemCaseSensitive(s, "rarg"), f, 0);
 	}
+	int before = f->measures;
 	walk(targets, F_OUT, f, 0);
+	f->agg_selects += f->measures > before;
+	f->ordered |= cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(s, "sortClause")) > 0;
 	walk(cJSON_GetObjectItemCaseSensitive(s, "fromClause"), 0, f, 0);
 	walk(cJSON_GetObjectItemCaseSensitive(s, "whereClause"), F_WHERE, f, 0);
 	walk(cJSON_GetObjectItemCaseSensitive(s, "havingClause"), F_WHERE, f, 0);
@@ -343,8 +349,10 @@ static void walk(const cJSON *n, unsigned flags, struct facts *f, int top)
 			inner |= F_AGG;
 			f->aggregates = 1;
 		}
-		if (cJSON_GetObjectItemCaseSensitive(bd, "over"))
+		if (cJSON_GetObjectItemCaseSensitive(bd, "over")) {
 			inner &= ~F_OUT;   /* (RANK() OVER (ORDER BY COUNT(*)): the count is an order, not an output) */
+			f->ordered = 1;
+		}
 		if (fn && !strcasecmp(fn, "avg"))
 			f->share = 1;
 		cJSON_ArrayForEach(e, bd)
@@ -538,6 +546,10 @@ enum err coverage_check(const struct cov_reading *r, const char *sql, struct cov
 			if (f->aggregates && !f->time_grouped)
 				add_finding(out, max, nfound, DROP_BUCKET, i, NULL);
 			break;
+		case COV_RANK:
+			if (!f->ordered && f->agg_selects < 2)
+				add_finding(out, max, nfound, DROP_RANK, i, NULL);
+			break;
 		case COV_MEASURES:
 			if (f->measures < (int)it->num && *nfound < max) {
 				add_finding(out, max, nfound, DROP_MEASURES, i, NULL);
@@ -614,6 +626,7 @@ const char *coverage_drop_name(enum cov_drop d)
 	case DROP_MEASURES: return "measures";
 	case DROP_NUMBER_COLUMN: return "number_column";
 	case DROP_BUCKET: return "time_bucket";
+	case DROP_RANK: return "rank";
 	}
 	return "?";
 }
@@ -668,6 +681,10 @@ char *coverage_say(const struct cov_reading *r, const struct cov_finding *f, int
 			sb_printf(&sb, "the question asks for %d measures ('%s'), and the SQL computes %d: compute each one as "
 			               "its own output column (a count of all rows and a count with a FILTER, for example)",
 			          it ? (int)it->num : 2, w, f[i].computed);
+			break;
+		case DROP_RANK:
+			sb_printf(&sb, "the question asks which has the highest or lowest aggregate ('%s'): the SQL must rank the "
+			               "groups by it (GROUP BY the thing ranked, ORDER BY the aggregate), not aggregate all rows", w);
 			break;
 		case DROP_NONE:
 			break;

@@ -22,8 +22,11 @@ enum cov_need {
 	                   * (a division, or an average: of a condition, or of a 0/1 flag) */
 	COV_BUCKET,       /* a period said per (월별, per month, monthly): an aggregate SQL groups by a time
 	                   * bucket (date_trunc, date_part, extract, to_char, a cast to date) */
-	COV_MEASURES      /* several measures joined by and/와 ("수술 건수와 사망 건수", "number of cases and
+	COV_MEASURES,     /* several measures joined by and/와 ("수술 건수와 사망 건수", "number of cases and
 	                   * number of deaths"): at least num aggregates among the SQL's output columns */
+	COV_RANK          /* a superlative of an aggregate ("the longest average operation time", "평균 BMI가
+	                   * 제일 높은 수술"): the SQL ranks groups by it (an ORDER BY, a rank window, or an
+	                   * extreme taken over a grouped subquery), never the aggregate of all rows */
 };
 
 #define COV_MAXVAL 12
@@ -72,7 +75,8 @@ enum cov_drop {
 	DROP_COUNT_ONE,      /* COUNT(DISTINCT c) in a SELECT grouped by c: every count is 1 */
 	DROP_NUMBER_COLUMN,
 	DROP_BUCKET,         /* a period said per (월별, per month) and no time bucket grouped */  /* a number said of a column ("bmi over 30") is compared with another column */
-	DROP_MEASURES        /* fewer aggregates are computed than measures asked ("A 건수와 B 건수": one count) */
+	DROP_MEASURES,       /* fewer aggregates are computed than measures asked ("A 건수와 B 건수": one count) */
+	DROP_RANK            /* a superlative of an aggregate, and the SQL ranks nothing */
 };
 
 struct cov_finding {

@@ -641,6 +641,10 @@ static void cover(struct planner *p, struct planner_out *out)
 		pf_decline(p, "the question asks for several measures (%s), and the plan computes one at a time",
 		           arena_printf(&p->a, "'%s'", word));
 		break;
+	case DROP_RANK:
+		pf_decline(p, "the question asks for %s, a ranking of groups, and the plan ranks nothing",
+		           arena_printf(&p->a, "'%s'", word));
+		break;
 	case DROP_NONE:
 		break;
 	}

@@ -134,6 +134,15 @@ static void units_used(struct planner *p, int from, int to)
 	}
 }
 
+/* particle_off: word t ends in particle part as written in the question ("BMI가": the tokenizer
+ * keeps the Latin word alone, with no Hangul mark, so pf_took_particle does not see it) */
+static int particle_off(const struct planner *p, const struct ptok *t, const char *part)
+{
+	size_t pl = strlen(part);
+	return t->len > (int)pl && strcmp(t->text, part) && p->question && (size_t)(t->off + t->len) <= strlen(p->question) &&
+	       !strncmp(p->question + t->off + t->len - pl, part, pl);
+}
+
 /* ref_link: a numeric column named right after an English comparison word at token i ("above the
  * upper limit of the reference range") or right before a Korean one (참고치 상한 넘은): the other
  * side of a comparison between two columns; the link's index, or -1 */
@@ -145,7 +154,15 @@ static int ref_link(struct planner *p, int i)
 		if (it->kind != PL_COLUMN || p->s->c[it->cols[0]].type != PT_NUM || pf_is_keyish(p, it->cols[0]))
 			continue;
 		if (t->hangul) {
-			if (it->t1 == i || (it->t1 == i - 1 && !strcmp(p->tk.v[i - 1].text, "보다")))
+			/* (a subject or topic is what is compared, not what it is compared with: "BMI가 초과
+			 * 환자" would be a BMI over something, not an age above the BMI) */
+			const struct ptok *w = it->t1 > 0 ? &p->tk.v[it->t1 - 1] : NULL;
+			int subject = w && (particle_off(p, w, "이") || particle_off(p, w, "가") || particle_off(p, w, "은") ||
+			                    particle_off(p, w, "는"));
+			/* (높은, 낮았던 say a thing is high; only with 보다 do they compare it with another:
+			 * "BMI 높은 환자" is a high BMI too) */
+			subject |= !strncmp(t->text, "높", strlen("높")) || !strncmp(t->text, "낮", strlen("낮"));
+			if ((it->t1 == i && !subject) || (it->t1 == i - 1 && !strcmp(p->tk.v[i - 1].text, "보다")))
 				return l;
 			continue;
 		}
@@ -503,6 +520,7 @@ int pf_unread_comparison(struct planner *p)
 		/* "over the past year", "under which", "one more", "60 and older" read otherwise */
 		static const char *const cond_words[] = {"above", "below", "exceed", "exceeding", "exceeded", "exceeds", "greater",
 		                                         "higher", "lower", "초과", "미만", "넘은", "넘는", "넘게", "높은", "낮은",
+		                                         "높았던", "낮았던", "높게", "낮게",
 		                                         NULL};   /* not 이상: alone it also means "abnormal" */
 		if (!strcmp(t->text, "이상"))
 			/* 이상 that no number or limit read is "abnormal" ("이상 결과"): a filter to link, not a

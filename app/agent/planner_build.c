@@ -614,6 +614,18 @@ static int counts_dictionary(struct planner *p)
 	return referenced && !named;
 }
 
+/* one_row_each: table t keeps one row per patient, case or stay: the key of one of them is unique in it */
+static int one_row_each(struct planner *p, int t)
+{
+	for (int k = 0; k < ENT_NKINDS; k++) {
+		const char *ec = planner_ent_column(p->s, k);
+		int ci = ec ? pf_col_in(p, t, ec) : -1;
+		if (ci >= 0 && p->s->c[ci].unique)
+			return 1;
+	}
+	return 0;
+}
+
 /* build_aggregate: the aggregate (COUNT, COUNT DISTINCT entity, AVG..., a rate in percent, a
  * duration in minutes) and the summary's further aggregates, ordered and limited for a top N of
  * groups; 0 or -1 declined */
@@ -633,6 +645,12 @@ static int build_aggregate(struct planner *p, struct squery *q)
 			return pf_decline(p, "%s", "a share among patients chosen through another table is not a shape the offline planner builds");
 		if (!pf_holds_entity(p, f->fact))
 			return pf_decline(p, "a share over the rows of %s, which holds no patient or stay, is not an answer", p->s->t[f->fact].name);
+		/* "수술 중 저혈압 있었던 환자 비율", "percentage of cases with spo2 below 90": a share of
+		 * patients or cases over a table of many rows for each (vital signs, lab results) would be
+		 * the share of the measurements (docs/coverage.md, "Rates") */
+		if (f->entity_word && !one_row_each(p, f->fact))
+			return pf_decline(p, "a share of patients or cases over the rows of %s, several for each of them, would be a "
+			                     "share of rows; not a shape the offline planner builds", p->s->t[f->fact].name);
 		/* the part in a table of many rows per case (a drug given) and the base in another (female
 		 * cases): the rows joined are not the cases, so the share would be of rows */
 		/* (a base in a dictionary, a ward's name for admissions, joins one row each: that is fine) */

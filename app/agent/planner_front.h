@@ -267,7 +267,11 @@ int pf_set_via(struct planner *p, int dt, int edge, const char *sp);
 /* pf_holds_entity: table t has a column identifying a patient, a case or an encounter (an
  * entity's home or event, not a dictionary) */
 int pf_holds_entity(struct planner *p, int t);
+/* pf_label_col: the label of table's rows, a text column of it or of the dictionary it references
+ * (*via: that dictionary, or -1), -1 when none; pf_label_col_sure with sure 1 does not guess the
+ * first of several text columns that nothing names */
 int pf_label_col(struct planner *p, int table, int *via);
+int pf_label_col_sure(struct planner *p, int table, int *via, int sure);
 /* pf_dict_label: the text label of the dictionary a key column points to (*edge: the foreign key
  * index), -1 when col references none */
 int pf_dict_label(struct planner *p, int col, int *edge);
@@ -357,6 +361,9 @@ int pf_structure(struct planner *p);
  * heap (coverage_reading_free), NULL on no memory; pf_share_word: t asks for a share or a rate */
 struct cov_reading *pf_reading(struct planner *p);
 int pf_share_word(const struct ptok *t);
+/* pf_agg_superlative: a superlative of an aggregate ("the longest average", "highest mean"; "평균
+ * BMI가 제일 높은"): 1 with its words in tokens [*from, *to), else 0 */
+int pf_agg_superlative(const struct planner *p, int *from, int *to);
 /* pf_joiner: t joins two breakdowns: and, ',', ×, x, &, 및, 그리고 (와/과 end the word before) */
 int pf_joiner(const struct ptok *t);
 /* pf_link_per: the link is a breakdown (X별, by X and Y, 진료과와 성별에 따른, 성별 환자 수) */

@@ -166,6 +166,9 @@ int planner_snap_key(const struct psnap *s, int ti, const char *key);
 
 /* ---- entities (planner_entlex.c; the lexicon conf/lexicon/entities.tsv, docs/lexicon.md) ---- */
 enum ent_kind { ENT_PATIENT, ENT_CASE, ENT_ENCOUNTER, ENT_NKINDS };
+/* pf_took_particle: 1 when the tokenizer took the particle part (의, 에서, 는) off the end of the
+ * Korean word t as written */
+int pf_took_particle(const struct ptok *t, const char *part);
 /* planner_ent_word: the entity kind a question word (or its stem) names, or -1 */
 int planner_ent_word(const char *w);
 /* planner_ent_key_stem: 1 when a column or table name stem ("subject" of subject_id) names kind */

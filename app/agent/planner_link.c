@@ -776,14 +776,26 @@ static void link_measured(struct arena *a, const struct psnap *s, struct ptoks *
 	}
 }
 
-/* concepts: an abnormality named by one word, resolved to a measure term */
-static void link_concepts(struct arena *a, struct ptoks *tk, struct plink *pl)
+/* flag_synonym: a yes/no column of s has w for a metadata synonym ("hypertensive": the patient's
+ * recorded hypertension, not a blood pressure reading above its range) */
+static int flag_synonym(const struct psnap *s, const char *w)
+{
+	for (int c = 0; w && c < s->nc; c++)
+		for (int k = 0; s->c[c].flag && k < s->c[c].nsyn; k++)
+			if (s->c[c].syn[k] && !strcmp(s->c[c].syn[k], w))
+				return 1;
+	return 0;
+}
+
+/* concepts: an abnormality named by one word, resolved to a measure term; not a word the
+ * database's own description gives a yes/no column */
+static void link_concepts(struct arena *a, const struct psnap *s, struct ptoks *tk, struct plink *pl)
 {
 	for (int i = 0; i < tk->n; i++) {
 		const char *m;
 		int dir;
 		double lo, hi;
-		if (tk->v[i].used || tk->v[i].kind != TK_WORD)
+		if (tk->v[i].used || tk->v[i].kind != TK_WORD || flag_synonym(s, tk->v[i].text))
 			continue;
 		if (!planner_lex_concept(tk->v[i].text, &m, &dir, &lo, &hi) &&
 		    !planner_lex_concept(tk->v[i].stem, &m, &dir, &lo, &hi) &&
@@ -1418,7 +1430,7 @@ enum err planner_link(struct arena *a, const struct psnap *s, struct ptoks *tk, 
 	link_any_order(a, s, tk, pl);
 	link_values(a, s, tk, pl, r);
 	link_lexicon_tables(a, s, tk, pl, banned_tables);
-	link_concepts(a, tk, pl);
+	link_concepts(a, s, tk, pl);
 	link_schema(a, s, tk, pl, r, banned_tables);
 	link_coded_numbers(s, tk, pl);
 	link_retrieval_values(a, s, tk, pl, r);

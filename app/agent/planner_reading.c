@@ -40,9 +40,31 @@ int pf_joiner(const struct ptok *t)
 	return planner_in_list(w, t->text);
 }
 
-/* took_particle: the tokenizer took the particle part (의, 에서, 는 ...) off the end of a Korean
+/* an extreme word right before an average or total ("the longest average operation time", "highest
+ * mean bmi"); in Korean an average or total, then 가장/제일 within a few words and the word after it
+ * ("평균 BMI가 제일 높은") */
+int pf_agg_superlative(const struct planner *p, int *from, int *to)
+{
+	for (int i = 0; i + 1 < p->tk.n; i++) {
+		const struct ptok *t = &p->tk.v[i], *u = &p->tk.v[i + 1];
+		if (!t->hangul && (t->role == R_MAX || t->role == R_MIN) && (u->role == R_AVG || u->role == R_SUM)) {
+			*from = i;
+			*to = i + 2;
+			return 1;
+		}
+		for (int k = i + 1; t->hangul && (t->role == R_AVG || t->role == R_SUM) && k < p->tk.n && k <= i + 4; k++)
+			if (p->tk.v[k].role == R_MOST) {
+				*from = i;
+				*to = k + 2 < p->tk.n ? k + 2 : k + 1;
+				return 1;
+			}
+	}
+	return 0;
+}
+
+/* pf_took_particle: the tokenizer took the particle part (의, 에서, 는 ...) off the end of a Korean
  * word as written */
-static int took_particle(const struct ptok *t, const char *part)
+int pf_took_particle(const struct ptok *t, const char *part)
 {
 	const char *raw = t->raw ? t->raw : t->text;
 	size_t rl = strlen(raw), pl = strlen(part);
@@ -52,7 +74,7 @@ static int took_particle(const struct ptok *t, const char *part)
 /* korean_and: the word ends in the particle 와/과 (진료과와 성별에 따른) */
 static int korean_and(const struct ptok *t)
 {
-	return took_particle(t, "와") || took_particle(t, "과");
+	return pf_took_particle(t, "와") || pf_took_particle(t, "과");
 }
 
 static const struct plink_item *link_at(struct planner *p, int t0, int t1)
@@ -272,7 +294,7 @@ int pf_rate_regions(struct planner *p, int *side, int *part_lo_out, int *part_hi
 	/* "여자 환자의 당뇨 비율": the words before a possessive 의 are the base, those after it the part */
 	for (int i = 0; m < 0 && i < s; i++) {
 		const struct ptok *t = &p->tk.v[i];
-		if (took_particle(t, "의"))
+		if (pf_took_particle(t, "의"))
 			of = i;
 		/* "women's mortality rate", "robotic cases' death rate" (the ' a token of its own): the English
 		 * possessive likewise */
@@ -286,7 +308,7 @@ int pf_rate_regions(struct planner *p, int *side, int *part_lo_out, int *part_hi
 	 * the base, before or after the share word */
 	int loc = -1;
 	for (int i = 0; m < 0 && of < 0 && loc < 0 && i < p->tk.n; i++)
-		if (i != s && took_particle(&p->tk.v[i], "에서"))
+		if (i != s && pf_took_particle(&p->tk.v[i], "에서"))
 			loc = i;
 	if (of < 0 && loc >= 0 && loc < s)
 		of = loc;
@@ -381,7 +403,7 @@ int pf_rate_regions(struct planner *p, int *side, int *part_lo_out, int *part_hi
 	 * computed) */
 	if (part_lo >= base_hi && base_lo == 0 && (of >= 0 || (m >= 0 && m < s && !among)))
 		for (int i = base_hi - 2; i >= 0; i--) {
-			int topic = took_particle(&p->tk.v[i], "는") || took_particle(&p->tk.v[i], "은"), named = 0;
+			int topic = pf_took_particle(&p->tk.v[i], "는") || pf_took_particle(&p->tk.v[i], "은"), named = 0;
 			for (int l = 0; topic && l < p->pl.n; l++)
 				named |= p->pl.v[l].t1 <= i + 1 && p->pl.v[l].role != PL_ROLE_IGNORED &&
 				         (p->pl.v[l].kind == PL_VALUE || p->pl.v[l].kind == PL_CONCEPT ||
@@ -787,6 +809,10 @@ struct cov_reading *pf_reading(struct planner *p)
 			break;
 		}
 	}
+	/* a superlative of an aggregate: groups ranked, never one figure of all rows */
+	int s0, s1;
+	if (pf_agg_superlative(p, &s0, &s1))
+		add_item(r, COV_RANK, pf_span_text(p, s0, s1));
 	/* two measures joined ("진료과별 수술 건수와 사망 건수" counted the deaths alone) */
 	int m0 = -1, m1 = -1, nm = measures_asked(p, &m0, &m1);
 	if (nm > 1) {

@@ -219,6 +219,11 @@ int pf_holds_entity(struct planner *p, int t)
 /* the label of a table's rows: a text column of the table or of the dictionary it references */
 int pf_label_col(struct planner *p, int table, int *via)
 {
+	return pf_label_col_sure(p, table, via, 0);
+}
+
+int pf_label_col_sure(struct planner *p, int table, int *via, int sure)
+{
 	*via = -1;
 	for (int k = 0; k < p->s->nfk; k++) {
 		int from = p->s->fk[k].from, to = p->s->fk[k].to;
@@ -283,16 +288,18 @@ int pf_label_col(struct planner *p, int table, int *via)
 	if (nguided > 1)
 		return -1;
 	/* the first text column that is not a key, nor a yes/no or two-valued flag (main_sick_yn is
-	 * no label of diagnoses) */
+	 * no label of diagnoses); of several, the first is a guess (a drug order's first may be why it
+	 * was stopped): a caller that must not guess asks for the one such column only */
+	int first = -1, nfirst = 0;
 	for (int ci = p->s->t[table].c0; ci < p->s->t[table].c0 + p->s->t[table].nc; ci++) {
 		size_t nl = strlen(p->s->c[ci].name);
 		int flaggy = p->s->c[ci].flag || (p->s->c[ci].nvalues && p->s->c[ci].nvalues <= 2) ||
 		             (nl > 3 && (!strcmp(p->s->c[ci].name + nl - 3, "_yn") || !strcmp(p->s->c[ci].name + nl - 3, "flg"))) ||
 		             (nl > 4 && !strcmp(p->s->c[ci].name + nl - 4, "flag"));
-		if (p->s->c[ci].type == PT_TEXT && !pf_is_keyish(p, ci) && !flaggy)
-			return ci;
+		if (p->s->c[ci].type == PT_TEXT && !pf_is_keyish(p, ci) && !flaggy && !nfirst++)
+			first = ci;
 	}
-	return -1;
+	return nfirst == 1 || !sure ? first : -1;
 }
 
 int pf_link_holds_or_not(const struct planner *p, const struct plink_item *it)

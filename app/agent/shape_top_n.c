@@ -1,5 +1,6 @@
 /* shape_top_n.c: question shape "top/bottom N by count": the most frequent labels, ties kept, with their counts ("top 5 drugs of thoracic surgery", "가장 많이 처방된 약"). */
 #include <string.h>
+#include <strings.h>
 #include "agent/planner_front.h"
 
 static int match(struct planner *p, const struct cues *c)
@@ -28,6 +29,82 @@ static int asks_codes(const struct planner *p)
 	return 0;
 }
 
+/* entity_ranked: the people themselves are ranked, by how many of the fact table's rows each has
+ * ("처방이 가장 많은 환자 10명", "patients with the most admissions", "top 5 patients by number of
+ * visits"), not the label of those rows: a word for patients is the head of the ranking phrase.
+ * A Korean head comes last: the word after the ranking words with nothing after it but a number,
+ * 상위 or a list word, and no particle but the topic's ("가장 많은 환자를 본 진료과" ranks the
+ * department).  An English head comes first: the word a few linking words (conf/lexicon/
+ * phrases.tsv, rank_head_link) before "most" ("which patient had the most"), or right after
+ * "top N" and before "by" or "with".  (After "most" the people are what is counted: "the
+ * department with the most patients".)  Returns the patient key's name, else NULL. */
+static const char *entity_ranked(struct planner *p, const struct cues *c)
+{
+	int rw = c->most >= 0 ? c->most : c->top >= 0 ? c->top : c->freq;
+	for (int e = 0; rw >= 0 && e < p->tk.n; e++) {
+		const struct ptok *t = &p->tk.v[e];
+		/* (people only: "top 3 operations by number of cases" ranks the operations' names) */
+		const char *col = pf_tok_ent(t) == ENT_PATIENT ? planner_ent_column(p->s, ENT_PATIENT) : NULL;
+		if (!col)
+			continue;
+		int head;
+		if (t->hangul) {
+			head = e > rw && (!strcmp(t->raw ? t->raw : t->text, t->text) || pf_took_particle(t, "은") ||
+			                  pf_took_particle(t, "는"));
+			for (int j = e + 1; j < p->tk.n && head; j++) {
+				enum role r = p->tk.v[j].role;
+				head = p->tk.v[j].kind == TK_NUM || r == R_TOP || r == R_LIST || r == R_STOP || r == R_WHICH;
+			}
+		} else {
+			head = e < rw && rw - e <= 4;
+			for (int j = e + 1; j < rw && head; j++)
+				head = !p->tk.v[j].used && planner_in_list(planner_lex_phrases("rank_head_link"), p->tk.v[j].text);
+			head |= p->tk.v[rw].role == R_TOP && e > rw && e <= rw + 2 && e + 1 < p->tk.n &&
+			        (!strcmp(p->tk.v[e + 1].text, "by") || !strcmp(p->tk.v[e + 1].text, "with"));
+		}
+		if (head)
+			return col;
+	}
+	return NULL;
+}
+
+/* ranked_key: the column of key name col the fact table's rows are counted under: its own, else
+ * that of a table its rows reach (a lab result's case holds the patient); -1 when none */
+static int ranked_key(struct planner *p, const char *col)
+{
+	const struct frame *f = &p->f;
+	int rc = pf_col_in(p, f->fact, col);
+	for (int ti = 0, e[4]; rc < 0 && ti < p->s->nt; ti++)
+		if (ti != f->fact && pf_col_in(p, ti, col) >= 0 && pf_path(p, f->fact, ti, e, 3) >= 0) {
+			rc = pf_col_in(p, ti, col);
+			pf_need(p, ti);
+		}
+	return rc;
+}
+
+/* yes_no: column col holds a yes/no kept as codes (Y/N, T/F, 0/1, yes/no): every stored value
+ * indexed for it is one of them */
+static int yes_no(const struct planner *p, int col)
+{
+	static const char *const yn[] = {"y", "n", "yes", "no", "t", "f", "true", "false", "0", "1", NULL};
+	if (p->s->c[col].flag)
+		return 1;
+	if (p->s->c[col].nvalues <= 0 || p->s->c[col].nvalues > 2)
+		return 0;
+	int seen = 0;
+	for (int i = 0; i < p->s->nv; i++) {
+		if (p->s->v[i].col != col || p->s->v[i].syn)
+			continue;
+		int ok = 0;
+		for (int k = 0; yn[k] && !ok; k++)
+			ok = !strcasecmp(p->s->v[i].value, yn[k]);
+		if (!ok)
+			return 0;
+		seen++;
+	}
+	return seen > 0;
+}
+
 /* rank what is asked for: a projected column, else the label of the fact table; 0 or -1 */
 static int frame(struct planner *p, struct cues *c)
 {
@@ -35,6 +112,17 @@ static int frame(struct planner *p, struct cues *c)
 	/* rank what is asked for: a column of categories named, a projected column, else the label of
 	 * the fact table */
 	int rc = -1;
+	const char *head = entity_ranked(p, c);
+	if (head) {
+		rc = ranked_key(p, head);
+		if (rc < 0)
+			return pf_decline(p, "the people or cases named by %s are ranked, but the rows counted reach no such key", head);
+		if (p->s->c[rc].unique && p->s->c[rc].table == f->fact)
+			return pf_decline(p, "what %s names is ranked by its number of rows, but each row of the table counted is one of them",
+			                  head);
+		f->count_entity = f->rank_entity = 0;
+		goto ranked;
+	}
 	/* a column of categories of the fact table named by the question ("the three most common
 	 * prescription routes": the route, not the drug that labels the table's rows), when one is */
 	int named_col = -1, ncand = 0;
@@ -88,7 +176,7 @@ static int frame(struct planner *p, struct cues *c)
 	 * for ("the patient with the highest potassium") */
 	if (rc < 0) {
 		int via, named = 0;
-		int lc = pf_label_col(p, f->fact, &via);
+		int lc = pf_label_col_sure(p, f->fact, &via, 1);   /* (a guess ranks the wrong thing) */
 		for (int l = 0; l < p->pl.n; l++) {
 			const struct plink_item *it = &p->pl.v[l];
 			int t = it->kind == PL_TABLE ? it->table : it->kind == PL_COLUMN ? p->s->c[it->cols[0]].table : -1;
@@ -132,9 +220,11 @@ static int frame(struct planner *p, struct cues *c)
 		                  f->entity_col);
 	/* "top 5 main diagnoses" ranked the main-diagnosis flag (Y, N): a column of two values or a
 	 * yes/no has no top 5; the word said which rows, not what is ranked */
-	if (c->n >= 2 && (p->s->c[rc].flag || (p->s->c[rc].nvalues > 0 && p->s->c[rc].nvalues <= 2)))
+	/* ("the most common main diagnoses" is no top 1 of a yes/no either) */
+	if (yes_no(p, rc) || (c->n >= 2 && p->s->c[rc].nvalues > 0 && p->s->c[rc].nvalues <= 2))
 		return pf_decline(p, "a top N was asked, but '%s' holds only two values (yes/no); what is ranked could not be told",
 		                  p->s->c[rc].name);
+ranked:
 	f->rank_col = rc;
 	f->rank_n = c->n;
 	f->rank_asc = c->asc;

@@ -294,6 +294,23 @@ static void test_bucket_dropped(void **state)
 	assert_int_equal(check(&r, "SELECT dt, result FROM lab ORDER BY dt", &d), 0);
 }
 
+static void test_rank_dropped(void **state)
+{
+	struct cov_reading r = {0};
+	enum cov_drop d;
+	struct cov_item *it = item(&r, COV_RANK, "longest average", "", NULL);
+	it->ncolumns = 0;
+	/* one figure of all rows: the groups are not ranked (the superlative became MAX) */
+	assert_int_equal(check(&r, "SELECT MAX(opend - opstart), AVG(opend - opstart) FROM cases", &d), 1);
+	assert_int_equal(d, DROP_RANK);
+	assert_int_equal(check(&r, "SELECT dept, MAX(icu_days), AVG(icu_days) FROM cases GROUP BY dept", &d), 1);
+	/* ranked: ORDER BY, a rank window, or the extreme of a grouped subquery's averages */
+	assert_int_equal(check(&r, "SELECT opname, AVG(opend - opstart) FROM cases GROUP BY opname ORDER BY 2 DESC LIMIT 1", &d), 0);
+	assert_int_equal(check(&r, "SELECT opname FROM (SELECT opname, DENSE_RANK() OVER (ORDER BY AVG(bmi) DESC) AS rnk "
+	                           "FROM cases GROUP BY opname) t WHERE rnk = 1", &d), 0);
+	assert_int_equal(check(&r, "SELECT MAX(a) FROM (SELECT AVG(age) AS a FROM cases GROUP BY dept) t", &d), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -302,7 +319,7 @@ int main(void)
 		cmocka_unit_test(test_identifier_grouped), cmocka_unit_test(test_column_and_errors),
 		cmocka_unit_test(test_window_dropped), cmocka_unit_test(test_count_of_one),
 		cmocka_unit_test(test_measures_dropped), cmocka_unit_test(test_number_on_other_column),
-		cmocka_unit_test(test_bucket_dropped),
+		cmocka_unit_test(test_bucket_dropped), cmocka_unit_test(test_rank_dropped),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -626,7 +626,10 @@ void pf_ranking_cues(struct planner *p, struct cues *c)
 		if (!n)
 			n = 1;
 	}
-	c->ranking = (top >= 0 || freq >= 0 || (most >= 0 && (!f->agg || !strcmp(f->agg, "COUNT")))) && n > 0;
+	/* ("가장 최근 입원한 환자 5명", "most recent": an order in time, not the most of anything) */
+	int in_time = most >= 0 && most + 1 < p->tk.n &&
+	              (p->tk.v[most + 1].role == R_LAST || p->tk.v[most + 1].role == R_FIRST || p->tk.v[most + 1].role == R_PAST);
+	c->ranking = (top >= 0 || freq >= 0 || (most >= 0 && !in_time && (!f->agg || !strcmp(f->agg, "COUNT")))) && n > 0;
 	c->asc = 0;
 	for (int i = 0; i < p->tk.n; i++)
 		if (!strcmp(p->tk.v[i].text, "least") || !strcmp(p->tk.v[i].text, "fewest") || !strcmp(p->tk.v[i].text, "lowest") ||

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# 51_ranked_people_shares.sh: issue 26, twelfth session, on a schema of our own (docs/coverage.md, "Own phrasings hunted for wrong numbers (twelfth session)"): patients ranked by how many rows each has ("입원이 가장 많은 환자 5명", "patients with the most admissions", "top 3 patients by number of admissions") rank the patients, never the label of the rows (the department); a word for patients counted after "most" still counts them per department; a yes/no column is never what is ranked ("most common main diagnoses"); a superlative of an average ("평균 나이가 가장 높은 성별") keeps the top group, and "longest average ... by sex" is declined, never MAX and AVG of each group; a share of patients over a table of many rows per patient (lab results) is declined, never the share of the rows; "높았던" / "낮았던" with no number are declined, never dropped; "BMI가 높은" / "BMI 높은" says the BMI is high, never that the age exceeds the BMI.
+# 51_ranked_people_shares.sh: issue 26, twelfth session, on a schema of our own (docs/coverage.md, "Own phrasings hunted for wrong numbers (twelfth session)"): patients ranked by how many rows each has ("입원이 가장 많은 환자 5명", "patients with the most admissions", "top 3 patients by number of admissions") rank the patients, never the label of the rows (the department), and "가장 최근" is no ranking by count; a word for patients counted after "most" still counts them per department; a yes/no column is never what is ranked ("most common main diagnoses"); a superlative of an average ("평균 나이가 가장 높은 성별") keeps the top group, and "longest average ... by sex" is declined, never MAX and AVG of each group; a share of patients over a table of many rows per patient (lab results) is declined, never the share of the rows; a trend (추이) with no period is declined, never one total; "지난 분기" is one period, never a breakdown by quarter; "2024-2025" is no date in year 2192; "한 번만", "두 번", "once", "twice" are counts of times; "2025년 남자 환자 수" never counts the men born in 2025; "높았던" / "낮았던" with no number are declined, never dropped; "BMI가 높은" / "BMI 높은" says the BMI is high, never that the age exceeds the BMI.
 set -uo pipefail
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 ASKQL=${ASKQL:-$TOP/bin/askql}
@@ -8,13 +8,15 @@ own_schema_begin ranked
 trap own_schema_cleanup EXIT
 
 psql -X -q -d "$DB" >/dev/null 2>&1 <<'SQL'
-CREATE TABLE member (member_no int PRIMARY KEY, sex_cd text NOT NULL, age int NOT NULL, bmi numeric NOT NULL);
+CREATE TABLE member (member_no int PRIMARY KEY, sex_cd text NOT NULL, age int NOT NULL, bmi numeric NOT NULL, brth_dt date NOT NULL);
 COMMENT ON TABLE member IS '환자 (patients)';
 COMMENT ON COLUMN member.member_no IS '환자번호 (patient number)';
 COMMENT ON COLUMN member.sex_cd IS '성별 (M 남자, F 여자)';
 COMMENT ON COLUMN member.age IS '나이 (age)';
 COMMENT ON COLUMN member.bmi IS '체질량지수 BMI';
-INSERT INTO member SELECT g, (ARRAY['M', 'F'])[1 + g % 2], 20 + g % 70, 18 + (g % 17) FROM generate_series(1, 200) g;
+COMMENT ON COLUMN member.brth_dt IS '생년월일 (date of birth)';
+INSERT INTO member SELECT g, (ARRAY['M', 'F'])[1 + g % 2], 20 + g % 70, 18 + (g % 17), date '2025-12-31' - (20 + g % 70) * 365
+  FROM generate_series(1, 200) g;
 CREATE TABLE stay (stay_no int PRIMARY KEY, member_no int NOT NULL REFERENCES member, dept_nm text NOT NULL,
   adm_dt timestamp NOT NULL, died_yn int NOT NULL);
 COMMENT ON TABLE stay IS '입원 (admissions)';
@@ -48,6 +50,14 @@ cat >"$TMP/q.jsonl" <<'J'
 {"question": "입원이 가장 많은 환자 5명", "gold_sql": "SELECT member_no, count(*) FROM stay GROUP BY 1 ORDER BY 2 DESC LIMIT 5", "rule": "the patients are ranked by their admissions, not the departments"}
 {"question": "patients with the most admissions", "gold_sql": "SELECT member_no, count(*) FROM stay GROUP BY 1 ORDER BY 2 DESC LIMIT 1", "rule": "the same in English, the people before 'most'"}
 {"question": "top 3 patients by number of admissions", "gold_sql": "SELECT member_no, count(*) FROM stay GROUP BY 1 ORDER BY 2 DESC LIMIT 3", "rule": "the same after 'top N'"}
+{"question": "가장 최근 입원한 환자 5명", "expect": "declined", "gold_sql": "SELECT member_no, adm_dt FROM stay ORDER BY adm_dt DESC LIMIT 5", "rule": "가장 최근 is an order in time: never the patients with the most admissions"}
+{"question": "입원 건수 추이", "expect": "declined", "gold_sql": "SELECT date_trunc('month', adm_dt), count(*) FROM stay GROUP BY 1 ORDER BY 1", "rule": "a trend (추이) with no period: declined, never one total"}
+{"question": "월별 입원 건수 추이", "gold_sql": "SELECT date_trunc('month', adm_dt), count(*) FROM stay GROUP BY 1 ORDER BY 1", "rule": "a trend per month: the monthly series (control)"}
+{"question": "지난 분기 입원 건수", "expect": "declined", "gold_sql": "SELECT count(*) FROM stay WHERE adm_dt >= '2025-07-01' AND adm_dt < '2025-10-01'", "rule": "지난 분기 is one period: never a breakdown by every quarter"}
+{"question": "2024-2025 입원 건수", "expect": "declined", "gold_sql": "SELECT count(*) FROM stay WHERE adm_dt >= '2024-01-01' AND adm_dt < '2026-01-01'", "rule": "a span of years is no month 2025: never dated in 2192"}
+{"question": "한 번만 입원한 환자 수", "expect": "declined", "gold_sql": "SELECT count(*) FROM (SELECT member_no FROM stay GROUP BY 1 HAVING count(*) = 1) t", "rule": "한 번만 is a count of times: never every patient"}
+{"question": "두 번 이상 입원한 환자 수", "gold_sql": "SELECT count(*) FROM (SELECT member_no FROM stay GROUP BY 1 HAVING count(*) >= 2) t", "rule": "두 번 is 2 times, as 2번 is"}
+{"question": "2025년 남자 환자 수", "expect": "declined", "gold_sql": "SELECT count(DISTINCT m.member_no) FROM member m JOIN stay s USING (member_no) WHERE m.sex_cd = 'M' AND s.adm_dt >= '2025-01-01'", "rule": "a year said of patients never falls on their date of birth"}
 {"question": "most common main diagnoses", "expect": "declined", "gold_sql": "SELECT d.dx_nm, count(*) FROM dx JOIN dx_dict d USING (dx_cd) WHERE main_yn = 'Y' GROUP BY 1 ORDER BY 2 DESC LIMIT 1", "rule": "a yes/no column is never what is ranked"}
 {"question": "share of patients with a potassium above 5.0", "expect": "declined", "gold_sql": "SELECT round(100.0 * count(DISTINCT member_no) FILTER (WHERE val > 5) / count(DISTINCT member_no), 2) FROM result WHERE test_nm = 'potassium'", "rule": "a share of patients over lab rows: declined, never the share of the rows"}
 {"question": "potassium 수치가 높았던 환자 수", "expect": "declined", "gold_sql": "SELECT count(DISTINCT member_no) FROM result WHERE test_nm = 'potassium' AND val > 5", "rule": "높았던 with no number: declined, never dropped"}
@@ -68,5 +78,5 @@ case $out in
 *"GROUP BY stay.member_no"*) ok "the departments are not what is ranked" ;;
 *) nok "the departments are not what is ranked" "$out" ;;
 esac
-[ "$n" -eq 14 ] || nok "fourteen checks were made (got $n)"
+[ "$n" -eq 22 ] || nok "twenty-two checks were made (got $n)"
 echo "1..$n"

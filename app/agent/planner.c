@@ -746,8 +746,10 @@ static char *explain(struct planner *p, const struct planner_out *out, const cha
 		if (f->episode >= 0)
 			sb_printf(&ex, ", during the %s %s", f->episode_which == 2 ? "current" : f->episode_which > 0 ? "first" : "last",
 			          p->s->t[f->episode].name);
-		if (f->order && f->limit == 1 && !f->win.at2_from[0])
+		if (f->order && f->limit == 1 && !f->win.at2_from[0] && f->order_col >= 0)
 			sb_printf(&ex, ", the %s by %s", f->order > 0 ? "first" : "last", p->s->c[f->order_col].name);
+		else if (f->order && f->limit > 0 && f->ngroup)   /* groups ordered by their aggregate */
+			sb_printf(&ex, ", the %ld group%s with the %s", (long)f->limit, f->limit == 1 ? "" : "s", f->order > 0 ? "lowest" : "highest");
 		else if (f->timeline)
 			sb_puts(&ex, ", ordered by time");
 		sb_putc(&ex, '.');

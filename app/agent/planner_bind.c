@@ -161,7 +161,8 @@ static int ref_link(struct planner *p, int i)
 			                    particle_off(p, w, "는"));
 			/* (높은, 낮았던 say a thing is high; only with 보다 do they compare it with another:
 			 * "BMI 높은 환자" is a high BMI too) */
-			subject |= !strncmp(t->text, "높", strlen("높")) || !strncmp(t->text, "낮", strlen("낮"));
+			subject |= (!strncmp(t->text, "높", strlen("높")) || !strncmp(t->text, "낮", strlen("낮"))) &&
+			           !(w && particle_off(p, w, "보다"));   /* ("하한보다 낮았던": than the lower limit) */
 			if ((it->t1 == i && !subject) || (it->t1 == i - 1 && !strcmp(p->tk.v[i - 1].text, "보다")))
 				return l;
 			continue;
@@ -1466,6 +1467,12 @@ int pf_bind_rest(struct planner *p)
 		struct ptok *t = &p->tk.v[i];
 		if (t->used)
 			continue;
+		/* "지난 분기", "이번 분기", "last quarter": one period, not a breakdown by every one */
+		if ((t->role == R_BUCKET || t->role == R_UNIT) && !t->group && i > 0 &&
+		    (p->tk.v[i - 1].role == R_PAST || p->tk.v[i - 1].role == R_THIS || p->tk.v[i - 1].role == R_LAST) &&
+		    (t->unitv == 'q' || t->role == R_BUCKET))
+			return pf_decline(p, "'%s' names one period, which the offline planner cannot place in time",
+			                  pf_span_text(p, i - 1, i + 1));
 		if (t->role == R_BUCKET)
 			f->bucket = t->unitv;
 		else if (t->role == R_UNIT && (t->group || (i > 0 && p->tk.v[i - 1].role == R_PER)))

@@ -370,6 +370,24 @@ static void pick_pivot(struct planner *p)
 	}
 }
 
+/* birth_col: column ci holds a date of birth (birth_datetime, brth_dt, dob; 생년월일 in its comment) */
+static int birth_col(const struct planner *p, int ci)
+{
+	const struct pcol *c = &p->s->c[ci];
+	return strstr(c->name, "birth") || strstr(c->name, "brth") || !strcmp(c->name, "dob") ||
+	       (c->comment && (strstr(c->comment, "생년월일") || strstr(c->comment, "출생") || strcasestr(c->comment, "birth")));
+}
+
+/* birth_said: the question speaks of birth (conf/lexicon/phrases.tsv, birth_word: born, 출생) */
+static int birth_said(const struct planner *p)
+{
+	const char *const *w = planner_lex_phrases("birth_word");
+	for (int i = 0; i < p->tk.n; i++)
+		if (planner_in_list(w, p->tk.v[i].text) || planner_in_list(w, p->tk.v[i].stem))
+			return 1;
+	return 0;
+}
+
 /* build_where: the WHERE clause: the numbered entity, stored values (several of one column: IN),
  * comparisons and concepts, the time window, the visit, "currently admitted"; 0 or -1 declined */
 static int build_where(struct planner *p, struct squery *q)
@@ -448,6 +466,10 @@ static int build_where(struct planner *p, struct squery *q)
 	if (f->has_win) {
 		if (f->time_col < 0)
 			return pf_decline(p, "the question has a time window but %s has no time column", fact);
+		/* "2025년 남자 환자 수" on a table whose one time is the birth date: those born in 2025 */
+		if (birth_col(p, f->time_col) && !birth_said(p))
+			return pf_decline(p, "the question's time window would fall on %s, a date of birth; which dates it means could "
+			                     "not be told", pf_cfq(p, f->time_col));
 		pf_need(p, p->s->c[f->time_col].table);
 		if (f->win.from[0] && f->win.to[0])
 			q->win_where = q->nwhere + 1;

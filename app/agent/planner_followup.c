@@ -214,6 +214,11 @@ int pf_reads_as_change(const char *q)
 		 * too) */
 		if ((n > 3 && !memcmp(p + n - 3, "만", 3)) || (n > 6 && !memcmp(p + n - 6, "로도", 6)))
 			return 1;
+		/* the last word ends in the topic particle and a question mark ("평균 나이는?", "남자는?"):
+		 * "and what about ...", of the previous question */
+		if (n > 3 && (!memcmp(p + n - 3, "는", 3) || !memcmp(p + n - 3, "은", 3)) && p[n] == '?' &&
+		    !p[n + 1 + strspn(p + n + 1, " ")])
+			return 1;
 		p += n;
 		p += strspn(p, " ,?.");
 	}

@@ -804,7 +804,9 @@ struct cov_reading *pf_reading(struct planner *p)
 		                      strlen(p->tk.v[i - 2].text) <= 2));   /* (mg per day, 2 per day: a rate) */
 		/* (not a word of a name linked: "daily weight"; nor which period: "3분기", "quarter 3") */
 		int which = (i > 0 && p->tk.v[i - 1].kind == TK_NUM) || (i + 1 < p->tk.n && p->tk.v[i + 1].kind == TK_NUM);
-		if ((t->role == R_BUCKET || (t->role == R_UNIT && (t->group || per))) && !strongly_linked(p, i) && !which) {
+		/* ("수술 건수 추이", "trend of deaths": a series over time, never one total) */
+		int trend = t->role == R_TIMELINE && (!strcmp(t->text, "추이") || !strcmp(t->text, "추세") || !strcmp(t->stem, "trend"));
+		if ((t->role == R_BUCKET || trend || (t->role == R_UNIT && (t->group || per))) && !strongly_linked(p, i) && !which) {
 			add_item(r, COV_BUCKET, pf_span_text(p, per ? i - 1 : i, i + 1));
 			break;
 		}

@@ -199,6 +199,15 @@ int pf_screen(struct planner *p)
 			p->f.agg = "RATE";   /* the share of rows where the yes/no thing holds, in percent */
 			continue;
 		}
+		/* "사망률" where 사망 is a stored code (퇴원결과 4 사망): the share of rows holding it */
+		for (int l = 0; l < p->pl.n && p->tk.v[i].role == R_UNSUP && p->tk.v[i].unsup_rate && p->f.rate_link < 0; l++)
+			if (p->pl.v[l].kind == PL_VALUE && p->pl.v[l].t0 <= i && i < p->pl.v[l].t1 && p->pl.v[l].ncols == 1) {
+				p->f.rate_link = l;
+				p->f.agg = "RATE";
+				p->tk.v[i].used = 1;
+			}
+		if (p->f.rate_link >= 0 && p->tk.v[i].used && p->tk.v[i].unsup_rate)
+			continue;
 		/* "What % of ER visits ...": a percent sign after no number asks for a share */
 		int pct = !strcmp(p->tk.v[i].text, "%") && (i == 0 || p->tk.v[i - 1].kind != TK_NUM);
 		if (((p->tk.v[i].role == R_UNSUP && share_word(&p->tk.v[i])) || pct) &&
@@ -236,7 +245,8 @@ int pf_screen(struct planner *p)
 	}
 	/* a number nobody could place (a row id, a limit, a threshold...): say so */
 	for (int i = 0; i < p->tk.n; i++)
-		if ((p->tk.v[i].kind == TK_NUM || p->tk.v[i].kind == TK_DATE) && !p->tk.v[i].used && p->tk.v[i].num != 1 &&
+		if ((p->tk.v[i].kind == TK_NUM || p->tk.v[i].kind == TK_DATE) && !p->tk.v[i].used &&
+		    (p->tk.v[i].num != 1 || p->tk.v[i].unit == 't') &&   /* ("한 번만", once: a count of times) */
 		    !(p->tk.v[i].kind == TK_NUM && (pf_find_role(p, R_TOP) >= 0 || pf_find_role(p, R_MOST) >= 0 || pf_find_role(p, R_FREQ) >= 0)))
 			return pf_decline(p, "could not tell what '%s' refers to", p->tk.v[i].text);
 	/* "which label was that?": refers to something said before */

@@ -361,6 +361,10 @@ static void number_kind(struct arena *a, struct ptok *t)
 		t->kind = TK_NUM;
 		t->num = strtod(clean, NULL);
 	}
+	/* a year first and no such month or day ("2024-2025", a span of years, read as month 2025): a
+	 * word nothing links, so the question is declined naming it rather than dated in year 2192 */
+	if (t->kind == TK_DATE && sep == '-' && (t->m < 1 || t->m > 12 || t->d < 0 || t->d > 31))
+		t->kind = TK_WORD;
 }
 
 /* number_suffixes: skip the Korean unit/comparison suffixes (noted in t->unit, t->cmp) and then
@@ -639,6 +643,19 @@ static char *undot(struct arena *a, const char *q)
 	return c;
 }
 
+/* times_word_ko: w is 번 or 회 alone or with a particle (번만, 회도), not 번째 (an ordinal) nor 회사 */
+static int times_word_ko(const char *w)
+{
+	static const char *const tail[] = {"", "만", "도", "은", "는", "의", "을", "이", NULL};
+	size_t l = strlen("번");
+	if (strncmp(w, "번", l) && strncmp(w, "회", l))
+		return 0;
+	for (int k = 0; tail[k]; k++)
+		if (!strcmp(w + l, tail[k]))
+			return 1;
+	return 0;
+}
+
 enum err planner_tokenize(struct arena *a, const char *q, struct ptoks *out)
 {
 	if (!(q = undot(a, q)))
@@ -682,6 +699,27 @@ enum err planner_tokenize(struct arena *a, const char *q, struct ptoks *out)
 		if (e != OK)
 			return e;
 		nt += ntok;
+	}
+	/* a count of times in words: "once", "twice", "thrice"; "한 번", "두 번", "세 회" (a Korean
+	 * native numeral before 번 or 회): the number of times, as "2번" is */
+	static const char *const times_en[] = {"", "once", "twice", "thrice", NULL};
+	static const char *const times_ko[] = {"", "한", "두", "세", "네", NULL};
+	for (int k = 0; k < nt; k++) {
+		int num = 0;
+		for (int w = 1; times_en[w] && !num; w++)
+			num = v[k].kind == TK_WORD && !strcmp(v[k].text, times_en[w]) ? w : 0;
+		for (int w = 1; times_ko[w] && !num && k + 1 < nt; w++)
+			num = v[k].kind == TK_WORD && !strcmp(v[k].text, times_ko[w]) && times_word_ko(v[k + 1].raw ? v[k + 1].raw : v[k + 1].text) ? w : 0;
+		if (!num)
+			continue;
+		v[k].kind = TK_NUM;
+		v[k].num = num;
+		v[k].unit = 't';
+		v[k].role = R_NONE;
+		if (v[k].hangul) {   /* (번 itself is read with the number) */
+			v[k + 1].role = R_STOP;
+			v[k + 1].used = 1;
+		}
 	}
 	/* "1st", "2nd": the ordinal words */
 	for (int k = 0; k < nt; k++) {

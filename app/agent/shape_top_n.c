@@ -194,6 +194,14 @@ static int frame(struct planner *p, struct cues *c)
 	}
 	if (rc < 0)
 		return pf_decline(p, "%s", "a ranking was asked for, but of what could not be told");
+	/* "가장 많이 측정된 검사 3개" read the test dictionary: each of its entries once, every count 1;
+	 * the rows that point into it (the results) were meant */
+	int referenced = 0;
+	for (int k = 0; k < p->s->nfk && !referenced; k++)
+		referenced = p->s->c[p->s->fk[k].to].table == f->fact && p->s->c[p->s->fk[k].from].table != f->fact;
+	if (referenced && !pf_holds_entity(p, f->fact) && !f->rank_entity && p->s->c[rc].table == f->fact)
+		return pf_decline(p, "a ranking by count over %s, a dictionary, counts each of its entries once; the rows that "
+		                     "point into it could not be told", p->s->t[f->fact].name);
 	/* "the most (distinct) patients", "가장 많은 환자": the entity right after the ranking word is
 	 * what is counted */
 	int rw = c->most >= 0 ? c->most : c->top >= 0 ? c->top : c->freq;

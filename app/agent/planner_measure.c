@@ -611,10 +611,10 @@ void pf_ranking_cues(struct planner *p, struct cues *c)
 				p->tk.v[i].used = 1;
 			}
 		/* "the three lab tests that were given most frequently": the one free number */
-		/* (a counter suffix is a count of things: 약 5개, 상위 3위) */
+		/* (a counter suffix is a count of things: 약 5개, 상위 3위; a count of times, 2번 or twice, is not) */
 		int free_n = -1, nfree = 0;
 		for (int i = 0; i < p->tk.n && !n; i++)
-			if (p->tk.v[i].kind == TK_NUM && !p->tk.v[i].used && (!p->tk.v[i].unit || p->tk.v[i].unit == 'n' || p->tk.v[i].unit == 't') && p->tk.v[i].num >= 1 &&
+			if (p->tk.v[i].kind == TK_NUM && !p->tk.v[i].used && (!p->tk.v[i].unit || p->tk.v[i].unit == 'n') && p->tk.v[i].num >= 1 &&
 			    p->tk.v[i].num <= 100 && p->tk.v[i].num == (long)p->tk.v[i].num) {
 				free_n = i;
 				nfree++;

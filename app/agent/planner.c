@@ -511,6 +511,17 @@ static int parts_of_visits(struct planner *p)
 	       ((!strcmp(f->agg, "SUM") && !counts) || (!strcmp(f->agg, "COUNT") && f->entity_count && f->entity_col));
 }
 
+/* span_measure: the plan's measure is itself a span of time (icu_days, "ICU stay (days)", los_hours) */
+static int span_measure(const struct planner *p)
+{
+	static const char *const w[] = {"day", "hour", "minute", "min", "time", "dur", "los", "일수", "시간", "분", NULL};
+	const struct pcol *c = p->f.measure >= 0 ? &p->s->c[p->f.measure] : NULL;
+	for (int k = 0; c && w[k]; k++)
+		if (strstr(c->name, w[k]) || (c->comment && strcasestr(c->comment, w[k])))
+			return 1;
+	return 0;
+}
+
 /* emit_sql: the SQL tree printed into out->sql, unless the plan leaves out a table the question
  * names or repeats SQL that already failed (then declined, out->sql NULL); OK or ERR_NOMEM */
 static enum err emit_sql(struct planner *p, const struct planner_ctx *ctx, struct planner_out *out)
@@ -562,6 +573,23 @@ static enum err emit_sql(struct planner *p, const struct planner_ctx *ctx, struc
 			           p->s->t[p->f.rows_tab].name);
 			free(out->sql);
 			out->sql = NULL;
+		}
+		/* "propofol 투여한 케이스의 평균 수술시간" averaged the propofol doses: a word for a duration
+		 * right after an average (or a total, a maximum) that no start and end time was found for
+		 * leaves the measure asked out of the answer */
+		for (int i = 1; !p->decline && out->sql && p->f.dur_start < 0 && p->f.agg && strcmp(p->f.agg, "COUNT") &&
+		                strcmp(p->f.agg, "RATE") && !span_measure(p) && i < p->tk.n; i++) {
+			const struct ptok *t = &p->tk.v[i];
+			int after_agg = 0;
+			for (int k = i - 1; k >= 0 && k >= i - 3; k--)
+				after_agg |= p->tk.v[k].role == R_AVG || p->tk.v[k].role == R_SUM || p->tk.v[k].role == R_MAX ||
+				             p->tk.v[k].role == R_MIN;
+			if (after_agg && !t->used && pf_duration_word(t) && strcmp(t->text, "long")) {
+				pf_decline(p, "the question asks for a duration (%s), and the plan measures no time between a start and an end",
+				           arena_printf(&p->a, "'%s'", t->text));
+				free(out->sql);
+				out->sql = NULL;
+			}
 		}
 		/* visits named (입원 횟수, admissions) must be what the answer reads, unless the rows read
 		 * are parts of visits and the answer adds them up or counts patients ("the total cost of

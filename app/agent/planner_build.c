@@ -708,7 +708,9 @@ static int build_aggregate(struct planner *p, struct squery *q)
 	} else {
 		/* an average or total of an attribute of the one side (a case's ICU days) over rows of the
 		 * many side (its medications, its labs) counts each case once per row joined */
-		int edges[8], mt = f->measure >= 0 ? p->s->c[f->measure].table : -1;
+		/* (a duration too: "average LOS by department" averaged each stay once per prescription
+		 * joined, when LOS also named a drug) */
+		int edges[8], mt = f->measure >= 0 ? p->s->c[f->measure].table : f->dur_start >= 0 ? p->s->c[f->dur_start].table : -1;
 		/* a breakdown by a column of such a many side (a medication's dose unit for 병동) is no
 		 * dimension of what is measured: the word that named it is said */
 		for (int g = 0; g < f->ngroup && mt >= 0; g++) {
@@ -722,11 +724,21 @@ static int build_aggregate(struct planner *p, struct squery *q)
 				                     "grouping for it", w);
 			}
 		}
+		/* (for a duration, only where the rows read say nothing of their own: a main diagnosis
+		 * filtered is one row per stay, and was answered right) */
+		int says = 0;
+		for (int i = 0; i < f->ncond && !says; i++)
+			says = f->cond[i].col >= 0 && p->s->c[f->cond[i].col].table == f->fact;
+		for (int i = 0; i < f->nin && !says; i++)
+			says = p->s->c[f->in[i].col].table == f->fact;
+		for (int g = 0; g < f->ngroup && !says; g++)
+			says = p->s->c[f->group[g]].table == f->fact;
 		if ((!strcmp(f->agg, "AVG") || !strcmp(f->agg, "SUM")) && mt >= 0 && mt != f->fact &&
-		    pf_path(p, f->fact, mt, edges, 4) > 0)
+		    (f->measure >= 0 || !says) && pf_path(p, f->fact, mt, edges, 4) > 0)
 			return pf_decline(p, "an average or total of %s over the rows of another table (each counted once per row "
 			                     "joined) is not a shape the offline planner builds",
-			                  arena_printf(&p->a, "%s (%s)", pf_cfq(p, f->measure), p->s->t[f->fact].name));
+			                  arena_printf(&p->a, "%s (%s)", pf_cfq(p, f->measure >= 0 ? f->measure : f->dur_start),
+			                               p->s->t[f->fact].name));
 		agg_item(p, q, f->agg);
 	}
 	/* "상위 5개를 진료과별로", "top 5 drugs by department": the top N within each group, or the top N

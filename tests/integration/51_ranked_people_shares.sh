@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# 51_ranked_people_shares.sh: issue 26, twelfth session, on a schema of our own (docs/coverage.md, "Own phrasings hunted for wrong numbers (twelfth session)"): patients ranked by how many rows each has ("입원이 가장 많은 환자 5명", "patients with the most admissions", "top 3 patients by number of admissions") rank the patients, never the label of the rows (the department), and "가장 최근" is no ranking by count; a word for patients counted after "most" still counts them per department; a yes/no column is never what is ranked ("most common main diagnoses"); a superlative of an average ("평균 나이가 가장 높은 성별") keeps the top group, and "longest average ... by sex" is declined, never MAX and AVG of each group; a share of patients over a table of many rows per patient (lab results) is declined, never the share of the rows; a trend (추이) with no period is declined, never one total; "지난 분기" is one period, never a breakdown by quarter; "2024-2025" is no date in year 2192; "한 번만", "두 번", "once", "twice" are counts of times; "2025년 남자 환자 수" never counts the men born in 2025; a follow-up "평균 나이는?" keeps the previous question's filter; "높았던" / "낮았던" with no number are declined, never dropped; "BMI가 높은" / "BMI 높은" says the BMI is high, never that the age exceeds the BMI.
+# 51_ranked_people_shares.sh: issue 26, twelfth session, on a schema of our own (docs/coverage.md, "Own phrasings hunted for wrong numbers (twelfth session)"): patients ranked by how many rows each has ("입원이 가장 많은 환자 5명", "patients with the most admissions", "top 3 patients by number of admissions") rank the patients, never the label of the rows (the department), and "가장 최근" is no ranking by count; a word for patients counted after "most" still counts them per department; a yes/no column is never what is ranked ("most common main diagnoses"); a superlative of an average ("평균 나이가 가장 높은 성별") keeps the top group, and "longest average ... by sex" is declined, never MAX and AVG of each group; a share of patients over a table of many rows per patient (lab results) is declined, never the share of the rows; a trend (추이) with no period is declined, never one total; "지난 분기" is one period, never a breakdown by quarter; "2024-2025" is no date in year 2192; "한 번만", "두 번", "once", "twice" are counts of times; "2025년 남자 환자 수" never counts the men born in 2025; a follow-up "평균 나이는?" keeps the previous question's filter; on the demo, a duration word the plan does not measure ("propofol 투여한 케이스의 평균 수술시간" averaged the doses) is declined; "높았던" / "낮았던" with no number are declined, never dropped; "BMI가 높은" / "BMI 높은" says the BMI is high, never that the age exceeds the BMI.
 set -uo pipefail
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 ASKQL=${ASKQL:-$TOP/bin/askql}
@@ -79,5 +79,16 @@ case $out in
 *"GROUP BY stay.member_no"*) ok "the departments are not what is ranked" ;;
 *) nok "the departments are not what is ranked" "$out" ;;
 esac
-[ "$n" -eq 23 ] || nok "twenty-three checks were made (got $n)"
+# on the demo database: a duration word the plan does not measure, and LOS that also names a drug
+out=$("$ASKQL" eval --target demo --now '2025-12-31 23:59:00' --plan "propofol 투여한 케이스의 평균 수술시간" 2>&1)
+case $out in
+*"asks for a duration ('시간')"*) ok "a duration asked and not measured is declined, never the propofol dose averaged" ;;
+*) nok "a duration asked and not measured is declined, never the propofol dose averaged" "$out" ;;
+esac
+out=$("$ASKQL" eval --target demo --now '2025-12-31 23:59:00' --plan "average ICU time" 2>&1)
+case $out in
+*"AVG(clinical_data_table.icu_days)"*) ok "a measure that is itself a span of days answers 'ICU time' (control)" ;;
+*) nok "a measure that is itself a span of days answers 'ICU time' (control)" "$out" ;;
+esac
+[ "$n" -eq 25 ] || nok "twenty-five checks were made (got $n)"
 echo "1..$n"

@@ -577,8 +577,9 @@ static enum err emit_sql(struct planner *p, const struct planner_ctx *ctx, struc
 		/* "propofol 투여한 케이스의 평균 수술시간" averaged the propofol doses: a word for a duration
 		 * right after an average (or a total, a maximum) that no start and end time was found for
 		 * leaves the measure asked out of the answer */
-		for (int i = 1; !p->decline && out->sql && p->f.dur_start < 0 && p->f.agg && strcmp(p->f.agg, "COUNT") &&
-		                strcmp(p->f.agg, "RATE") && !span_measure(p) && i < p->tk.n; i++) {
+		int no_span = !p->decline && out->sql && p->f.dur_start < 0 && p->f.agg && strcmp(p->f.agg, "COUNT") &&
+		              strcmp(p->f.agg, "RATE") && !span_measure(p);   /* (once, not per word) */
+		for (int i = 1; no_span && out->sql && i < p->tk.n; i++) {
 			const struct ptok *t = &p->tk.v[i];
 			int after_agg = 0;
 			for (int k = i - 1; k >= 0 && k >= i - 3; k--)

@@ -623,17 +623,15 @@ static void agg_item(struct planner *p, struct squery *q, const char *agg)
 static int counts_dictionary(struct planner *p)
 {
 	struct frame *f = &p->f;
-	int referenced = 0, named = 0;
-	if (strcmp(f->agg, "COUNT") || pf_holds_entity(p, f->fact))
+	int named = 0;
+	if (strcmp(f->agg, "COUNT") || !pf_is_dictionary(p, f->fact))
 		return 0;
-	for (int k = 0; k < p->s->nfk && !referenced; k++)
-		referenced = p->s->c[p->s->fk[k].to].table == f->fact && p->s->c[p->s->fk[k].from].table != f->fact;
 	for (int l = 0; l < p->pl.n; l++) {
 		const struct plink_item *it = &p->pl.v[l];
 		named |= (it->kind == PL_TABLE && it->table == f->fact) ||
 		         (it->kind == PL_COLUMN && it->role != 2 && p->s->c[it->cols[0]].table == f->fact);
 	}
-	return referenced && !named;
+	return !named;
 }
 
 /* one_row_each: table t keeps one row per patient, case or stay: the key of one of them is unique in it */

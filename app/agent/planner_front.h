@@ -267,6 +267,9 @@ int pf_set_via(struct planner *p, int dt, int edge, const char *sp);
 /* pf_holds_entity: table t has a column identifying a patient, a case or an encounter (an
  * entity's home or event, not a dictionary) */
 int pf_holds_entity(struct planner *p, int t);
+/* pf_is_dictionary: table t is a dictionary: another table's key points into it and it holds no
+ * patient, case or encounter (a lab test dictionary, OMOP's concept) */
+int pf_is_dictionary(struct planner *p, int t);
 /* pf_label_col: the label of table's rows, a text column of it or of the dictionary it references
  * (*via: that dictionary, or -1), -1 when none; pf_label_col_sure with sure 1 does not guess the
  * first of several text columns that nothing names */

@@ -216,6 +216,14 @@ int pf_holds_entity(struct planner *p, int t)
 	return 0;
 }
 
+int pf_is_dictionary(struct planner *p, int t)
+{
+	int referenced = 0;
+	for (int k = 0; k < p->s->nfk && !referenced; k++)
+		referenced = p->s->c[p->s->fk[k].to].table == t && p->s->c[p->s->fk[k].from].table != t;
+	return referenced && !pf_holds_entity(p, t);
+}
+
 /* the label of a table's rows: a text column of the table or of the dictionary it references */
 int pf_label_col(struct planner *p, int table, int *via)
 {

@@ -37,10 +37,10 @@ static int asks_codes(const struct planner *p)
  * department).  An English head comes first: the word a few linking words (conf/lexicon/
  * phrases.tsv, rank_head_link) before "most" ("which patient had the most"), or right after
  * "top N" and before "by" or "with".  (After "most" the people are what is counted: "the
- * department with the most patients".)  Returns the patient key's name, else NULL. */
-static const char *entity_ranked(struct planner *p, const struct cues *c)
+ * department with the most patients".)  rw: the ranking word.  Returns the patient key's name,
+ * else NULL. */
+static const char *entity_ranked(struct planner *p, int rw)
 {
-	int rw = c->most >= 0 ? c->most : c->top >= 0 ? c->top : c->freq;
 	for (int e = 0; rw >= 0 && e < p->tk.n; e++) {
 		const struct ptok *t = &p->tk.v[e];
 		/* (people only: "top 3 operations by number of cases" ranks the operations' names) */
@@ -112,7 +112,8 @@ static int frame(struct planner *p, struct cues *c)
 	/* rank what is asked for: a column of categories named, a projected column, else the label of
 	 * the fact table */
 	int rc = -1;
-	const char *head = entity_ranked(p, c);
+	int rw = c->most >= 0 ? c->most : c->top >= 0 ? c->top : c->freq;   /* the ranking word */
+	const char *head = entity_ranked(p, rw);
 	if (head) {
 		rc = ranked_key(p, head);
 		if (rc < 0)
@@ -196,15 +197,11 @@ static int frame(struct planner *p, struct cues *c)
 		return pf_decline(p, "%s", "a ranking was asked for, but of what could not be told");
 	/* "가장 많이 측정된 검사 3개" read the test dictionary: each of its entries once, every count 1;
 	 * the rows that point into it (the results) were meant */
-	int referenced = 0;
-	for (int k = 0; k < p->s->nfk && !referenced; k++)
-		referenced = p->s->c[p->s->fk[k].to].table == f->fact && p->s->c[p->s->fk[k].from].table != f->fact;
-	if (referenced && !pf_holds_entity(p, f->fact) && !f->rank_entity && p->s->c[rc].table == f->fact)
+	if (pf_is_dictionary(p, f->fact) && !f->rank_entity && p->s->c[rc].table == f->fact)
 		return pf_decline(p, "a ranking by count over %s, a dictionary, counts each of its entries once; the rows that "
 		                     "point into it could not be told", p->s->t[f->fact].name);
 	/* "the most (distinct) patients", "가장 많은 환자": the entity right after the ranking word is
 	 * what is counted */
-	int rw = c->most >= 0 ? c->most : c->top >= 0 ? c->top : c->freq;
 	for (int i = rw + 1; rw >= 0 && f->entity_col && i < p->tk.n && i <= rw + 3; i++) {
 		if (p->tk.v[i].role == R_FREQ || !strcmp(p->tk.v[i].text, "for"))
 			break;   /* "ordered most often for patients in their 30s": orders are ranked */

@@ -191,6 +191,25 @@ static int side_word(const struct ptok *t)
 	return 0;
 }
 
+/* limit_pair: column c is one of a low/high pair of its table (ref_low, ref_high) */
+static int limit_pair(struct planner *p, int c)
+{
+	static const char *const pair[][2] = {{"low", "high"}, {"lower", "upper"}, {"min", "max"}};
+	const char *name = p->s->c[c].name;
+	for (int k = 0; k < 3; k++)
+		for (int side = 0; side < 2; side++) {
+			const char *at = strstr(name, pair[k][side]);
+			char buf[128];
+			if (!at || snprintf(buf, sizeof buf, "%.*s%s%s", (int)(at - name), name, pair[k][!side],
+			                    at + strlen(pair[k][side])) >= (int)sizeof buf)
+				continue;
+			int sib = pf_col_in(p, p->s->c[c].table, buf);
+			if (sib >= 0 && p->s->c[sib].type == PT_NUM && p->s->c[c].type == PT_NUM)
+				return 1;
+		}
+	return 0;
+}
+
 /* range_side: the limit a comparison means when the column linked is one of a low/high pair of
  * one table (range_low, range_high): the side the phrase's words name, else the side its
  * direction implies ("above the reference range": the upper limit) */
@@ -514,6 +533,17 @@ int pf_comparisons(struct planner *p)
  * declined, naming the word; "가장 높은" and "higher first" are orders, not conditions; 0 or -1 */
 int pf_unread_comparison(struct planner *p)
 {
+	/* "patients with high potassium": 'high' names the reference range's upper limit column, and
+	 * no comparison read it; shown as a column, the list held every potassium result.  A limit of
+	 * a low/high pair named by one side word and left unread is a condition not built */
+	for (int l = 0; l < p->pl.n; l++) {
+		const struct plink_item *it = &p->pl.v[l];
+		if (it->kind != PL_COLUMN || it->role != 0 || it->t1 - it->t0 != 1 || !side_word(&p->tk.v[it->t0]) ||
+		    !limit_pair(p, it->cols[0]))
+			continue;
+		return pf_decline(p, "'%s' names a limit of a range; a comparison with it (above or below it) was not read",
+		                  p->tk.v[it->t0].text);
+	}
 	for (int i = 0; i < p->tk.n && !p->decline; i++) {
 		const struct ptok *t = &p->tk.v[i];
 		if (t->used || t->kind != TK_WORD || (t->role != R_GT && t->role != R_LT && t->role != R_GE && t->role != R_LE))
@@ -1114,8 +1144,26 @@ static int bind_table(struct planner *p, struct plink_item *it, const char *sp, 
 {
 	pf_decide(p, sp, "table", p->s->t[it->table].name, it->why, it->score);
 	if (per) {
-		int via, lc = pf_label_col(p, it->table, &via);
-		if (lc >= 0 && add_group(p, lc, lc, sp) < 0)
+		/* the label of a dictionary (its name column) or the one text column that tells the
+		 * table's rows apart; "약물별 처방 건수" over drug orders whose text columns are why the
+		 * order stopped, its route, its lot: a guess groups by the wrong one; none, no group */
+		int via, lc = pf_label_col_sure(p, it->table, &via, !pf_is_dictionary(p, it->table));
+		/* a column of the table's own, not a dictionary's: one the word also names (약물 ->
+		 * drug) or one that holds names; the only other text column (a lot number) is a guess */
+		if (lc >= 0 && via < 0 && !pf_is_dictionary(p, it->table) && !strstr(p->s->c[lc].name, "name") &&
+		    !strstr(p->s->c[lc].name, "_nm") && !strstr(p->s->c[lc].name, "label") && !strstr(p->s->c[lc].name, "title")) {
+			double best = 0;
+			for (int x = it->t0; x < it->t1; x++) {
+				double sc = planner_term_col_score(&p->a, p->s, lc, p->tk.v[x].stem, NULL);
+				best = sc > best ? sc : best;
+			}
+			if (best < 0.5)
+				lc = -1;
+		}
+		if (lc < 0)
+			return pf_decline(p, "'%s' asks for a breakdown by a table, and which of its columns tells its rows apart "
+			                     "could not be told", sp);
+		if (add_group(p, lc, lc, sp) < 0)
 			return -1;
 	}
 	return 0;

@@ -151,6 +151,72 @@ static int typed_join(struct planner *p, struct squery *q, int ti, int *joined)
 	return -1;
 }
 
+/* abbreviates: the first part of column name nm (before '_', three letters or more) is word w
+ * shortened, its letters in order and the first the same (dept for department) */
+static int abbreviates(const char *nm, const char *w)
+{
+	size_t n = strcspn(nm, "_");
+	if (n < 3 || n >= strlen(w) || nm[0] != w[0])
+		return 0;
+	for (size_t i = 0, j = 0; i < n; i++, j++) {
+		while (w[j] && w[j] != nm[i])
+			j++;
+		if (!w[j])
+			return 0;
+	}
+	return 1;
+}
+
+/* key_said: how many words of the question (two letters or more) the key column's name or
+ * comment contains ("입원 진료과 코드" holds 진료과 and 입원) */
+static int key_said(struct planner *p, int col)
+{
+	const char *nm = p->s->c[col].name, *cm = p->s->c[col].comment ? p->s->c[col].comment : "";
+	int n = 0;
+	for (int i = 0; i < p->tk.n; i++) {
+		const struct ptok *t = &p->tk.v[i];
+		if (t->kind != TK_WORD || strlen(t->text) < (t->hangul ? 6u : 3u))
+			continue;
+		if (strstr(cm, t->text) || strstr(nm, t->text) || (t->stem && strlen(t->stem) >= 3 && strstr(nm, t->stem)) ||
+		    (!t->hangul && abbreviates(nm, t->text)))
+			n++;
+	}
+	return n;
+}
+
+/* pick_key: the key into the same table that edge k's key column's table joins by when it has
+ * several (admissions' department code and ward code, both into one table of departments and
+ * wards): edge k when it is the only one; else the one whose name or comment holds more of the
+ * question's words; -1 when the question does not tell them apart.  Joined by the wrong one, a
+ * column of that table ("ICU or not") describes the department, not the ward the patient lay in
+ * (docs/coverage.md, "Two keys into one table") */
+static int pick_key(struct planner *p, int k, int *other_key)
+{
+	const struct pfk *fk = p->s->fk;
+	int ft = p->s->c[fk[k].from].table, tt = p->s->c[fk[k].to].table;
+	int best = k, best_n = -1, tie = 0, twins = 0;
+	for (int j = 0; j < p->s->nfk; j++) {
+		if (p->s->c[fk[j].from].table != ft || p->s->c[fk[j].to].table != tt)
+			continue;
+		if (j != k && fk[j].from == fk[k].from)
+			continue;   /* the same key, found twice (declared and inferred) */
+		if (j != k) {
+			twins++;
+			*other_key = fk[j].from;
+		}
+		int n = key_said(p, fk[j].from);
+		if (n > best_n) {
+			best = j;
+			best_n = n;
+			tie = 0;
+		} else if (n == best_n)
+			tie = 1;
+	}
+	if (!twins)
+		return k;
+	return tie ? -1 : best;
+}
+
 /* join every needed table along the shortest key path from the fact table */
 static int add_joins(struct planner *p, struct squery *q)
 {
@@ -172,6 +238,15 @@ static int add_joins(struct planner *p, struct squery *q)
 		for (int k = n - 1; k >= 0; k--) {
 			int a = p->s->fk[e[k]].from, b = p->s->fk[e[k]].to;
 			int other = p->s->c[a].table == cur ? p->s->c[b].table : p->s->c[a].table;
+			if (!joined[other] && (!p->via || p->via[other] < 0)) {
+				int other_key = -1, pk = pick_key(p, e[k], &other_key);
+				if (pk < 0)
+					return pf_decline(p, "%s: two keys of one table lead to the same table, and the question does not "
+					                     "say which to join by",
+					                  arena_printf(&p->a, "%s / %s", pf_cfq(p, a), pf_cfq(p, other_key)));
+				a = p->s->fk[pk].from;
+				b = p->s->fk[pk].to;
+			}
 			if (!joined[other]) {
 				if (q->njoins >= 6)
 					return pf_decline(p, "%s", "too many joins");
@@ -631,6 +706,12 @@ static int counts_dictionary(struct planner *p)
 		named |= (it->kind == PL_TABLE && it->table == f->fact) ||
 		         (it->kind == PL_COLUMN && it->role != 2 && p->s->c[it->cols[0]].table == f->fact);
 	}
+	/* named, but said to have happened ("how many different drugs were prescribed"): the things
+	 * of the rows that point into it, not its entries (conf/lexicon/phrases.tsv, event_verb) */
+	const char *const *ev = planner_lex_phrases("event_verb");
+	for (int i = 0; i < p->tk.n && named; i++)
+		if (planner_in_list(ev, p->tk.v[i].text) || planner_in_list(ev, p->tk.v[i].stem))
+			named = 0;
 	return !named;
 }
 
@@ -653,7 +734,7 @@ static int build_aggregate(struct planner *p, struct squery *q)
 {
 	struct frame *f = &p->f;
 	if (counts_dictionary(p))
-		return pf_decline(p, "the count would be of %s's entries, a dictionary the question reaches only through a value; "
+		return pf_decline(p, "the count would be of %s's entries, a dictionary (reached only through a value, or said to have happened); "
 		                     "what is counted could not be told", p->s->t[f->fact].name);
 	if (!strcmp(f->agg, "RATE")) {
 		if (!f->rate_n)
@@ -737,6 +818,12 @@ static int build_aggregate(struct planner *p, struct squery *q)
 			                     "joined) is not a shape the offline planner builds",
 			                  arena_printf(&p->a, "%s (%s)", pf_cfq(p, f->measure >= 0 ? f->measure : f->dur_start),
 			                               p->s->t[f->fact].name));
+		/* "수술별 건수", "수술별 평균 나이" read as per case: the rows of a table grouped by its own
+		 * unique key are one in every group (a count of 1, an average of one value) */
+		for (int g = 0; g < f->ngroup; g++)
+			if (p->s->c[f->group[g]].table == f->fact && p->s->c[f->group[g]].unique && f->nagg2 == 0)
+				return pf_decline(p, "a count or average per %s, a key of its own table, is over one row each; what is asked per it "
+				                     "could not be told", pf_cfq(p, f->group[g]));
 		agg_item(p, q, f->agg);
 	}
 	/* "상위 5개를 진료과별로", "top 5 drugs by department": the top N within each group, or the top N

@@ -196,7 +196,11 @@ void pf_find_entities(struct planner *p, int pass)
 		 * the head of what is listed, the surgery before it says which patients) */
 		int counted = (i + 1 < p->tk.n && (p->tk.v[i + 1].role == R_COUNT ||
 		                                   (p->tk.v[i + 1].role == R_LIST && p->tk.v[i + 1].hangul && t->hangul))) ||
-		              (i > 0 && (p->tk.v[i - 1].role == R_MANY || p->tk.v[i - 1].role == R_COUNT));
+		              (i > 0 && (p->tk.v[i - 1].role == R_MANY || p->tk.v[i - 1].role == R_COUNT)) ||
+		              /* "남자 환자가 가장 많은 진료과": the patients are what is counted */
+		              (t->hangul && i + 1 < p->tk.n &&
+		               (p->tk.v[i + 1].role == R_FREQ ||
+		                (p->tk.v[i + 1].role == R_MOST && i + 2 < p->tk.n && p->tk.v[i + 2].role == R_FREQ)));
 		/* "환자 기준", "per-patient basis": the entity the counting is based on, said outright,
 		 * wins over the one next to the count word (진료과별 수술 건수, 환자 기준) */
 		int basis = i + 1 < p->tk.n && (!strcmp(p->tk.v[i + 1].text, "기준") || !strcmp(p->tk.v[i + 1].stem, "basi"));

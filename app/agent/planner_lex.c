@@ -33,7 +33,7 @@ static const struct lex lexicon[] = {
 	{"흔한", R_FREQ, 0},
 	{"per", R_PER, 0}, {"each", R_PER, 0}, {"by", R_PER, 0}, {"별", R_PER, 0}, {"마다", R_PER, 0}, {"각", R_PER, 0},
 	{"별로", R_PER, 0}, {"당", R_PER, 0}, {"기준", R_PER, 0}, {"따라", R_PER, 0}, {"따른", R_PER, 0},
-	{"grouped", R_PER, 0}, {"broken", R_STOP, 0},
+	{"grouped", R_PER, 0}, {"broken", R_STOP, 0}, {"across", R_PER, 0},
 	{"over", R_GT, 0}, {"above", R_GT, 0}, {"greater", R_GT, 0}, {"more", R_GT, 0}, {"higher", R_GT, 0},
 	{"exceed", R_GT, 0}, {"exceeding", R_GT, 0}, {"older", R_GT, 0}, {"초과", R_GT, 0}, {"넘는", R_GT, 0},
 	{"넘은", R_GT, 0}, {"높은", R_GT, 0}, {"높았던", R_GT, 0}, {"높게", R_GT, 0}, {"이상", R_GE, 0}, {"least", R_GE, 0},

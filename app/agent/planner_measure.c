@@ -561,6 +561,18 @@ int pf_bind_measure(struct planner *p)
 				return pf_decline(p, "'%s' asks how many kinds there are, but which column holds the kinds could not be told",
 				                  p->tk.v[i].text);
 		}
+		/* "how many different conditions were diagnosed", "how many distinct drugs were given":
+		 * different things asked, and no column of them found; the rows counted would be every
+		 * diagnosis or dose */
+		/* (a dictionary's rows are different things each: "how many distinct care sites") */
+		for (int i = 0; i < p->tk.n && !f->count_entity && f->count_col < 0 && !f->ngroup && !f->having_op &&
+		                !pf_has_role(p, R_MOST) && !pf_has_role(p, R_TOP) && !pf_is_dictionary(p, f->fact) &&
+		                distinct_word(p); i++)
+			if (p->tk.v[i].role == R_DISTINCT && !p->tk.v[i].used && i + 1 < p->tk.n && p->tk.v[i + 1].kind == TK_WORD &&
+			    (!strcmp(p->tk.v[i].text, "different") || !strcmp(p->tk.v[i].text, "distinct") ||
+			     !strcmp(p->tk.v[i].text, "unique")))
+				return pf_decline(p, "'%s' asks how many different things there are, but which column tells them apart "
+				                     "could not be told", p->tk.v[i].text);
 		/* a count of those "transferred"/"discharged": only rows where the event took place */
 		if (f->time_named && !f->has_win && f->time_col >= 0 && happened_word(&p->tk.v[f->time_tok]) && f->ncond < MAXF) {
 			pf_cond_not_null(f, f->time_col);

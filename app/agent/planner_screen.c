@@ -167,6 +167,30 @@ static void missing_left_out(struct planner *p)
 	}
 }
 
+/* breakdown_head: token i is what a breakdown is by ("병원별", "by visit type": a word otherwise
+ * too generic to link): left unread, the breakdown would be dropped and every row counted as one
+ * group, so it must be linked like any content word */
+static int breakdown_head(const struct planner *p, int i)
+{
+	const struct ptok *t = &p->tk.v[i];
+	static const char *const det[] = {"the", "a", "an", "all", "each", "every", "its", "their", "his", "her", "any", NULL};
+	if (t->group)
+		return 1;
+	if (planner_in_list(det, t->text))
+		return 0;
+	for (int k = i - 1; k >= 0 && k >= i - 2; k--) {
+		const struct ptok *b = &p->tk.v[k];
+		if (b->role == R_PER && !b->hangul)
+			return strcmp(b->text, "per") != 0 || k == i - 1 ? 1 : 0;
+		if (b->kind != TK_WORD || (b->role != R_NONE && b->role != R_DISTINCT))
+			return 0;
+		for (int l = 0; l < p->pl.n; l++)
+			if (p->pl.v[l].kind != PL_TABLE && p->pl.v[l].t0 <= k && k < p->pl.v[l].t1)
+				return 0;   /* "by race type": the column said, 'type' its filler */
+	}
+	return 0;
+}
+
 int pf_screen(struct planner *p)
 {
 	coded_numbers(p);
@@ -280,8 +304,9 @@ int pf_screen(struct planner *p)
 		sb_init_arena(&u, &p->a);
 		for (int i = 0; i < p->tk.n; i++) {
 			struct ptok *t = &p->tk.v[i];
-			if (t->used || t->kind != TK_WORD || t->role != R_NONE || planner_lex_generic(t->stem) ||
-			    planner_lex_generic(t->text))
+			int head = breakdown_head(p, i);   /* ("by visit type": 'type' is no count of kinds) */
+			if (t->used || t->kind != TK_WORD || (t->role != R_NONE && !(t->role == R_DISTINCT && head)) ||
+			    ((planner_lex_generic(t->stem) || planner_lex_generic(t->text)) && !head))
 				continue;
 			/* (a short word is no exception: "dx", "hr" are abbreviations that must be linked or
 			 * said; the short function words, of, in, u, are in conf/lexicon/function_words.txt) */

@@ -533,6 +533,15 @@ int pf_comparisons(struct planner *p)
  * declined, naming the word; "가장 높은" and "higher first" are orders, not conditions; 0 or -1 */
 int pf_unread_comparison(struct planner *p)
 {
+	/* "퇴원 결과에 따른 평균 재원일수": a Korean breakdown word (따른, 따라, 마다, 별로) after a word the
+	 * plan read otherwise (the discharge of the length of stay), and nothing grouped: one number
+	 * for every group */
+	for (int i = 1; i < p->tk.n && !p->f.ngroup && !p->f.bucket && !p->f.entity_group; i++) {
+		const struct ptok *t = &p->tk.v[i];
+		if (pf_korean_breakdown_word(t) && p->tk.v[i - 1].kind == TK_WORD && !p->tk.v[i - 1].group)
+			return pf_decline(p, "'%s' asks for a breakdown, and the plan groups by nothing",
+			                  pf_span_text(p, i - 1, i + 1));
+	}
 	/* "patients with high potassium": 'high' names the reference range's upper limit column, and
 	 * no comparison read it; shown as a column, the list held every potassium result.  A limit of
 	 * a low/high pair named by one side word and left unread is a condition not built */
@@ -1533,6 +1542,21 @@ int pf_bind_rest(struct planner *p)
 			t->used = 1;
 			if (i > 0 && p->tk.v[i - 1].role == R_PER)
 				p->tk.v[i - 1].used = 1;
+			/* "연도별 월별 입원 건수", "by year and month": the finer period, which holds the
+			 * coarser (a month of date_trunc is a month of one year) */
+			for (int j = i + 1; j < p->tk.n && j <= i + 3; j++) {
+				struct ptok *u = &p->tk.v[j];
+				if (u->used || !((u->role == R_BUCKET) || (u->role == R_UNIT && (u->group || p->tk.v[j - 1].role == R_PER ||
+				                                                                 p->tk.v[j - 1].role == R_AND))))
+					continue;
+				static const char order[] = "hdwmqy";
+				const char *fa = strchr(order, f->bucket), *fb = strchr(order, u->unitv);
+				if (fa && fb && u->unitv && fb < fa)
+					f->bucket = u->unitv;
+				u->used = 1;
+				if (p->tk.v[j - 1].role == R_PER || p->tk.v[j - 1].role == R_AND)
+					p->tk.v[j - 1].used = 1;
+			}
 			if (f->time_col < 0)
 				return pf_decline(p, "a breakdown by time was asked, but %s has no time column", p->s->t[f->fact].name);
 			pf_decide(p, pf_span_text(p, i, i + 1), "group", arena_printf(&p->a, "date_trunc('%s', %s)",
@@ -1550,4 +1574,13 @@ int pf_bind_rest(struct planner *p)
 			g--;
 		}
 	return 0;
+}
+
+/* pf_korean_breakdown_word: a Korean word that makes the word before it a breakdown (따른, 따라,
+ * 마다, 별로); not 기준, which also says what a count or an average is based on ("결과 건 기준",
+ * "오늘 기준"), nor 각, which comes before */
+int pf_korean_breakdown_word(const struct ptok *t)
+{
+	static const char *const w[] = {"따른", "따라", "마다", "별로", NULL};
+	return t->role == R_PER && t->hangul && planner_in_list(w, t->text);
 }

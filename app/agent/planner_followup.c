@@ -148,6 +148,41 @@ static char *without_time(const char *prev, struct ptoks *tp, struct ptoks *tq)
 	return out;
 }
 
+/* bucket_at: token i of t is a period said per (월별, 연도별로, "by year", "per month") */
+static int bucket_at(const struct ptoks *t, int i)
+{
+	const struct ptok *k = &t->v[i];
+	return k->role == R_BUCKET ||
+	       (k->role == R_UNIT && (k->group || (i > 0 && t->v[i - 1].role == R_PER && !t->v[i - 1].hangul)));
+}
+
+/* without_bucket: prev without its period said per (heap), when q says one of its own ("월별 수술
+ * 건수" then "연도별로": by year instead; a month already holds its year, so adding would change
+ * nothing); NULL when either says none */
+static char *without_bucket(const char *prev, const struct ptoks *tp, const struct ptoks *tq)
+{
+	int in_q = 0, in_p = 0;
+	for (int i = 0; i < tq->n; i++)
+		in_q |= bucket_at(tq, i);
+	for (int i = 0; i < tp->n; i++)
+		in_p |= bucket_at(tp, i);
+	if (!in_q || !in_p)
+		return NULL;
+	struct sb sb = SB_INIT;
+	size_t at = 0;
+	for (int i = 0; i < tp->n; i++) {
+		if (!bucket_at(tp, i))
+			continue;
+		int from = i > 0 && tp->v[i - 1].role == R_PER && !tp->v[i - 1].hangul ? i - 1 : i;   /* "by" too */
+		sb_append(&sb, prev + at, (size_t)tp->v[from].off - at);
+		at = (size_t)(tp->v[i].off + tp->v[i].len);
+	}
+	sb_puts(&sb, prev + at);
+	char *out = sb_ok(&sb) ? sb_steal(&sb) : NULL;
+	sb_free(&sb);
+	return out;
+}
+
 /* follow_up: the previous question with this one's numbered patient/case put in, or both joined
  * ("케이스 5의 심박수 추이" then "케이스 6은?" -> case 6; "only women?" -> the previous plus a filter) */
 char *pf_follow_up(const char *prev, const char *q)
@@ -183,9 +218,10 @@ char *pf_follow_up(const char *prev, const char *q)
 		 * replaces it only when the analyst says so (대신, instead: conf/lexicon/followup.txt) */
 		if (qq && has_grouping(qq) && says_instead(q))
 			pp = drop_grouping(prev);
-		char *pt = pp ? NULL : without_time(prev, &tp, &tq);
-		sb_printf(&sb, "%s %s", pp ? pp : pt ? pt : prev, qq ? qq : q);
+		char *pt = pp ? NULL : without_time(prev, &tp, &tq), *pb = pp || pt ? NULL : without_bucket(prev, &tp, &tq);
+		sb_printf(&sb, "%s %s", pp ? pp : pt ? pt : pb ? pb : prev, qq ? qq : q);
 		free(pt);
+		free(pb);
 		res = sb_ok(&sb) ? sb_steal(&sb) : NULL;
 		sb_free(&sb);
 		free(qq);

@@ -237,6 +237,9 @@ int pf_age_col(struct planner *p, int *from_birth);
 /* pf_age_col_is: col is the age column (pf_age_col) */
 int pf_age_col_is(struct planner *p, int col);
 int pf_unread_comparison(struct planner *p);
+/* pf_korean_breakdown_word: t is 따른, 따라, 마다 or 별로 (a breakdown of the word before it); not
+ * 기준 (also "based on") nor 각 */
+int pf_korean_breakdown_word(const struct ptok *t);
 /* pf_stay_word: token i (and the words after it, *n in all) names a length of stay (재원일수,
  * "length of stay", LOS); 0 when not */
 int pf_stay_word(struct planner *p, int i, int *n);

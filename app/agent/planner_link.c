@@ -6,6 +6,7 @@
 #include <strings.h>
 #include "agent/planner_link.h"
 #include "catalog/catalog.h"
+#include "catalog/lexicon.h"
 
 /* the longest stored value a question may spell, in tokens ("medical/surgical intensive care unit
  * (micu/sicu)" is 11: punctuation counts) */
@@ -810,6 +811,30 @@ static void link_concepts(struct arena *a, const struct psnap *s, struct ptoks *
 	}
 }
 
+/* lex_own_ko: ko is a Korean term of a lexicon entry that has English term en (prescription:
+ * 처방), not one reached through the planner's looser synonyms; not a word for naming columns
+ * (code: 코드, the "naming" entries), which every dictionary's comment has */
+static int lex_own_ko(const char *en, const char *ko)
+{
+	const struct lexicon *lx = lexicon_get(NULL);
+	int ids[4], by_code, n = lexicon_exact(lx, en, ids, 4, &by_code);
+	for (int i = 0; i < n && !by_code; i++)
+		for (int k = 0; strcmp(lx->e[ids[i]].category, "naming") && k < lx->e[ids[i]].nko; k++)
+			if (!strcmp(lx->e[ids[i]].ko[k], ko))
+				return 1;
+	return 0;
+}
+
+/* comment_word: w is a whole word of comment (between spaces or its ends) */
+static int comment_word(const char *comment, const char *w)
+{
+	size_t l = strlen(w);
+	for (const char *h = comment ? strstr(comment, w) : NULL; h; h = strstr(h + 1, w))
+		if ((h == comment || h[-1] == ' ') && (h[l] == 0 || h[l] == ' '))
+			return 1;
+	return 0;
+}
+
 /* columns and tables: spans of up to 3 content words, best scoring element */
 static void link_schema(struct arena *a, const struct psnap *s, struct ptoks *tk, struct plink *pl,
                         const struct retrieval *r, const int *banned)
@@ -880,6 +905,16 @@ static void link_schema(struct arena *a, const struct psnap *s, struct ptoks *tk
 						if (banned && banned[ti])
 							continue;
 						double ts = planner_term_table_score(s, ti, terms[q]) * (q ? 0.95 : 1);
+						/* a plural English word's own Korean term, a whole word of a Korean table
+						 * comment ("prescriptions": 처방 in "약품 처방 내역"), names that table's rows as
+						 * surely as its name would; not a looser English synonym (drug, the drug
+						 * dictionary).  (A singular word, "code", may name a column: 코드 of a
+						 * dictionary's comment would take it from the code column) */
+						size_t tl0 = strlen(t->text);
+						if (q && j - i == 1 && !t->hangul && tl0 > 3 && t->text[tl0 - 1] == 's' &&
+						    (unsigned char)terms[q][0] >= 0xea && lex_own_ko(terms[0], terms[q]) &&
+						    comment_word(s->t[ti].comment, terms[q]) && ts < 0.9)
+							ts = 0.9;
 						/* prefer the bigger (fact) table when the name is shared */
 						if (ts > btsc || (ts == btsc && ts > 0 && bt >= 0 && s->t[ti].rows > s->t[bt].rows)) {
 							btsc = ts;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# 52_two_keys_breakdowns.sh: issue 26, thirteenth session, on a schema of our own (docs/coverage.md, "Own phrasings hunted for wrong numbers (thirteenth session)"): a table reached through two keys of another (an admission's department and its ward, both in one table of units) is joined by the key the question's words name, and declined when they name neither ("ICU 여부별 입원 건수" counted every admission as not ICU through the department key); a side word naming a reference limit ("patients with high potassium") is declined, never a list of every result; a breakdown said with a word too generic to link ("병원별", "by visit type") is declined, never one total; a breakdown by a table whose rows no single column tells apart ("약물별 처방 건수", "수술별 건수" over operations whose one text column is the room) is declined, never grouped by the first text column (why the order stopped) or a column that holds no names; a count per a table's own key is declined, never 1 in every group; "split by", "stratified by" and "across" are breakdowns; "how many different drugs were prescribed" never counts the drug dictionary, and "different"/"distinct" with no column of the things is declined, never every row counted; "남자 환자가 가장 많은 진료과" counts patients, not admissions.
+# 52_two_keys_breakdowns.sh: issue 26, thirteenth session, on a schema of our own (docs/coverage.md, "Own phrasings hunted for wrong numbers (thirteenth session)"): a table reached through two keys of another (an admission's department and its ward, both in one table of units) is joined by the key the question's words name, and declined when they name neither ("ICU 여부별 입원 건수" counted every admission as not ICU through the department key); a side word naming a reference limit ("patients with high potassium") is declined, never a list of every result; a breakdown said with a word too generic to link ("병원별", "by visit type") is declined, never one total; a breakdown by a table whose rows no single column tells apart ("약물별 처방 건수", "수술별 건수" over operations whose one text column is the room) is declined, never grouped by the first text column (why the order stopped) or a column that holds no names; a count per a table's own key is declined, never 1 in every group; "split by", "stratified by" and "across" are breakdowns; "how many different drugs were prescribed" never counts the drug dictionary, and "different"/"distinct" with no column of the things is declined, never every row counted; "남자 환자가 가장 많은 진료과" counts patients, not admissions; "number of prescriptions" counts the prescriptions (처방 in a Korean table comment), not the drug dictionary; "연도별 월별" is by month of each year; a Korean breakdown word (따른) that nothing grouped is declined; a follow-up "연도별로" after a monthly series is by year.
 set -uo pipefail
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 ASKQL=${ASKQL:-$TOP/bin/askql}
@@ -77,6 +77,9 @@ cat >"$TMP/q.jsonl" <<'J'
 {"question": "number of patients stratified by sex", "gold_sql": "SELECT sex_cd, count(*) FROM pt GROUP BY 1", "rule": "stratified by is a breakdown"}
 {"question": "how many different drugs were prescribed", "expect": "declined", "gold_sql": "SELECT count(DISTINCT med_cd) FROM rx", "rule": "different drugs prescribed: declined, never the entries of the drug dictionary"}
 {"question": "남자 환자가 가장 많은 진료과", "gold_sql": "SELECT u.unit_nm, count(DISTINCT a.pt_no) FROM adm a JOIN pt p USING (pt_no) JOIN unit_cd u ON a.dept_cd = u.unit_cd WHERE p.sex_cd = 'M' GROUP BY 1 ORDER BY 2 DESC LIMIT 1", "rule": "환자가 가장 많은: the patients are counted, not their admissions"}
+{"question": "number of prescriptions", "gold_sql": "SELECT count(*) FROM rx", "rule": "a plural English word whose Korean term is a word of a table's Korean comment (처방) names that table, not the drug dictionary its looser synonym names"}
+{"question": "연도별 월별 입원 건수", "gold_sql": "SELECT date_trunc('month', adm_dt), count(*) FROM adm GROUP BY 1 ORDER BY 1", "rule": "year and month: the month of each year, never the year alone"}
+{"question": "연도별로", "parent_question": "월별 입원 건수", "gold_sql": "SELECT date_trunc('year', adm_dt), count(*) FROM adm GROUP BY 1 ORDER BY 1", "rule": "a follow-up's period replaces the previous one's (by year, not still by month)"}
 {"question": "mean age across sexes", "gold_sql": "SELECT sex_cd, avg(age) FROM pt GROUP BY 1", "rule": "across is a breakdown"}
 J
 own_schema_eval "$TMP/q.jsonl"
@@ -87,6 +90,13 @@ for q in "병원별 입원 건수" "number of admissions by admission type" "약
 	case $out in
 	*"sql: SELECT"*) nok "'$q' is declined, never one total or a guessed column" "$out" ;;
 	*) ok "'$q' is declined, never one total or a guessed column" ;;
+	esac
+done
+for q in "퇴원 결과에 따른 평균 재원일수"; do
+	out=$(own_schema_plan "$q")
+	case $out in
+	*"sql: SELECT"*) nok "'$q': a Korean breakdown word (따른) that nothing grouped is declined, never one number" "$out" ;;
+	*) ok "'$q': a Korean breakdown word (따른) that nothing grouped is declined, never one number" ;;
 	esac
 done
 for q in "how many distinct routes were given"; do
@@ -103,5 +113,5 @@ for q in "입원별 건수" "입원별 평균 나이"; do
 	*) ok "'$q': an aggregate per the table's own key (one row in every group) is declined" ;;
 	esac
 done
-[ "$n" -eq 17 ] || nok "seventeen checks were made (got $n)"
+[ "$n" -eq 21 ] || nok "twenty-one checks were made (got $n)"
 echo "1..$n"

@@ -68,6 +68,11 @@ int pf_took_particle(const struct ptok *t, const char *part)
 {
 	const char *raw = t->raw ? t->raw : t->text;
 	size_t rl = strlen(raw), pl = strlen(part);
+	/* 있는, 없는, 하는: the ending of a verb before a noun, not the topic particle ("당뇨 있는 환자
+	 * 중": the base, not a topic naming the part) */
+	static const char *const verb_stem[] = {"있", "없", "하", "되", "받", "오", "가", "나", "맞", "쓰", NULL};
+	if ((!strcmp(part, "는") || !strcmp(part, "은")) && planner_in_list(verb_stem, t->text))
+		return 0;
 	return t->hangul && rl > pl && strcmp(t->text, raw) && !strcmp(raw + rl - pl, part);
 }
 

@@ -180,6 +180,11 @@ static int breakdown_head(const struct planner *p, int i)
 		return 0;
 	if (i + 1 < p->tk.n && pf_korean_breakdown_word(&p->tk.v[i + 1]))
 		return 1;   /* "퇴원 결과에 따른": the word before 따른, 따라, 마다 */
+	/* (English: the last word of the phrase after by/per; "per hospital admission": hospital
+	 * says which admissions) */
+	if (i + 1 < p->tk.n && p->tk.v[i + 1].kind == TK_WORD && !p->tk.v[i + 1].hangul &&
+	    (p->tk.v[i + 1].role == R_NONE || p->tk.v[i + 1].role == R_DISTINCT))
+		return 0;
 	for (int k = i - 1; k >= 0 && k >= i - 2; k--) {
 		const struct ptok *b = &p->tk.v[k];
 		if (b->role == R_PER && !b->hangul)

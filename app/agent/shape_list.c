@@ -378,6 +378,19 @@ static int frame(struct planner *p, struct cues *c)
 		if (f->in[k].col == label && f->in[k].n >= 2)
 			return pf_decline(p, "the first or last of each of several named things ('%s' and others) is not a shape the "
 			                     "offline planner builds", f->in[k].vals[0]);
+	/* "emergency visits in 2024": 'emergency' found only in the description of a code column
+	 * ("Kind of care site (...: Emergency Room - Hospital)") names one of its values, not the
+	 * column; a list of the codes would drop the filter */
+	for (int l = 0; l < p->pl.n && !f->agg; l++) {
+		const struct plink_item *it = &p->pl.v[l];
+		int shown = 0;
+		for (int i = 0; i < f->nproj && it->kind == PL_COLUMN; i++)
+			shown |= f->proj[i] == it->cols[0];
+		if (shown && it->role == 0 && it->score < 0.75 && it->t1 - it->t0 == 1 && pf_is_keyish(p, it->cols[0]) &&
+		    p->s->c[it->cols[0]].type != PT_TEXT)
+			return pf_decline(p, "'%s' was found only in the description of a code column; which of its values is "
+			                     "meant could not be told", pf_span_text(p, it->t0, it->t1));
+	}
 	list_table_timeline(p, c);
 	if (!f->agg && !f->nproj) {
 		/* "what lab test ...", "which drug": the label of the fact table's rows */

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# 52_two_keys_breakdowns.sh: issue 26, thirteenth session, on a schema of our own (docs/coverage.md, "Own phrasings hunted for wrong numbers (thirteenth session)"): a table reached through two keys of another (an admission's department and its ward, both in one table of units) is joined by the key the question's words name, and declined when they name neither ("ICU 여부별 입원 건수" counted every admission as not ICU through the department key); a side word naming a reference limit ("patients with high potassium") is declined, never a list of every result; a breakdown said with a word too generic to link ("병원별", "by visit type") is declined, never one total; a breakdown by a table whose rows no single column tells apart ("약물별 처방 건수", "수술별 건수" over operations whose one text column is the room) is declined, never grouped by the first text column (why the order stopped) or a column that holds no names; a count per a table's own key is declined, never 1 in every group; "split by", "stratified by" and "across" are breakdowns; "how many different drugs were prescribed" never counts the drug dictionary, and "different"/"distinct" with no column of the things is declined, never every row counted; "남자 환자가 가장 많은 진료과" counts patients, not admissions; "number of prescriptions" counts the prescriptions (처방 in a Korean table comment), not the drug dictionary; "연도별 월별" is by month of each year; a Korean breakdown word (따른) that nothing grouped is declined; a follow-up "연도별로" after a monthly series is by year.
+# 52_two_keys_breakdowns.sh: issue 26, thirteenth session, on a schema of our own (docs/coverage.md, "Own phrasings hunted for wrong numbers (thirteenth session)"): a table reached through two keys of another (an admission's department and its ward, both in one table of units) is joined by the key the question's words name, and declined when they name neither ("ICU 여부별 입원 건수" counted every admission as not ICU through the department key); a side word naming a reference limit ("patients with high potassium") is declined, never a list of every result; a breakdown said with a word too generic to link ("병원별", "by visit type") is declined, never one total; a breakdown by a table whose rows no single column tells apart ("약물별 처방 건수", "수술별 건수" over operations whose one text column is the room) is declined, never grouped by the first text column (why the order stopped) or a column that holds no names; a count per a table's own key is declined, never 1 in every group; "split by", "stratified by" and "across" are breakdowns; "how many different drugs were prescribed" never counts the drug dictionary, and "different"/"distinct" with no column of the things is declined, never every row counted; "남자 환자가 가장 많은 진료과" counts patients, not admissions; "number of prescriptions" counts the prescriptions (처방 in a Korean table comment), not the drug dictionary; "연도별 월별" is by month of each year; a Korean breakdown word (따른) that nothing grouped is declined; a follow-up "연도별로" after a monthly series is by year; a word found only in the description of a code column ("emergency admissions") is declined, never a list of the codes; "당뇨 있는 환자 중 고혈압 있는 비율" is the share of the diabetics with hypertension, never inverted by reading 있는 as a topic.
 set -uo pipefail
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 ASKQL=${ASKQL:-$TOP/bin/askql}
@@ -21,6 +21,10 @@ COMMENT ON COLUMN pt.pt_no IS '환자번호';
 COMMENT ON COLUMN pt.sex_cd IS '성별 (M 남자, F 여자)';
 COMMENT ON COLUMN pt.age IS '나이';
 INSERT INTO pt SELECT g, (ARRAY['M', 'F'])[1 + g % 2], 20 + g % 70 FROM generate_series(1, 300) g;
+ALTER TABLE pt ADD COLUMN dm int NOT NULL DEFAULT 0, ADD COLUMN htn int NOT NULL DEFAULT 0;
+COMMENT ON COLUMN pt.dm IS '당뇨 여부 (diabetes) 1 yes, 0 no';
+COMMENT ON COLUMN pt.htn IS '고혈압 여부 (hypertension) 1 yes, 0 no';
+UPDATE pt SET dm = (pt_no % 4 = 0)::int, htn = (pt_no % 3 = 0)::int;
 CREATE TABLE adm (adm_no int PRIMARY KEY, pt_no int NOT NULL REFERENCES pt, dept_cd text NOT NULL REFERENCES unit_cd,
   ward_cd text NOT NULL REFERENCES unit_cd, adm_dt timestamp NOT NULL, dsch_dt timestamp);
 COMMENT ON TABLE adm IS '입원';
@@ -38,6 +42,9 @@ INSERT INTO adm VALUES (1001, 302, 'IM', 'W51', '2025-06-01', '2025-06-03'), (10
   (1003, 306, 'IM', 'W52', '2025-06-01', '2025-06-04');
 INSERT INTO adm SELECT 2000 + g, 2, 'NR', 'W52', timestamp '2025-07-01' + g * interval '1 day',
   timestamp '2025-07-02' + g * interval '1 day' FROM generate_series(1, 30) g;
+ALTER TABLE adm ADD COLUMN place_concept_id int NOT NULL DEFAULT 8717;
+COMMENT ON COLUMN adm.place_concept_id IS 'Kind of place (a concept of places: Inpatient Hospital, Emergency Room - Hospital)';
+UPDATE adm SET place_concept_id = 8870 WHERE adm_no % 5 = 0;
 CREATE TABLE op (op_no int PRIMARY KEY, adm_no int NOT NULL REFERENCES adm, room_txt text NOT NULL);
 COMMENT ON TABLE op IS '수술';
 COMMENT ON COLUMN op.room_txt IS 'operating room';
@@ -99,6 +106,18 @@ for q in "퇴원 결과에 따른 평균 재원일수"; do
 	*) ok "'$q': a Korean breakdown word (따른) that nothing grouped is declined, never one number" ;;
 	esac
 done
+for q in "emergency admissions in 2025"; do
+	out=$(own_schema_plan "$q")
+	case $out in
+	*"sql: SELECT"*) nok "'$q': a word found only in a code column's description is declined, never a list of the codes" "$out" ;;
+	*) ok "'$q': a word found only in a code column's description is declined, never a list of the codes" ;;
+	esac
+done
+out=$(own_schema_plan "당뇨 있는 환자 중 고혈압 있는 비율")
+case $out in
+*"AVG(CAST(pt.htn = 1"*"WHERE pt.dm = 1"*) ok "'당뇨 있는 환자 중 고혈압 있는 비율': the share of the diabetics with hypertension (있는 is no topic)" ;;
+*) nok "'당뇨 있는 환자 중 고혈압 있는 비율': the share of the diabetics with hypertension (있는 is no topic)" "$out" ;;
+esac
 for q in "how many distinct routes were given"; do
 	out=$(own_schema_plan "$q")
 	case $out in
@@ -113,5 +132,5 @@ for q in "입원별 건수" "입원별 평균 나이"; do
 	*) ok "'$q': an aggregate per the table's own key (one row in every group) is declined" ;;
 	esac
 done
-[ "$n" -eq 21 ] || nok "twenty-one checks were made (got $n)"
+[ "$n" -eq 23 ] || nok "twenty-three checks were made (got $n)"
 echo "1..$n"

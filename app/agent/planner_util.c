@@ -256,7 +256,8 @@ int pf_label_col_sure(struct planner *p, int table, int *via, int sure)
 	}
 	/* a text column named by a word of the question ("microbiology test" -> test_name);
 	 * two columns named by the same word (dose_val_rx, dose_unit_rx): ambiguous, none */
-	int guided = -1, nguided = 0;
+	/* (of several, the one that holds names: drug_nm beside drug_unit for "per drug") */
+	int guided = -1, nguided = 0, named = -1, nnamed = 0;
 	for (int ci = p->s->t[table].c0; ci < p->s->t[table].c0 + p->s->t[table].nc; ci++) {
 		if (p->s->c[ci].type != PT_TEXT || pf_is_keyish(p, ci) || !p->s->c[ci].nvalues)
 			continue;
@@ -267,6 +268,10 @@ int pf_label_col_sure(struct planner *p, int table, int *via, int sure)
 				if (guided != ci)
 					nguided++;
 				guided = ci;
+				if (strstr(p->s->c[ci].name, "name") || planner_ends_with(p->s->c[ci].name, "_nm")) {
+					named = ci;
+					nnamed++;
+				}
 				break;
 			}
 		}
@@ -274,7 +279,7 @@ int pf_label_col_sure(struct planner *p, int table, int *via, int sure)
 	if (nguided == 1)
 		return guided;
 	if (nguided > 1)
-		return -1;
+		return nnamed == 1 ? named : -1;
 	/* a word of the question in the comment of one text column that holds names ("top 5
 	 * operations": opname, 'Operation name (procedure performed)'; not the department, the first
 	 * text column); several such columns: none */

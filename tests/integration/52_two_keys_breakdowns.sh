@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# 52_two_keys_breakdowns.sh: issue 26, thirteenth session, on a schema of our own (docs/coverage.md, "Own phrasings hunted for wrong numbers (thirteenth session)"): a table reached through two keys of another (an admission's department and its ward, both in one table of units) is joined by the key the question's words name, and declined when they name neither ("ICU 여부별 입원 건수" counted every admission as not ICU through the department key); a side word naming a reference limit ("patients with high potassium") is declined, never a list of every result; a breakdown said with a word too generic to link ("병원별", "by visit type") is declined, never one total; a breakdown by a table whose rows no single column tells apart ("약물별 처방 건수", "수술별 건수" over operations whose one text column is the room) is declined, never grouped by the first text column (why the order stopped) or a column that holds no names; a count per a table's own key is declined, never 1 in every group; "split by", "stratified by" and "across" are breakdowns; "how many different drugs were prescribed" never counts the drug dictionary, and "different"/"distinct" with no column of the things is declined, never every row counted; "남자 환자가 가장 많은 진료과" counts patients, not admissions; "number of prescriptions" counts the prescriptions (처방 in a Korean table comment), not the drug dictionary; "연도별 월별" is by month of each year; a Korean breakdown word (따른) that nothing grouped is declined; a follow-up "연도별로" after a monthly series is by year; a word found only in the description of a code column ("emergency admissions") is declined, never a list of the codes; "당뇨 있는 환자 중 고혈압 있는 비율" is the share of the diabetics with hypertension, never inverted by reading 있는 as a topic.
+# 52_two_keys_breakdowns.sh: issue 26, thirteenth session, on a schema of our own (docs/coverage.md, "Own phrasings hunted for wrong numbers (thirteenth session)"): a table reached through two keys of another (an admission's department and its ward, both in one table of units) is joined by the key the question's words name, and declined when they name neither ("ICU 여부별 입원 건수" counted every admission as not ICU through the department key); a side word naming a reference limit ("patients with high potassium") is declined, never a list of every result; a breakdown said with a word too generic to link ("병원별", "by visit type") is declined, never one total; a breakdown by a table whose rows no single column tells apart ("약물별 처방 건수", "수술별 건수" over operations whose one text column is the room) is declined, never grouped by the first text column (why the order stopped) or a column that holds no names; a count per a table's own key is declined, never 1 in every group; "split by", "stratified by" and "across" are breakdowns; "how many different drugs were prescribed" never counts the drug dictionary, and "different"/"distinct" with no column of the things is declined, never every row counted; "남자 환자가 가장 많은 진료과" counts patients, not admissions; "number of prescriptions" counts the prescriptions (처방 in a Korean table comment), not the drug dictionary; "연도별 월별" is by month of each year; a Korean breakdown word (따른) that nothing grouped is declined; a follow-up "연도별로" after a monthly series is by year; a word found only in the description of a code column ("emergency admissions") is declined, never a list of the codes; "당뇨 있는 환자 중 고혈압 있는 비율" is the share of the diabetics with hypertension, never inverted by reading 있는 as a topic; "per drug" over a drug dictionary with a name and a unit column groups by the name.
 set -uo pipefail
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 ASKQL=${ASKQL:-$TOP/bin/askql}
@@ -59,12 +59,13 @@ COMMENT ON COLUMN lab.ref_high IS '참고치 상한';
 INSERT INTO lab SELECT g, 1 + g % 400, 1 + (1 + g % 400) % 300, (ARRAY['potassium', 'sodium'])[1 + g % 2],
   CASE WHEN g % 2 = 0 THEN 3 + (g % 7) * 0.5 ELSE 130 + g % 15 END,
   CASE WHEN g % 2 = 0 THEN 3.5 ELSE 135 END, CASE WHEN g % 2 = 0 THEN 5.1 ELSE 145 END FROM generate_series(1, 1200) g;
-CREATE TABLE med_cd (med_cd text PRIMARY KEY, med_nm text NOT NULL);
-COMMENT ON TABLE med_cd IS '약품 코드 사전 (drugs)';
-COMMENT ON COLUMN med_cd.med_nm IS '약품명 (drug name)';
-INSERT INTO med_cd SELECT 'D' || g, 'drug ' || g FROM generate_series(1, 40) g;
+CREATE TABLE drug_dict (drug_cd text PRIMARY KEY, drug_nm text NOT NULL, drug_unit text NOT NULL);
+COMMENT ON TABLE drug_dict IS '약품 코드 사전 (drugs)';
+COMMENT ON COLUMN drug_dict.drug_nm IS '약품명 (drug name)';
+COMMENT ON COLUMN drug_dict.drug_unit IS '단위 (unit)';
+INSERT INTO drug_dict SELECT 'D' || g, 'drug ' || g, (ARRAY['mg', 'mL', 'tab'])[1 + g % 3] FROM generate_series(1, 40) g;
 CREATE TABLE rx (rx_no int PRIMARY KEY, adm_no int NOT NULL REFERENCES adm, pt_no int NOT NULL REFERENCES pt,
-  rx_dt timestamp NOT NULL, stop_why text, route_txt text NOT NULL, lot_txt text, med_cd text NOT NULL REFERENCES med_cd);
+  rx_dt timestamp NOT NULL, stop_why text, route_txt text NOT NULL, lot_txt text, drug_cd text NOT NULL REFERENCES drug_dict);
 COMMENT ON TABLE rx IS '약물 처방';
 COMMENT ON COLUMN rx.rx_dt IS '처방일시';
 COMMENT ON COLUMN rx.stop_why IS 'why the order was stopped';
@@ -82,9 +83,10 @@ cat >"$TMP/q.jsonl" <<'J'
 {"question": "patients with high potassium", "expect": "declined", "gold_sql": "SELECT DISTINCT pt_no FROM lab WHERE test_nm = 'potassium' AND val > ref_high", "rule": "'high' names a limit column no comparison read: declined, never every potassium result"}
 {"question": "average age split by sex", "gold_sql": "SELECT sex_cd, avg(age) FROM pt GROUP BY 1", "rule": "split by is a breakdown"}
 {"question": "number of patients stratified by sex", "gold_sql": "SELECT sex_cd, count(*) FROM pt GROUP BY 1", "rule": "stratified by is a breakdown"}
-{"question": "how many different drugs were prescribed", "expect": "declined", "gold_sql": "SELECT count(DISTINCT med_cd) FROM rx", "rule": "different drugs prescribed: declined, never the entries of the drug dictionary"}
+{"question": "how many different drugs were prescribed", "expect": "declined", "gold_sql": "SELECT count(DISTINCT drug_cd) FROM rx", "rule": "different drugs prescribed: declined, never the entries of the drug dictionary"}
 {"question": "남자 환자가 가장 많은 진료과", "gold_sql": "SELECT u.unit_nm, count(DISTINCT a.pt_no) FROM adm a JOIN pt p USING (pt_no) JOIN unit_cd u ON a.dept_cd = u.unit_cd WHERE p.sex_cd = 'M' GROUP BY 1 ORDER BY 2 DESC LIMIT 1", "rule": "환자가 가장 많은: the patients are counted, not their admissions"}
 {"question": "number of prescriptions", "gold_sql": "SELECT count(*) FROM rx", "rule": "a plural English word whose Korean term is a word of a table's Korean comment (처방) names that table, not the drug dictionary its looser synonym names"}
+{"question": "number of prescriptions per drug", "gold_sql": "SELECT d.drug_nm, count(*) FROM rx JOIN drug_dict d USING (drug_cd) GROUP BY 1", "rule": "a breakdown by a dictionary whose name and unit columns the word both names: the one that holds names"}
 {"question": "연도별 월별 입원 건수", "gold_sql": "SELECT date_trunc('month', adm_dt), count(*) FROM adm GROUP BY 1 ORDER BY 1", "rule": "year and month: the month of each year, never the year alone"}
 {"question": "연도별로", "parent_question": "월별 입원 건수", "gold_sql": "SELECT date_trunc('year', adm_dt), count(*) FROM adm GROUP BY 1 ORDER BY 1", "rule": "a follow-up's period replaces the previous one's (by year, not still by month)"}
 {"question": "mean age across sexes", "gold_sql": "SELECT sex_cd, avg(age) FROM pt GROUP BY 1", "rule": "across is a breakdown"}
@@ -132,5 +134,5 @@ for q in "입원별 건수" "입원별 평균 나이"; do
 	*) ok "'$q': an aggregate per the table's own key (one row in every group) is declined" ;;
 	esac
 done
-[ "$n" -eq 23 ] || nok "twenty-three checks were made (got $n)"
+[ "$n" -eq 24 ] || nok "twenty-four checks were made (got $n)"
 echo "1..$n"

@@ -270,11 +270,11 @@ void pf_person_count(struct planner *p)
 	const char *col = entity_column(p, "patient");
 	if ((f->entity_col && f->entity_counted) || !col)
 		return;   /* (an entity word the count is not attached to, "had surgery", does not count) */
-	for (int i = 1; i < p->tk.n; i++) {
+	for (int i = 0; i < p->tk.n; i++) {
 		if (!planner_in_list(people, p->tk.v[i].text))
 			continue;
 		/* right after "how many", or after words linked there ("how many diabetic women") */
-		int m = i - 1;
+		int m = i > 0 ? i - 1 : 0;
 		while (m > 0 && m >= i - 3 && p->tk.v[m].role != R_MANY && linked(p, m))
 			m--;
 		/* ... or "how many" after them and their conditions ("diabetic women over 65 how many") */
@@ -286,9 +286,11 @@ void pf_person_count(struct planner *p)
 		int end = k + 1;   /* ("how many" last, a question mark after it) */
 		while (end < p->tk.n && p->tk.v[end].kind == TK_PUNCT)
 			end++;
-		/* ... or a count word right after them ("obese women count", "여자 수") */
-		int counted = i + 1 < p->tk.n && p->tk.v[i + 1].role == R_COUNT;
-		if (p->tk.v[m].role != R_MANY && !counted && !(k < p->tk.n && p->tk.v[k].role == R_MANY && end == p->tk.n))
+		/* ... or a count word right after them ("obese women count", "여자 수", "65세 미만 남자 수") or
+		 * before them ("number of women") */
+		int counted = (i + 1 < p->tk.n && p->tk.v[i + 1].role == R_COUNT) ||
+		              (i >= 2 && !strcmp(p->tk.v[i - 1].text, "of") && p->tk.v[i - 2].role == R_COUNT);
+		if ((i == 0 || p->tk.v[m].role != R_MANY) && !counted && !(k < p->tk.n && p->tk.v[k].role == R_MANY && end == p->tk.n))
 			continue;
 		count_patients(p, col, i, "people counted: each is a patient");
 		return;

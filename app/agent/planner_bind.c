@@ -191,22 +191,28 @@ static int side_word(const struct ptok *t)
 	return 0;
 }
 
+/* the words naming the two limits of a range in column names (range_low, range_high) */
+static const char *const limit_words[][2] = {{"low", "high"}, {"lower", "upper"}, {"min", "max"}};
+
+/* limit_sibling: the numeric column of c's table named as c is with `from` (its first occurrence)
+ * put as `to` (range_low -> range_high), or -1 */
+static int limit_sibling(struct planner *p, int c, const char *from, const char *to)
+{
+	const char *name = p->s->c[c].name, *at = strstr(name, from);
+	char buf[128];
+	if (!at || snprintf(buf, sizeof buf, "%.*s%s%s", (int)(at - name), name, to, at + strlen(from)) >= (int)sizeof buf)
+		return -1;
+	int sib = pf_col_in(p, p->s->c[c].table, buf);
+	return sib >= 0 && p->s->c[sib].type == PT_NUM ? sib : -1;
+}
+
 /* limit_pair: column c is one of a low/high pair of its table (ref_low, ref_high) */
 static int limit_pair(struct planner *p, int c)
 {
-	static const char *const pair[][2] = {{"low", "high"}, {"lower", "upper"}, {"min", "max"}};
-	const char *name = p->s->c[c].name;
-	for (int k = 0; k < 3; k++)
-		for (int side = 0; side < 2; side++) {
-			const char *at = strstr(name, pair[k][side]);
-			char buf[128];
-			if (!at || snprintf(buf, sizeof buf, "%.*s%s%s", (int)(at - name), name, pair[k][!side],
-			                    at + strlen(pair[k][side])) >= (int)sizeof buf)
-				continue;
-			int sib = pf_col_in(p, p->s->c[c].table, buf);
-			if (sib >= 0 && p->s->c[sib].type == PT_NUM && p->s->c[c].type == PT_NUM)
+	for (int k = 0; k < 3 && p->s->c[c].type == PT_NUM; k++)
+		for (int side = 0; side < 2; side++)
+			if (limit_sibling(p, c, limit_words[k][side], limit_words[k][!side]) >= 0)
 				return 1;
-		}
 	return 0;
 }
 
@@ -220,19 +226,9 @@ static int range_side(struct planner *p, int c2, enum role op, int from, int to)
 		side = side_word(&p->tk.v[x]);
 	if (!side)
 		side = op == R_GT || op == R_GE ? 1 : -1;
-	const char *name = p->s->c[c2].name;
-	static const char *const pair[][2] = {{"low", "high"}, {"lower", "upper"}, {"min", "max"}};
 	for (int k = 0; k < 3; k++) {
-		const char *want = pair[k][side > 0], *other = pair[k][side < 0];
-		const char *at = strstr(name, other);
-		if (!at)
-			continue;
-		char buf[128];
-		size_t pre = (size_t)(at - name);
-		if (snprintf(buf, sizeof buf, "%.*s%s%s", (int)pre, name, want, at + strlen(other)) >= (int)sizeof buf)
-			continue;
-		int sib = pf_col_in(p, p->s->c[c2].table, buf);
-		if (sib >= 0 && p->s->c[sib].type == PT_NUM)
+		int sib = limit_sibling(p, c2, limit_words[k][side < 0], limit_words[k][side > 0]);
+		if (sib >= 0)
 			return sib;
 	}
 	return c2;

@@ -121,6 +121,31 @@ static int says_instead(const char *q)
 	return 0;
 }
 
+/* cut_words: text (tokenised as tp) without the words cut(tp, i, &from) says to cut: from token
+ * `from` to the end of token i (heap; NULL when out of memory) */
+static char *cut_words(const char *text, const struct ptoks *tp, int (*cut)(const struct ptoks *, int, int *))
+{
+	struct sb sb = SB_INIT;
+	size_t at = 0;
+	for (int i = 0, from; i < tp->n; i++) {
+		if (!cut(tp, i, &from))
+			continue;
+		sb_append(&sb, text + at, (size_t)tp->v[from].off - at);
+		at = (size_t)(tp->v[i].off + tp->v[i].len);
+	}
+	sb_puts(&sb, text + at);
+	char *out = sb_ok(&sb) ? sb_steal(&sb) : NULL;
+	sb_free(&sb);
+	return out;
+}
+
+/* time_word: token i was read by the time parser (a word of a time expression) */
+static int time_word(const struct ptoks *t, int i, int *from)
+{
+	*from = i;
+	return t->v[i].used;
+}
+
 /* without_time: prev without the words of its time expressions (heap), when q names a time of its
  * own ("로봇 수술 건수 2025년" then "same for 2024": 2024 replaces 2025, not both); NULL when
  * either names none */
@@ -134,18 +159,7 @@ static char *without_time(const char *prev, struct ptoks *tp, struct ptoks *tq)
 	int qt = planner_time(tq, &now, &w, desc, sizeof desc), pt = planner_time(tp, &now, &w, desc, sizeof desc);
 	if (qt <= 0 || pt <= 0)
 		return NULL;
-	struct sb sb = SB_INIT;
-	size_t at = 0;
-	for (int i = 0; i < tp->n; i++) {
-		if (!tp->v[i].used)
-			continue;
-		sb_append(&sb, prev + at, (size_t)tp->v[i].off - at);
-		at = (size_t)(tp->v[i].off + tp->v[i].len);
-	}
-	sb_puts(&sb, prev + at);
-	char *out = sb_ok(&sb) ? sb_steal(&sb) : NULL;
-	sb_free(&sb);
-	return out;
+	return cut_words(prev, tp, time_word);
 }
 
 /* bucket_at: token i of t is a period said per (월별, 연도별로, "by year", "per month") */
@@ -154,6 +168,13 @@ static int bucket_at(const struct ptoks *t, int i)
 	const struct ptok *k = &t->v[i];
 	return k->role == R_BUCKET ||
 	       (k->role == R_UNIT && (k->group || (i > 0 && t->v[i - 1].role == R_PER && !t->v[i - 1].hangul)));
+}
+
+/* bucket_word: token i is a period said per; cut from the "by" before it */
+static int bucket_word(const struct ptoks *t, int i, int *from)
+{
+	*from = i > 0 && t->v[i - 1].role == R_PER && !t->v[i - 1].hangul ? i - 1 : i;
+	return bucket_at(t, i);
 }
 
 /* without_bucket: prev without its period said per (heap), when q says one of its own ("월별 수술
@@ -168,19 +189,7 @@ static char *without_bucket(const char *prev, const struct ptoks *tp, const stru
 		in_p |= bucket_at(tp, i);
 	if (!in_q || !in_p)
 		return NULL;
-	struct sb sb = SB_INIT;
-	size_t at = 0;
-	for (int i = 0; i < tp->n; i++) {
-		if (!bucket_at(tp, i))
-			continue;
-		int from = i > 0 && tp->v[i - 1].role == R_PER && !tp->v[i - 1].hangul ? i - 1 : i;   /* "by" too */
-		sb_append(&sb, prev + at, (size_t)tp->v[from].off - at);
-		at = (size_t)(tp->v[i].off + tp->v[i].len);
-	}
-	sb_puts(&sb, prev + at);
-	char *out = sb_ok(&sb) ? sb_steal(&sb) : NULL;
-	sb_free(&sb);
-	return out;
+	return cut_words(prev, tp, bucket_word);
 }
 
 /* follow_up: the previous question with this one's numbered patient/case put in, or both joined

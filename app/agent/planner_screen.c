@@ -311,8 +311,10 @@ int pf_screen(struct planner *p)
 		sb_init_arena(&u, &p->a);
 		for (int i = 0; i < p->tk.n; i++) {
 			struct ptok *t = &p->tk.v[i];
+			if (t->used || t->kind != TK_WORD)
+				continue;
 			int head = breakdown_head(p, i);   /* ("by visit type": 'type' is no count of kinds) */
-			if (t->used || t->kind != TK_WORD || (t->role != R_NONE && !(t->role == R_DISTINCT && head)) ||
+			if ((t->role != R_NONE && !(t->role == R_DISTINCT && head)) ||
 			    ((planner_lex_generic(t->stem) || planner_lex_generic(t->text)) && !head))
 				continue;
 			/* (a short word is no exception: "dx", "hr" are abbreviations that must be linked or

@@ -74,6 +74,33 @@ static int semi_join(struct planner *p, struct squery *q, int ti)
 	return 0;
 }
 
+/* and_between: the values of column col the question names are joined by "and" (and, 및,
+ * 그리고, a value written with 과/와/랑/하고) and no "or" (or, 또는, 혹은, 이나) is said */
+static int and_between(struct planner *p, int col)
+{
+	static const char *const ands[] = {"and", "및", "그리고", NULL}, *const ors[] = {"or", "또는", "혹은", NULL};
+	static const char *const tails[] = {"과", "와", "랑", "하고", NULL};
+	int t0 = -1, t1 = -1, and = 0;
+	for (int l = 0; l < p->pl.n; l++) {
+		const struct plink_item *it = &p->pl.v[l];
+		if (it->kind != PL_VALUE || it->bound != col + 1)
+			continue;
+		t0 = t0 < 0 || it->t0 < t0 ? it->t0 : t0;
+		t1 = it->t1 > t1 ? it->t1 : t1;
+	}
+	for (int i = 0; i < p->tk.n; i++) {
+		const struct ptok *t = &p->tk.v[i];
+		for (int k = 0; ors[k]; k++)
+			if (!strcmp(t->text, ors[k]) || (t->hangul && planner_ends_with(t->raw, "이나")))
+				return 0;
+		for (int k = 0; ands[k] && i > t0 && i < t1; k++)
+			and |= !strcmp(t->text, ands[k]);
+		for (int k = 0; tails[k] && t->hangul && i >= t0 && i < t1 - 1; k++)
+			and |= strcmp(t->raw, t->text) && planner_ends_with(t->raw, tails[k]);
+	}
+	return and;
+}
+
 /* value_cond: col = 'val', or col ILIKE '%val%' for a part of stored labels */
 static struct sexpr *value_cond(struct planner *p, int col, const char *val, int contains)
 {
@@ -184,13 +211,8 @@ static int key_said(struct planner *p, int col)
 	return n;
 }
 
-/* pick_key: the key into the same table that edge k's key column's table joins by when it has
- * several (admissions' department code and ward code, both into one table of departments and
- * wards): edge k when it is the only one; else the one whose name or comment holds more of the
- * question's words; -1 when the question does not tell them apart.  Joined by the wrong one, a
- * column of that table ("ICU or not") describes the department, not the ward the patient lay in
- * (docs/coverage.md, "Two keys into one table") */
-static int pick_key(struct planner *p, int k, int *other_key)
+/* pf_pick_key: contract in planner_front.h (docs/coverage.md, "Two keys into one table") */
+int pf_pick_key(struct planner *p, int k, int *other_key)
 {
 	const struct pfk *fk = p->s->fk;
 	int ft = p->s->c[fk[k].from].table, tt = p->s->c[fk[k].to].table;
@@ -239,7 +261,7 @@ static int add_joins(struct planner *p, struct squery *q)
 			int a = p->s->fk[e[k]].from, b = p->s->fk[e[k]].to;
 			int other = p->s->c[a].table == cur ? p->s->c[b].table : p->s->c[a].table;
 			if (!joined[other] && (!p->via || p->via[other] < 0)) {
-				int other_key = -1, pk = pick_key(p, e[k], &other_key);
+				int other_key = -1, pk = pf_pick_key(p, e[k], &other_key);
 				if (pk < 0)
 					return pf_decline(p, "%s: two keys of one table lead to the same table, and the question does not "
 					                     "say which to join by",
@@ -507,6 +529,14 @@ static int build_where(struct planner *p, struct squery *q)
 		if (f->in[i].contains || f->in[i].n == 1) {
 			q->where[q->nwhere++] = value_cond(p, f->in[i].col, f->in[i].vals[0], f->in[i].contains);
 		} else {
+			/* "patients prescribed warfarin and aspirin": each row holds one of them, so the
+			 * patients counted either had both or had either; the question does not say which */
+			int ec = f->entity_word && f->entity_col ? pf_col_in(p, f->fact, f->entity_col) : -1;
+			if (ec >= 0 && !p->s->c[ec].unique && and_between(p, f->in[i].col))
+				return pf_decline(p, "%s: one row holds one of them, so the patients (or stays) with both and those with "
+				                     "either are different counts; the question does not say which",
+				                  arena_printf(&p->a, "'%s' and '%s' (%s)", f->in[i].vals[0], f->in[i].vals[1],
+				                               pf_cfq(p, f->in[i].col)));
 			struct sexpr *v[8];
 			for (int k = 0; k < f->in[i].n; k++)
 				v[k] = sx_lit(&p->a, f->in[i].vals[k]);

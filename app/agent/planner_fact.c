@@ -1,5 +1,6 @@
 /* planner_fact.c: the fact table: the table where the question's linked things meet. */
 #include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,7 +51,7 @@ static void link_scores(struct planner *p, double *sc, int nt)
 
 /* adjust_scores: banned tables out; a numbered patient must be reachable, a question about time
  * needs a time column; the retrieval's ranking breaks ties */
-static void adjust_scores(struct planner *p, double *sc, int nt, int wants_time)
+static void adjust_scores(struct planner *p, double *sc, double *tb, int nt, int wants_time)
 {
 	struct frame *f = &p->f;
 	for (int ti = 0; ti < nt; ti++) {
@@ -81,7 +82,7 @@ static void adjust_scores(struct planner *p, double *sc, int nt, int wants_time)
 		/* the retrieval's ranking: a small tie-breaker */
 		for (int k = 0; p->r && k < p->r->ntables; k++)
 			if (!strcmp(p->r->tables[k].name, p->s->t[ti].name))
-				sc[ti] += 0.1 * (10 - k) / 10.0;
+				tb[ti] += 0.1 * (10 - k) / 10.0;
 	}
 }
 
@@ -223,25 +224,35 @@ static void reach_scores(struct planner *p, double *sc, int nt)
 	}
 }
 
-/* pf_choose_fact: the fact table: the one with the best score of the votes above (the larger
- * table on a tie), or -1 when no table got any */
-int pf_choose_fact(struct planner *p, int wants_time)
+/* pf_choose_fact: the fact table: the one with the best score of the votes above (the
+ * retrieval's ranking, then the larger table, breaking a tie), or -1 when no table got any.
+ * *tied: -1, or a second table of patients' or stays' rows that the votes put level with it and
+ * that neither reaches from the other ("patients with pneumonia" where diagnoses and causes of
+ * death both point to the concept: which rows are counted only the question can say) */
+int pf_choose_fact(struct planner *p, int wants_time, int *tied)
 {
-	double sc[256] = {0};
+	double sc[256] = {0}, tb[256] = {0};
 	int nt = p->s->nt < 256 ? p->s->nt : 256;
 
 	link_scores(p, sc, nt);
-	adjust_scores(p, sc, nt, wants_time);
+	adjust_scores(p, sc, tb, nt, wants_time);
 	measure_scores(p, sc, nt);
 	reach_scores(p, sc, nt);
 	int best = -1;
 	if (getenv("ASKQL_PLANNER_DEBUG"))
 		for (int ti = 0; ti < nt; ti++)
 			if (sc[ti] != 0)
-				fprintf(stderr, "planner: fact score %s %.2f\n", p->s->t[ti].name, sc[ti]);
-	for (int ti = 0; ti < nt; ti++)
-		if (sc[ti] > 0 && (best < 0 || sc[ti] > sc[best] || (sc[ti] == sc[best] && p->s->t[ti].rows > p->s->t[best].rows)))
+				fprintf(stderr, "planner: fact score %s %.2f\n", p->s->t[ti].name, sc[ti] + tb[ti]);
+	for (int ti = 0; ti < nt; ti++) {
+		double s = sc[ti] + tb[ti], b = best < 0 ? 0 : sc[best] + tb[best];
+		if (sc[ti] > 0 && (best < 0 || s > b || (s == b && p->s->t[ti].rows > p->s->t[best].rows)))
 			best = ti;
+	}
+	*tied = -1;
+	for (int ti = 0, e[4]; best >= 0 && ti < nt; ti++)
+		if (ti != best && sc[ti] > 0 && fabs(sc[ti] - sc[best]) < 1e-9 && pf_holds_entity(p, ti) &&
+		    pf_holds_entity(p, best) && pf_path(p, best, ti, e, 3) < 0 && pf_path(p, ti, best, e, 3) < 0)
+			*tied = ti;
 	return best;
 }
 
@@ -251,7 +262,12 @@ int pf_fact(struct planner *p, const struct cues *c)
 {
 	struct frame *f = &p->f;
 
-	f->fact = pf_choose_fact(p, c->wants_time);
+	int tied;
+	f->fact = pf_choose_fact(p, c->wants_time, &tied);
+	if (tied >= 0)
+		return pf_decline(p, "the question's words fit two tables of different rows equally well (%s); which rows are "
+		                     "meant could not be told",
+		                  arena_printf(&p->a, "%s, %s", p->s->t[f->fact].name, p->s->t[tied].name));
 	if (f->fact < 0 && f->entity_word) {
 		/* "how many patients": a table named like the entity word ("patient", "patients") */
 		for (int ti = 0; ti < p->s->nt && f->fact < 0; ti++)

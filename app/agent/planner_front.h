@@ -207,7 +207,9 @@ void pf_find_visits(struct planner *p);
 int pf_visit_table(struct planner *p, int icu);
 
 /* planner_fact.c */
-int pf_choose_fact(struct planner *p, int wants_time);
+/* pf_choose_fact: the fact table by the votes of the links, or -1; *tied: a second table the
+ * votes put level with it (contract in planner_fact.c) */
+int pf_choose_fact(struct planner *p, int wants_time, int *tied);
 
 /* planner_followup.c */
 char *pf_follow_up(const char *prev, const char *q);
@@ -264,6 +266,18 @@ int pf_dict_reaches(struct planner *p, int dict_col, const char *val, int contai
 int pf_find_role(struct planner *p, enum role r);
 int pf_has_role(struct planner *p, enum role r);
 int pf_is_keyish(struct planner *p, int ci);
+/* pf_pick_key: the key into the same table that edge k's key column's table joins by when it has
+ * several (admissions' department code and ward code, both into one table of departments and
+ * wards): edge k when it is the only one; else the one whose name or comment holds more of the
+ * question's words; -1 when the question does not tell them apart (other_key: set to the other
+ * key's column).  Joined by the wrong one, a column of that table ("ICU or not") describes the
+ * department, not the ward the patient lay in */
+int pf_pick_key(struct planner *p, int k, int *other_key);
+
+/* pf_yes_no: column col holds a yes/no kept as codes (Y/N, T/F, 0/1, yes/no): a flag, or every
+ * stored value indexed for it is one of them */
+int pf_yes_no(const struct planner *p, int col);
+
 /* pf_set_via: the dictionary table dt is joined through foreign key `edge`; -1 declined (with
  * span sp named) when it is already joined through another key (one join cannot hold both) */
 int pf_set_via(struct planner *p, int dt, int edge, const char *sp);

@@ -388,6 +388,28 @@ static int same_suffix_col(struct planner *p, int col, int dt)
 	return -1;
 }
 
+/* pf_yes_no: contract in planner_front.h */
+int pf_yes_no(const struct planner *p, int col)
+{
+	static const char *const yn[] = {"y", "n", "yes", "no", "t", "f", "true", "false", "0", "1", NULL};
+	if (p->s->c[col].flag)
+		return 1;
+	if (p->s->c[col].nvalues <= 0 || p->s->c[col].nvalues > 2)
+		return 0;
+	int seen = 0;
+	for (int i = 0; i < p->s->nv; i++) {
+		if (p->s->v[i].col != col || p->s->v[i].syn)
+			continue;
+		int ok = 0;
+		for (int k = 0; yn[k] && !ok; k++)
+			ok = !strcasecmp(p->s->v[i].value, yn[k]);
+		if (!ok)
+			return 0;
+		seen++;
+	}
+	return seen > 0;
+}
+
 int pf_dict_label(struct planner *p, int col, int *edge)
 {
 	for (int k = 0; k < p->s->nfk; k++) {
@@ -398,8 +420,9 @@ int pf_dict_label(struct planner *p, int col, int *edge)
 		 * another dictionary with the same naming (dx_eng_nm for org_eng_nm: "English name") */
 		for (int l = 0; l < p->pl.n; l++) {
 			int lcol = p->pl.v[l].cols[0];
-			if (p->pl.v[l].kind != PL_COLUMN || p->s->c[lcol].type != PT_TEXT || pf_is_keyish(p, lcol))
-				continue;
+			if (p->pl.v[l].kind != PL_COLUMN || p->s->c[lcol].type != PT_TEXT || pf_is_keyish(p, lcol) ||
+			    pf_yes_no(p, lcol))
+				continue;   /* (a yes/no names which rows, never the label: "병동별 중환자실 입원") */
 			int same = p->s->c[lcol].table == dt ? lcol : same_suffix_col(p, lcol, dt);
 			if (same >= 0) {
 				lc = same;
@@ -456,8 +479,8 @@ int pf_shared_key_of(struct planner *p, int from, int ti, int *kf, int *kt)
 	for (int a = 0; a < p->s->nfk; a++)
 		for (int b = 0; b < p->s->nfk; b++) {
 			if (p->s->c[p->s->fk[a].from].table != from || p->s->c[p->s->fk[b].from].table != ti ||
-			    p->s->fk[a].to != p->s->fk[b].to)
-				continue;
+			    p->s->fk[a].to != p->s->fk[b].to || p->s->c[p->s->fk[b].to].table == ti)
+				continue;   /* (a key of the stays to an earlier stay is no parent they share: below) */
 			const char *nm = p->s->c[p->s->fk[a].from].name;
 			int score = wk && !strcmp(nm, wk) ? 3
 			          : (pk && !strcmp(nm, pk)) || (ek && !strcmp(nm, ek)) || (ck && !strcmp(nm, ck)) ? 2 : 1;
@@ -474,6 +497,17 @@ int pf_shared_key_of(struct planner *p, int from, int ti, int *kf, int *kt)
 				if (kt)
 					*kt = p->s->fk[b].from;
 			}
+		}
+	/* the other table is the stays themselves and the question is about stays ("sepsis diagnoses
+	 * in inpatient visits"): the row's own stay had it, not any stay of the same patient */
+	for (int a = 0; a < p->s->nfk && want == ENT_ENCOUNTER && ti == p->f.visit_mention && best < 3; a++)
+		if (p->s->c[p->s->fk[a].from].table == from && p->s->c[p->s->fk[a].to].table == ti &&
+		    p->s->c[p->s->fk[a].to].unique) {
+			best = 3;
+			if (kf)
+				*kf = p->s->fk[a].from;
+			if (kt)
+				*kt = p->s->fk[a].to;
 		}
 	return best > 1;   /* only through a patient, a stay or a case, not any shared parent (a dictionary) */
 }

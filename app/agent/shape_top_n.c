@@ -82,28 +82,6 @@ static int ranked_key(struct planner *p, const char *col)
 	return rc;
 }
 
-/* yes_no: column col holds a yes/no kept as codes (Y/N, T/F, 0/1, yes/no): every stored value
- * indexed for it is one of them */
-static int yes_no(const struct planner *p, int col)
-{
-	static const char *const yn[] = {"y", "n", "yes", "no", "t", "f", "true", "false", "0", "1", NULL};
-	if (p->s->c[col].flag)
-		return 1;
-	if (p->s->c[col].nvalues <= 0 || p->s->c[col].nvalues > 2)
-		return 0;
-	int seen = 0;
-	for (int i = 0; i < p->s->nv; i++) {
-		if (p->s->v[i].col != col || p->s->v[i].syn)
-			continue;
-		int ok = 0;
-		for (int k = 0; yn[k] && !ok; k++)
-			ok = !strcasecmp(p->s->v[i].value, yn[k]);
-		if (!ok)
-			return 0;
-		seen++;
-	}
-	return seen > 0;
-}
 
 /* rank what is asked for: a projected column, else the label of the fact table; 0 or -1 */
 static int frame(struct planner *p, struct cues *c)
@@ -189,9 +167,18 @@ static int frame(struct planner *p, struct cues *c)
 			         (via >= 0 && word_in(p->s->t[via].comment, p->tk.v[i].stem)));
 		if (named)
 			rc = lc;
-		for (int k = 0; rc >= 0 && via >= 0 && k < p->s->nfk; k++)
-			if (p->s->c[p->s->fk[k].from].table == f->fact && p->s->c[p->s->fk[k].to].table == via)
-				f->rank_key = p->s->fk[k].from;
+		/* one rank per item through the key the join takes: of two keys into the labels (an
+		 * admission's department and ward), the one the question's words tell, as the join does */
+		for (int k = 0, other = -1, pk; rc >= 0 && via >= 0 && f->rank_key < 0 && k < p->s->nfk; k++)
+			if (p->s->c[p->s->fk[k].from].table == f->fact && p->s->c[p->s->fk[k].to].table == via) {
+				if ((pk = pf_pick_key(p, k, &other)) < 0)
+					return pf_decline(p, "%s: two keys of one table lead to the same table, and the question does not "
+					                     "say which to join by",
+					                  arena_printf(&p->a, "%s / %s", pf_cfq(p, p->s->fk[k].from), pf_cfq(p, other)));
+				if (pf_set_via(p, via, pk, p->s->t[via].name) < 0)
+					return -1;
+				f->rank_key = p->s->fk[pk].from;
+			}
 	}
 	if (rc < 0)
 		return pf_decline(p, "%s", "a ranking was asked for, but of what could not be told");
@@ -226,7 +213,7 @@ static int frame(struct planner *p, struct cues *c)
 	/* "top 5 main diagnoses" ranked the main-diagnosis flag (Y, N): a column of two values or a
 	 * yes/no has no top 5; the word said which rows, not what is ranked */
 	/* ("the most common main diagnoses" is no top 1 of a yes/no either) */
-	if (yes_no(p, rc) || (c->n >= 2 && p->s->c[rc].nvalues > 0 && p->s->c[rc].nvalues <= 2))
+	if (pf_yes_no(p, rc) || (c->n >= 2 && p->s->c[rc].nvalues > 0 && p->s->c[rc].nvalues <= 2))
 		return pf_decline(p, "a top N was asked, but '%s' holds only two values (yes/no); what is ranked could not be told",
 		                  p->s->c[rc].name);
 ranked:

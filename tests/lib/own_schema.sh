@@ -67,3 +67,17 @@ own_schema_expect() {
 	*) nok "$2" "$out" ;;
 	esac
 }
+
+# own_schema_declined NAME QUESTION...: ok for each QUESTION the planner declines (no SQL), the
+# check named "'QUESTION' NAME"
+own_schema_declined() {
+	local name=$1 q out
+	shift
+	for q in "$@"; do
+		out=$(own_schema_plan "$q")
+		case $out in
+		*"sql: SELECT"*) nok "'$q' $name" "$out" ;;
+		*) ok "'$q' $name" ;;
+		esac
+	done
+}

@@ -394,6 +394,50 @@ static void replace_followed_values(struct planner *p)
 	}
 }
 
+/* what_about: the follow-up asks "and what about X" ("고혈압 환자는?", "what about women?", "how about
+ * ..."): its last word ends in the topic particle before a question mark, or it opens so */
+static int what_about(const struct planner *p)
+{
+	const char *f = p->question + p->follow_off;
+	f += strspn(f, " ");
+	if (!strncasecmp(f, "what about ", 11) || !strncasecmp(f, "how about ", 10))
+		return 1;
+	size_t n = strlen(f);
+	while (n && (f[n - 1] == ' ' || f[n - 1] == '?'))
+		n--;
+	return n < strlen(f) && strchr(f + n, '?') && n >= 3 &&
+	       (!memcmp(f + n - 3, "는", 3) || !memcmp(f + n - 3, "은", 3));
+}
+
+/* filter_link: link l is a condition on rows: a stored value, or a yes/no column named */
+static int filter_link(const struct planner *p, const struct plink_item *it)
+{
+	return it->ncols && it->t1 > it->t0 &&
+	       (it->kind == PL_VALUE || (it->kind == PL_COLUMN && p->s->c[it->cols[0]].flag));
+}
+
+/* what_about_other: "당뇨 환자 중 사망률" then "고혈압 환자는?": the follow-up names a condition on
+ * another column than the previous question's condition; in place of it, or as well, only the
+ * analyst can say (the same column is replaced: replace_followed_values).  0, or -1 declined */
+static int what_about_other(struct planner *p)
+{
+	if (!p->follow_off || !what_about(p))
+		return 0;
+	for (int l = 0; l < p->pl.n; l++) {
+		const struct plink_item *o = &p->pl.v[l];
+		if (!filter_link(p, o) || p->tk.v[o->t0].off < p->follow_off)
+			continue;
+		for (int m = 0; m < p->pl.n; m++) {
+			const struct plink_item *it = &p->pl.v[m];
+			if (filter_link(p, it) && p->tk.v[it->t0].off < p->follow_off && !cols_within(o, it) && !cols_within(it, o))
+				return pf_decline(p, "%s: in place of the previous question's condition, or as well, could not be told",
+				                  arena_printf(&p->a, "'%s' after '%s'", pf_span_text(p, o->t0, o->t1),
+				                               pf_span_text(p, it->t0, it->t1)));
+		}
+	}
+	return 0;
+}
+
 /* link_question: the question linked to the catalog, with the analyst's added and removed
  * mappings, entities found after linking, comparisons, then the structure pass */
 static void link_question(struct planner *p, const struct planner_ctx *ctx)
@@ -441,6 +485,8 @@ static void link_question(struct planner *p, const struct planner_ctx *ctx)
 	lexicon_units(p);
 	entity_tables(p);
 	replace_followed_values(p);
+	if (what_about_other(p) < 0)
+		return;
 	pf_find_entities(p, 1);
 	pf_person_count(p);
 	pf_pair_words(p);

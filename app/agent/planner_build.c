@@ -587,7 +587,7 @@ static int build_where(struct planner *p, struct squery *q)
 		return -1;
 	for (int i = 0; i < p->tk.n && !f->current_all && !f->entity_val; i++)
 		if (p->tk.v[i].role == R_CURRENT && !p->tk.v[i].used && f->fact >= 0 &&
-		    (f->visit_mention == f->fact || pf_visit_table(p, 0) == f->fact || pf_visit_table(p, 1) == f->fact)) {
+		    (f->visit_mention == f->fact || pf_stay_table(p) == f->fact || pf_visit_table(p, 1) == f->fact)) {
 			/* "patients currently admitted", "currently in the ICU": the stay named has not ended */
 			f->visit_mention = f->fact;
 			f->current_all = 1;

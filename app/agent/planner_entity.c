@@ -356,6 +356,18 @@ static int icu_after(struct planner *p, int j, const char *const *skip)
 }
 
 /* the visit table: has a unique key shared with other tables and two time columns; "icu" picks by name */
+/* stay_comment: a table comment whose first word is a word for a stay in hospital ("입원 내역":
+ * conf/lexicon/phrases.tsv, inpatient_word), the way a Korean data mart names its admissions */
+static int stay_comment(const char *comment)
+{
+	const char *const *stay = planner_lex_phrases("inpatient_word");
+	size_t n = strcspn(comment, " (");
+	for (int i = 0; stay && stay[i] && n; i++)
+		if (strlen(stay[i]) == n && !strncmp(comment, stay[i], n))
+			return 1;
+	return 0;
+}
+
 int pf_visit_table(struct planner *p, int icu)
 {
 	int best = -1;
@@ -387,6 +399,19 @@ int pf_visit_table(struct planner *p, int icu)
 		}
 	}
 	return bs > 1.5 ? best : -1;
+}
+
+int pf_stay_table(struct planner *p)
+{
+	int vt = pf_visit_table(p, 0), pick = -1, n = 0;
+	for (int ti = 0; vt < 0 && ti < p->s->nt; ti++) {
+		int ntime = 0;
+		for (int ci = p->s->t[ti].c0; ci < p->s->t[ti].c0 + p->s->t[ti].nc; ci++)
+			ntime += p->s->c[ci].type == PT_TIME;
+		if (ntime >= 2 && stay_comment(p->s->t[ti].comment) && ++n)
+			pick = ti;
+	}
+	return vt >= 0 ? vt : n == 1 ? pick : -1;
 }
 
 /* names_something: a table or column of the target is named by t or a lexicon synonym of it
@@ -477,6 +502,21 @@ void pf_find_visits(struct planner *p)
 			int k = !strcmp(p->tk.v[i + 1].text, "and") && i + 3 < p->tk.n ? i + 3 : i + 1;
 			colname |= !strcmp(p->tk.v[k].stem, "date") || !strcmp(p->tk.v[k].stem, "time");
 		}
+		/* "재원 중 환자", "입원 중인 환자": patients in hospital now, whose stay has not ended (not
+		 * "입원 중 사망한", during the stay) */
+		if (inpatient_word(t) && !t->used && i + 2 < p->tk.n &&
+		    p->tk.v[i + 1].hangul && p->tk.v[i + 2].kind == TK_WORD &&
+		    (!strcmp(p->tk.v[i + 1].text, "중") || (p->tk.v[i + 1].raw && !strcmp(p->tk.v[i + 1].raw, "중인"))) &&
+		    entity_column(p, p->tk.v[i + 2].stem)) {
+			int vt = pf_stay_table(p);
+			if (vt >= 0) {
+				f->visit_mention = vt;
+				f->current_all = 1;
+				t->used = p->tk.v[i + 1].used = 1;
+				pf_decide(p, pf_span_text(p, i, i + 2), "filter", p->s->t[vt].name, "in hospital now: the stay has not ended", 0.8);
+				continue;
+			}
+		}
 		/* "length of stay": a measure of the stay, said by pf_screen; not a mention of the visits */
 		int los = i >= 2 && !strcmp(p->tk.v[i - 2].text, "length") && !strcmp(p->tk.v[i - 1].text, "of");
 		if ((pf_is_visit_word(t) || is_hospital(p, i)) && !t->used && !colname && !los) {
@@ -516,7 +556,7 @@ void pf_find_visits(struct planner *p)
 			if (entity_column(p, p->tk.v[k].stem))
 				ent_near = 1;
 		if (t->role == R_CURRENT && ent_near) {
-			int vt = pf_visit_table(p, 0);
+			int vt = pf_stay_table(p);
 			if (vt >= 0) {
 				f->visit_mention = vt;
 				f->current_all = 1;

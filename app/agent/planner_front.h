@@ -205,6 +205,10 @@ void pf_find_entities(struct planner *p, int pass);
 void pf_person_count(struct planner *p);
 void pf_find_visits(struct planner *p);
 int pf_visit_table(struct planner *p, int icu);
+/* pf_stay_table: the table of hospital stays, for what is so now (현재, 재원 중): the visit table,
+ * else the one table with two times whose comment's first word is a stay word ("입원 내역";
+ * conf/lexicon/phrases.tsv, inpatient_word); -1 when none or several */
+int pf_stay_table(struct planner *p);
 
 /* planner_fact.c */
 /* pf_choose_fact: the fact table by the votes of the links, or -1; *tied: a second table the

@@ -47,6 +47,7 @@ static const struct lex lexicon[] = {
 	{"in", R_IN, 0}, {"during", R_IN, 0}, {"within", R_IN, 0}, {"on", R_ON, 0}, {"at", R_ON, 0},
 	{"ago", R_AGO, 0}, {"전", R_AGO, 0},
 	{"this", R_THIS, 0}, {"current", R_CURRENT, 0}, {"currently", R_CURRENT, 0}, {"ongoing", R_CURRENT, 0},
+	{"현재", R_CURRENT, 0},
 	{"이번", R_THIS, 0},
 	{"past", R_PAST, 0}, {"previous", R_PAST, 0}, {"지난", R_PAST, 0}, {"최근", R_PAST, 0},
 	{"next", R_NEXT, 0},

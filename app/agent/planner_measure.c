@@ -574,7 +574,10 @@ int pf_bind_measure(struct planner *p)
 				return pf_decline(p, "'%s' asks how many different things there are, but which column tells them apart "
 				                     "could not be told", p->tk.v[i].text);
 		/* a count of those "transferred"/"discharged": only rows where the event took place */
-		if (f->time_named && !f->has_win && f->time_col >= 0 && happened_word(&p->tk.v[f->time_tok]) && f->ncond < MAXF) {
+		/* (not "currently admitted": the stay has begun and not ended, held by the stay's end) */
+		int now = f->time_tok > 0 && p->tk.v[f->time_tok - 1].role == R_CURRENT;
+		if (f->time_named && !f->has_win && f->time_col >= 0 && happened_word(&p->tk.v[f->time_tok]) && f->ncond < MAXF &&
+		    !now) {
 			pf_cond_not_null(f, f->time_col);
 			pf_decide(p, p->tk.v[f->time_tok].text, "filter", arena_printf(&p->a, "%s IS NOT NULL", pf_cfq(p, f->time_col)),
 			          "the rows counted are those where the event named took place", 1);

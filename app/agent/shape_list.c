@@ -236,6 +236,26 @@ static int asked_noun_unshown(struct planner *p)
 		text |= p->s->c[f->proj[i]].type == PT_TEXT;
 		visit_col |= p->s->c[f->proj[i]].table == vt && p->s->c[f->proj[i]].type == PT_TEXT;
 	}
+	/* "patient number and name", "with their names": a name asked beside rows the plan shows only
+	 * by their identifiers is not shown (name is a word the linker skips) */
+	int ids_only = 1;
+	for (int i = 0; i < f->nproj; i++)
+		ids_only &= pf_is_keyish(p, f->proj[i]);
+	for (int i = 0; i < p->tk.n && ids_only; i++)
+		if ((!strcmp(p->tk.v[i].text, "name") || !strcmp(p->tk.v[i].text, "names")) && !p->tk.v[i].used)
+			return pf_decline(p, "the question asks for '%s', and the plan shows only identifiers", p->tk.v[i].text);
+	/* "환자 ID, 사망일, 사망원인": a time column named in a list of what to show (after ':' or ',', or
+	 * before ',') with no window it sets is shown, not dropped */
+	int tt = f->time_tok, shown = 0;
+	for (int i = 0; i < f->nproj; i++)
+		shown |= f->proj[i] == f->time_col;
+	if (f->time_named && !f->has_win && f->time_col >= 0 && !shown && tt >= 1 && tt < p->tk.n && f->nproj < NPROJ &&
+	    !f->order && !f->timeline &&
+	    (!strcmp(p->tk.v[tt - 1].text, ",") || !strcmp(p->tk.v[tt - 1].text, ":") ||
+	     (tt + 1 < p->tk.n && !strcmp(p->tk.v[tt + 1].text, ",")))) {
+		f->proj[f->nproj++] = f->time_col;
+		pf_decide(p, pf_span_text(p, tt, tt + 1), "projection", pf_cfq(p, f->time_col), "a time named among what to show", 1);
+	}
 	for (int i = 0; i + 1 < p->tk.n; i++) {
 		const struct ptok *t = &p->tk.v[i], *n = &p->tk.v[i + 1];
 		/* "the name of", "이름" as the thing asked */

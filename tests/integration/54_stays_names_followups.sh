@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# 54_stays_names_followups.sh: issue 26, fourteenth session, on a schema of our own shaped like a Korean data mart (docs/coverage.md, "Own phrasings hunted for wrong numbers (fourteenth session)"): "재원 중 환자", "현재 입원 중인 환자", "patients currently admitted" are the stays not yet ended, found through a table whose Korean comment names stays (입원 내역), never every admission ("재원 중" was dropped); "현재" is 'current'; an outpatient visit word still finds no stays to count; "patient number and name" with only identifiers shown is declined, never the numbers alone; a time named among what a list shows ("환자번호, 입원일, 퇴원결과") is shown; a follow-up "고혈압 환자는?" after "당뇨 환자 중 사망률" is declined (instead of diabetes, or as well?), while one on the same column replaces it.
+set -uo pipefail
+TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
+ASKQL=${ASKQL:-$TOP/bin/askql}
+. "$TOP/tests/lib/own_schema.sh"
+own_schema_begin stays
+trap own_schema_cleanup EXIT
+
+psql -X -q -d "$DB" >/dev/null 2>&1 <<'SQL'
+CREATE TABLE cd_gwa (gwa_cd text PRIMARY KEY, gwa_nm text NOT NULL);
+COMMENT ON TABLE cd_gwa IS '진료과 코드';
+COMMENT ON COLUMN cd_gwa.gwa_nm IS '진료과명';
+INSERT INTO cd_gwa VALUES ('IM', '내과'), ('GS', '외과'), ('NR', '신경과');
+CREATE TABLE hj (hj_no int PRIMARY KEY, hj_nm text NOT NULL, sex_cd text NOT NULL, age int NOT NULL, dm_yn int NOT NULL,
+  htn_yn int NOT NULL);
+COMMENT ON TABLE hj IS '환자';
+COMMENT ON COLUMN hj.hj_no IS '환자번호';
+COMMENT ON COLUMN hj.hj_nm IS '환자명';
+COMMENT ON COLUMN hj.sex_cd IS '성별 (M 남자, F 여자)';
+COMMENT ON COLUMN hj.age IS '나이';
+COMMENT ON COLUMN hj.dm_yn IS '당뇨 여부 (diabetes) 1 yes, 0 no';
+COMMENT ON COLUMN hj.htn_yn IS '고혈압 여부 (hypertension) 1 yes, 0 no';
+INSERT INTO hj SELECT g, '환자' || g, (ARRAY['M', 'F'])[1 + g % 2], 20 + g % 70, (g % 4 = 0)::int, (g % 3 = 0)::int
+  FROM generate_series(1, 200) g;
+CREATE TABLE ipw (ipw_no int PRIMARY KEY, hj_no int NOT NULL REFERENCES hj, gwa_cd text NOT NULL REFERENCES cd_gwa,
+  ipw_dt timestamp NOT NULL, tw_dt timestamp, tw_rslt_cd text);
+COMMENT ON TABLE ipw IS '입원 내역';
+COMMENT ON COLUMN ipw.ipw_dt IS '입원일시';
+COMMENT ON COLUMN ipw.tw_dt IS '퇴원일시 (재원 중이면 비어 있음)';
+COMMENT ON COLUMN ipw.tw_rslt_cd IS '퇴원결과 (1 호전, 4 사망)';
+-- one in ten stays is still open; every fifth ended in death
+INSERT INTO ipw SELECT g, 1 + g % 200, (ARRAY['IM', 'GS', 'NR'])[1 + g % 3], timestamp '2025-01-01' + g * interval '13 hours',
+  CASE WHEN g % 10 = 0 THEN NULL ELSE timestamp '2025-01-04' + g * interval '13 hours' END,
+  CASE WHEN g % 10 = 0 THEN NULL WHEN g % 5 = 0 THEN '4' ELSE '1' END FROM generate_series(1, 500) g;
+SQL
+
+cat >"$TMP/q.jsonl" <<'J'
+{"question": "재원 중 환자의 진료과별 수", "gold_sql": "SELECT g.gwa_nm, count(DISTINCT i.hj_no) FROM ipw i JOIN cd_gwa g USING (gwa_cd) WHERE i.tw_dt IS NULL GROUP BY 1", "rule": "재원 중 환자: the stays not yet ended, never every admission"}
+{"question": "현재 입원 중인 환자 수", "gold_sql": "SELECT count(DISTINCT hj_no) FROM ipw WHERE tw_dt IS NULL", "rule": "현재 입원 중인: the stays not yet ended"}
+{"question": "how many patients are currently admitted", "gold_sql": "SELECT count(DISTINCT hj_no) FROM ipw WHERE tw_dt IS NULL", "rule": "currently admitted: the stays not yet ended, never also the ended ones (admitted found the end time through its comment, 재원 중이면 비어 있음)"}
+{"question": "고혈압 환자는?", "parent_question": "당뇨 환자 수", "expect": "declined", "gold_sql": "SELECT count(*) FROM hj WHERE htn_yn = 1", "rule": "a follow-up naming a condition on another column: instead or as well? declined"}
+{"question": "여자는?", "parent_question": "남자 환자 수", "gold_sql": "SELECT count(*) FROM hj WHERE sex_cd = 'F'", "rule": "a follow-up naming another value of the same column replaces it"}
+J
+own_schema_eval "$TMP/q.jsonl"
+
+own_schema_declined "is declined: a name asked, and only identifiers shown" \
+	"List the patients who died in hospital in 2025: patient number and name." "patient names of those who died in 2025"
+own_schema_expect "ipw.ipw_dt" "a time named among what a list shows ('환자번호, 입원일, 퇴원결과') is shown" \
+	"사망 퇴원한 입원 목록: 환자번호, 입원일, 퇴원결과"
+[ "$n" -eq 8 ] || nok "eight checks were made (got $n)"
+echo "1..$n"

@@ -94,27 +94,12 @@ J
 own_schema_eval "$TMP/q.jsonl"
 
 # the word that names a breakdown is never left out because it is generic
-for q in "병원별 입원 건수" "number of admissions by admission type" "약물별 처방 건수" "수술별 건수"; do
-	out=$(own_schema_plan "$q")
-	case $out in
-	*"sql: SELECT"*) nok "'$q' is declined, never one total or a guessed column" "$out" ;;
-	*) ok "'$q' is declined, never one total or a guessed column" ;;
-	esac
-done
-for q in "퇴원 결과에 따른 평균 재원일수"; do
-	out=$(own_schema_plan "$q")
-	case $out in
-	*"sql: SELECT"*) nok "'$q': a Korean breakdown word (따른) that nothing grouped is declined, never one number" "$out" ;;
-	*) ok "'$q': a Korean breakdown word (따른) that nothing grouped is declined, never one number" ;;
-	esac
-done
-for q in "emergency admissions in 2025"; do
-	out=$(own_schema_plan "$q")
-	case $out in
-	*"sql: SELECT"*) nok "'$q': a word found only in a code column's description is declined, never a list of the codes" "$out" ;;
-	*) ok "'$q': a word found only in a code column's description is declined, never a list of the codes" ;;
-	esac
-done
+own_schema_declined "is declined, never one total or a guessed column" \
+	"병원별 입원 건수" "number of admissions by admission type" "약물별 처방 건수" "수술별 건수"
+own_schema_declined "is declined: a Korean breakdown word (따른) that nothing grouped, never one number" \
+	"퇴원 결과에 따른 평균 재원일수"
+own_schema_declined "is declined: a word found only in a code column's description, never a list of the codes" \
+	"emergency admissions in 2025"
 out=$(own_schema_plan "당뇨 있는 환자 중 고혈압 있는 비율")
 case $out in
 *"AVG(CAST(pt.htn = 1"*"WHERE pt.dm = 1"*) ok "'당뇨 있는 환자 중 고혈압 있는 비율': the share of the diabetics with hypertension (있는 is no topic)" ;;
@@ -127,13 +112,8 @@ for q in "how many distinct routes were given"; do
 	*) ok "'$q': 'distinct' with no column of the things is declined, never every row counted" ;;
 	esac
 done
-for q in "입원별 건수" "입원별 평균 나이"; do
-	out=$(own_schema_plan "$q")
-	case $out in
-	*"sql: SELECT"*) nok "'$q': an aggregate per the table's own key (one row in every group) is declined" "$out" ;;
-	*) ok "'$q': an aggregate per the table's own key (one row in every group) is declined" ;;
-	esac
-done
+own_schema_declined "is declined: an aggregate per the table's own key (one row in every group)" \
+	"입원별 건수" "입원별 평균 나이"
 # on the demo database (several operations per patient): "남자 수", "number of women" count people
 for q in "65세 미만 남자 수" "number of women"; do
 	out=$("$ASKQL" eval --target demo --now '2025-12-31 23:59:00' --plan "$q" 2>&1)

@@ -610,6 +610,33 @@ static enum err emit_sql(struct planner *p, const struct planner_ctx *ctx, struc
 				out->sql = NULL;
 			}
 		}
+		/* "LOINC 코드별 결과 건수", "검사별 건수", "number of results by lab" counted the test
+		 * dictionary's entries: a count over a dictionary counts its entries only when the counted
+		 * noun (the word before 건수, after "number of") names the dictionary itself ("부서구분별
+		 * 부서 수"); otherwise it names the rows of a table that points into it */
+		if (!p->decline && out->sql && p->f.agg && !strcmp(p->f.agg, "COUNT") && !p->f.entity_count &&
+		    p->f.count_col < 0 && pf_is_dictionary(p, p->f.fact)) {
+			for (int i = 0; i < p->tk.n && out->sql; i++) {
+				const struct ptok *t = &p->tk.v[i];
+				if (t->role != R_COUNT)
+					continue;
+				int w = t->hangul ? i - 1 : i + 2 < p->tk.n && !strcmp(p->tk.v[i + 1].text, "of") ? i + 2 : -1;
+				if (w >= 0 && (p->tk.v[w].kind != TK_WORD || p->tk.v[w].group))
+					w = -1;   /* "검사별 건수": no noun counted */
+				int names_fact = 0;
+				for (int l = 0; w >= 0 && l < p->pl.n; l++) {
+					const struct plink_item *it = &p->pl.v[l];
+					int tab = it->kind == PL_TABLE ? it->table : it->ncols ? p->s->c[it->cols[0]].table : -1;
+					names_fact |= it->t0 <= w && w < it->t1 && tab == p->f.fact;
+				}
+				if (!names_fact) {
+					pf_decline(p, "'%s' counts, and the plan would count the entries of a dictionary instead",
+					           w >= 0 ? pf_span_text(p, w, i + 1 > w ? i + 1 : w + 1) : t->text);
+					free(out->sql);
+					out->sql = NULL;
+				}
+			}
+		}
 		/* "how many admissions per department had a potassium above 5.5": the admissions are what is
 		 * counted; rows of another table (the lab results, joined to the admissions for their
 		 * department) counted one by one are not them */

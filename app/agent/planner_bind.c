@@ -1056,6 +1056,12 @@ static int add_group(struct planner *p, int col, int src, const char *sp)
 	return 0;
 }
 
+/* name_word: t is a word for a name (이름, 명칭, name, names), with 별 or by taken off */
+static int name_word(const struct ptok *t)
+{
+	return !strcmp(t->text, "이름") || !strcmp(t->text, "명칭") || !strcmp(t->stem, "name");
+}
+
 static int bind_column(struct planner *p, struct plink_item *it, const char *sp, int per)
 {
 	struct frame *f = &p->f;
@@ -1065,6 +1071,27 @@ static int bind_column(struct planner *p, struct plink_item *it, const char *sp,
 	if (p->tk.v[it->t0].role == R_VALUE && p->s->c[col].table != f->fact && pf_measure_col(p, f->fact) >= 0) {
 		it->role = PL_ROLE_IGNORED;   /* the plan need not use its table */
 		pf_decide(p, sp, "ignored", pf_cfq(p, col), "a generic measure word; the question's table has its own measure", 0);
+		return 0;
+	}
+	/* "약물 이름별 처방 건수" grouped by the care site's name: a breakdown said only with a word for
+	 * names (이름, name) is by the names of what the word before it names; a column of another
+	 * table is some other thing's name */
+	if (per && it->t1 - it->t0 == 1 && name_word(&p->tk.v[it->t0])) {
+		int before = -1;
+		for (int l = 0; l < p->pl.n && it->t0 > 0; l++) {
+			const struct plink_item *o = &p->pl.v[l];
+			if (o != it && o->t0 <= it->t0 - 1 && it->t0 - 1 < o->t1)
+				before = o->kind == PL_TABLE ? o->table : o->ncols ? p->s->c[o->cols[0]].table : -1;
+		}
+		int e[4], ct = p->s->c[col].table;   /* (its own, or its dictionary's: 진단 이름 -> the concept name) */
+		if (before < 0 || (before != ct && !(pf_path(p, before, ct, e, 1) == 1 && pf_is_dictionary(p, ct))))
+			return pf_decline(p, "'%s': whose names could not be told", sp);
+	}
+	if (per && pf_says_code(p, it->t0, it->t1) && pf_is_keyish(p, col)) {
+		/* "약품코드별 처방 건수": per code, said so: the codes themselves, not their labels */
+		if (add_group(p, col, col, sp) < 0)
+			return -1;
+		pf_decide(p, sp, "group", pf_cfq(p, col), "a breakdown by codes, said so", it->score);
 		return 0;
 	}
 	if (per) {

@@ -967,6 +967,56 @@ static int ranges_meet(struct planner *p)
 	return 0;
 }
 
+/* codes_beside_labels: a breakdown shown by a dictionary's label, and the code of the same
+ * dictionary named too (a key column, said with code/코드): "number of prescriptions by drug code"
+ * is by the fact table's key instead of the label; "상병별 진단 건수 (상병코드, 한글명)", where a
+ * word names the label column as well, is by both, the code first */
+static void codes_beside_labels(struct planner *p)
+{
+	struct frame *f = &p->f;
+	for (int l = 0; l < p->pl.n && f->ngroup < 3; l++) {
+		const struct plink_item *it = &p->pl.v[l];
+		if (it->kind != PL_COLUMN || it->role != 0 || !pf_is_keyish(p, it->cols[0]) || !pf_says_code(p, it->t0, it->t1))
+			continue;
+		int col = it->cols[0], dt = -1, key = -1, n = 0;
+		for (int k = 0; k < p->s->nfk; k++) {
+			const struct pfk *e = &p->s->fk[k];
+			if (p->s->c[e->from].table != f->fact || (e->from != col && e->to != col))
+				continue;
+			dt = p->s->c[e->to].table;
+			key = e->from;
+			n++;
+		}
+		int have = 0;
+		for (int g = 0; g < f->ngroup; g++)
+			have |= f->group[g] == key;
+		if (n != 1 || have)
+			continue;
+		for (int g = 0; g < f->ngroup; g++) {
+			if (p->s->c[f->group[g]].table != dt || pf_is_keyish(p, f->group[g]))
+				continue;
+			int label_said = 0;
+			for (int m = 0; m < p->pl.n; m++)
+				label_said |= p->pl.v[m].kind == PL_COLUMN && p->pl.v[m].cols[0] == f->group[g];
+			if (!label_said) {
+				f->group[g] = key;
+				f->group_src[g] = key + 1;
+				pf_decide(p, pf_span_text(p, it->t0, it->t1), "group", pf_cfq(p, key), "the codes named, not their labels", 1);
+				break;
+			}
+			for (int k = f->ngroup; k > g; k--) {
+				f->group[k] = f->group[k - 1];
+				f->group_src[k] = f->group_src[k - 1];
+			}
+			f->group[g] = key;
+			f->group_src[g] = key + 1;
+			f->ngroup++;
+			pf_decide(p, pf_span_text(p, it->t0, it->t1), "group", pf_cfq(p, key), "the code named beside its label", 1);
+			break;
+		}
+	}
+}
+
 int pf_build(struct planner *p, struct squery *q)
 {
 	struct frame *f = &p->f;
@@ -1033,6 +1083,7 @@ int pf_build(struct planner *p, struct squery *q)
 				q->group[q->ngroup++] = b;
 			}
 		}
+		codes_beside_labels(p);
 		for (int i = 0; i < f->ngroup; i++) {
 			pf_need(p, p->s->c[f->group[i]].table);
 			if (f->age_band && f->group[i] == f->band_col) {

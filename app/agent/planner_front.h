@@ -278,6 +278,9 @@ int pf_is_keyish(struct planner *p, int ci);
  * department, not the ward the patient lay in */
 int pf_pick_key(struct planner *p, int k, int *other_key);
 
+/* pf_says_code: one of tokens [t0, t1) is the word code(s) or holds 코드 ("약품코드별") */
+int pf_says_code(const struct planner *p, int t0, int t1);
+
 /* pf_yes_no: column col holds a yes/no kept as codes (Y/N, T/F, 0/1, yes/no): a flag, or every
  * stored value indexed for it is one of them */
 int pf_yes_no(const struct planner *p, int col);

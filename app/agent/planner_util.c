@@ -388,6 +388,14 @@ static int same_suffix_col(struct planner *p, int col, int dt)
 	return -1;
 }
 
+int pf_says_code(const struct planner *p, int t0, int t1)
+{
+	for (int i = t0; i < t1 && i < p->tk.n; i++)
+		if (p->tk.v[i].kind == TK_WORD && (!strcmp(p->tk.v[i].stem, "code") || strstr(p->tk.v[i].text, "코드")))
+			return 1;
+	return 0;
+}
+
 /* pf_yes_no: contract in planner_front.h */
 int pf_yes_no(const struct planner *p, int col)
 {

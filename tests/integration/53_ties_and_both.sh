@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# 53_ties_and_both.sh: issue 26, fourteenth session, on a schema of our own (docs/coverage.md, "Own phrasings hunted for wrong numbers (fourteenth session)"): "which department has the most visits" ranks departments through the key the join takes (it was ranked per department and ward, through the other key into the same table); a yes/no column of a dictionary ("병동별 중환자실 방문 건수") is never the label of a breakdown (it grouped ICU Y/N and dropped the wards); "sepsis diagnoses in inpatient visits" holds each diagnosis to its own visit, not to any visit of the same patient; "patients with pneumonia", where diagnoses and causes of death both point to the concept, is declined, never the deaths counted; "patients prescribed warfarin and aspirin" is declined (both, or either?), while "or" and a count of prescriptions are answered.
+# 53_ties_and_both.sh: issue 26, fourteenth session, on a schema of our own (docs/coverage.md, "Own phrasings hunted for wrong numbers (fourteenth session)"): "which department has the most visits" ranks departments through the key the join takes (it was ranked per department and ward, through the other key into the same table); a yes/no column of a dictionary ("병동별 중환자실 방문 건수") is never the label of a breakdown (it grouped ICU Y/N and dropped the wards); "sepsis diagnoses in inpatient visits" holds each diagnosis to its own visit, not to any visit of the same patient; "patients with pneumonia", where diagnoses and causes of death both point to the concept, is declined, never the deaths counted; "patients prescribed warfarin and aspirin" is declined (both, or either?), while "or" and a count of prescriptions are answered; "환자 이름별 진단 건수" is declined, never grouped by the diagnoses' names (a breakdown said with 이름 is by the names of what the word before it names, or of its dictionary: "진단 이름별 건수"); "by name" is a breakdown that must be linked, never one total.
 set -uo pipefail
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 ASKQL=${ASKQL:-$TOP/bin/askql}
@@ -61,6 +61,7 @@ cat >"$TMP/q.jsonl" <<'J'
 {"question": "number of sepsis diagnoses in inpatient visits", "gold_sql": "SELECT count(*) FROM dx JOIN visit v USING (visit_no) WHERE dx.dx_concept_id = 1 AND v.visit_concept_id = 11", "rule": "a diagnosis in an inpatient visit: its own visit, not any visit of the patient"}
 {"question": "patients who died of pneumonia", "gold_sql": "SELECT pt_no FROM death WHERE cause_concept_id = 2", "rule": "died of: the deaths' causes"}
 {"question": "number of patients prescribed warfarin or aspirin", "gold_sql": "SELECT count(DISTINCT pt_no) FROM rx WHERE drug_txt IN ('warfarin', 'aspirin')", "rule": "or: the patients with either"}
+{"question": "진단 이름별 건수", "gold_sql": "SELECT c.concept_name, count(*) FROM dx JOIN concept c ON c.concept_id = dx.dx_concept_id GROUP BY 1", "rule": "X 이름별: the names of X's dictionary"}
 {"question": "number of prescriptions of warfarin and aspirin", "gold_sql": "SELECT count(*) FROM rx WHERE drug_txt IN ('warfarin', 'aspirin')", "rule": "prescriptions of two drugs: each row is one of them"}
 J
 own_schema_eval "$TMP/q.jsonl"
@@ -71,5 +72,9 @@ own_schema_declined "is declined: diagnoses and causes of death both reach the c
 	"number of patients with pneumonia" "number of patients with sepsis"
 own_schema_declined "is declined: patients with both and patients with either are different counts" \
 	"number of patients prescribed warfarin and aspirin"
-[ "$n" -eq 10 ] || nok "ten checks were made (got $n)"
+own_schema_declined "is declined: names of another thing than the word before 이름 (the patients' names are not the diagnoses')" \
+	"환자 이름별 진단 건수"
+own_schema_declined "is declined: 'by name' is a breakdown, never one total" \
+	"number of prescriptions by name" "number of diagnoses by name"
+[ "$n" -eq 14 ] || nok "fourteen checks were made (got $n)"
 echo "1..$n"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# 54_stays_names_followups.sh: issue 26, fourteenth session, on a schema of our own shaped like a Korean data mart (docs/coverage.md, "Own phrasings hunted for wrong numbers (fourteenth session)"): "재원 중 환자", "현재 입원 중인 환자", "patients currently admitted" are the stays not yet ended, found through a table whose Korean comment names stays (입원 내역), never every admission ("재원 중" was dropped); "현재" is 'current'; an outpatient visit word still finds no stays to count; "patient number and name" with only identifiers shown is declined, never the numbers alone; a time named among what a list shows ("환자번호, 입원일, 퇴원결과") is shown; a follow-up "고혈압 환자는?" after "당뇨 환자 중 사망률" is declined (instead of diabetes, or as well?), while one on the same column replaces it.
+# 54_stays_names_followups.sh: issue 26, fourteenth session, on a schema of our own shaped like a Korean data mart (docs/coverage.md, "Own phrasings hunted for wrong numbers (fourteenth session)"): "재원 중 환자", "현재 입원 중인 환자", "patients currently admitted" are the stays not yet ended, found through a table whose Korean comment names stays (입원 내역), never every admission ("재원 중" was dropped); "현재" is 'current'; an outpatient visit word still finds no stays to count; "patient number and name" with only identifiers shown is declined, never the numbers alone; a time named among what a list shows ("환자번호, 입원일, 퇴원결과") is shown; a follow-up "고혈압 환자는?" after "당뇨 환자 중 사망률" is declined (instead of diabetes, or as well?), while one on the same column replaces it; "검사코드별" groups by the codes, never their names, and "(검사코드, 검사명)" by both; "LOINC 코드별 결과 건수", "검사별 건수", "number of results by lab" are declined, never the test dictionary's entries counted.
 set -uo pipefail
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 ASKQL=${ASKQL:-$TOP/bin/askql}
@@ -33,6 +33,18 @@ COMMENT ON COLUMN ipw.tw_rslt_cd IS '퇴원결과 (1 호전, 4 사망)';
 INSERT INTO ipw SELECT g, 1 + g % 200, (ARRAY['IM', 'GS', 'NR'])[1 + g % 3], timestamp '2025-01-01' + g * interval '13 hours',
   CASE WHEN g % 10 = 0 THEN NULL ELSE timestamp '2025-01-04' + g * interval '13 hours' END,
   CASE WHEN g % 10 = 0 THEN NULL WHEN g % 5 = 0 THEN '4' ELSE '1' END FROM generate_series(1, 500) g;
+CREATE TABLE cd_lab (lab_cd text PRIMARY KEY, lab_nm text NOT NULL, loinc_cd text NOT NULL);
+COMMENT ON TABLE cd_lab IS '검사 코드';
+COMMENT ON COLUMN cd_lab.lab_cd IS '검사코드';
+COMMENT ON COLUMN cd_lab.lab_nm IS '검사명';
+COMMENT ON COLUMN cd_lab.loinc_cd IS 'LOINC 코드';
+-- two codes share one name: per code and per name are different breakdowns
+INSERT INTO cd_lab VALUES ('L1', '칼륨', '2823-3'), ('L2', '나트륨', '2951-2'), ('L3', '칼륨', '6298-4');
+CREATE TABLE lab_rslt (rslt_no int PRIMARY KEY, ipw_no int NOT NULL REFERENCES ipw, lab_cd text NOT NULL REFERENCES cd_lab,
+  val numeric NOT NULL);
+COMMENT ON TABLE lab_rslt IS '검사 결과';
+COMMENT ON COLUMN lab_rslt.val IS '결과값';
+INSERT INTO lab_rslt SELECT g, 1 + g % 500, (ARRAY['L1', 'L2', 'L3', 'L1'])[1 + g % 4], 3 + (g % 30) * 0.1 FROM generate_series(1, 800) g;
 SQL
 
 cat >"$TMP/q.jsonl" <<'J'
@@ -40,13 +52,17 @@ cat >"$TMP/q.jsonl" <<'J'
 {"question": "현재 입원 중인 환자 수", "gold_sql": "SELECT count(DISTINCT hj_no) FROM ipw WHERE tw_dt IS NULL", "rule": "현재 입원 중인: the stays not yet ended"}
 {"question": "how many patients are currently admitted", "gold_sql": "SELECT count(DISTINCT hj_no) FROM ipw WHERE tw_dt IS NULL", "rule": "currently admitted: the stays not yet ended, never also the ended ones (admitted found the end time through its comment, 재원 중이면 비어 있음)"}
 {"question": "고혈압 환자는?", "parent_question": "당뇨 환자 수", "expect": "declined", "gold_sql": "SELECT count(*) FROM hj WHERE htn_yn = 1", "rule": "a follow-up naming a condition on another column: instead or as well? declined"}
+{"question": "검사결과 건수를 검사코드별로", "gold_sql": "SELECT lab_cd, count(*) FROM lab_rslt GROUP BY 1", "rule": "per code, said so: the codes, never their names (two codes share one)"}
+{"question": "검사결과 건수 검사별로 (검사코드, 검사명)", "gold_sql": "SELECT r.lab_cd, c.lab_nm, count(*) FROM lab_rslt r JOIN cd_lab c USING (lab_cd) GROUP BY 1, 2", "rule": "the code and the name both named: both shown, the code first"}
 {"question": "여자는?", "parent_question": "남자 환자 수", "gold_sql": "SELECT count(*) FROM hj WHERE sex_cd = 'F'", "rule": "a follow-up naming another value of the same column replaces it"}
 J
 own_schema_eval "$TMP/q.jsonl"
 
 own_schema_declined "is declined: a name asked, and only identifiers shown" \
 	"List the patients who died in hospital in 2025: patient number and name." "patient names of those who died in 2025"
+own_schema_declined "is declined: the results are counted, never the test dictionary's entries" \
+	"LOINC 코드별 결과 건수" "검사별 건수" "number of results by lab"
 own_schema_expect "ipw.ipw_dt" "a time named among what a list shows ('환자번호, 입원일, 퇴원결과') is shown" \
 	"사망 퇴원한 입원 목록: 환자번호, 입원일, 퇴원결과"
-[ "$n" -eq 8 ] || nok "eight checks were made (got $n)"
+[ "$n" -eq 13 ] || nok "thirteen checks were made (got $n)"
 echo "1..$n"

@@ -314,8 +314,7 @@ int pf_screen(struct planner *p)
 			if (t->used || t->kind != TK_WORD)
 				continue;
 			int head = breakdown_head(p, i);   /* ("by visit type": 'type' is no count of kinds) */
-			/* ("by name": name is also the verb of "name the drugs"; after by it is a breakdown) */
-			if ((t->role != R_NONE && !((t->role == R_DISTINCT || t->role == R_WHICH) && head)) ||
+			if ((t->role != R_NONE && !(t->role == R_DISTINCT && head)) ||
 			    ((planner_lex_generic(t->stem) || planner_lex_generic(t->text)) && !head))
 				continue;
 			/* (a short word is no exception: "dx", "hr" are abbreviations that must be linked or

@@ -1062,6 +1062,38 @@ static int name_word(const struct ptok *t)
 	return !strcmp(t->text, "이름") || !strcmp(t->text, "명칭") || !strcmp(t->stem, "name");
 }
 
+/* zero_side: link it names yes/no column col only by words its comment gives the 0 ("In-hospital
+ * death: 1 died, 0 discharged alive": 생존 -> alive), not the 1: the rows where it is 0 */
+static int zero_side(struct planner *p, int col, const struct plink_item *it)
+{
+	const char *cm = p->s->c[col].comment;
+	const char *z = cm ? strstr(cm, " 0 ") : NULL, *o = cm ? strstr(cm, " 1 ") : NULL;
+	if (!z || !o)
+		return 0;
+	size_t zl = strcspn(z + 3, ",;)"), ol = strcspn(o + 3, ",;)");
+	int in_zero = 0, in_one = 0;
+	for (int i = it->t0; i < it->t1; i++) {
+		const struct ptok *t = &p->tk.v[i];
+		const char *terms[12] = {t->text, t->stem};
+		int n = 2;
+		const char *const *syn = planner_lex_syn(t->text);
+		if (!syn)
+			syn = planner_lex_syn(t->stem);
+		for (; syn && *syn && n < 12; syn++)
+			terms[n++] = *syn;
+		for (int k = 0; k < n; k++) {
+			size_t tl = strlen(terms[k]);
+			if (tl < 3)
+				continue;
+			const char *h = strcasestr(z + 3, terms[k]);
+			in_zero |= h && (size_t)(h - (z + 3)) + tl <= zl;
+			h = strcasestr(o + 3, terms[k]);
+			in_one |= h && (size_t)(h - (o + 3)) + tl <= ol;
+		}
+	}
+	return in_zero && !in_one;
+}
+
 static int bind_column(struct planner *p, struct plink_item *it, const char *sp, int per)
 {
 	struct frame *f = &p->f;
@@ -1143,26 +1175,32 @@ static int bind_column(struct planner *p, struct plink_item *it, const char *sp,
 		return 0;
 	}
 	if (p->s->c[col].flag && f->ncond < MAXF && it - p->pl.v == f->rate_link && !f->rate_n) {
-		/* "여자 중 당뇨 있는 환자 비율": a yes/no attribute as the numerator of a share */
+		/* "여자 중 당뇨 있는 환자 비율": a yes/no attribute as the numerator of a share (생존 비율:
+		 * the rows where it is 0, as below) */
 		f->rate_from = f->ncond;
 		f->rate_n = 1;
 		f->cond[f->ncond].col = col;
 		f->cond[f->ncond].op = "=";
-		f->cond[f->ncond].lit = "1";
+		f->cond[f->ncond].lit = zero_side(p, col, it) ? "0" : "1";
 		f->cond[f->ncond].num = 1;
 		f->cond[f->ncond++].lit2 = NULL;
 		pf_need(p, p->s->c[col].table);
-		pf_decide(p, sp, "rate", arena_printf(&p->a, "share of rows where %s = 1", pf_cfq(p, col)), it->why, it->score);
+		pf_decide(p, sp, "rate", arena_printf(&p->a, "share of rows where %s = %s", pf_cfq(p, col), f->cond[f->ncond - 1].lit),
+		          it->why, it->score);
 		return 0;
 	}
 	if (p->s->c[col].flag && f->ncond < MAXF) {
-		/* "사망한 환자", "patients with diabetes": a yes/no attribute is a filter */
+		/* "사망한 환자", "patients with diabetes": a yes/no attribute is a filter; "생존 환자" found
+		 * the column through the words of its 0 ("1 died, 0 discharged alive"): those rows */
+		int zero = zero_side(p, col, it);
 		f->cond[f->ncond].col = col;
 		f->cond[f->ncond].op = "=";
-		f->cond[f->ncond].lit = "1";
+		f->cond[f->ncond].lit = zero ? "0" : "1";
 		f->cond[f->ncond].num = 1;
 		f->cond[f->ncond++].lit2 = NULL;
-		pf_decide(p, sp, "filter", arena_printf(&p->a, "%s = 1", pf_cfq(p, col)), "a yes/no attribute", it->score);
+		pf_decide(p, sp, "filter", arena_printf(&p->a, "%s = %s", pf_cfq(p, col), zero ? "0" : "1"),
+		          zero ? "a yes/no attribute, named by the words its description gives the 0" : "a yes/no attribute",
+		          it->score);
 		return 0;
 	}
 	if (f->nproj < NPROJ)

@@ -38,6 +38,7 @@ struct ptok {
 	int unitv;         /* R_UNIT: 'h','d','w','m','y' */
 	int used;          /* consumed by a link or structure decision */
 	int unsup_rate;    /* a Korean rate word (사망률) */
+	int range;         /* TK_NUM written as two numbers joined by a hyphen ("1-2", "40-49"): num is the first */
 	int caps;          /* the surface has an ASCII capital letter (K, HTN): a one-letter word so written
 	                    * may be a stored code */
 };

@@ -1206,7 +1206,7 @@ int planner_code_number(const struct ptoks *tk, const struct plink_item *it)
 		return -1;
 	if (x + 1 < tk->n && tk->v[x].kind == TK_WORD && !tk->v[x].used && planner_in_list(filler, tk->v[x].text))
 		x++;
-	if (x >= tk->n || tk->v[x].kind != TK_NUM || tk->v[x].used || tk->v[x].cmp ||
+	if (x >= tk->n || tk->v[x].kind != TK_NUM || tk->v[x].used || tk->v[x].cmp || tk->v[x].range ||
 	    (it->t0 > 0 && tk->v[it->t0 - 1].role >= R_GT && tk->v[it->t0 - 1].role <= R_BETWEEN) ||
 	    (x + 1 < tk->n && ((tk->v[x + 1].role >= R_GT && tk->v[x + 1].role <= R_BETWEEN) || tk->v[x + 1].cmp ||
 	                       tk->v[x + 1].kind == TK_NUM || tk->v[x + 1].role == R_UNIT)))

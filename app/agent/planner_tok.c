@@ -365,6 +365,9 @@ static void number_kind(struct arena *a, struct ptok *t)
 	 * word nothing links, so the question is declined naming it rather than dated in year 2192 */
 	if (t->kind == TK_DATE && sep == '-' && (t->m < 1 || t->m > 12 || t->d < 0 || t->d > 31))
 		t->kind = TK_WORD;
+	/* "ASA 1-2", "40-49": two small numbers joined by a hyphen are a range, not the first of them
+	 * (strtod reads "1-2" as 1: ASA 1 alone); marked, so no code value is read from it */
+	t->range = t->kind == TK_NUM && sep == '-' && np == 2;
 }
 
 /* number_suffixes: skip the Korean unit/comparison suffixes (noted in t->unit, t->cmp) and then

@@ -244,6 +244,27 @@ static int asked_noun_unshown(struct planner *p)
 	for (int i = 0; i < p->tk.n && ids_only; i++)
 		if ((!strcmp(p->tk.v[i].text, "name") || !strcmp(p->tk.v[i].text, "names")) && !p->tk.v[i].used)
 			return pf_decline(p, "the question asks for '%s', and the plan shows only identifiers", p->tk.v[i].text);
+	/* "list of ICU admissions": a yes/no named before the rows says which rows, never a column of
+	 * Y/N shown beside them (the ICU filter was dropped); shown only when asked whether (여부) */
+	int whether = 0;
+	for (int i = 0; i < p->tk.n; i++)
+		whether |= !strcmp(p->tk.v[i].text, "여부") || !strcmp(p->tk.v[i].text, "whether") ||
+		           !strcmp(p->tk.v[i].text, "flag");
+	for (int i = 0; i < f->nproj && !whether; i++)
+		if (pf_yes_no(p, f->proj[i]))
+			return pf_decline(p, "'%s' is a yes/no: the rows where it is yes, or the flag shown beside every row, could "
+			                     "not be told", p->s->c[f->proj[i]].name);
+	/* "HbA1c over 9: patient number, result, date": a value named in the list of what to show
+	 * after ':' is shown, or the question is declined (not the numbers and dates alone) */
+	int colon = -1, value_shown = 0;
+	for (int i = 0; i < p->tk.n && colon < 0; i++)
+		if (p->tk.v[i].kind == TK_PUNCT && !strcmp(p->tk.v[i].text, ":"))
+			colon = i;
+	for (int i = 0; i < f->nproj; i++)
+		value_shown |= p->s->c[f->proj[i]].type == PT_NUM && !pf_is_keyish(p, f->proj[i]);
+	for (int i = colon + 1; colon >= 0 && !value_shown && i < p->tk.n; i++)
+		if (p->tk.v[i].role == R_VALUE)
+			return pf_decline(p, "the question asks to show '%s', and the plan shows no value", p->tk.v[i].text);
 	/* "환자 ID, 사망일, 사망원인": a time column named in a list of what to show (after ':' or ',', or
 	 * before ',') with no window it sets is shown, not dropped */
 	int tt = f->time_tok, shown = 0;

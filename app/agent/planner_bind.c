@@ -1074,13 +1074,8 @@ static int zero_side(struct planner *p, int col, const struct plink_item *it)
 	int in_zero = 0, in_one = 0;
 	for (int i = it->t0; i < it->t1; i++) {
 		const struct ptok *t = &p->tk.v[i];
-		const char *terms[12] = {t->text, t->stem};
-		int n = 2;
-		const char *const *syn = planner_lex_syn(t->text);
-		if (!syn)
-			syn = planner_lex_syn(t->stem);
-		for (; syn && *syn && n < 12; syn++)
-			terms[n++] = *syn;
+		const char *terms[12];
+		int n = pf_tok_terms(t, terms, 12);
 		for (int k = 0; k < n; k++) {
 			size_t tl = strlen(terms[k]);
 			if (tl < 3)

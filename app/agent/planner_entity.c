@@ -418,13 +418,8 @@ int pf_stay_table(struct planner *p)
  * (admissions -> 입원 in a Korean comment): the word has a home here even without a visit table */
 static int names_something(struct planner *p, const struct ptok *t)
 {
-	const char *terms[12] = {t->text, t->stem};
-	int n = 2;
-	const char *const *syn = planner_lex_syn(t->text);
-	if (!syn)
-		syn = planner_lex_syn(t->stem);
-	for (; syn && *syn && n < 12; syn++)
-		terms[n++] = *syn;
+	const char *terms[12];
+	int n = pf_tok_terms(t, terms, 12);
 	for (int k = 0; k < n; k++) {
 		double sc;
 		for (int ti = 0; ti < p->s->nt; ti++)

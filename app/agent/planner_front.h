@@ -278,6 +278,10 @@ int pf_is_keyish(struct planner *p, int ci);
  * department, not the ward the patient lay in */
 int pf_pick_key(struct planner *p, int k, int *other_key);
 
+/* pf_tok_terms: token t's surface, its stem and its lexicon synonyms (conf/lexicon) into terms
+ * (max >= 2 entries); returns how many */
+int pf_tok_terms(const struct ptok *t, const char **terms, int max);
+
 /* pf_says_code: one of tokens [t0, t1) is the word code(s) or holds 코드 ("약품코드별") */
 int pf_says_code(const struct planner *p, int t0, int t1);
 

@@ -388,6 +388,19 @@ static int same_suffix_col(struct planner *p, int col, int dt)
 	return -1;
 }
 
+int pf_tok_terms(const struct ptok *t, const char **terms, int max)
+{
+	int n = 0;
+	terms[n++] = t->text;
+	terms[n++] = t->stem;
+	const char *const *syn = planner_lex_syn(t->text);
+	if (!syn)
+		syn = planner_lex_syn(t->stem);
+	for (; syn && *syn && n < max; syn++)
+		terms[n++] = *syn;
+	return n;
+}
+
 int pf_says_code(const struct planner *p, int t0, int t1)
 {
 	for (int i = t0; i < t1 && i < p->tk.n; i++)

@@ -23,10 +23,7 @@ static int word_in(const char *text, const char *w)
  * the names a dictionary gives them */
 static int asks_codes(const struct planner *p)
 {
-	for (int i = 0; i < p->tk.n; i++)
-		if (!strcmp(p->tk.v[i].stem, "code") || strstr(p->tk.v[i].text, "코드"))
-			return 1;
-	return 0;
+	return pf_says_code(p, 0, p->tk.n);
 }
 
 /* entity_ranked: the people themselves are ranked, by how many of the fact table's rows each has

@@ -488,14 +488,17 @@ static void link_question(struct planner *p, const struct planner_ctx *ctx)
 	if (what_about_other(p) < 0)
 		return;
 	pf_find_entities(p, 1);
+	pf_value_heads(p);
 	pf_person_count(p);
 	pf_pair_words(p);
 	pf_band_words(p);
 	pf_precision_words(p);
 	if (getenv("ASKQL_PLANNER_DEBUG"))
 		for (int l = 0; l < p->pl.n; l++)
-			fprintf(stderr, "planner: link %d kind %d [%d,%d) col %s role %d\n", l, p->pl.v[l].kind, p->pl.v[l].t0, p->pl.v[l].t1,
-			        p->pl.v[l].ncols ? p->s->c[p->pl.v[l].cols[0]].name : "-", p->pl.v[l].role);
+			for (int c = 0; c < (p->pl.v[l].ncols ? p->pl.v[l].ncols : 1); c++)
+				fprintf(stderr, "planner: link %d kind %d [%d,%d) col %s.%s role %d\n", l, p->pl.v[l].kind, p->pl.v[l].t0,
+				        p->pl.v[l].t1, p->pl.v[l].ncols ? pf_tname(p, p->pl.v[l].cols[c]) : "-",
+				        p->pl.v[l].ncols ? p->s->c[p->pl.v[l].cols[c]].name : "-", p->pl.v[l].role);
 	if (pf_comparisons(p) == 0 && pf_structure(p) == 0)
 		pf_unread_comparison(p);
 }
@@ -568,6 +571,49 @@ static int span_measure(const struct planner *p)
 	return 0;
 }
 
+/* says_name: tokens [t0, t1), or the word right after them, ask for a name: name(s), 이름, or a
+ * Korean noun ending in 명 (진단명, 약품명: two syllables at least) */
+static int says_name(const struct planner *p, int t0, int t1)
+{
+	for (int i = t0; i <= t1 && i < p->tk.n; i++) {
+		if (i == t1 && p->tk.v[i].used)
+			break;   /* (the next word is another link's) */
+		const struct ptok *t = &p->tk.v[i];
+		if (t->kind != TK_WORD)
+			continue;
+		if (!strcmp(t->text, "name") || !strcmp(t->text, "names") || strstr(t->text, "이름") ||
+		    (t->hangul && strlen(t->text) >= 9 && planner_ends_with(t->text, "명")))
+			return 1;
+	}
+	return 0;
+}
+
+/* holds_codes: the column's comment says it holds codes and not names */
+static int holds_codes(const struct pcol *c)
+{
+	return c->comment && (strcasestr(c->comment, "code") || strstr(c->comment, "코드")) &&
+	       !strcasestr(c->comment, "name") && !strstr(c->comment, "명");
+}
+
+/* shown_instead: a text column other than col, of col's table and no key, that the plan shows (a
+ * grouping, a projected column or the ranked one); -1 none */
+static int shown_instead(const struct planner *p, int col)
+{
+	const struct frame *f = &p->f;
+	int cand[24], n = 0;
+	for (int i = 0; i < f->ngroup && n < 24; i++)
+		cand[n++] = f->group[i];
+	for (int i = 0; i < f->nproj && n < 24; i++)
+		cand[n++] = f->proj[i];
+	if (f->rank_col >= 0 && n < 24)
+		cand[n++] = f->rank_col;
+	for (int i = 0; i < n; i++)
+		if (cand[i] != col && p->s->c[cand[i]].table == p->s->c[col].table && p->s->c[cand[i]].type == PT_TEXT &&
+		    !pf_is_keyish((struct planner *)p, cand[i]))
+			return cand[i];
+	return -1;
+}
+
 /* emit_sql: the SQL tree printed into out->sql, unless the plan leaves out a table the question
  * names or repeats SQL that already failed (then declined, out->sql NULL); OK or ERR_NOMEM */
 static enum err emit_sql(struct planner *p, const struct planner_ctx *ctx, struct planner_out *out)
@@ -592,6 +638,39 @@ static enum err emit_sql(struct planner *p, const struct planner_ctx *ctx, struc
 				pf_decline(p, "the question names %s, which the plan does not use",
 				        arena_printf(&p->a, "'%s' (%s)", pf_span_text(p, it->t0, it->t1),
 				                     it->kind == PL_TABLE ? nm : pf_cfq(p, it->cols[0])));
+				free(out->sql);
+				out->sql = NULL;
+			}
+		}
+		/* "department English name": a column of a table the question names, left out while the
+		 * answer shows another text column of that table (the Korean name) instead */
+		for (int l = 0; l < p->pl.n && !p->decline && out->sql; l++) {
+			const struct plink_item *it = &p->pl.v[l];
+			if (it->kind != PL_COLUMN || it->role == PL_ROLE_IGNORED || p->s->c[it->cols[0]].type != PT_TEXT ||
+			    planner_sql_names(out->sql, p->s->c[it->cols[0]].name, 0))
+				continue;
+			int rows_word = 0;   /* ("prescription routes": a word for the table's rows, not its drug column) */
+			for (int x = it->t0; x < it->t1; x++)
+				rows_word |= planner_term_table_score(p->s, p->s->c[it->cols[0]].table, p->tk.v[x].stem) >= 0.5;
+			if (rows_word)
+				continue;
+			int other = shown_instead(p, it->cols[0]);
+			if (other >= 0) {
+				pf_decline(p, "the question names %s, which the plan does not use",
+				           arena_printf(&p->a, "'%s' (%s; the answer would show %s)", pf_span_text(p, it->t0, it->t1),
+				                        pf_cfq(p, it->cols[0]), p->s->c[other].name));
+				free(out->sql);
+				out->sql = NULL;
+			}
+		}
+		/* "진단명", "drug name" linked to a column of codes (condition_source_value, 'Diagnosis
+		 * code as recorded'): names were asked, the answer would show codes */
+		for (int l = 0; l < p->pl.n && !p->decline && out->sql; l++) {
+			const struct plink_item *it = &p->pl.v[l];
+			if (it->kind == PL_COLUMN && it->role != PL_ROLE_IGNORED && says_name(p, it->t0, it->t1) &&
+			    holds_codes(&p->s->c[it->cols[0]]) && planner_sql_names(out->sql, p->s->c[it->cols[0]].name, 0)) {
+				pf_decline(p, "'%s' asks for names, and the plan would show a column of codes",
+				           arena_printf(&p->a, "%s (%s)", pf_span_text(p, it->t0, it->t1), pf_cfq(p, it->cols[0])));
 				free(out->sql);
 				out->sql = NULL;
 			}

@@ -750,6 +750,23 @@ static int value_pick(struct planner *p, struct plink_item *it, const char *sp, 
 	return pick;
 }
 
+/* same_letters: a and b hold the same letters and digits, case aside ('albumin' and '<albumin>',
+ * 'kcl (bolus)' and 'kcl bolus)': one label written twice, not two things) */
+static int same_letters(const char *a, const char *b)
+{
+	for (;;) {
+		while (*a && !isalnum((unsigned char)*a) && !((unsigned char)*a & 0x80))
+			a++;
+		while (*b && !isalnum((unsigned char)*b) && !((unsigned char)*b & 0x80))
+			b++;
+		if (!*a || !*b)
+			return !*a && !*b;
+		if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
+			return 0;
+		a++, b++;
+	}
+}
+
 /* bind_value: a stored value: a filter on its column (several values of one column: IN), a group
  * when it is said per value; a value another event table of the same patient holds: a semi-join;
  * a one-word value of no joinable table is ignored; 0 or -1 declined */
@@ -770,6 +787,14 @@ static int bind_value(struct planner *p, struct plink_item *it, const char *sp, 
 			return 0;
 		}
 	}
+	/* "담석 수술 건수": gallstones are on the patient's diagnosis list, no operation carries them */
+	if (it->apart)
+		return pf_decline(p, "'%s' qualifies the rows named after it, and its stored values are kept for the patient, "
+		                     "not for each of those rows", sp);
+	/* "전원 온 환자": a transfer out (discharge result 전원) or in (admission route 타병원 전원) */
+	if (it->rival && !per)
+		return pf_decline(p, "'%s' is the name of a code of one column and part of a code's name of another; which one "
+		                     "is meant could not be told", sp);
 	int pick = value_pick(p, it, sp, &unreached);
 	if (pick == -2)
 		return -1;
@@ -873,6 +898,18 @@ static int bind_value(struct planner *p, struct plink_item *it, const char *sp, 
 	}
 	if (k < 4 && f->in[k].n < 8 && !dup)
 		f->in[k].vals[f->in[k].n++] = it->vals[pick];
+	/* one word for several stored values of that column (대장암: colon C18.9 and rectum C20): each
+	 * of them, never the first alone */
+	for (int c = 0; k < 4 && c < it->ncols; c++) {
+		int have = c == pick || it->cols[c] != col || same_letters(it->vals[c], it->vals[pick]);
+		for (int x = 0; !have && x < f->in[k].n; x++)
+			have = !strcmp(f->in[k].vals[x], it->vals[c]);
+		if (!have && f->in[k].n < 8) {
+			f->in[k].vals[f->in[k].n++] = it->vals[c];
+			pf_decide(p, sp, "value", arena_printf(&p->a, "%s = '%s'", pf_cfq(p, col), it->vals[c]),
+			          "another stored value the same word names", it->score);
+		}
+	}
 	it->bound = col + 1;
 	pf_decide(p, sp, "value", arena_printf(&p->a, "%s = '%s'", pf_cfq(p, col), it->vals[pick]), it->why, it->score);
 	return 0;
@@ -1141,8 +1178,9 @@ static int bind_column(struct planner *p, struct plink_item *it, const char *sp,
 		pf_decide(p, sp, "group", pf_cfq(p, lc >= 0 ? lc : col), it->why, it->score);
 		return 0;
 	}
-	if (f->ncond < MAXF && recorded_words(p, it->t0, it->t1)) {
-		/* (any column: "ASA recorded only", "a recorded date of death") */
+	if (f->ncond < MAXF && recorded_words(p, it->t0, it->t1) && !p->s->c[col].flag) {
+		/* (any column: "ASA recorded only", "a recorded date of death"; not a yes/no: "preop
+		 * diabetes recorded" is diabetes, = 1 below, not a flag that holds 0 or 1) */
 		/* "patients with a recorded date of death": the rows where it has a value */
 		pf_cond_not_null(f, col);
 		pf_need(p, p->s->c[col].table);
@@ -1213,6 +1251,11 @@ static int bind_table(struct planner *p, struct plink_item *it, const char *sp, 
 		 * table's rows apart; "약물별 처방 건수" over drug orders whose text columns are why the
 		 * order stopped, its route, its lot: a guess groups by the wrong one; none, no group */
 		int via, lc = pf_label_col_sure(p, it->table, &via, !pf_is_dictionary(p, it->table));
+		/* "prescriptions per admission by department": an admission is not told apart by the name
+		 * of its department (a dictionary its key points into); per admission, of rows that are not
+		 * a dictionary's, is no breakdown by another table's label */
+		if (lc >= 0 && via >= 0 && !pf_is_dictionary(p, it->table))
+			lc = -1;
 		/* a column of the table's own, not a dictionary's: one the word also names (약물 ->
 		 * drug) or one that holds names; the only other text column (a lot number) is a guess */
 		if (lc >= 0 && via < 0 && !pf_is_dictionary(p, it->table) && !strstr(p->s->c[lc].name, "name") &&
@@ -1565,10 +1608,28 @@ int pf_bind_rest(struct planner *p)
 		int unit = ec >= 0 && p->s->c[ec].table == f->fact && p->s->c[ec].unique && f->ngroup > 0;
 		/* "avg pt age per case by year": the entity said after per is not the one the key came
 		 * from (the patient): grouping by patients was never asked */
+		int per_kind = -1, per_tok = -1;
 		for (int i = 0; i + 1 < p->tk.n && !unit; i++)
 			if (p->tk.v[i].role == R_PER && !p->tk.v[i].hangul && pf_tok_ent(&p->tk.v[i + 1]) >= 0 && f->entity_word &&
-			    strcmp(p->tk.v[i + 1].stem, f->entity_word) && pf_tok_ent(&p->tk.v[i + 1]) != planner_ent_word(f->entity_word))
+			    strcmp(p->tk.v[i + 1].stem, f->entity_word) && pf_tok_ent(&p->tk.v[i + 1]) != planner_ent_word(f->entity_word)) {
 				unit = 1;
+				per_kind = pf_tok_ent(&p->tk.v[i + 1]);
+				per_tok = i + 1;
+			}
+		/* "number of operations per patient": nothing else broken down, the entity after per
+		 * (the patient) is the breakdown, by its key in the rows counted; without one, declined
+		 * (it was one total of every operation) */
+		if (unit && per_kind >= 0 && !f->ngroup && (pf_has_role(p, R_COUNT) || pf_has_role(p, R_MANY))) {
+			const char *pk = planner_ent_column(p->s, per_kind);
+			int pc = pk ? pf_col_in(p, f->fact, pk) : -1;
+			if (pc < 0)
+				return pf_decline(p, "the question asks per %s, which the plan does not group by",
+				                  arena_printf(&p->a, "'%s'", p->tk.v[per_tok].text));
+			f->group[f->ngroup++] = pc;
+			pf_decide(p, p->tk.v[per_tok].text, "group", pf_cfq(p, pc), "the entity said after per, counted in", 1);
+			unit = 0;
+			ec = -1;
+		}
 		if (unit)
 			pf_decide(p, "", "ignored", pf_cfq(p, ec), "per case where each row is one case: the unit, not a breakdown", 1);
 		else if (ec >= 0 && f->ngroup < 3)

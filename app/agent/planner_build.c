@@ -1084,6 +1084,9 @@ int pf_build(struct planner *p, struct squery *q)
 			}
 		}
 		codes_beside_labels(p);
+		/* "admissions per patient with names": grouped by the patients' numbers only */
+		if (!f->bucket && !f->age_band && pf_name_unshown(p, f->group, f->ngroup) < 0)
+			return -1;
 		for (int i = 0; i < f->ngroup; i++) {
 			pf_need(p, p->s->c[f->group[i]].table);
 			if (f->age_band && f->group[i] == f->band_col) {

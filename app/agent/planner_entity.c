@@ -16,6 +16,46 @@ static const char *entity_column(struct planner *p, const char *word)
 	return k >= 0 ? planner_ent_column(p->s, k) : NULL;
 }
 
+/* pf_value_heads: contract in planner_front.h (docs/coverage.md) */
+void pf_value_heads(struct planner *p)
+{
+	for (int l = 0; l < p->pl.n; l++) {
+		struct plink_item *it = &p->pl.v[l];
+		if (it->kind != PL_VALUE || !it->ncols || it->t1 >= p->tk.n)
+			continue;
+		int k = pf_tok_ent(&p->tk.v[it->t1]);
+		const char *key = k >= 0 ? planner_ent_column(p->s, k) : NULL;
+		int own = -1;   /* the table where that entity's identifier is unique: one row per entity */
+		for (int ci = 0; key && ci < p->s->nc && own < 0; ci++)
+			if (p->s->c[ci].unique && !strcmp(p->s->c[ci].name, key))
+				own = p->s->c[ci].table;
+		int in = 0, out = 0;
+		for (int c = 0; own >= 0 && c < it->ncols; c++)
+			if (p->s->c[it->cols[c]].table == own)
+				in++;
+			else
+				out++;
+		/* none there, and none where a row carries the entity's key: the values hold for the
+		 * patient, not for each of those rows (a dictionary is reached from rows that may) */
+		int keyed = 0;
+		for (int c = 0; own >= 0 && !in && c < it->ncols; c++) {
+			int t = p->s->c[it->cols[c]].table;
+			keyed |= pf_is_dictionary(p, t) || pf_col_in(p, t, key) >= 0;
+		}
+		if (own >= 0 && !in && !keyed)
+			it->apart = own + 1;
+		if (!in || !out)
+			continue;
+		int n = 0;
+		for (int c = 0; c < it->ncols; c++)
+			if (p->s->c[it->cols[c]].table == own) {
+				it->cols[n] = it->cols[c];
+				it->vals[n++] = it->vals[c];
+			}
+		it->ncols = n;
+	}
+}
+
 int pf_tok_ent(const struct ptok *t)
 {
 	int k = planner_ent_word(t->stem);

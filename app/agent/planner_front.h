@@ -201,6 +201,11 @@ int pf_tok_ent(const struct ptok *t);
 int pf_entity_home_timed(struct planner *p);
 int pf_entity_names_table(struct planner *p, int ti);
 void pf_find_entities(struct planner *p, int pass);
+/* pf_value_heads: a stored value written right before a word for an entity ("위암 수술": the
+ * operations) whose candidates lie in that entity's own table and elsewhere (a patient's diagnosis
+ * list) keeps only those of the entity's table; with none there, and none in a table that carries
+ * the entity's key, the link is marked apart (declined when bound) (planner_entity.c) */
+void pf_value_heads(struct planner *p);
 /* pf_person_count: "how many women/men ...": patients counted when no entity word was (planner_entity.c) */
 void pf_person_count(struct planner *p);
 void pf_find_visits(struct planner *p);
@@ -284,6 +289,10 @@ int pf_tok_terms(const struct ptok *t, const char **terms, int max);
 
 /* pf_says_code: one of tokens [t0, t1) is the word code(s) or holds 코드 ("약품코드별") */
 int pf_says_code(const struct planner *p, int t0, int t1);
+
+/* pf_name_unshown: the question says name/names (a word the linker skips) and every one of the n
+ * columns cols the answer shows is an identifier: declined through pf_decline (-1), else 0 */
+int pf_name_unshown(struct planner *p, const int *cols, int n);
 
 /* pf_yes_no: column col holds a yes/no kept as codes (Y/N, T/F, 0/1, yes/no): a flag, or every
  * stored value indexed for it is one of them */

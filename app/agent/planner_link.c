@@ -207,6 +207,37 @@ static void prefer_unqualified(const struct psnap *s, const struct ptoks *tk, st
 		it->ncols = n;
 }
 
+/* code_rival: one word that is the whole name of a code of column col (from its comment's code list,
+ * '퇴원결과(… 2:전원 …)') and a word of a code's name of another column of the same table
+ * ('입원경로(… 3:타병원 전원)'): 1 + that column, unless another word of the question is in the
+ * comment of just one of the two ("퇴원" says the discharge result); 0 none (docs/coverage.md) */
+static int code_rival(const struct psnap *s, const struct ptoks *tk, int i, const char *key, int col)
+{
+	size_t kl = strlen(key);
+	for (int v = 0; v < s->nv; v++) {
+		int oc = s->v[v].col;
+		if (!s->v[v].syn || oc == col || s->c[oc].table != s->c[col].table || !strcmp(s->v[v].key, key))
+			continue;
+		const char *k = s->v[v].key, *hit = NULL;
+		for (const char *at = strstr(k, key); at && !hit; at = strstr(at + 1, key))
+			if ((at == k || at[-1] == ' ') && (at[kl] == '\0' || at[kl] == ' '))
+				hit = at;
+		if (!hit)
+			continue;
+		int says_col = 0, says_other = 0;
+		for (int x = 0; x < tk->n; x++) {
+			const char *st = tk->v[x].stem;
+			if (x == i || tk->v[x].kind != TK_WORD || strlen(st) < (tk->v[x].hangul ? 6u : 4u))
+				continue;
+			says_col |= s->c[col].comment && strstr(s->c[col].comment, st) != NULL;
+			says_other |= s->c[oc].comment && strstr(s->c[oc].comment, st) != NULL;
+		}
+		if (!says_col || says_other)
+			return oc + 1;
+	}
+	return 0;
+}
+
 static void link_values(struct arena *a, const struct psnap *s, struct ptoks *tk, struct plink *pl,
                         const struct retrieval *r)
 {
@@ -267,6 +298,7 @@ static void link_values(struct arena *a, const struct psnap *s, struct ptoks *tk
 					if (planner_ends_with(tk->v[i].text, heads[h]) && strlen(tk->v[i].text) >= strlen(heads[h]) + 6)
 						keys[nk++] = arena_strndup(a, tk->v[i].text, strlen(tk->v[i].text) - strlen(heads[h]));
 			}
+			int qfound = -1;
 			for (int q = 0; q < nk && first < 0; q++) {
 				if (!keys[q] || !*keys[q])
 					continue;
@@ -278,6 +310,20 @@ static void link_values(struct arena *a, const struct psnap *s, struct ptoks *tk
 				if (first >= 0 && q >= syn_from && strlen(keys[q]) <= 3 && j - i == 1 && dict_label(s, s->v[first].col))
 					first = -1;
 				how = q <= 1 ? "exact" : "stem/synonym";
+				qfound = q;
+			}
+			/* a value right before a word for an entity ("갑상선암 수술"): the other keys' stored
+			 * values too (the lexicon's 'thyroid cancer' on the operations beside the metadata's
+			 * diagnosis code), so that the entity's own table can be chosen (pf_value_heads) */
+			int xfirst[4], xcnt[4], nx = 0;
+			int ent_after = j < tk->n && (planner_ent_word(tk->v[j].stem) >= 0 || planner_ent_word(tk->v[j].text) >= 0);
+			for (int q = qfound + 1; first >= 0 && ent_after && q < nk && nx < 4; q++) {
+				int c2, f2 = keys[q] && *keys[q] ? planner_snap_values(s, keys[q], &c2) : -1;
+				if (f2 < 0 || f2 == first || (q >= syn_from && keys[0] && !code_fits_column(s, keys[0], keys[q], f2)) ||
+				    (q >= syn_from && strlen(keys[q]) <= 3))
+					continue;
+				xfirst[nx] = f2;
+				xcnt[nx++] = c2;
 			}
 			if (first < 0 || (j - i == 1 && cnt == 1 && names_own_column(s, first)))
 				continue;
@@ -343,6 +389,16 @@ static void link_values(struct arena *a, const struct psnap *s, struct ptoks *tk
 				it.cols[it.ncols] = s->v[first + q].col;
 				it.vals[it.ncols++] = s->v[first + q].value;
 			}
+			for (int x = 0; x < nx; x++)
+				for (int q = 0; q < xcnt[x] && it.ncols < 4; q++) {
+					int dup = 0;
+					for (int c = 0; c < it.ncols; c++)
+						dup |= it.cols[c] == s->v[xfirst[x] + q].col && !strcmp(it.vals[c], s->v[xfirst[x] + q].value);
+					if (!dup) {
+						it.cols[it.ncols] = s->v[xfirst[x] + q].col;
+						it.vals[it.ncols++] = s->v[xfirst[x] + q].value;
+					}
+				}
 			/* several stored values with this key: the first one written exactly as asked leads
 			 * (in the link only: the snapshot is shared by every question of the process, and
 			 * reordering it made the next question with this key read it the other way round) */
@@ -364,6 +420,8 @@ static void link_values(struct arena *a, const struct psnap *s, struct ptoks *tk
 				}
 			}
 			prefer_unqualified(s, tk, &it);
+			if (j - i == 1 && it.ncols == 1 && s->v[first].syn && keys[0])
+				it.rival = code_rival(s, tk, i, s->v[first].key, it.cols[0]);
 			it.why = arena_printf(a, "%s match of a stored value", how);
 			if (add_link(pl, &it))
 				mark(tk, i, j);

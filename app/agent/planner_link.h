@@ -25,6 +25,13 @@ struct plink_item {
 	                             * value's column, PL_ROLE_IGNORED a generic measure word (amount,
 	                             * value) answered by the fact table's own measure */
 	int bound;                  /* VALUE: 1 + the column the binder filtered on, 0 none yet */
+	int rival;                  /* VALUE: 1 + another column of the same table where the word is
+	                             * only a part of a code's name ('전원' of '타병원 전원' beside
+	                             * '전원' itself), no other word saying which; 0 none */
+	int apart;                  /* VALUE: 1 + the table of the entity the word qualifies ("담석
+	                             * 수술": the operations) when its stored values are kept only in a
+	                             * table of events that carries no key of that entity (the
+	                             * patient's diagnosis list); 0 none */
 };
 #define PL_MAX 48
 struct plink { struct plink_item v[PL_MAX]; int n; };

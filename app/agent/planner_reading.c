@@ -30,6 +30,10 @@ static int said_per(struct planner *p, const struct plink_item *it)
 	/* (a Korean 기준, 따라, 별로 says per the words before it, not after: "퇴원결과 기준 입원 건수"
 	 * counts admissions per result; 각 alone comes first) */
 	const struct ptok *before = it->t0 > 0 ? &p->tk.v[it->t0 - 1] : NULL;
+	/* ("per patient" as the catalog's synonym of the patient key: the per is inside the span) */
+	const struct ptok *first = it->t1 - it->t0 > 1 ? &p->tk.v[it->t0] : NULL;
+	if (first && first->role == R_PER && !strcmp(first->text, "per"))   /* (not "by mouth", a route) */
+		return 1;
 	return (before && before->role == R_PER && (!before->hangul || !strcmp(before->text, "각"))) || p->tk.v[it->t1 - 1].group ||
 	       (it->t1 < p->tk.n && p->tk.v[it->t1].role == R_PER && p->tk.v[it->t1].hangul && !basis);
 }

@@ -409,6 +409,18 @@ int pf_says_code(const struct planner *p, int t0, int t1)
 	return 0;
 }
 
+/* pf_name_unshown: contract in planner_front.h */
+int pf_name_unshown(struct planner *p, const int *cols, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (!pf_is_keyish(p, cols[i]))
+			return 0;
+	for (int i = 0; i < p->tk.n && n > 0; i++)
+		if ((!strcmp(p->tk.v[i].text, "name") || !strcmp(p->tk.v[i].text, "names")) && !p->tk.v[i].used)
+			return pf_decline(p, "the question asks for '%s', and the plan shows only identifiers", p->tk.v[i].text);
+	return 0;
+}
+
 /* pf_yes_no: contract in planner_front.h */
 int pf_yes_no(const struct planner *p, int col)
 {

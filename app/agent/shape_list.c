@@ -238,12 +238,8 @@ static int asked_noun_unshown(struct planner *p)
 	}
 	/* "patient number and name", "with their names": a name asked beside rows the plan shows only
 	 * by their identifiers is not shown (name is a word the linker skips) */
-	int ids_only = 1;
-	for (int i = 0; i < f->nproj; i++)
-		ids_only &= pf_is_keyish(p, f->proj[i]);
-	for (int i = 0; i < p->tk.n && ids_only; i++)
-		if ((!strcmp(p->tk.v[i].text, "name") || !strcmp(p->tk.v[i].text, "names")) && !p->tk.v[i].used)
-			return pf_decline(p, "the question asks for '%s', and the plan shows only identifiers", p->tk.v[i].text);
+	if (pf_name_unshown(p, f->proj, f->nproj) < 0)
+		return -1;
 	/* "list of ICU admissions": a yes/no named before the rows says which rows, never a column of
 	 * Y/N shown beside them (the ICU filter was dropped); shown only when asked whether (여부) */
 	int whether = 0;

@@ -214,6 +214,9 @@ static int frame(struct planner *p, struct cues *c)
 		return pf_decline(p, "a top N was asked, but '%s' holds only two values (yes/no); what is ranked could not be told",
 		                  p->s->c[rc].name);
 ranked:
+	/* "top 5 patients by admissions with their names": the patients ranked by their numbers */
+	if (pf_name_unshown(p, &rc, 1) < 0)
+		return -1;
 	f->rank_col = rc;
 	f->rank_n = c->n;
 	f->rank_asc = c->asc;

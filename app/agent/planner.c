@@ -571,30 +571,6 @@ static int span_measure(const struct planner *p)
 	return 0;
 }
 
-/* says_name: tokens [t0, t1), or the word right after them, ask for a name: name(s), 이름, or a
- * Korean noun ending in 명 (진단명, 약품명: two syllables at least) */
-static int says_name(const struct planner *p, int t0, int t1)
-{
-	for (int i = t0; i <= t1 && i < p->tk.n; i++) {
-		if (i == t1 && p->tk.v[i].used)
-			break;   /* (the next word is another link's) */
-		const struct ptok *t = &p->tk.v[i];
-		if (t->kind != TK_WORD)
-			continue;
-		if (!strcmp(t->text, "name") || !strcmp(t->text, "names") || strstr(t->text, "이름") ||
-		    (t->hangul && strlen(t->text) >= 9 && planner_ends_with(t->text, "명")))
-			return 1;
-	}
-	return 0;
-}
-
-/* holds_codes: the column's comment says it holds codes and not names */
-static int holds_codes(const struct pcol *c)
-{
-	return c->comment && (strcasestr(c->comment, "code") || strstr(c->comment, "코드")) &&
-	       !strcasestr(c->comment, "name") && !strstr(c->comment, "명");
-}
-
 /* shown_instead: a text column other than col, of col's table and no key, that the plan shows (a
  * grouping, a projected column or the ranked one); -1 none */
 static int shown_instead(const struct planner *p, int col)
@@ -667,8 +643,8 @@ static enum err emit_sql(struct planner *p, const struct planner_ctx *ctx, struc
 		 * code as recorded'): names were asked, the answer would show codes */
 		for (int l = 0; l < p->pl.n && !p->decline && out->sql; l++) {
 			const struct plink_item *it = &p->pl.v[l];
-			if (it->kind == PL_COLUMN && it->role != PL_ROLE_IGNORED && says_name(p, it->t0, it->t1) &&
-			    holds_codes(&p->s->c[it->cols[0]]) && planner_sql_names(out->sql, p->s->c[it->cols[0]].name, 0)) {
+			if (it->kind == PL_COLUMN && it->role != PL_ROLE_IGNORED && pf_says_name(p, it->t0, it->t1) &&
+			    pf_holds_codes(&p->s->c[it->cols[0]]) && planner_sql_names(out->sql, p->s->c[it->cols[0]].name, 0)) {
 				pf_decline(p, "'%s' asks for names, and the plan would show a column of codes",
 				           arena_printf(&p->a, "%s (%s)", pf_span_text(p, it->t0, it->t1), pf_cfq(p, it->cols[0])));
 				free(out->sql);

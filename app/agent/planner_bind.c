@@ -1139,8 +1139,9 @@ static int bind_column(struct planner *p, struct plink_item *it, const char *sp,
 	}
 	/* "약물 이름별 처방 건수" grouped by the care site's name: a breakdown said only with a word for
 	 * names (이름, name) is by the names of what the word before it names; a column of another
-	 * table is some other thing's name */
-	if (per && it->t1 - it->t0 == 1 && name_word(&p->tk.v[it->t0])) {
+	 * table is some other thing's name ("가장 많이 처방된 약 이름 top 5" ranked the care sites:
+	 * shown or ranked, the same; with no word before it, only a breakdown is held to it) */
+	if (it->t1 - it->t0 == 1 && name_word(&p->tk.v[it->t0])) {
 		int before = -1;
 		for (int l = 0; l < p->pl.n && it->t0 > 0; l++) {
 			const struct plink_item *o = &p->pl.v[l];
@@ -1148,7 +1149,8 @@ static int bind_column(struct planner *p, struct plink_item *it, const char *sp,
 				before = o->kind == PL_TABLE ? o->table : o->ncols ? p->s->c[o->cols[0]].table : -1;
 		}
 		int e[4], ct = p->s->c[col].table;   /* (its own, or its dictionary's: 진단 이름 -> the concept name) */
-		if (before < 0 || (before != ct && !(pf_path(p, before, ct, e, 1) == 1 && pf_is_dictionary(p, ct))))
+		if ((before < 0 && per) ||
+		    (before >= 0 && before != ct && !(pf_path(p, before, ct, e, 1) == 1 && pf_is_dictionary(p, ct))))
 			return pf_decline(p, "'%s': whose names could not be told", sp);
 	}
 	if (per && pf_says_code(p, it->t0, it->t1) && pf_is_keyish(p, col)) {
@@ -1608,18 +1610,28 @@ int pf_bind_rest(struct planner *p)
 		int unit = ec >= 0 && p->s->c[ec].table == f->fact && p->s->c[ec].unique && f->ngroup > 0;
 		/* "avg pt age per case by year": the entity said after per is not the one the key came
 		 * from (the patient): grouping by patients was never asked */
+		/* (per X in English, X별 / X당 in Korean) */
 		int per_kind = -1, per_tok = -1;
-		for (int i = 0; i + 1 < p->tk.n && !unit; i++)
-			if (p->tk.v[i].role == R_PER && !p->tk.v[i].hangul && pf_tok_ent(&p->tk.v[i + 1]) >= 0 && f->entity_word &&
-			    strcmp(p->tk.v[i + 1].stem, f->entity_word) && pf_tok_ent(&p->tk.v[i + 1]) != planner_ent_word(f->entity_word)) {
-				unit = 1;
-				per_kind = pf_tok_ent(&p->tk.v[i + 1]);
-				per_tok = i + 1;
+		for (int i = 0; i < p->tk.n && per_kind < 0 && f->entity_word; i++) {
+			int t = p->tk.v[i].role == R_PER && !p->tk.v[i].hangul && i + 1 < p->tk.n ? i + 1
+			      : p->tk.v[i].group && p->tk.v[i].hangul ? i : -1;
+			if (t >= 0 && pf_tok_ent(&p->tk.v[t]) >= 0 && strcmp(p->tk.v[t].stem, f->entity_word) &&
+			    pf_tok_ent(&p->tk.v[t]) != planner_ent_word(f->entity_word)) {
+				per_kind = pf_tok_ent(&p->tk.v[t]);
+				per_tok = t;
 			}
-		/* "number of operations per patient": nothing else broken down, the entity after per
-		 * (the patient) is the breakdown, by its key in the rows counted; without one, declined
-		 * (it was one total of every operation) */
-		if (unit && per_kind >= 0 && !f->ngroup && (pf_has_role(p, R_COUNT) || pf_has_role(p, R_MANY))) {
+		}
+		if (per_kind >= 0)
+			unit = 1;
+		/* "number of operations per patient", "환자별 수술 건수": nothing else broken down, the
+		 * entity said per (the patient) is the breakdown, by its key in the rows counted; without
+		 * one, declined (it was one total of every operation); "진료과별 환자당 수술 건수" beside
+		 * another breakdown is a count per patient of each department, not built: declined */
+		int counted = pf_has_role(p, R_COUNT) || pf_has_role(p, R_MANY);
+		if (per_kind >= 0 && counted && f->ngroup)
+			return pf_decline(p, "the question asks per %s, which the plan does not group by",
+			                  arena_printf(&p->a, "'%s'", p->tk.v[per_tok].text));
+		if (per_kind >= 0 && counted) {
 			const char *pk = planner_ent_column(p->s, per_kind);
 			int pc = pk ? pf_col_in(p, f->fact, pk) : -1;
 			if (pc < 0)

@@ -290,6 +290,12 @@ int pf_tok_terms(const struct ptok *t, const char **terms, int max);
 /* pf_says_code: one of tokens [t0, t1) is the word code(s) or holds 코드 ("약품코드별") */
 int pf_says_code(const struct planner *p, int t0, int t1);
 
+/* pf_says_name: tokens [t0, t1), or the unused word right after them, ask for a name: name(s),
+ * 이름, or a Korean noun ending in 명 of three syllables or more (진단명, 약품명) */
+int pf_says_name(const struct planner *p, int t0, int t1);
+/* pf_holds_codes: the column's comment says it holds codes, and not names */
+int pf_holds_codes(const struct pcol *c);
+
 /* pf_name_unshown: the question says name/names (a word the linker skips) and every one of the n
  * columns cols the answer shows is an identifier: declined through pf_decline (-1), else 0 */
 int pf_name_unshown(struct planner *p, const int *cols, int n);

@@ -409,6 +409,29 @@ int pf_says_code(const struct planner *p, int t0, int t1)
 	return 0;
 }
 
+/* pf_says_name: contract in planner_front.h */
+int pf_says_name(const struct planner *p, int t0, int t1)
+{
+	for (int i = t0; i <= t1 && i < p->tk.n; i++) {
+		if (i == t1 && p->tk.v[i].used)
+			break;   /* (the next word is another link's) */
+		const struct ptok *t = &p->tk.v[i];
+		if (t->kind != TK_WORD)
+			continue;
+		if (!strcmp(t->text, "name") || !strcmp(t->text, "names") || strstr(t->text, "이름") ||
+		    (t->hangul && strlen(t->text) >= 9 && planner_ends_with(t->text, "명")))
+			return 1;
+	}
+	return 0;
+}
+
+/* pf_holds_codes: contract in planner_front.h */
+int pf_holds_codes(const struct pcol *c)
+{
+	return c->comment && (strcasestr(c->comment, "code") || strstr(c->comment, "코드")) &&
+	       !strcasestr(c->comment, "name") && !strstr(c->comment, "명");
+}
+
 /* pf_name_unshown: contract in planner_front.h */
 int pf_name_unshown(struct planner *p, const int *cols, int n)
 {

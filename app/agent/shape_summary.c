@@ -23,6 +23,12 @@ static int frame(struct planner *p, struct cues *c)
 		return pf_decline(p, "%s", "several aggregates were asked for, but no numeric measure was found");
 	if (c->ranking || c->most >= 0 || c->top >= 0)
 		return pf_decline(p, "%s", "a ranking by several aggregates at once is not a shape the offline planner builds");
+	/* "how many lab results per case on average": the count is averaged over the cases, never a
+	 * count beside the average of the results' values */
+	for (int i = 0; i < p->tk.n; i++)
+		if (p->tk.v[i].role == R_AVG && ((i > 0 && !strcmp(p->tk.v[i - 1].text, "on")) || strstr(p->tk.v[i].text, "평균적")))
+			return pf_decline(p, "'%s' averages a count over something, which the offline planner does not build",
+			                  pf_span_text(p, i > 0 && !strcmp(p->tk.v[i - 1].text, "on") ? i - 1 : i, i + 1));
 	if (f->bucket == 0 && f->nproj)
 		return pf_decline(p, "the question names '%s' next to several aggregates, and how they combine could not be told",
 		                  p->s->c[f->proj[0]].name);

@@ -81,6 +81,21 @@ static int ranked_key(struct planner *p, const char *col)
 
 
 /* rank what is asked for: a projected column, else the label of the fact table; 0 or -1 */
+/* place_dict: dictionary d says where or by whom rows happen: a place word (conf/lexicon/phrases.tsv,
+ * place_word) is its name, a part of its name, or a word of its comment ("부서 코드(진료과 및
+ * 병동)", "Departments, clinics and wards ..."), so its labels are not what the rows are */
+static int place_dict(const struct planner *p, int d)
+{
+	const char *const *w = planner_lex_phrases("place_word");
+	char buf[512];
+	snprintf(buf, sizeof buf, "%s %s", p->s->t[d].name, p->s->t[d].comment ? p->s->t[d].comment : "");
+	for (char *save = NULL, *x = strtok_r(buf, " _()[]:;,./-", &save); x; x = strtok_r(NULL, " _()[]:;,./-", &save))
+		for (int k = 0; w && w[k]; k++)
+			if (!strcasecmp(x, w[k]) || (strchr(w[k], ' ') && p->s->t[d].comment && strcasestr(p->s->t[d].comment, w[k])))
+				return 1;
+	return 0;
+}
+
 static int frame(struct planner *p, struct cues *c)
 {
 	struct frame *f = &p->f;
@@ -164,6 +179,11 @@ static int frame(struct planner *p, struct cues *c)
 			         (via >= 0 && word_in(p->s->t[via].comment, p->tk.v[i].stem)));
 		if (named)
 			rc = lc;
+		/* "top 3 operations" ranked the departments the operations' key points into: a dictionary
+		 * of places labels where the rows happened, not what they are (docs/coverage.md) */
+		if (rc >= 0 && via >= 0 && place_dict(p, via))
+			return pf_decline(p, "the rows of %s are ranked, and the dictionary their key points into names something "
+			                     "else about them (where or by whom), not what they are", p->s->t[f->fact].name);
 		/* one rank per item through the key the join takes: of two keys into the labels (an
 		 * admission's department and ward), the one the question's words tell, as the join does */
 		for (int k = 0, other = -1, pk; rc >= 0 && via >= 0 && f->rank_key < 0 && k < p->s->nfk; k++)
@@ -217,6 +237,10 @@ ranked:
 	/* "top 5 patients by admissions with their names": the patients ranked by their numbers */
 	if (pf_name_unshown(p, &rc, 1) < 0)
 		return -1;
+	/* "top 5 condition names" ranked the diagnosis codes (the table's first text column) */
+	if (pf_says_name(p, 0, p->tk.n) && pf_holds_codes(&p->s->c[rc]))
+		return pf_decline(p, "'%s' asks for names, and the plan would show a column of codes",
+		                  arena_printf(&p->a, "names (%s)", pf_cfq(p, rc)));
 	f->rank_col = rc;
 	f->rank_n = c->n;
 	f->rank_asc = c->asc;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# 55_heads_codes_names.sh: issue 26, fifteenth session, on a schema of our own (docs/coverage.md, "Own phrasings hunted for wrong numbers (fifteenth session)"): a diagnosis written right before the word for operations ("갑상선암 수술 건수") is the operations' own diagnosis, never every operation of a patient who has that diagnosis somewhere in a list kept per patient, and a code found only in that list is declined there ("C73 수술 건수"); "number of operations per patient" and, on the demo, "number of cases per patient" are counted per patient, never one total; "전원" (a whole code name of the discharge result and a part of the admission route's 타병원 전원) is declined unless another word says which; names asked beside patients ranked or counted per patient ("with their names") are declined, never the numbers alone; "department English name" is never answered with the Korean name; "prescriptions per admission by department" is declined, never the prescriptions per department; "drug names" or "진단명" are never answered with a column of codes; a yes/no said to be recorded ("with diabetes recorded") is = 1, never IS NOT NULL; on the demo, "위암 수술 건수" counts the stomach operations, "대장암 환자 수" both colon and rectal cancer codes.
+# 55_heads_codes_names.sh: issue 26, fifteenth session, on a schema of our own (docs/coverage.md, "Own phrasings hunted for wrong numbers (fifteenth session)"): a diagnosis written right before the word for operations ("갑상선암 수술 건수") is the operations' own diagnosis, never every operation of a patient who has that diagnosis somewhere in a list kept per patient, and a code found only in that list is declined there ("C73 수술 건수"); "number of operations per patient", "환자별 수술 건수" and, on the demo, "number of cases per patient" are counted per patient, never one total; "전원" (a whole code name of the discharge result and a part of the admission route's 타병원 전원) is declined unless another word says which; names asked beside patients ranked or counted per patient ("with their names") are declined, never the numbers alone; "department English name" is never answered with the Korean name; "진료과별 환자당 수술 건수" (a count per patient of each department) and "how many orders per admission on average" are declined, never a total per department or a count beside an average of values; "prescriptions per admission by department" is declined, never the prescriptions per department; "drug names" or "진단명" are never answered with a column of codes; "top 3 operations" never ranks the departments the operations' key points into; "약 이름" is never the wards' 이름; a yes/no said to be recorded ("with diabetes recorded") is = 1, never IS NOT NULL; on the demo, "위암 수술 건수" counts the stomach operations, "대장암 환자 수" both colon and rectal cancer codes.
 set -uo pipefail
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 ASKQL=${ASKQL:-$TOP/bin/askql}
@@ -50,6 +50,13 @@ UPDATE adm SET dept_cd = (ARRAY['GS', 'TS', 'OL'])[1 + adm_no % 3];
 CREATE TABLE adm_ord (ord_no int PRIMARY KEY, adm_no int NOT NULL REFERENCES adm, ord_dt timestamp NOT NULL);
 COMMENT ON TABLE adm_ord IS 'Orders (prescriptions) of an admission';
 INSERT INTO adm_ord SELECT g, 1 + g % 200, timestamp '2025-01-01' + g * interval '5 hours' FROM generate_series(1, 700) g;
+-- wards named in a comment that says 이름
+CREATE TABLE ward (ward_cd text PRIMARY KEY, ward_nm text NOT NULL);
+COMMENT ON TABLE ward IS 'Wards';
+COMMENT ON COLUMN ward.ward_nm IS 'Ward name (병동 이름)';
+INSERT INTO ward VALUES ('W1', '7 West'), ('W2', 'ICU');
+ALTER TABLE op ADD COLUMN ward_cd text REFERENCES ward;
+UPDATE op SET ward_cd = (ARRAY['W1', 'W2'])[1 + op_id % 2];
 -- drug orders kept by their codes only
 CREATE TABLE rx (rx_no int PRIMARY KEY, op_id int NOT NULL REFERENCES op, atc_cd text NOT NULL, dose numeric NOT NULL);
 COMMENT ON TABLE rx IS 'Drug orders';
@@ -61,6 +68,7 @@ cat >"$TMP/q.jsonl" <<'J'
 {"question": "갑상선암 수술 건수", "gold_sql": "SELECT count(*) FROM op WHERE dx = 'Thyroid cancer'", "rule": "a diagnosis right before the operations' word is the operation's own, never the patient's list"}
 {"question": "How many operations had diabetes recorded?", "gold_sql": "SELECT count(*) FROM op WHERE dm = 1", "rule": "a yes/no said to be recorded is = 1, never IS NOT NULL"}
 {"question": "number of operations per patient", "gold_sql": "SELECT pt_no, count(*) FROM op GROUP BY pt_no", "rule": "operations counted per patient, never one total"}
+{"question": "환자별 수술 건수", "gold_sql": "SELECT pt_no, count(*) FROM op GROUP BY pt_no", "rule": "환자별 with operations counted: per patient, never declined as per operation"}
 {"question": "타병원에서 전원된 입원 건수", "gold_sql": "SELECT count(*) FROM adm WHERE route_cd = '3'", "rule": "the whole code name said (타병원 전원): that code"}
 J
 own_schema_eval "$TMP/q.jsonl"
@@ -75,6 +83,14 @@ own_schema_declined "is declined: the English name asked, never the Korean one s
 	"Operations per year per department: year, department English name, count."
 own_schema_declined "is declined: per admission is no breakdown by the admission's department" \
 	"number of prescriptions per admission by department"
+own_schema_declined "is declined: a count per patient of each department is not built, never the operations per department" \
+	"진료과별 환자당 수술 건수"
+own_schema_declined "is declined: 'on average' averages the count, never a count beside the average of the values" \
+	"how many orders per admission on average"
+own_schema_declined "is declined: the operations' departments are where they happened, not what they are" \
+	"top 3 operations"
+own_schema_declined "is declined: the names are of what the word before 이름 names, never the wards'" \
+	"가장 많이 처방된 약 이름 top 3"
 own_schema_declined "is declined: names asked, never a column of codes" \
 	"top 3 drug names by number of orders"
 
@@ -96,5 +112,5 @@ case $out in
 *"GROUP BY clinical_data_table.subjectid"*) ok "demo: 'per patient' (the catalog's synonym of the patient key) groups, never one total" ;;
 *) nok "demo: 'per patient' (the catalog's synonym of the patient key) groups, never one total" "$out" ;;
 esac
-[ "$n" -eq 15 ] || nok "fifteen checks were made (got $n)"
+[ "$n" -eq 20 ] || nok "twenty checks were made (got $n)"
 echo "1..$n"

@@ -1627,7 +1627,9 @@ int pf_bind_rest(struct planner *p)
 		 * entity said per (the patient) is the breakdown, by its key in the rows counted; without
 		 * one, declined (it was one total of every operation); "진료과별 환자당 수술 건수" beside
 		 * another breakdown is a count per patient of each department, not built: declined */
-		int counted = pf_has_role(p, R_COUNT) || pf_has_role(p, R_MANY);
+		int counted = (pf_has_role(p, R_COUNT) || pf_has_role(p, R_MANY)) && !pf_has_role(p, R_AVG) &&
+		              !pf_has_role(p, R_MAX) && !pf_has_role(p, R_MIN) && !pf_has_role(p, R_SUM);   /* (환자당 평균 수술
+		                                                                                        * 건수: a total per patient, averaged) */
 		if (per_kind >= 0 && counted && f->ngroup)
 			return pf_decline(p, "the question asks per %s, which the plan does not group by",
 			                  arena_printf(&p->a, "'%s'", p->tk.v[per_tok].text));

@@ -618,7 +618,7 @@ static enum err emit_sql(struct planner *p, const struct planner_ctx *ctx, struc
 				out->sql = NULL;
 			}
 		}
-		/* "department English name": a column of a table the question names, left out while the
+		/* "병동 영문명 포함": a column of a table the question names, left out while the
 		 * answer shows another text column of that table (the Korean name) instead */
 		for (int l = 0; l < p->pl.n && !p->decline && out->sql; l++) {
 			const struct plink_item *it = &p->pl.v[l];
@@ -639,7 +639,7 @@ static enum err emit_sql(struct planner *p, const struct planner_ctx *ctx, struc
 				out->sql = NULL;
 			}
 		}
-		/* "진단명", "drug name" linked to a column of codes (condition_source_value, 'Diagnosis
+		/* "약품명", "drug name" linked to a column of codes (condition_source_value, 'Diagnosis
 		 * code as recorded'): names were asked, the answer would show codes */
 		for (int l = 0; l < p->pl.n && !p->decline && out->sql; l++) {
 			const struct plink_item *it = &p->pl.v[l];

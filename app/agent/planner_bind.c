@@ -1181,7 +1181,7 @@ static int bind_column(struct planner *p, struct plink_item *it, const char *sp,
 		return 0;
 	}
 	if (f->ncond < MAXF && recorded_words(p, it->t0, it->t1) && !p->s->c[col].flag) {
-		/* (any column: "ASA recorded only", "a recorded date of death"; not a yes/no: "preop
+		/* (any column: "ASA recorded only", "a recorded date of death"; not a yes/no: "with
 		 * diabetes recorded" is diabetes, = 1 below, not a flag that holds 0 or 1) */
 		/* "patients with a recorded date of death": the rows where it has a value */
 		pf_cond_not_null(f, col);

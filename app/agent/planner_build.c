@@ -1084,6 +1084,19 @@ int pf_build(struct planner *p, struct squery *q)
 			}
 		}
 		codes_beside_labels(p);
+		/* "number of prescriptions by name": one total, the names never grouped (name is a word
+		 * the linker skips); a count or an aggregate said by name with nothing grouped is declined */
+		for (int i = 0; f->agg && !f->ngroup && !f->bucket && !f->age_band && i + 1 < p->tk.n; i++)
+			if ((!strcmp(p->tk.v[i].text, "by") || !strcmp(p->tk.v[i].text, "per")) && !p->tk.v[i + 1].used &&
+			    (!strcmp(p->tk.v[i + 1].text, "name") || !strcmp(p->tk.v[i + 1].text, "names")))
+				return pf_decline(p, "the question asks per %s, which the plan does not group by",
+				                  arena_printf(&p->a, "'%s %s'", p->tk.v[i].text, p->tk.v[i + 1].text));
+		/* "first lactate after surgery, average", "last hemoglobin before surgery mean": the first or
+		 * last of each, then an aggregate, is not built; never the aggregate of every value */
+		for (int i = 0; f->agg && strcmp(f->agg, "COUNT") && i < p->tk.n; i++)
+			if ((p->tk.v[i].role == R_FIRST || p->tk.v[i].role == R_LAST) && !p->tk.v[i].used)
+				return pf_decline(p, "the question asks for '%s' of each, then an aggregate of them, which the offline "
+				                     "planner does not build", p->tk.v[i].text);
 		/* "admissions per patient with names": grouped by the patients' numbers only */
 		if (!f->bucket && !f->age_band && pf_name_unshown(p, f->group, f->ngroup) < 0)
 			return -1;

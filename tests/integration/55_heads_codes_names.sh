@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# 55_heads_codes_names.sh: issue 26, fifteenth session, on a schema of our own (docs/coverage.md, "Own phrasings hunted for wrong numbers (fifteenth session)"): a diagnosis written right before the word for operations ("갑상선암 수술 건수") is the operations' own diagnosis, never every operation of a patient who has that diagnosis somewhere in a list kept per patient, and a code found only in that list is declined there ("C73 수술 건수"); "number of operations per patient", "환자별 수술 건수" and, on the demo, "number of cases per patient" are counted per patient, never one total; "전원" (a whole code name of the discharge result and a part of the admission route's 타병원 전원) is declined unless another word says which; names asked beside patients ranked or counted per patient ("with their names") are declined, never the numbers alone; "department English name" is never answered with the Korean name; "진료과별 환자당 수술 건수" (a count per patient of each department) and "how many orders per admission on average" are declined, never a total per department or a count beside an average of values; "prescriptions per admission by department" is declined, never the prescriptions per department; "drug names" or "진단명" are never answered with a column of codes; "top 3 operations" never ranks the departments the operations' key points into; "약 이름" is never the wards' 이름; a yes/no said to be recorded ("with diabetes recorded") is = 1, never IS NOT NULL; on the demo, "위암 수술 건수" counts the stomach operations, "대장암 환자 수" both colon and rectal cancer codes.
+# 55_heads_codes_names.sh: issue 26, fifteenth session, on a schema of our own (docs/coverage.md, "Own phrasings hunted for wrong numbers (fifteenth session)"): a diagnosis written right before the word for operations ("갑상선암 수술 건수") is the operations' own diagnosis, never every operation of a patient who has that diagnosis somewhere in a list kept per patient, and a code found only in that list is declined there ("C73 수술 건수"); "number of operations per patient", "환자별 수술 건수" and, on the demo, "number of cases per patient" are counted per patient, never one total; "전원" (a whole code name of the discharge result and a part of the admission route's 타병원 전원) is declined unless another word says which; names asked beside patients ranked or counted per patient ("with their names") are declined, never the numbers alone; "department English name" is never answered with the Korean name; "진료과별 환자당 수술 건수" (a count per patient of each department) and "how many orders per admission on average" are declined, never a total per department or a count beside an average of values; "prescriptions per admission by department" is declined, never the prescriptions per department; "drug names" or "진단명" are never answered with a column of codes; "top 3 operations" never ranks the departments the operations' key points into; "약 이름" is never the wards' 이름; "number of operations by name" is never one total; on the demo, "intraop lowest MAP average", "first lactate after surgery average" and "last hemoglobin before surgery mean" are declined, never the lowest and the average of every value or the average of every value; a yes/no said to be recorded ("with diabetes recorded") is = 1, never IS NOT NULL; on the demo, "위암 수술 건수" counts the stomach operations, "대장암 환자 수" both colon and rectal cancer codes.
 set -uo pipefail
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 ASKQL=${ASKQL:-$TOP/bin/askql}
@@ -91,6 +91,8 @@ own_schema_declined "is declined: the operations' departments are where they hap
 	"top 3 operations"
 own_schema_declined "is declined: the names are of what the word before 이름 names, never the wards'" \
 	"가장 많이 처방된 약 이름 top 3"
+own_schema_declined "is declined: by name with nothing grouped, never one total" \
+	"number of operations by name"
 own_schema_declined "is declined: names asked, never a column of codes" \
 	"top 3 drug names by number of orders"
 
@@ -112,5 +114,17 @@ case $out in
 *"GROUP BY clinical_data_table.subjectid"*) ok "demo: 'per patient' (the catalog's synonym of the patient key) groups, never one total" ;;
 *) nok "demo: 'per patient' (the catalog's synonym of the patient key) groups, never one total" "$out" ;;
 esac
-[ "$n" -eq 20 ] || nok "twenty checks were made (got $n)"
+for q in "intraop lowest MAP average" "first lactate after surgery average" "last hemoglobin before surgery mean"; do
+	out=$(demo_plan "$q")
+	case $out in
+	*"sql: SELECT"*) nok "demo: '$q' is declined: the lowest or first of each, then averaged, is not built" "$out" ;;
+	*) ok "demo: '$q' is declined: the lowest or first of each, then averaged, is not built" ;;
+	esac
+done
+out=$(demo_plan "평균 나이와 최고 나이")
+case $out in
+*"AVG(clinical_data_table.age) AS avg, MAX(clinical_data_table.age)"*) ok "demo: two aggregates joined by 와 are both kept" ;;
+*) nok "demo: two aggregates joined by 와 are both kept" "$out" ;;
+esac
+[ "$n" -eq 25 ] || nok "twenty-five checks were made (got $n)"
 echo "1..$n"

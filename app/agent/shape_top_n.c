@@ -81,6 +81,19 @@ static int ranked_key(struct planner *p, const char *col)
 
 
 /* rank what is asked for: a projected column, else the label of the fact table; 0 or -1 */
+/* says_place: a word of the question is a place word, or starts with one (진료과의): the places
+ * themselves are asked for ("어느 진료과의 방문 건수가 가장 많아?") */
+static int says_place(const struct planner *p)
+{
+	const char *const *w = planner_lex_phrases("place_word");
+	for (int i = 0; i < p->tk.n; i++)
+		for (int k = 0; w && w[k]; k++)
+			if (!strchr(w[k], ' ') && (!strcasecmp(p->tk.v[i].stem, w[k]) || !strncasecmp(p->tk.v[i].text, w[k], strlen(w[k])) ||
+			                           (p->tk.v[i].raw && !strncasecmp(p->tk.v[i].raw, w[k], strlen(w[k])))))
+				return 1;   /* (진료과의: the word as written; its stem may be cut to 진료) */
+	return 0;
+}
+
 /* place_dict: dictionary d says where or by whom rows happen: a place word (conf/lexicon/phrases.tsv,
  * place_word) is its name, a part of its name, or a word of its comment ("부서 코드(진료과 및
  * 병동)", "Departments, clinics and wards ..."), so its labels are not what the rows are */
@@ -181,7 +194,7 @@ static int frame(struct planner *p, struct cues *c)
 			rc = lc;
 		/* "top 3 operations" ranked the departments the operations' key points into: a dictionary
 		 * of places labels where the rows happened, not what they are (docs/coverage.md) */
-		if (rc >= 0 && via >= 0 && place_dict(p, via))
+		if (rc >= 0 && via >= 0 && place_dict(p, via) && !says_place(p))
 			return pf_decline(p, "the rows of %s are ranked, and the dictionary their key points into names something "
 			                     "else about them (where or by whom), not what they are", p->s->t[f->fact].name);
 		/* one rank per item through the key the join takes: of two keys into the labels (an

@@ -74,6 +74,18 @@ static int semi_join(struct planner *p, struct squery *q, int ti)
 	return 0;
 }
 
+/* time_after: token i (first, last) is followed by a unit of time ("the first day of this year", "on
+ * the last day of the stay", "first time"): a part of a time, not the first of each */
+static int time_after(const struct planner *p, int i)
+{
+	static const char *const w[] = {"day", "days", "week", "weeks", "month", "months", "year", "years", "hour", "hours",
+	                                "time", "times", "날", "일", "주", "달", "해", NULL};
+	if (i + 1 >= p->tk.n)
+		return 0;
+	const struct ptok *t = &p->tk.v[i + 1];
+	return t->role == R_UNIT || t->role == R_BUCKET || planner_in_list(w, t->text) || planner_in_list(w, t->stem);
+}
+
 /* and_between: the values of column col the question names are joined by "and" (and, 및,
  * 그리고, a value written with 과/와/랑/하고) and no "or" (or, 또는, 혹은, 이나) is said */
 static int and_between(struct planner *p, int col)
@@ -1093,8 +1105,9 @@ int pf_build(struct planner *p, struct squery *q)
 				                  arena_printf(&p->a, "'%s %s'", p->tk.v[i].text, p->tk.v[i + 1].text));
 		/* "first lactate after surgery, average", "last hemoglobin before surgery mean": the first or
 		 * last of each, then an aggregate, is not built; never the aggregate of every value */
-		for (int i = 0; f->agg && strcmp(f->agg, "COUNT") && i < p->tk.n; i++)
-			if ((p->tk.v[i].role == R_FIRST || p->tk.v[i].role == R_LAST) && !p->tk.v[i].used)
+		for (int i = 0; f->agg && strcmp(f->agg, "COUNT") && !f->entity_val && i < p->tk.n; i++)   /* (one patient
+			 * named: "first" and "last" are of the patient's visits, read before) */
+			if ((p->tk.v[i].role == R_FIRST || p->tk.v[i].role == R_LAST) && !p->tk.v[i].used && !time_after(p, i))
 				return pf_decline(p, "the question asks for '%s' of each, then an aggregate of them, which the offline "
 				                     "planner does not build", p->tk.v[i].text);
 		/* "admissions per patient with names": grouped by the patients' numbers only */

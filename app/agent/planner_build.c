@@ -881,7 +881,13 @@ static int build_aggregate(struct planner *p, struct squery *q)
 		return pf_decline(p, "%s", "a top N over a breakdown in two ways (the top N within each group, or of the pairs) "
 		                           "could not be told apart");
 	if (f->ngroup && f->order) {
-		q->order[q->norder].e = q->sel[q->nsel - 1].e;
+		/* (a rate's groups are ranked by the rate, never by its denominator, the last item shown:
+		 * "진료과별 사망률 상위 3개" ranked the departments by their admissions) */
+		int by = q->nsel - 1;
+		for (int i = 0; f->agg && !strcmp(f->agg, "RATE") && i < q->nsel; i++)
+			if (q->sel[i].as && !strcmp(q->sel[i].as, "rate_percent"))
+				by = i;
+		q->order[q->norder].e = q->sel[by].e;
 		q->order[q->norder++].desc = f->order < 0;
 		q->limit = f->limit;
 	}

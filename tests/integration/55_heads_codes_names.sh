@@ -99,37 +99,35 @@ own_schema_declined "is declined: names asked, never a column of codes" \
 # on the demo database: its catalog maps 위암 to the stomach operations and to a diagnosis code,
 # and 대장암 to the colon and the rectal cancer codes (conf/metadata/demo.json)
 demo_plan() { "$ASKQL" eval --target demo --now '2025-12-31 23:59:00' --plan "$1" 2>&1; }
-out=$(demo_plan "위암 수술 건수")
-case $out in
-*"FROM clinical_data_table WHERE clinical_data_table.optype = 'Stomach'"*) ok "demo: 위암 수술 건수 counts the stomach operations" ;;
-*) nok "demo: 위암 수술 건수 counts the stomach operations" "$out" ;;
-esac
-out=$(demo_plan "대장암 환자 수")
-case $out in
-*"IN ('C18.9', 'C20')"*) ok "demo: 대장암 is both stored codes of colorectal cancer, never the first alone" ;;
-*) nok "demo: 대장암 is both stored codes of colorectal cancer, never the first alone" "$out" ;;
-esac
-out=$(demo_plan "number of cases per patient")
-case $out in
-*"GROUP BY clinical_data_table.subjectid"*) ok "demo: 'per patient' (the catalog's synonym of the patient key) groups, never one total" ;;
-*) nok "demo: 'per patient' (the catalog's synonym of the patient key) groups, never one total" "$out" ;;
-esac
-for q in "intraop lowest MAP average" "first lactate after surgery average" "last hemoglobin before surgery mean"; do
-	out=$(demo_plan "$q")
+# demo_expect TEXT NAME QUESTION: ok when the demo plan of QUESTION contains TEXT
+demo_expect() {
+	local out
+	out=$(demo_plan "$3")
 	case $out in
-	*"sql: SELECT"*) nok "demo: '$q' is declined: the lowest or first of each, then averaged, is not built" "$out" ;;
-	*) ok "demo: '$q' is declined: the lowest or first of each, then averaged, is not built" ;;
+	*"$1"*) ok "$2" ;;
+	*) nok "$2" "$out" ;;
 	esac
+}
+# demo_declined NAME QUESTION: ok when the demo plan of QUESTION has no SQL
+demo_declined() {
+	local out
+	out=$(demo_plan "$2")
+	case $out in
+	*"sql: SELECT"*) nok "$1" "$out" ;;
+	*) ok "$1" ;;
+	esac
+}
+demo_expect "FROM clinical_data_table WHERE clinical_data_table.optype = 'Stomach'" \
+	"demo: 위암 수술 건수 counts the stomach operations" "위암 수술 건수"
+demo_expect "IN ('C18.9', 'C20')" "demo: 대장암 is both stored codes of colorectal cancer, never the first alone" "대장암 환자 수"
+demo_expect "GROUP BY clinical_data_table.subjectid" \
+	"demo: 'per patient' (the catalog's synonym of the patient key) groups, never one total" "number of cases per patient"
+for q in "intraop lowest MAP average" "first lactate after surgery average" "last hemoglobin before surgery mean"; do
+	demo_declined "demo: '$q' is declined: the lowest or first of each, then averaged, is not built" "$q"
 done
-out=$(demo_plan "평균 나이와 최고 나이")
-case $out in
-*"AVG(clinical_data_table.age) AS avg, MAX(clinical_data_table.age)"*) ok "demo: two aggregates joined by 와 are both kept" ;;
-*) nok "demo: two aggregates joined by 와 are both kept" "$out" ;;
-esac
-out=$(demo_plan "진료과별 사망률 상위 3개")
-case $out in
-*"ORDER BY ROUND((AVG(CAST(clinical_data_table.death_inhosp = 1 AS int)) * 100), 2) DESC LIMIT 3"*) ok "demo: departments ranked by their death rate, never by their number of cases" ;;
-*) nok "demo: departments ranked by their death rate, never by their number of cases" "$out" ;;
-esac
+demo_expect "AVG(clinical_data_table.age) AS avg, MAX(clinical_data_table.age)" "demo: two aggregates joined by 와 are both kept" \
+	"평균 나이와 최고 나이"
+demo_expect "ORDER BY ROUND((AVG(CAST(clinical_data_table.death_inhosp = 1 AS int)) * 100), 2) DESC LIMIT 3" \
+	"demo: departments ranked by their death rate, never by their number of cases" "진료과별 사망률 상위 3개"
 [ "$n" -eq 26 ] || nok "twenty-six checks were made (got $n)"
 echo "1..$n"

@@ -590,6 +590,13 @@ static int shown_instead(const struct planner *p, int col)
 	return -1;
 }
 
+/* drop_sql: the printed SQL thrown away after a decline (out->sql NULL) */
+static void drop_sql(struct planner_out *out)
+{
+	free(out->sql);
+	out->sql = NULL;
+}
+
 /* emit_sql: the SQL tree printed into out->sql, unless the plan leaves out a table the question
  * names or repeats SQL that already failed (then declined, out->sql NULL); OK or ERR_NOMEM */
 static enum err emit_sql(struct planner *p, const struct planner_ctx *ctx, struct planner_out *out)
@@ -614,8 +621,7 @@ static enum err emit_sql(struct planner *p, const struct planner_ctx *ctx, struc
 				pf_decline(p, "the question names %s, which the plan does not use",
 				        arena_printf(&p->a, "'%s' (%s)", pf_span_text(p, it->t0, it->t1),
 				                     it->kind == PL_TABLE ? nm : pf_cfq(p, it->cols[0])));
-				free(out->sql);
-				out->sql = NULL;
+				drop_sql(out);
 			}
 		}
 		/* "병동 영문명 포함": a column of a table the question names, left out while the
@@ -635,8 +641,7 @@ static enum err emit_sql(struct planner *p, const struct planner_ctx *ctx, struc
 				pf_decline(p, "the question names %s, which the plan does not use",
 				           arena_printf(&p->a, "'%s' (%s; the answer would show %s)", pf_span_text(p, it->t0, it->t1),
 				                        pf_cfq(p, it->cols[0]), p->s->c[other].name));
-				free(out->sql);
-				out->sql = NULL;
+				drop_sql(out);
 			}
 		}
 		/* "약품명", "drug name" linked to a column of codes (condition_source_value, 'Diagnosis
@@ -647,8 +652,7 @@ static enum err emit_sql(struct planner *p, const struct planner_ctx *ctx, struc
 			    pf_holds_codes(&p->s->c[it->cols[0]]) && planner_sql_names(out->sql, p->s->c[it->cols[0]].name, 0)) {
 				pf_decline(p, "'%s' asks for names, and the plan would show a column of codes",
 				           arena_printf(&p->a, "%s (%s)", pf_span_text(p, it->t0, it->t1), pf_cfq(p, it->cols[0])));
-				free(out->sql);
-				out->sql = NULL;
+				drop_sql(out);
 			}
 		}
 		/* a key column into a dictionary that a word names strongly ("coded as primary": the
@@ -661,8 +665,7 @@ static enum err emit_sql(struct planner *p, const struct planner_ctx *ctx, struc
 			    pf_dict_label(p, it->cols[0], &edge) >= 0 && !planner_sql_names(out->sql, p->s->c[it->cols[0]].name, 0)) {
 				pf_decline(p, "the question names %s, which the plan does not use",
 				        arena_printf(&p->a, "'%s' (%s)", pf_span_text(p, it->t0, it->t1), pf_cfq(p, it->cols[0])));
-				free(out->sql);
-				out->sql = NULL;
+				drop_sql(out);
 			}
 		}
 		/* "LOINC 코드별 결과 건수", "검사별 건수", "number of results by lab" counted the test
@@ -687,8 +690,7 @@ static enum err emit_sql(struct planner *p, const struct planner_ctx *ctx, struc
 				if (!names_fact) {
 					pf_decline(p, "'%s' counts, and the plan would count the entries of a dictionary instead",
 					           w >= 0 ? pf_span_text(p, w, i + 1 > w ? i + 1 : w + 1) : t->text);
-					free(out->sql);
-					out->sql = NULL;
+					drop_sql(out);
 				}
 			}
 		}
@@ -699,8 +701,7 @@ static enum err emit_sql(struct planner *p, const struct planner_ctx *ctx, struc
 		    !strcmp(p->f.agg, "COUNT") && !p->f.entity_count && p->f.count_col < 0) {
 			pf_decline(p, "the question counts %s, and the plan would count the rows of another table joined to them",
 			           p->s->t[p->f.rows_tab].name);
-			free(out->sql);
-			out->sql = NULL;
+			drop_sql(out);
 		}
 		/* "propofol 투여한 케이스의 평균 수술시간" averaged the propofol doses: a word for a duration
 		 * right after an average (or a total, a maximum) that no start and end time was found for
@@ -716,8 +717,7 @@ static enum err emit_sql(struct planner *p, const struct planner_ctx *ctx, struc
 			if (after_agg && !t->used && pf_duration_word(t) && strcmp(t->text, "long")) {
 				pf_decline(p, "the question asks for a duration (%s), and the plan measures no time between a start and an end",
 				           arena_printf(&p->a, "'%s'", t->text));
-				free(out->sql);
-				out->sql = NULL;
+				drop_sql(out);
 			}
 		}
 		/* visits named (입원 횟수, admissions) must be what the answer reads, unless the rows read
@@ -726,15 +726,13 @@ static enum err emit_sql(struct planner *p, const struct planner_ctx *ctx, struc
 		if (!p->decline && out->sql && p->f.visit_mention >= 0 && !planner_sql_names(out->sql, p->s->t[p->f.visit_mention].name, 0) &&
 		    !key_used(p, out->sql, p->f.visit_mention) && !parts_of_visits(p)) {
 			pf_decline(p, "the question names visits or stays (%s), which the plan does not use", p->s->t[p->f.visit_mention].name);
-			free(out->sql);
-			out->sql = NULL;
+			drop_sql(out);
 		}
 		/* an earlier attempt with exactly this SQL failed: do not repeat it */
 		for (int i = 0; ctx && out->sql && i < ctx->nattempts; i++)   /* (NULL: declined above) */
 			if (ctx->attempts[i].sql && (ctx->attempts[i].error || ctx->attempts[i].empty_result) &&
 			    !strcmp(ctx->attempts[i].sql, out->sql)) {
-				free(out->sql);
-				out->sql = NULL;
+				drop_sql(out);
 				pf_decline(p, "the same SQL already failed: %s",
 				        ctx->attempts[i].error ? ctx->attempts[i].error : "it returned no rows");
 				break;

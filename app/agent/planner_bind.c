@@ -1093,12 +1093,6 @@ static int add_group(struct planner *p, int col, int src, const char *sp)
 	return 0;
 }
 
-/* name_word: t is a word for a name (이름, 명칭, name, names), with 별 or by taken off */
-static int name_word(const struct ptok *t)
-{
-	return !strcmp(t->text, "이름") || !strcmp(t->text, "명칭") || !strcmp(t->stem, "name");
-}
-
 /* zero_side: link it names yes/no column col only by words its comment gives the 0 ("In-hospital
  * death: 1 died, 0 discharged alive": 생존 -> alive), not the 1: the rows where it is 0 */
 static int zero_side(struct planner *p, int col, const struct plink_item *it)
@@ -1141,7 +1135,7 @@ static int bind_column(struct planner *p, struct plink_item *it, const char *sp,
 	 * names (이름, name) is by the names of what the word before it names; a column of another
 	 * table is some other thing's name ("가장 많이 처방된 약 이름 top 5" ranked the care sites:
 	 * shown or ranked, the same; with no word before it, only a breakdown is held to it) */
-	if (it->t1 - it->t0 == 1 && name_word(&p->tk.v[it->t0])) {
+	if (it->t1 - it->t0 == 1 && pf_name_word(&p->tk.v[it->t0], 0)) {
 		int before = -1;
 		for (int l = 0; l < p->pl.n && it->t0 > 0; l++) {
 			const struct plink_item *o = &p->pl.v[l];

@@ -1106,7 +1106,7 @@ int pf_build(struct planner *p, struct squery *q)
 		 * the linker skips); a count or an aggregate said by name with nothing grouped is declined */
 		for (int i = 0; f->agg && !f->ngroup && !f->bucket && !f->age_band && i + 1 < p->tk.n; i++)
 			if ((!strcmp(p->tk.v[i].text, "by") || !strcmp(p->tk.v[i].text, "per")) && !p->tk.v[i + 1].used &&
-			    (!strcmp(p->tk.v[i + 1].text, "name") || !strcmp(p->tk.v[i + 1].text, "names")))
+			    pf_name_word(&p->tk.v[i + 1], 0))
 				return pf_decline(p, "the question asks per %s, which the plan does not group by",
 				                  arena_printf(&p->a, "'%s %s'", p->tk.v[i].text, p->tk.v[i + 1].text));
 		/* "first lactate after surgery, average", "last hemoglobin before surgery mean": the first or

@@ -290,8 +290,11 @@ int pf_tok_terms(const struct ptok *t, const char **terms, int max);
 /* pf_says_code: one of tokens [t0, t1) is the word code(s) or holds 코드 ("약품코드별") */
 int pf_says_code(const struct planner *p, int t0, int t1);
 
-/* pf_says_name: tokens [t0, t1), or the unused word right after them, ask for a name: name(s),
- * 이름, or a Korean noun ending in 명 of three syllables or more (진단명, 약품명) */
+/* pf_name_word: token t is a word asking for names (role name_word of conf/lexicon/phrases.tsv:
+ * name, 이름), as written or as its stem; within: a Korean word holding one (환자이름) counts too */
+int pf_name_word(const struct ptok *t, int within);
+/* pf_says_name: tokens [t0, t1), or the unused word right after them, ask for a name: a name word
+ * (pf_name_word, within words) or a Korean noun ending in 명 of three syllables or more (진단명) */
 int pf_says_name(const struct planner *p, int t0, int t1);
 /* pf_holds_codes: the column's comment says it holds codes, and not names */
 int pf_holds_codes(const struct pcol *c);

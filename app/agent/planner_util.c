@@ -409,6 +409,16 @@ int pf_says_code(const struct planner *p, int t0, int t1)
 	return 0;
 }
 
+/* pf_name_word: contract in planner_front.h */
+int pf_name_word(const struct ptok *t, int within)
+{
+	const char *const *w = planner_lex_phrases("name_word");
+	for (int k = 0; t->kind == TK_WORD && w && w[k]; k++)
+		if (!strcmp(t->text, w[k]) || !strcmp(t->stem, w[k]) || (within && t->hangul && strstr(t->text, w[k])))
+			return 1;
+	return 0;
+}
+
 /* pf_says_name: contract in planner_front.h */
 int pf_says_name(const struct planner *p, int t0, int t1)
 {
@@ -416,10 +426,7 @@ int pf_says_name(const struct planner *p, int t0, int t1)
 		if (i == t1 && p->tk.v[i].used)
 			break;   /* (the next word is another link's) */
 		const struct ptok *t = &p->tk.v[i];
-		if (t->kind != TK_WORD)
-			continue;
-		if (!strcmp(t->text, "name") || !strcmp(t->text, "names") || strstr(t->text, "이름") ||
-		    (t->hangul && strlen(t->text) >= 9 && planner_ends_with(t->text, "명")))
+		if (pf_name_word(t, 1) || (t->kind == TK_WORD && t->hangul && strlen(t->text) >= 9 && planner_ends_with(t->text, "명")))
 			return 1;
 	}
 	return 0;
@@ -439,7 +446,7 @@ int pf_name_unshown(struct planner *p, const int *cols, int n)
 		if (!pf_is_keyish(p, cols[i]))
 			return 0;
 	for (int i = 0; i < p->tk.n && n > 0; i++)
-		if ((!strcmp(p->tk.v[i].text, "name") || !strcmp(p->tk.v[i].text, "names")) && !p->tk.v[i].used)
+		if (pf_name_word(&p->tk.v[i], 0) && !p->tk.v[i].used)
 			return pf_decline(p, "the question asks for '%s', and the plan shows only identifiers", p->tk.v[i].text);
 	return 0;
 }

@@ -107,7 +107,7 @@ for h in 1 2; do
 	ASKQL_CONTEXT_WHOLE_SCHEMA_TOKENS=0 "$ASKQL" eval --target ehrsql --context "$EHR/valid.jsonl" --half $h | sed 's/^/  /'
 done
 for set in "${SETS[@]}"; do
-	for qf in questions questions_b questions_c questions_d questions_e questions_f questions_g questions_h questions_i questions_j questions_k; do
+	for qf in questions questions_b questions_c questions_d questions_e questions_f questions_g questions_h questions_i questions_j questions_k questions_l questions_m; do
 		[ -f "$TOP/tests/data/eval/$set/$qf.jsonl" ] || continue
 		for h in 1 2; do
 			"$ASKQL" eval --target "$set" --context "$TOP/tests/data/eval/$set/$qf.jsonl" --half $h | sed 's/^/  /'
@@ -159,7 +159,7 @@ done
 # each set's first questions (questions.jsonl) and, where written, a second set by other authors
 # (questions_b/c/d.jsonl, docs/eval/brief_second_questions.md): all split into halves the same way
 for set in "${SETS[@]}"; do
-	for qf in questions questions_b questions_c questions_d questions_e questions_f questions_g questions_h questions_i questions_j questions_k; do
+	for qf in questions questions_b questions_c questions_d questions_e questions_f questions_g questions_h questions_i questions_j questions_k questions_l questions_m; do
 		[ -f "$TOP/tests/data/eval/$set/$qf.jsonl" ] || continue
 		tag=$set; [ "$qf" != questions ] && tag=${set}_${qf#questions_}
 		for h in 1 2; do

@@ -687,6 +687,23 @@ static int ident_col(struct planner *p, int c)
 	return pc->unique || (pc->type == PT_TEXT && pc->nvalues > 0 && pc->nvalues * 2 >= rows);
 }
 
+static int same_thing(const struct planner *p, int ci, int col);
+
+/* code_of_dict: column col (not of dictionary dt) holds codes as recorded beside a key of its own
+ * table into dt for the same thing (sex_source_value beside sex_concept_id) */
+static int code_of_dict(struct planner *p, int col, int dt)
+{
+	const struct ptab *t = &p->s->t[p->s->c[col].table];
+	if (p->s->c[col].table == dt || !pf_is_dictionary(p, dt))
+		return 0;
+	for (int ci = t->c0; ci < t->c0 + t->nc; ci++) {
+		int edge, dl;
+		if (ci != col && same_thing(p, ci, col) && (dl = pf_dict_label(p, ci, &edge)) >= 0 && p->s->c[dl].table == dt)
+			return 1;
+	}
+	return 0;
+}
+
 /* value_pick: which candidate column of a value link the plan filters: one a neighbouring word
  * names, one already filtered, one of the fact table, else one reachable from it; *unreached when
  * the fact table references that dictionary but no key of its reaches the value.  The candidate
@@ -712,6 +729,12 @@ static int value_pick(struct planner *p, struct plink_item *it, const char *sp, 
 	for (int c = 0; c < it->ncols && pick < 0; c++)
 		if (p->s->c[it->cols[c]].table == f->fact)
 			pick = c;
+	/* "average creatinine of women": 'F' both a concept's code (FEMALE) and the sex code as recorded
+	 * beside a key into those concepts; one thing, filtered where it is recorded */
+	for (int c = 0; c < it->ncols && pick < 0; c++)
+		for (int d = 0; d < it->ncols && pick < 0; d++)
+			if (d != c && code_of_dict(p, it->cols[d], p->s->c[it->cols[c]].table))
+				pick = d;
 	*unreached = 0;
 	int by_path = pick < 0;
 	for (int c = 0; c < it->ncols; c++) {
@@ -1006,6 +1029,18 @@ static int same_subject(const char *a, const char *b)
 	return 0;
 }
 
+/* same_thing: column ci of col's table is about what col is: their comments begin alike, or col
+ * holds codes as recorded and both names begin with the same word (gender_source_value beside
+ * gender_concept_id: the concept is the breakdown, docs/schema-model.md, "Codes beside concepts") */
+static int same_thing(const struct planner *p, int ci, int col)
+{
+	const struct pcol *a = &p->s->c[ci], *b = &p->s->c[col];
+	if (same_subject(a->comment, b->comment))
+		return 1;
+	size_t n = strcspn(b->name, "_");
+	return b->type == PT_TEXT && pf_holds_codes(b) && n >= 3 && b->name[n] == '_' && !strncmp(a->name, b->name, n + 1);
+}
+
 int pf_group_alternatives(struct planner *p, int col, int *out, int max)
 {
 	int n = 0, edge, lc;
@@ -1018,7 +1053,7 @@ int pf_group_alternatives(struct planner *p, int col, int *out, int max)
 	if (p->s->c[col].unique && pf_is_keyish(p, col) && (lc = pf_label_col(p, p->s->c[col].table, &via)) >= 0 && n < max)
 		out[n++] = lc;
 	for (int ci = t->c0; ci < t->c0 + t->nc && n < max; ci++)
-		if (ci != col && same_subject(p->s->c[ci].comment, p->s->c[col].comment) && (lc = pf_dict_label(p, ci, &edge)) >= 0) {
+		if (ci != col && same_thing(p, ci, col) && (lc = pf_dict_label(p, ci, &edge)) >= 0) {
 			out[n++] = ci;
 			if (n < max)
 				out[n++] = lc;
@@ -1160,7 +1195,7 @@ static int bind_column(struct planner *p, struct plink_item *it, const char *sp,
 		 * ("Cause of death code as recorded" beside "Cause of death (concept)"): that key */
 		int edge, lc = pf_dict_label(p, col, &edge);
 		for (int ci = p->s->t[p->s->c[col].table].c0; lc < 0 && ci < p->s->t[p->s->c[col].table].c0 + p->s->t[p->s->c[col].table].nc; ci++)
-			if (ci != col && same_subject(p->s->c[ci].comment, p->s->c[col].comment) && (lc = pf_dict_label(p, ci, &edge)) >= 0)
+			if (ci != col && same_thing(p, ci, col) && (lc = pf_dict_label(p, ci, &edge)) >= 0)
 				col = ci;
 		if (lc >= 0 && pf_set_via(p, p->s->c[lc].table, edge, sp) < 0)
 			return -1;
@@ -1267,6 +1302,17 @@ static int bind_table(struct planner *p, struct plink_item *it, const char *sp, 
 		if (lc < 0)
 			return pf_decline(p, "'%s' asks for a breakdown by a table, and which of its columns tells its rows apart "
 			                     "could not be told", sp);
+		/* "number of patients per condition": codes as recorded (condition_source_value) beside a
+		 * key of the same thing into a dictionary: the dictionary's label, as in bind_column */
+		const struct ptab *t = &p->s->t[it->table];
+		for (int ci = t->c0; via < 0 && pf_holds_codes(&p->s->c[lc]) && ci < t->c0 + t->nc; ci++) {
+			int edge, dl;
+			if (ci != lc && same_thing(p, ci, lc) && (dl = pf_dict_label(p, ci, &edge)) >= 0) {
+				if (pf_set_via(p, p->s->c[dl].table, edge, sp) < 0)
+					return -1;
+				return add_group(p, dl, ci, sp) < 0 ? -1 : 0;
+			}
+		}
 		if (add_group(p, lc, lc, sp) < 0)
 			return -1;
 	}

@@ -117,6 +117,18 @@ static int counted_table_word(const struct planner *p)
 
 /* pass 0: numbered entities ("patient 123"), before linking; pass 1: entity words left after
  * linking (so "general surgery" stays a value), including single-word links to the key column */
+/* head_of: token m is an entity word naming another entity than the key column col, and it set
+ * the plan's entity (the word before a head noun: "surgery" of "surgery patients") */
+static int head_of(struct planner *p, int m, const char *col)
+{
+	const struct ptok *t = &p->tk.v[m];
+	const char *ec = t->kind == TK_WORD ? entity_column(p, t->text) : NULL;
+	if (!ec && t->kind == TK_WORD)
+		ec = entity_column(p, t->stem);
+	return ec && strcmp(ec, col) && p->f.entity_col && !strcmp(p->f.entity_col, ec) && p->f.entity_word &&
+	       !strcmp(p->f.entity_word, t->stem);
+}
+
 void pf_find_entities(struct planner *p, int pass)
 {
 	struct frame *f = &p->f;
@@ -249,7 +261,10 @@ void pf_find_entities(struct planner *p, int pass)
 			p->tk.v[i + 1].role = R_STOP;   /* not "per" the next word */
 			counted = 2;
 		}
-		if (!f->entity_col || (counted && counted > f->entity_counted)) {
+		/* "thyroid surgery patients under 40 count", "수술 환자": two entity words side by side
+		 * name one thing, the last (the head noun); the first only says which */
+		int head = !counted && !f->entity_counted && f->entity_col && i > 0 && head_of(p, i - 1, col);
+		if (!f->entity_col || (counted && counted > f->entity_counted) || head) {
 			f->entity_col = col;
 			f->entity_word = p->tk.v[i].stem;
 			f->entity_counted = counted;
@@ -319,8 +334,9 @@ void pf_person_count(struct planner *p)
 			m--;
 		/* ... or "how many" after them and their conditions ("diabetic women over 65 how many") */
 		int k = i + 1;
-		while (k < p->tk.n && k <= i + 4 && p->tk.v[k].role != R_MANY &&
+		while (k < p->tk.n && k <= i + 6 && p->tk.v[k].role != R_MANY && p->tk.v[k].role != R_COUNT &&
 		       (linked(p, k) || p->tk.v[k].kind == TK_NUM || p->tk.v[k].role == R_HOW || p->tk.v[k].role == R_GT ||
+		        ((p->tk.v[k].role == R_STOP || planner_lex_generic(p->tk.v[k].text)) && !p->tk.v[k].hangul) ||   /* ("women with potassium over 5.5 count") */
 		        p->tk.v[k].role == R_GE || p->tk.v[k].role == R_LT || p->tk.v[k].role == R_LE))
 			k++;
 		int end = k + 1;   /* ("how many" last, a question mark after it) */
@@ -330,7 +346,9 @@ void pf_person_count(struct planner *p)
 		 * before them ("number of women") */
 		int counted = (i + 1 < p->tk.n && p->tk.v[i + 1].role == R_COUNT) ||
 		              (i >= 2 && !strcmp(p->tk.v[i - 1].text, "of") && p->tk.v[i - 2].role == R_COUNT);
-		if ((i == 0 || p->tk.v[m].role != R_MANY) && !counted && !(k < p->tk.n && p->tk.v[k].role == R_MANY && end == p->tk.n))
+		/* ("diabetic men over 60 count": a count word last, after them and their conditions) */
+		if ((i == 0 || p->tk.v[m].role != R_MANY) && !counted &&
+		    !(k < p->tk.n && (p->tk.v[k].role == R_MANY || (p->tk.v[k].role == R_COUNT && k > i + 1)) && end == p->tk.n))
 			continue;
 		count_patients(p, col, i, "people counted: each is a patient");
 		return;

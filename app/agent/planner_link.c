@@ -893,6 +893,21 @@ static int comment_word(const char *comment, const char *w)
 	return 0;
 }
 
+/* value_with_word: the one stored value of column ci that holds w as a whole word among others
+ * ('thoracic' of 'Thoracic surgery'), or -1 (none, or several: the word tells none apart) */
+static int value_with_word(const struct psnap *s, int ci, const char *w)
+{
+	int found = -1;
+	for (int v = 0; v < s->nv; v++) {
+		if (s->v[v].col != ci || s->v[v].syn || !strchr(s->v[v].key, ' ') || !comment_word(s->v[v].key, w))
+			continue;
+		if (found >= 0)
+			return -1;
+		found = v;
+	}
+	return found;
+}
+
 /* columns and tables: spans of up to 3 content words, best scoring element */
 static void link_schema(struct arena *a, const struct psnap *s, struct ptoks *tk, struct plink *pl,
                         const struct retrieval *r, const int *banned)
@@ -1038,7 +1053,21 @@ static void link_schema(struct arena *a, const struct psnap *s, struct ptoks *tk
 			 * rows, not a column called diagnosis) is the table */
 			size_t xl = strlen(t->text);
 			int plural = j - i == 1 && !t->hangul && xl > 3 && t->text[xl - 1] == 's' && strcmp(t->stem, t->text);
-			if (bc >= 0 && (plural ? bsc > btsc + 0.06 : bsc >= btsc)) {   /* 0.06: the retrieval's boost */
+			int vw = bc >= 0 && j - i == 1 && bsc < 0.75 && s->c[bc].type == PT_TEXT ? value_with_word(s, bc, t->text) : -1;
+			if (vw >= 0 && (plural ? bsc > btsc + 0.06 : bsc >= btsc)) {
+				/* "open thoracic operations" projected the department, the word dropped: a word
+				 * that names the column only weakly (its comment lists the values) and is a word
+				 * of exactly one stored value names that value (docs/schema-model.md, "A word of
+				 * one stored value") */
+				it.kind = PL_VALUE;
+				it.cols[0] = bc;
+				it.vals[0] = s->v[vw].value;
+				it.ncols = 1;
+				it.score = 0.8;
+				it.con = -1;
+				it.why = arena_printf(a, "'%s' is a word of one stored value of %s.%s", t->text, s->t[s->c[bc].table].name,
+				                      s->c[bc].name);
+			} else if (bc >= 0 && (plural ? bsc > btsc + 0.06 : bsc >= btsc)) {   /* 0.06: the retrieval's boost */
 				it.kind = PL_COLUMN;
 				it.cols[0] = bc;
 				it.ncols = 1;

@@ -712,9 +712,11 @@ struct cov_reading *pf_reading(struct planner *p)
 				for (int k = 0; ci && k < it->ncols && k < COV_MAXVAL; k++)
 					add_col(r, ci, p->s->c[it->cols[k]].name);
 			} else {
-				int via, lc = pf_label_col(p, it->table, &via);
-				if (lc >= 0)
-					add_col(r, ci, p->s->c[lc].name);
+				int via, lc = pf_label_col(p, it->table, &via), alt[COV_MAXVAL];
+				/* (and what stands for the label: a dictionary's label beside codes as recorded) */
+				int na = lc >= 0 ? pf_group_alternatives(p, lc, alt, COV_MAXVAL) : 0;
+				for (int k = 0; ci && k < na; k++)
+					add_col(r, ci, p->s->c[alt[k]].name);
 				for (int c = p->s->t[it->table].c0; ci && c < p->s->t[it->table].c0 + p->s->t[it->table].nc; c++)
 					if (p->s->c[c].unique && pf_is_keyish(p, c))
 						add_col(r, ci, p->s->c[c].name);

@@ -98,25 +98,6 @@ own_schema_declined "is declined: names asked, never a column of codes" \
 
 # on the demo database: its catalog maps 위암 to the stomach operations and to a diagnosis code,
 # and 대장암 to the colon and the rectal cancer codes (conf/metadata/demo.json)
-demo_plan() { "$ASKQL" eval --target demo --now '2025-12-31 23:59:00' --plan "$1" 2>&1; }
-# demo_expect TEXT NAME QUESTION: ok when the demo plan of QUESTION contains TEXT
-demo_expect() {
-	local out
-	out=$(demo_plan "$3")
-	case $out in
-	*"$1"*) ok "$2" ;;
-	*) nok "$2" "$out" ;;
-	esac
-}
-# demo_declined NAME QUESTION: ok when the demo plan of QUESTION has no SQL
-demo_declined() {
-	local out
-	out=$(demo_plan "$2")
-	case $out in
-	*"sql: SELECT"*) nok "$1" "$out" ;;
-	*) ok "$1" ;;
-	esac
-}
 demo_expect "FROM clinical_data_table WHERE clinical_data_table.optype = 'Stomach'" \
 	"demo: 위암 수술 건수 counts the stomach operations" "위암 수술 건수"
 demo_expect "IN ('C18.9', 'C20')" "demo: 대장암 is both stored codes of colorectal cancer, never the first alone" "대장암 환자 수"

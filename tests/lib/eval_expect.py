@@ -5,7 +5,8 @@ test expected of it.
     python3 eval_expect.py WANT.jsonl OUT.jsonl
 
 WANT lines: {"question": ..., "shape": NAME} (answered correctly with that question shape) or
-{"question": ..., "expect": "correct"|"declined"|...} (that outcome), optionally "rule" (a label).
+{"question": ..., "expect": "correct"|"declined"|...} (that outcome; "not_wrong": right or declined,
+never a wrong answer), optionally "rule" (a label).
 Prints "OK <label> | ..." or "NOK <label> | ..." per question, in WANT's order.
 """
 import json
@@ -22,7 +23,8 @@ def main(want_path, out_path):
         else:
             have, wanted = str(o.get("outcome")), w["expect"]
         label = (w["rule"] + ": " if "rule" in w else "") + w["question"]
-        print("OK" if have == wanted else "NOK", label, "|", have, "| wanted", wanted, "|",
+        good = have == wanted or (wanted == "not_wrong" and have in ("correct", "declined", "declined_ok"))
+        print("OK" if good else "NOK", label, "|", have, "| wanted", wanted, "|",
               o.get("sql") or o.get("reason", ""))
 
 

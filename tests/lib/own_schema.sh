@@ -81,3 +81,24 @@ own_schema_declined() {
 		esac
 	done
 }
+
+# demo_plan QUESTION: the offline planner's plan of one question on the demo database askql ships
+demo_plan() { "$ASKQL" eval --target demo --now '2025-12-31 23:59:00' --plan "$1" 2>&1; }
+# demo_expect TEXT NAME QUESTION: ok when the demo plan of QUESTION contains TEXT
+demo_expect() {
+	local out
+	out=$(demo_plan "$3")
+	case $out in
+	*"$1"*) ok "$2" ;;
+	*) nok "$2" "$out" ;;
+	esac
+}
+# demo_declined NAME QUESTION: ok when the demo plan of QUESTION has no SQL
+demo_declined() {
+	local out
+	out=$(demo_plan "$2")
+	case $out in
+	*"sql: SELECT"*) nok "$1" "$out" ;;
+	*) ok "$1" ;;
+	esac
+}

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# 56_value_words_heads_concepts.sh: issue 26, sixteenth session, on a schema of our own (docs/coverage.md, "Own phrasings hunted for wrong numbers (sixteenth session)"): a word that is a word of exactly one stored value of a column whose comment lists the values ("thoracic" of 'Thoracic surgery') filters on that value, never shown as the column while the filter is dropped; two entity words side by side ("surgery patients") count the last, the head noun; people counted with the count word last ("diabetic men over 60 count", "diabetic women with in-hospital death count") are patients, never their operations; a stored code that is both a dictionary's code (FEMALE's F) and the code as recorded beside a key into that dictionary is one thing, filtered where it is recorded, never declined as two; codes as recorded beside a key of the same thing into a dictionary (sex_source_value beside sex_concept_id, cond_source_value beside cond_concept_id) are broken down by the dictionary's label, said by the column or by the table.
+set -uo pipefail
+TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
+ASKQL=${ASKQL:-$TOP/bin/askql}
+. "$TOP/tests/lib/own_schema.sh"
+own_schema_begin valwords
+trap own_schema_cleanup EXIT
+
+psql -X -q -d "$DB" >/dev/null 2>&1 <<'SQL'
+-- a dictionary of concepts, as a common data model keeps them
+CREATE TABLE vocab (vocab_id int PRIMARY KEY, vocab_name text NOT NULL, vocab_domain text NOT NULL, vocab_code text NOT NULL,
+  vocab_class text, vocab_valid date, vocab_std text);
+COMMENT ON TABLE vocab IS 'Concepts: every coded thing with its name';
+COMMENT ON COLUMN vocab.vocab_name IS 'Name of the concept';
+INSERT INTO vocab VALUES (1, 'MALE', 'Sex', 'M', NULL, NULL, 'S'), (2, 'FEMALE', 'Sex', 'F', NULL, NULL, 'S'),
+  (10, 'Appendicitis', 'Condition', 'K35.8', NULL, NULL, 'S'), (11, 'Cholelithiasis', 'Condition', 'K80.2', NULL, NULL, 'S'),
+  (12, 'Pneumothorax', 'Condition', 'J93.1', NULL, NULL, 'S');
+CREATE TABLE patient (patient_id int PRIMARY KEY, birth_year int NOT NULL, sex_concept_id int NOT NULL REFERENCES vocab,
+  sex_source_value text NOT NULL);
+COMMENT ON TABLE patient IS 'Patients';
+COMMENT ON COLUMN patient.sex_concept_id IS 'Sex of the patient (concept: MALE or FEMALE)';
+COMMENT ON COLUMN patient.sex_source_value IS 'Sex code as recorded at the source (M/F)';
+INSERT INTO patient SELECT g, 1940 + g % 50, 1 + g % 2, (ARRAY['F', 'M'])[1 + (1 + g % 2) % 2 + 0 * g] FROM generate_series(1, 90) g;
+UPDATE patient SET sex_source_value = CASE sex_concept_id WHEN 1 THEN 'M' ELSE 'F' END;
+-- operations: the department and the approach as text, the department's comment listing its values
+CREATE TABLE surgery (surgery_id int PRIMARY KEY, patient_id int NOT NULL REFERENCES patient, age int NOT NULL,
+  dept text NOT NULL, approach text NOT NULL, diabetic int NOT NULL, died int NOT NULL, op_day date NOT NULL);
+COMMENT ON TABLE surgery IS 'Operations (surgical cases)';
+COMMENT ON COLUMN surgery.dept IS 'Surgical department: General surgery, Thoracic surgery, Urology';
+COMMENT ON COLUMN surgery.approach IS 'Approach: Open, Laparoscopic, Robotic';
+COMMENT ON COLUMN surgery.diabetic IS 'Preoperative diabetes: 1 yes, 0 no';
+COMMENT ON COLUMN surgery.died IS 'In-hospital death: 1 died, 0 discharged alive';
+INSERT INTO surgery SELECT g, 1 + g % 90, 20 + g % 60, (ARRAY['General surgery', 'Thoracic surgery', 'Urology'])[1 + g % 3],
+  (ARRAY['Open', 'Laparoscopic', 'Robotic', 'Open'])[1 + g % 4], (g % 5 = 0)::int, (g % 11 = 0)::int,
+  date '2025-01-01' + g FROM generate_series(1, 240) g;
+-- conditions: codes as recorded beside the concept of the same thing
+CREATE TABLE condition_rec (condition_rec_id int PRIMARY KEY, patient_id int NOT NULL REFERENCES patient,
+  cond_concept_id int NOT NULL REFERENCES vocab, cond_source_value text NOT NULL, dx_start date NOT NULL);
+COMMENT ON TABLE condition_rec IS 'Conditions (diagnoses) recorded for patients';
+COMMENT ON COLUMN condition_rec.cond_concept_id IS 'The condition (concept)';
+COMMENT ON COLUMN condition_rec.cond_source_value IS 'Diagnosis code as recorded at the source (ICD-10)';
+INSERT INTO condition_rec SELECT g, 1 + g % 90, 10 + g % 3, (ARRAY['K35.8', 'K80.2', 'J93.1'])[1 + g % 3],
+  date '2025-01-01' + g FROM generate_series(1, 150) g;
+SQL
+
+cat >"$TMP/q.jsonl" <<'EOF'
+{"question": "open thoracic operations count", "gold_sql": "SELECT count(*) FROM surgery WHERE approach = 'Open' AND dept = 'Thoracic surgery'", "rule": "'thoracic' (a word of one stored department) filters on it, never dropped"}
+{"question": "number of urology and thoracic cases", "gold_sql": "SELECT count(*) FROM surgery WHERE dept IN ('Urology', 'Thoracic surgery')", "expect": "not_wrong", "rule": "two departments, one a word of its stored value (either answered right or declined)"}
+{"question": "robotic thoracic surgery patients over 50 count", "gold_sql": "SELECT count(DISTINCT patient_id) FROM surgery WHERE approach = 'Robotic' AND dept = 'Thoracic surgery' AND age > 50", "rule": "'surgery patients' counts the patients, the head noun, never the operations"}
+{"question": "diabetic men over 60 count", "gold_sql": "SELECT count(DISTINCT s.patient_id) FROM surgery s JOIN patient p USING (patient_id) WHERE p.sex_source_value = 'M' AND s.age > 60 AND s.diabetic = 1", "expect": "not_wrong", "rule": "men counted with the count word last are patients (or declined), never their operations"}
+{"question": "average age of women", "gold_sql": "SELECT avg(s.age) FROM surgery s JOIN patient p USING (patient_id) WHERE p.sex_source_value = 'F'", "rule": "'women': a concept's code and the sex code as recorded beside its key are one thing, filtered, never declined as two"}
+{"question": "diabetic women with in-hospital death count", "gold_sql": "SELECT count(DISTINCT s.patient_id) FROM surgery s JOIN patient p USING (patient_id) WHERE p.sex_source_value = 'F' AND s.diabetic = 1 AND s.died = 1", "rule": "women counted with the count word last, after 'with' and conditions, are patients (or declined), never their rows"}
+{"question": "number of patients by sex", "gold_sql": "SELECT v.vocab_name, count(*) FROM patient p JOIN vocab v ON v.vocab_id = p.sex_concept_id GROUP BY v.vocab_name", "rule": "by sex: the concept's name, beside the codes as recorded"}
+{"question": "number of patients per condition", "gold_sql": "SELECT v.vocab_name, count(DISTINCT c.patient_id) FROM condition_rec c JOIN vocab v ON v.vocab_id = c.cond_concept_id GROUP BY v.vocab_name", "rule": "per condition (the table): the concept's name, never the codes as recorded"}
+EOF
+own_schema_eval "$TMP/q.jsonl"
+
+# the plan itself: the filter is there, the patients are counted
+own_schema_expect "surgery.dept = 'Thoracic surgery'" "the word of one stored value is a filter in the plan" \
+	"open thoracic operations count"
+own_schema_expect "COUNT(DISTINCT surgery.patient_id)" "'surgery patients ... count' counts distinct patients" \
+	"robotic thoracic surgery patients over 50 count"
+own_schema_expect "JOIN vocab ON condition_rec.cond_concept_id = vocab.vocab_id" \
+	"per condition joins the concept through the condition's own key" "number of patients per condition"
+own_schema_expect "WHERE surgery.dept = 'General surgery' GROUP BY surgery.approach" \
+	"'general', a word of one stored department, is a filter beside the breakdown" "number of general cases by approach"
+
+# on the demo database askql ships
+demo_expect "clinical_data_table.department = 'Thoracic surgery'" \
+	"demo: 'thoracic' is the one department holding that word, a filter" "open thoracic operations with in-hospital death count"
+demo_expect "COUNT(DISTINCT clinical_data_table.subjectid)" "demo: 'thyroid surgery patients under 40 count' counts patients" \
+	"thyroid surgery patients under 40 count"
+demo_expect "COUNT(DISTINCT clinical_data_table.subjectid)" "demo: 'diabetic men over 60 count' counts patients" \
+	"diabetic men over 60 count"
+demo_expect "COUNT(DISTINCT clinical_data_table.subjectid)" "demo: 'women with potassium over 5.5 count' counts patients, never lab results" \
+	"women with potassium over 5.5 count"
+[ "$n" -eq 16 ] || nok "sixteen checks were made (got $n)"
+echo "1..$n"

@@ -728,6 +728,22 @@ static enum err emit_sql(struct planner *p, const struct planner_ctx *ctx, struc
 			pf_decline(p, "the question names visits or stays (%s), which the plan does not use", p->s->t[p->f.visit_mention].name);
 			drop_sql(out);
 		}
+		/* "number of visits per visit type": a word for kinds (type, category) said per or by and
+		 * left unused; such words are too generic to link, so the kinds were never grouped */
+		for (int i = 1; !p->decline && out->sql && i < p->tk.n; i++) {
+			static const char *const kinds[] = {"type", "types", "kind", "kinds", "category", "categories", "class",
+			                                    "classes", NULL};
+			const struct ptok *t = &p->tk.v[i];
+			int per = -1;
+			for (int k = i - 1; k >= 0 && k >= i - 3 && per < 0; k--)
+				if (p->tk.v[k].role == R_PER && !p->tk.v[k].hangul)
+					per = k;
+			if (per >= 0 && !t->used && planner_in_list(kinds, t->text)) {
+				pf_decline(p, "the question asks per %s, which the plan does not group by",
+				           arena_printf(&p->a, "'%s'", pf_span_text(p, per + 1, i + 1)));
+				drop_sql(out);
+			}
+		}
 		/* an earlier attempt with exactly this SQL failed: do not repeat it */
 		for (int i = 0; ctx && out->sql && i < ctx->nattempts; i++)   /* (NULL: declined above) */
 			if (ctx->attempts[i].sql && (ctx->attempts[i].error || ctx->attempts[i].empty_result) &&

@@ -320,7 +320,7 @@ static void count_patients(struct planner *p, const char *col, int i, const char
  * no entity word was found.  The words: conf/lexicon/phrases.tsv, role people */
 void pf_person_count(struct planner *p)
 {
-	const char *const *people = planner_lex_phrases("people");
+	const char *const *people = planner_lex_phrases("people"), *const *verbs = planner_lex_phrases("event_verb");
 	struct frame *f = &p->f;
 	const char *col = entity_column(p, "patient");
 	if ((f->entity_col && f->entity_counted) || !col)
@@ -336,7 +336,9 @@ void pf_person_count(struct planner *p)
 		int k = i + 1;
 		while (k < p->tk.n && k <= i + 6 && p->tk.v[k].role != R_MANY && p->tk.v[k].role != R_COUNT &&
 		       (linked(p, k) || p->tk.v[k].kind == TK_NUM || p->tk.v[k].role == R_HOW || p->tk.v[k].role == R_GT ||
-		        ((p->tk.v[k].role == R_STOP || planner_lex_generic(p->tk.v[k].text)) && !p->tk.v[k].hangul) ||   /* ("women with potassium over 5.5 count") */
+		        ((p->tk.v[k].role == R_STOP || planner_lex_generic(p->tk.v[k].text) ||
+		          planner_in_list(verbs, p->tk.v[k].text)) && !p->tk.v[k].hangul) ||   /* ("women with potassium over
+		                                                                                  * 5.5 count", "women prescribed X count") */
 		        p->tk.v[k].role == R_GE || p->tk.v[k].role == R_LT || p->tk.v[k].role == R_LE))
 			k++;
 		int end = k + 1;   /* ("how many" last, a question mark after it) */

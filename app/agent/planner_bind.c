@@ -293,8 +293,10 @@ int pf_comparisons(struct planner *p)
 		struct ptok *t = &p->tk.v[i];
 		enum role op = R_NONE;
 		int num = -1, num2 = -1, rl;
+		if (t->kind == TK_NUM && t->unit == 'D' && !t->used && t->num >= 200)
+			return pf_decline(p, "'%s' is a decade of years, which the offline planner does not build", t->text);
 		if (t->kind == TK_NUM && t->unit == 'D' && !t->used) {
-			op = R_BETWEEN;   /* "patients in their 20s": a decade of age */
+			op = R_BETWEEN;   /* "patients in their 20s": a decade of age ("the 1960s": declined above) */
 			num = i;
 		} else if (t->kind == TK_NUM && !t->used && i > 0 && i + 2 < p->tk.n && pf_age_word(&p->tk.v[i - 1]) &&
 		           !strcmp(p->tk.v[i + 1].text, "to") && p->tk.v[i + 2].kind == TK_NUM) {
@@ -704,6 +706,31 @@ static int code_of_dict(struct planner *p, int col, int dt)
 	return 0;
 }
 
+/* next_to_dict: on the join path from table `from` to dictionary dt (two hops at most), the table
+ * other than `from` that holds a key into dt, or -1 */
+static int next_to_dict(struct planner *p, int from, int dt)
+{
+	int e[4], n = pf_path(p, from, dt, e, 2), mid = -1;
+	for (int h = 0; h < n; h++) {
+		int a = p->s->c[p->s->fk[e[h]].from].table, b = p->s->c[p->s->fk[e[h]].to].table;
+		if (b == dt && a != dt)
+			mid = a;
+	}
+	return mid != from && mid >= 0 && pf_key_into(p, mid, dt) >= 0 ? mid : -1;
+}
+
+/* cause_key: key column k says it holds a cause (its comment holds a word of role cause_word of
+ * conf/lexicon/phrases.tsv: "Cause of death (concept)") */
+static int cause_key(const struct planner *p, int k)
+{
+	const char *const *w = planner_lex_phrases("cause_word");
+	const char *cm = p->s->c[k].comment;
+	for (int i = 0; cm && w && w[i]; i++)
+		if (strcasestr(cm, w[i]))
+			return 1;
+	return 0;
+}
+
 /* value_pick: which candidate column of a value link the plan filters: one a neighbouring word
  * names, one already filtered, one of the fact table, else one reachable from it; *unreached when
  * the fact table references that dictionary but no key of its reaches the value.  The candidate
@@ -750,6 +777,11 @@ static int value_pick(struct planner *p, struct plink_item *it, const char *sp, 
 			 * concept, nor through a diagnosis's concept) */
 			int direct = pf_key_into(p, f->fact, dt) >= 0;
 			*unreached = direct && !pf_dict_reaches(p, it->cols[c], it->vals[c], it->contains, f->fact, &via);
+			/* ... and one reached through another table (operations -> patients -> concepts) through
+			 * that table's keys: a diagnosis is not found through the patient's sex concept */
+			int mid = direct ? -1 : next_to_dict(p, f->fact, dt);
+			if (mid >= 0)
+				*unreached = !pf_dict_reaches(p, it->cols[c], it->vals[c], it->contains, mid, &via);
 		}
 		/* two things of one dictionary reached through different keys (a diagnosis and its
 		 * status, both concept names): one join cannot filter both */
@@ -821,6 +853,18 @@ static int bind_value(struct planner *p, struct plink_item *it, const char *sp, 
 	int pick = value_pick(p, it, sp, &unreached);
 	if (pick == -2)
 		return -1;
+	/* "패혈증 환자 중 사망자 수", "sepsis patients who died": a value right before a word for
+	 * patients is what the patients had, not the cause their death row records; another event
+	 * table holding it (their diagnoses) says which patients, else declined */
+	int dt0 = pick >= 0 ? p->s->c[it->cols[pick]].table : -1;
+	if (pick >= 0 && !unreached && p->via && p->via[dt0] >= 0 && cause_key(p, p->s->fk[p->via[dt0]].from) &&
+	    it->t1 < p->tk.n && pf_tok_ent(&p->tk.v[it->t1]) == ENT_PATIENT) {
+		p->via[dt0] = -1;
+		if (semi_value(p, it, pick, sp) == 0)
+			return 0;
+		return pf_decline(p, "'%s' right before a word for patients is what they had, and the plan would read it as a "
+		                     "cause of death", sp);
+	}
 	if (pick >= 0 && unreached) {
 		if (semi_value(p, it, pick, sp) == 0)
 			return 0;

@@ -575,7 +575,9 @@ static int build_where(struct planner *p, struct squery *q)
 			return pf_decline(p, "%s", "a concept's definition in the metadata is not a simple condition");
 		if (!strcmp(f->cond[i].op, "BETWEEN")) {
 			q->where[q->nwhere++] = sx_cmp(&p->a, ">=", lhs, rhs);
-			q->where[q->nwhere++] = sx_cmp(&p->a, "<=", pf_col(p, f->cond[i].col), sx_num(&p->a, f->cond[i].lit2));
+			/* (both bounds on the same side: the age at "now" of a birth date, not the date) */
+			struct sexpr *lhs2 = f->cond[i].num == 4 ? age_expr(p, f->cond[i].col) : pf_col(p, f->cond[i].col);
+			q->where[q->nwhere++] = sx_cmp(&p->a, "<=", lhs2, sx_num(&p->a, f->cond[i].lit2));
 		} else {
 			q->where[q->nwhere++] = sx_cmp(&p->a, f->cond[i].op, lhs, rhs);
 		}

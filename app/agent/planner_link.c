@@ -893,6 +893,15 @@ static int comment_word(const char *comment, const char *w)
 	return 0;
 }
 
+/* speaks_of: column c's name or comment holds one of the words w (any case) */
+static int speaks_of(const struct pcol *c, const char *const *w)
+{
+	for (int k = 0; w && w[k]; k++)
+		if (strcasestr(c->name, w[k]) || (c->comment && strcasestr(c->comment, w[k])))
+			return 1;
+	return 0;
+}
+
 /* value_with_word: the one stored value of column ci that holds w as a whole word among others
  * ('thoracic' of 'Thoracic surgery'), or -1 (none, or several: the word tells none apart) */
 static int value_with_word(const struct psnap *s, int ci, const char *w)
@@ -1053,6 +1062,22 @@ static void link_schema(struct arena *a, const struct psnap *s, struct ptoks *tk
 			 * rows, not a column called diagnosis) is the table */
 			size_t xl = strlen(t->text);
 			int plural = j - i == 1 && !t->hangul && xl > 3 && t->text[xl - 1] == 's' && strcmp(t->stem, t->text);
+			/* "born before 1950" on a concept's valid_start_date: a word of birth names only a
+			 * column that speaks of birth (the one time column that does, else none) */
+			const char *const *bw = planner_lex_phrases("birth_word");
+			if (bc >= 0 && j - i == 1 && (planner_in_list(bw, t->text) || planner_in_list(bw, t->stem)) &&
+			    !speaks_of(&s->c[bc], bw)) {
+				int only = -1, n = 0;
+				for (int c = 0; c < s->nc; c++)
+					if (s->c[c].type == PT_TIME && speaks_of(&s->c[c], bw) && !(banned && banned[s->c[c].table])) {
+						only = c;
+						n++;
+					}
+				bc = n == 1 ? only : -1;
+				bsc = n == 1 ? 0.9 : 0;
+				if (bc < 0 && bt < 0)
+					continue;
+			}
 			int vw = bc >= 0 && j - i == 1 && bsc < 0.75 && s->c[bc].type == PT_TEXT ? value_with_word(s, bc, t->text) : -1;
 			if (vw >= 0 && (plural ? bsc > btsc + 0.06 : bsc >= btsc)) {
 				/* "open thoracic operations" projected the department, the word dropped: a word

@@ -1085,6 +1085,20 @@ static int same_thing(const struct planner *p, int ci, int col)
 	return b->type == PT_TEXT && pf_holds_codes(b) && n >= 3 && b->name[n] == '_' && !strncmp(a->name, b->name, n + 1);
 }
 
+/* pf_concept_of_codes: contract in planner_front.h */
+int pf_concept_of_codes(struct planner *p, int col, int *key, int *edge)
+{
+	const struct ptab *t = &p->s->t[p->s->c[col].table];
+	for (int ci = t->c0; pf_holds_codes(&p->s->c[col]) && ci < t->c0 + t->nc; ci++) {
+		int dl;
+		if (ci != col && same_thing(p, ci, col) && (dl = pf_dict_label(p, ci, edge)) >= 0) {
+			*key = ci;
+			return dl;
+		}
+	}
+	return -1;
+}
+
 int pf_group_alternatives(struct planner *p, int col, int *out, int max)
 {
 	int n = 0, edge, lc;
@@ -1348,14 +1362,11 @@ static int bind_table(struct planner *p, struct plink_item *it, const char *sp, 
 			                     "could not be told", sp);
 		/* "number of patients per condition": codes as recorded (condition_source_value) beside a
 		 * key of the same thing into a dictionary: the dictionary's label, as in bind_column */
-		const struct ptab *t = &p->s->t[it->table];
-		for (int ci = t->c0; via < 0 && pf_holds_codes(&p->s->c[lc]) && ci < t->c0 + t->nc; ci++) {
-			int edge, dl;
-			if (ci != lc && same_thing(p, ci, lc) && (dl = pf_dict_label(p, ci, &edge)) >= 0) {
-				if (pf_set_via(p, p->s->c[dl].table, edge, sp) < 0)
-					return -1;
-				return add_group(p, dl, ci, sp) < 0 ? -1 : 0;
-			}
+		int key, edge, dl = via < 0 ? pf_concept_of_codes(p, lc, &key, &edge) : -1;
+		if (dl >= 0) {
+			if (pf_set_via(p, p->s->c[dl].table, edge, sp) < 0)
+				return -1;
+			return add_group(p, dl, key, sp) < 0 ? -1 : 0;
 		}
 		if (add_group(p, lc, lc, sp) < 0)
 			return -1;

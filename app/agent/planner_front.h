@@ -299,6 +299,12 @@ int pf_says_name(const struct planner *p, int t0, int t1);
 /* pf_holds_codes: the column's comment says it holds codes, and not names */
 int pf_holds_codes(const struct pcol *c);
 
+/* pf_concept_of_codes: column col holds codes as recorded and a key of its table into a
+ * dictionary is the same thing (gender_source_value beside gender_concept_id; docs/schema-model.md,
+ * "Codes beside concepts"): the dictionary's label column, with *key that key column and *edge its
+ * foreign key; else -1 */
+int pf_concept_of_codes(struct planner *p, int col, int *key, int *edge);
+
 /* pf_name_unshown: the question says name/names (a word the linker skips) and every one of the n
  * columns cols the answer shows is an identifier: declined through pf_decline (-1), else 0 */
 int pf_name_unshown(struct planner *p, const int *cols, int n);

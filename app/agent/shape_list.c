@@ -35,6 +35,15 @@ static int list_first_last(struct planner *p, const struct cues *c)
 {
 	struct frame *f = &p->f;
 	int fi = pf_find_role(p, R_FIRST), la = pf_find_role(p, R_LAST);
+	/* "each patient's latest HbA1c", "patients with ... and their last value": the first or last of
+	 * each one is not built; one row of all (or a grouping that breaks the SQL) never answers it */
+	int each = f->entity_group;
+	for (int i = 0; i < p->tk.n && (fi >= 0 || la >= 0); i++)
+		each |= !strcmp(p->tk.v[i].text, "their") || !strcmp(p->tk.v[i].text, "each") || !strcmp(p->tk.v[i].text, "every") ||
+		        !strcmp(p->tk.v[i].text, "각") || !strcmp(p->tk.v[i].text, "각각");
+	if ((fi >= 0 || la >= 0) && !f->agg && each && !f->entity_val)
+		return pf_decline(p, "the question asks for the %s of each, which the offline planner does not build",
+		                  p->tk.v[fi >= 0 && (la < 0 || fi < la) ? fi : la].text);
 	if ((fi >= 0 || la >= 0) && !f->agg) {
 		f->order = (fi >= 0 && (la < 0 || fi < la)) ? 1 : -1;
 		f->order_col = f->time_col;
@@ -429,6 +438,47 @@ static int frame(struct planner *p, struct cues *c)
 			                     "meant could not be told", pf_span_text(p, it->t0, it->t1));
 	}
 	list_table_timeline(p, c);
+	/* "with their cause of death": a key into a dictionary, named to be shown, is shown by the
+	 * dictionary's label, joined through that key, unless codes or ids were asked for */
+	for (int i = 0; i < f->nproj && !f->agg && !f->ngroup; i++) {
+		int edge, lc = -1, named = 0;
+		for (int l = 0; l < p->pl.n; l++) {
+			const struct plink_item *it = &p->pl.v[l];
+			if (it->kind == PL_COLUMN && it->cols[0] == f->proj[i] && it->role == 0 && it->score >= 0.75 &&
+			    !pf_says_code(p, it->t0, it->t1))
+				named = 1;
+		}
+		if (named && (lc = pf_dict_label(p, f->proj[i], &edge)) >= 0 && p->s->c[lc].table != f->fact) {
+			if (pf_set_via(p, p->s->c[lc].table, edge, p->s->c[f->proj[i]].name) < 0)
+				return -1;
+			pf_need(p, p->s->c[lc].table);
+			pf_decide(p, p->s->c[f->proj[i]].name, "projection", pf_cfq(p, lc), "a key shown by its dictionary's label", 1);
+			f->proj[i] = lc;
+		}
+	}
+	/* "list of December admissions with ward": the rows named right before "with" are what is
+	 * listed, each with what follows; their own key leads each row (never the distinct wards) */
+	for (int l = 0; l < p->pl.n && !f->agg && !f->limit && !f->exists && f->nproj > 0 && f->nproj < NPROJ; l++) {
+		const struct plink_item *it = &p->pl.v[l];
+		const char *w = p->tk.v[it->t1 - 1].text;
+		size_t wl = strlen(w);
+		if (it->kind != PL_TABLE || it->table != f->fact || it->t1 >= p->tk.n || strcmp(p->tk.v[it->t1].text, "with") ||
+		    (wl > 2 && !strcmp(w + wl - 2, "ed")))
+			continue;   /* ("admitted with the urgent type": a verb, the rows are not listed by it) */
+		int key = -1, have = 0;
+		for (int ci = p->s->t[f->fact].c0; key < 0 && ci < p->s->t[f->fact].c0 + p->s->t[f->fact].nc; ci++)
+			if (p->s->c[ci].unique && pf_is_keyish(p, ci))
+				key = ci;
+		for (int i = 0; i < f->nproj; i++)
+			have |= f->proj[i] == key;
+		if (key >= 0 && !have) {
+			pf_proj_shift(f);
+			f->proj[0] = key;
+			f->nproj++;
+			pf_decide(p, pf_span_text(p, it->t0, it->t1), "projection", pf_cfq(p, key), "the rows listed, each by its key", 1);
+		}
+		break;
+	}
 	if (!f->agg && !f->nproj) {
 		/* "what lab test ...", "which drug": the label of the fact table's rows */
 		int via, lc = pf_label_col(p, f->fact, &via);

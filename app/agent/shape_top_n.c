@@ -197,6 +197,15 @@ static int frame(struct planner *p, struct cues *c)
 		if (rc >= 0 && via >= 0 && place_dict(p, via) && !says_place(p))
 			return pf_decline(p, "the rows of %s are ranked, and the dictionary their key points into names something "
 			                     "else about them (where or by whom), not what they are", p->s->t[f->fact].name);
+		/* "top 5 conditions" ranked the codes as recorded: the concepts' names, through their key
+		 * (the key said, so no other key into the concepts is asked about below) */
+		int ck, ce, cl = rc >= 0 && via < 0 && !asks_codes(p) ? pf_concept_of_codes(p, rc, &ck, &ce) : -1;
+		if (cl >= 0) {
+			if (pf_set_via(p, p->s->c[cl].table, ce, p->s->c[rc].name) < 0)
+				return -1;
+			f->rank_key = ck;
+			rc = cl;
+		}
 		/* one rank per item through the key the join takes: of two keys into the labels (an
 		 * admission's department and ward), the one the question's words tell, as the join does */
 		for (int k = 0, other = -1, pk; rc >= 0 && via >= 0 && f->rank_key < 0 && k < p->s->nfk; k++)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# 56_value_words_heads_concepts.sh: issue 26, sixteenth session, on a schema of our own (docs/coverage.md, "Own phrasings hunted for wrong numbers (sixteenth session)"): a word that is a word of exactly one stored value of a column whose comment lists the values ("thoracic" of 'Thoracic surgery') filters on that value, never shown as the column while the filter is dropped; two entity words side by side ("surgery patients") count the last, the head noun; people counted with the count word last ("diabetic men over 60 count", "diabetic women in urology count") are patients, never their operations; a stored code that is both a dictionary's code (FEMALE's F) and the code as recorded beside a key into that dictionary is one thing, filtered where it is recorded, never declined as two; codes as recorded beside a key of the same thing into a dictionary (sex_source_value beside sex_concept_id, cond_source_value beside cond_concept_id) are broken down by the dictionary's label, said by the column or by the table; a condition right before a word for patients ("sepsis patients who died") is what they had, never the cause of death their death row records ("died of sepsis" is that cause); a diagnosis reached through another table ("average age of appendicitis patients", operations -> patients -> concepts) is found through a key that holds it, never through the patients' sex concept (no row); "born" names only a date of birth, never a concept's start date; "the 1960s" (a decade of years) is declined; a word for kinds (type, category) said per or by and linked to nothing ("per visit type") is declined, never the rows counted in one total or grouped by something else.
+# 56_value_words_heads_concepts.sh: issue 26, sixteenth session, on a schema of our own (docs/coverage.md, "Own phrasings hunted for wrong numbers (sixteenth session)"): a word that is a word of exactly one stored value of a column whose comment lists the values ("thoracic" of 'Thoracic surgery') filters on that value, never shown as the column while the filter is dropped; two entity words side by side ("surgery patients") count the last, the head noun; people counted with the count word last ("diabetic men over 60 count", "diabetic women in urology count") are patients, never their operations; a stored code that is both a dictionary's code (FEMALE's F) and the code as recorded beside a key into that dictionary is one thing, filtered where it is recorded, never declined as two; codes as recorded beside a key of the same thing into a dictionary (sex_source_value beside sex_concept_id, cond_source_value beside cond_concept_id) are broken down by the dictionary's label, said by the column or by the table; a condition right before a word for patients ("sepsis patients who died") is what they had, never the cause of death their death row records ("died of sepsis" is that cause); a diagnosis reached through another table ("average age of appendicitis patients", operations -> patients -> concepts) is found through a key that holds it, never through the patients' sex concept (no row); "born" names only a date of birth, never a concept's start date; "the 1960s" (a decade of years) is declined; a key into a dictionary shown in a list is shown by its label, and a top N of codes as recorded ranks the concepts' names; the first or last of each ("their last value", "각 환자의 마지막") is declined, never one row of all; "list of X with Y" lists each X by its key beside Y, never the distinct Y alone; a word for kinds (type, category) said per or by and linked to nothing ("per visit type") is declined, never the rows counted in one total or grouped by something else.
 set -uo pipefail
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 ASKQL=${ASKQL:-$TOP/bin/askql}
@@ -88,6 +88,15 @@ own_schema_declined "is declined: 'category' after per names kinds never grouped
 
 own_schema_declined "is declined: a decade of years is not an age band" "number of patients born in the 1960s"
 
+own_schema_expect "JOIN vocab ON death_rec.cause_id = vocab.vocab_id" \
+	"a key into the concepts shown ('with their cause of death') is shown by the concept's name" \
+	"list of patients who died in 2025 with their cause of death"
+own_schema_expect "SELECT vocab_name, count FROM" "'top 2 conditions' ranks the concepts' names, never the codes as recorded" \
+	"top 2 conditions by number of patients"
+
+own_schema_expect "SELECT DISTINCT donor.donor_id, donor.blood_group" \
+	"'list of donors with blood group': each donor by its key, never the distinct groups alone" "list of blood donors with blood group"
+
 # on the demo database askql ships
 demo_expect "clinical_data_table.department = 'Thoracic surgery'" \
 	"demo: 'thoracic' is the one department holding that word, a filter" "open thoracic operations with in-hospital death count"
@@ -97,5 +106,8 @@ demo_expect "COUNT(DISTINCT clinical_data_table.subjectid)" "demo: 'diabetic men
 	"diabetic men over 60 count"
 demo_expect "COUNT(DISTINCT clinical_data_table.subjectid)" "demo: 'women with potassium over 5.5 count' counts patients, never lab results" \
 	"women with potassium over 5.5 count"
-[ "$n" -eq 22 ] || nok "twenty-two checks were made (got $n)"
+for q in "patients with potassium over 6 and their last potassium value" "각 환자의 마지막 칼륨 수치"; do
+	demo_declined "demo: '$q' is declined: the last of each is not built, never one row of all" "$q"
+done
+[ "$n" -eq 27 ] || nok "twenty-seven checks were made (got $n)"
 echo "1..$n"

@@ -652,15 +652,18 @@ static int semi_value(struct planner *p, struct plink_item *it, int c, const cha
 	if (f->nsemi < 4 && dt != f->fact && pf_shared_key(p, dt, NULL, NULL))
 		ev = dt;   /* a value of that event table itself (주상병: main_sick_yn = 'Y') */
 	for (int ti = 0; ti < p->s->nt && ev < 0 && f->nsemi < 4; ti++)
-		if (ti != f->fact && ti != dt && pf_shared_key(p, ti, NULL, NULL) &&
+		if (ti != f->fact && ti != dt && pf_semi_keys(p, ti, NULL, NULL) &&
 		    pf_dict_reaches(p, it->cols[c], it->vals[c], it->contains, ti, &edge))
 			ev = ti;
 	if (ev < 0)
 		return -1;
 	/* the event table is a part of the question's rows (orders during visits): its rows, not
-	 * the visits of patients who had one, are what is asked about */
-	if (pf_key_into(p, ev, f->fact) >= 0)
-		return -1;
+	 * the visits of patients who had one, are what is asked about (the patients' own table is no
+	 * such whole: "number of women with pneumonia" asks which of them had a diagnosis row) */
+	if (pf_key_into(p, ev, f->fact) >= 0 && pf_shared_key(p, ev, NULL, NULL))
+		return -1;   /* (keyed into the fact and sharing a parent with it: a part of its rows) */
+	if (pf_key_into(p, ev, f->fact) >= 0 && !pf_semi_keys(p, ev, NULL, NULL))
+		return -1;   /* (keyed into the fact, which is not the patients' own table) */
 	/* "ER/inpatient visits": two values of one column are alternatives or two different rows; one
 	 * subquery row holding both is neither */
 	for (int k = 0; k < f->nsemi; k++)

@@ -132,7 +132,7 @@ static int add_semi(struct planner *p, struct squery *q)
 		if (done)
 			continue;   /* one subquery per event table, with all its conditions */
 		struct squery *sub = arena_alloc(&p->a, sizeof *sub);
-		if (!sub || !pf_shared_key(p, ev, &kf, &kt) || q->nwhere >= 24)
+		if (!sub || !pf_semi_keys(p, ev, &kf, &kt) || q->nwhere >= 24)
 			return pf_decline(p, "%s", "a value of another event table could not be joined");
 		memset(sub, 0, sizeof *sub);
 		sub->from = sub->alias = p->s->t[ev].name;

@@ -340,6 +340,10 @@ size_t pf_name_prefix(const char *a, const char *b);
  * whose name shares the longest leading run with name (*len its length): dischtime beside
  * discharge_location; -1 when none or two share it equally */
 int pf_prefix_col(struct planner *p, int table, const char *name, enum ptype type, int skip, size_t *len);
+/* pf_semi_keys: the keys a semi-join of event table ti on the fact table matches: those of
+ * pf_shared_key, or, when the fact table is the patients' own table (its patient key unique), that
+ * key and ti's key into it (*kf, *kt); 1 found, 0 none */
+int pf_semi_keys(struct planner *p, int ti, int *kf, int *kt);
 /* pf_shared_key_of: the same for table `from` in place of the fact table */
 int pf_shared_key_of(struct planner *p, int from, int ti, int *kf, int *kt);
 int pf_measure_col(struct planner *p, int table);

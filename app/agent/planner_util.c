@@ -526,6 +526,24 @@ int pf_prefix_col(struct planner *p, int table, const char *name, enum ptype typ
 	return tie ? -1 : pick;
 }
 
+/* pf_semi_keys: contract in planner_front.h */
+int pf_semi_keys(struct planner *p, int ti, int *kf, int *kt)
+{
+	if (pf_shared_key(p, ti, kf, kt))
+		return 1;
+	const char *pk = planner_ent_column(p->s, ENT_PATIENT);
+	int pc = pk ? pf_col_in(p, p->f.fact, pk) : -1;
+	for (int k = 0; pc >= 0 && p->s->c[pc].unique && k < p->s->nfk; k++)
+		if (p->s->fk[k].to == pc && p->s->c[p->s->fk[k].from].table == ti && ti != p->f.fact) {
+			if (kf)
+				*kf = pc;
+			if (kt)
+				*kt = p->s->fk[k].from;
+			return 1;
+		}
+	return 0;
+}
+
 int pf_shared_key(struct planner *p, int ti, int *kf, int *kt)
 {
 	return pf_shared_key_of(p, p->f.fact, ti, kf, kt);

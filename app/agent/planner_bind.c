@@ -1468,11 +1468,41 @@ static void event_time_of_value(struct planner *p)
 	}
 }
 
+/* category_word: value link it is one word stored as a dictionary's category ('Gender', a domain
+ * of the concepts) that also begins the name of a column of the question's table (gender_concept_id):
+ * "their gender" asks for that column, so the link becomes a link to it (a key into the
+ * dictionary is shown by its label) */
+static void category_word(struct planner *p, struct plink_item *it)
+{
+	if (it->kind != PL_VALUE || it->ncols < 1 || it->t1 - it->t0 != 1 || it->contains)
+		return;
+	int dt = p->s->c[it->cols[0]].table, fact = p->f.fact;
+	const char *w = p->tk.v[it->t0].text;
+	size_t wl = strlen(w);
+	for (int k = 0; k < it->ncols; k++)   /* (every reading a category of the one dictionary) */
+		if (p->s->c[it->cols[k]].table != dt || strcasecmp(it->vals[k], w))
+			return;
+	if (dt == fact || !pf_is_dictionary(p, dt) || wl < 3)
+		return;
+	for (int ci = p->s->t[fact].c0; ci < p->s->t[fact].c0 + p->s->t[fact].nc; ci++) {
+		int edge;
+		if (!strncasecmp(p->s->c[ci].name, w, wl) && p->s->c[ci].name[wl] == '_' && pf_dict_label(p, ci, &edge) >= 0) {
+			it->kind = PL_COLUMN;
+			it->cols[0] = ci;
+			it->score = 0.9;
+			it->why = arena_printf(&p->a, "'%s' begins the name of %s, a key into %s", w, pf_cfq(p, ci), p->s->t[dt].name);
+			return;
+		}
+	}
+}
+
 int pf_bind_links(struct planner *p)
 {
 	for (int l = 0; l < p->pl.n; l++)
 		if (noun_tail(p, &p->pl.v[l]))
 			p->pl.v[l].role = PL_ROLE_IGNORED;
+	for (int l = 0; l < p->pl.n; l++)
+		category_word(p, &p->pl.v[l]);
 	/* where in the question each grouping was named, so that they are grouped in that order
 	 * ("by department and sex": department first); groups made before keep their place first */
 	int at[3] = {-1, -1, -1};

@@ -494,6 +494,13 @@ static int frame(struct planner *p, struct cues *c)
 		return -1;
 	if (!f->agg && !f->order && !f->timeline && f->ngroup && !f->rank_n)
 		return pf_decline(p, "%s", "a breakdown was asked for, but not of what (a count or an aggregate)");
+	/* "gender breakdown of heart failure patients": a breakdown said in words, answered with a list
+	 * of the rows, is another question */
+	for (int i = 0; i < p->tk.n && !f->agg && !f->timeline; i++) {
+		static const char *const bw[] = {"breakdown", "breakdowns", "distribution", "분포", NULL};
+		if (planner_in_list(bw, p->tk.v[i].text) || planner_in_list(bw, p->tk.v[i].stem))
+			return pf_decline(p, "%s", "a breakdown was asked for, but not of what (a count or an aggregate)");
+	}
 	int numeric = 0;
 	for (int i = 0; i < f->nproj; i++)
 		numeric |= p->s->c[f->proj[i]].type == PT_NUM && !pf_is_keyish(p, f->proj[i]) && !p->s->c[f->proj[i]].flag &&

@@ -89,7 +89,7 @@ cat >"$TMP/q.jsonl" <<'J'
 {"question": "칼륨 높은 환자 수", "gold_sql": "SELECT count(DISTINCT r.pt_id) FROM lab_rslt r JOIN cd_lab c ON c.lab_cd = r.lab_cd WHERE c.lab_nm = '칼륨' AND r.rslt_num > c.ref_high", "expect": "declined", "rule": "a comparison word with nothing to compare with"}
 {"question": "How many distinct units did patient 7 stay in?", "gold_sql": "SELECT count(DISTINCT unit_cd) FROM adm_hist WHERE pt_id = 7", "expect": "correct", "rule": "different values of the column counted (COUNT DISTINCT)"}
 {"question": "How many patients were discharged?", "gold_sql": "SELECT count(DISTINCT pt_id) FROM adm_hist WHERE dsch_dtm IS NOT NULL", "expect": "correct", "rule": "an event word counts the rows where it took place"}
-{"question": "환자 7의 첫 입원 진료과", "gold_sql": "SELECT DISTINCT dept_cd FROM adm_hist WHERE pt_id = 7 AND adm_dtm = (SELECT min(adm_dtm) FROM adm_hist WHERE pt_id = 7)", "expect": "correct", "rule": "the first named thing: every one at that time"}
+{"question": "환자 7의 첫 입원 진료과", "gold_sql": "SELECT DISTINCT o.org_nm FROM adm_hist a JOIN cd_org o ON o.org_cd = a.dept_cd WHERE a.pt_id = 7 AND a.adm_dtm = (SELECT min(adm_dtm) FROM adm_hist WHERE pt_id = 7)", "expect": "correct", "rule": "the first named thing: every one at that time"}
 {"question": "Was there any admission?", "gold_sql": "SELECT count(*) > 0 FROM adm_hist", "expect": "declined", "rule": "a yes/no question with nothing to check"}
 {"question": "Calculate the patients with pneumonia.", "gold_sql": "SELECT count(DISTINCT h.pt_id) FROM dx_hist h JOIN cd_dx d ON d.dx_cd = h.dx_cd WHERE d.dx_eng_nm ILIKE '%pneumonia%'", "expect": "declined", "rule": "a list of patients is not calculated"}
 J

@@ -660,10 +660,8 @@ static int semi_value(struct planner *p, struct plink_item *it, int c, const cha
 	/* the event table is a part of the question's rows (orders during visits): its rows, not
 	 * the visits of patients who had one, are what is asked about (the patients' own table is no
 	 * such whole: "number of women with pneumonia" asks which of them had a diagnosis row) */
-	if (pf_key_into(p, ev, f->fact) >= 0 && pf_shared_key(p, ev, NULL, NULL))
-		return -1;   /* (keyed into the fact and sharing a parent with it: a part of its rows) */
-	if (pf_key_into(p, ev, f->fact) >= 0 && !pf_semi_keys(p, ev, NULL, NULL))
-		return -1;   /* (keyed into the fact, which is not the patients' own table) */
+	if (pf_key_into(p, ev, f->fact) >= 0 && (pf_shared_key(p, ev, NULL, NULL) || !pf_semi_keys(p, ev, NULL, NULL)))
+		return -1;   /* (keyed into the fact and sharing a parent with it, or the fact not the patients' own table) */
 	/* "ER/inpatient visits": two values of one column are alternatives or two different rows; one
 	 * subquery row holding both is neither */
 	for (int k = 0; k < f->nsemi; k++)
@@ -692,21 +690,14 @@ static int ident_col(struct planner *p, int c)
 	return pc->unique || (pc->type == PT_TEXT && pc->nvalues > 0 && pc->nvalues * 2 >= rows);
 }
 
-static int same_thing(const struct planner *p, int ci, int col);
+static int dict_beside(struct planner *p, int col, int dt, int *key, int *edge);
 
 /* code_of_dict: column col (not of dictionary dt) holds codes as recorded beside a key of its own
  * table into dt for the same thing (sex_source_value beside sex_concept_id) */
 static int code_of_dict(struct planner *p, int col, int dt)
 {
-	const struct ptab *t = &p->s->t[p->s->c[col].table];
-	if (p->s->c[col].table == dt || !pf_is_dictionary(p, dt))
-		return 0;
-	for (int ci = t->c0; ci < t->c0 + t->nc; ci++) {
-		int edge, dl;
-		if (ci != col && same_thing(p, ci, col) && (dl = pf_dict_label(p, ci, &edge)) >= 0 && p->s->c[dl].table == dt)
-			return 1;
-	}
-	return 0;
+	int key, edge;
+	return p->s->c[col].table != dt && pf_is_dictionary(p, dt) && dict_beside(p, col, dt, &key, &edge) >= 0;
 }
 
 /* next_to_dict: on the join path from table `from` to dictionary dt (two hops at most), the table
@@ -1088,18 +1079,27 @@ static int same_thing(const struct planner *p, int ci, int col)
 	return b->type == PT_TEXT && pf_holds_codes(b) && n >= 3 && b->name[n] == '_' && !strncmp(a->name, b->name, n + 1);
 }
 
-/* pf_concept_of_codes: contract in planner_front.h */
-int pf_concept_of_codes(struct planner *p, int col, int *key, int *edge)
+/* dict_beside: the first column of col's table other than col that is about the same thing
+ * (same_thing) and a key into a dictionary (into dt when dt >= 0): that dictionary's label column,
+ * *key the key column and *edge its foreign key; else -1 */
+static int dict_beside(struct planner *p, int col, int dt, int *key, int *edge)
 {
 	const struct ptab *t = &p->s->t[p->s->c[col].table];
-	for (int ci = t->c0; pf_holds_codes(&p->s->c[col]) && ci < t->c0 + t->nc; ci++) {
+	for (int ci = t->c0; ci < t->c0 + t->nc; ci++) {
 		int dl;
-		if (ci != col && same_thing(p, ci, col) && (dl = pf_dict_label(p, ci, edge)) >= 0) {
+		if (ci != col && same_thing(p, ci, col) && (dl = pf_dict_label(p, ci, edge)) >= 0 &&
+		    (dt < 0 || p->s->c[dl].table == dt)) {
 			*key = ci;
 			return dl;
 		}
 	}
 	return -1;
+}
+
+/* pf_concept_of_codes: contract in planner_front.h */
+int pf_concept_of_codes(struct planner *p, int col, int *key, int *edge)
+{
+	return pf_holds_codes(&p->s->c[col]) ? dict_beside(p, col, -1, key, edge) : -1;
 }
 
 int pf_group_alternatives(struct planner *p, int col, int *out, int max)
@@ -1254,10 +1254,9 @@ static int bind_column(struct planner *p, struct plink_item *it, const char *sp,
 		/* a code that points into a dictionary (gender_concept_id): its label is the breakdown,
 		 * joined through that key; a raw code whose table has such a key for the same thing
 		 * ("Cause of death code as recorded" beside "Cause of death (concept)"): that key */
-		int edge, lc = pf_dict_label(p, col, &edge);
-		for (int ci = p->s->t[p->s->c[col].table].c0; lc < 0 && ci < p->s->t[p->s->c[col].table].c0 + p->s->t[p->s->c[col].table].nc; ci++)
-			if (ci != col && same_thing(p, ci, col) && (lc = pf_dict_label(p, ci, &edge)) >= 0)
-				col = ci;
+		int edge, key, lc = pf_dict_label(p, col, &edge);
+		if (lc < 0 && (lc = dict_beside(p, col, -1, &key, &edge)) >= 0)
+			col = key;
 		if (lc >= 0 && pf_set_via(p, p->s->c[lc].table, edge, sp) < 0)
 			return -1;
 		/* a table's own key (병동별 -> care_site_id): its rows are told apart by their label */

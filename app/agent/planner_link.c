@@ -921,6 +921,7 @@ static int value_with_word(const struct psnap *s, int ci, const char *w)
 static void link_schema(struct arena *a, const struct psnap *s, struct ptoks *tk, struct plink *pl,
                         const struct retrieval *r, const int *banned)
 {
+	const char *const *bw = planner_lex_phrases("birth_word");
 	for (int i = 0; i < tk->n; i++) {
 		struct ptok *t = &tk->v[i];
 		if (t->used || t->kind != TK_WORD || planner_lex_generic(t->stem) || planner_lex_generic(t->text))
@@ -1064,7 +1065,6 @@ static void link_schema(struct arena *a, const struct psnap *s, struct ptoks *tk
 			int plural = j - i == 1 && !t->hangul && xl > 3 && t->text[xl - 1] == 's' && strcmp(t->stem, t->text);
 			/* "born before 1950" on a concept's valid_start_date: a word of birth names only a
 			 * column that speaks of birth (the one time column that does, else none) */
-			const char *const *bw = planner_lex_phrases("birth_word");
 			if (bc >= 0 && j - i == 1 && (planner_in_list(bw, t->text) || planner_in_list(bw, t->stem)) &&
 			    !speaks_of(&s->c[bc], bw)) {
 				int only = -1, n = 0;
